@@ -1,0 +1,3 @@
+from lanomino.cli import main
+
+raise SystemExit(main())

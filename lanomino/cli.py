@@ -1,0 +1,67 @@
+"""Command line entry point.
+
+Every subcommand lives in ``lanomino/commands/<name>.py`` with ``add_arguments(parser)`` and
+``run(args) -> int``. Command modules import heavy libraries (zmq, zeroconf, prompt_toolkit) only
+inside ``run``, so ``lanomino --help`` and ``--version`` stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from lanomino import __version__
+
+# (name, module, one-line help). Order is the order shown by --help.
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("selfplay", "lanomino.commands.selfplay", "play whole matches between engine bots"),
+    ("replay", "lanomino.commands.replay", "replay a game record and print what happened"),
+    ("rules", "lanomino.commands.rules", "show the presets and rule options"),
+)
+
+
+class CliError(Exception):
+    """A user error on the command line: printed without a traceback, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="lanomino",
+        description="Dominoes for people on the same local network.",
+    )
+    parser.add_argument("--version", action="version", version=f"lanomino {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module_name, help_text in COMMANDS:
+        module = importlib.import_module(module_name)
+        command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(command_parser)
+        command_parser.set_defaults(_module=module_name)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        default = _default_command()
+        if default is None:
+            parser.print_help()
+            return 0
+        args = parser.parse_args([default, *(argv or [])])
+    module = importlib.import_module(args._module)
+    try:
+        result: int = module.run(args)
+    except CliError as exc:
+        print(f"lanomino {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return result
+
+
+def _default_command() -> str | None:
+    """The subcommand that plain ``lanomino`` runs (the local game once the client exists)."""
+    names = {name for name, _, _ in COMMANDS}
+    return "play" if "play" in names else None

@@ -1,0 +1,45 @@
+"""Who opens a hand, and whether they must lead a particular tile."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lanomino.engine.tiles import TILES, Tile, heavier, tiles_in
+
+if TYPE_CHECKING:
+    from lanomino.engine.state import GameState
+
+DOUBLES_HIGH_FIRST: tuple[Tile, ...] = tuple(t for t in reversed(TILES) if t.is_double)
+
+
+def choose_opener(state: GameState) -> tuple[int, Tile | None] | None:
+    """(opener, tile they must lead or None) for the hand just dealt; None means the deal is void."""
+    rules = state.rules
+    if state.dealt_hands == 0 or rules.next_opener == "highest-double":
+        return first_hand_opener(state)
+    assert state.last_opener is not None
+    if rules.next_opener == "winner":
+        if state.last_winner_seat is not None:
+            seat = state.last_winner_seat
+            return (seat if state.active[seat] else state.next_active(seat)), None
+        if rules.no_winner_opener == "first-hand":
+            return first_hand_opener(state)
+    # alternate, left-of-last, and next-seat after a hand with no winner: the lead moves on.
+    return state.next_active(state.last_opener), None
+
+
+def first_hand_opener(state: GameState) -> tuple[int, Tile] | None:
+    """The holder of the highest double leads it; with no double dealt, the heaviest tile leads
+    (or the deal is void under ``no_double=reshuffle``)."""
+    holder = {t.index: s for s in range(state.players) if state.active[s] for t in tiles_in(state.hands[s])}
+    for double in DOUBLES_HIGH_FIRST:
+        if double.index in holder:
+            return holder[double.index], double
+    if state.rules.no_double == "reshuffle":
+        return None
+    best: Tile | None = None
+    for index in holder:
+        if best is None or heavier(TILES[index], best):
+            best = TILES[index]
+    assert best is not None
+    return holder[best.index], best

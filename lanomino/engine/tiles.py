@@ -1,0 +1,115 @@
+"""Tiles and sets.
+
+A tile is stored with its higher number first. Tiles of a set have a canonical order (by high
+number, then low number: 0-0, 1-0, 1-1, 2-0, ...) and an index in that order; hands are kept as
+bitmasks over those indices, which is what makes the engine's hot path cheap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lanomino.engine.errors import TileError
+
+DEFAULT_TOP = 6
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Tile:
+    """One domino, ``high >= low``. ``str`` gives the notation "6-4"."""
+
+    high: int
+    low: int
+    index: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.high, int) and isinstance(self.low, int)):
+            raise TileError(f"tile numbers must be integers, not {self.high!r} and {self.low!r}")
+        if self.low < 0 or self.high < self.low:
+            raise TileError(f"not a tile: {self.high}-{self.low} (write the higher number first)")
+        object.__setattr__(self, "index", self.high * (self.high + 1) // 2 + self.low)
+
+    @property
+    def pips(self) -> int:
+        return self.high + self.low
+
+    @property
+    def is_double(self) -> bool:
+        return self.high == self.low
+
+    def has(self, number: int) -> bool:
+        return self.high == number or self.low == number
+
+    def other(self, number: int) -> int:
+        """The number on the other half from ``number``."""
+        return self.low if self.high == number else self.high
+
+    def __str__(self) -> str:
+        return f"{self.high}-{self.low}"
+
+    def __repr__(self) -> str:
+        return f"Tile({self.high}, {self.low})"
+
+
+def make_set(top: int = DEFAULT_TOP) -> tuple[Tile, ...]:
+    """Every tile of a double-``top`` set in canonical order."""
+    if not 1 <= top <= 12:
+        raise TileError(f"a set's top number must be 1..12, not {top}")
+    return tuple(Tile(h, lo) for h in range(top + 1) for lo in range(h + 1))
+
+
+TILES: tuple[Tile, ...] = make_set(DEFAULT_TOP)
+TOP = DEFAULT_TOP
+NUMBERS = range(TOP + 1)
+FULL_MASK = (1 << len(TILES)) - 1
+
+# WITH[n]: bitmask of the tiles carrying number n.
+WITH: tuple[int, ...] = tuple(
+    sum(1 << t.index for t in TILES if t.has(n)) for n in NUMBERS
+)
+PIPS: tuple[int, ...] = tuple(t.pips for t in TILES)
+
+
+def parse_tile(text: str, top: int = DEFAULT_TOP) -> Tile:
+    """Parse "6-4" (either order). Raises TileError."""
+    a, b = parse_halves(text, top)
+    return TILES[Tile(max(a, b), min(a, b)).index] if top == DEFAULT_TOP else Tile(max(a, b), min(a, b))
+
+
+def parse_halves(text: str, top: int = DEFAULT_TOP) -> tuple[int, int]:
+    """Parse "3-5" into its two numbers in the order written. Raises TileError."""
+    if not isinstance(text, str):
+        raise TileError(f"a tile is written like \"6-4\", not {text!r}")
+    parts = text.strip().split("-")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise TileError(f"a tile is written like \"6-4\", not {text!r}")
+    a, b = int(parts[0]), int(parts[1])
+    if a > top or b > top:
+        raise TileError(f"no tile {text!r} in a double-{top} set")
+    return a, b
+
+
+def tiles_in(mask: int) -> list[Tile]:
+    """The tiles of a bitmask, in canonical order."""
+    out = []
+    while mask:
+        low_bit = mask & -mask
+        out.append(TILES[low_bit.bit_length() - 1])
+        mask ^= low_bit
+    return out
+
+
+def mask_of(tiles: object) -> int:
+    mask = 0
+    for t in tiles:  # type: ignore[attr-defined]
+        mask |= 1 << t.index
+    return mask
+
+
+def pips_of(mask: int) -> int:
+    return sum(PIPS[t.index] for t in tiles_in(mask))
+
+
+def heavier(a: Tile, b: Tile) -> bool:
+    """True when ``a`` outranks ``b`` as the heaviest tile: more pips, then the higher end."""
+    return (a.pips, a.high) > (b.pips, b.high)
