@@ -14,6 +14,10 @@ _REGISTRY: dict[str, str] = {
     # name -> "module:function"; imported on first use so start-up stays light.
     "random": "lanomino.bots.simple:random_bot",
     "greedy": "lanomino.bots.simple:greedy_bot",
+    "easy": "lanomino.bots.easy:easy_bot",
+    "normal": "lanomino.bots.normal:normal_bot",
+    "hard": "lanomino.bots.hard:hard_bot",
+    "expert": "lanomino.bots.expert:expert_bot",
 }
 
 
