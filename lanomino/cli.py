@@ -19,6 +19,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("selfplay", "lanomino.commands.selfplay", "play whole matches between engine bots"),
     ("replay", "lanomino.commands.replay", "replay a game record and print what happened"),
     ("rules", "lanomino.commands.rules", "show the presets and rule options"),
+    ("verify", "lanomino.commands.verify", "check a match transcript: the deal, every move, every score"),
 )
 
 

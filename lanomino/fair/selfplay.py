@@ -1,0 +1,177 @@
+"""Every seat's side of the fair-deal protocol, in one process: a match played by bots that ends
+in a signed transcript (``lanomino selfplay --transcripts DIR``, tests, benchmarks).
+
+Each seat is its own ``Identity`` with its own secrets; the host (a seat) collects commitments,
+signs and sends the set, checks the echoes, takes the reveals and deals. Nothing here is trusted
+by the verifier: it only checks what ends up in the transcript.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from lanomino.engine import (
+    Action,
+    DealVoided,
+    GameState,
+    HandEnded,
+    Observation,
+    Phase,
+    Rules,
+    apply,
+    new_game,
+    observe,
+    start_hand,
+)
+from lanomino.fair.commit import (
+    DealContext,
+    check_echoes,
+    check_own_in_set,
+    commit_statement,
+    commitment,
+    echo_statement,
+    new_secret,
+    new_table_id,
+    opens,
+    set_digest,
+    set_statement,
+)
+from lanomino.fair.identity import Identity
+from lanomino.fair.shuffle import ALGORITHM, derive_deal
+from lanomino.fair.transcript import (
+    header_digest,
+    header_of,
+    header_statement,
+    log_statement,
+    move_json,
+    move_statement,
+)
+
+# A bot sees an observation and its own random source (any object the bot understands).
+SeatBot = Callable[[Observation, Any], Action]
+SecretSource = Callable[[], bytes]
+MAX_ATTEMPTS = 1000
+
+
+class ProtocolError(RuntimeError):
+    """A side of the in-process protocol caught another cheating (a bug here: nobody cheats)."""
+
+
+def run_match(
+    rules: Rules,
+    players: Sequence[str],
+    bots: Sequence[SeatBot],
+    rngs: Sequence[Any],
+    *,
+    identities: Sequence[Identity] | None = None,
+    secret_source: SecretSource = new_secret,
+    table_id: bytes | None = None,
+    host: int = 0,
+    max_hands: int = 1000,
+    include_deal: bool = False,
+    rules_spec: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Play one match with the fair-deal protocol and return its ``lanomino.transcript/1`` JSON.
+
+    ``bots[i]`` plays seat i with ``rngs[i]``. Pass ``identities``, ``secret_source`` and
+    ``table_id`` to make the transcript reproducible (Ed25519 signatures are deterministic).
+    """
+    n = len(players)
+    if not (len(bots) == len(rngs) == n):
+        raise ValueError("one bot and one random source per player")
+    ids = list(identities) if identities is not None else [Identity.generate() for _ in range(n)]
+    table = table_id if table_id is not None else new_table_id()
+    header = header_of(table, ALGORITHM, rules_spec or rules.to_spec(), players, [i.public_key for i in ids])
+    digest_ = header_digest(header)
+    doc: dict[str, Any] = {**header, "header_signatures": [
+        ids[s].sign_statement(header_statement(digest_, s)).hex() for s in range(n)], "hands": []}
+    state = new_game(rules, n)
+    while state.phase is Phase.DEAL and len(doc["hands"]) < max_hands:
+        table_hand = _FairHand(state, ids, table, digest_, len(doc["hands"]) + 1, host, secret_source)
+        doc["hands"].append(table_hand.play(bots, rngs, include_deal))
+    return doc
+
+
+class _FairHand:
+    """One hand: commit-reveal rounds until a playable deal, then play, then the signed log."""
+
+    def __init__(self, state: GameState, ids: Sequence[Identity], table: bytes, header: str,
+                 hand: int, host: int, secret_source: SecretSource) -> None:
+        self.state, self.ids, self.table, self.header = state, ids, table, header
+        self.hand, self.host, self.secret_source = hand, host, secret_source
+        self.host_id = ids[host]
+        self.deals: list[dict[str, Any]] = []
+        self.digests: list[bytes] = []
+        self.secrets: list[list[tuple[int, bytes]]] = []
+
+    def play(self, bots: Sequence[SeatBot], rngs: Sequence[Any], include_deal: bool) -> dict[str, Any]:
+        hands, boneyard = self.deal()
+        moves: list[dict[str, Any]] = []
+        signatures: list[str] = []
+        state = self.state
+        while state.phase is Phase.PLAY:
+            seat = state.turn
+            action = bots[seat](observe(state, seat), rngs[seat])
+            move = move_json(seat, action)
+            signed = self.ids[seat].sign_statement(move_statement(self.header, self.hand, len(moves), move))
+            apply(state, seat, action)  # the host refuses an illegal move (a bot bug here)
+            moves.append(move)
+            signatures.append(signed.hex())
+        ended = next(e for e in reversed(state.history) if isinstance(e, HandEnded))
+        points, scores = list(ended.points), list(state.scores)
+        log = log_statement(self.header, self.hand, self.host, self.digests, self.secrets, moves, points, scores)
+        out: dict[str, Any] = {"hand": self.hand, "host": self.host, "deals": self.deals, "moves": moves,
+                               "move_signatures": signatures, "points": points, "scores": scores,
+                               "log_signature": self.host_id.sign_statement(log).hex()}
+        if include_deal:
+            out["deal"] = [[str(t) for t in h] for h in hands]
+            out["boneyard"] = [str(t) for t in boneyard]
+        return out
+
+    def deal(self) -> tuple[list[list[Any]], list[Any]]:
+        state = self.state
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            ctx = DealContext(self.table, self.hand, attempt)
+            opened = self.commit_reveal(ctx)
+            _, hands, boneyard = derive_deal(ctx, opened, state.rules, state.active)
+            events = start_hand(state, hands, boneyard)
+            if not isinstance(events[0], DealVoided):
+                return [list(h) for h in hands], list(boneyard)
+        raise ProtocolError(f"no playable deal after {MAX_ATTEMPTS} attempts")
+
+    def commit_reveal(self, ctx: DealContext) -> list[tuple[int, bytes]]:
+        """Steps 1-3 of the protocol for one deal attempt; returns the opened secrets."""
+        seats = [s for s in range(self.state.players) if self.state.active[s]]
+        # 1. Every seat commits to a fresh secret and signs the commitment.
+        secrets = {s: self.secret_source() for s in seats}
+        commits = {s: commitment(ctx, s, secrets[s]) for s in seats}
+        commit_sigs = {s: self.ids[s].sign_statement(commit_statement(self.header, ctx, s, commits[s]))
+                       for s in seats}
+        # 2. The host signs the ordered set; every seat checks its own is in it and echoes the digest.
+        statement = set_statement(self.header, ctx, self.host, [(s, commits[s]) for s in seats])
+        set_signature = self.host_id.sign_statement(statement)
+        echoes: list[dict[str, Any]] = []
+        for s in seats:
+            check_own_in_set(statement, s, commits[s])
+            seen = set_digest(statement)
+            sig = self.ids[s].sign_statement(echo_statement(self.header, ctx, s, seen))
+            echoes.append({"seat": s, "set": seen.hex(), "signature": sig.hex()})
+        expected = set_digest(statement)
+        check_echoes(expected, [(e["seat"], bytes.fromhex(e["set"])) for e in echoes])
+        # 3. Reveal: the host checks every secret against its commitment before dealing.
+        for s in seats:
+            if not opens(ctx, s, secrets[s], commits[s]):
+                raise ProtocolError(f"seat {s}'s secret does not match its commitment")
+        self.deals.append({
+            "attempt": ctx.attempt,
+            "commitments": [{"seat": s, "commitment": commits[s].hex(), "signature": commit_sigs[s].hex()}
+                            for s in seats],
+            "set_signature": set_signature.hex(),
+            "echoes": echoes,
+            "secrets": [secrets[s].hex() for s in seats],
+        })
+        self.digests.append(expected)
+        opened = [(s, secrets[s]) for s in seats]
+        self.secrets.append(opened)
+        return opened

@@ -1,0 +1,304 @@
+"""Transcripts (``lanomino.transcript/1``): the game record plus everything needed to check it.
+
+A transcript is one JSON object per match. It extends the game record (rules, players, and per
+hand the moves in the record's move form) with each seat's public key, the commitments and their
+signatures, the host-signed commitment set and the peers' echoes of it, the revealed secrets,
+the shuffle algorithm, each player's signature over each of their moves, and the host's signature
+over the hand's log. The deal itself is derived from the secrets, not stored (a hand may carry
+the record's "deal" and "boneyard" too; the verifier then checks them against the shuffle).
+
+This module holds the statements that get signed and a strict parser: ``parse_transcript``
+turns JSON into typed values or raises ``TranscriptError`` saying which field is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lanomino.engine import DRAW, PASS, RESIGN, Action, End, Play, Tile, parse_tile
+from lanomino.engine.errors import EngineError
+from lanomino.fair.canonical import digest
+
+FORMAT = "lanomino.transcript/1"
+_HEX = re.compile(r"[0-9a-f]*")
+
+
+class TranscriptError(ValueError):
+    """A transcript that is not well-formed JSON of the expected shape."""
+
+
+# ----- the model -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SignedCommitment:
+    seat: int
+    commitment: bytes
+    signature: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Echo:
+    seat: int
+    set_digest: bytes
+    signature: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class DealAttempt:
+    attempt: int
+    commitments: tuple[SignedCommitment, ...]
+    set_signature: bytes
+    echoes: tuple[Echo, ...]
+    secrets: tuple[bytes, ...]  # parallel to ``commitments``
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    seat: int
+    action: Action
+    raw: dict[str, Any]  # exactly as written: this is what the seat signed
+
+
+@dataclass(frozen=True, slots=True)
+class HandLog:
+    hand: int
+    host: int
+    deals: tuple[DealAttempt, ...]
+    moves: tuple[Move, ...]
+    move_signatures: tuple[bytes, ...]
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    log_signature: bytes
+    stated_deal: tuple[tuple[Tile, ...], ...] | None
+    stated_boneyard: tuple[Tile, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    header: dict[str, Any]  # format, algorithm, table, rules, players, keys: as written
+    header_digest: str
+    table: bytes
+    algorithm: str
+    rules_spec: dict[str, Any]
+    players: tuple[str, ...]
+    keys: tuple[bytes, ...]
+    header_signatures: tuple[bytes, ...]
+    hands: tuple[HandLog, ...]
+
+
+# ----- signed statements ---------------------------------------------------------------------
+
+
+def header_of(
+    table: bytes, algorithm: str, rules_spec: dict[str, Any], players: Sequence[str], keys: Sequence[bytes]
+) -> dict[str, Any]:
+    return {"format": FORMAT, "algorithm": algorithm, "table": table.hex(), "rules": rules_spec,
+            "players": list(players), "keys": [k.hex() for k in keys]}
+
+
+def header_digest(header: dict[str, Any]) -> str:
+    return digest(header).hex()
+
+
+def header_statement(header: str, seat: int) -> dict[str, Any]:
+    """What every seat signs before the first hand: it agrees to the table, rules, players, keys."""
+    return {"type": "lanomino.header/1", "header": header, "seat": seat}
+
+
+def move_statement(header: str, hand: int, index: int, move: dict[str, Any]) -> dict[str, Any]:
+    """What a seat signs for its ``index``-th move (0-based) of a hand."""
+    return {"type": "lanomino.move/1", "header": header, "hand": hand, "index": index, "move": move}
+
+
+def log_statement(
+    header: str,
+    hand: int,
+    host: int,
+    set_digests: Sequence[bytes],
+    secrets: Sequence[Sequence[tuple[int, bytes]]],
+    moves: Sequence[dict[str, Any]],
+    points: Sequence[int],
+    scores: Sequence[int],
+) -> dict[str, Any]:
+    """What the host signs when a hand ends: the sets, the secrets, the moves and the result."""
+    return {"type": "lanomino.log/1", "header": header, "hand": hand, "host": host,
+            "sets": [d.hex() for d in set_digests],
+            "secrets": [[[seat, s.hex()] for seat, s in attempt] for attempt in secrets],
+            "moves": digest(list(moves)).hex(), "points": list(points), "scores": list(scores)}
+
+
+def move_json(seat: int, action: Action) -> dict[str, Any]:
+    """The record's JSON form of a move."""
+    if isinstance(action, Play):
+        out: dict[str, Any] = {"seat": seat, "play": str(action.tile)}
+        if action.end is not None:
+            out["end"] = str(action.end)
+        return out
+    name = {DRAW: "draw", PASS: "pass", RESIGN: "resign"}[action]
+    return {"seat": seat, name: True}
+
+
+# ----- the parser ----------------------------------------------------------------------------
+
+
+def parse_transcript(doc: Any) -> Transcript:
+    """Typed values from a transcript's JSON. Raises TranscriptError naming the bad field."""
+    top = _obj(doc, "the transcript", {"format", "algorithm", "table", "rules", "players", "keys",
+                                       "header_signatures", "hands"})
+    if top["format"] != FORMAT:
+        raise TranscriptError(f"format: expected {FORMAT!r}, not {top['format']!r}")
+    algorithm = _str(top["algorithm"], "algorithm")
+    table = _hex(top["table"], "table", 16)
+    rules_spec = top["rules"]
+    if not isinstance(rules_spec, dict):
+        raise TranscriptError("rules: expected an object")
+    players = tuple(_str(p, f"players[{i}]") for i, p in enumerate(_list(top["players"], "players")))
+    if not 2 <= len(players) <= 4:
+        raise TranscriptError(f"players: a table seats 2 to 4, not {len(players)}")
+    keys = tuple(_hex(k, f"keys[{i}]", 32) for i, k in enumerate(_list(top["keys"], "keys")))
+    sigs = tuple(_hex(s, f"header_signatures[{i}]", 64)
+                 for i, s in enumerate(_list(top["header_signatures"], "header_signatures")))
+    if len(keys) != len(players) or len(sigs) != len(players):
+        raise TranscriptError("keys and header_signatures need one entry per player")
+    header = {k: top[k] for k in ("format", "algorithm", "table", "rules", "players", "keys")}
+    hands = tuple(
+        _parse_hand(h, f"hands[{i}]", i + 1, len(players))
+        for i, h in enumerate(_list(top["hands"], "hands"))
+    )
+    return Transcript(header, header_digest(header), table, algorithm, rules_spec, players, keys,
+                      sigs, hands)
+
+
+def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
+    h = _obj(value, where, {"hand", "host", "deals", "moves", "move_signatures", "points", "scores",
+                            "log_signature"}, {"deal", "boneyard"})
+    if _int(h["hand"], f"{where}.hand") != number:
+        raise TranscriptError(f"{where}.hand: expected {number}")
+    host = _seat(h["host"], f"{where}.host", players)
+    deals = tuple(_parse_attempt(d, f"{where}.deals[{i}]", i + 1, players)
+                  for i, d in enumerate(_list(h["deals"], f"{where}.deals")))
+    if not deals:
+        raise TranscriptError(f"{where}.deals: a hand needs at least one deal")
+    moves = tuple(_parse_move(m, f"{where}.moves[{i}]", players)
+                  for i, m in enumerate(_list(h["moves"], f"{where}.moves")))
+    move_sigs = tuple(_hex(s, f"{where}.move_signatures[{i}]", 64)
+                      for i, s in enumerate(_list(h["move_signatures"], f"{where}.move_signatures")))
+    points = tuple(_int(p, f"{where}.points") for p in _list(h["points"], f"{where}.points"))
+    scores = tuple(_int(p, f"{where}.scores") for p in _list(h["scores"], f"{where}.scores"))
+    deal = boneyard = None
+    if "deal" in h or "boneyard" in h:
+        if "deal" not in h or "boneyard" not in h:
+            raise TranscriptError(f"{where}: deal and boneyard come together")
+        deal = tuple(_tiles(hand, f"{where}.deal[{i}]") for i, hand in enumerate(_list(h["deal"], f"{where}.deal")))
+        boneyard = _tiles(h["boneyard"], f"{where}.boneyard")
+    return HandLog(number, host, deals, moves, move_sigs, points, scores,
+                   _hex(h["log_signature"], f"{where}.log_signature", 64), deal, boneyard)
+
+
+def _parse_attempt(value: Any, where: str, number: int, players: int) -> DealAttempt:
+    d = _obj(value, where, {"attempt", "commitments", "set_signature", "echoes", "secrets"})
+    if _int(d["attempt"], f"{where}.attempt") != number:
+        raise TranscriptError(f"{where}.attempt: expected {number}")
+    commitments = []
+    for i, c in enumerate(_list(d["commitments"], f"{where}.commitments")):
+        at = f"{where}.commitments[{i}]"
+        c = _obj(c, at, {"seat", "commitment", "signature"})
+        commitments.append(SignedCommitment(_seat(c["seat"], f"{at}.seat", players),
+                                            _hex(c["commitment"], f"{at}.commitment", 32),
+                                            _hex(c["signature"], f"{at}.signature", 64)))
+    echoes = []
+    for i, e in enumerate(_list(d["echoes"], f"{where}.echoes")):
+        at = f"{where}.echoes[{i}]"
+        e = _obj(e, at, {"seat", "set", "signature"})
+        echoes.append(Echo(_seat(e["seat"], f"{at}.seat", players), _hex(e["set"], f"{at}.set", 32),
+                           _hex(e["signature"], f"{at}.signature", 64)))
+    secrets = tuple(_hex(s, f"{where}.secrets[{i}]", 32)
+                    for i, s in enumerate(_list(d["secrets"], f"{where}.secrets")))
+    if len(secrets) != len(commitments):
+        raise TranscriptError(f"{where}.secrets: one secret per commitment")
+    return DealAttempt(number, tuple(commitments), _hex(d["set_signature"], f"{where}.set_signature", 64),
+                       tuple(echoes), secrets)
+
+
+def _parse_move(value: Any, where: str, players: int) -> Move:
+    if not isinstance(value, dict):
+        raise TranscriptError(f"{where}: expected a move object")
+    seat = _seat(value.get("seat"), f"{where}.seat", players)
+    kinds = set(value) - {"seat", "end"}
+    if len(kinds) != 1:
+        raise TranscriptError(f"{where}: a move is one of play, draw, pass, resign")
+    kind = kinds.pop()
+    if kind == "play":
+        try:
+            tile = parse_tile(_str(value["play"], f"{where}.play"))
+            end = End.parse(_str(value["end"], f"{where}.end")) if "end" in value else None
+        except (EngineError, ValueError) as exc:
+            raise TranscriptError(f"{where}: {exc}") from None
+        return Move(seat, Play(tile, end), value)
+    actions: dict[str, Action] = {"draw": DRAW, "pass": PASS, "resign": RESIGN}
+    if kind not in actions or value[kind] is not True or "end" in value:
+        raise TranscriptError(f"{where}: a move is one of play, draw, pass, resign")
+    return Move(seat, actions[kind], value)
+
+
+# ----- strict field readers ------------------------------------------------------------------
+
+
+def _obj(value: Any, where: str, required: set[str], optional: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TranscriptError(f"{where}: expected an object")
+    missing = sorted(required - set(value))
+    if missing:
+        raise TranscriptError(f"{where}: missing field {missing[0]!r}")
+    extra = sorted(set(value) - required - set(optional))
+    if extra:
+        raise TranscriptError(f"{where}: unknown field {extra[0]!r}")
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise TranscriptError(f"{where}: expected a list")
+    return value
+
+
+def _str(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise TranscriptError(f"{where}: expected a string")
+    return value
+
+
+def _int(value: Any, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TranscriptError(f"{where}: expected a whole number")
+    return value
+
+
+def _seat(value: Any, where: str, players: int) -> int:
+    seat = _int(value, where)
+    if not 0 <= seat < players:
+        raise TranscriptError(f"{where}: no seat {seat} at a table of {players}")
+    return seat
+
+
+def _hex(value: Any, where: str, size: int) -> bytes:
+    if not isinstance(value, str) or len(value) != 2 * size or not _HEX.fullmatch(value):
+        raise TranscriptError(f"{where}: expected {size} bytes as lowercase hex")
+    return bytes.fromhex(value)
+
+
+def _tiles(value: Any, where: str) -> tuple[Tile, ...]:
+    out = []
+    for i, item in enumerate(_list(value, where)):
+        try:
+            tile = parse_tile(_str(item, f"{where}[{i}]"))
+        except EngineError as exc:
+            raise TranscriptError(f"{where}[{i}]: {exc}") from None
+        if str(tile) != item:
+            raise TranscriptError(f"{where}[{i}]: write tiles higher number first, like {tile}")
+        out.append(tile)
+    return tuple(out)

@@ -1,0 +1,339 @@
+"""Check a transcript from end to end: signatures, commitments, the shuffle, every move, scores.
+
+``verify_transcript(doc)`` returns a ``Report``: one ``HandReport`` per hand that checked out and,
+at the first problem, a ``Failure`` naming the check, the hand and who is to blame. Malformed
+JSON raises ``TranscriptError`` instead. The checks run in this order, per hand: the commitment
+set (seats, signatures), the host's set signature, the echoes (equivocation), the secrets, the
+derived deal (void deals and re-deals), the move signatures, each move on a fresh engine state
+(ownership, then legality), the end of the hand, the scores, and last the host's log signature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lanomino.engine import (
+    DealVoided,
+    Draw,
+    GameState,
+    HandEnded,
+    IllegalActionError,
+    Play,
+    Resign,
+    Rules,
+    Tile,
+    apply,
+    new_game,
+    start_hand,
+)
+from lanomino.engine.errors import EngineError
+from lanomino.engine.state import Phase
+from lanomino.fair.commit import (
+    DealContext,
+    commit_statement,
+    echo_statement,
+    opens,
+    set_digest,
+    set_statement,
+)
+from lanomino.fair.identity import KeyRing
+from lanomino.fair.shuffle import ALGORITHM, derive_deal
+from lanomino.fair.transcript import (
+    HandLog,
+    Transcript,
+    header_statement,
+    log_statement,
+    move_statement,
+    parse_transcript,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    check: str  # algorithm, header, rules, sequence, commitment, set, echo, equivocation,
+    # secret, deal, move-signature, ownership, legality, unfinished, score, log
+    hand: int | None
+    blame: str
+    message: str
+
+    def describe(self) -> str:
+        where = f"hand {self.hand}: " if self.hand is not None else ""
+        return f"{where}{self.message} [check: {self.check}; blame: {self.blame}]"
+
+
+@dataclass(frozen=True, slots=True)
+class HandReport:
+    hand: int
+    attempts: int
+    commitments: int
+    tiles: int
+    draws: int
+    scores: tuple[int, ...]
+
+    def describe(self) -> str:
+        scores = "-".join(str(s) for s in self.scores)
+        redeals = f" ({self.attempts} deals)" if self.attempts > 1 else ""
+        return (f"hand {self.hand}: fair: {self.commitments} commitments{redeals}, {self.tiles} tiles, "
+                f"{self.draws} draws, scores {scores}")
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedDeal:
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+    void: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    hands: tuple[HandReport, ...]
+    failure: Failure | None
+    deals: tuple[tuple[DerivedDeal, ...], ...] = field(repr=False)  # per hand, per attempt
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    def to_json(self) -> dict[str, Any]:
+        f = self.failure
+        return {
+            "ok": self.ok,
+            "hands": [{"hand": h.hand, "attempts": h.attempts, "commitments": h.commitments,
+                       "tiles": h.tiles, "draws": h.draws, "scores": list(h.scores)} for h in self.hands],
+            "failure": None if f is None else {"check": f.check, "hand": f.hand, "blame": f.blame,
+                                               "message": f.message},
+        }
+
+
+class _Failed(Exception):
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+
+
+def verify_transcript(doc: Any) -> Report:
+    """Check a transcript (parsed JSON). Raises TranscriptError when it is malformed."""
+    return verify_parsed(parse_transcript(doc))
+
+
+def verify_parsed(transcript: Transcript) -> Report:
+    checker = _Checker(transcript)
+    try:
+        checker.run()
+    except _Failed as failed:
+        return Report(tuple(checker.reports), failed.failure, tuple(checker.deals))
+    return Report(tuple(checker.reports), None, tuple(checker.deals))
+
+
+def _seat_name(seat: int) -> str:
+    return f"seat {seat}"
+
+
+class _Checker:
+    def __init__(self, t: Transcript) -> None:
+        self.t = t
+        self.ring = KeyRing()
+        self.reports: list[HandReport] = []
+        self.deals: list[tuple[DerivedDeal, ...]] = []
+        self.hand_no: int | None = None
+
+    def fail(self, check: str, blame: str, message: str) -> _Failed:
+        return _Failed(Failure(check, self.hand_no, blame, message))
+
+    def host(self, hand: HandLog) -> str:
+        return f"the host (seat {hand.host})"
+
+    def signed(self, seat: int, signature: bytes, statement: dict[str, Any]) -> bool:
+        return self.ring.verify_statement(self.t.keys[seat], signature, statement)
+
+    def run(self) -> None:
+        t = self.t
+        if t.algorithm != ALGORITHM:
+            raise self.fail("algorithm", "the transcript",
+                            f"unknown shuffle algorithm {t.algorithm!r} (this verifier knows {ALGORITHM!r})")
+        for seat, signature in enumerate(t.header_signatures):
+            if not self.signed(seat, signature, header_statement(t.header_digest, seat)):
+                raise self.fail("header", "the transcript",
+                                f"seat {seat}'s signature on the match header (table, rules, players, keys) "
+                                "does not verify: the header was changed after the players agreed to it")
+        try:
+            rules = Rules.from_spec(t.rules_spec)
+            state = new_game(rules, len(t.players))
+        except EngineError as exc:
+            raise self.fail("rules", "every player (all signed these rules)", f"the rules are not playable: {exc}") from None
+        for hand in t.hands:
+            self.hand_no = hand.hand
+            self.check_hand(state, hand)
+
+    def check_hand(self, state: GameState, hand: HandLog) -> None:
+        if state.phase is not Phase.DEAL:
+            raise self.fail("sequence", self.host(hand), "a hand was dealt after the match had ended")
+        derived: list[DerivedDeal] = []
+        self.deals.append(())
+        digests: list[bytes] = []
+        secrets: list[list[tuple[int, bytes]]] = []
+        for number, attempt in enumerate(hand.deals, start=1):
+            digest_, opened = self.check_commitments(state, hand, attempt)
+            digests.append(digest_)
+            secrets.append(opened)
+            ctx = DealContext(self.t.table, hand.hand, attempt.attempt)
+            _, hands, boneyard = derive_deal(ctx, opened, state.rules, state.active)
+            events = start_hand(state, hands, boneyard)
+            void = isinstance(events[0], DealVoided)
+            derived.append(DerivedDeal(tuple(map(tuple, hands)), tuple(boneyard), void))
+            self.deals[-1] = tuple(derived)
+            last = number == len(hand.deals)
+            if void and last:
+                raise self.fail("deal", self.host(hand),
+                                f"deal {number} is void (no double) and the rules say to deal again, but it was played")
+            if not void and not last:
+                raise self.fail("deal", self.host(hand),
+                                f"deal {number} was playable, yet the hand was dealt again")
+        self.check_stated_deal(hand, derived[-1])
+        self.check_move_signatures(hand)
+        draws = self.replay(state, hand)
+        self.check_scores(state, hand)
+        statement = log_statement(self.t.header_digest, hand.hand, hand.host, digests, secrets,
+                                  [m.raw for m in hand.moves], hand.points, hand.scores)
+        if not self.signed(hand.host, hand.log_signature, statement):
+            raise self.fail("log", self.host(hand), "the host's signature over the hand's log does not verify")
+        self.reports.append(HandReport(hand.hand, len(hand.deals),
+                                       sum(len(a.commitments) for a in hand.deals),
+                                       len(derived[-1].boneyard) + sum(len(h) for h in derived[-1].hands),
+                                       draws, tuple(state.scores)))
+
+    def check_commitments(self, state: GameState, hand: HandLog, attempt: Any) -> tuple[bytes, list[tuple[int, bytes]]]:
+        header = self.t.header_digest
+        ctx = DealContext(self.t.table, hand.hand, attempt.attempt)
+        active = [s for s in range(state.players) if state.active[s]]
+        seats = [c.seat for c in attempt.commitments]
+        if seats != active:
+            raise self.fail("commitment", self.host(hand),
+                            f"deal {attempt.attempt}: the commitment set has seats {seats}, but the seats in play are {active}")
+        for c in attempt.commitments:
+            if not self.signed(c.seat, c.signature, commit_statement(header, ctx, c.seat, c.commitment)):
+                raise self.fail("commitment", self.host(hand),
+                                f"deal {attempt.attempt}: seat {c.seat}'s commitment is not signed by seat {c.seat}'s key")
+        statement = set_statement(header, ctx, hand.host, [(c.seat, c.commitment) for c in attempt.commitments])
+        if not self.signed(hand.host, attempt.set_signature, statement):
+            raise self.fail("set", self.host(hand),
+                            f"deal {attempt.attempt}: the host's signature on the commitment set does not verify")
+        expected = set_digest(statement)
+        echo_seats = [e.seat for e in attempt.echoes]
+        if echo_seats != active:
+            raise self.fail("echo", self.host(hand),
+                            f"deal {attempt.attempt}: echoes of the set come from seats {echo_seats}, not {active}")
+        for e in attempt.echoes:
+            if not self.signed(e.seat, e.signature, echo_statement(header, ctx, e.seat, e.set_digest)):
+                raise self.fail("echo", self.host(hand),
+                                f"deal {attempt.attempt}: seat {e.seat}'s echo of the set is not signed by seat {e.seat}")
+            if e.set_digest != expected:
+                raise self.fail("equivocation", self.host(hand),
+                                f"deal {attempt.attempt}: seat {e.seat} was sent a different commitment set than the one published")
+        for c, secret in zip(attempt.commitments, attempt.secrets, strict=True):
+            if not opens(ctx, c.seat, secret, c.commitment):
+                raise self.fail("secret", _seat_name(c.seat),
+                                f"seat {c.seat}'s secret does not match its commitment")
+        return expected, [(c.seat, s) for c, s in zip(attempt.commitments, attempt.secrets, strict=True)]
+
+    def check_stated_deal(self, hand: HandLog, derived: DerivedDeal) -> None:
+        if hand.stated_deal is None or hand.stated_boneyard is None:
+            return
+        if len(hand.stated_deal) != len(derived.hands):
+            raise self.fail("deal", self.host(hand), f"the stated deal has {len(hand.stated_deal)} hands")
+        for seat, (stated, dealt) in enumerate(zip(hand.stated_deal, derived.hands, strict=True)):
+            for i in range(max(len(stated), len(dealt))):
+                got = stated[i] if i < len(stated) else None
+                want = dealt[i] if i < len(dealt) else None
+                if got != want:
+                    raise self.fail("deal", self.host(hand),
+                                    f"the host dealt {got or 'nothing'} to seat {seat} but the committed shuffle gives it {want or 'nothing'}")
+        for i in range(max(len(hand.stated_boneyard), len(derived.boneyard))):
+            got = hand.stated_boneyard[i] if i < len(hand.stated_boneyard) else None
+            want = derived.boneyard[i] if i < len(derived.boneyard) else None
+            if got != want:
+                raise self.fail("deal", self.host(hand),
+                                f"the boneyard has {got or 'nothing'} at position {i + 1} but the committed shuffle puts {want or 'nothing'} there")
+
+    def check_move_signatures(self, hand: HandLog) -> None:
+        if len(hand.move_signatures) != len(hand.moves):
+            raise self.fail("move-signature", self.host(hand),
+                            f"{len(hand.moves)} moves but {len(hand.move_signatures)} move signatures")
+        for index, (move, signature) in enumerate(zip(hand.moves, hand.move_signatures, strict=True)):
+            statement = move_statement(self.t.header_digest, hand.hand, index, move.raw)
+            if self.signed(move.seat, signature, statement):
+                continue
+            # A seat that walked away cannot sign its resignation: the host declares it.
+            if isinstance(move.action, Resign) and self.signed(hand.host, signature, statement):
+                continue
+            raise self.fail("move-signature", self.host(hand),
+                            f"move {index + 1} (seat {move.seat}: {move.action}) is not signed by seat {move.seat}: "
+                            "moves were changed, added, dropped or reordered")
+
+    def replay(self, state: GameState, hand: HandLog) -> int:
+        draws = 0
+        for index, move in enumerate(hand.moves, start=1):
+            action = move.action
+            if isinstance(action, Play) and state.phase is Phase.PLAY and not state.hands[move.seat] >> action.tile.index & 1:
+                raise self.fail("ownership", _seat_name(move.seat),
+                                f"move {index}: seat {move.seat} played {action.tile}, which it does not hold: "
+                                + _where_is(state, action.tile, self.deals[-1][-1]))
+            try:
+                apply(state, move.seat, action)
+            except IllegalActionError as exc:
+                raise self.fail("legality", _seat_name(move.seat), f"move {index}: {exc}") from None
+            draws += isinstance(action, Draw)
+        if state.phase is Phase.PLAY:
+            raise self.fail("unfinished", self.host(hand), "the moves stop before the hand is over")
+        return draws
+
+    def check_scores(self, state: GameState, hand: HandLog) -> None:
+        ended = next((e for e in reversed(state.history) if isinstance(e, HandEnded)), None)
+        assert ended is not None
+        self.compare(state, hand, "points for this hand", hand.points, ended.points)
+        self.compare(state, hand, "match score", hand.scores, tuple(state.scores))
+
+    def compare(self, state: GameState, hand: HandLog, what: str, stated: Sequence[int],
+                actual: Sequence[int]) -> None:
+        if tuple(stated) == tuple(actual):
+            return
+        if len(stated) != len(actual):
+            raise self.fail("score", self.host(hand), f"the {what} lists {len(stated)} sides, not {len(actual)}")
+        side = next(i for i, (a, b) in enumerate(zip(stated, actual, strict=True)) if a != b)
+        name = f"team {side}" if state.rules.partnership else f"seat {side}"
+        raise self.fail("score", self.host(hand),
+                        f"the transcript gives {name} a {what} of {stated[side]} but the rules give {actual[side]}")
+
+
+def _where_is(state: GameState, tile: Tile, deal: DerivedDeal) -> str:
+    for seat in range(state.players):
+        if state.hands[seat] >> tile.index & 1:
+            how = "dealt it to" if tile in deal.hands[seat] else "let it be drawn by"
+            return f"seat {seat} holds it (the committed shuffle {how} seat {seat})"
+    if tile in deal.boneyard and deal.boneyard.index(tile) >= state.drawn:
+        return f"it is still in the boneyard (position {deal.boneyard.index(tile) + 1})"
+    return "it is already on the line"
+
+
+def to_record(doc: Any) -> dict[str, Any]:
+    """The ``lanomino.record/1`` form of a transcript, with every deal derived from its secrets
+    (a void deal becomes a hand with no moves, as in records).
+
+    Raises TranscriptError when the transcript is malformed or does not verify.
+    """
+    from lanomino.fair.transcript import TranscriptError
+
+    transcript = parse_transcript(doc)
+    report = verify_parsed(transcript)
+    if report.failure is not None:
+        raise TranscriptError(f"the transcript does not verify: {report.failure.describe()}")
+    hands: list[dict[str, Any]] = []
+    for hand, deals in zip(transcript.hands, report.deals, strict=True):
+        for deal in deals:
+            hands.append({"deal": [[str(t) for t in h] for h in deal.hands],
+                          "boneyard": [str(t) for t in deal.boneyard],
+                          "moves": [] if deal.void else [m.raw for m in hand.moves]})
+    return {"format": "lanomino.record/1", "rules": transcript.rules_spec,
+            "players": list(transcript.players), "hands": hands}
