@@ -16,6 +16,7 @@ from lanomino import __version__
 
 # (name, module, one-line help). Order is the order shown by --help.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("play", "lanomino.commands.play", "the full-screen game: play the computer (the default command)"),
     ("selfplay", "lanomino.commands.selfplay", "play whole matches between engine bots"),
     ("replay", "lanomino.commands.replay", "replay a game record and print what happened"),
     ("rules", "lanomino.commands.rules", "show the presets and rule options"),

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from lanomino.engine.tiles import Tile
 
 
-class End(enum.Enum):
-    """An open end of the line. ``UP`` and ``DOWN`` exist only on the All Fives spinner."""
+class End(enum.IntEnum):
+    """An open end of the line. ``UP`` and ``DOWN`` exist only on the All Fives spinner.
+
+    An int, so that it indexes the line's list of ends directly."""
 
     LEFT = 0
     RIGHT = 1

@@ -2,18 +2,21 @@
 
 The same event types are used by the host, in records and in the UI. ``TileDrawn.tile`` is
 ``None`` in every observation but the drawer's own.
+
+Events are immutable named tuples rather than frozen dataclasses: one is made for every move,
+and a frozen dataclass costs three times as much to build, which the engine's hot path cannot
+afford (see scripts/bench_engine.py). Equality also compares the event type.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from lanomino.engine.actions import End
 from lanomino.engine.tiles import Tile
 
 
-@dataclass(frozen=True, slots=True)
-class HandStarted:
+class HandStarted(NamedTuple):
     hand: int  # 1-based count of hands dealt in the match, void deals included
     opener: int
     must_lead: Tile | None  # the tile the opener has to lead with, if the rules say so
@@ -21,15 +24,13 @@ class HandStarted:
     boneyard: int
 
 
-@dataclass(frozen=True, slots=True)
-class DealVoided:
+class DealVoided(NamedTuple):
     """Nobody held a double and the rules say to deal again."""
 
     hand: int
 
 
-@dataclass(frozen=True, slots=True)
-class TilePlayed:
+class TilePlayed(NamedTuple):
     seat: int
     tile: Tile
     end: End  # for the first tile: the side its higher number lies on
@@ -38,34 +39,29 @@ class TilePlayed:
     spinner: bool  # this tile became the All Fives spinner
 
 
-@dataclass(frozen=True, slots=True)
-class TileDrawn:
+class TileDrawn(NamedTuple):
     seat: int
     tile: Tile | None  # hidden from everyone but the drawer
     ends: tuple[int, ...]  # the numbers showing when the seat drew: it had none of them
     boneyard: int  # tiles left in the boneyard after the draw
 
 
-@dataclass(frozen=True, slots=True)
-class Passed:
+class Passed(NamedTuple):
     seat: int
     ends: tuple[int, ...]  # the numbers showing: the seat has none of them
 
 
-@dataclass(frozen=True, slots=True)
-class PointsScored:
+class PointsScored(NamedTuple):
     side: int  # a seat, or a team (0 or 1) in a partnership game
     points: int
     reason: str  # "fives" (during play), "domino", "blocked"
 
 
-@dataclass(frozen=True, slots=True)
-class Resigned:
+class Resigned(NamedTuple):
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class HandEnded:
+class HandEnded(NamedTuple):
     hand: int
     end: str  # domino | blocked | target | resigned
     winner: int | None  # a seat, or a team in a partnership game
@@ -75,12 +71,33 @@ class HandEnded:
     reason: str  # one sentence saying how the points were counted
 
 
-@dataclass(frozen=True, slots=True)
-class MatchEnded:
+class MatchEnded(NamedTuple):
     winner: int | None  # a seat, or a team in a partnership game
     scores: tuple[int, ...]
     standings: tuple[int, ...]  # sides from first place to last
 
+
+def _typed_equality(*classes: type) -> None:
+    """Make two events equal only when they are of the same type (plain tuples ignore it)."""
+
+    def eq(self: tuple[Any, ...], other: object) -> bool:
+        return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+
+    def ne(self: tuple[Any, ...], other: object) -> bool:
+        return not eq(self, other)
+
+    def hash_(self: tuple[Any, ...]) -> int:
+        return hash((type(self).__name__, tuple(self)))
+
+    for cls in classes:
+        cls.__eq__ = eq  # type: ignore[assignment,method-assign]
+        cls.__ne__ = ne  # type: ignore[assignment,method-assign]
+        cls.__hash__ = hash_  # type: ignore[assignment,method-assign]
+
+
+_typed_equality(
+    HandStarted, DealVoided, TilePlayed, TileDrawn, Passed, PointsScored, Resigned, HandEnded, MatchEnded
+)
 
 Event = (
     HandStarted

@@ -31,15 +31,17 @@ def choose_opener(state: GameState) -> tuple[int, Tile | None] | None:
 def first_hand_opener(state: GameState) -> tuple[int, Tile] | None:
     """The holder of the highest double leads it; with no double dealt, the heaviest tile leads
     (or the deal is void under ``no_double=reshuffle``)."""
-    holder = {t.index: s for s in range(state.players) if state.active[s] for t in tiles_in(state.hands[s])}
+    hands = state.hands
     for double in DOUBLES_HIGH_FIRST:
-        if double.index in holder:
-            return holder[double.index], double
+        for seat in range(state.players):
+            if hands[seat] & double.bit:
+                return seat, double
     if state.rules.no_double == "reshuffle":
         return None
-    best: Tile | None = None
-    for index in holder:
-        if best is None or heavier(TILES[index], best):
-            best = TILES[index]
+    best: tuple[int, Tile] | None = None
+    for seat in range(state.players):
+        for tile in tiles_in(hands[seat]):
+            if best is None or heavier(tile, best[1]):
+                best = seat, tile
     assert best is not None
-    return holder[best.index], best
+    return best

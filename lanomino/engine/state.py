@@ -33,7 +33,7 @@ from lanomino.engine.events import (
 from lanomino.engine.line import CLOSED, Line
 from lanomino.engine.rules import Rules
 from lanomino.engine.scoring import end_of_hand, end_of_match
-from lanomino.engine.tiles import FULL_MASK, TILES, WITH, Tile, tiles_in
+from lanomino.engine.tiles import FULL_MASK, OTHER, TILES, WITH, Tile, tiles_in
 
 _ENDS = tuple(End)
 # PLAYS[tile index][end index]: prebuilt actions, so the hot path allocates nothing.
@@ -53,6 +53,7 @@ class GameState:
         "rules", "players", "sides", "scores", "active", "departed", "phase", "hand_no",
         "hands", "boneyard", "drawn", "turn", "opener", "must_lead", "line", "hand_points",
         "history", "last_opener", "last_winner_seat", "results", "outcome", "dealt_hands",
+        "next_seat", "drawable", "fast",
     )
 
     def __init__(self, rules: Rules, players: int) -> None:
@@ -79,6 +80,11 @@ class GameState:
         self.results: list[HandEnded] = []  # finished hands
         self.outcome: MatchEnded | None = None
         self.dealt_hands = 0  # hands actually played (void deals excluded)
+        self.next_seat = [(s + 1) % players for s in range(players)]  # clockwise, active seats only
+        self.drawable = 0  # tiles that may still be drawn this hand
+        # True while the hand is on the hot path: opened, two plain ends (not All Fives), no
+        # drawing with a playable tile. apply/legal_actions then take their short route.
+        self.fast = False
 
     def copy(self) -> GameState:
         new = GameState.__new__(GameState)
@@ -102,7 +108,7 @@ class GameState:
         return len(self.boneyard) - self.drawn
 
     def can_draw(self) -> bool:
-        return self.rules.draws and self.boneyard_left() > self.rules.boneyard_reserve
+        return self.drawable > 0
 
     def next_active(self, seat: int) -> int:
         for step in range(1, self.players + 1):
@@ -112,18 +118,19 @@ class GameState:
         return seat
 
     def fitting_mask(self) -> int:
-        mask = 0
-        for n in self.line.ends:
-            if n != CLOSED:
-                mask |= WITH[n]
+        """The tiles that would fit an open end now."""
+        ends = self.line.ends
+        mask = WITH[ends[0]] | WITH[ends[1]] if ends[0] != CLOSED else 0
+        if ends[2] != CLOSED:
+            mask |= WITH[ends[2]] | WITH[ends[3]]
         return mask
 
     def is_blocked(self) -> bool:
         """No seat can play and nobody may draw."""
-        if self.line.is_empty or self.can_draw():
+        if self.line.tiles == 0 or self.can_draw():
             return False
-        fits = self.fitting_mask()
-        return not any(self.hands[s] & fits for s in range(self.players) if self.active[s])
+        # Hands are disjoint bitmasks (a departed seat's is 0), so their sum is their union.
+        return not sum(self.hands) & self.fitting_mask()
 
 
 def new_game(rules: Rules, players: int) -> GameState:
@@ -145,9 +152,10 @@ def start_hand(state: GameState, deal: Sequence[Sequence[Tile]], boneyard: Seque
         raise IllegalActionError("the match is not waiting for a deal")
     check_deal(state, deal, boneyard)
     state.hand_no += 1
-    state.hands = [sum(1 << t.index for t in hand) for hand in deal]
+    state.hands = [sum(t.bit for t in hand) for hand in deal]
     state.boneyard = list(boneyard)
     state.drawn = 0
+    state.drawable = max(0, len(boneyard) - state.rules.boneyard_reserve) if state.rules.draws else 0
     state.line = Line(state.rules.fives)
     state.hand_points = [0] * state.sides
     state.history = []
@@ -159,6 +167,7 @@ def start_hand(state: GameState, deal: Sequence[Sequence[Tile]], boneyard: Seque
     state.opener, state.must_lead = choice
     state.turn = state.opener
     state.phase = Phase.PLAY
+    state.fast = False
     started = HandStarted(
         state.hand_no,
         state.opener,
@@ -177,62 +186,92 @@ def check_deal(state: GameState, deal: Sequence[Sequence[Tile]], boneyard: Seque
         raise IllegalActionError(f"the deal has {len(deal)} hands for {state.players} seats")
     size = state.rules.hand_size_for(state.players)
     seen = 0
+    count = 0
     for seat, hand in enumerate(deal):
         want = size if state.active[seat] else 0
         if len(hand) != want:
             raise IllegalActionError(f"seat {seat} was dealt {len(hand)} tiles, not {want}")
         for tile in hand:
-            if seen >> tile.index & 1:
-                raise IllegalActionError(f"{tile} is dealt twice")
-            seen |= 1 << tile.index
+            seen |= tile.bit
+        count += len(hand)
     for tile in boneyard:
-        if seen >> tile.index & 1:
-            raise IllegalActionError(f"{tile} is both dealt and in the boneyard, or twice in the boneyard")
-        seen |= 1 << tile.index
-    if seen != FULL_MASK:
+        seen |= tile.bit
+    count += len(boneyard)
+    if seen != FULL_MASK or count != len(TILES):
         missing = ", ".join(str(t) for t in tiles_in(FULL_MASK & ~seen))
-        raise IllegalActionError(f"the deal is missing {missing}")
+        if missing:
+            raise IllegalActionError(f"the deal is missing {missing}")
+        raise IllegalActionError("the deal has a tile twice")
 
 
 # ----- legal actions -------------------------------------------------------------------------
 
 
-def legal_actions(state: GameState, seat: int) -> list[Action]:
+def legal_actions(state: GameState, seat: int) -> Sequence[Action]:
     """Every move ``seat`` may make now, one action per distinct place to play.
 
     ``Resign`` is not listed: an active seat may resign at any time (``can_resign``).
     """
-    if state.phase is not Phase.PLAY or seat != state.turn:
-        return []
+    if state.phase is not _PLAY or seat != state.turn:
+        return ()
     hand = state.hands[seat]
+    if state.fast:
+        ends = state.line.ends
+        left, right = ends[0], ends[1]
+        plays = _PLAYS_AT[0][left][hand & WITH[left]]
+        if right != left:
+            plays += _PLAYS_AT[1][right][hand & WITH[right]]
+        if plays:
+            return plays
+        return (DRAW,) if state.drawable > 0 else (PASS,)
     line = state.line
     if line.tiles == 0:
         if state.must_lead is not None:
-            return [PLAYS[state.must_lead.index][0]]
-        return [PLAYS[t.index][0] for t in tiles_in(hand)]
-    actions: list[Action] = []
-    ends = line.ends
-    if not line.fives:
-        left, right = ends[0], ends[1]
-        actions = [PLAYS[t.index][0] for t in tiles_in(hand & WITH[left])]
-        if right != left:
-            actions += [PLAYS[t.index][1] for t in tiles_in(hand & WITH[right])]
+            return (PLAYS[state.must_lead.index][0],)
+        return tuple(PLAYS[t.index][0] for t in tiles_in(hand))
+    if line.fives:
+        plays = _fives_plays(line, hand)
     else:
-        seen: set[tuple[int, tuple[int, bool, bool, bool, bool]]] = set()
-        for e in range(4):
-            n = ends[e]
-            if n == CLOSED or not hand & WITH[n]:
-                continue
-            key = line.end_key(e)
-            for t in tiles_in(hand & WITH[n]):
-                if (t.index, key) not in seen:
-                    seen.add((t.index, key))
-                    actions.append(PLAYS[t.index][e])
-    if (not actions or state.rules.draw_when_playable) and state.can_draw():
-        actions.append(DRAW)
-    elif not actions:
-        actions.append(PASS)
-    return actions
+        ends = line.ends
+        left, right = ends[0], ends[1]
+        plays = _PLAYS_AT[0][left][hand & WITH[left]]
+        if right != left:
+            plays += _PLAYS_AT[1][right][hand & WITH[right]]
+    if plays:
+        if state.rules.draw_when_playable and state.can_draw():
+            return (*plays, DRAW)
+        return plays
+    return (DRAW,) if state.can_draw() else (PASS,)
+
+
+def _fives_plays(line: Line, hand: int) -> tuple[Action, ...]:
+    seen: set[tuple[int, tuple[int, bool, bool, bool, bool]]] = set()
+    plays: list[Action] = []
+    for e in range(4):
+        n = line.ends[e]
+        if n == CLOSED or not hand & WITH[n]:
+            continue
+        key = line.end_key(e)
+        for play in _PLAYS_AT[e][n][hand & WITH[n]]:
+            if (play.tile.index, key) not in seen:
+                seen.add((play.tile.index, key))
+                plays.append(play)
+    return tuple(plays)
+
+
+def _plays_at(e: int, n: int) -> dict[int, tuple[Play, ...]]:
+    """For every subset of the tiles carrying ``n``: their plays at end ``e``."""
+    table: dict[int, tuple[Play, ...]] = {}
+    sub = base = WITH[n]
+    while True:
+        table[sub] = tuple(PLAYS[t.index][e] for t in tiles_in(sub))
+        if sub == 0:
+            return table
+        sub = (sub - 1) & base
+
+
+_PLAYS_AT = tuple(tuple(_plays_at(e, n) for n in range(len(WITH))) for e in range(4))
+_PLAY = Phase.PLAY
 
 
 def can_resign(state: GameState, seat: int) -> bool:
@@ -258,80 +297,146 @@ def fitting_ends(state: GameState, tile: Tile) -> list[End]:
 
 def apply(state: GameState, seat: int, action: Action) -> list[Event]:
     """Carry out ``action`` for ``seat``. Returns the events. Raises IllegalActionError."""
-    if isinstance(action, Resign):
+    kind = type(action)
+    if kind is Play and state.fast and seat == state.turn and state.phase is _PLAY:
+        # The hot path, kept flat on purpose: a legal play on a two-ended line. Anything
+        # unusual (no end given, a tile not in hand, a mismatch) falls through to _play,
+        # which explains the refusal.
+        tile = action.tile  # type: ignore[union-attr]
+        end = action.end  # type: ignore[union-attr]
+        hands = state.hands
+        hand = hands[seat]
+        if end is not None and hand & tile.bit:
+            ends = state.line.ends
+            exposed = OTHER[tile.index][ends[end]]
+            if exposed >= 0:
+                ends[end] = exposed
+                state.line.tiles += 1
+                hand ^= tile.bit
+                hands[seat] = hand
+                played = TilePlayed(seat, tile, end, False, exposed, False)
+                state.history.append(played)
+                if not hand:
+                    return [played, *_finish_hand(state, "domino", seat)]
+                state.turn = state.next_seat[seat]
+                if state.drawable <= 0 and not sum(hands) & (WITH[ends[0]] | WITH[ends[1]]):
+                    return [played, *_finish_hand(state, "blocked", None)]
+                return [played]
+    if kind is Resign:
         return _resign(state, seat)
-    if state.phase is not Phase.PLAY:
+    if kind is not Play and kind is not Draw and kind is not Pass:
+        raise IllegalActionError(f"not an action: {action!r}")
+    if state.phase is not _PLAY:
         raise IllegalActionError(f"seat {seat} may not {action}: no hand is in play")
     if seat != state.turn:
         raise IllegalActionError(f"seat {seat} may not {action}: it is seat {state.turn}'s turn")
-    if isinstance(action, Play):
-        events = _play(state, seat, action)
-    elif isinstance(action, Draw):
-        events = _draw(state, seat)
-    elif isinstance(action, Pass):
-        events = _pass(state, seat)
-    else:
-        raise IllegalActionError(f"not an action: {action!r}")
-    return events
+    if kind is Play:
+        return _play(state, seat, action)  # type: ignore[arg-type]
+    if kind is Draw:
+        return _draw(state, seat)
+    return _pass(state, seat)
 
 
 def _why_not_stuck(state: GameState, seat: int) -> str | None:
     fits = state.hands[seat] & state.fitting_mask()
     if not fits:
         return None
-    tile = tiles_in(fits)[0]
+    tile = tiles_in(fits)[-1]
     number = next(n for n in state.line.ends if n != CLOSED and tile.has(n))
     return f"{tile} fits the {number}"
 
 
 def _play(state: GameState, seat: int, action: Play) -> list[Event]:
     tile = action.tile
-    if not state.hands[seat] >> tile.index & 1:
+    hands = state.hands
+    hand = hands[seat]
+    if not hand & tile.bit:
         raise IllegalActionError(f"seat {seat} may not play {tile}: it is not in seat {seat}'s hand")
     line = state.line
     if line.tiles == 0:
-        if state.must_lead is not None and tile != state.must_lead:
-            raise IllegalActionError(
-                f"seat {seat} may not lead {tile}: this hand must be opened with {state.must_lead}"
-            )
-        high_on = action.end or End.LEFT
-        if high_on not in (End.LEFT, End.RIGHT):
-            raise IllegalActionError(f"seat {seat} may not lead {tile} {high_on}: the first tile lies left-right")
-        exposed = line.place_first(tile, high_on)
-        played = TilePlayed(seat, tile, high_on, True, exposed, line.spinner is not None)
-    else:
-        end = _resolve_end(state, seat, tile, action.end)
-        exposed, spun = line.place(tile, end.value)
-        played = TilePlayed(seat, tile, end, False, exposed, spun)
-    state.hands[seat] &= ~(1 << tile.index)
-    state.must_lead = None
+        return _lead(state, seat, action)
+    end = action.end
+    if end is None:
+        end = _resolve_end(state, seat, tile, end)
+    ends = line.ends
+    number = ends[end]
+    exposed = OTHER[tile.index][number] if number != CLOSED else -1
+    if exposed < 0:
+        _refuse_end(state, seat, tile, end)
+    spun = False
+    if line.fives:
+        exposed, spun = line.place(tile, end)
+    else:  # the hot path: a two-ended line
+        ends[end] = exposed
+        line.tiles += 1
+    hand ^= tile.bit
+    hands[seat] = hand
+    played = TilePlayed(seat, tile, end, False, exposed, spun)
     state.history.append(played)
+    if line.fives:
+        return _after_fives_play(state, seat, played)
+    if not hand:
+        return [played, *_finish_hand(state, "domino", seat)]
+    state.turn = state.next_seat[seat]
+    if state.drawable <= 0 and not sum(hands) & (WITH[ends[0]] | WITH[ends[1]]):
+        return [played, *_finish_hand(state, "blocked", None)]
+    return [played]
+
+
+def _lead(state: GameState, seat: int, action: Play) -> list[Event]:
+    tile = action.tile
+    if state.must_lead is not None and tile != state.must_lead:
+        raise IllegalActionError(
+            f"seat {seat} may not lead {tile}: this hand must be opened with {state.must_lead}"
+        )
+    high_on = action.end or End.LEFT
+    if high_on not in (End.LEFT, End.RIGHT):
+        raise IllegalActionError(f"seat {seat} may not lead {tile} {high_on}: the first tile lies left-right")
+    line = state.line
+    exposed = line.place_first(tile, high_on)
+    state.hands[seat] ^= tile.bit
+    state.must_lead = None
+    played = TilePlayed(seat, tile, high_on, True, exposed, line.spinner is not None)
+    state.history.append(played)
+    state.fast = not line.fives and not state.rules.draw_when_playable
+    if line.fives:
+        return _after_fives_play(state, seat, played)
+    if not state.hands[seat]:
+        return [played, *_finish_hand(state, "domino", seat)]
+    state.turn = state.next_seat[seat]
+    return [played, *_maybe_blocked(state)]
+
+
+def _after_fives_play(state: GameState, seat: int, played: TilePlayed) -> list[Event]:
     events: list[Event] = [played]
-    if state.rules.fives:
-        count = line.fives_count()
-        if count and count % 5 == 0:
-            side = state.side_of(seat)
-            scored = PointsScored(side, count, "fives")
-            state.scores[side] += count
-            state.hand_points[side] += count
-            state.history.append(scored)
-            events.append(scored)
-            if state.rules.target and state.scores[side] >= state.rules.target:
-                return events + _finish_hand(state, "target", seat)
+    count = state.line.fives_count()
+    if count and count % 5 == 0:
+        side = state.side_of(seat)
+        scored = PointsScored(side, count, "fives")
+        state.scores[side] += count
+        state.hand_points[side] += count
+        state.history.append(scored)
+        events.append(scored)
+        if state.rules.target and state.scores[side] >= state.rules.target:
+            return events + _finish_hand(state, "target", seat)
     if not state.hands[seat]:
         return events + _finish_hand(state, "domino", seat)
-    state.turn = state.next_active(seat)
+    state.turn = state.next_seat[seat]
     return events + _maybe_blocked(state)
+
+
+def _refuse_end(state: GameState, seat: int, tile: Tile, end: End) -> None:
+    n = state.line.ends[end]
+    if n == CLOSED:
+        raise IllegalActionError(f"seat {seat} may not play {tile} {end}: that end is not open")
+    raise IllegalActionError(f"seat {seat} may not play {tile} {end}: it does not match the {n}")
 
 
 def _resolve_end(state: GameState, seat: int, tile: Tile, end: End | None) -> End:
     line = state.line
     if end is not None:
-        n = line.ends[end.value]
-        if n == CLOSED:
-            raise IllegalActionError(f"seat {seat} may not play {tile} {end}: that end is not open")
-        if not tile.has(n):
-            raise IllegalActionError(f"seat {seat} may not play {tile} {end}: it does not match the {n}")
+        if not tile.has(line.ends[end]):
+            _refuse_end(state, seat, tile, end)
         return end
     places = fitting_ends(state, tile)
     if not places:
@@ -359,6 +464,7 @@ def _draw(state: GameState, seat: int) -> list[Event]:
             raise IllegalActionError(f"seat {seat} may not draw: {why}")
     tile = state.boneyard[state.drawn]
     state.drawn += 1
+    state.drawable -= 1
     state.hands[seat] |= 1 << tile.index
     drawn = TileDrawn(seat, tile, state.line.open_numbers(), state.boneyard_left())
     state.history.append(drawn)
@@ -375,7 +481,7 @@ def _pass(state: GameState, seat: int) -> list[Event]:
         raise IllegalActionError(f"seat {seat} may not pass: it must draw from the boneyard")
     passed = Passed(seat, state.line.open_numbers())
     state.history.append(passed)
-    state.turn = state.next_active(seat)
+    state.turn = state.next_seat[seat]
     return [passed, *_maybe_blocked(state)]
 
 
@@ -389,6 +495,7 @@ def _resign(state: GameState, seat: int) -> list[Event]:
     if not can_resign(state, seat):
         raise IllegalActionError(f"seat {seat} may not resign: it is not playing in this match")
     state.active[seat] = False
+    state.next_seat = [state.next_active(s) for s in range(state.players)]
     state.departed.append(seat)
     state.hands[seat] = 0
     event = Resigned(seat)
@@ -427,6 +534,7 @@ def _finish_hand(
     state.last_winner_seat = winner_seat
     state.dealt_hands += 1
     state.phase = Phase.DEAL
+    state.fast = False
     events: list[Event] = [ended]
     match_ended = end_of_match(state, forced_winner)
     if match_ended is not None:

@@ -21,13 +21,16 @@ class Tile:
     high: int
     low: int
     index: int = field(init=False, compare=False, repr=False)
+    bit: int = field(init=False, compare=False, repr=False)  # 1 << index: the tile in a hand mask
 
     def __post_init__(self) -> None:
         if not (isinstance(self.high, int) and isinstance(self.low, int)):
             raise TileError(f"tile numbers must be integers, not {self.high!r} and {self.low!r}")
         if self.low < 0 or self.high < self.low:
             raise TileError(f"not a tile: {self.high}-{self.low} (write the higher number first)")
-        object.__setattr__(self, "index", self.high * (self.high + 1) // 2 + self.low)
+        index = self.high * (self.high + 1) // 2 + self.low
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "bit", 1 << index)
 
     @property
     def pips(self) -> int:
@@ -73,7 +76,8 @@ PIPS: tuple[int, ...] = tuple(t.pips for t in TILES)
 def parse_tile(text: str, top: int = DEFAULT_TOP) -> Tile:
     """Parse "6-4" (either order). Raises TileError."""
     a, b = parse_halves(text, top)
-    return TILES[Tile(max(a, b), min(a, b)).index] if top == DEFAULT_TOP else Tile(max(a, b), min(a, b))
+    tile = Tile(max(a, b), min(a, b))
+    return TILES[tile.index] if top == DEFAULT_TOP else tile
 
 
 def parse_halves(text: str, top: int = DEFAULT_TOP) -> tuple[int, int]:
@@ -106,8 +110,28 @@ def mask_of(tiles: object) -> int:
     return mask
 
 
+def _chunk_pips(chunk: int) -> tuple[int, ...]:
+    return tuple(sum(PIPS[chunk * 7 + i] for i in range(7) if m >> i & 1) for m in range(128))
+
+
+# Pip totals of every 7-tile slice of a mask: four lookups instead of a walk over the tiles.
+_PIPS_BY_CHUNK = tuple(_chunk_pips(c) for c in range(4))
+
+
 def pips_of(mask: int) -> int:
-    return sum(PIPS[t.index] for t in tiles_in(mask))
+    """Total pips of the tiles in a (double-six) mask."""
+    return (
+        _PIPS_BY_CHUNK[0][mask & 127]
+        + _PIPS_BY_CHUNK[1][mask >> 7 & 127]
+        + _PIPS_BY_CHUNK[2][mask >> 14 & 127]
+        + _PIPS_BY_CHUNK[3][mask >> 21 & 127]
+    )
+
+
+# OTHER[tile index][n]: the number left showing when the tile is laid against n; -1 if it does not fit.
+OTHER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(t.other(n) if t.has(n) else -1 for n in NUMBERS) for t in TILES
+)
 
 
 def heavier(a: Tile, b: Tile) -> bool:

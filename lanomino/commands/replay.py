@@ -1,0 +1,113 @@
+"""``lanomino replay FILE``: a record, hand by hand, in plain words (or JSON)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from lanomino.engine import (
+    DealVoided,
+    Event,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    Passed,
+    PointsScored,
+    Resigned,
+    TileDrawn,
+    TilePlayed,
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a game record (lanomino.record/1)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+
+
+def load_json(path: str) -> Any:
+    """Parsed JSON from ``path``; CliError (exit 2) when unreadable."""
+    from lanomino.cli import CliError
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CliError(f"{path} is not valid JSON: {exc}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from lanomino.cli import CliError
+    from lanomino.record import IllegalMoveError, MalformedRecordError, parse_record, replay
+
+    doc = load_json(args.file)
+    try:
+        record = parse_record(doc)
+    except MalformedRecordError as exc:
+        raise CliError(f"{args.file}: {exc}") from None
+    names = record.players
+    lines: list[str] = []
+
+    def narrate(hand: int, event: Event) -> None:
+        text = describe_event(event, names, record.rules.partnership)
+        if text:
+            lines.append(text)
+
+    try:
+        result = replay(record, None if args.json else narrate)
+    except IllegalMoveError as exc:
+        if not args.json:
+            print("\n".join(lines))
+        print(f"lanomino replay: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    print("\n".join(lines))
+    if not result.finished:
+        scores = ", ".join(f"{_side(s, names, record.rules.partnership)} {p}" for s, p in enumerate(result.scores))
+        print(f"The match is not finished. Scores: {scores}.")
+    return 0
+
+
+def _side(side: int, names: tuple[str, ...], partnership: bool) -> str:
+    if partnership:
+        return f"{names[side]} and {names[side + 2]}"
+    return names[side]
+
+
+def describe_event(event: Event, names: tuple[str, ...], partnership: bool) -> str:
+    """One line of plain words for an event, or "" for nothing worth saying."""
+    if isinstance(event, HandStarted):
+        lead = f", leading {event.must_lead}" if event.must_lead else ""
+        return f"Hand {event.hand}: {names[event.opener]} opens{lead}; {event.boneyard} tiles in the boneyard."
+    if isinstance(event, DealVoided):
+        return f"Hand {event.hand}: nobody holds a double, so the tiles are shuffled and dealt again."
+    if isinstance(event, TilePlayed):
+        if event.first:
+            return f"  {names[event.seat]} leads {event.tile}."
+        spin = " (the spinner)" if event.spinner else ""
+        return f"  {names[event.seat]} plays {event.tile} on the {event.end}{spin}, showing {event.exposed}."
+    if isinstance(event, TileDrawn):
+        tile = f" {event.tile}" if event.tile else ""
+        return f"  {names[event.seat]} draws{tile}."
+    if isinstance(event, Passed):
+        return f"  {names[event.seat]} passes."
+    if isinstance(event, PointsScored):
+        return f"  {_side(event.side, names, partnership)} scores {event.points} for the ends."
+    if isinstance(event, Resigned):
+        return f"  {names[event.seat]} resigns and leaves the table."
+    if isinstance(event, HandEnded):
+        pts = ", ".join(f"{_side(s, names, partnership)} {p}" for s, p in enumerate(event.points))
+        reason = event.reason
+        for s, name in enumerate(names):
+            reason = reason.replace(f"seat {s} ", f"{name} ").replace(f"seat {s}'", f"{name}'")
+        return f"  The hand ends ({event.end}): {reason}. Points this hand: {pts}."
+    if isinstance(event, MatchEnded):
+        scores = ", ".join(f"{_side(s, names, partnership)} {p}" for s, p in enumerate(event.scores))
+        who = _side(event.winner, names, partnership) + " wins the match" if event.winner is not None else "The match ends with no winner"
+        return f"{who}. Final scores: {scores}."
+    return ""

@@ -1,0 +1,86 @@
+"""``lanomino selfplay``: matches between engine bots, with a summary."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import secrets
+import time
+from pathlib import Path
+
+from lanomino.commands.common import add_rules_arguments, rules_from_args
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_rules_arguments(parser)
+    parser.add_argument("--players", type=int, default=2, metavar="N", help="seats at the table, 2-4")
+    parser.add_argument("--games", type=int, default=1, metavar="G", help="matches to play")
+    parser.add_argument("--seed", type=int, default=None, metavar="S", help="same seed, same games")
+    parser.add_argument("--bots", default="random", metavar="A,B,...",
+                        help="a bot per seat, or one for every seat (default random)")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument("--records", metavar="DIR", help="save every match as a game record here")
+
+
+def run(args: argparse.Namespace) -> int:
+    from lanomino.bots import get_bot
+    from lanomino.cli import CliError
+    from lanomino.selfplay import play_match
+
+    rules = rules_from_args(args)
+    try:
+        rules.check_players(args.players)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    names = [n.strip() for n in args.bots.split(",")]
+    if len(names) == 1:
+        names *= args.players
+    if len(names) != args.players:
+        raise CliError(f"--bots names {len(names)} bots for {args.players} seats")
+    try:
+        bots = [get_bot(n) for n in names]
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    records = Path(args.records) if args.records else None
+    if records:
+        records.mkdir(parents=True, exist_ok=True)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    rng = random.Random(seed)
+    sides = 2 if rules.partnership else args.players
+    wins = [0] * sides
+    no_winner = hands = 0
+    points = [0] * sides
+    started = time.perf_counter()
+    for game in range(1, args.games + 1):
+        result = play_match(rules, bots, rng, names=[f"{n} {s}" for s, n in enumerate(names)],
+                            keep_record=records is not None)
+        if result.outcome.winner is None:
+            no_winner += 1
+        else:
+            wins[result.outcome.winner] += 1
+        hands += result.hands
+        points = [p + q for p, q in zip(points, result.hand_points, strict=True)]
+        if records and result.record is not None:
+            (records / f"match-{seed}-{game:04d}.json").write_text(json.dumps(result.record, indent=1))
+    elapsed = time.perf_counter() - started
+    summary = {
+        "seed": seed, "games": args.games, "hands": hands, "wins": wins, "no_winner": no_winner,
+        "avg_points_per_hand": [round(p / max(hands, 1), 2) for p in points],
+        "hands_per_second": round(hands / elapsed, 1) if elapsed > 0 else None,
+        "bots": names, "rules": rules.to_spec(args.rules),
+    }
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    label = "team" if rules.partnership else "seat"
+    print(f"{args.games} matches, {hands} hands, seed {seed} ({args.rules}, {args.players} players)")
+    for side in range(sides):
+        who = f"{label} {side}" + ("" if rules.partnership else f" ({names[side]})")
+        print(f"  {who}: won {wins[side]}, {summary['avg_points_per_hand'][side]} points per hand")  # type: ignore[index]
+    if no_winner:
+        print(f"  no winner: {no_winner}")
+    print(f"  {summary['hands_per_second']} hands per second")
+    return 0

@@ -1,0 +1,63 @@
+"""Whole matches between bots, in-process: used by ``lanomino selfplay`` and benchmarks."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lanomino.bots import Bot
+from lanomino.engine import TILES, GameState, MatchEnded, Phase, Rules, apply, new_game, observe, start_hand
+from lanomino.engine.dealing import deal_for
+from lanomino.record.writer import RecordBuilder
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    outcome: MatchEnded
+    hands: int  # hands played, void deals excluded
+    hand_points: tuple[int, ...]  # total points per side over the match
+    record: dict[str, Any] | None
+
+
+def play_match(
+    rules: Rules,
+    bots: Sequence[Bot],
+    rng: random.Random,
+    names: Sequence[str] | None = None,
+    keep_record: bool = False,
+    max_hands: int = 10_000,
+) -> MatchResult:
+    """Play one match; ``rng`` shuffles the decks and seeds every seat's own random source."""
+    players = len(bots)
+    state = new_game(rules, players)
+    seat_rngs = [random.Random(rng.getrandbits(64)) for _ in range(players)]
+    builder = RecordBuilder(rules, names or [f"Bot {s + 1}" for s in range(players)]) if keep_record else None
+    while state.phase is not Phase.OVER:
+        if state.hand_no >= max_hands:
+            raise RuntimeError(f"match did not end after {max_hands} deals")
+        deck = list(TILES)
+        rng.shuffle(deck)
+        deal, boneyard = deal_for(state, deck)
+        if builder:
+            builder.start_hand(deal, boneyard)
+        start_hand(state, deal, boneyard)
+        _play_hand(state, bots, seat_rngs, builder)
+    assert state.outcome is not None
+    totals = [0] * state.sides
+    for result in state.results:
+        for side, points in enumerate(result.points):
+            totals[side] += points
+    return MatchResult(state.outcome, state.dealt_hands, tuple(totals), builder.to_json() if builder else None)
+
+
+def _play_hand(
+    state: GameState, bots: Sequence[Bot], seat_rngs: Sequence[random.Random], builder: RecordBuilder | None
+) -> None:
+    while state.phase is Phase.PLAY:
+        seat = state.turn
+        action = bots[seat](observe(state, seat), seat_rngs[seat])
+        apply(state, seat, action)
+        if builder:
+            builder.add(seat, action)
