@@ -1,0 +1,205 @@
+"""``lanomino play``: the full-screen client (plain ``lanomino`` runs it).
+
+With no game options it opens the main menu; ``--rules/--set/--players/--level/--seed`` start a
+local game against the computer straight away and ``--continue`` resumes the saved one.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from lanomino.commands.common import add_rules_arguments, rules_from_args
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from prompt_toolkit.application import Application
+
+    from lanomino.localgame import LocalTable
+    from lanomino.store import Store
+    from lanomino.ui.state import Intent, StartLocal, UiState
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_rules_arguments(parser)
+    parser.add_argument("--players", type=int, metavar="N", help="players at the table, you included (2-4)")
+    parser.add_argument("--level", metavar="L", help="computer level, or a comma list, one per opponent")
+    parser.add_argument("--seed", type=int, metavar="S", help="seed for the shuffles (replayable games)")
+    parser.add_argument("--continue", dest="resume", action="store_true", help="resume the saved game")
+    parser.add_argument("--pause", type=float, metavar="SECONDS",
+                        help="how long a computer opponent pauses before its move shows")
+    parser.add_argument("--data-dir", metavar="DIR", help="where settings and the saved game live")
+
+
+def _wants_new_game(argv: argparse.Namespace) -> bool:
+    return bool(argv.seed is not None or argv.players or argv.level or argv.settings
+                or argv.rules != "classic")
+
+
+def run(args: argparse.Namespace) -> int:
+    from lanomino.cli import CliError
+    from lanomino.paths import data_dir
+    from lanomino.store import StoreError, open_store
+
+    start = _start_intent(args) if _wants_new_game(args) else None
+    if args.pause is not None and not 0 <= args.pause <= 10:
+        raise CliError("--pause must be between 0 and 10 seconds")
+    try:
+        store = open_store(data_dir(args.data_dir))
+    except (StoreError, OSError) as exc:
+        raise CliError(str(exc)) from None
+    try:
+        return _run_app(args, store, start)
+    finally:
+        store.close()
+
+
+def _start_intent(args: argparse.Namespace) -> StartLocal:
+    """The new game asked for on the command line. Raises CliError."""
+    from lanomino.bots import bot_names
+    from lanomino.cli import CliError
+    from lanomino.engine import RulesError
+    from lanomino.ui.state import StartLocal, default_level
+
+    rules = rules_from_args(args)
+    players = args.players or (4 if rules.partnership else 2)
+    try:
+        rules.check_players(players)
+    except RulesError as exc:
+        raise CliError(str(exc)) from None
+    known = bot_names()
+    levels = tuple(x.strip().lower() for x in args.level.split(",")) if args.level else (default_level(known),)
+    for level in levels:
+        if level not in known:
+            raise CliError(f"unknown level {level!r}; levels: {', '.join(known)}")
+    return StartLocal(rules, players, levels)
+
+
+def _run_app(args: argparse.Namespace, store: Store, start: StartLocal | None) -> int:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from lanomino.bots import bot_names
+    from lanomino.ui.app import build_app
+    from lanomino.ui.state import ContinueSaved, Settings, UiState
+
+    settings = Settings.from_dict(store.settings())
+    ui = UiState(settings=settings, levels=bot_names(), has_saved_game=store.has_saved_game())
+    if args.pause is not None:
+        ui.settings = type(settings).from_dict({**settings.to_dict(), "pause_s": args.pause})
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lanomino-store")
+    controller = Controller(ui, store, writer, args.seed)
+    app = build_app(ui, controller.handle)
+    controller.app = app
+    first = start if start is not None else ContinueSaved() if args.resume else None
+
+    def pre_run() -> None:  # inside the event loop, so bots can start at once
+        if first is not None:
+            controller.handle(first)
+
+    try:
+        app.run(pre_run=pre_run)
+    finally:
+        controller.close()
+        writer.shutdown(wait=True)
+    return 0
+
+
+class Controller:
+    """Turns the UI's intents into local matches, saves and settings (the local 'node')."""
+
+    def __init__(self, ui: UiState, store: Store, writer: ThreadPoolExecutor, seed: int | None) -> None:
+        self.ui = ui
+        self.store = store
+        self.writer = writer
+        self.seed = seed
+        self.app: Application[int] | None = None
+        self.table: LocalTable | None = None
+
+    def handle(self, intent: Intent) -> None:
+        from lanomino.ui import state as s
+
+        if isinstance(intent, s.StartLocal):
+            self._start(intent)
+        elif isinstance(intent, s.ContinueSaved):
+            self._continue()
+        elif isinstance(intent, s.Submit) and self.table is not None:
+            self.table.submit(intent.action)
+        elif isinstance(intent, s.NextHand) and self.table is not None:
+            self.table.next_hand()
+        elif isinstance(intent, s.ResignMatch) and self.table is not None:
+            self.table.resign()
+            if not self.table.match.is_over:
+                self._leave("You resigned and left the match.")
+        elif isinstance(intent, s.LeaveTable):
+            self._leave("The game is saved: choose Continue to resume it." if self._saved_game() else "")
+        elif isinstance(intent, s.SaveSettings):
+            self.writer.submit(self.store.set_settings, intent.settings.to_dict())
+        elif isinstance(intent, s.QuitApp) and self.app is not None:
+            self.app.exit(result=0)
+        self._redraw()
+
+    def _start(self, intent: StartLocal) -> None:
+        import secrets
+
+        from lanomino.localgame import LocalMatch, make_config
+
+        seed = self.seed if self.seed is not None else secrets.randbelow(2**31)
+        self.seed = None  # --seed applies to the first game only
+        config = make_config(intent.rules, intent.players, intent.levels, self.ui.settings.name, seed)
+        self._open(LocalMatch(config))
+
+    def _continue(self) -> None:
+        from lanomino.localgame import LocalMatch
+        from lanomino.ui.state import Screen
+
+        data = self.store.load_game()
+        try:
+            if data is None:
+                raise ValueError("there is no saved game")
+            match = LocalMatch.from_record(data)
+        except ValueError as exc:
+            self.ui.screen, self.ui.notice = Screen.MENU, f"Cannot continue: {exc}."
+            return
+        self._open(match)
+
+    def _open(self, match: Any) -> None:
+        from lanomino.localgame import LocalTable
+
+        if self.table is not None:
+            self.table.stop()
+        self.ui.obs = None
+        self.table = LocalTable(match, self.ui, self._save, self._redraw, self._bell)
+        self.table.start()
+
+    def _save(self, record: dict[str, Any] | None) -> None:
+        if record is None:
+            self.writer.submit(self.store.clear_game)
+        else:
+            self.writer.submit(self.store.save_game, record)
+
+    def _saved_game(self) -> bool:
+        t = self.table
+        return t is not None and not t.match.is_over and t.match.state.active[0]
+
+    def _leave(self, notice: str) -> None:
+        from lanomino.ui.state import Screen
+
+        self.ui.has_saved_game = self._saved_game()
+        if self.table is not None:
+            self.table.stop()
+            self.table = None
+        self.ui.screen, self.ui.notice, self.ui.menu_index = Screen.MENU, notice, 0
+        self.ui.obs, self.ui.hand_result, self.ui.match_result = None, None, None
+
+    def close(self) -> None:
+        if self.table is not None:
+            self.table.stop()
+
+    def _redraw(self) -> None:
+        if self.app is not None:
+            self.app.invalidate()
+
+    def _bell(self) -> None:
+        if self.app is not None:
+            self.app.output.bell()

@@ -1,0 +1,93 @@
+"""The Help screen's words: the rules of this table, built from its ``Rules``, and the keys."""
+
+from __future__ import annotations
+
+from lanomino.engine import Rules
+
+GAME_NAMES = {"draw": "the Draw game", "block": "the Block game", "allfives": "All Fives"}
+
+
+def describe_game(rules: Rules) -> str:
+    """A short title: 'Draw game to 100', 'Partnership Block game to 100'."""
+    name = {"draw": "Draw game", "block": "Block game", "allfives": "All Fives"}[rules.game]
+    if rules.partnership:
+        name = f"Partnership {name}"
+    return f"{name} to {rules.target}" if rules.target else f"{name}, one hand"
+
+
+def rules_text(rules: Rules, players: int) -> list[str]:
+    """The rules of a table with ``players`` seats, one paragraph per item, in our own words."""
+    size = rules.hand_size_for(players)
+    lines = [f"You are playing {GAME_NAMES[rules.game]} with a double-six set (28 tiles)."]
+    if rules.partnership:
+        lines.append("Four players sit as two teams; partners face each other (seats 1 and 3, 2 and 4) "
+                     "and their points go to the team.")
+    left = 28 - size * players
+    lines.append(f"Each player gets {size} tiles; " + (
+        f"the other {left} stay face down in the boneyard." if left else "no tiles are left over."))
+    if rules.next_opener == "highest-double":
+        lines.append("Every hand is opened by the player with the highest double, who must lead it.")
+    else:
+        lines.append("The first hand is opened by the player with the highest double, who must lead it.")
+    if rules.no_double == "reshuffle":
+        lines.append("If nobody was dealt a double, the tiles are shuffled and dealt again.")
+    else:
+        lines.append("If nobody holds a double, the heaviest tile opens instead.")
+    opener = {
+        "winner": "the winner of the last hand opens the next one with any tile",
+        "highest-double": "",
+        "alternate": "the lead passes to the next player each hand, with any tile",
+        "left-of-last": "the player after the last opener opens the next hand, with any tile",
+    }[rules.next_opener]
+    if opener:
+        lines.append(f"After that, {opener}.")
+    lines.append("On your turn, lay one tile whose number matches an open end of the line; "
+                 "doubles are laid across.")
+    if rules.draws:
+        stuck = "If nothing fits you draw from the boneyard until something does"
+        if rules.boneyard_reserve:
+            stuck += f", but the last {rules.boneyard_reserve} tiles are never drawn"
+        lines.append(stuck + "; when drawing is no longer possible you pass.")
+        if rules.draw_when_playable:
+            lines.append("You may also draw when you could play.")
+    else:
+        lines.append("Nobody draws: if nothing fits, you pass.")
+    if rules.fives:
+        lines.append("The first double becomes the spinner: once both of its sides hold a tile, "
+                     "tiles may also be laid on its top and bottom.")
+        lines.append("Whenever the open ends add up to a multiple of five (a double at an end counts "
+                     "both halves), the player who made it scores that many points at once.")
+    lines.append("The hand ends when someone plays their last tile, or when nobody can move "
+                 "(the line is blocked).")
+    lines.append("Going out scores the pips left in the other hands.")
+    tie = ("nobody scores" if rules.blocked_tie == "nobody"
+           else "the side holding the lightest single tile wins")
+    if rules.blocked_scoring == "difference":
+        lines.append("In a blocked hand the side with the fewest pips wins and scores the others' "
+                     f"pips minus its own; on a tie {tie}.")
+    else:
+        lines.append("In a blocked hand the side with the fewest pips wins and scores all the "
+                     f"others' pips; on a tie {tie}.")
+    if rules.round_to_5:
+        lines.append("Hand scores are rounded to the nearest multiple of five.")
+    if rules.target:
+        lines.append(f"The first to reach {rules.target} points wins the match"
+                     + (", even in the middle of a hand." if rules.fives else "."))
+    else:
+        lines.append("The match is a single hand.")
+    lines.append("A player who resigns leaves with their tiles; with one side left, it wins.")
+    return lines
+
+
+KEYS_TEXT: tuple[tuple[str, str], ...] = (
+    ("← →", "pick a tile in your hand (or the place, when a tile fits two)"),
+    ("1-9, 0", "pick and play the tile with that number"),
+    ("Enter", "play the picked tile / deal the next hand"),
+    ("1 2 3 4", "choose the end when a tile fits more than one"),
+    ("d", "draw from the boneyard (when drawing is allowed)"),
+    ("p", "pass (when nothing fits and nothing can be drawn)"),
+    ("Esc", "cancel a choice, go back"),
+    ("?", "this help, from any screen"),
+    ("q", "leave the table (asks first; the game is saved) or resign"),
+    ("Ctrl-C", "quit at once (the game is saved after every move)"),
+)

@@ -1,0 +1,319 @@
+"""Key bindings: each handler changes the ``UiState`` or queues an intent, nothing more."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+from lanomino.engine import PRESETS, Draw, Pass, RulesError
+from lanomino.ui.screens import SETTINGS_ROWS
+from lanomino.ui.state import (
+    PAUSES_S,
+    ContinueSaved,
+    Intent,
+    LeaveTable,
+    NextHand,
+    QuitApp,
+    ResignMatch,
+    SaveSettings,
+    Screen,
+    SetupForm,
+    StartLocal,
+    Submit,
+    UiState,
+    cancel,
+    clean_name,
+    confirm,
+    default_level,
+    draw_or_pass,
+    menu_items,
+    move_selection,
+    pick_number,
+)
+
+Intents = Callable[[Intent], None]
+
+
+def load_key_bindings(ui: UiState, intents: Intents) -> KeyBindings:
+    """Every binding of the client, each active only on its screen."""
+    kb = KeyBindings()
+    _load_global(kb, ui, intents)
+    _load_menu(kb, ui, intents)
+    _load_setup(kb, ui, intents)
+    _load_settings(kb, ui, intents)
+    _load_help(kb, ui)
+    _load_table(kb, ui, intents)
+    return kb
+
+
+def _on(screen: Screen, ui: UiState) -> Condition:
+    return Condition(lambda: ui.screen is screen)
+
+
+def _load_global(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
+    @kb.add("c-c")
+    def _(event: KeyPressEvent) -> None:
+        intents(QuitApp())
+
+    @kb.add("?", filter=Condition(lambda: ui.screen is not Screen.HELP))
+    def _(event: KeyPressEvent) -> None:
+        ui.back, ui.screen, ui.help_scroll = ui.screen, Screen.HELP, 0
+
+
+# ----- menu ------------------------------------------------------------------------------------
+
+
+def activate_menu(ui: UiState, index: int, intents: Intents) -> None:
+    """Enter (or a click, or the letter) on menu item ``index``."""
+    items = menu_items(ui)
+    if not 0 <= index < len(items):
+        return
+    ui.menu_index = index
+    ui.notice = ""
+    action = items[index][2]
+    if action == "play":
+        open_setup(ui)
+    elif action == "continue":
+        intents(ContinueSaved())
+    elif action == "rules":
+        ui.back, ui.screen, ui.help_scroll = Screen.MENU, Screen.HELP, 0
+    elif action == "settings":
+        ui.screen, ui.settings_row = Screen.SETTINGS, 0
+    elif action == "quit":
+        intents(QuitApp())
+
+
+def open_setup(ui: UiState) -> None:
+    """The new-game form, preset from the settings so that Enter starts a sensible game."""
+    level = ui.settings.level if ui.settings.level in ui.levels else default_level(ui.levels)
+    ui.setup = SetupForm(levels=[level] * 3, preset=ui.settings.preset)
+    if PRESETS[ui.setup.preset]().partnership:
+        ui.setup.players = 4
+    ui.setup.row = len(ui.setup.rows()) - 1  # on "Start": Enter-Enter plays
+    ui.message, ui.screen = "", Screen.SETUP
+
+
+def _load_menu(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
+    on = _on(Screen.MENU, ui)
+
+    @kb.add("up", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        ui.menu_index = (ui.menu_index - 1) % len(menu_items(ui))
+
+    @kb.add("down", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        ui.menu_index = (ui.menu_index + 1) % len(menu_items(ui))
+
+    @kb.add("enter", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        activate_menu(ui, ui.menu_index, intents)
+
+    for letter in "pcrsq":
+        @kb.add(letter, filter=on)
+        def _(event: KeyPressEvent) -> None:
+            keys = [key for key, _, _ in menu_items(ui)]
+            if event.data in keys:
+                activate_menu(ui, keys.index(event.data), intents)
+
+
+# ----- new game form -----------------------------------------------------------------------------
+
+
+def start_from_setup(ui: UiState, intents: Intents) -> None:
+    form = ui.setup
+    try:
+        rules = form.rules()
+        rules.check_players(form.players)
+    except RulesError as exc:
+        ui.message = str(exc)
+        return
+    intents(StartLocal(rules, form.players, tuple(form.levels[: form.players - 1])))
+
+
+def _load_setup(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
+    on = _on(Screen.SETUP, ui)
+
+    @kb.add("up", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        ui.setup.row = (ui.setup.row - 1) % len(ui.setup.rows())
+
+    @kb.add("down", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        ui.setup.row = (ui.setup.row + 1) % len(ui.setup.rows())
+
+    @kb.add("left", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        ui.setup.change(-1, ui.levels)
+        ui.message = ""
+
+    @kb.add("right", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        ui.setup.change(1, ui.levels)
+        ui.message = ""
+
+    @kb.add("enter", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        start_from_setup(ui, intents)
+
+    @kb.add("escape", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        ui.screen = Screen.MENU
+
+
+# ----- settings ----------------------------------------------------------------------------------
+
+
+def change_setting(ui: UiState, delta: int) -> None:
+    key = SETTINGS_ROWS[ui.settings_row]
+    s = ui.settings
+    if key in ("colour", "sound", "auto_draw"):
+        flags = {"colour": s.colour, "sound": s.sound, "auto_draw": s.auto_draw}
+        flags[key] = not flags[key]
+        ui.settings = replace(s, colour=flags["colour"], sound=flags["sound"], auto_draw=flags["auto_draw"])
+    elif key == "level" and ui.levels:
+        options = ["", *ui.levels]
+        i = options.index(s.level) if s.level in options else 0
+        ui.settings = replace(s, level=options[(i + delta) % len(options)])
+    elif key == "preset":
+        names = list(PRESETS)
+        ui.settings = replace(s, preset=names[(names.index(s.preset) + delta) % len(names)])
+    elif key == "pause_s":
+        i = min(range(len(PAUSES_S)), key=lambda j: abs(PAUSES_S[j] - s.pause_s))
+        ui.settings = replace(s, pause_s=PAUSES_S[(i + delta) % len(PAUSES_S)])
+
+
+def _load_settings(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
+    on = _on(Screen.SETTINGS, ui)
+    on_name = Condition(lambda: ui.screen is Screen.SETTINGS and SETTINGS_ROWS[ui.settings_row] == "name")
+
+    @kb.add("up", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        ui.settings_row = (ui.settings_row - 1) % len(SETTINGS_ROWS)
+
+    @kb.add("down", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        ui.settings_row = (ui.settings_row + 1) % len(SETTINGS_ROWS)
+
+    @kb.add("left", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        change_setting(ui, -1)
+
+    @kb.add("right", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        change_setting(ui, 1)
+
+    @kb.add("<any>", filter=on_name)
+    def _(event: KeyPressEvent) -> None:
+        text = clean_name(ui.settings.name + event.data)
+        ui.settings = replace(ui.settings, name=text)
+
+    @kb.add("backspace", filter=on_name)
+    def _(event: KeyPressEvent) -> None:
+        ui.settings = replace(ui.settings, name=ui.settings.name[:-1])
+
+    @kb.add("enter", filter=on)
+    @kb.add("escape", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        if not clean_name(ui.settings.name):
+            ui.settings = replace(ui.settings, name="You")
+        intents(SaveSettings(ui.settings))
+        ui.screen = Screen.MENU
+
+
+# ----- help --------------------------------------------------------------------------------------
+
+
+def _load_help(kb: KeyBindings, ui: UiState) -> None:
+    on = _on(Screen.HELP, ui)
+
+    @kb.add("escape", filter=on)
+    @kb.add("enter", filter=on)
+    @kb.add("?", filter=on)
+    @kb.add("q", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        ui.screen = ui.back
+
+    @kb.add("down", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        ui.help_scroll += 1
+
+    @kb.add("up", filter=on)
+    def _(event: KeyPressEvent) -> None:
+        ui.help_scroll = max(0, ui.help_scroll - 1)
+
+
+# ----- the table ---------------------------------------------------------------------------------
+
+
+def _load_table(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
+    playing = Condition(lambda: ui.screen is Screen.TABLE and not ui.confirm_quit
+                        and ui.hand_result is None and ui.match_result is None)
+    asking = Condition(lambda: ui.screen is Screen.TABLE and ui.confirm_quit)
+    between = Condition(lambda: ui.screen is Screen.TABLE and not ui.confirm_quit
+                        and (ui.hand_result is not None or ui.match_result is not None))
+
+    def send(action: object) -> None:
+        if action is not None:
+            intents(Submit(action))  # type: ignore[arg-type]
+
+    @kb.add("left", filter=playing)
+    def _(event: KeyPressEvent) -> None:
+        move_selection(ui, -1)
+
+    @kb.add("right", filter=playing)
+    def _(event: KeyPressEvent) -> None:
+        move_selection(ui, 1)
+
+    for digit in "1234567890":
+        @kb.add(digit, filter=playing)
+        def _(event: KeyPressEvent) -> None:
+            send(pick_number(ui, int(event.data)))
+
+    @kb.add("enter", filter=playing)
+    @kb.add(" ", filter=playing)
+    def _(event: KeyPressEvent) -> None:
+        send(confirm(ui))
+
+    @kb.add("d", filter=playing)
+    def _(event: KeyPressEvent) -> None:
+        send(draw_or_pass(ui, Draw))
+
+    @kb.add("p", filter=playing)
+    def _(event: KeyPressEvent) -> None:
+        send(draw_or_pass(ui, Pass))
+
+    @kb.add("escape", filter=playing)
+    def _(event: KeyPressEvent) -> None:
+        cancel(ui)
+
+    @kb.add("q", filter=Condition(lambda: ui.screen is Screen.TABLE and not ui.confirm_quit))
+    def _(event: KeyPressEvent) -> None:
+        if ui.match_result is not None:
+            intents(LeaveTable())
+        else:
+            cancel(ui)
+            ui.confirm_quit = True
+
+    @kb.add("y", filter=asking)
+    def _(event: KeyPressEvent) -> None:
+        ui.confirm_quit = False
+        intents(LeaveTable())
+
+    @kb.add("r", filter=asking)
+    def _(event: KeyPressEvent) -> None:
+        ui.confirm_quit = False
+        intents(ResignMatch())
+
+    @kb.add("n", filter=asking)
+    @kb.add("escape", filter=asking)
+    @kb.add("q", filter=asking)
+    def _(event: KeyPressEvent) -> None:
+        ui.confirm_quit = False
+
+    @kb.add("enter", filter=between)
+    @kb.add(" ", filter=between)
+    def _(event: KeyPressEvent) -> None:
+        intents(LeaveTable() if ui.match_result is not None else NextHand())

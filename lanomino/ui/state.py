@@ -1,0 +1,401 @@
+"""The client's plain state: screens, selection, dialogs and the intents keys produce.
+
+No prompt_toolkit here and no globals. Key handlers change a ``UiState`` or queue an intent; the
+game driver (``lanomino.localgame``) turns intents into engine actions and puts a fresh
+observation back into the state.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from lanomino.engine import (
+    PRESETS,
+    Action,
+    Draw,
+    End,
+    HandEnded,
+    MatchEnded,
+    Observation,
+    Pass,
+    Play,
+    Rules,
+    Tile,
+)
+
+PAUSES_S = (0.0, 0.3, 0.6, 1.0, 1.5, 2.5)
+TARGETS = (0, 50, 61, 100, 150, 200, 250)
+
+
+class Screen(enum.Enum):
+    MENU = "menu"
+    SETUP = "setup"
+    TABLE = "table"
+    HELP = "help"
+    SETTINGS = "settings"
+
+
+# ----- intents: what the keys ask the driver to do ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Submit:
+    """Make this move for the human seat."""
+
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """Deal the next hand (after the end-of-hand summary)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StartLocal:
+    """Start a new local match from the setup form."""
+
+    rules: Rules
+    players: int
+    levels: tuple[str, ...]  # one per computer seat
+
+
+@dataclass(frozen=True, slots=True)
+class ContinueSaved:
+    """Resume the saved local match."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveTable:
+    """Back to the menu; the local game stays saved."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResignMatch:
+    """The human seat resigns."""
+
+
+@dataclass(frozen=True, slots=True)
+class SaveSettings:
+    settings: Settings
+
+
+@dataclass(frozen=True, slots=True)
+class QuitApp:
+    pass
+
+
+Intent = Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | SaveSettings | QuitApp
+
+
+# ----- settings ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the player chose in Settings; stored as JSON in the data directory."""
+
+    name: str = "You"
+    colour: bool = True  # a colour per pip number
+    sound: bool = False  # terminal bell on your turn and at hand end
+    auto_draw: bool = False  # draw until playable (and pass when nothing is left)
+    level: str = ""  # default level for computer opponents; "" = the best default there is
+    preset: str = "classic"
+    pause_s: float = 0.6  # how long a computer opponent "thinks" before its move shows
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "colour": self.colour, "sound": self.sound,
+            "auto_draw": self.auto_draw, "level": self.level, "preset": self.preset,
+            "pause_s": self.pause_s,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
+        """Settings from stored values; a missing or wrong-typed value keeps its default."""
+        base = cls()
+        kw: dict[str, Any] = {}
+        for key, kind in (("name", str), ("colour", bool), ("sound", bool), ("auto_draw", bool),
+                          ("level", str), ("preset", str)):
+            if isinstance(data.get(key), kind):
+                kw[key] = data[key]
+        pause = data.get("pause_s")
+        if isinstance(pause, int | float) and not isinstance(pause, bool) and 0 <= pause <= 5:
+            kw["pause_s"] = float(pause)
+        if "name" in kw:
+            kw["name"] = clean_name(kw["name"]) or base.name
+        if kw.get("preset") not in PRESETS:
+            kw.pop("preset", None)
+        return replace(base, **kw)
+
+
+def clean_name(text: str) -> str:
+    """A player name: printable, at most 16 characters."""
+    return "".join(ch for ch in text if ch.isprintable()).strip()[:16]
+
+
+def default_level(levels: list[str]) -> str:
+    for name in ("normal", "greedy"):
+        if name in levels:
+            return name
+    return levels[0] if levels else "random"
+
+
+# ----- the new-game form -------------------------------------------------------------------------
+
+
+@dataclass
+class SetupForm:
+    """The new local game form. ``row`` is the highlighted row."""
+
+    players: int = 2
+    levels: list[str] = field(default_factory=list)  # per computer seat (3 kept)
+    preset: str = "classic"
+    target: int | None = None  # None: the preset's
+    boneyard_reserve: int = 0
+    draw_when_playable: bool = False
+    bigger_hands: bool = False  # three or four players take seven tiles
+    winner_opens_free: bool = False  # the previous winner opens with any tile
+    row: int = 0
+
+    def rows(self) -> list[str]:
+        """The row keys shown, in order (the computer rows follow the number of players)."""
+        keys = ["players", *(f"level{i}" for i in range(self.players - 1)), "preset", "target"]
+        rules = Rules.preset(self.preset)
+        if rules.draws:
+            keys += ["boneyard_reserve", "draw_when_playable"]
+        if self.players > 2 and not rules.partnership:
+            keys.append("bigger_hands")
+        keys += ["winner_opens_free", "start"]
+        return keys
+
+    def rules(self) -> Rules:
+        """The rules chosen. Raises RulesError."""
+        overrides: dict[str, Any] = {}
+        base = Rules.preset(self.preset)
+        if self.target is not None:
+            overrides["target"] = self.target
+        if base.draws:
+            overrides["boneyard_reserve"] = self.boneyard_reserve
+            overrides["draw_when_playable"] = self.draw_when_playable
+        if self.bigger_hands and self.players > 2 and not base.partnership:
+            overrides["hand_size"] = 7
+        if self.winner_opens_free:
+            overrides["next_opener"] = "winner"
+        return Rules.preset(self.preset, **overrides)
+
+    def change(self, delta: int, levels: list[str]) -> None:
+        """Step the highlighted row's value by ``delta`` (wrapping)."""
+        key = self.rows()[self.row]
+        if key == "players":
+            self.players = 2 + (self.players - 2 + delta) % 3
+            if Rules.preset(self.preset).partnership and self.players != 4:
+                self.preset = "classic"
+        elif key.startswith("level") and levels:
+            i = int(key[5:])
+            self.levels[i] = _step(levels, self.levels[i], delta)
+        elif key == "preset":
+            self.preset = _step(list(PRESETS), self.preset, delta)
+            self.target = None
+            if Rules.preset(self.preset).partnership:
+                self.players = 4
+        elif key == "target":
+            current = self.target if self.target is not None else Rules.preset(self.preset).target
+            options = sorted({*TARGETS, current})
+            self.target = _step(options, current, delta)
+        elif key == "boneyard_reserve":
+            self.boneyard_reserve = 2 - self.boneyard_reserve
+        elif key == "draw_when_playable":
+            self.draw_when_playable = not self.draw_when_playable
+        elif key == "bigger_hands":
+            self.bigger_hands = not self.bigger_hands
+        elif key == "winner_opens_free":
+            self.winner_opens_free = not self.winner_opens_free
+        self.row = min(self.row, len(self.rows()) - 1)
+
+
+def _step(options: list[Any], current: Any, delta: int) -> Any:
+    i = options.index(current) if current in options else 0
+    return options[(i + delta) % len(options)]
+
+
+# ----- the whole client --------------------------------------------------------------------------
+
+
+@dataclass
+class UiState:
+    """Everything the screens show. Only the human seat's observation is ever held."""
+
+    settings: Settings = field(default_factory=Settings)
+    levels: list[str] = field(default_factory=list)  # bot levels known to the registry
+    screen: Screen = Screen.MENU
+    back: Screen = Screen.MENU  # where Esc from Help/Settings returns
+    menu_index: int = 0
+    has_saved_game: bool = False
+    setup: SetupForm = field(default_factory=SetupForm)
+    settings_row: int = 0
+    help_scroll: int = 0
+    # the table
+    obs: Observation | None = None
+    names: tuple[str, ...] = ()
+    seat_levels: tuple[str, ...] = ()  # per seat; "" for the human
+    selected: int = 0  # index into obs.hand
+    places: tuple[Play, ...] = ()  # when the selected tile fits two places: the choices
+    place_index: int = 0
+    thinking: int | None = None  # the computer seat that is choosing a move
+    message: str = ""
+    confirm_quit: bool = False
+    hand_result: HandEnded | None = None  # shown until Enter deals the next hand
+    match_result: MatchEnded | None = None
+    notice: str = ""  # one line shown on the menu (e.g. "you resigned")
+
+
+# ----- menu --------------------------------------------------------------------------------------
+
+
+def menu_items(ui: UiState) -> list[tuple[str, str, str]]:
+    """(key letter, label, action name) for the main menu."""
+    items = [("p", "Play against the computer", "play")]
+    if ui.has_saved_game:
+        items.append(("c", "Continue the saved game", "continue"))
+    # Host a table, Join a table and History and stats join this list when those features land.
+    items += [("r", "Rules and keys", "rules"), ("s", "Settings", "settings"), ("q", "Quit", "quit")]
+    return items
+
+
+# ----- the table: choosing a move ----------------------------------------------------------------
+
+
+def plays_for(obs: Observation, tile: Tile) -> list[Play]:
+    return [a for a in obs.legal if isinstance(a, Play) and a.tile == tile]
+
+
+def playable(obs: Observation) -> set[Tile]:
+    return {a.tile for a in obs.legal if isinstance(a, Play)}
+
+
+def first_playable_index(obs: Observation) -> int:
+    fits = playable(obs)
+    for i, tile in enumerate(obs.hand):
+        if tile in fits:
+            return i
+    return 0
+
+
+def seat_name(ui: UiState, seat: int) -> str:
+    return ui.names[seat] if seat < len(ui.names) else f"seat {seat}"
+
+
+def move_selection(ui: UiState, delta: int) -> None:
+    """←/→: the next tile in the hand, or the other place when choosing where to play."""
+    if ui.places:
+        ui.place_index = (ui.place_index + delta) % len(ui.places)
+        return
+    if ui.obs is not None and ui.obs.hand:
+        ui.selected = (ui.selected + delta) % len(ui.obs.hand)
+        ui.message = ""
+
+
+def pick_number(ui: UiState, number: int) -> Action | None:
+    """A digit key: a place (1/2...) while choosing, else the tile with that number (then play it)."""
+    if ui.places:
+        if 1 <= number <= len(ui.places):
+            ui.place_index = number - 1
+            return confirm(ui)
+        return None
+    if ui.obs is None:
+        return None
+    index = (number - 1) if number > 0 else 9
+    if 0 <= index < len(ui.obs.hand):
+        ui.selected = index
+        return confirm(ui)
+    return None
+
+
+def confirm(ui: UiState) -> Action | None:
+    """Enter: the move to make, or None after explaining why there is none (or asking where)."""
+    obs = ui.obs
+    if obs is None or obs.phase != "play":
+        return None
+    if ui.places:
+        action = ui.places[ui.place_index]
+        ui.places, ui.place_index = (), 0
+        return action
+    if not obs.is_my_turn:
+        ui.message = f"wait: it is {seat_name(ui, obs.turn)}'s turn"
+        return None
+    if not obs.hand:
+        return None
+    tile = obs.hand[min(ui.selected, len(obs.hand) - 1)]
+    plays = plays_for(obs, tile)
+    if not plays:
+        ui.message = why_not(obs, tile)
+        return None
+    if len(plays) == 1:
+        ui.message = ""
+        return plays[0]
+    ui.places, ui.place_index = tuple(plays), 0
+    ui.message = f"{tile} fits {len(plays)} places: ←/→ or 1-{len(plays)} to choose, Enter to play, Esc to cancel"
+    return None
+
+
+def cancel(ui: UiState) -> None:
+    ui.places, ui.place_index = (), 0
+    ui.message = ""
+
+
+def draw_or_pass(ui: UiState, want: type[Draw] | type[Pass]) -> Action | None:
+    """`d` or `p`: the draw/pass when allowed, else a message saying what to do instead."""
+    obs = ui.obs
+    if obs is None or obs.phase != "play":
+        return None
+    if not obs.is_my_turn:
+        ui.message = f"wait: it is {seat_name(ui, obs.turn)}'s turn"
+        return None
+    for action in obs.legal:
+        if isinstance(action, want):
+            ui.message = ""
+            return action
+    fits = [a.tile for a in obs.legal if isinstance(a, Play)]
+    verb = "draw" if want is Draw else "pass"
+    if fits:
+        ui.message = f"you may not {verb}: you must play: {fits[0]} fits"
+    elif any(isinstance(a, Draw) for a in obs.legal):
+        ui.message = "you may not pass while the boneyard has tiles: press d to draw"
+    elif any(isinstance(a, Pass) for a in obs.legal):
+        ui.message = "nothing may be drawn now: press p to pass"
+    return None
+
+
+def why_not(obs: Observation, tile: Tile) -> str:
+    """Why ``tile`` cannot be played now, naming a tile that can (if any)."""
+    fits = [a.tile for a in obs.legal if isinstance(a, Play)]
+    if obs.line.is_empty and fits:
+        return f"this hand opens with {fits[0]}"
+    showing = " or ".join(str(n) for n in obs.line.open_numbers())
+    text = f"{tile} does not fit the {showing}"
+    if fits:
+        return f"{text}; you must play: {fits[0]} fits"
+    if any(isinstance(a, Draw) for a in obs.legal):
+        return f"{text}; nothing fits: press d to draw"
+    return f"{text}; nothing fits: press p to pass"
+
+
+def place_label(obs: Observation, play: Play) -> str:
+    """'left (5)' for a place to play."""
+    assert play.end is not None
+    return f"{play.end} ({obs.line.ends[play.end.value]})"
+
+
+def on_new_observation(ui: UiState, obs: Observation) -> None:
+    """Put a fresh observation in; keep the selection on a sensible tile."""
+    was_my_turn = ui.obs is not None and ui.obs.is_my_turn
+    ui.obs = obs
+    ui.places, ui.place_index = (), 0
+    if obs.is_my_turn and not was_my_turn:
+        ui.selected = first_playable_index(obs)
+    ui.selected = max(0, min(ui.selected, len(obs.hand) - 1))
+
+
+END_NAMES = {End.LEFT: "left", End.RIGHT: "right", End.UP: "up", End.DOWN: "down"}
