@@ -124,4 +124,13 @@ def determinize(obs: Observation, hands: Sequence[Sequence[Tile]], boneyard: Seq
     state.last_opener = obs.last_opener
     state.last_winner_seat = obs.last_winner_seat
     state.results = list(obs.results)
+    # The hot-path fields, set as start_hand, apply and resigning would have left them.
+    state.drawable = min(obs.drawable, len(state.boneyard))
+    state.next_seat = [state.next_active(s) for s in range(obs.players)]
+    state.fast = (
+        state.phase is Phase.PLAY
+        and state.line.tiles > 0
+        and not obs.rules.fives
+        and not obs.rules.draw_when_playable
+    )
     return state
