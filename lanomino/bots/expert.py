@@ -18,17 +18,16 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from lanomino.bots.base import Bot
 from lanomino.bots.knowledge import HandSampler, read_knowledge
-from lanomino.engine import TILES, Action, GameState, Observation, Play, apply, legal_actions
+from lanomino.engine import TILES, Action, GameState, Observation, Phase, Play, apply, legal_actions
 from lanomino.engine.observe import determinize
-from lanomino.engine.state import Phase
 
 DEFAULT_BUDGET_S = 0.3
-DEFAULT_MAX_SIMS = 4000
+DEFAULT_MAX_SIMS = 20_000
 EXPLORE = 0.4  # UCB1 exploration constant; values lie in [0, 1]
 NEED_POWER = 2.0  # how sharply "points still needed" turns into a chance of winning the match
 _PIPS = tuple(t.pips for t in TILES)
@@ -45,7 +44,7 @@ def match_value(state: GameState, side: int) -> float:
     return float(weights.get(side, 0.0) / sum(weights.values()))
 
 
-def rollout_choice(state: GameState, actions: list[Action], rng: random.Random) -> Action:
+def rollout_choice(state: GameState, actions: Sequence[Action], rng: random.Random) -> Action:
     """The quick policy every seat follows in a simulation: shed weight, score fives."""
     best: Action = actions[0]
     best_score = -1.0

@@ -12,11 +12,11 @@ from lanomino.engine import TILES, Action, End, Observation, Play
 
 SLIP = 0.08  # chance of playing the second-best move instead of the best
 
-W_DOUBLE = 3.0  # a double is hard to get rid of later
+W_DOUBLE = 6.0  # a double is hard to get rid of later
 W_MINE = 1.5  # per tile of mine that will still fit the ends
-W_STUCK = 4.0  # no tile of mine will fit: I draw or pass next time
-W_BLOCK = 5.0  # an opponent has nothing for any number showing
-W_PARTIAL = 1.0  # per number showing that an opponent lacks
+W_STUCK = 8.0  # no tile of mine will fit: I draw or pass next time
+W_BLOCK = 10.0  # an opponent has nothing for any number showing
+W_PARTIAL = 3.0  # per number showing that an opponent lacks
 W_PARTNER = 3.0  # my partner has nothing for any number showing
 W_POINTS = 1.2  # per All Fives point scored by the play
 W_LOCK = 8.0  # the play locks the hand up and I hold the fewest pips (or the most)

@@ -242,7 +242,7 @@ class HandSampler:
         hands: list[tuple[Tile, ...]] = [() for _ in range(know.players)]
         hands[know.seat] = tuple(tiles_of(know.mine))
         for j, seat in enumerate(self.slots):
-            hands[seat] = tuple(bins[j])
+            hands[seat] = tuple(sorted(bins[j]))
         boneyard = bins[len(self.slots)]
         rng.shuffle(boneyard)
         return World(tuple(hands), tuple(boneyard))
