@@ -1,0 +1,70 @@
+"""Reproducible transcripts for the fair-deal tests (fixed keys, counter secrets, seeded bots)."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from collections.abc import Callable
+from typing import Any
+
+from lanomino.bots.simple import greedy_bot, random_bot
+from lanomino.engine import Rules
+from lanomino.fair.canonical import canonical_json
+from lanomino.fair.identity import Identity
+from lanomino.fair.selfplay import run_match
+from lanomino.fair.transcript import header_digest, header_statement, move_statement
+
+TABLE = bytes(range(16))
+
+
+def identities(n: int, tag: str = "seat") -> list[Identity]:
+    return [Identity.from_seed(hashlib.sha256(f"{tag} {s}".encode()).digest()) for s in range(n)]
+
+
+def counter_secrets(tag: str) -> Callable[[], bytes]:
+    count = 0
+
+    def source() -> bytes:
+        nonlocal count
+        count += 1
+        return hashlib.sha256(f"{tag} {count}".encode()).digest()
+
+    return source
+
+
+def make_transcript(preset: str = "classic", players: int = 3, seed: int = 1, *,
+                    include_deal: bool = False, bot: str = "random", **overrides: Any) -> dict[str, Any]:
+    rules = Rules.preset(preset, **overrides)
+    chosen = {"random": random_bot, "greedy": greedy_bot}[bot]
+    return run_match(
+        rules, [f"p{s}" for s in range(players)], [chosen] * players,
+        [random.Random(seed * 10 + s) for s in range(players)],
+        identities=identities(players), secret_source=counter_secrets(f"{preset} {seed}"),
+        table_id=TABLE, include_deal=include_deal, rules_spec={"preset": preset, **overrides},
+    )
+
+
+def resign_moves(doc: dict[str, Any], hand_index: int, ids: list[Identity]) -> None:
+    """Sign every move of a hand again with its seat's key (to reach the checks behind the
+    move signatures)."""
+    header = header_digest({k: doc[k] for k in ("format", "algorithm", "table", "rules", "players", "keys")})
+    hand = doc["hands"][hand_index]
+    hand["move_signatures"] = [
+        ids[m["seat"]].sign_statement(move_statement(header, hand["hand"], i, m)).hex()
+        for i, m in enumerate(hand["moves"])
+    ]
+
+
+def resign_header(doc: dict[str, Any], ids: list[Identity]) -> None:
+    header = header_digest({k: doc[k] for k in ("format", "algorithm", "table", "rules", "players", "keys")})
+    doc["header_signatures"] = [ids[s].sign_statement(header_statement(header, s)).hex()
+                                for s in range(len(doc["players"]))]
+
+
+def clone(doc: dict[str, Any]) -> dict[str, Any]:
+    return copy.deepcopy(doc)
+
+
+def same(a: Any, b: Any) -> bool:
+    return canonical_json(a) == canonical_json(b)

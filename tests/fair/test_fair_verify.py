@@ -1,0 +1,355 @@
+"""Transcripts: round trips, and every kind of tampering caught by the right named check."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import pytest
+from fairkit import clone, identities, make_transcript, resign_header, resign_moves, same
+
+from lanomino.fair.canonical import digest
+from lanomino.fair.commit import DealContext, echo_statement
+from lanomino.fair.transcript import TranscriptError, header_digest
+from lanomino.fair.verify import to_record, verify_transcript
+
+Doc = dict[str, Any]
+LINE = re.compile(r"hand \d+: fair: \d+ commitments( \(\d+ deals\))?, 28 tiles, \d+ draws, scores \d+(-\d+)+")
+
+
+@cache
+def _made(name: str) -> str:
+    docs = {
+        "classic": lambda: make_transcript("classic", 3, 1, target=30),
+        "with-deal": lambda: make_transcript("classic", 3, 1, target=30, include_deal=True),
+        "block": lambda: make_transcript("block", 3, 2, target=20),
+        "void": lambda: make_transcript("classic", 2, 12, target=30, hand_size=2, no_double="reshuffle"),
+        "partnership": lambda: make_transcript("partnership", 4, 3, target=30),
+        "allfives": lambda: make_transcript("allfives", 2, 4, target=40, bot="greedy"),
+    }
+    return json.dumps(docs[name]())
+
+
+def made(name: str) -> Doc:
+    doc: Doc = json.loads(_made(name))
+    return doc
+
+
+def flip(hex_text: str) -> str:
+    return ("1" if hex_text[0] != "1" else "2") + hex_text[1:]
+
+
+# ----- round trips ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["classic", "with-deal", "block", "void", "partnership", "allfives"])
+def test_a_fair_match_verifies(name: str) -> None:
+    doc = made(name)
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    assert len(report.hands) == len(doc["hands"])
+    for line in (h.describe() for h in report.hands):
+        assert LINE.fullmatch(line), line
+    assert list(report.hands[-1].scores) == doc["hands"][-1]["scores"]
+
+
+def test_transcripts_are_reproducible_from_keys_secrets_and_bot_seeds() -> None:
+    again = make_transcript("classic", 3, 1, target=30)
+    assert same(again, made("classic"))
+
+
+def test_void_deals_are_dealt_again_with_a_new_attempt() -> None:
+    doc = made("void")
+    assert max(len(h["deals"]) for h in doc["hands"]) > 1
+    report = verify_transcript(doc)
+    assert any(h.attempts > 1 and "deals)" in h.describe() for h in report.hands)
+
+
+def test_a_transcript_replays_as_a_record() -> None:
+    record = pytest.importorskip("lanomino.record")
+    for name in ("classic", "void", "allfives"):
+        doc = made(name)
+        result = record.replay(record.parse_record(to_record(doc)))
+        assert list(result.scores) == doc["hands"][-1]["scores"]
+
+
+def test_the_stated_deal_is_the_derived_deal() -> None:
+    doc = made("with-deal")
+    rec = to_record(made("classic"))
+    assert [h["deal"] for h in doc["hands"]] == [h["deal"] for h in rec["hands"]]
+    assert [h["boneyard"] for h in doc["hands"]] == [h["boneyard"] for h in rec["hands"]]
+
+
+# ----- tampering -----------------------------------------------------------------------------
+
+IDS = identities(4)
+
+
+def _header(doc: Doc) -> str:
+    return header_digest({k: doc[k] for k in ("format", "algorithm", "table", "rules", "players", "keys")})
+
+
+def _first_play(doc: Doc, seat: int) -> int:
+    return next(i for i, m in enumerate(doc["hands"][0]["moves"]) if m["seat"] == seat and "play" in m and i > 0)
+
+
+def t_secret(doc: Doc) -> None:
+    doc["hands"][0]["deals"][0]["secrets"][1] = flip(doc["hands"][0]["deals"][0]["secrets"][1])
+
+
+def t_swap_secrets(doc: Doc) -> None:
+    s = doc["hands"][1]["deals"][0]["secrets"]
+    s[0], s[2] = s[2], s[0]
+
+
+def t_commitment(doc: Doc) -> None:
+    c = doc["hands"][0]["deals"][0]["commitments"][1]
+    c["commitment"] = flip(c["commitment"])
+
+
+def t_commitment_signature(doc: Doc) -> None:
+    c = doc["hands"][0]["deals"][0]["commitments"][2]
+    c["signature"] = flip(c["signature"])
+
+
+def t_set_signature(doc: Doc) -> None:
+    d = doc["hands"][1]["deals"][0]
+    d["set_signature"] = flip(d["set_signature"])
+
+
+def t_echo_signature(doc: Doc) -> None:
+    e = doc["hands"][0]["deals"][0]["echoes"][1]
+    e["signature"] = flip(e["signature"])
+
+
+def t_equivocation(doc: Doc) -> None:
+    # Seat 2 honestly echoes the (different) set the host sent it.
+    e = doc["hands"][0]["deals"][0]["echoes"][2]
+    other = digest("another set").hex()
+    e["set"] = other
+    ctx = DealContext(bytes.fromhex(doc["table"]), 1, 1)
+    e["signature"] = IDS[2].sign_statement(echo_statement(_header(doc), ctx, 2, bytes.fromhex(other))).hex()
+
+
+def t_header_signature(doc: Doc) -> None:
+    doc["header_signatures"][1] = flip(doc["header_signatures"][1])
+
+
+def t_move_signature(doc: Doc) -> None:
+    sigs = doc["hands"][0]["move_signatures"]
+    sigs[4] = flip(sigs[4])
+
+
+def t_log_signature(doc: Doc) -> None:
+    doc["hands"][1]["log_signature"] = flip(doc["hands"][1]["log_signature"])
+
+
+def t_move_tile(doc: Doc) -> None:
+    i = _first_play(doc, 0)
+    doc["hands"][0]["moves"][i]["play"] = "0-0" if doc["hands"][0]["moves"][i]["play"] != "0-0" else "1-0"
+
+
+def t_move_tile_resigned(doc: Doc) -> None:
+    # Seat 0 plays a tile that the committed shuffle dealt to seat 1 and seat 1 still holds.
+    i = _first_play(doc, 0)
+    moves = doc["hands"][0]["moves"]
+    played_before = {m.get("play") for m in moves[:i]}
+    dealt = to_record(made("classic"))["hands"][0]["deal"][1]
+    moves[i]["play"] = next(t for t in dealt if t not in played_before)
+    resign_moves(doc, 0, IDS)
+
+
+def t_illegal_pass_resigned(doc: Doc) -> None:
+    i = _first_play(doc, 2)
+    doc["hands"][0]["moves"][i] = {"seat": 2, "pass": True}
+    resign_moves(doc, 0, IDS)
+
+
+def t_drop_move(doc: Doc) -> None:
+    del doc["hands"][0]["moves"][3]
+    del doc["hands"][0]["move_signatures"][3]
+
+
+def t_drop_move_resigned(doc: Doc) -> None:
+    t_drop_move(doc)
+    resign_moves(doc, 0, IDS)
+
+
+def t_duplicate_move(doc: Doc) -> None:
+    h = doc["hands"][0]
+    h["moves"].insert(4, dict(h["moves"][3]))
+    h["move_signatures"].insert(4, h["move_signatures"][3])
+
+
+def t_duplicate_move_resigned(doc: Doc) -> None:
+    t_duplicate_move(doc)
+    resign_moves(doc, 0, IDS)
+
+
+def t_truncate_moves(doc: Doc) -> None:
+    h = doc["hands"][1]
+    del h["moves"][-1]
+    del h["move_signatures"][-1]
+
+
+def t_points(doc: Doc) -> None:
+    doc["hands"][0]["points"][2] += 5
+
+
+def t_scores(doc: Doc) -> None:
+    doc["hands"][1]["scores"][0] += 1
+
+
+def t_rules(doc: Doc) -> None:
+    doc["rules"]["target"] = 31
+
+
+def t_unplayable_rules_resigned(doc: Doc) -> None:
+    doc["rules"]["hand_size"] = 12  # 3 hands of 12 need 36 tiles
+    resign_header(doc, IDS)
+
+
+def t_algorithm(doc: Doc) -> None:
+    doc["algorithm"] = "lanomino-fy-hmac-sha256/2"
+
+
+def t_swap_keys(doc: Doc) -> None:
+    doc["keys"][0], doc["keys"][1] = doc["keys"][1], doc["keys"][0]
+
+
+def t_swap_players(doc: Doc) -> None:
+    doc["players"][0], doc["players"][2] = doc["players"][2], doc["players"][0]
+
+
+def t_host(doc: Doc) -> None:
+    doc["hands"][0]["host"] = 1
+
+
+def t_table(doc: Doc) -> None:
+    doc["table"] = flip(doc["table"])
+
+
+Tamper = Callable[[Doc], None]
+CASES: list[tuple[str, Tamper, str, str, str]] = [
+    # (source, tampering, check, blame, words in the message)
+    ("classic", t_secret, "secret", "seat 1", "seat 1's secret does not match its commitment"),
+    ("classic", t_swap_secrets, "secret", "seat 0", "seat 0's secret"),
+    ("classic", t_commitment, "commitment", "the host (seat 0)", "seat 1's commitment is not signed"),
+    ("classic", t_commitment_signature, "commitment", "the host (seat 0)", "seat 2's commitment"),
+    ("classic", t_set_signature, "set", "the host (seat 0)", "commitment set"),
+    ("classic", t_echo_signature, "echo", "the host (seat 0)", "seat 1's echo"),
+    ("classic", t_equivocation, "equivocation", "the host (seat 0)", "seat 2 was sent a different commitment set"),
+    ("classic", t_header_signature, "header", "the transcript", "seat 1's signature on the match header"),
+    ("classic", t_move_signature, "move-signature", "the host (seat 0)", "move 5"),
+    ("classic", t_log_signature, "log", "the host (seat 0)", "log"),
+    ("classic", t_move_tile, "move-signature", "the host (seat 0)", "not signed by seat 0"),
+    ("classic", t_move_tile_resigned, "ownership", "seat 0",
+     "which it does not hold: seat 1 holds it (the committed shuffle dealt it to seat 1)"),
+    ("classic", t_illegal_pass_resigned, "legality", "seat 2", "seat 2 may not pass"),
+    ("classic", t_drop_move, "move-signature", "the host (seat 0)", "move 4"),
+    ("classic", t_drop_move_resigned, "legality", "seat", "turn"),
+    ("classic", t_duplicate_move, "move-signature", "the host (seat 0)", "move 5"),
+    ("classic", t_duplicate_move_resigned, "ownership", "seat", "it is already on the line"),
+    ("classic", t_truncate_moves, "unfinished", "the host (seat 0)", "stop before the hand is over"),
+    ("classic", t_points, "score", "the host (seat 0)", "seat 2 a points for this hand"),
+    ("classic", t_scores, "score", "the host (seat 0)", "match score"),
+    ("classic", t_rules, "header", "the transcript", "rules"),
+    ("classic", t_unplayable_rules_resigned, "rules", "every player", "36 tiles"),
+    ("classic", t_algorithm, "algorithm", "the transcript", "unknown shuffle algorithm"),
+    ("classic", t_swap_keys, "header", "the transcript", "seat 0's signature"),
+    ("classic", t_swap_players, "header", "the transcript", "players"),
+    ("classic", t_host, "set", "the host (seat 1)", "commitment set"),
+    ("classic", t_table, "header", "the transcript", "table"),
+]
+
+
+@pytest.mark.parametrize(("source", "tamper", "check", "blame", "words"), CASES,
+                         ids=[c[1].__name__[2:] for c in CASES])
+def test_tampering_is_caught_by_the_right_check(
+    source: str, tamper: Tamper, check: str, blame: str, words: str
+) -> None:
+    doc = made(source)
+    tamper(doc)
+    failure = verify_transcript(doc).failure
+    assert failure is not None
+    assert (failure.check, failure.blame.startswith(blame)) == (check, True), failure
+    assert words in failure.message, failure
+
+
+def test_the_host_dealing_other_tiles_is_named_tile_by_tile() -> None:
+    doc = made("with-deal")
+    deal = doc["hands"][1]["deal"]
+    got, want = deal[2][0], deal[1][0]
+    deal[1][0], deal[2][0] = got, want
+    failure = verify_transcript(doc).failure
+    assert failure is not None and (failure.check, failure.hand) == ("deal", 2)
+    assert failure.message == f"the host dealt {got} to seat 1 but the committed shuffle gives it {want}"
+
+
+def test_two_boneyard_tiles_out_of_order_are_caught() -> None:
+    doc = made("with-deal")
+    bone = doc["hands"][0]["boneyard"]
+    bone[0], bone[1] = bone[1], bone[0]
+    failure = verify_transcript(doc).failure
+    assert failure is not None and failure.check == "deal" and failure.blame == "the host (seat 0)"
+    assert "position 1" in failure.message
+
+
+def test_playing_a_void_deal_is_caught() -> None:
+    doc = made("void")
+    hand = next(h for h in doc["hands"] if len(h["deals"]) > 1)
+    del hand["deals"][-1]
+    failure = verify_transcript(doc).failure
+    assert failure is not None and failure.check == "deal" and "void" in failure.message
+
+
+def test_skipping_a_void_deal_is_caught() -> None:
+    doc = made("void")
+    hand = next(h for h in doc["hands"] if len(h["deals"]) > 1)
+    del hand["deals"][0]
+    for n, deal in enumerate(hand["deals"], start=1):
+        deal["attempt"] = n
+    failure = verify_transcript(doc).failure
+    assert failure is not None and failure.check == "commitment"
+
+
+def test_tampering_a_later_hand_still_reports_the_hands_before_it() -> None:
+    doc = made("classic")
+    t_log_signature(doc)
+    report = verify_transcript(doc)
+    assert len(report.hands) == 1 and report.failure is not None and report.failure.hand == 2
+    assert report.failure.describe().startswith("hand 2: ")
+
+
+@pytest.mark.parametrize("damage", [
+    lambda d: d.pop("keys"),
+    lambda d: d.update(table=d["table"].upper()),
+    lambda d: d["hands"][0].update(hand=True),
+    lambda d: d["hands"][0].update(extra=1),
+    lambda d: d["hands"][0]["moves"].append({"seat": 0, "fly": True}),
+    lambda d: d["hands"][0]["moves"].append({"seat": 9, "draw": True}),
+    lambda d: d["hands"][0]["deals"][0]["secrets"].pop(),
+    lambda d: d.update(format="lanomino.record/1"),
+    lambda d: d.update(hands={}),
+])
+def test_malformed_transcripts_raise_transcript_error(damage: Callable[[Doc], Any]) -> None:
+    doc = made("classic")
+    damage(doc)
+    with pytest.raises(TranscriptError):
+        verify_transcript(doc)
+
+
+def test_not_an_object_is_malformed() -> None:
+    for value in (None, [], "x", 3):
+        with pytest.raises(TranscriptError):
+            verify_transcript(value)
+
+
+def test_clone_helper_is_deep() -> None:
+    doc = made("classic")
+    other = clone(doc)
+    other["hands"][0]["moves"].clear()
+    assert doc["hands"][0]["moves"]
