@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from lanomino.engine import (
@@ -37,7 +38,9 @@ def render_screen(ui: UiState, width: int, height: int) -> Fragments:
     """The full screen for ``ui`` at this terminal size."""
     canvas = Canvas(width, height)
     if width < MIN_W or height < MIN_H:
-        canvas.put(0, 0, f"Please make the terminal at least {MIN_W}x{MIN_H}.", "class:warn")
+        ask = f"Please make the terminal at least {MIN_W}x{MIN_H}."
+        for y, line in enumerate(textwrap.wrap(ask, max(1, width))):
+            canvas.put(0, y, line, "class:warn")
         return canvas.fragments()
     {
         Screen.MENU: draw_menu,
@@ -189,6 +192,15 @@ def side_label(ui: UiState, obs: Observation, side: int) -> str:
     return seat_name(ui, side)
 
 
+def named(ui: UiState, obs: Observation, text: str) -> str:
+    """The engine's sentence with 'seat 1' / 'team 0' replaced by the players' names."""
+    def name(m: re.Match[str]) -> str:
+        n = int(m.group(2))
+        return side_label(ui, obs, n) if m.group(1) == "team" else seat_name(ui, n)
+
+    return re.sub(r"\b(seat|team) (\d)\b", name, text)
+
+
 def last_action(obs: Observation, seat: int) -> str:
     """What ``seat`` did last this hand: 'played 6-4', 'drew 3', 'drew 2, played 5-1', 'passed'."""
     mine = [e for e in obs.history if getattr(e, "seat", None) == seat]
@@ -215,7 +227,7 @@ def event_text(ui: UiState, obs: Observation, event: Event) -> str | None:
     """One log line for ``event`` from the human seat's point of view."""
     if isinstance(event, HandStarted):
         lead = f" with {event.must_lead}" if event.must_lead is not None else ""
-        return f"Hand {event.hand}: {seat_name(ui, event.opener)} opens{lead}."
+        return f"Hand {event.hand}: {seat_name(ui, event.opener)} to open{lead}."
     if isinstance(event, TilePlayed):
         where = "" if event.first else f" on the {event.end}"
         return f"{seat_name(ui, event.seat)} played {event.tile}{where}" + (" (spinner)" if event.spinner else "")
@@ -229,7 +241,7 @@ def event_text(ui: UiState, obs: Observation, event: Event) -> str | None:
     if isinstance(event, Resigned):
         return f"{seat_name(ui, event.seat)} resigned"
     if isinstance(event, HandEnded):
-        return f"Hand over: {event.reason}."
+        return f"Hand over: {named(ui, obs, event.reason)}."
     if isinstance(event, DealVoided):
         return "No doubles were dealt: dealing again."
     return None
@@ -331,7 +343,8 @@ def _draw_hand_end(ui: UiState, obs: Observation, canvas: Canvas, top: int, bott
     y = top
     if result is not None:
         canvas.put(1, y, f"Hand {result.hand} is over", "class:title")
-        for line in textwrap.wrap(result.reason[0].upper() + result.reason[1:] + ".", canvas.width - 4):
+        reason = named(ui, obs, result.reason)
+        for line in textwrap.wrap(reason[0].upper() + reason[1:] + ".", canvas.width - 4):
             y += 1
             canvas.put(3, y, line)
         y += 2

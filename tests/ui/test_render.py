@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+import re
+
+from lanomino.engine import End, Play, Rules, apply, new_game, observe, parse_tile, start_hand
+from lanomino.engine.tiles import TILES
+from lanomino.ui.render import (
+    Canvas,
+    Placed,
+    draw_chain,
+    draw_hand,
+    draw_line,
+    line_view,
+    tile_fragments,
+)
+from lanomino.ui.screens import render_screen
+from lanomino.ui.state import Screen, Settings, UiState, on_new_observation
+
+
+def tiles(text: str) -> list:
+    return [parse_tile(t) for t in text.split()]
+
+
+def deal_state(rules: Rules, hands: list[str]):
+    state = new_game(rules, len(hands))
+    dealt = [tiles(h) for h in hands]
+    used = {t for h in dealt for t in h}
+    start_hand(state, dealt, [t for t in TILES if t not in used])
+    return state
+
+
+def text_of(fragments) -> str:
+    return "".join(text for _, text in fragments)
+
+
+def test_tile_is_drawn_flat_with_its_numbers_in_order() -> None:
+    assert text_of(tile_fragments(6, 4, colour=True)) == "[6|4]"
+    assert text_of(tile_fragments(4, 6, colour=False)) == "[4|6]"
+
+
+def test_coloured_pips_get_a_class_per_number_and_plain_ones_none() -> None:
+    coloured = tile_fragments(6, 4, colour=True)
+    assert any("pip.6" in style for style, _ in coloured)
+    assert any("pip.4" in style for style, _ in coloured)
+    plain = tile_fragments(6, 4, colour=False)
+    assert not any("pip." in style for style, _ in plain)
+
+
+def test_line_view_keeps_each_tile_facing_its_neighbours() -> None:
+    state = deal_state(Rules.block(), ["6-6 6-4 2-1 0-0 3-3 5-5 1-1", "6-5 4-3 6-2 2-2 0-1 0-2 0-3"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    apply(state, 1, Play(parse_tile("6-5"), End.LEFT))
+    apply(state, 0, Play(parse_tile("6-4"), End.RIGHT))
+    apply(state, 1, Play(parse_tile("4-3"), End.RIGHT))
+    view = line_view(observe(state, 0).history)
+    assert [(p.near, p.far) for p in view.chain] == [(5, 6), (6, 6), (6, 4), (4, 3)]
+    assert view.chain[1].is_double
+    text = draw_chain(view.chain, 40, 3, colour=False).text()
+    assert "[5|6]├─┤[6|4][4|3]" in text
+    assert "╭6╮" in text.splitlines()[0] and "╰6╯" in text.splitlines()[2]
+
+
+def test_long_line_turns_a_corner_and_runs_back() -> None:
+    chain = tuple(Placed(i % 7, (i + 1) % 7, False) for i in range(12))
+    canvas = draw_chain(chain, 30, 9, colour=False)
+    rows = canvas.text().splitlines()
+    # the first track reads left to right ...
+    assert rows[1].startswith("[0|1][1|2][2|3][3|4][4|5]")
+    # ... the next tile stands at the edge, its top matching the last flat tile ...
+    corner_x = rows[1].index("╭")
+    assert rows[1][corner_x + 1] == "5" and rows[4][corner_x + 1] == "6"
+    # ... and the track below runs right to left, each tile facing the one before it
+    assert rows[4][:corner_x].rstrip().endswith("[1|0][0|6]")
+    flat = re.findall(r"\[(\d)\|(\d)\]", canvas.text())
+    assert len(flat) == 10 and canvas.text().count("╭") == 2  # 12 tiles: two stand at corners
+    assert rows[7].startswith("  ╰4╯[4|5]")  # the third track runs left to right again
+
+
+def test_spinner_arms_are_drawn_in_all_fives() -> None:
+    rules = Rules.allfives()
+    state = deal_state(rules, ["6-6 6-4 6-1 0-0 3-3 5-5 1-1", "6-5 4-3 6-2 2-2 0-1 0-2 0-3"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    apply(state, 1, Play(parse_tile("6-5"), End.LEFT))
+    apply(state, 0, Play(parse_tile("6-4"), End.RIGHT))
+    apply(state, 1, Play(parse_tile("6-2"), End.UP))
+    obs = observe(state, 0)
+    view = line_view(obs.history)
+    assert view.spinner is not None and view.spinner.is_double
+    assert [(p.near, p.far) for p in view.up] == [(6, 2)]
+    text = draw_line(view, 60, 6, colour=False).text()
+    assert "spinner 6-6" in text
+    assert "up ↑ [6|2]" in text
+
+
+def test_hand_marks_playable_tiles_and_the_selected_one() -> None:
+    hand = tuple(tiles("0-0 3-1 5-4 6-4"))
+    canvas = draw_hand(hand, {parse_tile("5-4"), parse_tile("6-4")}, selected=3, width=80, colour=True)
+    styles = {}
+    for x in range(0, 24, 6):
+        styles[canvas.cells[0][x + 1][0] + canvas.cells[0][x + 3][0]] = canvas.cells[0][x + 1][1]
+    assert "tile.selected" in styles["64"]
+    assert "tile.playable" in styles["54"]
+    assert "tile.dim" in styles["00"] and "tile.dim" in styles["31"]
+    assert canvas.text().splitlines()[1].split() == ["1", "2", "3", "▲"]
+
+
+def test_monochrome_table_has_no_colour_classes_but_keeps_the_selection() -> None:
+    state = deal_state(Rules.classic(), ["6-6 6-4 2-1 0-0 3-3 5-5 1-1", "6-5 4-3 6-2 2-2 0-1 0-2 0-3"])
+    ui = UiState(settings=Settings(colour=False), screen=Screen.TABLE, names=("You", "Ana"),
+                 seat_levels=("", "normal"))
+    on_new_observation(ui, observe(state, 0))
+    fragments = render_screen(ui, 80, 24)
+    assert not any("pip." in style for style, _ in fragments)
+    assert any("tile.selected" in style for style, _ in fragments)
+
+
+def test_table_shows_own_hand_and_never_an_opponents_tile() -> None:
+    state = deal_state(Rules.classic(), ["6-6 6-4 2-1 0-0 3-3 5-5 1-1", "6-5 4-3 6-2 2-2 0-1 0-2 0-3"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    ui = UiState(screen=Screen.TABLE, names=("You", "Ana"), seat_levels=("", "normal"))
+    on_new_observation(ui, observe(state, 0))
+    canvas = Canvas(80, 24)
+    screen = text_of(render_screen(ui, 80, 24))
+    assert canvas.width == 80
+    for t in state.hand_of(0):
+        assert f"[{t.high}|{t.low}]" in screen
+    for t in state.hand_of(1):
+        assert f"[{t.high}|{t.low}]" not in screen and f"[{t.low}|{t.high}]" not in screen
+    assert "Ana (normal)" in screen and "7 tiles" in screen
+    lines = screen.split("\n")
+    assert len(lines) == 24 and all(len(line) == 80 for line in lines)
+
+
+def test_small_terminal_asks_for_more_room() -> None:
+    assert "at least 40x16" in " ".join(text_of(render_screen(UiState(), 30, 10)).split())
