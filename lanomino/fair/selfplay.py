@@ -40,6 +40,7 @@ from lanomino.fair.commit import (
 from lanomino.fair.identity import Identity
 from lanomino.fair.shuffle import ALGORITHM, derive_deal
 from lanomino.fair.transcript import (
+    end_statement,
     header_digest,
     header_of,
     header_statement,
@@ -90,6 +91,11 @@ def run_match(
     while state.phase is Phase.DEAL and len(doc["hands"]) < max_hands:
         table_hand = _FairHand(state, ids, table, digest_, len(doc["hands"]) + 1, host, secret_source)
         doc["hands"].append(table_hand.play(bots, rngs, include_deal))
+    winner = state.outcome.winner if state.outcome is not None else None
+    finished = state.phase is Phase.OVER
+    end = end_statement(digest_, host, len(doc["hands"]), finished, winner, state.scores)
+    doc["end"] = {"host": host, "hands": len(doc["hands"]), "finished": finished, "winner": winner,
+                  "scores": list(state.scores), "signature": ids[host].sign_statement(end).hex()}
     return doc
 
 

@@ -78,6 +78,19 @@ class HandLog:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchEnd:
+    """The host's closing statement: how many hands, whether the match finished, the result.
+    Without it a transcript could be cut short after any hand without anyone noticing."""
+
+    host: int
+    hands: int
+    finished: bool
+    winner: int | None
+    scores: tuple[int, ...]
+    signature: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class Transcript:
     header: dict[str, Any]  # format, algorithm, table, rules, players, keys: as written
     header_digest: str
@@ -88,6 +101,7 @@ class Transcript:
     keys: tuple[bytes, ...]
     header_signatures: tuple[bytes, ...]
     hands: tuple[HandLog, ...]
+    end: MatchEnd
 
 
 # ----- signed statements ---------------------------------------------------------------------
@@ -131,6 +145,14 @@ def log_statement(
             "moves": digest(list(moves)).hex(), "points": list(points), "scores": list(scores)}
 
 
+def end_statement(
+    header: str, host: int, hands: int, finished: bool, winner: int | None, scores: Sequence[int]
+) -> dict[str, Any]:
+    """What the host signs when the transcript closes (the match ended or was abandoned)."""
+    return {"type": "lanomino.end/1", "header": header, "host": host, "hands": hands,
+            "finished": finished, "winner": winner, "scores": list(scores)}
+
+
 def move_json(seat: int, action: Action) -> dict[str, Any]:
     """The record's JSON form of a move."""
     if isinstance(action, Play):
@@ -148,7 +170,7 @@ def move_json(seat: int, action: Action) -> dict[str, Any]:
 def parse_transcript(doc: Any) -> Transcript:
     """Typed values from a transcript's JSON. Raises TranscriptError naming the bad field."""
     top = _obj(doc, "the transcript", {"format", "algorithm", "table", "rules", "players", "keys",
-                                       "header_signatures", "hands"})
+                                       "header_signatures", "hands", "end"})
     if top["format"] != FORMAT:
         raise TranscriptError(f"format: expected {FORMAT!r}, not {top['format']!r}")
     algorithm = _str(top["algorithm"], "algorithm")
@@ -170,7 +192,17 @@ def parse_transcript(doc: Any) -> Transcript:
         for i, h in enumerate(_list(top["hands"], "hands"))
     )
     return Transcript(header, header_digest(header), table, algorithm, rules_spec, players, keys,
-                      sigs, hands)
+                      sigs, hands, _parse_end(top["end"], len(players)))
+
+
+def _parse_end(value: Any, players: int) -> MatchEnd:
+    e = _obj(value, "end", {"host", "hands", "finished", "winner", "scores", "signature"})
+    if not isinstance(e["finished"], bool):
+        raise TranscriptError("end.finished: expected true or false")
+    winner = None if e["winner"] is None else _seat(e["winner"], "end.winner", players)
+    return MatchEnd(_seat(e["host"], "end.host", players), _int(e["hands"], "end.hands"), e["finished"],
+                    winner, tuple(_int(x, "end.scores") for x in _list(e["scores"], "end.scores")),
+                    _hex(e["signature"], "end.signature", 64))
 
 
 def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:

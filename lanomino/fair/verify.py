@@ -6,6 +6,8 @@ JSON raises ``TranscriptError`` instead. The checks run in this order, per hand:
 set (seats, signatures), the host's set signature, the echoes (equivocation), the secrets, the
 derived deal (void deals and re-deals), the move signatures, each move on a fresh engine state
 (ownership, then legality), the end of the hand, the scores, and last the host's log signature.
+After the last hand, the host's signed closing statement (how many hands, finished or not, the
+result) must match, so a transcript cannot be cut short unnoticed.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from lanomino.fair.shuffle import ALGORITHM, derive_deal
 from lanomino.fair.transcript import (
     HandLog,
     Transcript,
+    end_statement,
     header_statement,
     log_statement,
     move_statement,
@@ -53,7 +56,7 @@ from lanomino.fair.transcript import (
 @dataclass(frozen=True, slots=True)
 class Failure:
     check: str  # algorithm, header, rules, sequence, commitment, set, echo, equivocation,
-    # secret, deal, move-signature, ownership, legality, unfinished, score, log
+    # secret, deal, move-signature, ownership, legality, unfinished, score, log, end
     hand: int | None
     blame: str
     message: str
@@ -166,6 +169,23 @@ class _Checker:
         for hand in t.hands:
             self.hand_no = hand.hand
             self.check_hand(state, hand)
+        self.hand_no = None
+        self.check_end(state)
+
+    def check_end(self, state: GameState) -> None:
+        end, host = self.t.end, f"the host (seat {self.t.end.host})"
+        statement = end_statement(self.t.header_digest, end.host, end.hands, end.finished, end.winner, end.scores)
+        if not self.signed(end.host, end.signature, statement):
+            raise self.fail("end", host, "the host's closing statement is not signed by the host")
+        if end.hands != len(self.t.hands):
+            raise self.fail("end", host, f"the transcript holds {len(self.t.hands)} hands, "
+                            f"but the host's closing statement says {end.hands}: hands were cut off or added")
+        over = state.phase is Phase.OVER
+        winner = state.outcome.winner if state.outcome is not None else None
+        if (end.finished, end.winner, end.scores) != (over, winner, tuple(state.scores)):
+            said = f"{'finished' if end.finished else 'unfinished'}, winner {end.winner}, scores {list(end.scores)}"
+            real = f"{'finished' if over else 'unfinished'}, winner {winner}, scores {state.scores}"
+            raise self.fail("end", host, f"the closing statement says the match is {said}; the moves give {real}")
 
     def check_hand(self, state: GameState, hand: HandLog) -> None:
         if state.phase is not Phase.DEAL:
@@ -304,7 +324,7 @@ class _Checker:
         side = next(i for i, (a, b) in enumerate(zip(stated, actual, strict=True)) if a != b)
         name = f"team {side}" if state.rules.partnership else f"seat {side}"
         raise self.fail("score", self.host(hand),
-                        f"the transcript gives {name} a {what} of {stated[side]} but the rules give {actual[side]}")
+                        f"the transcript gives {name} {stated[side]} as its {what}, but the rules give {actual[side]}")
 
 
 def _where_is(state: GameState, tile: Tile, deal: DerivedDeal) -> str:

@@ -232,6 +232,15 @@ def t_table(doc: Doc) -> None:
     doc["table"] = flip(doc["table"])
 
 
+def t_drop_last_hand(doc: Doc) -> None:
+    doc["hands"].pop()
+
+
+def t_drop_last_hand_and_fix_count(doc: Doc) -> None:
+    doc["hands"].pop()
+    doc["end"]["hands"] -= 1
+
+
 Tamper = Callable[[Doc], None]
 CASES: list[tuple[str, Tamper, str, str, str]] = [
     # (source, tampering, check, blame, words in the message)
@@ -254,8 +263,8 @@ CASES: list[tuple[str, Tamper, str, str, str]] = [
     ("classic", t_duplicate_move, "move-signature", "the host (seat 0)", "move 5"),
     ("classic", t_duplicate_move_resigned, "ownership", "seat", "it is already on the line"),
     ("classic", t_truncate_moves, "unfinished", "the host (seat 0)", "stop before the hand is over"),
-    ("classic", t_points, "score", "the host (seat 0)", "seat 2 a points for this hand"),
-    ("classic", t_scores, "score", "the host (seat 0)", "match score"),
+    ("classic", t_points, "score", "the host (seat 0)", "gives seat 2 32 as its points for this hand, but the rules give 27"),
+    ("classic", t_scores, "score", "the host (seat 0)", "seat 0 1 as its match score, but the rules give 0"),
     ("classic", t_rules, "header", "the transcript", "rules"),
     ("classic", t_unplayable_rules_resigned, "rules", "every player", "36 tiles"),
     ("classic", t_algorithm, "algorithm", "the transcript", "unknown shuffle algorithm"),
@@ -263,6 +272,8 @@ CASES: list[tuple[str, Tamper, str, str, str]] = [
     ("classic", t_swap_players, "header", "the transcript", "players"),
     ("classic", t_host, "set", "the host (seat 1)", "commitment set"),
     ("classic", t_table, "header", "the transcript", "table"),
+    ("classic", t_drop_last_hand, "end", "the host (seat 0)", "hands were cut off or added"),
+    ("classic", t_drop_last_hand_and_fix_count, "end", "the host (seat 0)", "not signed by the host"),
 ]
 
 

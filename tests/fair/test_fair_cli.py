@@ -1,0 +1,80 @@
+"""``lanomino verify``: exit codes, output lines, --json, malformed input without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fairkit import make_transcript
+
+from lanomino.cli import main
+
+LINE = re.compile(r"hand \d+: fair: \d+ commitments, 28 tiles, \d+ draws, scores \d+-\d+-\d+")
+
+
+@pytest.fixture(scope="module")
+def fair_doc() -> dict[str, Any]:
+    return make_transcript("classic", 3, 1, target=30)
+
+
+def write(tmp_path: Path, doc: Any, name: str = "t.json") -> str:
+    path = tmp_path / name
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
+    return str(path)
+
+
+def test_a_fair_transcript_exits_0_with_a_line_per_hand(
+    tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["verify", write(tmp_path, fair_doc)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(fair_doc["hands"])
+    assert all(LINE.fullmatch(line) for line in lines), lines
+
+
+def test_a_tampered_transcript_exits_1_naming_hand_check_and_blame(
+    tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = json.loads(json.dumps(fair_doc))
+    secret = doc["hands"][1]["deals"][0]["secrets"][2]
+    doc["hands"][1]["deals"][0]["secrets"][2] = ("0" if secret[0] != "0" else "1") + secret[1:]
+    assert main(["verify", write(tmp_path, doc)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert LINE.fullmatch(out[0])
+    assert out[-1] == ("NOT FAIR: hand 2: seat 2's secret does not match its commitment "
+                       "[check: secret; blame: seat 2]")
+
+
+def test_json_output(tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", write(tmp_path, fair_doc), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["ok"] is True and result["failure"] is None
+    assert [h["hand"] for h in result["hands"]] == list(range(1, len(fair_doc["hands"]) + 1))
+    assert result["hands"][-1]["scores"] == fair_doc["hands"][-1]["scores"]
+    doc = json.loads(json.dumps(fair_doc))
+    doc["hands"][0]["points"][0] += 1
+    assert main(["verify", write(tmp_path, doc), "--json"]) == 1
+    failure = json.loads(capsys.readouterr().out)["failure"]
+    assert (failure["check"], failure["hand"], failure["blame"]) == ("score", 1, "the host (seat 0)")
+
+
+@pytest.mark.parametrize("content", ["", "{", "[1, 2]", '{"format": "lanomino.transcript/1"}', "\udcff",
+                                     "[" * 100_000])
+def test_malformed_input_exits_2_without_a_traceback(
+    tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(content.encode("utf-8", "surrogateescape"))
+    assert main(["verify", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lanomino verify: ") and "Traceback" not in err
+    assert main(["verify", str(path), "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["ok"] is False
+
+
+def test_a_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(tmp_path / "nope.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
