@@ -1,0 +1,295 @@
+"""A simulated LAN made of Linux network namespaces, for tests that need real multicast.
+
+Layout for ``NetLab(hosts=3)``::
+
+    namespace <prefix>-br:   bridge br0 with ports v0 v1 v2 (multicast snooping off)
+    namespace <prefix>-h0:   eth0 10.77.0.1/24  <-veth->  v0
+    namespace <prefix>-h1:   eth0 10.77.0.2/24  <-veth->  v1
+    namespace <prefix>-h2:   eth0 10.77.0.3/24  <-veth->  v2
+
+Every host namespace has loopback up and a multicast route (224.0.0.0/4) on its veth. No device
+is ever created in the root namespace (the veth pairs are made directly inside the namespaces), the
+10.x addresses exist only inside them, and the namespace names carry the pid and a counter so
+parallel runs never collide. ``close`` (also on ``__exit__``, also after a failure half-way
+through ``setup``) kills every process started in the lab and deletes every namespace.
+
+Processes run with ``ip netns exec``; ``spawn`` returns a ``LabProcess`` that reads JSON lines
+from the child's stdout on a thread, so a test can wait for a line with a timeout.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+NAME_PREFIX = "lanomino"
+_counter = itertools.count()
+_availability: str | None | bool = False  # False = not probed yet; None = available
+
+
+def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["ip", *args], check=check, capture_output=True, text=True, timeout=10)
+
+
+def unavailable_reason() -> str | None:
+    """Why network namespaces cannot be used here, or None when they can (probed once)."""
+    global _availability
+    if _availability is not False:
+        return _availability  # type: ignore[return-value]
+    reason: str | None = None
+    if not sys.platform.startswith("linux"):
+        reason = "network namespaces need Linux"
+    elif os.geteuid() != 0:
+        reason = "network namespaces need root (run the netns tests as root, as CI does)"
+    elif shutil.which("ip") is None:
+        reason = "the 'ip' command (iproute2) is not installed"
+    else:
+        probe = f"{NAME_PREFIX}-probe-{os.getpid()}"
+        made = _ip("netns", "add", probe, check=False)
+        if made.returncode != 0:
+            reason = f"'ip netns add' failed: {made.stderr.strip()}"
+        else:
+            _ip("netns", "del", probe, check=False)
+    _availability = reason
+    return reason
+
+
+def live_namespaces() -> list[str]:
+    """Names of the namespaces that exist now."""
+    out = _ip("netns", "list", check=False).stdout
+    return [line.split()[0] for line in out.splitlines() if line.strip()]
+
+
+@dataclass(frozen=True)
+class LabHost:
+    """One machine on the simulated LAN."""
+
+    index: int
+    namespace: str
+    ip: str
+
+
+class LabProcess:
+    """A process running inside a namespace, with its stdout read line by line on a thread."""
+
+    def __init__(self, popen: subprocess.Popen[str], host: LabHost) -> None:
+        self.popen = popen
+        self.host = host
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.seen: list[dict[str, Any]] = []  # every JSON object line read so far
+        self._returned: set[int] = set()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def send(self, obj: Any) -> None:
+        """Write one JSON line to the child's stdin."""
+        assert self.popen.stdin is not None
+        self.popen.stdin.write(json.dumps(obj) + "\n")
+        self.popen.stdin.flush()
+
+    def expect(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout_s: float
+    ) -> dict[str, Any]:
+        """The first JSON line not returned before for which ``predicate`` holds.
+
+        Lines skipped while looking are kept, so a later ``expect`` can still find them.
+
+        Raises:
+            AssertionError: none within ``timeout_s``, or the process ended first.
+        """
+        deadline = time.monotonic() + timeout_s
+        checked = 0
+        while True:
+            for index in range(checked, len(self.seen)):
+                if index not in self._returned and predicate(self.seen[index]):
+                    self._returned.add(index)
+                    return self.seen[index]
+            checked = len(self.seen)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"no matching line from pid {self.pid} in {timeout_s} s")
+            try:
+                line = self.lines.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if line is None:
+                err = self.popen.stderr.read() if self.popen.stderr else ""
+                raise AssertionError(f"pid {self.pid} ended (rc {self.popen.poll()}): {err}")
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                self.seen.append(obj)
+
+    def kill(self) -> None:
+        """SIGKILL the process and its children; wait for it."""
+        if self.popen.poll() is None:
+            try:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.popen.wait(timeout=10)
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            if stream is not None:
+                stream.close()
+        self._reader.join(timeout=5)
+
+
+class NetLab:
+    """A bridge namespace and ``hosts`` host namespaces joined by veth pairs."""
+
+    def __init__(self, hosts: int = 3, subnet: str = "10.77.0") -> None:
+        if not 1 <= hosts <= 200:
+            raise ValueError("hosts must be 1..200")
+        self.prefix = f"{NAME_PREFIX}-{os.getpid()}-{next(_counter)}"
+        self.bridge_namespace = f"{self.prefix}-br"
+        self.hosts = [LabHost(i, f"{self.prefix}-h{i}", f"{subnet}.{i + 1}") for i in range(hosts)]
+        self.processes: list[LabProcess] = []
+        self._namespaces: list[str] = []
+
+    def __enter__(self) -> NetLab:
+        try:
+            self.setup()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def namespaces(self) -> list[str]:
+        """Every namespace this lab created (and has not yet deleted)."""
+        return list(self._namespaces)
+
+    def _add_namespace(self, name: str) -> None:
+        _ip("netns", "add", name)
+        self._namespaces.append(name)
+        _ip("-n", name, "link", "set", "lo", "up")
+
+    def setup(self) -> None:
+        """Build the namespaces, the bridge, the veth pairs, addresses and routes."""
+        br = self.bridge_namespace
+        self._add_namespace(br)
+        _ip("-n", br, "link", "add", "br0", "type", "bridge", "mcast_snooping", "0")
+        _ip("-n", br, "link", "set", "br0", "up")
+        for host in self.hosts:
+            ns, port = host.namespace, f"v{host.index}"
+            self._add_namespace(ns)
+            _ip("-n", br, "link", "add", port, "type", "veth", "peer", "name", "eth0", "netns", ns)
+            _ip("-n", br, "link", "set", port, "master", "br0")
+            _ip("-n", br, "link", "set", port, "up")
+            _ip("-n", ns, "addr", "add", f"{host.ip}/24", "dev", "eth0")
+            _ip("-n", ns, "link", "set", "eth0", "up")
+            _ip("-n", ns, "route", "add", "224.0.0.0/4", "dev", "eth0")
+
+    def run(
+        self, host: LabHost, argv: Sequence[str], timeout_s: float = 10
+    ) -> subprocess.CompletedProcess[str]:
+        """Run a command to completion inside a host's namespace."""
+        return subprocess.run(
+            ["ip", "netns", "exec", host.namespace, *argv],
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            env=self._env(),
+        )
+
+    def spawn(self, host: LabHost, argv: Sequence[str]) -> LabProcess:
+        """Start a long-running command inside a host's namespace (killed by ``close``)."""
+        popen = subprocess.Popen(
+            ["ip", "netns", "exec", host.namespace, *argv],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+            env=self._env(),
+        )
+        process = LabProcess(popen, host)
+        self.processes.append(process)
+        return process
+
+    def spawn_python(self, host: LabHost, script: Path | str, *args: str) -> LabProcess:
+        """Start ``python -u script args...`` inside a host's namespace."""
+        return self.spawn(host, [sys.executable, "-u", str(script), *args])
+
+    @staticmethod
+    def _env() -> dict[str, str]:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p
+        )
+        return env
+
+    def close(self) -> None:
+        """Kill every process started here or still inside the namespaces; delete them all."""
+        errors: list[str] = []
+        for process in self.processes:
+            try:
+                process.kill()
+            except Exception as exc:  # keep tearing down whatever happens
+                errors.append(f"kill {process.pid}: {exc}")
+        for ns in reversed(self._namespaces):
+            pids = _ip("netns", "pids", ns, check=False).stdout.split()
+            for pid in pids:
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (ProcessLookupError, ValueError):
+                    pass
+            deleted = _ip("netns", "del", ns, check=False)
+            if deleted.returncode != 0:
+                errors.append(f"delete {ns}: {deleted.stderr.strip()}")
+        self._namespaces.clear()
+        if errors:
+            raise RuntimeError("netlab teardown: " + "; ".join(errors))
+
+
+# ---- pytest fixtures (re-exported by tests/net/conftest.py and tests/discovery/conftest.py) -----
+
+import pytest  # noqa: E402  (kept down here: the lab itself does not need pytest)
+
+
+def require_netns() -> None:
+    """Skip the calling test when network namespaces cannot be used here."""
+    reason = unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def lan() -> Iterator[NetLab]:
+    """A three-host simulated LAN shared by one test module; checked empty after teardown."""
+    require_netns()
+    lab = NetLab(hosts=3)
+    with lab:
+        yield lab
+    left = [ns for ns in live_namespaces() if ns.startswith(lab.prefix)]
+    assert not left, f"namespaces outlived the lab: {left}"
+    alive = [p.pid for p in lab.processes if p.popen.poll() is None]
+    assert not alive, f"processes outlived the lab: {alive}"
