@@ -8,6 +8,7 @@ import random
 import secrets
 import time
 from pathlib import Path
+from typing import Any
 
 from lanomino.commands.common import add_rules_arguments, rules_from_args
 
@@ -21,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a bot per seat, or one for every seat (default random)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument("--records", metavar="DIR", help="save every match as a game record here")
+    parser.add_argument("--transcripts", metavar="DIR",
+                        help="deal with the fair-deal protocol (every seat its own key and secrets) "
+                             "and save each match's signed transcript here, for `lanomino verify`")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,8 +59,12 @@ def run(args: argparse.Namespace) -> int:
     points = [0] * sides
     started = time.perf_counter()
     for game in range(1, args.games + 1):
-        result = play_match(rules, bots, rng, names=[f"{n} {s}" for s, n in enumerate(names)],
-                            keep_record=records is not None)
+        if args.transcripts:
+            result = _play_fair(rules, bots, rng, [f"{n} {s}" for s, n in enumerate(names)],
+                                Path(args.transcripts) / f"match-{seed}-{game:04d}.json", args.rules)
+        else:
+            result = play_match(rules, bots, rng, names=[f"{n} {s}" for s, n in enumerate(names)],
+                                keep_record=records is not None)
         if result.outcome.winner is None:
             no_winner += 1
         else:
@@ -84,3 +92,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"  no winner: {no_winner}")
     print(f"  {summary['hands_per_second']} hands per second")
     return 0
+
+
+def _play_fair(rules: Any, bots: Any, rng: random.Random, names: list[str], path: Path,
+               preset: str) -> Any:
+    """One match through ``lanomino.fair`` (every seat runs its side of the protocol); writes
+    the transcript to ``path`` and returns a MatchResult for the summary."""
+    from lanomino.fair.selfplay import play_fair_match
+    from lanomino.selfplay import MatchResult
+
+    seat_rngs = [random.Random(rng.getrandbits(64)) for _ in bots]
+    fair = play_fair_match(rules, names, bots, seat_rngs, rules_spec=rules.to_spec(preset))
+    if fair.outcome is None:
+        raise RuntimeError("the match did not end")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(fair.transcript, indent=1))
+    return MatchResult(fair.outcome, fair.hands, fair.hand_points, None)

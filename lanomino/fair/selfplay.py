@@ -9,6 +9,7 @@ by the verifier: it only checks what ends up in the transcript.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from lanomino.engine import (
@@ -16,6 +17,7 @@ from lanomino.engine import (
     DealVoided,
     GameState,
     HandEnded,
+    MatchEnded,
     Observation,
     Phase,
     Rules,
@@ -55,6 +57,14 @@ SecretSource = Callable[[], bytes]
 MAX_ATTEMPTS = 1000
 
 
+@dataclass(frozen=True, slots=True)
+class FairMatch:
+    transcript: dict[str, Any]
+    outcome: MatchEnded | None  # None when the match stopped at max_hands
+    hands: int  # hands played, void deals excluded
+    hand_points: tuple[int, ...]  # total points per side over the match
+
+
 class ProtocolError(RuntimeError):
     """A side of the in-process protocol caught another cheating (a bug here: nobody cheats)."""
 
@@ -78,6 +88,27 @@ def run_match(
     ``bots[i]`` plays seat i with ``rngs[i]``. Pass ``identities``, ``secret_source`` and
     ``table_id`` to make the transcript reproducible (Ed25519 signatures are deterministic).
     """
+    return play_fair_match(rules, players, bots, rngs, identities=identities,
+                           secret_source=secret_source, table_id=table_id, host=host,
+                           max_hands=max_hands, include_deal=include_deal,
+                           rules_spec=rules_spec).transcript
+
+
+def play_fair_match(
+    rules: Rules,
+    players: Sequence[str],
+    bots: Sequence[SeatBot],
+    rngs: Sequence[Any],
+    *,
+    identities: Sequence[Identity] | None = None,
+    secret_source: SecretSource = new_secret,
+    table_id: bytes | None = None,
+    host: int = 0,
+    max_hands: int = 1000,
+    include_deal: bool = False,
+    rules_spec: dict[str, Any] | None = None,
+) -> FairMatch:
+    """``run_match`` that also returns the outcome and points (for the selfplay summary)."""
     n = len(players)
     if not (len(bots) == len(rngs) == n):
         raise ValueError("one bot and one random source per player")
@@ -96,7 +127,10 @@ def run_match(
     end = end_statement(digest_, host, len(doc["hands"]), finished, winner, state.scores)
     doc["end"] = {"host": host, "hands": len(doc["hands"]), "finished": finished, "winner": winner,
                   "scores": list(state.scores), "signature": ids[host].sign_statement(end).hex()}
-    return doc
+    totals = [0] * state.sides
+    for result in state.results:
+        totals = [t + p for t, p in zip(totals, result.points, strict=True)]
+    return FairMatch(doc, state.outcome, state.dealt_hands, tuple(totals))
 
 
 class _FairHand:

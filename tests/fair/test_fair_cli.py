@@ -78,3 +78,16 @@ def test_malformed_input_exits_2_without_a_traceback(
 def test_a_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(tmp_path / "nope.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_selfplay_writes_transcripts_that_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "transcripts"
+    assert main(["selfplay", "--players", "3", "--games", "2", "--seed", "3", "--transcripts", str(out)]) == 0
+    files = sorted(out.iterdir())
+    assert len(files) == 2
+    capsys.readouterr()
+    for path in files:
+        assert main(["verify", str(path)]) == 0
+        assert all(LINE.fullmatch(line) for line in capsys.readouterr().out.splitlines())
+        doc = json.loads(path.read_text())
+        assert len(set(doc["keys"])) == 3  # every seat its own identity
