@@ -149,3 +149,11 @@ def test_an_independent_implementation_of_the_document_agrees() -> None:
         deck[i], deck[j] = deck[j], deck[i]
     assert seed.hex() == VECTOR_SEED
     assert " ".join(deck) == VECTOR_DECK
+
+
+def test_the_deal_rule_agrees_with_the_engines_dealing_rule() -> None:
+    from lanomino.engine.dealing import split_deck
+
+    deck = deck_order(b"\x42" * 32)
+    for active in ([True, True], [True, True, True], [True, False, True, True]):
+        assert deal_from_deck(deck, Rules.classic(), active) == split_deck(deck, active, 5 if len(active) > 2 else 7)
