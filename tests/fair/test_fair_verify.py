@@ -364,3 +364,37 @@ def test_clone_helper_is_deep() -> None:
     other = clone(doc)
     other["hands"][0]["moves"].clear()
     assert doc["hands"][0]["moves"]
+
+
+def test_a_seat_that_resigns_mid_match_stops_committing() -> None:
+    import random
+
+    from lanomino.bots.simple import random_bot
+    from lanomino.engine import RESIGN, Rules
+    from lanomino.fair.selfplay import run_match
+
+    turns = {"n": 0}
+
+    def quitter(obs: Any, rng: random.Random) -> Any:
+        turns["n"] += 1
+        return RESIGN if turns["n"] == 3 else random_bot(obs, rng)
+
+    doc = run_match(Rules.classic(target=40), ["a", "b", "c"], [random_bot, random_bot, quitter],
+                    [random.Random(s) for s in range(3)], identities=IDS[:3])
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    assert {"seat": 2, "resign": True} in doc["hands"][0]["moves"]
+    if len(doc["hands"]) > 1:
+        assert [c["seat"] for c in doc["hands"][1]["deals"][0]["commitments"]] == [0, 1]
+    # A resignation may be signed by the host (a peer that vanished cannot sign it) ...
+    hand = doc["hands"][0]
+    i = hand["moves"].index({"seat": 2, "resign": True})
+    from lanomino.fair.transcript import move_statement
+
+    statement = move_statement(_header(doc), 1, i, hand["moves"][i])
+    hand["move_signatures"][i] = IDS[0].sign_statement(statement).hex()
+    assert verify_transcript(doc).ok
+    # ... but no other seat may sign it.
+    hand["move_signatures"][i] = IDS[1].sign_statement(statement).hex()
+    failure = verify_transcript(doc).failure
+    assert failure is not None and failure.check == "move-signature"
