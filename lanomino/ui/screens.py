@@ -81,8 +81,14 @@ def draw_menu(ui: UiState, canvas: Canvas) -> None:
 SETUP_LABELS = {
     "players": "Players", "preset": "Rules", "target": "Play to (points)",
     "boneyard_reserve": "Leave in the boneyard", "draw_when_playable": "Draw even when a tile fits",
-    "bigger_hands": "Seven tiles each", "winner_opens_free": "Winner opens with any tile",
+    "bigger_hands": "Seven tiles each", "next_opener": "Later hands opened by",
     "start": "",
+}
+
+
+OPENER_NAMES = {
+    "winner": "last winner, any tile", "highest-double": "highest double",
+    "alternate": "next player, any tile", "left-of-last": "next player, any tile",
 }
 
 
@@ -100,6 +106,8 @@ def setup_value(form: SetupForm, key: str) -> str:
         return f"{form.boneyard_reserve} tiles"
     if key == "start":
         return ""
+    if key == "next_opener":
+        return OPENER_NAMES[form.next_opener or Rules.preset(form.preset).next_opener]
     return "yes" if getattr(form, key) else "no"
 
 
@@ -223,13 +231,16 @@ def last_action(obs: Observation, seat: int) -> str:
     return ""
 
 
+WHERE = (" on the left", " on the right", " above the spinner", " below the spinner")
+
+
 def event_text(ui: UiState, obs: Observation, event: Event) -> str | None:
     """One log line for ``event`` from the human seat's point of view."""
     if isinstance(event, HandStarted):
         lead = f" with {event.must_lead}" if event.must_lead is not None else ""
         return f"Hand {event.hand}: {seat_name(ui, event.opener)} to open{lead}."
     if isinstance(event, TilePlayed):
-        where = "" if event.first else f" on the {event.end}"
+        where = "" if event.first else WHERE[event.end.value]
         return f"{seat_name(ui, event.seat)} played {event.tile}{where}" + (" (spinner)" if event.spinner else "")
     if isinstance(event, TileDrawn):
         what = str(event.tile) if event.tile is not None else "a tile"

@@ -156,7 +156,7 @@ class SetupForm:
     boneyard_reserve: int = 0
     draw_when_playable: bool = False
     bigger_hands: bool = False  # three or four players take seven tiles
-    winner_opens_free: bool = False  # the previous winner opens with any tile
+    next_opener: str | None = None  # who opens hands after the first; None: the preset's
     row: int = 0
 
     def rows(self) -> list[str]:
@@ -167,7 +167,7 @@ class SetupForm:
             keys += ["boneyard_reserve", "draw_when_playable"]
         if self.players > 2 and not rules.partnership:
             keys.append("bigger_hands")
-        keys += ["winner_opens_free", "start"]
+        keys += ["next_opener", "start"]
         return keys
 
     def rules(self) -> Rules:
@@ -181,8 +181,8 @@ class SetupForm:
             overrides["draw_when_playable"] = self.draw_when_playable
         if self.bigger_hands and self.players > 2 and not base.partnership:
             overrides["hand_size"] = 7
-        if self.winner_opens_free:
-            overrides["next_opener"] = "winner"
+        if self.next_opener is not None:
+            overrides["next_opener"] = self.next_opener
         return Rules.preset(self.preset, **overrides)
 
     def change(self, delta: int, levels: list[str]) -> None:
@@ -197,7 +197,7 @@ class SetupForm:
             self.levels[i] = _step(levels, self.levels[i], delta)
         elif key == "preset":
             self.preset = _step(list(PRESETS), self.preset, delta)
-            self.target = None
+            self.target = self.next_opener = None
             if Rules.preset(self.preset).partnership:
                 self.players = 4
         elif key == "target":
@@ -210,8 +210,9 @@ class SetupForm:
             self.draw_when_playable = not self.draw_when_playable
         elif key == "bigger_hands":
             self.bigger_hands = not self.bigger_hands
-        elif key == "winner_opens_free":
-            self.winner_opens_free = not self.winner_opens_free
+        elif key == "next_opener":
+            opener = self.next_opener or Rules.preset(self.preset).next_opener
+            self.next_opener = _step(["winner", "highest-double", "alternate"], opener, delta)
         self.row = min(self.row, len(self.rows()) - 1)
 
 
@@ -395,6 +396,7 @@ def on_new_observation(ui: UiState, obs: Observation) -> None:
     ui.places, ui.place_index = (), 0
     if obs.is_my_turn and not was_my_turn:
         ui.selected = first_playable_index(obs)
+        ui.message = ""  # whatever was said while waiting is stale now
     ui.selected = max(0, min(ui.selected, len(obs.hand) - 1))
 
 
