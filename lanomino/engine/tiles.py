@@ -129,8 +129,10 @@ def pips_of(mask: int) -> int:
 
 
 # OTHER[tile index][n]: the number left showing when the tile is laid against n; -1 if it does not fit.
+# Each row ends with one more -1, so that a closed end (CLOSED == -1, e.g. up/down outside All
+# Fives) indexes it and never fits: without it, index -1 read the entry for a six.
 OTHER: tuple[tuple[int, ...], ...] = tuple(
-    tuple(t.other(n) if t.has(n) else -1 for n in NUMBERS) for t in TILES
+    (*(t.other(n) if t.has(n) else -1 for n in NUMBERS), -1) for t in TILES
 )
 
 
