@@ -114,18 +114,16 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _depth(value: Any, limit: int) -> int:
-    """Nesting depth of a parsed JSON value, stopping once past ``limit``."""
+    """How many objects/arrays deep a parsed JSON value nests, stopping once past ``limit``."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     deepest = 0
     while stack:
         item, level = stack.pop()
         deepest = max(deepest, level)
         if deepest > limit:
-            return deepest
-        if isinstance(item, dict):
-            stack.extend((child, level + 1) for child in item.values())
-        elif isinstance(item, list):
-            stack.extend((child, level + 1) for child in item)
+            break
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((c, level + 1) for c in children if isinstance(c, dict | list))
     return deepest
 
 
