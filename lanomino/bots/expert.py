@@ -31,6 +31,9 @@ DEFAULT_MAX_SIMS = 20_000
 EXPLORE = 0.4  # UCB1 exploration constant; values lie in [0, 1]
 NEED_POWER = 2.0  # how sharply "points still needed" turns into a chance of winning the match
 _PIPS = tuple(t.pips for t in TILES)
+_WITH = tuple(sum(1 << t.index for t in TILES if t.has(n)) for n in range(7))
+BLOCK_BONUS = 6.0  # rollouts: the next seat has nothing for the ends left showing
+KEEP_BONUS = 2.0  # rollouts: the mover keeps a tile for the ends
 
 
 def match_value(state: GameState, side: int) -> float:
@@ -45,21 +48,37 @@ def match_value(state: GameState, side: int) -> float:
 
 
 def rollout_choice(state: GameState, actions: Sequence[Action], rng: random.Random) -> Action:
-    """The quick policy every seat follows in a simulation: shed weight, score fives."""
+    """The quick policy every seat follows in a simulation: shed weight, score fives, and leave
+    ends the next seat cannot play on while keeping one for itself."""
     best: Action = actions[0]
-    best_score = -1.0
+    best_score = -1e9
     fives = state.rules.fives
+    line = state.line
+    seat = state.turn
+    mine = state.hands[seat]
+    nxt = state.hands[state.next_seat[seat]]
+    same_side = state.side_of(state.next_seat[seat]) == state.side_of(seat)
     for action in actions:
         if not isinstance(action, Play):
             continue
         tile = action.tile
         score = _PIPS[tile.index] + (3.0 if tile.is_double else 0.0) + rng.random()
-        if fives and action.end is not None and state.line.tiles:
-            line = state.line.copy()
-            line.place(tile, action.end.value)
-            count = line.fives_count()
-            if count % 5 == 0:
-                score += 1.5 * count
+        if fives:
+            if action.end is not None and line.tiles:
+                trial = line.copy()
+                trial.place(tile, action.end.value)
+                count = trial.fives_count()
+                if count % 5 == 0:
+                    score += 1.5 * count
+        elif action.end is not None and line.tiles:
+            e = action.end.value
+            shown = tile.other(line.ends[e])
+            kept = line.ends[1 - e]
+            fits = _WITH[shown] | _WITH[kept]
+            if not nxt & fits:
+                score += -BLOCK_BONUS if same_side else BLOCK_BONUS
+            if mine & ~tile.bit & fits:
+                score += KEEP_BONUS
         if score > best_score:
             best, best_score = action, score
     return best
