@@ -79,7 +79,7 @@ def observe(state: object, seat: int) -> Observation:
         phase=state.phase.value,
         hand_no=state.hand_no,
         dealt_hands=state.dealt_hands,
-        hand=tuple(tiles_in(state.hands[seat])),
+        hand=tiles_in(state.hands[seat]),
         hand_sizes=tuple(bin(h).count("1") for h in state.hands),
         active=tuple(state.active),
         turn=state.turn,

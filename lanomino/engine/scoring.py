@@ -25,14 +25,21 @@ def end_of_hand(
 ) -> tuple[HandEnded, int | None]:
     """The HandEnded event for a hand that ended ``how``, and the seat that won it (if any)."""
     rules = state.rules
-    pips: list[int | None] = [
-        pips_of(state.hands[s]) if state.active[s] else None for s in range(state.players)
-    ]
-    side_pips = [0] * state.sides
-    for seat, p in enumerate(pips):
-        if p is not None:
-            side_pips[state.side_of(seat)] += p
-    live_sides = sorted({state.side_of(s) for s in range(state.players) if state.active[s]})
+    active = state.active
+    pips: list[int | None] = [pips_of(h) for h in state.hands]
+    if state.departed:
+        for seat in state.departed:
+            pips[seat] = None
+        live_sides = sorted({state.side_of(s) for s in range(state.players) if active[s]})
+    else:
+        live_sides = list(range(state.sides))
+    if rules.partnership:
+        side_pips = [0, 0]
+        for seat, p in enumerate(pips):
+            if p is not None:
+                side_pips[seat % 2] += p
+    else:
+        side_pips = [p or 0 for p in pips]
     winner: int | None = None
     winner_seat: int | None = None
     earned = 0
@@ -67,8 +74,9 @@ def end_of_hand(
     points = list(state.hand_points)
     if winner is not None:
         points[winner] += earned
-    hands: tuple[tuple[Tile, ...], ...] = tuple(tuple(tiles_in(h)) for h in state.hands)
-    ended = HandEnded(state.hand_no, how, winner, tuple(points), tuple(pips), hands, reason)
+    ended = HandEnded(
+        state.hand_no, how, winner, tuple(points), tuple(pips), tuple(map(tiles_in, state.hands)), reason
+    )
     return ended, winner_seat
 
 
@@ -107,9 +115,10 @@ def _lightest_member(state: GameState, side: int, pips: list[int | None]) -> int
 def end_of_match(state: GameState, forced_winner: int | None) -> MatchEnded | None:
     """The MatchEnded event if the match is over now, else None."""
     rules = state.rules
-    live = [x for x in range(state.sides) if any(
-        state.active[s] and state.side_of(s) == x for s in range(state.players))]
     last = state.results[-1] if state.results else None
+    if forced_winner is None and rules.target and max(state.scores) < rules.target:
+        return None  # the common case, decided before anything is built
+    live = sorted({state.side_of(s) for s in range(state.players) if state.active[s]})
     if forced_winner is not None:
         winner: int | None = forced_winner
     elif rules.target == 0:

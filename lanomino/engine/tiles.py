@@ -93,14 +93,27 @@ def parse_halves(text: str, top: int = DEFAULT_TOP) -> tuple[int, int]:
     return a, b
 
 
-def tiles_in(mask: int) -> list[Tile]:
-    """The tiles of a bitmask, in canonical order."""
-    out = []
-    while mask:
-        low_bit = mask & -mask
-        out.append(TILES[low_bit.bit_length() - 1])
-        mask ^= low_bit
-    return out
+def _chunk_tiles(chunk: int) -> tuple[tuple[Tile, ...], ...]:
+    return tuple(
+        tuple(TILES[chunk * 7 + i] for i in range(7) if m >> i & 1 and chunk * 7 + i < len(TILES))
+        for m in range(128)
+    )
+
+
+# The tiles of every 7-bit slice of a mask, so that listing a hand is four lookups.
+_TILES_BY_CHUNK = tuple(_chunk_tiles(c) for c in range(4))
+
+
+def tiles_in(mask: int) -> tuple[Tile, ...]:
+    """The tiles of a (double-six) bitmask, in canonical order."""
+    if mask < 128:
+        return _TILES_BY_CHUNK[0][mask]
+    return (
+        _TILES_BY_CHUNK[0][mask & 127]
+        + _TILES_BY_CHUNK[1][mask >> 7 & 127]
+        + _TILES_BY_CHUNK[2][mask >> 14 & 127]
+        + _TILES_BY_CHUNK[3][mask >> 21 & 127]
+    )
 
 
 def mask_of(tiles: object) -> int:
