@@ -105,12 +105,16 @@ def _reject_constant(name: str) -> Any:
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise RemoteProtocolError(f"duplicate key {key!r}")
-        result[key] = value
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        duplicate = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise RemoteProtocolError(f"duplicate key {duplicate!r}")
     return result
+
+
+# Built once: json.loads with hooks would build a new decoder per message.
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
 
 
 def _depth(value: Any, limit: int) -> int:
@@ -134,15 +138,17 @@ def decode_json(data: bytes, *, max_bytes: int = MAX_MESSAGE_BYTES) -> dict[str,
         RemoteProtocolError: oversize, not UTF-8, not JSON, not an object, duplicate keys,
             NaN/Infinity, or nested deeper than ``MAX_DEPTH``.
     """
-    if not isinstance(data, bytes | bytearray | memoryview):
+    if isinstance(data, bytearray | memoryview):
+        data = bytes(data)
+    if not isinstance(data, bytes):
         raise RemoteProtocolError(f"expected bytes, got {type(data).__name__}")
     if len(data) > max_bytes:
         raise RemoteProtocolError(
             f"message of {len(data)} bytes exceeds the {max_bytes}-byte limit"
         )
     try:
-        text = bytes(data).decode("utf-8")
-        obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+        text = data.decode("utf-8")
+        obj = _DECODER.decode(text)
     except RemoteProtocolError:
         raise
     except UnicodeDecodeError:
@@ -153,7 +159,9 @@ def decode_json(data: bytes, *, max_bytes: int = MAX_MESSAGE_BYTES) -> dict[str,
         raise RemoteProtocolError(f"message is not JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise RemoteProtocolError(f"message must be a JSON object, not {type(obj).__name__}")
-    if _depth(obj, MAX_DEPTH) > MAX_DEPTH:
+    # Only a message with more than MAX_DEPTH brackets can nest that deep: skip the walk otherwise.
+    containers = data.count(b"{") + data.count(b"[")
+    if containers > MAX_DEPTH and _depth(obj, MAX_DEPTH) > MAX_DEPTH:
         raise RemoteProtocolError(f"message is nested deeper than {MAX_DEPTH} levels")
     return obj
 

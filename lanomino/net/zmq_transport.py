@@ -111,12 +111,20 @@ def _common_options(sock: zmq.Socket[Any], max_message_bytes: int) -> None:
     sock.setsockopt(zmq.IPV6, 1)
 
 
-async def _recv_frames(sock: zmq.asyncio.Socket, timeout_s: float | None) -> list[zmq.Frame] | None:
+async def _recv_frames(
+    sock: zmq.asyncio.Socket, timeout_s: float | None, copy: bool
+) -> list[zmq.Frame] | list[bytes] | None:
+    if timeout_s is None:  # the hot path: no timer, no extra task
+        return await sock.recv_multipart(copy=copy)
     try:
-        frames: list[zmq.Frame] = await asyncio.wait_for(sock.recv_multipart(copy=False), timeout_s)
+        async with asyncio.timeout(timeout_s):
+            return await sock.recv_multipart(copy=copy)
     except TimeoutError:
         return None
-    return frames
+
+
+def _frame_bytes(frame: zmq.Frame | bytes) -> bytes:
+    return frame.bytes if isinstance(frame, zmq.Frame) else frame
 
 
 class HostTransport:
@@ -185,15 +193,17 @@ class HostTransport:
         deadline = None if timeout_s is None else loop.time() + timeout_s
         while True:
             remaining = None if deadline is None else max(0.0, deadline - loop.time())
-            frames = await _recv_frames(sock, remaining)
+            frames = await _recv_frames(sock, remaining, copy=False)
             if frames is None:
                 return None
-            identity = frames[0].bytes
+            identity = _frame_bytes(frames[0])
             try:
                 if len(frames) != 2:
                     raise RemoteProtocolError(f"expected one frame, got {len(frames) - 1}")
-                message = decode_json(frames[1].bytes, max_bytes=self._max)
-                peer_key = frames[1].get("User-Id")  # set by the ZAP handler: the client key
+                payload = frames[1]
+                assert isinstance(payload, zmq.Frame)
+                message = decode_json(payload.bytes, max_bytes=self._max)
+                peer_key = payload.get("User-Id")  # set by the ZAP handler: the client key
                 if not isinstance(peer_key, str) or not peer_key:
                     raise RemoteProtocolError("message without an authenticated key")
             except RemoteProtocolError as exc:
@@ -361,13 +371,13 @@ class PeerTransport:
         deadline = None if timeout_s is None else loop.time() + timeout_s
         while True:
             remaining = None if deadline is None else max(0.0, deadline - loop.time())
-            frames = await _recv_frames(sock, remaining)
+            frames = await _recv_frames(sock, remaining, copy=True)
             if frames is None:
                 return None
             try:
                 if len(frames) != 1:
                     raise RemoteProtocolError(f"expected one frame, got {len(frames)}")
-                message = decode_json(frames[0].bytes, max_bytes=self._max)
+                message = decode_json(_frame_bytes(frames[0]), max_bytes=self._max)
             except RemoteProtocolError as exc:
                 self.stats.malformed += 1
                 if self._on_malformed is not None:

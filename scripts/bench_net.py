@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Move fan-out latency on loopback: the reference that the real session path is measured against.
+
+One move: peer 0 sends a move-sized JSON message to the host; the host parses it, builds an
+update of the size a real update has, and sends it to every peer (3 by default); the move is done
+when every peer has received and parsed its update. We time that from peer 0's send, for
+thousands of moves after a warm-up, and print the median and p99.
+
+Scenarios (all in one process and one asyncio loop, on 127.0.0.1, so they compare like for like):
+
+  bare        raw pyzmq ROUTER/DEALER + json, no CURVE     (the floor)
+  bare-curve  raw pyzmq ROUTER/DEALER + json, CURVE         (the reference of issue 4)
+  transport   lanomino.net.zmq_transport Host/PeerTransport (CURVE, ZAP, bounded JSON)
+
+A scenario is an async factory returning a ``Rig`` (``submit(n)``, ``wait_all(n)``, ``close()``);
+add the real session path to ``SCENARIOS`` and it is measured in the same run, against the same
+reference, with the ratio printed. This is a benchmark that prints figures, not a test.
+
+    python scripts/bench_net.py [--moves 3000] [--peers 3] [--scenario NAME ...] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import zmq  # noqa: E402
+import zmq.asyncio  # noqa: E402
+
+from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport  # noqa: E402
+
+REFERENCE = "bare-curve"
+
+
+def move_message(n: int) -> dict[str, Any]:
+    """What a peer sends to play a tile (about 90 bytes on the wire)."""
+    return {"v": 1, "type": "move", "term": 0, "seq": n, "body": {"tile": "6-4", "end": "left"}}
+
+
+def update_message(n: int, seat: int) -> dict[str, Any]:
+    """What the host sends each peer after a move (about 330 bytes: event plus public view)."""
+    return {
+        "v": 1,
+        "type": "update",
+        "term": 0,
+        "seq": n,
+        "body": {
+            "event": {"kind": "tile_played", "seat": 0, "tile": "6-4", "end": "left"},
+            "line": ["6-6", "6-4", "4-2", "2-2", "2-5", "5-1"],
+            "ends": {"left": 6, "right": 1},
+            "counts": [5, 6, 6, 6],
+            "boneyard": 4,
+            "turn": 1,
+            "scores": [0, 15, 5, 0],
+            "your_seat": seat,
+        },
+    }
+
+
+@dataclass
+class Rig:
+    """A running fan-out: peer 0 submits move ``n``; ``wait_all(n)`` returns when all have it."""
+
+    submit: Callable[[int], Awaitable[None]]
+    wait_all: Callable[[int], Awaitable[None]]
+    close: Callable[[], Awaitable[None]]
+
+
+async def bare_rig(peers: int, curve: bool) -> Rig:
+    """Raw pyzmq: the host is a task that parses each move and fans an update out."""
+    ctx = zmq.asyncio.Context()
+    server = CurveKeypair.generate()
+    router = ctx.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    if curve:
+        router.curve_server = True
+        router.curve_secretkey = server.secret.encode()
+        router.curve_publickey = server.public.encode()
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+    dealers = []
+    for _ in range(peers):
+        dealer = ctx.socket(zmq.DEALER)
+        dealer.setsockopt(zmq.LINGER, 0)
+        if curve:
+            keys = CurveKeypair.generate()
+            dealer.curve_serverkey = server.public.encode()
+            dealer.curve_publickey = keys.public.encode()
+            dealer.curve_secretkey = keys.secret.encode()
+        dealer.connect(f"tcp://127.0.0.1:{port}")
+        dealers.append(dealer)
+    identities: list[bytes] = []
+    for dealer in dealers:  # learn every peer's routing id
+        await dealer.send(b"{}")
+        identities.append((await router.recv_multipart())[0])
+
+    async def host_loop() -> None:
+        while True:
+            identity, data = await router.recv_multipart()
+            move = json.loads(data)
+            for seat, peer in enumerate(identities):
+                update = json.dumps(update_message(move["seq"], seat)).encode()
+                await router.send_multipart([peer, update])
+
+    host = asyncio.create_task(host_loop())
+
+    async def submit(n: int) -> None:
+        await dealers[0].send(json.dumps(move_message(n)).encode())
+
+    async def wait_all(n: int) -> None:
+        for dealer in dealers:
+            assert json.loads(await dealer.recv())["seq"] == n
+
+    async def close() -> None:
+        host.cancel()
+        await asyncio.gather(host, return_exceptions=True)
+        ctx.destroy(linger=0)
+
+    return Rig(submit, wait_all, close)
+
+
+async def transport_rig(peers: int, curve: bool) -> Rig:
+    """The same fan-out through lanomino's HostTransport / PeerTransport (always CURVE)."""
+    host = HostTransport(CurveKeypair.generate(), bind_ip="127.0.0.1")
+    await host.start()
+    clients = [
+        PeerTransport(CurveKeypair.generate(), host.keypair.public, "127.0.0.1", host.port)
+        for _ in range(peers)
+    ]
+    identities: list[bytes] = []
+    for client in clients:
+        await client.connect()
+        await client.send({})
+        incoming = await host.receive()
+        assert incoming is not None
+        identities.append(incoming.identity)
+
+    async def host_loop() -> None:
+        while True:
+            incoming = await host.receive()
+            assert incoming is not None
+            for seat, peer in enumerate(identities):
+                await host.send(peer, update_message(incoming.message["seq"], seat))
+
+    task = asyncio.create_task(host_loop())
+
+    async def submit(n: int) -> None:
+        await clients[0].send(move_message(n))
+
+    async def wait_all(n: int) -> None:
+        for client in clients:
+            message = await client.receive()
+            assert message is not None and message["seq"] == n
+
+    async def close() -> None:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        for client in clients:
+            client.close()
+        host.close()
+
+    return Rig(submit, wait_all, close)
+
+
+SCENARIOS: dict[str, Callable[[int], Awaitable[Rig]]] = {
+    "bare": lambda peers: bare_rig(peers, curve=False),
+    "bare-curve": lambda peers: bare_rig(peers, curve=True),
+    "transport": lambda peers: transport_rig(peers, curve=True),
+}
+
+
+async def measure(make: Callable[[int], Awaitable[Rig]], peers: int, moves: int) -> list[float]:
+    """Seconds per move fan-out, for ``moves`` moves after a warm-up of a tenth as many."""
+    rig = await make(peers)
+    warmup = max(50, moves // 10)
+    times: list[float] = []
+    try:
+        for n in range(warmup + moves):
+            start = time.perf_counter()
+            await rig.submit(n)
+            await rig.wait_all(n)
+            if n >= warmup:
+                times.append(time.perf_counter() - start)
+    finally:
+        await rig.close()
+    return times
+
+
+def summarise(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    return {
+        "median_ms": statistics.median(ordered) * 1000,
+        "p99_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=3000)
+    parser.add_argument("--peers", type=int, default=3)
+    parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS))
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    names = args.scenario or list(SCENARIOS)
+    if REFERENCE not in names:
+        names.insert(0, REFERENCE)
+    results = {
+        name: summarise(asyncio.run(measure(SCENARIOS[name], args.peers, args.moves)))
+        for name in names
+    }
+    reference = results[REFERENCE]["median_ms"]
+    for figures in results.values():
+        figures["x_reference"] = figures["median_ms"] / reference
+    if args.json:
+        print(json.dumps({"peers": args.peers, "moves": args.moves, "results": results}))
+        return 0
+    print(f"move fan-out to {args.peers} peers on loopback, {args.moves} moves per scenario")
+    print(f"{'scenario':<12} {'median ms':>10} {'p99 ms':>10} {'x ' + REFERENCE:>14}")
+    for name, figures in results.items():
+        print(
+            f"{name:<12} {figures['median_ms']:>10.3f} {figures['p99_ms']:>10.3f} "
+            f"{figures['x_reference']:>14.2f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
