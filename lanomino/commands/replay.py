@@ -22,7 +22,8 @@ from lanomino.engine import (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a game record (lanomino.record/1)")
+    parser.add_argument("file", metavar="FILE",
+                        help="a game record (lanomino.record/1) or a signed transcript (lanomino.transcript/1)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
@@ -44,6 +45,15 @@ def run(args: argparse.Namespace) -> int:
     from lanomino.record import IllegalMoveError, MalformedRecordError, parse_record, replay
 
     doc = load_json(args.file)
+    if isinstance(doc, dict) and doc.get("format") == "lanomino.transcript/1":
+        from lanomino.fair import to_record
+        from lanomino.fair.transcript import TranscriptError
+
+        try:
+            doc = to_record(doc)  # the deals are derived from the revealed secrets
+        except TranscriptError as exc:
+            print(f"lanomino replay: {args.file}: {exc}", file=sys.stderr)
+            return 1
     try:
         record = parse_record(doc)
     except MalformedRecordError as exc:
