@@ -68,3 +68,14 @@ CONNECT = """
 import socket
 socket.create_connection(("{ip}", 7001), timeout=5).close()
 """
+
+
+def test_without_root_the_lab_explains_why_it_skips(monkeypatch: pytest.MonkeyPatch) -> None:
+    import netlab
+
+    monkeypatch.setattr(netlab, "_availability", False)  # forget the cached probe
+    monkeypatch.setattr(netlab.os, "geteuid", lambda: 1000)
+    reason = netlab.unavailable_reason()
+    assert reason is not None and "root" in reason
+    with pytest.raises(pytest.skip.Exception, match="root"):
+        require_netns()
