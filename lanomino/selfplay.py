@@ -8,7 +8,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from lanomino.bots import Bot
-from lanomino.engine import TILES, GameState, MatchEnded, Phase, Rules, apply, new_game, observe, start_hand
+from lanomino.engine import (
+    TILES,
+    GameState,
+    MatchEnded,
+    Phase,
+    Rules,
+    apply,
+    new_game,
+    observe,
+    start_hand,
+)
 from lanomino.engine.dealing import deal_for
 from lanomino.record.writer import RecordBuilder
 

@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.games} matches, {hands} hands, seed {seed} ({args.rules}, {args.players} players)")
     for side in range(sides):
         who = f"{label} {side}" + ("" if rules.partnership else f" ({names[side]})")
-        print(f"  {who}: won {wins[side]}, {summary['avg_points_per_hand'][side]} points per hand")  # type: ignore[index]
+        print(f"  {who}: won {wins[side]}, {summary['avg_points_per_hand'][side]} points per hand")
     if no_winner:
         print(f"  no winner: {no_winner}")
     print(f"  {summary['hands_per_second']} hands per second")

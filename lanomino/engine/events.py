@@ -81,7 +81,7 @@ def _typed_equality(*classes: type) -> None:
     """Make two events equal only when they are of the same type (plain tuples ignore it)."""
 
     def eq(self: tuple[Any, ...], other: object) -> bool:
-        return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+        return type(self) is type(other) and tuple.__eq__(self, other)
 
     def ne(self: tuple[Any, ...], other: object) -> bool:
         return not eq(self, other)

@@ -214,7 +214,7 @@ def legal_actions(state: GameState, seat: int) -> Sequence[Action]:
         hand = state.hands[seat]
         ends = state.line.ends
         left, right = ends[0], ends[1]
-        plays = _LEFT_PLAYS[left][hand & WITH[left]]
+        plays: tuple[Action, ...] = _LEFT_PLAYS[left][hand & WITH[left]]
         if right != left:
             plays += _RIGHT_PLAYS[right][hand & WITH[right]]
         if plays:

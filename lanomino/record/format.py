@@ -135,7 +135,8 @@ def _parse_move(doc: Any, path: str, players: int) -> Move:
             raise MalformedRecordError(f"{path}.{kind}", "expected true")
         if "end" in doc:
             raise MalformedRecordError(f"{path}.end", f"a {kind} has no end")
-        action: Action = {"draw": DRAW, "pass": PASS, "resign": RESIGN}[kind]
+        simple: dict[str, Action] = {"draw": DRAW, "pass": PASS, "resign": RESIGN}
+        action = simple[kind]
         return Move(seat, action)
     text = doc["play"]
     try:
