@@ -1,0 +1,274 @@
+"""The arrows of STYLE.md, read from the imports of every module in lanomino/.
+
+Each package row says which other lanomino packages it may import and which modules it must never
+import; each I/O library has the one place allowed to use it. A package or module that does not
+exist yet is simply not checked. To add a rule, add a row to LAYERS or OWNERS.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "lanomino"
+
+IO_LIBS = ("zmq", "zeroconf", "prompt_toolkit", "sqlite3")
+HEAVY = ("zmq", "zeroconf", "prompt_toolkit")
+
+
+@dataclass(frozen=True)
+class Layer:
+    package: str
+    may_import: tuple[str, ...]  # other lanomino packages (its own is always allowed)
+    never: tuple[str, ...]  # top-level module names it must not import
+    third_party: tuple[str, ...] | None = None  # allowed non-stdlib libraries; None: any
+    exempt: dict[str, tuple[str, ...]] = field(default_factory=dict)  # module -> names it may use anyway
+
+
+LAYERS: tuple[Layer, ...] = (
+    Layer(
+        "lanomino.engine",
+        may_import=(),
+        never=("time", "random", "asyncio", "socket", "sqlite3", "logging", "threading", "subprocess",
+               "secrets", *IO_LIBS),
+        third_party=(),
+    ),
+    Layer(
+        "lanomino.fair",
+        may_import=("lanomino.engine",),
+        never=("random", "secrets", "asyncio", "socket", "logging", *IO_LIBS),
+        third_party=("cryptography",),
+        exempt={"lanomino.fair.entropy": ("secrets",)},  # the single place a secret is made
+    ),
+    Layer(
+        "lanomino.record",
+        may_import=("lanomino.engine",),
+        never=("random", "time", "asyncio", "socket", "logging", *IO_LIBS),
+        third_party=(),
+    ),
+    Layer(
+        "lanomino.bots",
+        may_import=("lanomino.engine",),
+        never=("asyncio", "socket", "logging", *IO_LIBS),
+        third_party=(),
+    ),
+    Layer(
+        "lanomino.net",
+        may_import=("lanomino.engine", "lanomino.fair", "lanomino.record"),
+        never=("time", "asyncio", "socket", "random", *IO_LIBS),
+        exempt={"lanomino.net.zmq_transport": ("zmq", "asyncio", "time", "socket")},
+    ),
+    Layer(
+        "lanomino.discovery",
+        may_import=("lanomino.engine", "lanomino.net"),
+        never=("time", "asyncio", "socket", "random", *IO_LIBS),
+        exempt={"lanomino.discovery.zeroconf_adapter": ("zeroconf", "asyncio", "socket", "time")},
+    ),
+    Layer(
+        "lanomino.store",
+        may_import=("lanomino.engine", "lanomino.fair", "lanomino.record"),
+        never=("zmq", "zeroconf", "prompt_toolkit"),
+    ),
+    Layer(
+        "lanomino.ui",
+        may_import=("lanomino.engine",),
+        never=("zmq", "zeroconf", "sqlite3", "socket"),
+        third_party=("prompt_toolkit",),
+    ),
+)
+
+# library -> the modules (or packages) allowed to import it at run time
+OWNERS: dict[str, tuple[str, ...]] = {
+    "zmq": ("lanomino.net.zmq_transport",),
+    "zeroconf": ("lanomino.discovery.zeroconf_adapter",),
+    "prompt_toolkit": ("lanomino.ui",),
+    "sqlite3": ("lanomino.store",),
+}
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str  # absolute dotted name
+    line: int
+    runtime: bool  # False under `if TYPE_CHECKING:`
+    top_level: bool  # at module level (not inside a function or class)
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def all_modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imports_of(path: Path) -> list[Import]:
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: list[Import] = []
+
+    def visit(node: ast.AST, runtime: bool, top: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Import):
+                found.extend(Import(a.name, child.lineno, runtime, top) for a in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = package.split(".")
+                    base = base[: len(base) - (child.level - 1)]
+                    target = ".".join([*base, child.module] if child.module else base)
+                else:
+                    target = child.module or ""
+                found.append(Import(target, child.lineno, runtime, top))
+                # `from lanomino import ui` imports the package lanomino.ui
+                for alias in child.names:
+                    candidate = f"{target}.{alias.name}"
+                    if candidate in MODULES:
+                        found.append(Import(candidate, child.lineno, runtime, top))
+            elif isinstance(child, ast.If) and _is_type_checking(child.test):
+                for stmt in child.body:
+                    visit(ast.Module(body=[stmt], type_ignores=[]), False, top)
+                for stmt in child.orelse:
+                    visit(ast.Module(body=[stmt], type_ignores=[]), runtime, top)
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                visit(child, runtime, False)
+            else:
+                visit(child, runtime, top)
+
+    visit(ast.parse(path.read_text(encoding="utf-8"), str(path)), True, True)
+    return found
+
+
+MODULES = all_modules()
+
+
+def _in(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def _top(module: str) -> str:
+    return module.split(".")[0]
+
+
+def layer_violations(layer: Layer) -> Iterator[str]:
+    for name, path in MODULES.items():
+        if not _in(name, layer.package):
+            continue
+        exempt = layer.exempt.get(name, ())
+        for imp in imports_of(path):
+            where = f"{path.relative_to(ROOT)}:{imp.line}"
+            top = _top(imp.module)
+            if top == "lanomino":
+                if imp.module == "lanomino" or _in(imp.module, layer.package):
+                    continue  # the root package (its version) or the layer itself
+                if not any(_in(imp.module, allowed) for allowed in layer.may_import):
+                    yield f"{where}: {name} imports {imp.module}; {layer.package} may import only " + (
+                        ", ".join(layer.may_import) or "the standard library")
+            elif top in layer.never and top not in exempt:
+                yield f"{where}: {name} imports {imp.module}, which {layer.package} must never import"
+            elif (
+                layer.third_party is not None
+                and top not in sys.stdlib_module_names
+                and top != "__future__"
+                and top not in layer.third_party
+                and top not in exempt
+            ):
+                yield f"{where}: {name} imports the library {top}; {layer.package} may use only " + (
+                    ", ".join(layer.third_party) or "the standard library")
+
+
+@pytest.mark.parametrize("layer", LAYERS, ids=lambda layer: layer.package)
+def test_package_imports_point_the_right_way(layer: Layer) -> None:
+    if not any(_in(name, layer.package) for name in MODULES):
+        pytest.skip(f"{layer.package} does not exist yet")
+    assert list(layer_violations(layer)) == []
+
+
+@pytest.mark.parametrize("library", sorted(OWNERS))
+def test_each_io_library_is_imported_in_one_place(library: str) -> None:
+    wrong = [
+        f"{path.relative_to(ROOT)}:{imp.line}: {name} imports {imp.module}"
+        for name, path in MODULES.items()
+        for imp in imports_of(path)
+        if imp.runtime and _top(imp.module) == library and not any(_in(name, o) for o in OWNERS[library])
+    ]
+    assert wrong == []
+
+
+def test_bots_use_only_the_random_they_are_given() -> None:
+    """A bot takes ``rng: random.Random``; the module-level functions of ``random`` are the global RNG."""
+    wrong = []
+    for name, path in MODULES.items():
+        if not _in(name, "lanomino.bots"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id == "random" and node.attr != "Random"):
+                wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: random.{node.attr}")
+            if isinstance(node, ast.ImportFrom) and node.module == "random":
+                wrong += [f"{path.relative_to(ROOT)}:{node.lineno}: from random import {a.name}"
+                          for a in node.names if a.name != "Random"]
+    assert wrong == []
+
+
+def test_cli_start_up_imports_no_heavy_library() -> None:
+    """What ``lanomino --help`` loads: cli.py, every command module, and what they import at
+    module level, followed through lanomino. None of it may import zmq, zeroconf or prompt_toolkit."""
+    from lanomino.cli import COMMANDS
+
+    todo = ["lanomino.cli", *(module for _name, module, _help in COMMANDS)]
+    seen: set[str] = set()
+    wrong = []
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in MODULES:
+            continue
+        seen.add(name)
+        parts = name.split(".")
+        todo += [".".join(parts[:i]) for i in range(2, len(parts))]  # parent packages run first
+        for imp in imports_of(MODULES[name]):
+            if not (imp.runtime and imp.top_level):
+                continue
+            if _top(imp.module) in HEAVY:
+                wrong.append(f"{name} imports {imp.module} at start-up")
+            elif _top(imp.module) == "lanomino":
+                todo.append(imp.module)
+    assert "lanomino.engine" in seen  # the walk did follow the imports
+    assert wrong == []
+
+
+# ----- the checker itself --------------------------------------------------------------------------
+
+
+def test_checker_sees_a_wrong_arrow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "lanomino" / "engine"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "bad.py").write_text(
+        "import time\nfrom lanomino.net import codec\nimport numpy\n"
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import zmq\n"
+    )
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "lanomino")
+    monkeypatch.setattr(sys.modules[__name__], "MODULES", all_modules())
+    found = list(layer_violations(LAYERS[0]))
+    assert any("imports time" in v for v in found)
+    assert any("imports lanomino.net" in v for v in found)
+    assert any("library numpy" in v for v in found)
+    assert any("imports zmq" in v for v in found)  # type-only imports count for the arrows
+    assert [i.runtime for i in imports_of(fake / "bad.py") if i.module == "zmq"] == [False]
