@@ -146,6 +146,8 @@ def check_observation(state: GameState, seat: int) -> None:
     assert obs.legal == tuple(legal_actions(state, seat))
     if state.phase is not Phase.PLAY:
         return
+    assert (obs.boneyard, obs.drawable) == (state.boneyard_left(), state.drawable)
+    assert obs.hand_sizes == tuple(len(tiles_in(h)) for h in state.hands)
     hidden = state.boneyard[state.drawn :]
     hidden_mask = sum(t.bit for t in hidden)
     for other in range(state.players):

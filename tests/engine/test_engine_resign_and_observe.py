@@ -72,6 +72,17 @@ def test_three_players_resigning_takes_the_seat_and_its_tiles_off_the_table() ->
     assert isinstance(started, HandStarted) and started.hand_sizes == (2, 0, 2)
 
 
+def test_last_seat_standing_wins_and_the_departed_rank_by_leaving_last_first() -> None:
+    state = game(Rules.preset("block", hand_size=2), ["5-5 5-1", "6-2 3-0", "5-4 5-3"])
+    play(state, 0, "5-5")
+    apply(state, 1, RESIGN)
+    events = apply(state, 2, RESIGN)
+    ended, outcome = events[-2], events[-1]
+    assert isinstance(ended, HandEnded) and (ended.end, ended.winner) == ("resigned", 0)
+    assert ended.pips_left == (6, None, None)
+    assert outcome == MatchEnded(0, (0, 0, 0), (0, 2, 1))
+
+
 def test_resigning_with_the_only_playable_tiles_blocks_the_hand() -> None:
     state = game(Rules.preset("block", hand_size=2), ["6-6 1-0", "6-1 2-0", "3-3 2-1"])
     play(state, 0, "6-6")
