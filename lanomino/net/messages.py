@@ -1,0 +1,395 @@
+"""Every message of the table protocol, its body schema, and the JSON forms of game values. Pure.
+
+A message is a codec ``Envelope`` (``{"v", "type", "term", "seq", "body"}``). ``SCHEMAS`` lists, per
+type, every body field and its check; ``parse_message`` validates a decoded JSON object against it
+(no missing field, no unknown field, every value bounded) and raises ``RemoteProtocolError`` naming
+the field. ``build`` does the same for what we send and raises ``LocalProtocolError`` (a bug here).
+
+Direction and meaning (P = peer, H = host):
+
+  P->H hello      name, Ed25519 identity key, CURVE key: "I want a seat"
+  H->P challenge  a nonce, the table id, whether a passphrase is needed, the host's identity
+  P->H auth       signature over the join statement (proves the identity key), passphrase proof
+  H->P welcome    your seat and the current roster;  H->P refused: why not (then forgotten)
+  H->P roster     the replicated seat list (succession order is seat order, host first)
+  H->P match      the transcript header every seat signs;  P->H agree: the header signature
+  H->P begin      every seat's header signature (the match starts)
+  H->P commit_req / P->H commit / H->P commit_set / P->H echo / H->P reveal_req / P->H reveal
+                  the fair deal's commit-reveal round for (hand, attempt)
+  H->P escrow     this peer's XOR share of the deal's secrets (when >= 2 human peers hold shares)
+  H->P deal       this peer's own tiles and the public HandStarted event
+  P->H move       a signed move;  H->P update: the move, its signature and the public events
+  H->P hand_log   the finished hand's transcript entry and the host's closing statement
+  P->H resync     "I missed something";  H->P snapshot: everything this seat may know now
+  H->P error      a refused message (code, text, the seq it refers to)
+  P->H bye        the peer leaves the table;  both ways: ping (liveness)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from lanomino.engine import (
+    DRAW,
+    PASS,
+    RESIGN,
+    Action,
+    DealVoided,
+    End,
+    Event,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    Passed,
+    Play,
+    PointsScored,
+    Resigned,
+    Tile,
+    TileDrawn,
+    TilePlayed,
+    parse_tile,
+)
+from lanomino.engine.errors import EngineError
+from lanomino.net.codec import Envelope, parse_envelope
+from lanomino.net.errors import LocalProtocolError, RemoteProtocolError
+
+MAX_NAME = 32
+MAX_SEATS = 4
+MAX_TEXT = 300
+MAX_EVENTS = 64
+MAX_HAND = 2**31 - 1
+
+Check = Callable[[Any, str], Any]
+
+
+# ----- field checks: each returns the value or raises RemoteProtocolError naming the field -----
+
+
+def _fail(where: str, what: str, value: Any) -> RemoteProtocolError:
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return RemoteProtocolError(f"field {where!r}: expected {what}, got {shown}")
+
+
+def integer(lo: int, hi: int) -> Check:
+    def check(value: Any, where: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            raise _fail(where, f"an integer {lo}..{hi}", value)
+        return value
+
+    return check
+
+
+def text(max_len: int, pattern: str | None = None) -> Check:
+    regex = re.compile(pattern) if pattern else None
+
+    def check(value: Any, where: str) -> str:
+        if not isinstance(value, str) or len(value) > max_len:
+            raise _fail(where, f"a string of at most {max_len} characters", value)
+        if regex is not None and not regex.fullmatch(value):
+            raise _fail(where, "a string in the expected form", value)
+        return value
+
+    return check
+
+
+def hexbytes(size: int) -> Check:
+    regex = re.compile(f"[0-9a-f]{{{2 * size}}}")
+
+    def check(value: Any, where: str) -> bytes:
+        if not isinstance(value, str) or not regex.fullmatch(value):
+            raise _fail(where, f"{size} bytes as lowercase hex", value)
+        return bytes.fromhex(value)
+
+    return check
+
+
+def boolean(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(where, "true or false", value)
+    return value
+
+
+def listof(item: Check, max_items: int) -> Check:
+    def check(value: Any, where: str) -> list[Any]:
+        if not isinstance(value, list) or len(value) > max_items:
+            raise _fail(where, f"a list of at most {max_items} items", value)
+        return [item(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+    return check
+
+
+def obj(value: Any, where: str) -> dict[str, Any]:
+    """Any JSON object: the handler checks it further (a transcript entry, a header)."""
+    if not isinstance(value, dict):
+        raise _fail(where, "an object", value)
+    return value
+
+
+def optional(inner: Check) -> Check:
+    def check(value: Any, where: str) -> Any:
+        return None if value is None else inner(value, where)
+
+    return check
+
+
+def name_text(value: Any, where: str) -> str:
+    name = text(MAX_NAME)(value, where)
+    if not name.strip() or any(ord(c) < 32 or ord(c) == 127 for c in name):
+        raise _fail(where, "a printable name", value)
+    return str(name)
+
+
+def pair(first: Check, second: Check) -> Check:
+    def check(value: Any, where: str) -> tuple[Any, Any]:
+        if not isinstance(value, list) or len(value) != 2:
+            raise _fail(where, "a pair", value)
+        return first(value[0], f"{where}[0]"), second(value[1], f"{where}[1]")
+
+    return check
+
+
+SEAT = integer(0, MAX_SEATS - 1)
+HAND = integer(1, MAX_HAND)
+COUNT = integer(0, MAX_HAND)
+KEY32 = hexbytes(32)
+SIG = hexbytes(64)
+CURVE = text(40, r"[0-9a-zA-Z.\-:+=^!/*?&<>()\[\]{}@%$#]{40}")
+TILE_TEXT = text(5, r"[0-9]{1,2}-[0-9]{1,2}")
+CODE = text(32, r"[a-z][a-z_]*")
+
+ROSTER_ENTRY: dict[str, Check] = {
+    "seat": SEAT, "name": name_text, "identity": KEY32, "curve": optional(CURVE),
+    "kind": text(5, r"host|human|bot"), "connected": boolean,
+}
+
+
+def roster_entry(value: Any, where: str) -> dict[str, Any]:
+    return check_fields(obj(value, where), ROSTER_ENTRY, where)
+
+
+ROSTER = listof(roster_entry, MAX_SEATS)
+
+SCHEMAS: dict[str, dict[str, Check]] = {
+    "hello": {"name": name_text, "identity": KEY32, "curve": CURVE},
+    "challenge": {"nonce": KEY32, "table": hexbytes(16), "passphrase": boolean, "host": KEY32},
+    "auth": {"signature": SIG, "proof": optional(KEY32)},
+    "welcome": {"seat": SEAT, "seats": integer(2, MAX_SEATS), "roster": ROSTER, "rules": obj},
+    "refused": {"code": CODE, "reason": text(MAX_TEXT)},
+    "roster": {"roster": ROSTER, "seats": integer(2, MAX_SEATS)},
+    "match": {"header": obj},
+    "agree": {"signature": SIG},
+    "begin": {"signatures": listof(SIG, MAX_SEATS)},
+    "commit_req": {"hand": HAND, "attempt": HAND},
+    "commit": {"hand": HAND, "attempt": HAND, "commitment": KEY32, "signature": SIG},
+    "commit_set": {"hand": HAND, "attempt": HAND, "commitments": listof(pair(SEAT, KEY32), MAX_SEATS),
+                   "signature": SIG},
+    "echo": {"hand": HAND, "attempt": HAND, "set": KEY32, "signature": SIG},
+    "reveal_req": {"hand": HAND, "attempt": HAND},
+    "reveal": {"hand": HAND, "attempt": HAND, "secret": KEY32},
+    "escrow": {"hand": HAND, "attempt": HAND, "seats": listof(SEAT, MAX_SEATS),
+               "holders": listof(SEAT, MAX_SEATS), "digests": listof(KEY32, MAX_SEATS),
+               "share": text(2 * 32 * MAX_SEATS, r"(?:[0-9a-f]{64}){1,4}")},
+    "deal": {"hand": HAND, "tiles": listof(TILE_TEXT, 28), "events": listof(obj, MAX_EVENTS),
+             "turn": SEAT},
+    "move": {"hand": HAND, "index": COUNT, "move": obj, "signature": SIG},
+    "update": {"hand": HAND, "index": COUNT, "move": obj, "signature": SIG,
+               "events": listof(obj, MAX_EVENTS), "turn": SEAT},
+    "hand_log": {"entry": obj, "end": obj},
+    "resync": {},
+    "snapshot": {"seat": SEAT, "roster": ROSTER, "seats": integer(2, MAX_SEATS), "rules": obj,
+                 "transcript": optional(obj), "play": optional(obj)},
+    "error": {"code": CODE, "message": text(MAX_TEXT), "ref": COUNT},
+    "bye": {"reason": text(MAX_TEXT)},
+    "ping": {},
+}
+
+KNOWN_TYPES = frozenset(SCHEMAS)
+
+
+def check_fields(body: Mapping[str, Any], schema: Mapping[str, Check], where: str = "body") -> dict[str, Any]:
+    """Every field of ``schema`` present and valid, nothing else. Raises RemoteProtocolError."""
+    missing = [k for k in schema if k not in body]
+    if missing:
+        raise RemoteProtocolError(f"{where}: missing field {missing[0]!r}")
+    extra = sorted(k for k in body if k not in schema)
+    if extra:
+        raise RemoteProtocolError(f"{where}: unknown field {extra[0]!r}")
+    return {k: check(body[k], f"{where}.{k}" if where != "body" else k) for k, check in schema.items()}
+
+
+class Message:
+    """A validated message: the envelope's type, term and seq, and the checked body values."""
+
+    __slots__ = ("type", "term", "seq", "body", "raw")
+
+    def __init__(self, type_: str, term: int, seq: int, body: dict[str, Any], raw: Mapping[str, Any]):
+        self.type, self.term, self.seq, self.body, self.raw = type_, term, seq, body, raw
+
+    def __repr__(self) -> str:
+        return f"Message({self.type!r}, term={self.term}, seq={self.seq})"
+
+
+def parse_message(obj_: Mapping[str, Any]) -> Message:
+    """A decoded JSON object as a valid message of a known type. Raises RemoteProtocolError."""
+    envelope = parse_envelope(obj_, KNOWN_TYPES)
+    body = check_fields(envelope.body, SCHEMAS[envelope.type])
+    return Message(envelope.type, envelope.term, envelope.seq, body, envelope.body)
+
+
+def build(type_: str, term: int, seq: int, **body: Any) -> dict[str, Any]:
+    """The wire object of a message we send. Raises LocalProtocolError when it breaks the schema."""
+    schema = SCHEMAS.get(type_)
+    if schema is None:
+        raise LocalProtocolError(f"unknown message type {type_!r}")
+    try:
+        check_fields(body, schema)
+    except RemoteProtocolError as exc:
+        raise LocalProtocolError(f"{type_}: {exc}") from None
+    return Envelope(type_, term, seq, body).to_dict()
+
+
+# ----- game values as JSON ------------------------------------------------------------------
+
+
+def tile_from_text(value: Any, where: str) -> Tile:
+    try:
+        tile = parse_tile(TILE_TEXT(value, where))
+    except EngineError:
+        raise _fail(where, "a tile like 6-4", value) from None
+    if str(tile) != value:
+        raise _fail(where, "a tile written higher number first", value)
+    return tile
+
+
+def tiles_from_text(values: list[Any], where: str) -> tuple[Tile, ...]:
+    tiles = tuple(tile_from_text(v, f"{where}[{i}]") for i, v in enumerate(values))
+    if len(set(tiles)) != len(tiles):
+        raise RemoteProtocolError(f"field {where!r}: a tile is listed twice")
+    return tiles
+
+
+def _end(value: Any, where: str) -> End:
+    try:
+        return End.parse(text(5)(value, where))
+    except ValueError:
+        raise _fail(where, "left, right, up or down", value) from None
+
+
+def parse_move(move: Any, seat: int, where: str = "move") -> Action:
+    """A move in the record's JSON form for ``seat``. Raises RemoteProtocolError."""
+    if not isinstance(move, dict) or move.get("seat") != seat or isinstance(move.get("seat"), bool):
+        raise RemoteProtocolError(f"field {where!r}: expected a move by seat {seat}")
+    kinds = set(move) - {"seat", "end"}
+    if len(kinds) != 1:
+        raise RemoteProtocolError(f"field {where!r}: a move is one of play, draw, pass, resign")
+    kind = kinds.pop()
+    if kind == "play":
+        tile = tile_from_text(move["play"], f"{where}.play")
+        return Play(tile, _end(move["end"], f"{where}.end") if "end" in move else None)
+    actions: dict[str, Action] = {"draw": DRAW, "pass": PASS, "resign": RESIGN}
+    if kind not in actions or move[kind] is not True or "end" in move:
+        raise RemoteProtocolError(f"field {where!r}: a move is one of play, draw, pass, resign")
+    return actions[kind]
+
+
+def _tiles(tiles: tuple[Tile, ...]) -> list[str]:
+    return [str(t) for t in tiles]
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """The JSON form of an engine event (tiles as "6-4", ends as names)."""
+    kind = type(event)
+    if kind is TilePlayed:
+        e = event
+        assert isinstance(e, TilePlayed)
+        return {"e": "played", "seat": e.seat, "tile": str(e.tile), "end": str(e.end), "first": e.first,
+                "exposed": e.exposed, "spinner": e.spinner}
+    if kind is TileDrawn:
+        assert isinstance(event, TileDrawn)
+        return {"e": "drawn", "seat": event.seat, "tile": None if event.tile is None else str(event.tile),
+                "ends": list(event.ends), "boneyard": event.boneyard}
+    if kind is Passed:
+        assert isinstance(event, Passed)
+        return {"e": "passed", "seat": event.seat, "ends": list(event.ends)}
+    if kind is PointsScored:
+        assert isinstance(event, PointsScored)
+        return {"e": "scored", "side": event.side, "points": event.points, "reason": event.reason}
+    if kind is Resigned:
+        assert isinstance(event, Resigned)
+        return {"e": "resigned", "seat": event.seat}
+    if kind is HandStarted:
+        assert isinstance(event, HandStarted)
+        return {"e": "started", "hand": event.hand, "opener": event.opener,
+                "must_lead": None if event.must_lead is None else str(event.must_lead),
+                "sizes": list(event.hand_sizes), "boneyard": event.boneyard}
+    if kind is DealVoided:
+        assert isinstance(event, DealVoided)
+        return {"e": "voided", "hand": event.hand}
+    if kind is HandEnded:
+        assert isinstance(event, HandEnded)
+        return {"e": "hand_ended", "hand": event.hand, "end": event.end, "winner": event.winner,
+                "points": list(event.points), "pips_left": list(event.pips_left),
+                "hands": [_tiles(h) for h in event.hands], "reason": event.reason}
+    assert isinstance(event, MatchEnded)
+    return {"e": "match_ended", "winner": event.winner, "scores": list(event.scores),
+            "standings": list(event.standings)}
+
+
+_SMALL = integer(-(2**31), 2**31 - 1)
+_NUMBER = integer(-1, 12)
+_EVENT_FIELDS: dict[str, dict[str, Check]] = {
+    "played": {"seat": SEAT, "tile": TILE_TEXT, "end": text(5), "first": boolean, "exposed": _NUMBER,
+               "spinner": boolean},
+    "drawn": {"seat": SEAT, "tile": optional(TILE_TEXT), "ends": listof(_NUMBER, 4), "boneyard": integer(0, 28)},
+    "passed": {"seat": SEAT, "ends": listof(_NUMBER, 4)},
+    "scored": {"side": SEAT, "points": _SMALL, "reason": text(16)},
+    "resigned": {"seat": SEAT},
+    "started": {"hand": HAND, "opener": SEAT, "must_lead": optional(TILE_TEXT),
+                "sizes": listof(integer(0, 28), MAX_SEATS), "boneyard": integer(0, 28)},
+    "voided": {"hand": HAND},
+    "hand_ended": {"hand": HAND, "end": text(16), "winner": optional(SEAT), "points": listof(_SMALL, MAX_SEATS),
+                   "pips_left": listof(optional(integer(0, 200)), MAX_SEATS),
+                   "hands": listof(listof(TILE_TEXT, 28), MAX_SEATS), "reason": text(MAX_TEXT)},
+    "match_ended": {"winner": optional(SEAT), "scores": listof(_SMALL, MAX_SEATS),
+                    "standings": listof(SEAT, MAX_SEATS)},
+}
+
+
+def event_from_json(value: Any, where: str = "event") -> Event:
+    """An engine event from its JSON form. Raises RemoteProtocolError naming the field."""
+    raw = obj(value, where)
+    kind = raw.get("e")
+    schema = _EVENT_FIELDS.get(kind) if isinstance(kind, str) else None
+    if schema is None:
+        raise RemoteProtocolError(f"field {where!r}: unknown event {kind!r}")
+    f = check_fields({k: v for k, v in raw.items() if k != "e"}, schema, where)
+    if kind == "played":
+        return TilePlayed(f["seat"], tile_from_text(f["tile"], f"{where}.tile"), _end(f["end"], f"{where}.end"),
+                          f["first"], f["exposed"], f["spinner"])
+    if kind == "drawn":
+        tile = None if f["tile"] is None else tile_from_text(f["tile"], f"{where}.tile")
+        return TileDrawn(f["seat"], tile, tuple(f["ends"]), f["boneyard"])
+    if kind == "passed":
+        return Passed(f["seat"], tuple(f["ends"]))
+    if kind == "scored":
+        return PointsScored(f["side"], f["points"], f["reason"])
+    if kind == "resigned":
+        return Resigned(f["seat"])
+    if kind == "started":
+        lead = None if f["must_lead"] is None else tile_from_text(f["must_lead"], f"{where}.must_lead")
+        return HandStarted(f["hand"], f["opener"], lead, tuple(f["sizes"]), f["boneyard"])
+    if kind == "voided":
+        return DealVoided(f["hand"])
+    if kind == "hand_ended":
+        hands = tuple(tiles_from_text(h, f"{where}.hands[{i}]") for i, h in enumerate(f["hands"]))
+        return HandEnded(f["hand"], f["end"], f["winner"], tuple(f["points"]), tuple(f["pips_left"]),
+                         hands, f["reason"])
+    return MatchEnded(f["winner"], tuple(f["scores"]), tuple(f["standings"]))
+
+
+def events_from_json(values: list[Any], where: str = "events") -> list[Event]:
+    return [event_from_json(v, f"{where}[{i}]") for i, v in enumerate(values)]

@@ -1,0 +1,199 @@
+"""What both sessions share: timings, outgoing messages, session events, counters, join proofs.
+
+Pure: no sockets, no clock (``now`` is always a parameter, monotonic seconds).
+
+The passphrase never travels. Both sides derive ``K = PBKDF2-HMAC-SHA256(passphrase, salt =
+"lanomino.pass/1" || host identity key)`` and the joining peer sends ``HMAC-SHA256(K, "lanomino.
+join/1" || nonce || host CURVE key || peer CURVE key || peer identity key)``. The nonce is fresh per
+attempt and both CURVE keys are the ones the encrypted channel proved, so a proof cannot be replayed
+or relayed to another table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from lanomino.engine import Action, Observation
+from lanomino.net.codec import z85_to_raw
+
+PASS_SALT = b"lanomino.pass/1\x00"
+PASS_ITERATIONS = 20_000
+JOIN_TAG = b"lanomino.join/1\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class Timings:
+    """Every duration a session uses, in seconds."""
+
+    heartbeat_s: float = 1.0  # send a ping when nothing else was sent for this long
+    liveness_s: float = 3.0  # silent this long: the other side counts as disconnected
+    grace_s: float = 30.0  # a disconnected seat is kept this long, then it has left the table
+    bot_delay_s: float = 0.0  # host-side bots wait this long before moving (0: at once)
+
+    def __post_init__(self) -> None:
+        for name in ("heartbeat_s", "liveness_s", "grace_s"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be > 0")
+        if self.bot_delay_s < 0:
+            raise ValueError("bot_delay_s must be >= 0")
+        if self.liveness_s <= self.heartbeat_s:
+            raise ValueError("liveness_s must be longer than heartbeat_s")
+
+
+@dataclass(frozen=True, slots=True)
+class Sender:
+    """Who a message came from, as the transport proved it: the connection and its CURVE key."""
+
+    route: bytes  # the host ROUTER's routing id for the connection (opaque)
+    curve: str  # the sender's CURVE public key, Z85
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """A message to send: to which connection (host side) and the wire object."""
+
+    route: bytes
+    message: dict[str, Any]
+
+
+# ----- events the sessions report (the node logs them, the UI shows them) -----------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken:
+    seat: int
+    name: str
+    kind: str  # host, human, bot
+    rejoined: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDisconnected:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A peer session was given its seat."""
+
+    seat: int
+    seats: int
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRefused:
+    code: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ObservationChanged:
+    """The seat's view changed (a move, a deal, a snapshot)."""
+
+    observation: Observation
+
+
+@dataclass(frozen=True, slots=True)
+class YourTurn:
+    """It is this seat's move: submit one of ``observation.legal`` (or resign)."""
+
+    observation: Observation
+
+
+@dataclass(frozen=True, slots=True)
+class HandVerified:
+    hand: int
+    ok: bool
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptUpdated:
+    """The match transcript as it stands (after each hand; ``finished`` at the match end)."""
+
+    table: str  # table id, hex
+    transcript: dict[str, Any] = field(repr=False)
+    finished: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOver:
+    winner: int | None
+    scores: tuple[int, ...]
+    hands: int
+    verified: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolProblem:
+    """A message was refused or dropped (also counted in ``stats``)."""
+
+    code: str
+    detail: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SecretMade:
+    """A commit-reveal secret this seat made: keep it until the hand ends (a restarted peer
+    must reveal the secret it committed to)."""
+
+    table: str
+    hand: int
+    attempt: int
+    secret: bytes = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class HostSilent:
+    """Nothing from the host for the liveness timeout (host migration starts here)."""
+
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    reason: str
+
+
+SessionEvent = (
+    SeatTaken | SeatDisconnected | SeatLeft | Joined | JoinRefused | ObservationChanged | YourTurn
+    | HandVerified | TranscriptUpdated | MatchOver | ProtocolProblem | SecretMade | HostSilent | Closed
+)
+
+Submit = Action
+
+
+class Stats(Counter[str]):
+    """Counters by name ("refused.out_of_turn", "malformed", ...); never reset."""
+
+
+# ----- the join proofs ----------------------------------------------------------------------
+
+
+def passphrase_key(passphrase: str, host_identity: bytes) -> bytes:
+    """The key both sides derive from the passphrase (slow on purpose: guessing costs)."""
+    return hashlib.pbkdf2_hmac("sha256", passphrase.encode("utf-8"), PASS_SALT + host_identity,
+                               PASS_ITERATIONS)
+
+
+def passphrase_proof(key: bytes, nonce: bytes, host_curve: str, peer_curve: str, identity: bytes) -> bytes:
+    """What a joining peer sends to show it knows the passphrase."""
+    message = JOIN_TAG + nonce + z85_to_raw(host_curve) + z85_to_raw(peer_curve) + identity
+    return hmac.new(key, message, hashlib.sha256).digest()
+
+
+def join_statement(nonce: bytes, table: bytes, host_curve: str, peer_curve: str) -> dict[str, Any]:
+    """What a joining peer signs with its identity key: it owns the key it claims."""
+    return {"type": "lanomino.join/1", "nonce": nonce.hex(), "table": table.hex(),
+            "host_curve": host_curve, "peer_curve": peer_curve}

@@ -1,0 +1,157 @@
+"""An in-memory table: one HostSession and N PeerSessions on a fake clock, every message through the
+real codec (encode to bytes, decode and validate), bots on every seat."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from lanomino.bots import get_bot
+from lanomino.engine import Action, Observation, Rules
+from lanomino.fair.identity import Identity
+from lanomino.net.codec import decode_json, encode_json
+from lanomino.net.session import (
+    HostSession,
+    LocalSeat,
+    PeerSession,
+    Sender,
+    SessionEvent,
+    Timings,
+    YourTurn,
+)
+
+FAST = Timings(heartbeat_s=1.0, liveness_s=3.0, grace_s=10.0)
+
+
+def curve_key(n: int) -> str:
+    """A well-formed Z85 CURVE public key, distinct per ``n`` (sessions never use the secret)."""
+    alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return "".join(alphabet[(n * 7 + i) % len(alphabet)] for i in range(39)) + "0"
+
+
+def counter_secrets(tag: str) -> Callable[[], bytes]:
+    import hashlib
+
+    count = [0]
+
+    def source() -> bytes:
+        count[0] += 1
+        return hashlib.sha256(f"{tag}/{count[0]}".encode()).digest()
+
+    return source
+
+
+def bot_policy(name: str, seed: int) -> Callable[[Observation], Action]:
+    bot, rng = get_bot(name), random.Random(seed)
+    return lambda obs: bot(obs, rng)
+
+
+@dataclass
+class PeerSlot:
+    session: PeerSession
+    sender: Sender
+    bot: Callable[[Observation], Action] | None
+    inbox: list[dict[str, Any]] = field(default_factory=list)  # every message it was given, decoded
+    events: list[SessionEvent] = field(default_factory=list)
+    connected: bool = True
+
+
+class Table:
+    """Host + peers wired in memory. ``run()`` delivers messages and fires timers until quiet."""
+
+    def __init__(self, rules: Rules, players: int, *, peers: int | None = None, bots: int = 0,
+                 passphrase: str | None = None, peer_passphrase: str | None = None,
+                 timings: Timings = FAST, level: str = "greedy", seed: int = 1) -> None:
+        self.now = 0.0
+        self.rules = rules
+        self.timings = timings
+        host_bots = [LocalSeat(f"bot{i}", Identity.generate(), bot_policy(level, seed * 100 + i))
+                     for i in range(bots)]
+        self.host = HostSession(Identity.generate(), curve_key(0), rules, players, name="host",
+                                host_policy=bot_policy(level, seed), bots=host_bots,
+                                passphrase=passphrase, timings=timings,
+                                secret_source=counter_secrets(f"host{seed}"))
+        self.host_events: list[SessionEvent] = []
+        self.slots: list[PeerSlot] = []
+        count = players - 1 - bots if peers is None else peers
+        for i in range(count):
+            self.add_peer(f"peer{i + 1}", passphrase=peer_passphrase if peer_passphrase is not None else passphrase,
+                          seed=seed * 10 + i)
+        self.wire_bytes = 0
+
+    def add_peer(self, name: str, *, passphrase: str | None = None, seed: int = 0,
+                 identity: Identity | None = None, curve_n: int | None = None,
+                 bot: str | None = "greedy", secrets: dict[tuple[str, int, int], bytes] | None = None) -> PeerSlot:
+        n = curve_n if curve_n is not None else len(self.slots) + 1
+        curve = curve_key(n)
+        session = PeerSession(identity or Identity.generate(), curve, self.host.curve, name=name,
+                              passphrase=passphrase, timings=self.timings, secrets=secrets,
+                              secret_source=counter_secrets(f"{name}/{seed}/{n}"))
+        slot = PeerSlot(session, Sender(f"route-{n}-{len(self.slots)}".encode(), curve),
+                        bot_policy(bot, seed) if bot else None)
+        self.slots.append(slot)
+        session.connect(self.now)
+        return slot
+
+    # ----- delivery --------------------------------------------------------------------------
+
+    def to_host(self, slot: PeerSlot, message: dict[str, Any]) -> None:
+        data = encode_json(message)
+        self.wire_bytes += len(data)
+        self.host.receive(slot.sender, decode_json(data), self.now)
+
+    def step(self) -> bool:
+        """Deliver everything queued once; True when anything moved."""
+        moved = False
+        for slot in self.slots:
+            out = slot.session.take_outgoing()
+            if slot.connected:
+                for message in out:
+                    moved = True
+                    self.to_host(slot, message)
+        routes = {s.sender.route: s for s in self.slots}
+        for outgoing in self.host.take_outgoing():
+            slot = routes.get(outgoing.route)
+            if slot is None or not slot.connected:
+                continue
+            moved = True
+            data = encode_json(outgoing.message)
+            self.wire_bytes += len(data)
+            message = decode_json(data)
+            slot.inbox.append(message)
+            slot.session.receive(message, self.now)
+        self.host_events += self.host.take_events()
+        for slot in self.slots:
+            events = slot.session.take_events()
+            slot.events += events
+            for event in events:
+                if isinstance(event, YourTurn) and slot.bot is not None and slot.connected:
+                    slot.session.submit(slot.bot(event.observation), self.now)
+                    moved = True
+        return moved
+
+    def run(self, until: Callable[[], bool] | None = None, max_time: float = 600.0, tick: float = 0.25) -> None:
+        """Deliver and advance the clock (to the next deadline, at most ``tick``) until ``until``."""
+        stop = until or (lambda: False)
+        limit = self.now + max_time
+        while not stop() and self.now < limit:
+            for _ in range(100_000):
+                if not self.step() or stop():
+                    break
+            else:
+                raise AssertionError("the table never went quiet")
+            if stop():
+                return
+            deadlines = [d for d in [self.host.next_deadline(),
+                                     *(s.session.next_deadline() for s in self.slots if s.connected)]
+                         if d is not None]
+            self.now = max(self.now + 1e-3, min([self.now + tick, *deadlines]))
+            self.host.handle_timer(self.now)
+            for slot in self.slots:
+                if slot.connected:
+                    slot.session.handle_timer(self.now)
+
+    def over(self) -> bool:
+        return self.host.phase.value == "over"

@@ -1,0 +1,226 @@
+"""Bad input, passphrases, leaving and coming back: the sessions in memory on a fake clock."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sessionkit import FAST, PeerSlot, Table  # noqa: E402
+
+from lanomino.engine import Play, Rules, Tile  # noqa: E402
+from lanomino.fair.commit import DealContext  # noqa: E402
+from lanomino.fair.escrow import Escrow, Share, rebuild  # noqa: E402
+from lanomino.fair.identity import Identity  # noqa: E402
+from lanomino.fair.transcript import move_json, move_statement  # noqa: E402
+from lanomino.fair.verify import verify_transcript  # noqa: E402
+from lanomino.net.session import (  # noqa: E402
+    JoinRefused,
+    MatchOver,
+    ProtocolProblem,
+    SecretMade,
+    TranscriptUpdated,
+    YourTurn,
+)
+
+
+def until_turn(table: Table, slot: PeerSlot) -> None:
+    """Run until it is ``slot``'s move (its bot is off, so it waits there)."""
+    slot.bot = None
+    table.run(lambda: any(isinstance(e, YourTurn) for e in slot.events))
+    slot.events.clear()
+
+
+def errors(slot: PeerSlot) -> list[str]:
+    return [e.code for e in slot.events if isinstance(e, ProtocolProblem)]
+
+
+def signed_move(slot: PeerSlot, move: dict[str, Any], index: int | None = None,
+                key: Identity | None = None) -> dict[str, Any]:
+    s = slot.session
+    index = len(s.moves[s.hand]) if index is None else index
+    sig = (key or s.identity).sign_statement(move_statement(s.digest, s.hand, index, move))
+    s.my_seq += 1
+    return {"v": 1, "type": "move", "term": 0, "seq": s.my_seq,
+            "body": {"hand": s.hand, "index": index, "move": move, "signature": sig.hex()}}
+
+
+def finish(table: Table, bot: str = "greedy") -> None:
+    import random
+
+    from lanomino.bots import get_bot
+
+    for slot in table.slots:
+        if slot.bot is None:
+            policy, rng = get_bot(bot), random.Random(5)
+            slot.bot = lambda obs, p=policy, r=rng: p(obs, r)
+            obs = slot.session.observation()
+            if obs is not None and obs.is_my_turn and slot.session.pending_move is None:
+                slot.session.submit(slot.bot(obs), table.now)
+    table.run(table.over)
+    assert table.over()
+
+
+def test_bad_messages_are_refused_counted_and_the_match_goes_on() -> None:
+    table = Table(Rules.preset("classic", target=60), 3, seed=11)
+    a, b = table.slots
+    until_turn(table, a)
+    b.bot = None
+    state = table.host.state
+    assert state is not None
+    before = (state.turn, list(state.hands), table.host.deal and len(table.host.deal.moves))
+    s = a.session
+    obs = s.observation()
+    foreign = next(t for t in state.hand_of((s.seat + 1) % 3))
+    sent = []
+    # malformed body, unknown type, oversize name, not JSON-shaped
+    sent.append({"v": 1, "type": "move", "term": 0, "seq": 500, "body": {"nope": 1}})
+    sent.append({"v": 1, "type": "teleport", "term": 0, "seq": 501, "body": {}})
+    sent.append({"v": 2, "type": "ping", "term": 0, "seq": 502, "body": {}})
+    # illegal: a tile this seat does not hold, properly signed
+    sent.append(signed_move(a, move_json(s.seat, Play(foreign, None))))
+    # forged: signed with a key that is not the seat's
+    sent.append(signed_move(a, move_json(s.seat, obs.legal[0]), key=Identity.generate()))
+    # a move in another seat's name
+    sent.append(signed_move(a, move_json(b.session.seat, obs.legal[0])))
+    # stale: a move index that is not the next one
+    sent.append(signed_move(a, move_json(s.seat, obs.legal[0]), index=40))
+    # a future term
+    future = signed_move(a, move_json(s.seat, obs.legal[0]))
+    future["term"] = 9
+    sent.append(future)
+    # out of turn: seat b moves while it is a's turn
+    sent.append(signed_move(b, move_json(b.session.seat, Play(Tile(6, 6), None))))
+    for message in sent[:-1]:
+        table.to_host(a, message)
+    table.to_host(b, sent[-1])
+    # replayed: the same seq again
+    table.to_host(a, copy.deepcopy(sent[3]))
+    table.step()
+    stats = table.host.stats
+    assert stats["refused.malformed"] == 4  # bad body, unknown type, bad version, other seat's name
+    assert stats["refused.illegal"] == 1
+    assert stats["refused.bad_signature"] == 1
+    assert stats["refused.stale"] == 1
+    assert stats["refused.future_term"] == 1
+    assert stats["refused.out_of_turn"] == 1
+    assert stats["refused.replayed"] == 1
+    assert (state.turn, list(state.hands), table.host.deal and len(table.host.deal.moves)) == before
+    assert {"illegal", "bad_signature", "stale", "malformed", "replayed"} <= set(errors(a))
+    assert "out_of_turn" in errors(b)
+    finish(table)
+    for slot in table.slots:
+        assert slot.session.verified_all
+
+
+def test_a_wrong_or_missing_passphrase_is_refused_and_the_right_one_admitted() -> None:
+    table = Table(Rules.preset("classic", target=30), 2, peers=0, passphrase="kitchen")
+    wrong = table.add_peer("mallory", passphrase="garden")
+    missing = table.add_peer("eve", passphrase=None)
+    table.run(lambda: False, max_time=0.5)
+    assert [e.code for e in wrong.events if isinstance(e, JoinRefused)] == ["passphrase"]
+    assert [e.code for e in missing.events if isinstance(e, JoinRefused)] == ["passphrase"]
+    assert table.host.seats_taken == 1 and table.host.stats["refused.passphrase"] == 1
+    right = table.add_peer("alice", passphrase="kitchen")
+    table.run(table.over)
+    assert right.session.verified_all
+    for slot in (wrong, missing):  # the refused never saw a tile
+        assert all(m["type"] in ("challenge", "refused") for m in slot.inbox)
+
+
+def test_the_passphrase_never_travels() -> None:
+    table = Table(Rules.preset("classic", target=30), 2, passphrase="correct horse")
+    table.run(table.over)
+    assert table.slots[0].session.verified_all
+    assert "correct horse" not in str(table.slots[0].inbox)
+
+
+def test_a_full_table_refuses_a_late_joiner() -> None:
+    table = Table(Rules.preset("classic", target=30), 2)
+    table.run(lambda: table.host.phase.value != "lobby")
+    late = table.add_peer("late")
+    table.run(table.over)
+    assert [e.code for e in late.events if isinstance(e, JoinRefused)] == ["full"]
+
+
+def test_a_peer_that_drops_and_returns_within_grace_resyncs_and_finishes() -> None:
+    table = Table(Rules.preset("classic", target=80), 3, seed=4)
+    a = table.slots[0]
+    table.run(lambda: table.host.deal is not None and len(table.host.deal.moves) >= 3)
+    a.connected = False
+    table.run(lambda: False, max_time=FAST.liveness_s + 2)  # disconnected, but inside the grace period
+    assert not table.host.seats[a.session.seat].connected  # type: ignore[union-attr]
+    a.connected = True
+    table.run(table.over)
+    assert not table.host.seats[a.session.seat].left  # type: ignore[union-attr]
+    assert a.session.verified_all
+    assert table.host.state is not None and table.host.state.active == [True, True, True]
+
+
+def test_a_restarted_peer_reclaims_its_seat_by_identity_and_gets_a_snapshot() -> None:
+    table = Table(Rules.preset("classic", target=100), 3, seed=8)
+    old = table.slots[0]
+    table.run(lambda: len(table.host.doc["hands"]) >= 1 if table.host.doc else False)
+    table.run(lambda: table.host.deal is not None and len(table.host.deal.moves) >= 2)
+    old.connected = False
+    saved = {(e.table, e.hand, e.attempt): e.secret for e in old.events if isinstance(e, SecretMade)}
+    table.run(lambda: False, max_time=4)
+    new = table.add_peer("peer1", identity=old.session.identity, curve_n=42, secrets=saved)
+    table.run(table.over)
+    seat = table.host.seats[new.session.seat]
+    assert seat is not None and not seat.left and seat.curve == new.sender.curve
+    assert new.session.seat == old.session.seat
+    assert any(m["type"] == "snapshot" for m in new.inbox)
+    assert new.session.verified_all
+    final = [e for e in new.events if isinstance(e, MatchOver)]
+    assert final and final[0].verified
+    doc = next(e.transcript for e in reversed(new.events) if isinstance(e, TranscriptUpdated))
+    assert verify_transcript(doc).ok and doc["end"]["finished"]
+
+
+def test_past_the_grace_period_a_peer_has_left_and_with_two_players_the_other_wins() -> None:
+    table = Table(Rules.preset("classic", target=100), 2, seed=2)
+    a = table.slots[0]
+    table.run(lambda: table.host.deal is not None and len(table.host.deal.moves) >= 2)
+    a.connected = False
+    table.run(table.over, max_time=60)
+    assert table.over()
+    doc = table.host.doc
+    assert doc is not None and doc["end"]["winner"] == 0 and doc["end"]["finished"]
+    assert verify_transcript(doc).ok
+    assert doc["hands"][-1]["moves"][-1] == {"seat": 1, "resign": True}
+
+
+def test_a_seat_that_leaves_a_three_player_match_between_hands_is_resigned_and_play_goes_on() -> None:
+    table = Table(Rules.preset("classic", target=100), 3, seed=6)
+    a, b = table.slots
+    table.run(lambda: table.host.phase.value in ("commit", "echo", "reveal") and bool(table.host.doc["hands"]))
+    a.session.quit(table.now)
+    table.run(table.over)
+    doc = table.host.doc
+    assert doc is not None and verify_transcript(doc).ok
+    assert {"seat": a.session.seat, "resign": True} in doc["hands"][0]["moves"] + doc["hands"][-1]["moves"] \
+        or any({"seat": a.session.seat, "resign": True} in h["moves"] for h in doc["hands"])
+    assert b.session.verified_all
+
+
+def test_escrow_shares_go_to_the_human_peers_and_together_rebuild_the_deal() -> None:
+    table = Table(Rules.preset("classic", target=30), 4, seed=9)
+    table.run(lambda: table.host.phase.value == "play")
+    shares = [s.session.escrow[(1, table.host.deal.current.ctx.attempt)] for s in table.slots]  # type: ignore[union-attr]
+    a = table.host.deal.current  # type: ignore[union-attr]
+    escrow = Escrow(a.ctx, tuple(shares[0]["seats"]), tuple(shares[0]["holders"]),
+                    tuple(shares[0]["digests"]))
+    got = rebuild(escrow, [Share(s.session.seat, bytes.fromhex(x["share"])) for s, x in zip(table.slots, shares, strict=True)],
+                  {n: c for n, (c, _) in a.commits.items()})
+    assert got == a.opened()
+    assert isinstance(a.ctx, DealContext)
+
+
+def test_no_escrow_with_a_single_human_peer() -> None:
+    table = Table(Rules.preset("classic", target=30), 4, bots=2, seed=9)
+    table.run(lambda: table.host.phase.value == "play")
+    assert table.slots[0].session.escrow == {}

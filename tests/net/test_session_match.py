@@ -1,0 +1,119 @@
+"""Whole matches between a HostSession and PeerSessions in memory, through the real codec."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sessionkit import Table  # noqa: E402
+
+from lanomino.engine import HandStarted, Rules, observe  # noqa: E402
+from lanomino.fair.verify import verify_transcript  # noqa: E402
+from lanomino.net.session import HandVerified, MatchOver, TranscriptUpdated  # noqa: E402
+
+
+def final_transcripts(table: Table) -> list[dict[str, Any]]:
+    docs = [next(e.transcript for e in reversed(table.host_events) if isinstance(e, TranscriptUpdated))]
+    for slot in table.slots:
+        docs.append(next(e.transcript for e in reversed(slot.events) if isinstance(e, TranscriptUpdated)))
+    return docs
+
+
+def test_a_whole_four_player_match_runs_in_milliseconds_and_every_peer_verifies_it() -> None:
+    started = time.perf_counter()
+    table = Table(Rules.preset("classic"), 4)
+    table.run(table.over)
+    elapsed = time.perf_counter() - started
+    assert table.over()
+    assert elapsed < 5.0
+    for slot in table.slots:
+        over = [e for e in slot.events if isinstance(e, MatchOver)]
+        assert len(over) == 1 and over[0].verified
+        hands = [e for e in slot.events if isinstance(e, HandVerified)]
+        assert hands and all(h.ok for h in hands), [h.detail for h in hands if not h.ok]
+    docs = final_transcripts(table)
+    assert all(json.dumps(d, sort_keys=True) == json.dumps(docs[0], sort_keys=True) for d in docs)
+    report = verify_transcript(docs[0])
+    assert report.ok and docs[0]["end"]["finished"]
+    assert max(docs[0]["end"]["scores"]) >= 100
+    assert sum(table.host.stats.values()) == 0
+
+
+@pytest.mark.parametrize("preset,players,bots", [
+    ("classic", 2, 0), ("block", 3, 1), ("allfives", 3, 0), ("partnership", 4, 1), ("classic", 4, 2),
+])
+def test_every_preset_plays_to_the_end_with_host_side_bots(preset: str, players: int, bots: int) -> None:
+    table = Table(Rules.preset(preset), players, bots=bots, seed=players + bots)
+    table.run(table.over)
+    assert table.over()
+    docs = final_transcripts(table)
+    assert verify_transcript(docs[0]).ok
+    assert all(d == docs[0] for d in docs)
+    names = docs[0]["players"]
+    assert names[0] == "host" and names[players - bots:] == [f"bot{i}" for i in range(bots)]
+    for slot in table.slots:
+        assert slot.session.verified_all
+
+
+def test_each_peer_view_is_the_observation_the_host_engine_gives() -> None:
+    table = Table(Rules.preset("allfives", target=100), 3, seed=7)
+    compared = 0
+    for _ in range(100_000):
+        if table.over():
+            break
+        moved = table.step()
+        state = table.host.state
+        if state is not None and table.host.phase.value == "play":
+            for slot in table.slots:
+                mine, real = slot.session.observation(), observe(state, slot.session.seat)
+                assert mine is not None
+                real_history = [e._replace(must_lead=None) if isinstance(e, HandStarted) and e.opener != mine.seat
+                                else e for e in real.history]
+                assert list(mine.history) == real_history
+                for name in ("hand", "hand_sizes", "active", "turn", "opener", "boneyard", "drawable",
+                             "scores", "hand_points", "legal", "results", "hand_no",
+                             "dealt_hands", "phase", "must_lead", "ends"):
+                    assert getattr(mine, name) == getattr(real, name), name
+                assert mine.line.fives_count() == real.line.fives_count()
+                compared += 1
+        if not moved:
+            table.run(lambda: True, max_time=0)
+            table.now += 0.01
+    assert table.over() and compared > 50
+
+
+TILE = re.compile(r"(?<![0-9a-f])([0-9])-([0-9])(?![0-9a-f])")
+
+
+def test_no_message_to_a_peer_shows_another_seats_tiles_before_the_reveal() -> None:
+    table = Table(Rules.preset("classic", target=150), 4, seed=3)
+    table.run(table.over)
+    assert table.over()
+    for slot in table.slots:
+        known: set[str] = set()
+        checked = 0
+        for message in slot.inbox:
+            kind, body = message["type"], message["body"]
+            if kind in ("hand_log", "snapshot"):  # the reveal: everything of the hand is public now
+                known = set()
+                continue
+            if kind == "deal":
+                known |= set(body["tiles"])
+            shown = body
+            if kind == "update":
+                for event in body["events"]:
+                    if event["e"] == "played" or (event["e"] == "drawn" and event["seat"] == slot.session.seat):
+                        known.add(event["tile"])
+                shown = {**body, "events": [e for e in body["events"] if e["e"] != "hand_ended"]}
+            seen = {f"{a}-{b}" for a, b in TILE.findall(json.dumps(shown))}
+            assert seen <= known, (kind, sorted(seen - known))
+            checked += 1
+        assert checked > 50
