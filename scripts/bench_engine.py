@@ -21,7 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+try:  # prefer the installed package: it may carry the compiled engine (see setup.py)
+    import lanomino  # noqa: F401
+except ImportError:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lanomino.engine import TILES, Phase, Rules, apply, legal_actions, new_game, start_hand  # noqa: E402
 from lanomino.engine.dealing import deal_for  # noqa: E402
@@ -124,6 +127,11 @@ def main() -> int:
     args = parser.parse_args()
     rng = random.Random(2026)
     results: dict[str, float] = {}
+    import lanomino.engine.state as engine_state
+
+    compiled = not engine_state.__file__.endswith(".py")
+    if not args.json:
+        print(f"engine: {'compiled with mypyc' if compiled else 'pure Python'} ({engine_state.__file__})")
     for name, players, rules in CASES:
         rates = [our_rate(rules, players, args.seconds, rng) for _ in range(args.runs)]
         results[f"{name} {players}p"] = statistics.median(rates)
@@ -154,7 +162,7 @@ def main() -> int:
                 print(f"dominoes  partnership block   4 players: {ref:9.0f} hands/s (interleaved runs)")
                 print(f"ratio (lanomino / dominoes) on partnership block: {ratio:.2f}x (goal >= 3x)")
     if args.json:
-        print(json.dumps({"hands_per_second": results, "ratio": ratio}))
+        print(json.dumps({"hands_per_second": results, "ratio": ratio, "compiled": compiled}))
     return 0
 
 

@@ -57,8 +57,9 @@ class GameState:
         "next_seat", "drawable", "fast",
     )
 
-    def __init__(self, rules: Rules, players: int) -> None:
-        rules.check_players(players)
+    def __init__(self, rules: Rules, players: int, check: bool = True) -> None:
+        if check:
+            rules.check_players(players)
         self.rules = rules
         self.players = players
         self.sides = 2 if rules.partnership else players
@@ -88,8 +89,9 @@ class GameState:
         self.fast = False
 
     def copy(self) -> GameState:
-        new = GameState.__new__(GameState)
-        for name in GameState.__slots__:
+        """An independent copy (for search): lists are copied, values shared."""
+        new = GameState(self.rules, self.players, check=False)
+        for name in _STATE_FIELDS:
             value = getattr(self, name)
             if isinstance(value, list):
                 value = value[:]
@@ -132,6 +134,16 @@ class GameState:
             return False
         # Hands are disjoint bitmasks (a departed seat's is 0), so their sum is their union.
         return not sum(self.hands) & self.fitting_mask()
+
+
+# The fields copy() carries over. A literal, not GameState.__slots__, so that the module also
+# compiles with mypyc (see setup.py), where native classes have no __slots__ to read.
+_STATE_FIELDS: tuple[str, ...] = (
+        "rules", "players", "sides", "scores", "active", "departed", "phase", "hand_no",
+        "hands", "boneyard", "drawn", "turn", "opener", "must_lead", "line", "hand_points",
+        "history", "last_opener", "last_winner_seat", "results", "outcome", "dealt_hands",
+        "next_seat", "drawable", "fast",
+)
 
 
 def new_game(rules: Rules, players: int) -> GameState:
@@ -373,7 +385,7 @@ def _play(state: GameState, seat: int, action: Play) -> list[Event]:
         return _lead(state, seat, action)
     end = action.end
     if end is None:
-        end = _resolve_end(state, seat, tile, end)
+        end = _resolve_end(state, seat, tile, None)
     ends = line.ends
     number = ends[end]
     exposed = OTHER[tile.index][number] if number != CLOSED else -1

@@ -73,19 +73,19 @@ WITH: tuple[int, ...] = tuple(
 PIPS: tuple[int, ...] = tuple(t.pips for t in TILES)
 
 
-def parse_tile(text: str, top: int = DEFAULT_TOP) -> Tile:
+def parse_tile(text: object, top: int = DEFAULT_TOP) -> Tile:
     """Parse "6-4" (either order). Raises TileError."""
     a, b = parse_halves(text, top)
     tile = Tile(max(a, b), min(a, b))
     return TILES[tile.index] if top == DEFAULT_TOP else tile
 
 
-def parse_halves(text: str, top: int = DEFAULT_TOP) -> tuple[int, int]:
+def parse_halves(text: object, top: int = DEFAULT_TOP) -> tuple[int, int]:
     """Parse "3-5" into its two numbers in the order written. Raises TileError."""
     if not isinstance(text, str):
         raise TileError(f"a tile is written like \"6-4\", not {text!r}")
     parts = text.strip().split("-")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
         raise TileError(f"a tile is written like \"6-4\", not {text!r}")
     a, b = int(parts[0]), int(parts[1])
     if a > top or b > top:
