@@ -21,6 +21,10 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("replay", "lanomino.commands.replay", "replay a game record and print what happened"),
     ("rules", "lanomino.commands.rules", "show the presets and rule options"),
     ("verify", "lanomino.commands.verify", "check a match transcript: the deal, every move, every score"),
+    ("host", "lanomino.commands.host", "open a table on the LAN and play it (headless for now)"),
+    ("tables", "lanomino.commands.tables", "list the tables on the LAN"),
+    ("join", "lanomino.commands.join", "sit at a LAN table by name or HOST:PORT/KEY (headless for now)"),
+    ("bot", "lanomino.commands.bot", "a headless bot player that joins a table and verifies every hand"),
 )
 
 

@@ -1,0 +1,114 @@
+"""``lanomino host``: open a table on the LAN, seat joiners in order, fill seats with bots, play.
+
+Until the terminal client can attach to a networked table, ``--headless`` (the host's own seat
+played by a bot at ``--level``) is the only mode; ``lanomino.node.HostNode`` is the object a UI
+subscribes to and submits moves through. With ``--json`` the host prints a ``listening`` line
+(with the ``HOST:PORT/KEY`` address) when the table is open and one ``match_over`` line at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from lanomino.commands.common import add_rules_arguments, rules_from_args
+
+
+def add_timing_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--grace", type=float, default=30.0, metavar="S",
+                        help="how long a dropped player keeps its seat (default 30 s)")
+    parser.add_argument("--heartbeat", type=float, default=1.0, metavar="S",
+                        help="heartbeat interval; silence for 3 intervals counts as a drop (default 1 s)")
+
+
+def timings_from_args(args: argparse.Namespace, bot_delay: float = 0.0):  # type: ignore[no-untyped-def]
+    from lanomino.cli import CliError
+    from lanomino.net.session import Timings
+
+    try:
+        return Timings(heartbeat_s=args.heartbeat, liveness_s=3 * args.heartbeat, grace_s=args.grace,
+                       bot_delay_s=bot_delay)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_rules_arguments(parser)
+    parser.add_argument("--name", default="Lanomino", metavar="TABLE", help="the table's name on the LAN")
+    parser.add_argument("--seats", type=int, default=2, metavar="N", help="seats at the table, 2-4 (default 2)")
+    parser.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by host-side bots")
+    parser.add_argument("--level", default="normal", metavar="L",
+                        help="bot level: easy, normal, hard, expert, random, greedy (default normal)")
+    parser.add_argument("--passphrase", metavar="P", help="joiners must know this (it never travels)")
+    parser.add_argument("--bind", metavar="IP", help="address to serve and advertise on (default: all LAN interfaces)")
+    parser.add_argument("--port", type=int, default=0, metavar="PORT", help="TCP port (default: any free one)")
+    parser.add_argument("--interface", action="append", metavar="IP",
+                        help="announce on this interface only (repeatable; default: --bind or the LAN interfaces)")
+    parser.add_argument("--headless", action="store_true",
+                        help="play the host's seat with a bot at --level (the only mode until the client can attach)")
+    parser.add_argument("--player", default="host", metavar="NAME", help="the host player's name")
+    parser.add_argument("--bot-delay", type=float, default=0.0, metavar="S", help="host-side bots pause before moving")
+    parser.add_argument("--no-announce", action="store_true", help="do not advertise (direct joins only)")
+    parser.add_argument("--data-dir", metavar="DIR", help="keys and transcripts live here")
+    parser.add_argument("--json", action="store_true", help="print JSON lines: listening, then the result")
+    add_timing_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    from lanomino.cli import CliError
+    from lanomino.discovery.announce import AnnouncementError, _check_name
+    from lanomino.node import HostNode, host_fingerprint, install_quit_handlers
+    from lanomino.paths import data_dir
+
+    rules = rules_from_args(args)
+    try:
+        rules.check_players(args.seats)
+        _check_name(args.name)
+    except (ValueError, AnnouncementError) as exc:
+        raise CliError(str(exc)) from None
+    if not 0 <= args.bots < args.seats:
+        raise CliError(f"--bots must be 0..{args.seats - 1} at a table of {args.seats}")
+    if not args.headless:
+        raise CliError("the terminal client cannot sit at a networked table yet: use --headless")
+    try:
+        from lanomino.bots import get_bot
+
+        get_bot(args.level)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    timings = timings_from_args(args, args.bot_delay)
+
+    async def main() -> int:
+        node = HostNode(data_dir=data_dir(args.data_dir), rules=rules, rules_name=args.rules, seats=args.seats,
+                        bots=args.bots, level=args.level, name=args.name, player=args.player,
+                        passphrase=args.passphrase, bind=args.bind, port=args.port, timings=timings,
+                        interfaces=args.interface, headless=True, announce=not args.no_announce)
+        try:
+            await node.start()
+        except OSError as exc:
+            raise CliError(str(exc)) from None
+        install_quit_handlers(node)
+        try:
+            if args.json:
+                print(json.dumps({"event": "listening", "address": node.address, "port": node.transport.port,
+                                  "fingerprint": host_fingerprint(node), "peer_id": node.identity.peer_id}),
+                      flush=True)
+            else:
+                print(f"table {args.name!r} open at {node.address}", flush=True)
+                print(f"host key fingerprint {host_fingerprint(node)}", flush=True)
+            outcome = await node.run()
+        finally:
+            await node.close()
+        if args.json:
+            print(json.dumps(outcome.to_json()), flush=True)
+        else:
+            print(f"match over: winner {outcome.winner}, scores {list(outcome.scores)}, "
+                  f"{outcome.hands} hands; transcript {outcome.transcript}")
+        return 0 if outcome.finished else 1
+
+    return asyncio.run(main())

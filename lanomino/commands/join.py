@@ -1,0 +1,124 @@
+"""``lanomino join TABLE|HOST:PORT/KEY``: sit at a table found by name or given by address.
+
+The terminal client cannot sit at a networked table yet, so ``join`` plays its seat headless with a
+bot at ``--level`` (like ``lanomino bot``, under your ``--player`` name). A direct address must carry
+the host's key (``HOST:PORT/KEY``, as the host prints it): the key is the host's fingerprint and
+CURVE proves it. A table name is looked up with zeroconf on ``--interface`` (default: the LAN).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+
+from lanomino.commands.host import add_timing_arguments, timings_from_args
+
+_ADDRESS = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]+(/.*)?")
+
+
+def add_peer_arguments(parser: argparse.ArgumentParser, level: str) -> None:
+    parser.add_argument("table", metavar="TABLE|HOST:PORT/KEY", help="a table name seen by `lanomino tables`, or an address")
+    parser.add_argument("--passphrase", metavar="P", help="the table's passphrase, if it has one")
+    parser.add_argument("--interface", metavar="IP", help="look for tables and connect from this address")
+    parser.add_argument("--level", default=level, metavar="L", help=f"bot level playing the seat (default {level})")
+    parser.add_argument("--delay", type=float, default=0.0, metavar="S", help="the bot pauses before each move")
+    parser.add_argument("--timeout", type=float, default=3.0, metavar="S", help="how long to look for TABLE (default 3 s)")
+    parser.add_argument("--data-dir", metavar="DIR", help="keys, secrets and transcripts live here")
+    parser.add_argument("--json", action="store_true", help="print one JSON line with the result when the match ends")
+    add_timing_arguments(parser)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (parser.description or "") + (
+        " (headless for now: a bot at --level plays your seat until the client can sit at LAN tables)")
+    add_peer_arguments(parser, "normal")
+    parser.add_argument("--player", default="player", metavar="NAME", help="your name at the table")
+
+
+async def find_table(target: str, interface: str | None, timeout_s: float):  # type: ignore[no-untyped-def]
+    """The DirectAddress for TABLE or HOST:PORT/KEY. Raises CliError."""
+    import asyncio
+
+    from lanomino.cli import CliError
+    from lanomino.discovery.zeroconf_adapter import TableBrowser
+    from lanomino.net.codec import DirectAddress, parse_direct_address
+    from lanomino.node import lan_addresses
+
+    if _ADDRESS.fullmatch(target):
+        try:
+            address = parse_direct_address(target)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        if address.server_key is None:
+            raise CliError(f"{target}: a direct join needs the host's key, as HOST:PORT/KEY "
+                           "(the host prints it when it opens the table)")
+        return address
+    interfaces = [interface] if interface else lan_addresses()
+    if not interfaces:
+        raise CliError("no LAN interface found: give one with --interface IP")
+    loop = asyncio.get_running_loop()
+    async with TableBrowser(interfaces) as browser:
+        deadline = loop.time() + timeout_s
+        while True:
+            matches = [t for t in browser.tables.values()
+                       if target in (t.announcement.name, t.announcement.instance_name)]
+            if len(matches) == 1 or loop.time() >= deadline:
+                break
+            await browser.next_event(max(0.05, deadline - loop.time()))
+    if not matches:
+        raise CliError(f"no table called {target!r} found (try `lanomino tables`)")
+    if len(matches) > 1:
+        names = ", ".join(t.announcement.instance_name for t in matches)
+        raise CliError(f"several tables are called {target!r}: {names}; give the full name")
+    seen = matches[0]
+    return DirectAddress(seen.addresses[0], seen.port, seen.announcement.host_key)
+
+
+def run_peer(args: argparse.Namespace, player: str) -> int:
+    import asyncio
+    import logging
+    import sys
+
+    from lanomino.bots import get_bot
+    from lanomino.cli import CliError
+    from lanomino.node import PeerNode, install_quit_handlers
+    from lanomino.paths import data_dir
+
+    try:
+        get_bot(args.level)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    timings = timings_from_args(args)
+
+    async def main() -> int:
+        address = await find_table(args.table, args.interface, args.timeout)
+        node = PeerNode(data_dir=data_dir(args.data_dir), address=address, player=player,
+                        passphrase=args.passphrase, timings=timings, level=args.level,
+                        source_ip=args.interface, delay_s=args.delay)
+        try:
+            await node.start()
+        except OSError as exc:
+            raise CliError(str(exc)) from None
+        install_quit_handlers(node)
+        try:
+            outcome = await node.run()
+        finally:
+            await node.close()
+        if args.json:
+            print(json.dumps(outcome.to_json()), flush=True)
+        elif outcome.finished:
+            print(f"match over: winner {outcome.winner}, scores {list(outcome.scores)}, {outcome.hands} hands, "
+                  f"{'every hand verified' if outcome.verified else 'NOT VERIFIED'}; transcript {outcome.transcript}")
+        else:
+            print(f"left the table: {outcome.reason}", file=sys.stderr)
+        if outcome.finished:
+            return 0
+        return 3 if outcome.reason.startswith("refused") else 1
+
+    return asyncio.run(main())
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_peer(args, args.player)
