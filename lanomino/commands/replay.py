@@ -115,6 +115,9 @@ def describe_event(event: Event, names: tuple[str, ...], partnership: bool) -> s
         reason = event.reason
         for s, name in enumerate(names):
             reason = reason.replace(f"seat {s} ", f"{name} ").replace(f"seat {s}'", f"{name}'")
+        if partnership:
+            for team in (0, 1):
+                reason = reason.replace(f"team {team}", _side(team, names, partnership))
         return f"  The hand ends ({event.end}): {reason}. Points this hand: {pts}."
     if isinstance(event, MatchEnded):
         scores = ", ".join(f"{_side(s, names, partnership)} {p}" for s, p in enumerate(event.scores))

@@ -83,6 +83,10 @@ def replay(record: Record, listener: Listener | None = None) -> ReplayResult:
         for m, move in enumerate(hand.moves, start=1):
             if state.phase is not Phase.PLAY:
                 raise IllegalMoveError(h, m, "the hand is already over")
+            if not opened and isinstance(move.action, Play) and move.action.end is not None:
+                raise IllegalMoveError(
+                    h, m, "the first tile of a hand takes no end: the order it is written in "
+                    "says which number lies on the left")
             action = as_action(move, not opened)
             try:
                 events = apply(state, move.seat, action)
