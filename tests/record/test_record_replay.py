@@ -130,3 +130,9 @@ def test_every_self_play_record_replays_to_the_same_result(
     assert result.scores == played.outcome.scores
     assert sum(1 for h in result.hands if h.end != "void") == played.hands
     assert result.state.outcome == played.outcome
+
+
+def test_a_first_tile_with_an_end_is_refused() -> None:
+    hand = _hand([["6-6", "3-1"], ["5-5", "4-1"]], [{"seat": 0, "play": "6-6", "end": "left"}])
+    with pytest.raises(IllegalMoveError, match=r"^hand 1, move 1: the first tile of a hand takes no end"):
+        replay(parse_record(_doc({"preset": "block", "hand_size": 2}, ["A", "B"], [hand])))
