@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +39,7 @@ from lanomino.engine import (
     start_hand,
 )
 from lanomino.engine.tiles import TILES
+from lanomino.record.writer import RecordBuilder
 
 SAVE_VERSION = 1
 HUMAN = 0
@@ -87,6 +90,9 @@ class LocalMatch:
         self.config = config
         self.state: GameState = new_game(config.rules, config.players)
         self.log: list[Any] = []  # "deal" or [seat, move text]
+        self.uid = secrets.token_hex(8)  # names the match in the play log
+        self.started_at = time.time()
+        self.record = RecordBuilder(config.rules, config.names)  # the lanomino.record/1 form
 
     # ----- moves ----------------------------------------------------------------------------
 
@@ -102,6 +108,7 @@ class LocalMatch:
                 take = size if self.state.active[seat] else 0
                 deal.append(tiles[:take])
                 tiles = tiles[take:]
+            self.record.start_hand(deal, tiles)
             events += start_hand(self.state, deal, tiles)
         self.log.append("deal")  # one entry per call: replaying it redoes any void deals too
         return events
@@ -110,6 +117,7 @@ class LocalMatch:
         """Apply a move and log it. Raises IllegalActionError."""
         events = apply(self.state, seat, action)
         self.log.append([seat, encode_action(action)])
+        self.record.add(seat, action)
         return events
 
     def observe(self, seat: int = HUMAN) -> Observation:
@@ -137,6 +145,7 @@ class LocalMatch:
         return {
             "version": SAVE_VERSION, "rules": c.rules.to_spec(), "players": c.players,
             "levels": list(c.levels), "names": list(c.names), "seed": c.seed, "log": list(self.log),
+            "uid": self.uid, "started_at": self.started_at,
         }
 
     @classmethod
@@ -153,6 +162,9 @@ class LocalMatch:
             if len(config.levels) != config.players or len(config.names) != config.players:
                 raise ValueError("the save's seats do not add up")
             match = cls(config)
+            match.uid = str(data.get("uid", match.uid))
+            started = data.get("started_at", match.started_at)
+            match.started_at = float(started) if isinstance(started, int | float) else match.started_at
             for entry in data["log"]:
                 if entry == "deal":
                     if match.state.phase is not Phase.DEAL:
@@ -176,8 +188,10 @@ class LocalTable:
         save: Callable[[dict[str, Any] | None], None],
         redraw: Callable[[], None],
         bell: Callable[[], None] = lambda: None,
+        log: Callable[[LocalMatch], None] | None = None,
     ) -> None:
         self.match = match
+        self.log = log  # called after every finished hand and match (the play log)
         self.ui = ui
         self.save = save
         self.redraw = redraw
@@ -233,6 +247,8 @@ class LocalTable:
     def _after_move(self, events: list[Event]) -> None:
         self.version += 1
         self._saved()
+        if self.log is not None and any(isinstance(e, HandEnded | MatchEnded) for e in events):
+            self.log(self.match)
         self._refresh(events)
 
     def _saved(self) -> None:

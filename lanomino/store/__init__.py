@@ -1,7 +1,22 @@
-"""SQLite storage in the data directory: settings and the saved local game (more to come)."""
+"""SQLite storage in the data directory: settings, the saved local game and the play log."""
 
 from __future__ import annotations
 
 from lanomino.store.db import SCHEMA_VERSION, Store, StoreError, open_store
+from lanomino.store.playlog import (
+    LoggedMatch,
+    MatchSummary,
+    Player,
+    PlayLog,
+    PlayLogError,
+    Stats,
+    Tally,
+    UnknownMatchError,
+    bot_player,
+    local_player_id,
+)
 
-__all__ = ["SCHEMA_VERSION", "Store", "StoreError", "open_store"]
+__all__ = [
+    "SCHEMA_VERSION", "LoggedMatch", "MatchSummary", "PlayLog", "PlayLogError", "Player", "Stats",
+    "Store", "StoreError", "Tally", "UnknownMatchError", "bot_player", "local_player_id", "open_store",
+]

@@ -1,4 +1,4 @@
-"""The one sqlite3 adapter: a schema version table, settings and the saved local game.
+"""The one sqlite3 adapter: a schema version table, settings, the saved local game, the play log.
 
 Every write is one transaction, so a process killed mid-write leaves the previous value in place
 (SQLite's journal guarantees it). Values are JSON text, never pickles. Later issues add tables by
@@ -27,6 +27,53 @@ _MIGRATIONS: tuple[str, ...] = (
         saved_at REAL NOT NULL,
         data TEXT NOT NULL
     );
+    """,
+    # 1 -> 2: the play log (see lanomino/store/playlog.py). ``document`` is the whole record or
+    # transcript; the other tables are facts derived from it, rewritten with it in one transaction.
+    """
+    CREATE TABLE match (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        uid TEXT NOT NULL UNIQUE,
+        started_at REAL NOT NULL,
+        logged_at REAL NOT NULL,
+        table_name TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('record', 'transcript')),
+        document TEXT NOT NULL,
+        finished INTEGER NOT NULL,
+        winner INTEGER,
+        scores TEXT NOT NULL,
+        hands INTEGER NOT NULL,
+        me INTEGER,
+        me_side INTEGER,
+        verified INTEGER,
+        verification TEXT NOT NULL
+    );
+    CREATE INDEX match_started ON match (started_at);
+    CREATE TABLE match_player (
+        match_id INTEGER NOT NULL REFERENCES match (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        peer_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        level TEXT NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX match_player_peer ON match_player (peer_id);
+    CREATE TABLE hand (
+        match_id INTEGER NOT NULL REFERENCES match (id) ON DELETE CASCADE,
+        hand_no INTEGER NOT NULL,
+        end_kind TEXT NOT NULL,
+        winner INTEGER,
+        points TEXT NOT NULL,
+        PRIMARY KEY (match_id, hand_no)
+    );
+    CREATE TABLE hand_tile (
+        match_id INTEGER NOT NULL REFERENCES match (id) ON DELETE CASCADE,
+        hand_no INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        tile TEXT NOT NULL
+    );
+    CREATE INDEX hand_tile_match ON hand_tile (match_id, seat);
     """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -100,6 +147,24 @@ class Store:
         with self._lock, _transaction(self._conn):
             self._conn.execute("DELETE FROM saved_game WHERE slot = ?", (slot,))
 
+    # ----- for the play log (lanomino/store/playlog.py) ------------------------------------
+
+    @contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """The connection inside one write transaction (all of the body's writes, or none)."""
+        with self._lock, _transaction(self._conn):
+            yield self._conn
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection inside one read transaction (one consistent snapshot)."""
+        with self._lock:
+            self._conn.execute("BEGIN")
+            try:
+                yield self._conn
+            finally:
+                self._conn.execute("COMMIT")
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()
@@ -113,12 +178,38 @@ def open_store(directory: Path, name: str = DB_NAME) -> Store:
         conn = sqlite3.connect(
             directory / name, timeout=5.0, check_same_thread=False, isolation_level=None
         )
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        _migrate(conn)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"cannot use the database in {directory}: {exc}") from exc
+    try:
+        # Look before touching anything: a newer or damaged database is left exactly as it is.
+        version = _stored_version(conn)
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the database in {directory} is version {version}; this lanomino knows up to "
+                f"{SCHEMA_VERSION} (use a newer lanomino, or another --data-dir)"
+            )
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        _migrate(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise StoreError(f"cannot use the database in {directory}: {exc}") from exc
+    except StoreError:
+        conn.close()
+        raise
     return Store(conn)
+
+
+def _stored_version(conn: sqlite3.Connection) -> int:
+    """The schema version of the database as it is, without writing (0 for a new one)."""
+    row = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).fetchone()
+    if row is None:
+        return 0
+    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

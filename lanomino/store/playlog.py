@@ -1,0 +1,429 @@
+"""The play log: every finished hand and match, with its record or transcript, behind history and stats.
+
+How to log a match (local games do it in ``lanomino/commands/play.py``; LAN nodes call the same)::
+
+    from lanomino.store import PlayLog, Player, open_store
+    log = PlayLog(open_store(data_dir))
+    match_id = log.log_match(
+        document,                 # a lanomino.record/1 or lanomino.transcript/1 dict, as it stands
+        uid="lan:" + table_id,    # stable per match: logging again replaces the earlier entry
+        me=my_seat,               # the user's seat, or None when the user only watched
+        table="Kitchen",          # the LAN table's name, or "local"
+        players=None,             # transcripts: derived from the keys (peer ids) and names;
+                                  # records: one Player(peer_id, name, level) per seat
+        verified=None,            # None: checked here (transcripts verified, records replayed)
+    )
+
+Call it after every finished hand (the document then holds the hands so far) and once more when
+the match ends: each call rewrites that match's entry and the facts derived from it (hands,
+points, tiles played) in one transaction, so a crash leaves the previous state, never half of one.
+Computer players have the pseudo peer id ``bot:<level>``; the local human has ``local_player_id()``.
+
+Raises ``PlayLogError`` for a document that cannot be logged (nothing is written then).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lanomino.engine import Event, HandEnded, HandStarted, Rules, TilePlayed
+from lanomino.engine.errors import EngineError
+from lanomino.store.db import Store
+
+RECORD_FORMAT = "lanomino.record/1"
+TRANSCRIPT_FORMAT = "lanomino.transcript/1"
+PLAYER_ID_SETTING = "player_id"
+
+
+class PlayLogError(ValueError):
+    """A document that cannot be logged, or a logged match that does not exist or is damaged."""
+
+
+class UnknownMatchError(PlayLogError):
+    """No logged match has this id."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A seat's player: a peer id (``bot:<level>`` for a computer player) and a display name."""
+
+    peer_id: str
+    name: str
+    level: str = ""  # the computer level for a bot seat; "" for a person
+
+    def __post_init__(self) -> None:
+        if not self.peer_id or not self.name:
+            raise PlayLogError("a player needs a peer id and a name")
+
+
+def bot_player(level: str, name: str) -> Player:
+    return Player(f"bot:{level}", name, level)
+
+
+@dataclass(frozen=True, slots=True)
+class HandFact:
+    hand: int
+    end: str  # domino | blocked | target | resigned
+    winner: int | None  # a side
+    points: tuple[int, ...]  # per side
+    played: tuple[tuple[int, str], ...]  # (seat, tile) in the order played
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """What the log keeps beside the document, all derived from it."""
+
+    rules_spec: dict[str, Any]
+    names: tuple[str, ...]
+    keys: tuple[str, ...]  # per seat, hex public keys (transcripts only)
+    hands: tuple[HandFact, ...]
+    finished: bool
+    winner: int | None
+    scores: tuple[int, ...]
+    verified: bool | None
+    verification: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """One line of history."""
+
+    id: int
+    started_at: float
+    table: str
+    players: tuple[Player, ...]
+    me: int | None
+    me_side: int | None
+    rules_spec: dict[str, Any]
+    kind: str  # record | transcript
+    finished: bool
+    winner: int | None
+    scores: tuple[int, ...]
+    hands: int
+    verified: bool | None
+    verification: str
+
+    @property
+    def you_won(self) -> bool | None:
+        if not self.finished or self.me_side is None:
+            return None
+        return self.winner == self.me_side
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "date": _iso(self.started_at), "table": self.table,
+            "players": [{"seat": s, "peer_id": p.peer_id, "name": p.name, "level": p.level,
+                         "you": s == self.me} for s, p in enumerate(self.players)],
+            "rules": self.rules_spec, "kind": self.kind, "finished": self.finished,
+            "winner": self.winner, "scores": list(self.scores), "hands": self.hands,
+            "you_won": self.you_won, "verified": self.verified, "verification": self.verification,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedMatch:
+    summary: MatchSummary
+    document: dict[str, Any]
+
+
+class PlayLog:
+    """The play log in a ``Store``'s database."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def log_match(
+        self,
+        document: dict[str, Any],
+        *,
+        uid: str,
+        me: int | None,
+        table: str = "local",
+        players: Sequence[Player] | None = None,
+        verified: bool | None = None,
+        started_at: float | None = None,
+    ) -> int:
+        """Log (or re-log) a match as it stands; returns its id. Raises PlayLogError."""
+        derived = derive(document, verified)
+        seats = len(derived.names)
+        if players is None:
+            if not derived.keys:
+                raise PlayLogError("a record needs its players (peer ids and names)")
+            players = [Player(_peer_id(key), name) for key, name in zip(derived.keys, derived.names, strict=True)]
+        if len(players) != seats:
+            raise PlayLogError(f"{len(players)} players given for {seats} seats")
+        if me is not None and not 0 <= me < seats:
+            raise PlayLogError(f"seat {me} is not at this table")
+        partnership = _rules(derived.rules_spec).partnership
+        me_side = None if me is None else (me % 2 if partnership else me)
+        text = json.dumps(document, separators=(",", ":"))
+        now = time.time()
+        with self.store.writing() as conn:
+            row = conn.execute("SELECT id FROM match WHERE uid = ?", (uid,)).fetchone()
+            values = (now, table, json.dumps(derived.rules_spec), _kind(document), text,
+                      int(derived.finished), derived.winner, json.dumps(list(derived.scores)),
+                      len(derived.hands), me, me_side, _flag(derived.verified), derived.verification)
+            if row is None:
+                cur = conn.execute(
+                    "INSERT INTO match (uid, started_at, logged_at, table_name, rules, kind, document, "
+                    "finished, winner, scores, hands, me, me_side, verified, verification) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (uid, started_at if started_at is not None else now, *values),
+                )
+                match_id = int(cur.lastrowid or 0)
+            else:
+                match_id = int(row[0])
+                conn.execute(
+                    "UPDATE match SET logged_at = ?, table_name = ?, rules = ?, kind = ?, document = ?, "
+                    "finished = ?, winner = ?, scores = ?, hands = ?, me = ?, me_side = ?, verified = ?, "
+                    "verification = ? WHERE id = ?", (*values, match_id))
+                for name in ("match_player", "hand", "hand_tile"):
+                    conn.execute(f"DELETE FROM {name} WHERE match_id = ?", (match_id,))
+            self._write_facts(conn, match_id, players, derived)
+        return match_id
+
+    def _write_facts(self, conn: sqlite3.Connection, match_id: int, players: Sequence[Player],
+                     derived: Derived) -> None:
+        conn.executemany(
+            "INSERT INTO match_player (match_id, seat, peer_id, name, level) VALUES (?, ?, ?, ?, ?)",
+            [(match_id, seat, p.peer_id, p.name, p.level) for seat, p in enumerate(players)])
+        conn.executemany(
+            "INSERT INTO hand (match_id, hand_no, end_kind, winner, points) VALUES (?, ?, ?, ?, ?)",
+            [(match_id, h.hand, h.end, h.winner, json.dumps(list(h.points))) for h in derived.hands])
+        conn.executemany(
+            "INSERT INTO hand_tile (match_id, hand_no, seat, tile) VALUES (?, ?, ?, ?)",
+            [(match_id, h.hand, seat, tile) for h in derived.hands for seat, tile in h.played])
+
+    # ----- reading ----------------------------------------------------------------------------
+
+    def matches(self, limit: int | None = None) -> list[MatchSummary]:
+        """Logged matches, newest first."""
+        with self.store.reading() as conn:
+            rows = conn.execute(
+                f"SELECT {_SUMMARY_COLUMNS} FROM match ORDER BY started_at DESC, id DESC LIMIT ?",
+                (-1 if limit is None else limit,)).fetchall()
+            return [self._summary(conn, row) for row in rows]
+
+    def get(self, match_id: int) -> LoggedMatch:
+        """One logged match with its document. Raises UnknownMatchError, PlayLogError (damaged)."""
+        with self.store.reading() as conn:
+            row = conn.execute(f"SELECT {_SUMMARY_COLUMNS}, document FROM match WHERE id = ?",
+                               (match_id,)).fetchone()
+            if row is None:
+                raise UnknownMatchError(f"no logged match has the id {match_id}")
+            summary = self._summary(conn, row[:-1])
+        try:
+            document = json.loads(row[-1])
+        except ValueError as exc:
+            raise PlayLogError(f"logged match {match_id} is damaged: {exc}") from None
+        if not isinstance(document, dict):
+            raise PlayLogError(f"logged match {match_id} is damaged: not a JSON object")
+        return LoggedMatch(summary, document)
+
+    def _summary(self, conn: sqlite3.Connection, row: Sequence[Any]) -> MatchSummary:
+        (mid, started, table, rules, kind, finished, winner, scores, hands, me, me_side,
+         verified, verification) = row
+        players = tuple(Player(p, n, lv) for p, n, lv in conn.execute(
+            "SELECT peer_id, name, level FROM match_player WHERE match_id = ? ORDER BY seat", (mid,)))
+        return MatchSummary(
+            int(mid), float(started), str(table), players, me, me_side, _loads(rules, {}), str(kind),
+            bool(finished), winner, tuple(_loads(scores, [])), int(hands),
+            None if verified is None else bool(verified), str(verification))
+
+    def stats(self) -> Stats:
+        """Your results: per opponent and computer level, hands, tiles, streaks."""
+        from lanomino.store.stats import compute_stats
+
+        with self.store.reading() as conn:
+            return compute_stats(conn)
+
+
+_SUMMARY_COLUMNS = ("id, started_at, table_name, rules, kind, finished, winner, scores, hands, me, "
+                    "me_side, verified, verification")
+
+
+# ----- deriving the facts from a document -----------------------------------------------------
+
+
+def derive(document: Any, verified: bool | None = None) -> Derived:
+    """The facts of a record or transcript. ``verified`` None: check it here. Raises PlayLogError."""
+    if not isinstance(document, dict):
+        raise PlayLogError("a logged match is a JSON object (a record or a transcript)")
+    kind = document.get("format")
+    if kind == RECORD_FORMAT:
+        return _derive_record(document, document, verified, keys=())
+    if kind == TRANSCRIPT_FORMAT:
+        return _derive_transcript(document, verified)
+    raise PlayLogError(f"not a record or a transcript (format {kind!r})")
+
+
+def _derive_transcript(document: dict[str, Any], verified: bool | None) -> Derived:
+    from lanomino.fair.transcript import TranscriptError, parse_transcript
+    from lanomino.fair.verify import to_record, verify_parsed
+
+    try:
+        transcript = parse_transcript(document)
+    except TranscriptError as exc:
+        raise PlayLogError(f"damaged transcript: {exc}") from None
+    keys = tuple(k.hex() for k in transcript.keys)
+    report = verify_parsed(transcript)
+    ok = report.ok if verified is None else verified and report.ok
+    if report.ok:
+        derived = _derive_record(to_record(document), document, True, keys)
+        return Derived(derived.rules_spec, derived.names, keys, derived.hands, transcript.end.finished,
+                       transcript.end.winner, transcript.end.scores, ok,
+                       "verified" if ok else "not verified by this peer")
+    assert report.failure is not None
+    _rules(transcript.rules_spec)  # a transcript whose rules we cannot read is not logged
+    end = transcript.end
+    return Derived(dict(transcript.rules_spec), transcript.players, keys, (), end.finished, end.winner,
+                   end.scores, False, f"does not verify: {report.failure.describe()}")
+
+
+def _derive_record(record_doc: dict[str, Any], document: dict[str, Any], verified: bool | None,
+                   keys: tuple[str, ...]) -> Derived:
+    from lanomino.record import IllegalMoveError, MalformedRecordError, parse_record, replay
+
+    try:
+        record = parse_record(record_doc)
+    except MalformedRecordError as exc:
+        raise PlayLogError(f"damaged record: {exc}") from None
+    hands: list[HandFact] = []
+    played: list[tuple[int, str]] = []
+
+    def listen(hand: int, event: Event) -> None:
+        if isinstance(event, TilePlayed):
+            played.append((event.seat, str(event.tile)))
+        elif isinstance(event, HandEnded):
+            hands.append(HandFact(event.hand, event.end, event.winner, tuple(event.points), tuple(played)))
+            played.clear()
+        elif isinstance(event, HandStarted):
+            played.clear()
+
+    try:
+        result = replay(record, listen)
+    except IllegalMoveError as exc:
+        raise PlayLogError(f"the record does not replay: {exc}") from None
+    check = "replays" if verified is None else "verified" if verified else "not verified"
+    return Derived(dict(record.rules_spec), record.players, keys, tuple(hands), result.finished,
+                   result.winner, result.scores, True if verified is None else verified, check)
+
+
+# ----- small helpers ----------------------------------------------------------------------------
+
+
+def local_player_id(store: Store, data_dir: Path) -> str:
+    """The local user's peer id: the identity key's when there is one in ``data_dir``, else a
+    generated ``local:<hex>`` id kept in the settings."""
+    from lanomino.fair.keystore import KEY_FILE, KeyStoreError, load_or_create_identity
+
+    if (data_dir / KEY_FILE).is_file():
+        try:
+            return load_or_create_identity(data_dir).peer_id
+        except KeyStoreError:
+            pass
+    stored = store.settings().get(PLAYER_ID_SETTING)
+    if isinstance(stored, str) and stored:
+        return stored
+    new = f"local:{secrets.token_hex(8)}"
+    store.set_settings({PLAYER_ID_SETTING: new})
+    return new
+
+
+def _peer_id(key_hex: str) -> str:
+    from lanomino.fair.identity import peer_id
+
+    return peer_id(bytes.fromhex(key_hex))
+
+
+def _kind(document: dict[str, Any]) -> str:
+    return "transcript" if document.get("format") == TRANSCRIPT_FORMAT else "record"
+
+
+def _flag(value: bool | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def _rules(spec: dict[str, Any]) -> Rules:
+    try:
+        return Rules.from_spec(dict(spec))
+    except (EngineError, TypeError, ValueError) as exc:
+        raise PlayLogError(f"unreadable rules: {exc}") from None
+
+
+def _loads(text: Any, default: Any) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return default
+
+
+def _iso(timestamp: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(timestamp))
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Matches and wins against one opponent or computer level."""
+
+    key: str  # a peer id, or a computer level
+    name: str
+    matches: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "name": self.name, "matches": self.matches, "wins": self.wins,
+                "win_rate": round(self.win_rate, 4)}
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    matches: int
+    wins: int
+    opponents: tuple[Tally, ...]
+    levels: tuple[Tally, ...]
+    hands: int
+    hands_won: int
+    won_by_domino: int
+    won_by_block: int
+    points_per_hand: float
+    tiles: tuple[tuple[str, int], ...]  # most played first
+    numbers: tuple[tuple[int, int], ...]  # (pips, tiles played showing them), most first
+    longest_streak: int
+    current_streak: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "matches": self.matches, "wins": self.wins,
+            "win_rate": round(self.wins / self.matches, 4) if self.matches else 0.0,
+            "opponents": [t.to_json() for t in self.opponents],
+            "levels": [t.to_json() for t in self.levels],
+            "hands": self.hands, "hands_won": self.hands_won,
+            "won_by_domino": self.won_by_domino, "won_by_block": self.won_by_block,
+            "points_per_hand": round(self.points_per_hand, 2),
+            "most_played_tiles": [{"tile": t, "times": n} for t, n in self.tiles],
+            "most_played_numbers": [{"number": p, "times": n} for p, n in self.numbers],
+            "longest_winning_streak": self.longest_streak, "current_streak": self.current_streak,
+        }
+
+
+def count_numbers(tiles: Counter[str]) -> list[tuple[int, int]]:
+    """How often each number showed on the tiles played (a double counts once)."""
+    numbers: Counter[int] = Counter()
+    for tile, n in tiles.items():
+        for pips in {int(x) for x in tile.split("-")}:
+            numbers[pips] += n
+    return sorted(numbers.items(), key=lambda kv: (-kv[1], -kv[0]))

@@ -1,0 +1,97 @@
+"""Stats from the play log's derived tables: your results by opponent, level, hand and tile."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass
+
+from lanomino.engine import Rules
+from lanomino.engine.errors import EngineError
+from lanomino.store.playlog import Stats, Tally, count_numbers
+
+TOP_TILES = 5
+
+
+@dataclass
+class _Count:
+    name: str
+    matches: int = 0
+    wins: int = 0
+
+
+def compute_stats(conn: sqlite3.Connection) -> Stats:
+    """Your stats over every logged match where you had a seat (inside a read transaction).
+
+    Matches count when finished; hands count whenever they were logged."""
+    matches = conn.execute(
+        "SELECT id, winner, me_side FROM match WHERE me IS NOT NULL AND finished = 1 "
+        "ORDER BY started_at, id").fetchall()
+    won = {mid: winner is not None and winner == side for mid, winner, side in matches}
+    opponents, levels = _tallies(conn, won)
+    longest = current = 0
+    for mid, _, _ in matches:
+        current = current + 1 if won[mid] else 0
+        longest = max(longest, current)
+    hands = conn.execute(
+        "SELECT h.end_kind, h.winner, h.points, m.me_side FROM hand h JOIN match m ON m.id = h.match_id "
+        "WHERE m.me IS NOT NULL").fetchall()
+    won_ends = [end for end, winner, _, side in hands if winner is not None and winner == side]
+    points = [_points(text, side) for _, _, text, side in hands]
+    tiles: Counter[str] = Counter({str(t): int(n) for t, n in conn.execute(
+        "SELECT t.tile, COUNT(*) FROM hand_tile t JOIN match m ON m.id = t.match_id "
+        "WHERE t.seat = m.me GROUP BY t.tile")})
+    return Stats(
+        matches=len(matches), wins=sum(won.values()), opponents=opponents, levels=levels,
+        hands=len(hands), hands_won=len(won_ends),
+        won_by_domino=won_ends.count("domino"), won_by_block=won_ends.count("blocked"),
+        points_per_hand=sum(points) / len(points) if points else 0.0,
+        tiles=tuple(sorted(tiles.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_TILES]),
+        numbers=tuple(count_numbers(tiles)[:TOP_TILES]),
+        longest_streak=longest, current_streak=current,
+    )
+
+
+def _tallies(conn: sqlite3.Connection, won: dict[int, bool]) -> tuple[tuple[Tally, ...], tuple[Tally, ...]]:
+    """Per opponent (peer id) and per computer level; partners are not opponents."""
+    rows = conn.execute(
+        "SELECT m.id, p.seat, p.peer_id, p.name, p.level, m.me_side, m.rules "
+        "FROM match_player p JOIN match m ON m.id = p.match_id "
+        "WHERE m.me IS NOT NULL AND m.finished = 1 AND p.seat != m.me "
+        "ORDER BY m.started_at, m.id").fetchall()
+    by_peer: dict[str, _Count] = {}
+    by_level: dict[str, _Count] = {}
+    counted: set[tuple[int, str]] = set()
+    for mid, seat, peer, name, level, me_side, rules in rows:
+        if _is_partnership(rules) and seat % 2 == me_side:
+            continue
+        entry = by_peer.setdefault(peer, _Count(name))
+        entry.name = name  # the latest name this peer used
+        entry.matches += 1
+        entry.wins += won[mid]
+        if level and (mid, level) not in counted:  # two computers of one level: one match
+            counted.add((mid, level))
+            lv = by_level.setdefault(level, _Count(level))
+            lv.matches += 1
+            lv.wins += won[mid]
+    return _sorted(by_peer), _sorted(by_level)
+
+
+def _sorted(table: dict[str, _Count]) -> tuple[Tally, ...]:
+    out = [Tally(key, c.name, c.matches, c.wins) for key, c in table.items()]
+    return tuple(sorted(out, key=lambda t: (-t.matches, t.key)))
+
+
+def _is_partnership(rules: str) -> bool:
+    try:
+        return Rules.from_spec(dict(json.loads(rules))).partnership
+    except (EngineError, TypeError, ValueError):
+        return False
+
+
+def _points(text: str, side: int | None) -> int:
+    try:
+        return int(json.loads(text)[side]) if side is not None else 0
+    except (TypeError, ValueError, IndexError):
+        return 0
