@@ -20,7 +20,7 @@ import logging
 import random
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -103,6 +103,18 @@ class _Node:
         self.done: asyncio.Future[Outcome] | None = None
         self.transcript_path: Path | None = None
         self.verified: dict[int, bool] = {}
+        self.tasks: set[asyncio.Future[Any]] = set()
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` in the background, keeping a reference and logging its failure."""
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Future[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("background task failed: %r", task.exception())
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener`` with every session event from now on."""
@@ -112,6 +124,7 @@ class _Node:
         return time.monotonic()
 
     def _publish(self, event: SessionEvent) -> None:
+        log.debug("%s", event)
         for listener in self.listeners:
             listener(event)
         if isinstance(event, TranscriptUpdated):
@@ -231,13 +244,14 @@ class HostNode(_Node):
             incoming = await self.transport.receive()
             if incoming is None:
                 continue
+            log.debug("in  %s", str(incoming.message)[:120])
             self.session.receive(Sender(incoming.identity, incoming.peer_key), incoming.message, self.now())
             self._flush()
             self.wake.set()
 
     def _flush(self) -> None:
         for out in self.session.take_outgoing():
-            asyncio.ensure_future(self.transport.send(out.route, out.message))
+            self._spawn(self.transport.send(out.route, out.message))
         reannounce = False
         for event in self.session.take_events():
             self._publish(event)
@@ -248,7 +262,7 @@ class HostNode(_Node):
                 self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified, 0,
                                      problems=dict(self.session.stats)))
         if reannounce and self.announcer is not None:
-            asyncio.ensure_future(self.announcer.update(self._announcement()))
+            self._spawn(self.announcer.update(self._announcement()))
 
 
 class PeerNode(_Node):
@@ -323,6 +337,7 @@ class PeerNode(_Node):
             message = await self.transport.receive()
             if message is None:
                 continue
+            log.debug("in  %s", str(message)[:120])
             self.session.receive(message, self.now())
             self._flush()
             self.wake.set()
@@ -333,14 +348,11 @@ class PeerNode(_Node):
             if isinstance(event, SecretMade):
                 self._save_secret(event)
         for message in self.session.take_outgoing():
-            try:
-                asyncio.ensure_future(self.transport.send(message))
-            except Exception as exc:  # noqa: BLE001 - the host is away; heartbeats will tell
-                log.info("send failed: %s", exc)
+            self._spawn(self._send(message))
         for event in events:
             self._publish(event)
             if isinstance(event, YourTurn) and self.policy is not None:
-                asyncio.ensure_future(self._play(event.observation))
+                self._spawn(self._play(event.observation))
             elif isinstance(event, MatchOver):
                 self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
                                      self.session.seat, problems=dict(self.session.stats)))
@@ -348,6 +360,12 @@ class PeerNode(_Node):
                 self._finish(Outcome(False, seat=None, reason=f"refused: {event.reason}"))
             elif isinstance(event, Closed):
                 self._finish(Outcome(False, seat=self.session.seat, reason=event.reason))
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        try:
+            await self.transport.send(message)
+        except OSError as exc:  # the host is away: heartbeats and seq gaps sort it out
+            log.info("send failed: %s", exc)
 
     async def _play(self, obs: Observation) -> None:
         if self.delay_s:

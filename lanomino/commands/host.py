@@ -58,6 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
+    import os
 
     from lanomino.cli import CliError
     from lanomino.discovery.announce import AnnouncementError, _check_name
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         get_bot(args.level)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    logging.basicConfig(level=os.environ.get("LANOMINO_LOG", "WARNING").upper(), stream=sys.stderr)
     timings = timings_from_args(args, args.bot_delay)
 
     async def main() -> int:

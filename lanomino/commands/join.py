@@ -78,6 +78,7 @@ async def find_table(target: str, interface: str | None, timeout_s: float):  # t
 def run_peer(args: argparse.Namespace, player: str) -> int:
     import asyncio
     import logging
+    import os
     import sys
 
     from lanomino.bots import get_bot
@@ -89,7 +90,7 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
         get_bot(args.level)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    logging.basicConfig(level=os.environ.get("LANOMINO_LOG", "WARNING").upper(), stream=sys.stderr)
     timings = timings_from_args(args)
 
     async def main() -> int:

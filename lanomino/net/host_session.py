@@ -240,7 +240,7 @@ class HostSession:
                 self._send(s, "ping")
         if self.bot_due is not None and now >= self.bot_due:
             self.bot_due = None
-            self._run_local_seats()
+            self._run_local_seats(fire=True)
 
     def receive(self, sender: Sender, message: Mapping[str, Any], now: float) -> None:
         """One decoded message from a connection. Never raises for anything a peer sends."""
@@ -623,8 +623,9 @@ class HostSession:
             self.last_deal = d
             self._start_hand()
 
-    def _run_local_seats(self) -> None:
-        """Let host-side bots move while it is their turn (at once, or after ``bot_delay_s``)."""
+    def _run_local_seats(self, fire: bool = False) -> None:
+        """Let host-side bots move while it is their turn: at once, or each after ``bot_delay_s``
+        (``fire``: that delay is over for the bot to move now)."""
         while self.phase is Phase.PLAY and self.state is not None:
             turn = self.state.turn
             local = self.local.get(turn)
@@ -633,9 +634,10 @@ class HostSession:
             if local.policy is None:
                 self._events.append(YourTurn(observe(self.state, turn)))
                 return
-            if self.timings.bot_delay_s > 0 and self.bot_due is None:
+            if self.timings.bot_delay_s > 0 and not fire:
                 self.bot_due = self.now + self.timings.bot_delay_s
                 return
+            fire = False
             self._play_local(turn, local.policy(observe(self.state, turn)))
 
     def _host_view(self) -> None:

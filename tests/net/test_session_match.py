@@ -117,3 +117,16 @@ def test_no_message_to_a_peer_shows_another_seats_tiles_before_the_reveal() -> N
             assert seen <= known, (kind, sorted(seen - known))
             checked += 1
         assert checked > 50
+
+
+def test_host_side_bots_wait_their_delay_on_the_fake_clock() -> None:
+    from sessionkit import FAST
+
+    from lanomino.net.session import Timings
+
+    slow = Timings(FAST.heartbeat_s, FAST.liveness_s, FAST.grace_s, bot_delay_s=0.5)
+    table = Table(Rules.preset("classic", target=30), 3, bots=1, timings=slow, seed=5)
+    table.run(table.over)
+    assert table.over() and table.slots[0].session.verified_all
+    local_moves = sum(1 for h in table.host.doc["hands"] for m in h["moves"] if m["seat"] in (0, 2))  # type: ignore[index]
+    assert table.now >= 0.5 * local_moves
