@@ -25,6 +25,9 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("tables", "lanomino.commands.tables", "list the tables on the LAN"),
     ("join", "lanomino.commands.join", "sit at a LAN table by name or HOST:PORT/KEY (headless for now)"),
     ("bot", "lanomino.commands.bot", "a headless bot player that joins a table and verifies every hand"),
+    ("history", "lanomino.commands.history", "the matches in your play log, newest first"),
+    ("stats", "lanomino.commands.stats", "your results: wins per opponent and level, hands, tiles, streaks"),
+    ("export", "lanomino.commands.export", "write a logged match's record or transcript to a file"),
 )
 
 

@@ -46,10 +46,14 @@ def run(args: argparse.Namespace) -> int:
     if args.pause is not None and not 0 <= args.pause <= 10:
         raise CliError("--pause must be between 0 and 10 seconds")
     try:
-        store = open_store(data_dir(args.data_dir))
+        folder = data_dir(args.data_dir)
+        store = open_store(folder)
     except (StoreError, OSError) as exc:
         raise CliError(str(exc)) from None
     try:
+        from lanomino.store import local_player_id
+
+        args.player_id = local_player_id(store, folder)
         return _run_app(args, store, start)
     finally:
         store.close()
@@ -88,7 +92,7 @@ def _run_app(args: argparse.Namespace, store: Store, start: StartLocal | None) -
     if args.pause is not None:
         ui.settings = type(settings).from_dict({**settings.to_dict(), "pause_s": args.pause})
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lanomino-store")
-    controller = Controller(ui, store, writer, args.seed)
+    controller = Controller(ui, store, writer, args.seed, getattr(args, "player_id", "local:you"))
     app = build_app(ui, controller.handle)
     controller.app = app
     first = start if start is not None else ContinueSaved() if args.resume else None
@@ -108,8 +112,10 @@ def _run_app(args: argparse.Namespace, store: Store, start: StartLocal | None) -
 class Controller:
     """Turns the UI's intents into local matches, saves and settings (the local 'node')."""
 
-    def __init__(self, ui: UiState, store: Store, writer: ThreadPoolExecutor, seed: int | None) -> None:
+    def __init__(self, ui: UiState, store: Store, writer: ThreadPoolExecutor, seed: int | None,
+                 player_id: str = "local:you") -> None:
         self.ui = ui
+        self.player_id = player_id  # the local human's peer id in the play log
         self.store = store
         self.writer = writer
         self.seed = seed
@@ -130,11 +136,16 @@ class Controller:
         elif isinstance(intent, s.ResignMatch) and self.table is not None:
             self.table.resign()
             if not self.table.match.is_over:
+                self._log(self.table.match)  # the hands so far, the match unfinished
                 self._leave("You resigned and left the match.")
         elif isinstance(intent, s.LeaveTable):
             self._leave("The game is saved: choose Continue to resume it." if self._saved_game() else "")
         elif isinstance(intent, s.SaveSettings):
             self.writer.submit(self.store.set_settings, intent.settings.to_dict())
+        elif isinstance(intent, s.OpenHistory):
+            self._open_history()
+        elif isinstance(intent, s.OpenReplay):
+            self._open_replay(intent.match_id)
         elif isinstance(intent, s.QuitApp) and self.app is not None:
             self.app.exit(result=0)
         self._redraw()
@@ -169,7 +180,7 @@ class Controller:
         if self.table is not None:
             self.table.stop()
         self.ui.obs = None
-        self.table = LocalTable(match, self.ui, self._save, self._redraw, self._bell)
+        self.table = LocalTable(match, self.ui, self._save, self._redraw, self._bell, log=self._log)
         self.table.start()
 
     def _save(self, record: dict[str, Any] | None) -> None:
@@ -192,6 +203,48 @@ class Controller:
         self.ui.screen, self.ui.notice, self.ui.menu_index = Screen.MENU, notice, 0
         self.ui.obs, self.ui.hand_result, self.ui.match_result = None, None, None
 
+    # ----- the play log: written on the store thread, read for History and stats -----------
+
+    def _log(self, match: Any) -> None:
+        """Log the match as it stands (after a finished hand or match) off the event loop."""
+        import copy
+
+        from lanomino.store import Player, PlayLog, bot_player
+
+        c = match.config
+        players = [Player(self.player_id, c.names[0]),
+                   *(bot_player(c.levels[s], c.names[s]) for s in range(1, c.players))]
+        document = copy.deepcopy(match.record.to_json())  # a snapshot: the match goes on
+        self.writer.submit(PlayLog(self.store).log_match, document, uid=f"local:{match.uid}", me=0,
+                           players=players, started_at=match.started_at)
+
+    def _open_history(self) -> None:
+        from lanomino.store import PlayLog
+        from lanomino.ui.history import HistoryView
+        from lanomino.ui.state import Screen
+
+        def load() -> HistoryView:  # on the store thread: after every queued write
+            log = PlayLog(self.store)
+            return HistoryView([m.to_json() for m in log.matches(200)], log.stats().to_json())
+
+        tab = self.ui.history.tab
+        self.ui.history = self.writer.submit(load).result()
+        self.ui.history.tab = tab
+        self.ui.screen = Screen.HISTORY
+
+    def _open_replay(self, match_id: int) -> None:
+        from lanomino.store import PlayLog, PlayLogError
+        from lanomino.ui.state import Screen
+
+        try:
+            logged = self.writer.submit(PlayLog(self.store).get, match_id).result()
+            self.ui.replay = logged_replay(logged.document, f"Match #{match_id}")
+        except (PlayLogError, ValueError) as exc:
+            self.ui.history.message = f"Cannot replay match #{match_id}: {exc}"
+            return
+        self.ui.history.message = ""
+        self.ui.screen = Screen.REPLAY
+
     def close(self) -> None:
         if self.table is not None:
             self.table.stop()
@@ -203,3 +256,17 @@ class Controller:
     def _bell(self) -> None:
         if self.app is not None:
             self.app.output.bell()
+
+
+def logged_replay(document: dict[str, Any], title: str) -> Any:
+    """The replay viewer for a logged record or transcript. Raises ValueError when it cannot be
+    replayed (a damaged document, or a transcript that does not verify)."""
+    from lanomino.commands.replay import replay_view
+    from lanomino.record import parse_record
+    from lanomino.store.playlog import record_form
+
+    if document.get("format") == "lanomino.transcript/1":
+        from lanomino.fair import to_record
+
+        document = record_form(to_record(document))
+    return replay_view(parse_record(document), title)

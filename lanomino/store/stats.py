@@ -66,10 +66,12 @@ def _tallies(conn: sqlite3.Connection, won: dict[int, bool]) -> tuple[tuple[Tall
     for mid, seat, peer, name, level, me_side, rules in rows:
         if _is_partnership(rules) and seat % 2 == me_side:
             continue
-        entry = by_peer.setdefault(peer, _Count(name))
-        entry.name = name  # the latest name this peer used
-        entry.matches += 1
-        entry.wins += won[mid]
+        if (mid, peer) not in counted:  # a computer level is one pseudo peer: once per match
+            counted.add((mid, peer))
+            entry = by_peer.setdefault(peer, _Count(name))
+            entry.name = f"computer, {level}" if level else name  # the latest name this peer used
+            entry.matches += 1
+            entry.wins += won[mid]
         if level and (mid, level) not in counted:  # two computers of one level: one match
             counted.add((mid, level))
             lv = by_level.setdefault(level, _Count(level))

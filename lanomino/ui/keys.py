@@ -9,6 +9,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from lanomino.engine import PRESETS, Draw, Pass, RulesError
+from lanomino.ui.history_keys import load_history_bindings
 from lanomino.ui.screens import SETTINGS_ROWS
 from lanomino.ui.state import (
     PAUSES_S,
@@ -16,6 +17,7 @@ from lanomino.ui.state import (
     Intent,
     LeaveTable,
     NextHand,
+    OpenHistory,
     QuitApp,
     ResignMatch,
     SaveSettings,
@@ -46,6 +48,7 @@ def load_key_bindings(ui: UiState, intents: Intents) -> KeyBindings:
     _load_settings(kb, ui, intents)
     _load_help(kb, ui)
     _load_table(kb, ui, intents)
+    load_history_bindings(kb, ui, intents)
     return kb
 
 
@@ -80,6 +83,8 @@ def activate_menu(ui: UiState, index: int, intents: Intents) -> None:
         intents(ContinueSaved())
     elif action == "rules":
         ui.back, ui.screen, ui.help_scroll = Screen.MENU, Screen.HELP, 0
+    elif action == "history":
+        intents(OpenHistory())
     elif action == "settings":
         ui.screen, ui.settings_row = Screen.SETTINGS, 0
     elif action == "quit":
@@ -111,7 +116,7 @@ def _load_menu(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     def _(event: KeyPressEvent) -> None:
         activate_menu(ui, ui.menu_index, intents)
 
-    for letter in "pcrsq":
+    for letter in "pchrsq":
         @kb.add(letter, filter=on)
         def _(event: KeyPressEvent) -> None:
             keys = [key for key, _, _ in menu_items(ui)]

@@ -20,6 +20,7 @@ from lanomino.engine import (
     TilePlayed,
 )
 from lanomino.ui.helptext import KEYS_TEXT, describe_game, rules_text
+from lanomino.ui.history import draw_history, draw_replay
 from lanomino.ui.render import Canvas, Fragments, draw_hand, draw_line, line_view, tile_fragments
 from lanomino.ui.state import (
     Screen,
@@ -48,8 +49,15 @@ def render_screen(ui: UiState, width: int, height: int) -> Fragments:
         Screen.TABLE: draw_table,
         Screen.HELP: draw_help,
         Screen.SETTINGS: draw_settings,
+        Screen.HISTORY: lambda ui, canvas: draw_history(ui.history, canvas),
+        Screen.REPLAY: _draw_replay,
     }[ui.screen](ui, canvas)
     return canvas.fragments()
+
+
+def _draw_replay(ui: UiState, canvas: Canvas) -> None:
+    if ui.replay is not None:
+        draw_replay(ui.replay, canvas, ui.settings.colour)
 
 
 def _header(canvas: Canvas, left: str, right: str = "? help") -> None:

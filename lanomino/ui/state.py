@@ -24,6 +24,7 @@ from lanomino.engine import (
     Rules,
     Tile,
 )
+from lanomino.ui.history import HistoryView, ReplayView
 
 PAUSES_S = (0.0, 0.3, 0.6, 1.0, 1.5, 2.5)
 TARGETS = (0, 50, 61, 100, 150, 200, 250)
@@ -35,6 +36,8 @@ class Screen(enum.Enum):
     TABLE = "table"
     HELP = "help"
     SETTINGS = "settings"
+    HISTORY = "history"
+    REPLAY = "replay"
 
 
 # ----- intents: what the keys ask the driver to do ---------------------------------------------
@@ -86,7 +89,20 @@ class QuitApp:
     pass
 
 
-Intent = Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | SaveSettings | QuitApp
+@dataclass(frozen=True, slots=True)
+class OpenHistory:
+    """Show History and stats (the driver fills ``UiState.history`` from the play log)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenReplay:
+    """Step through logged match ``match_id`` (the driver fills ``UiState.replay``)."""
+
+    match_id: int
+
+
+Intent = (Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | SaveSettings | QuitApp
+          | OpenHistory | OpenReplay)
 
 
 # ----- settings ----------------------------------------------------------------------------------
@@ -250,6 +266,9 @@ class UiState:
     hand_result: HandEnded | None = None  # shown until Enter deals the next hand
     match_result: MatchEnded | None = None
     notice: str = ""  # one line shown on the menu (e.g. "you resigned")
+    # History and stats, and the replay of a logged match
+    history: HistoryView = field(default_factory=HistoryView)
+    replay: ReplayView | None = None
 
 
 # ----- menu --------------------------------------------------------------------------------------
@@ -260,7 +279,8 @@ def menu_items(ui: UiState) -> list[tuple[str, str, str]]:
     items = [("p", "Play against the computer", "play")]
     if ui.has_saved_game:
         items.append(("c", "Continue the saved game", "continue"))
-    # Host a table, Join a table and History and stats join this list when those features land.
+    # Host a table and Join a table join this list when those features land.
+    items.append(("h", "History and stats", "history"))
     items += [("r", "Rules and keys", "rules"), ("s", "Settings", "settings"), ("q", "Quit", "quit")]
     return items
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 import copy
 import json
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,10 @@ from lanomino.store import (
     local_player_id,
     open_store,
 )
-from tests.store.playkit import local_players, log_local, play_local
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from playkit import local_players, log_local, play_local  # noqa: E402
 
 
 def test_a_finished_local_match_is_logged_with_its_record_players_and_result(tmp_path: Path) -> None:
@@ -110,11 +114,14 @@ def test_partners_are_not_opponents(tmp_path: Path) -> None:
     store = open_store(tmp_path)
     log = PlayLog(store)
     match = play_local(2, Rules.preset("partnership", target=20), players=4)
-    log_local(log, match)
+    people = [Player("me", "Me"), Player("p1", "Pia"), Player("p2", "Pat"), Player("p3", "Pol")]
+    log.log_match(match.record.to_json(), uid="a", me=0, players=people, table="Kitchen")
+    log_local(log, match)  # the same deal, against computers: one level, counted once per match
     stats = log.stats()
-    assert stats.matches == 1
-    assert [t.key for t in stats.levels] == ["random"] and stats.levels[0].matches == 1
-    assert sum(t.matches for t in stats.opponents) == 2  # seats 1 and 3; seat 2 is your partner
+    assert stats.matches == 2
+    assert {t.key: t.matches for t in stats.opponents} == {"p1": 1, "p3": 1, "bot:random": 1}
+    assert [(t.key, t.matches) for t in stats.levels] == [("random", 1)]
+    assert log.matches()[0].table in ("Kitchen", "local")
     store.close()
 
 
@@ -204,4 +211,40 @@ def test_json_of_a_summary_names_players_and_you(tmp_path: Path) -> None:
     assert json.loads(json.dumps(doc)) == doc
     assert [p["you"] for p in doc["players"]] == [True, False]
     assert doc["date"].endswith("Z") and doc["table"] == "local"
+    store.close()
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fair"))
+
+
+def test_a_transcript_is_logged_with_peer_ids_from_its_keys_and_verified(tmp_path: Path) -> None:
+    from fairkit import make_transcript
+
+    from lanomino.fair import peer_id, to_record
+    from lanomino.store.playlog import record_form
+
+    doc = make_transcript("block", players=3, seed=2, target=20)
+    store = open_store(tmp_path)
+    log = PlayLog(store)
+    mid = log.log_match(doc, uid="lan:" + doc["table"], me=1, table="Kitchen")
+    s = log.get(mid).summary
+    assert s.kind == "transcript" and s.table == "Kitchen" and s.verified is True
+    assert [p.peer_id for p in s.players] == [peer_id(bytes.fromhex(k)) for k in doc["keys"]]
+    assert [p.name for p in s.players] == ["p0", "p1", "p2"]
+    result = replay(parse_record(record_form(to_record(doc))))
+    assert s.scores == result.scores and s.hands == len([h for h in result.hands if h.end != "void"])
+    assert log.get(mid).document == doc
+    store.close()
+
+
+def test_a_transcript_that_does_not_verify_is_logged_as_not_verified(tmp_path: Path) -> None:
+    from fairkit import make_transcript
+
+    doc = make_transcript("block", players=2, seed=3, target=20)
+    doc["hands"][0]["moves"][0]["seat"] = 1 - doc["hands"][0]["moves"][0]["seat"]  # breaks a signature
+    store = open_store(tmp_path)
+    log = PlayLog(store)
+    s = log.get(log.log_match(doc, uid="lan:x", me=0, table="Den")).summary
+    assert s.verified is False and "does not verify" in s.verification
+    assert s.hands == 0  # nothing is derived from a transcript that does not verify
     store.close()

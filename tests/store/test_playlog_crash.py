@@ -12,7 +12,8 @@ from pathlib import Path
 from lanomino.record import parse_record, replay
 from lanomino.store import PlayLog, open_store
 
-ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 
 # Logs one match after its first hand, then again when it is over; with "pause" it stops inside
 # the second write transaction (the match row already rewritten, its facts not yet) and waits.
@@ -22,7 +23,8 @@ from pathlib import Path
 from lanomino.engine import Rules
 from lanomino.store import PlayLog, open_store
 from lanomino.store import playlog
-from tests.store.playkit import log_local, play_local
+sys.path.insert(0, sys.argv[3])
+from playkit import log_local, play_local
 
 store = open_store(Path(sys.argv[1]))
 log = PlayLog(store)
@@ -49,7 +51,7 @@ else:
 
 
 def _run_and_kill(folder: Path, mode: str, wait_for: bytes, extra_s: float) -> None:
-    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(folder), mode], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(folder), mode, str(HERE)], stdout=subprocess.PIPE,
                             cwd=ROOT)
     try:
         assert proc.stdout is not None

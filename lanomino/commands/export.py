@@ -1,0 +1,49 @@
+"""``lanomino export ID FILE``: write a logged match's record or transcript to a file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("id", metavar="ID", help="a logged match (see `lanomino history`)")
+    parser.add_argument("file", metavar="FILE", help="where to write it ('-' for standard output)")
+    parser.add_argument("--record", action="store_true",
+                        help="write a transcript as a plain record (lanomino.record/1)")
+    parser.add_argument("--data-dir", metavar="DIR", help="where the play log lives")
+
+
+def run(args: argparse.Namespace) -> int:
+    from lanomino.cli import CliError
+    from lanomino.commands.history import is_match_id, load_logged
+
+    if not is_match_id(args.id):
+        raise CliError(f"{args.id!r} is not a match id (a number from `lanomino history`)")
+    document = load_logged(args, args.id).document
+    if args.record and document.get("format") == "lanomino.transcript/1":
+        from lanomino.fair import TranscriptError, to_record
+        from lanomino.store.playlog import record_form
+
+        try:
+            document = record_form(to_record(document))
+        except TranscriptError as exc:
+            raise CliError(f"cannot turn match {args.id} into a record: {exc}") from None
+    text = json.dumps(document, indent=1) + "\n"
+    if args.file == "-":
+        sys.stdout.write(text)
+        return 0
+    path = Path(args.file)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)  # never a half-written file under the name asked for
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise CliError(f"cannot write {args.file}: {exc.strerror or exc}") from None
+    kind = "transcript" if document.get("format") == "lanomino.transcript/1" else "record"
+    print(f"wrote match {args.id.lstrip('#')} ({kind}) to {args.file}")
+    return 0

@@ -1,0 +1,26 @@
+"""``lanomino stats``: your results from the play log."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the stats as JSON")
+    parser.add_argument("--data-dir", metavar="DIR", help="where the play log lives")
+
+
+def run(args: argparse.Namespace) -> int:
+    from lanomino.commands.history import open_log
+    from lanomino.store.playlog import Stats
+    from lanomino.ui.history import stats_lines
+
+    with open_log(args) as log:
+        stats = log.stats() if log is not None else Stats(0, 0, (), (), 0, 0, 0, 0, 0.0, (), (), 0)
+    doc = stats.to_json()
+    if args.json:
+        print(json.dumps(doc, indent=1))
+    else:
+        print("\n".join(stats_lines(doc)))
+    return 0

@@ -1,0 +1,266 @@
+"""History and stats, and the replay viewer: plain views, text and drawing (no prompt_toolkit).
+
+The views hold plain data: the history rows and stats are the JSON forms that ``lanomino history
+--json`` and ``lanomino stats --json`` print (built by the store), and a replay is a list of
+frames per hand, each with every seat's tiles revealed. The same text functions serve the
+command line and the client, so both say the same thing.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from lanomino.engine import Event, Rules, Tile
+from lanomino.engine.errors import EngineError
+from lanomino.ui.render import Canvas, draw_line, line_view, tile_fragments
+
+GAME_SHORT = {"draw": "Draw", "block": "Block", "allfives": "All Fives"}
+
+
+# ----- text shared by the command line and the client -----------------------------------------
+
+
+def rules_label(spec: dict[str, Any]) -> str:
+    """'Draw 100', 'Pairs Block 100', 'All Fives 1 hand' (or the preset name if unreadable)."""
+    try:
+        rules = Rules.from_spec(dict(spec))
+    except (EngineError, TypeError, ValueError):
+        return str(spec.get("preset", "?"))
+    name = ("Pairs " if rules.partnership else "") + GAME_SHORT.get(rules.game, rules.game)
+    return f"{name} {rules.target}" if rules.target else f"{name} 1 hand"
+
+
+def result_label(row: dict[str, Any]) -> str:
+    scores = "-".join(str(s) for s in row["scores"])
+    if not row["finished"]:
+        return f"unfinished {scores}"
+    if row["you_won"] is True:
+        return f"won {scores}"
+    if row["you_won"] is False:
+        return f"lost {scores}"
+    return f"over {scores}"
+
+
+def check_label(row: dict[str, Any]) -> str:
+    if row["verified"] is None:
+        return "-"
+    if not row["verified"]:
+        return "FAILED"
+    return "verified" if row["kind"] == "transcript" else "replays"
+
+
+def players_label(row: dict[str, Any]) -> str:
+    return ", ".join(p["name"] for p in row["players"])
+
+
+def date_label(row: dict[str, Any], wide: bool) -> str:
+    return time.strftime("%Y-%m-%d %H:%M" if wide else "%m-%d %H:%M", time.localtime(row["started_at"]))
+
+
+# id, date, table, players, rules, result, check
+NARROW = (4, 11, 8, 16, 15, 11, 7)
+WIDE = (5, 16, 12, 28, 16, 16, 8)
+
+
+def history_header(wide: bool = False) -> str:
+    return _columns(("ID", "Date", "Table", "Players", "Rules", "Result", "Checked"), WIDE if wide else NARROW)
+
+
+def history_row(row: dict[str, Any], wide: bool = False) -> str:
+    """One match on one line (78 characters when narrow)."""
+    cells = (f"#{row['id']}", date_label(row, wide), row["table"], players_label(row),
+             rules_label(row["rules"]), result_label(row), check_label(row))
+    return _columns(cells, WIDE if wide else NARROW)
+
+
+def _columns(cells: tuple[str, ...], widths: tuple[int, ...]) -> str:
+    out = []
+    for text, width in zip(cells, widths, strict=True):
+        out.append(text if len(text) <= width else text[: width - 1] + "…")
+        out[-1] = out[-1].ljust(width)
+    return " ".join(out).rstrip()
+
+
+def match_details(row: dict[str, Any]) -> list[str]:
+    """A few lines about one match: players with their peer ids, rules, result, verification."""
+    lines = [f"Match #{row['id']} · {date_label(row, True)} · {row['table']} · "
+             f"{row['hands']} hand{'s' if row['hands'] != 1 else ''} · {rules_label(row['rules'])}"]
+    for p in row["players"]:
+        who = " (you)" if p["you"] else f" ({p['level']})" if p["level"] else ""
+        lines.append(f"  seat {p['seat'] + 1}: {p['name']}{who}  {p['peer_id']}")
+    lines.append(f"  {result_label(row)} · {row['verification']}")
+    return lines
+
+
+def stats_lines(stats: dict[str, Any]) -> list[str]:
+    """Your stats in plain lines (fits 78 columns)."""
+    if not stats["matches"] and not stats["hands"]:
+        return ["No matches logged yet: finish a game and it shows up here."]
+    rate = f" ({stats['win_rate']:.0%})" if stats["matches"] else ""
+    lines = [
+        f"Matches {stats['matches']} · won {stats['wins']}{rate} · "
+        f"longest winning streak {stats['longest_winning_streak']}",
+        f"Hands {stats['hands']} · you won {stats['hands_won']}: {stats['won_by_domino']} by domino, "
+        f"{stats['won_by_block']} by block · {stats['points_per_hand']:.1f} points per hand",
+        "Most played tiles: " + (", ".join(f"{t['tile']} ×{t['times']}" for t in stats["most_played_tiles"])
+                                 or "none yet"),
+        "Most played numbers: " + (", ".join(f"{n['number']} ×{n['times']}"
+                                             for n in stats["most_played_numbers"]) or "none yet"),
+        "",
+        f"{'Against':34} {'Matches':>7} {'Wins':>5} {'Win rate':>9}",
+    ]
+    for t in stats["levels"]:
+        lines.append(_tally(f"computer level {t['key']}", t))
+    for t in stats["opponents"]:
+        if t["key"].startswith("bot:"):
+            continue  # shown by level above
+        lines.append(_tally(f"{t['name']} ({t['key']})", t))
+    return lines
+
+
+def _tally(label: str, t: dict[str, Any]) -> str:
+    label = label if len(label) <= 34 else label[:33] + "…"
+    return f"{label:34} {t['matches']:>7} {t['wins']:>5} {t['win_rate']:>9.0%}"
+
+
+# ----- the replay viewer ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFrame:
+    """The table after one step of a logged hand, every hand revealed."""
+
+    hand: int  # 1-based, counting void deals
+    move: int  # 0: just dealt
+    hands: tuple[tuple[Tile, ...], ...]  # every seat's tiles
+    line: tuple[Event, ...]  # this hand's public events (draws the line)
+    boneyard: int
+    scores: tuple[int, ...]  # per side, the match so far
+    turn: int | None  # the seat to move, None when the hand is over
+    text: tuple[str, ...]  # what just happened
+
+
+@dataclass
+class ReplayView:
+    """A logged match to step through: ``→/←`` a move, ``↓/↑`` a hand."""
+
+    title: str
+    names: tuple[str, ...]
+    rules: Rules
+    hands: tuple[tuple[ReplayFrame, ...], ...]
+    hand: int = 0
+    move: int = 0
+    quit_on_leave: bool = False  # opened by `lanomino replay ID`: q ends the program
+
+    def frame(self) -> ReplayFrame:
+        return self.hands[self.hand][self.move]
+
+    def step(self, delta: int) -> None:
+        """One move on or back, crossing into the next or previous hand."""
+        move = self.move + delta
+        if move >= len(self.hands[self.hand]):
+            if self.hand + 1 < len(self.hands):
+                self.hand, self.move = self.hand + 1, 0
+            return
+        if move < 0:
+            if self.hand > 0:
+                self.hand -= 1
+                self.move = len(self.hands[self.hand]) - 1
+            return
+        self.move = move
+
+    def jump(self, delta: int) -> None:
+        """The start of the next or previous hand."""
+        self.hand = max(0, min(len(self.hands) - 1, self.hand + delta))
+        self.move = 0
+
+
+def draw_replay(view: ReplayView, canvas: Canvas, colour: bool) -> None:
+    f = view.frame()
+    w, h = canvas.width, canvas.height
+    moves = len(view.hands[view.hand]) - 1
+    _bar(canvas, f"{view.title} · hand {view.hand + 1}/{len(view.hands)} · move {f.move}/{moves}"
+         f" · boneyard {f.boneyard}", "q quit")
+    y = 1
+    for seat, tiles in enumerate(f.hands):
+        turn = f.turn == seat
+        side = seat % 2 if view.rules.partnership else seat
+        canvas.put(0, y, "▶" if turn else " ", "class:turn")
+        canvas.put(2, y, view.names[seat][:14], "class:turn" if turn else "")
+        canvas.put(17, y, f"{f.scores[side]:4} pts")
+        x = 27
+        per_row = max(1, (w - x) // 6)
+        for i, t in enumerate(tiles):
+            if i and i % per_row == 0:
+                y += 1
+            canvas.put_fragments(x + (i % per_row) * 6, y, tile_fragments(t.high, t.low, colour))
+        if not tiles:
+            canvas.put(x, y, "(no tiles)", "class:dim")
+        y += 1
+    canvas.put(0, y, "─" * w, "class:dim")
+    text_rows = 3
+    line_h = max(3, h - y - 2 - text_rows - 1)
+    canvas.blit(draw_line(line_view(f.line), w, line_h, colour), 0, y + 1)
+    ty = y + 1 + line_h
+    canvas.put(0, ty, "─" * w, "class:dim")
+    for i, text in enumerate(f.text[-text_rows:]):
+        canvas.put(1, ty + 1 + i, text[: w - 2])
+    canvas.put(1, h - 1, "←/→ move · ↑/↓ hand · Home/End first/last · q quit"[: w - 2], "class:dim")
+
+
+# ----- the History and stats screen --------------------------------------------------------------
+
+
+@dataclass
+class HistoryView:
+    """What the History and stats screen shows (filled by the controller from the play log)."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)  # newest first, as history --json
+    stats: dict[str, Any] | None = None  # as stats --json
+    tab: str = "matches"  # or "stats"
+    selected: int = 0
+    message: str = ""
+
+    def move(self, delta: int) -> None:
+        if self.rows:
+            self.selected = max(0, min(len(self.rows) - 1, self.selected + delta))
+
+
+def draw_history(view: HistoryView, canvas: Canvas) -> None:
+    w, h = canvas.width, canvas.height
+    _bar(canvas, "History and stats", "Esc back")
+    x = 1
+    for tab, label in (("matches", " Matches "), ("stats", " Stats ")):
+        x = canvas.put(x, 1, label, "class:menu.selected" if view.tab == tab else "class:dim") + 1
+    if view.message:
+        canvas.put(x + 2, 1, view.message[: w - x - 3], "class:warn")
+    if view.tab == "stats":
+        lines = stats_lines(view.stats) if view.stats else ["No stats yet."]
+        for i, line in enumerate(lines[: h - 4]):
+            canvas.put(1, 3 + i, line[: w - 2], "class:title" if line.startswith("Against") else "")
+        canvas.put(1, h - 1, "Tab matches · Esc back"[: w - 2], "class:dim")
+        return
+    if not view.rows:
+        canvas.put(1, 3, "No matches logged yet: finish a game and it shows up here.", "class:dim")
+        canvas.put(1, h - 1, "Tab stats · Esc back", "class:dim")
+        return
+    canvas.put(1, 2, history_header()[: w - 2], "class:title")
+    details = match_details(view.rows[view.selected])
+    room = max(1, h - 4 - len(details) - 1)
+    top = max(0, min(view.selected - room // 2, len(view.rows) - room))
+    for i, row in enumerate(view.rows[top : top + room]):
+        style = "class:menu.selected" if top + i == view.selected else ""
+        canvas.put(1, 3 + i, history_row(row)[: w - 2], style)
+    dy = h - 1 - len(details)
+    canvas.put(0, dy - 1, "─" * w, "class:dim")
+    for i, line in enumerate(details):
+        canvas.put(1, dy + i, line[: w - 2], "class:dim" if i else "")
+    canvas.put(1, h - 1, "↑/↓ choose · Enter replay · Tab stats · Esc back"[: w - 2], "class:dim")
+
+
+def _bar(canvas: Canvas, left: str, right: str) -> None:
+    canvas.put(0, 0, " " * canvas.width, "class:header")
+    canvas.put(1, 0, left[: canvas.width - len(right) - 3], "class:header")
+    canvas.put(canvas.width - len(right) - 1, 0, right, "class:header")
