@@ -11,6 +11,12 @@ Scenarios (all in one process and one asyncio loop, on 127.0.0.1, so they compar
   bare        raw pyzmq ROUTER/DEALER + json, no CURVE     (the floor)
   bare-curve  raw pyzmq ROUTER/DEALER + json, CURVE         (the reference of issue 4)
   transport   lanomino.net.zmq_transport Host/PeerTransport (CURVE, ZAP, bounded JSON)
+  session     the real path: HostSession + 3 PeerSessions over the transport; a peer's signed
+              move is validated, applied and fanned out; done when every peer's session has it
+
+It also prints the host's work per move (HostSession.receive of a peer's move: parse, check,
+verify the move signature, apply, build every peer's update), median, with the Ed25519 check
+alone for reference.
 
 A scenario is an async factory returning a ``Rig`` (``submit(n)``, ``wait_all(n)``, ``close()``);
 add the real session path to ``SCENARIOS`` and it is measured in the same run, against the same
@@ -74,6 +80,7 @@ class Rig:
     submit: Callable[[int], Awaitable[None]]
     wait_all: Callable[[int], Awaitable[None]]
     close: Callable[[], Awaitable[None]]
+    prepare: Callable[[], Awaitable[None]] | None = None  # untimed: get ready for the next move
 
 
 async def bare_rig(peers: int, curve: bool) -> Rig:
@@ -171,11 +178,167 @@ async def transport_rig(peers: int, curve: bool) -> Rig:
     return Rig(submit, wait_all, close)
 
 
+class SessionTable:
+    """A real table on loopback: HostSession + PeerSessions, each fed by its transport."""
+
+    def __init__(self, peers: int) -> None:
+        from lanomino.engine import Rules
+        from lanomino.fair.identity import Identity
+        from lanomino.net.session import HostSession, PeerSession
+
+        self.host_keys = CurveKeypair.generate()
+        self.host = HostTransport(self.host_keys, bind_ip="127.0.0.1")
+        self.session = HostSession(Identity.generate(), self.host_keys.public, Rules.preset("classic", target=10**6),
+                                   peers + 1, host_policy=first_legal)
+        self.peer_keys = [CurveKeypair.generate() for _ in range(peers)]
+        self.peers = [PeerSession(Identity.generate(), k.public, self.host_keys.public, name=f"p{i}")
+                      for i, k in enumerate(self.peer_keys)]
+        self.clients: list[PeerTransport] = []
+        self.changed = asyncio.Event()
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        from lanomino.net.session import Sender
+
+        await self.host.start()
+        for keys, peer in zip(self.peer_keys, self.peers, strict=True):
+            client = PeerTransport(keys, self.host_keys.public, "127.0.0.1", self.host.port)
+            await client.connect()
+            self.clients.append(client)
+            peer.connect(time.monotonic())
+            self.tasks.append(asyncio.create_task(self._peer_loop(peer, client)))
+            self._flush_peer(peer, client)
+
+        async def host_loop() -> None:
+            while True:
+                incoming = await self.host.receive()
+                assert incoming is not None
+                self.session.receive(Sender(incoming.identity, incoming.peer_key), incoming.message,
+                                     time.monotonic())
+                for out in self.session.take_outgoing():
+                    await self.host.send(out.route, out.message)
+                self.session.take_events()
+
+        self.tasks.append(asyncio.create_task(host_loop()))
+
+    def _flush_peer(self, peer: Any, client: PeerTransport) -> None:
+        for message in peer.take_outgoing():
+            asyncio.ensure_future(client.send(message))
+        peer.take_events()
+
+    async def _peer_loop(self, peer: Any, client: PeerTransport) -> None:
+        while True:
+            message = await client.receive()
+            assert message is not None
+            peer.receive(message, time.monotonic())
+            self._flush_peer(peer, client)
+            self.changed.set()
+
+    async def until(self, predicate: Callable[[], bool]) -> None:
+        while not predicate():
+            self.changed.clear()
+            await self.changed.wait()
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        for client in self.clients:
+            client.close()
+        self.host.close()
+
+
+def first_legal(obs: Any) -> Any:
+    return obs.legal[0]
+
+
+async def session_rig(peers: int) -> Rig:
+    """The real session path: a peer whose turn it is moves; done when every peer has the update."""
+    table = SessionTable(peers)
+    await table.start()
+    expected: dict[str, int] = {}
+
+    def mover() -> Any:
+        for peer in table.peers:
+            obs = peer.observation()
+            if obs is not None and obs.is_my_turn and peer.pending_move is None and peer.phase.value == "seated":
+                return peer
+        return None
+
+    async def prepare() -> None:
+        await table.until(lambda: mover() is not None)
+
+    async def submit(n: int) -> None:
+        peer = mover()
+        hand = peer.hand
+        expected["hand"], expected["count"] = hand, len(peer.moves[hand]) + 1
+        peer.submit(first_legal(peer.observation()), time.monotonic())
+        table._flush_peer(peer, table.clients[table.peers.index(peer)])
+
+    async def wait_all(n: int) -> None:
+        hand, count = expected["hand"], expected["count"]
+        await table.until(lambda: all(len(p.moves.get(hand, ())) >= count for p in table.peers))
+
+    return Rig(submit, wait_all, table.close, prepare)
+
+
 SCENARIOS: dict[str, Callable[[int], Awaitable[Rig]]] = {
     "bare": lambda peers: bare_rig(peers, curve=False),
     "bare-curve": lambda peers: bare_rig(peers, curve=True),
     "transport": lambda peers: transport_rig(peers, curve=True),
+    "session": session_rig,
 }
+
+
+def host_work_per_move(moves: int = 2000) -> dict[str, float]:
+    """Median microseconds of HostSession.receive for a peer's move, in memory (no sockets)."""
+    from lanomino.engine import Rules
+    from lanomino.fair.identity import Identity, KeyRing
+    from lanomino.net.session import HostSession, PeerSession, Sender
+
+    times: list[float] = []
+    verify_times: list[float] = []
+    ring = KeyRing()
+    while len(times) < moves:
+        keys = [CurveKeypair.generate().public for _ in range(4)]
+        host = HostSession(Identity.generate(), keys[0], Rules.preset("classic", target=10**6), 4,
+                           host_policy=first_legal)
+        peers = [PeerSession(Identity.generate(), keys[i + 1], keys[0], name=f"p{i}") for i in range(3)]
+        senders = [Sender(f"r{i}".encode(), keys[i + 1]) for i in range(3)]
+        for peer in peers:
+            peer.connect(0.0)
+        for _ in range(5000):
+            moved = False
+            for peer, sender in zip(peers, senders, strict=True):
+                for message in peer.take_outgoing():
+                    moved = True
+                    data = json.loads(json.dumps(message))
+                    timed = message["type"] == "move"
+                    start = time.perf_counter()
+                    host.receive(sender, data, 0.0)
+                    if timed:
+                        times.append(time.perf_counter() - start)
+                        body = data["body"]
+                        statement = {"type": "lanomino.move/1", "header": peer.digest, "hand": body["hand"],
+                                     "index": body["index"], "move": body["move"]}
+                        start = time.perf_counter()
+                        ring.verify_statement(peer.identity.public_key, bytes.fromhex(body["signature"]),
+                                              statement)
+                        verify_times.append(time.perf_counter() - start)
+            routes = {s.route: p for s, p in zip(senders, peers, strict=True)}
+            for out in host.take_outgoing():
+                moved = True
+                routes[out.route].receive(json.loads(json.dumps(out.message)), 0.0)
+            for peer in peers:
+                for event in peer.take_events():
+                    if type(event).__name__ == "YourTurn":
+                        peer.submit(first_legal(event.observation), 0.0)  # type: ignore[attr-defined]
+            host.take_events()
+            if not moved or len(times) >= moves:
+                break
+    return {"host_move_median_us": statistics.median(times) * 1e6,
+            "signature_check_median_us": statistics.median(verify_times) * 1e6,
+            "host_move_without_signature_us": (statistics.median(times) - statistics.median(verify_times)) * 1e6}
 
 
 async def measure(make: Callable[[int], Awaitable[Rig]], peers: int, moves: int) -> list[float]:
@@ -185,6 +348,8 @@ async def measure(make: Callable[[int], Awaitable[Rig]], peers: int, moves: int)
     times: list[float] = []
     try:
         for n in range(warmup + moves):
+            if rig.prepare is not None:
+                await rig.prepare()
             start = time.perf_counter()
             await rig.submit(n)
             await rig.wait_all(n)
@@ -220,8 +385,9 @@ def main(argv: list[str] | None = None) -> int:
     reference = results[REFERENCE]["median_ms"]
     for figures in results.values():
         figures["x_reference"] = figures["median_ms"] / reference
+    work = host_work_per_move() if "session" in names else None
     if args.json:
-        print(json.dumps({"peers": args.peers, "moves": args.moves, "results": results}))
+        print(json.dumps({"peers": args.peers, "moves": args.moves, "results": results, "host_work": work}))
         return 0
     print(f"move fan-out to {args.peers} peers on loopback, {args.moves} moves per scenario")
     print(f"{'scenario':<12} {'median ms':>10} {'p99 ms':>10} {'x ' + REFERENCE:>14}")
@@ -230,6 +396,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:<12} {figures['median_ms']:>10.3f} {figures['p99_ms']:>10.3f} "
             f"{figures['x_reference']:>14.2f}"
         )
+    if work is not None:
+        print(f"host work per move (median): {work['host_move_median_us']:.1f} us, of which the Ed25519 "
+              f"move-signature check {work['signature_check_median_us']:.1f} us "
+              f"(the rest: {work['host_move_without_signature_us']:.1f} us)")
     return 0
 
 
