@@ -30,7 +30,7 @@ class Observation:
     active: tuple[bool, ...]
     turn: int
     opener: int
-    must_lead: Tile | None  # set only in the opener's own observation
+    must_lead: Tile | None  # set in the opener's own observation (HandStarted announces it to all)
     line: Line  # a private copy; treat as read-only
     boneyard: int  # tiles left in the boneyard
     drawable: int  # of those, how many may still be drawn
