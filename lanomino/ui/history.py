@@ -8,6 +8,7 @@ command line and the client, so both say the same thing.
 
 from __future__ import annotations
 
+import textwrap
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -171,6 +172,11 @@ class ReplayView:
             return
         self.move = move
 
+    def last(self) -> None:
+        """The very last step of the match."""
+        self.hand = len(self.hands) - 1
+        self.move = len(self.hands[self.hand]) - 1
+
     def jump(self, delta: int) -> None:
         """The start of the next or previous hand."""
         self.hand = max(0, min(len(self.hands) - 1, self.hand + delta))
@@ -205,8 +211,9 @@ def draw_replay(view: ReplayView, canvas: Canvas, colour: bool) -> None:
     canvas.blit(draw_line(line_view(f.line), w, line_h, colour), 0, y + 1)
     ty = y + 1 + line_h
     canvas.put(0, ty, "─" * w, "class:dim")
-    for i, text in enumerate(f.text[-text_rows:]):
-        canvas.put(1, ty + 1 + i, text[: w - 2])
+    wrapped = [line for text in f.text for line in textwrap.wrap(text, max(10, w - 4))]
+    for i, text in enumerate(wrapped[-text_rows:]):
+        canvas.put(1, ty + 1 + i, text)
     canvas.put(1, h - 1, "←/→ move · ↑/↓ hand · Home/End first/last · q quit"[: w - 2], "class:dim")
 
 
