@@ -193,3 +193,32 @@ def test_the_controller_logs_a_finished_match_and_opens_it(tmp_path: Path) -> No
     controller.close()
     writer.shutdown(wait=True)
     store.close()
+
+
+def test_the_local_table_reports_every_finished_hand_to_the_log() -> None:
+    from lanomino.localgame import LocalTable
+
+    calls: list[tuple[int, bool]] = []
+    ui = UiState(settings=Settings(pause_s=0.0))
+    match = LocalMatch(make_config(Rules.classic(target=60), 2, ("random",), "Me", 5))
+    table = LocalTable(match, ui, lambda r: None, lambda: None,
+                       log=lambda m: calls.append((len(m.state.results), m.is_over)))
+    table.start()
+
+    async def play() -> None:
+        for _ in range(3000):
+            if match.is_over:
+                return
+            while await table.step():
+                pass
+            obs = ui.obs
+            assert obs is not None
+            if obs.phase == "deal":
+                table.next_hand()
+            elif obs.is_my_turn:
+                table.submit(obs.legal[0])
+
+    asyncio.run(play())
+    hands = len(match.state.results)
+    assert hands > 1
+    assert calls == [(n, n == hands) for n in range(1, hands + 1)]
