@@ -170,12 +170,30 @@ def draw_chain(chain: tuple[Placed, ...], width: int, height: int, colour: bool)
     Tracks are three rows apart: flat tiles sit on the middle row, doubles stand across it.
     A chain that fits on one track is centred.
     """
+    canvas, _ = _draw_chain(chain, width, height, colour)
+    return canvas
+
+
+@dataclass(frozen=True, slots=True)
+class _Spot:
+    """Where the spinner landed in a drawn chain: its left column, middle row and track."""
+
+    x: int
+    mid: int
+    track: int
+    corner: bool  # it stands at a corner (tall): no arms can leave it
+
+
+def _draw_chain(chain: tuple[Placed, ...], width: int, height: int, colour: bool,
+                top: int = 0) -> tuple[Canvas, _Spot | None]:
+    """``draw_chain`` with the first track's middle row at ``top + 1``; also where the spinner is."""
     canvas = Canvas(width, height)
+    spot: _Spot | None = None
     if not chain:
-        return canvas
+        return canvas, None
     total = sum(_width(p) for p in chain)
     x = max(0, (width - total) // 2) if total <= width else 0
-    mid, rightward = 1, True
+    mid, rightward, track = top + 1, True, 0
     for p in chain:
         w = _width(p)
         # keep three columns free at each edge for the standing tile of a corner
@@ -184,19 +202,32 @@ def draw_chain(chain: tuple[Placed, ...], width: int, height: int, colour: bool)
             # turn: this tile stands where the track ends and the next track runs back.
             col = x if rightward else x - 2
             standing_tile(canvas, col, mid, p.near, p.far, colour, _spin(p), tall=True)
+            if p.spinner:
+                spot = _Spot(col, mid, track, True)
             mid += 3
+            track += 1
             rightward = not rightward
             x = col - 1 if not rightward else col + 3
             continue
+        left = x if rightward else x - w + 1
         if rightward:
             _draw_flat(canvas, x, mid, p.near, p.far, p, colour)
             x += w
         else:
-            _draw_flat(canvas, x - w + 1, mid, p.far, p.near, p, colour)
+            _draw_flat(canvas, left, mid, p.far, p.near, p, colour)
             x -= w
+        if p.spinner:
+            spot = _Spot(left, mid, track, False)
     if mid + 1 >= height:
         canvas.put(max(0, width - 14), height - 1, " …line goes on", "class:dim")
-    return canvas
+    return canvas, spot
+
+
+def _tracks(chain: tuple[Placed, ...], width: int) -> int:
+    """How many tracks ``draw_chain`` needs for ``chain`` at ``width``."""
+    canvas, _ = _draw_chain(chain, width, 3 * len(chain) + 3, colour=False)
+    rows = [i for i, line in enumerate(canvas.text().splitlines()) if line.strip()]
+    return (rows[-1] // 3) + 1 if rows else 1
 
 
 def _spin(p: Placed) -> str:
@@ -217,23 +248,82 @@ def arm_fragments(arm: tuple[Placed, ...], colour: bool) -> Fragments:
     return out
 
 
+def _arm_rows(arm: tuple[Placed, ...]) -> int:
+    """Rows an arm takes drawn upright: two per tile, one per double lying across."""
+    return sum(1 if p.is_double else 2 for p in arm)
+
+
+def draw_arm(canvas: Canvas, arm: tuple[Placed, ...], x: int, y: int, step: int, room: int,
+             colour: bool) -> None:
+    """An arm of the spinner drawn upright in column ``x`` (the spinner's left edge), starting at
+    row ``y`` next to the spinner and growing by ``step`` (-1: up, +1: down) for at most ``room``
+    rows. When it does not fit, the tiles next to the spinner are left out (the open end is what
+    matters) and ``+N`` beside the arm says how many."""
+    shown, row = list(arm), y
+    while shown and _arm_rows(tuple(shown)) > room:
+        shown.pop(0)
+    if len(shown) < len(arm):
+        canvas.put(x + 5, y, f"+{len(arm) - len(shown)}", "class:dim")
+        if room > _arm_rows(tuple(shown)):
+            canvas.put(x + 1, y, "⋮", "class:dim")
+            row += step
+    for p in shown:
+        if p.is_double:  # a double lies across the arm
+            canvas.put_fragments(x - 1, row, tile_fragments(p.near, p.far, colour))
+            row += step
+            continue
+        near_row, far_row = row, row + step
+        base = _classes("tile")
+        top, bottom = min(near_row, far_row), max(near_row, far_row)
+        top_n, bottom_n = (p.far, p.near) if step < 0 else (p.near, p.far)
+        canvas.put(x, top, "╭", base)
+        canvas.put(x + 1, top, str(top_n), _classes("tile", f"pip.{top_n}" if colour else ""))
+        canvas.put(x + 2, top, "╮", base)
+        canvas.put(x, bottom, "╰", base)
+        canvas.put(x + 1, bottom, str(bottom_n), _classes("tile", f"pip.{bottom_n}" if colour else ""))
+        canvas.put(x + 2, bottom, "╯", base)
+        row += 2 * step
+
+
+def _arm_label(canvas: Canvas, y: int, name: str, arm: tuple[Placed, ...], colour: bool, x: int = 0) -> int:
+    x = canvas.put(x, y, f"{name} ", "class:dim")
+    return canvas.put_fragments(x, y, arm_fragments(arm, colour) or [("class:dim", "-")]) + 2
+
+
 def draw_line(view: LineView, width: int, height: int, colour: bool) -> Canvas:
-    """The whole line: the chain and, in All Fives, the spinner's up and down arms."""
+    """The whole line: the chain and, in All Fives, the spinner's four arms (up and down drawn
+    upright from the spinner; an arm with no room is listed on the last row instead)."""
     canvas = Canvas(width, height)
     if not view.chain:
         canvas.put(max(0, (width - 26) // 2), height // 2, "(no tiles on the table yet)", "class:dim")
         return canvas
-    spinner = view.spinner
-    arm_rows = 1 if spinner is not None else 0
-    chain_canvas = draw_chain(view.chain, width, height - arm_rows, colour)
+    if view.spinner is None or not (view.up or view.down):
+        canvas.blit(draw_chain(view.chain, width, height, colour), 0, 0)
+        return canvas
+    tracks = _tracks(view.chain, width)
+    chain_rows = 3 * tracks
+    free = max(0, height - chain_rows)
+    up_need, down_need = _arm_rows(view.up), _arm_rows(view.down)
+    up_room = min(up_need, max(free - down_need, free // 2))
+    chain_canvas, spot = _draw_chain(view.chain, width, height, colour, top=up_room)
     canvas.blit(chain_canvas, 0, 0)
-    if spinner is not None:
-        y = height - 1
-        x = canvas.put(0, y, f"spinner {spinner.near}-{spinner.far}  ", "class:tile.spinner")
-        x = canvas.put(x, y, "up ↑ ", "class:dim")
-        x = canvas.put_fragments(x, y, arm_fragments(view.up, colour) or [("class:dim", "-")])
-        x = canvas.put(x + 2, y, "down ↓ ", "class:dim")
-        canvas.put_fragments(x, y, arm_fragments(view.down, colour) or [("class:dim", "-")])
+    listed: list[tuple[str, tuple[Placed, ...]]] = []
+    if spot is None or spot.corner:
+        listed = [("up ↑", view.up), ("down ↓", view.down)]
+    else:
+        if view.up and spot.track == 0 and up_room > 0:
+            draw_arm(canvas, view.up, spot.x, spot.mid - 2, -1, up_room, colour)
+        elif view.up:
+            listed.append(("up ↑", view.up))
+        down_top = spot.mid + 2
+        down_room = height - down_top - (1 if listed else 0)
+        if view.down and spot.track == tracks - 1 and down_room > 0:
+            draw_arm(canvas, view.down, spot.x, down_top, 1, down_room, colour)
+        elif view.down:
+            listed.append(("down ↓", view.down))
+    x = 0
+    for name, arm in listed:
+        x = _arm_label(canvas, height - 1, name, arm, colour, x)
     return canvas
 
 

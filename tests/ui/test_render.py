@@ -76,20 +76,67 @@ def test_long_line_turns_a_corner_and_runs_back() -> None:
     assert rows[7].startswith("  ╰4╯[4|5]")  # the third track runs left to right again
 
 
-def test_spinner_arms_are_drawn_in_all_fives() -> None:
-    rules = Rules.allfives()
-    state = deal_state(rules, ["6-6 6-4 6-1 0-0 3-3 5-5 1-1", "6-5 4-3 6-2 2-2 0-1 0-2 0-3"])
-    apply(state, 0, Play(parse_tile("6-6")))
-    apply(state, 1, Play(parse_tile("6-5"), End.LEFT))
-    apply(state, 0, Play(parse_tile("6-4"), End.RIGHT))
-    apply(state, 1, Play(parse_tile("6-2"), End.UP))
-    obs = observe(state, 0)
-    view = line_view(obs.history)
+def spinner_state(more: bool = False):
+    """All Fives: 6-6 spins, 6-5 left, 6-4 right, 6-2 up, 6-1 down (and, with ``more``, 2-2 and
+    2-5 up, 1-1 down)."""
+    state = deal_state(Rules.allfives(), ["6-6 6-4 6-1 0-0 3-3 5-5 1-1", "6-5 4-3 6-2 2-2 0-1 0-2 2-5"])
+    moves = [(0, "6-6", None), (1, "6-5", End.LEFT), (0, "6-4", End.RIGHT), (1, "6-2", End.UP),
+             (0, "6-1", End.DOWN)]
+    if more:
+        moves += [(1, "2-2", End.UP), (0, "1-1", End.DOWN), (1, "2-5", End.UP)]
+    for seat, tile, end in moves:
+        apply(state, seat, Play(parse_tile(tile), end))
+    return state
+
+
+def column_below(rows: list[str], x: int, y: int, n: int) -> list[str]:
+    return [rows[y + i][x : x + 3] if y + i < len(rows) else "" for i in range(n)]
+
+
+def test_spinner_arms_stand_above_and_below_the_spinner() -> None:
+    view = line_view(observe(spinner_state(), 0).history)
     assert view.spinner is not None and view.spinner.is_double
     assert [(p.near, p.far) for p in view.up] == [(6, 2)]
-    text = draw_line(view, 60, 6, colour=False).text()
-    assert "spinner 6-6" in text
-    assert "up ↑ [6|2]" in text
+    assert [(p.near, p.far) for p in view.down] == [(6, 1)]
+    rows = draw_line(view, 80, 11, colour=False).text().splitlines()
+    mid = next(i for i, r in enumerate(rows) if "├─┤" in r)
+    x = rows[mid].index("├─┤")
+    assert rows[mid][x - 5 : x + 8] == "[5|6]├─┤[6|4]"
+    # up: 2 at the open end on top, 6 touching the spinner; down: 6 touching, 1 at the bottom
+    assert column_below(rows, x, mid - 3, 7) == ["╭2╮", "╰6╯", "╭6╮", "├─┤", "╰6╯", "╭6╮", "╰1╯"]
+    assert "up" not in "".join(rows) and "spinner" not in "".join(rows)  # no labelled row
+
+
+def test_a_double_lies_across_its_arm_and_a_long_arm_keeps_its_open_end() -> None:
+    view = line_view(observe(spinner_state(more=True), 0).history)
+    rows = draw_line(view, 80, 11, colour=False).text().splitlines()
+    mid = next(i for i, r in enumerate(rows) if "├─┤" in r)
+    x = rows[mid].index("├─┤")
+    assert rows[mid + 4][x - 1 : x + 4] == "[1|1]"  # below 6-1, across the arm
+    assert column_below(rows, x, mid - 6, 5) == ["╭5╮", "╰2╯", "2|2", "╭2╮", "╰6╯"]
+    # with little room the tile next to the spinner gives way and the rest are counted
+    small = draw_line(view, 80, 8, colour=False).text().splitlines()
+    mid = next(i for i, r in enumerate(small) if "├─┤" in r)
+    assert small[mid - 3][x : x + 3] == "╭5╮" and "+2" in small[mid - 2]
+
+
+def test_an_arm_with_no_room_is_listed_on_the_last_row() -> None:
+    view = line_view(observe(spinner_state(), 0).history)
+    text = draw_line(view, 80, 4, colour=False).text()
+    assert text.splitlines()[-1].startswith("up ↑ [6|2]  down ↓ [6|1]")
+
+
+def test_all_fives_table_at_80x24_shows_the_four_arms() -> None:
+    state = spinner_state(more=True)
+    ui = UiState(screen=Screen.TABLE, names=("You", "Ana"), seat_levels=("", "greedy"),
+                 settings=Settings(colour=False))
+    on_new_observation(ui, observe(state, 0))
+    lines = text_of(render_screen(ui, 80, 24)).split("\n")
+    mid = next(i for i, r in enumerate(lines) if "├─┤[6|4]" in r)
+    x = lines[mid].index("├─┤[6|4]")
+    assert lines[mid][x - 5 : x] == "[5|6]"
+    assert lines[mid - 2][x : x + 3] == "╰6╯" and lines[mid + 2][x : x + 3] == "╭6╮"
+    assert lines[mid + 4][x - 1 : x + 4] == "[1|1]"
 
 
 def test_hand_marks_playable_tiles_and_the_selected_one() -> None:
