@@ -1,0 +1,204 @@
+"""The host session's state and plumbing: seats, sending, queries. Pure (see host_session.py)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lanomino.engine import (
+    Action,
+    Event,
+    GameState,
+    HandStarted,
+    Observation,
+    Rules,
+    observe,
+)
+from lanomino.engine.observe import public_event
+from lanomino.fair.commit import (
+    new_secret,
+    new_table_id,
+)
+from lanomino.fair.identity import Identity, KeyRing
+from lanomino.net.codec import PROTOCOL_VERSION
+from lanomino.net.fair_round import HandDeal
+from lanomino.net.messages import build
+from lanomino.net.session_base import (
+    Outgoing,
+    ProtocolProblem,
+    SessionEvent,
+    Stats,
+    Timings,
+    passphrase_key,
+)
+
+Policy = Callable[[Observation], Action]
+MAX_PENDING = 16
+
+
+
+class Phase(enum.Enum):
+    LOBBY = "lobby"
+    HEADER = "header"
+    COMMIT = "commit"
+    ECHO = "echo"
+    REVEAL = "reveal"
+    PLAY = "play"
+    OVER = "over"
+
+
+ROUND = (Phase.COMMIT, Phase.ECHO, Phase.REVEAL)
+
+
+@dataclass(slots=True)
+class Seat:
+    """A taken seat, as the host tracks it."""
+
+    seat: int
+    name: str
+    kind: str  # host | human | bot
+    identity: bytes
+    curve: str | None = None
+    route: bytes | None = None
+    connected: bool = True
+    last_heard: float = 0.0
+    last_sent: float = 0.0
+    in_seq: int = 0  # the last seq accepted from this seat
+    out_seq: int = 0  # the last seq sent to this seat
+    left: bool = False
+
+    def roster(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "identity": self.identity.hex(), "curve": self.curve,
+                "kind": self.kind, "connected": self.connected and not self.left}
+
+
+@dataclass(slots=True)
+class Pending:
+    """A connection that said hello and was challenged."""
+
+    name: str
+    identity: bytes
+    route: bytes
+    nonce: bytes
+    table: bytes
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
+class LocalSeat:
+    """A seat the host plays itself: its own (``policy`` None: the UI submits) or a bot's."""
+
+    name: str
+    identity: Identity
+    policy: Policy | None
+
+
+class HostBase:
+    """What every part of the host session shares: the table's state and how to send."""
+
+    def __init__(self, identity: Identity, curve: str, rules: Rules, seats: int, *,
+                 name: str = "host", host_policy: Policy | None = None,
+                 bots: Sequence[LocalSeat] = (), passphrase: str | None = None,
+                 timings: Timings | None = None, term: int = 0,
+                 secret_source: Callable[[], bytes] = new_secret, rules_spec: dict[str, Any] | None = None,
+                 table_id: bytes | None = None) -> None:
+        rules.check_players(seats)
+        if len(bots) > seats - 1:
+            raise ValueError(f"{len(bots)} bots leave no seat for the host at a table of {seats}")
+        self.identity, self.curve, self.rules, self.players = identity, curve, rules, seats
+        self.rules_spec = rules_spec or rules.to_spec()
+        self.timings = timings or Timings()
+        self.term = term
+        self.secret_source = secret_source
+        self.table = table_id or new_table_id()
+        self.pass_key = passphrase_key(passphrase, identity.public_key) if passphrase else None
+        self.stats = Stats()
+        self.ring = KeyRing()
+        self.local: dict[int, LocalSeat] = {0: LocalSeat(name, identity, host_policy)}
+        self.seats: list[Seat | None] = [None] * seats
+        self.seats[0] = Seat(0, name, "host", identity.public_key, curve, connected=True)
+        for i, bot in enumerate(bots):
+            seat = seats - len(bots) + i
+            self.local[seat] = bot
+            self.seats[seat] = Seat(seat, bot.name, "bot", bot.identity.public_key)
+        self.phase = Phase.LOBBY
+        self.state: GameState | None = None
+        self.header: dict[str, Any] = {}
+        self.digest = ""
+        self.header_sigs: dict[int, bytes] = {}
+        self.doc: dict[str, Any] | None = None  # the transcript so far
+        self.deal: HandDeal | None = None  # the hand being dealt or played
+        self.last_deal: HandDeal | None = None  # the hand before it (a resignation may be added)
+        self.dealt: list[list[Any]] = []
+        self.escrow_shares: dict[int, dict[str, Any]] = {}
+        self.local_secrets: dict[tuple[int, int, int], bytes] = {}
+        self.pending: dict[str, Pending] = {}
+        self.by_curve: dict[str, int] = {}
+        self.bot_due: float | None = None
+        self._out: list[Outgoing] = []
+        self._events: list[SessionEvent] = []
+        self.now = 0.0
+
+    # ----- queries -----------------------------------------------------------------------------
+
+    @property
+    def seats_taken(self) -> int:
+        return sum(1 for s in self.seats if s is not None and not s.left)
+
+    def roster(self) -> list[dict[str, Any]]:
+        return [s.roster() for s in self.seats if s is not None]
+
+    def observation(self, seat: int = 0) -> Observation | None:
+        return None if self.state is None else observe(self.state, seat)
+
+    # ----- sending -------------------------------------------------------------------------------
+
+    def _humans(self) -> list[Seat]:
+        return [s for s in self.seats if s is not None and s.kind == "human" and not s.left]
+
+    def _seat(self, number: int) -> Seat:
+        seat = self.seats[number]
+        assert seat is not None
+        return seat
+
+    def _send(self, to: Seat, type_: str, **body: Any) -> None:
+        to.out_seq += 1
+        to.last_sent = self.now
+        if to.route is None:
+            return
+        message = {"v": PROTOCOL_VERSION, "type": type_, "term": self.term, "seq": to.out_seq, "body": body}
+        self._out.append(Outgoing(to.route, message))
+
+    def _broadcast_roster(self) -> None:
+        roster = self.roster()
+        for s in self._humans():
+            self._send(s, "roster", roster=roster, seats=self.players)
+
+    def _refuse(self, route: bytes, seat: int | None, code: str, detail: str, ref: int) -> None:
+        self.stats[f"refused.{code}"] += 1
+        self._events.append(ProtocolProblem(code, detail, seat))
+        ref = ref if 0 <= ref < 2**53 else 0
+        if seat is not None and self.seats[seat] is not None:
+            self._send(self._seat(seat), "error", code=code, message=detail[:300], ref=ref)
+        else:
+            self._out.append(Outgoing(route, build("error", self.term, 1, code=code, message=detail[:300],
+                                                   ref=ref)))
+
+    # ----- provided by the subclasses (HostPlay, HostSession) ----------------------------------
+
+    def _run_local_seats(self, fire: bool = False) -> None:
+        raise NotImplementedError
+
+    def _host_view(self) -> None:
+        raise NotImplementedError
+
+
+
+def seat_view(event: Event, seat: int) -> Event:
+    """``event`` as ``seat`` may see it on the wire: another seat's drawn tile is hidden, and so is
+    the tile the opener must lead with (it shows who holds it until it is played)."""
+    if type(event) is HandStarted and event.must_lead is not None and event.opener != seat:
+        return event._replace(must_lead=None)
+    return public_event(event, seat)

@@ -1,0 +1,233 @@
+"""The host session's play: moves, the hand's end, host-side bots, leaving, snapshots. Pure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lanomino.engine import (
+    RESIGN,
+    Action,
+    Event,
+    HandEnded,
+    IllegalActionError,
+    MatchEnded,
+    TileDrawn,
+    apply,
+    observe,
+)
+from lanomino.engine import (
+    Phase as EnginePhase,
+)
+from lanomino.engine.observe import public_event
+from lanomino.fair.commit import (
+    new_table_id,
+)
+from lanomino.fair.transcript import (
+    move_json,
+    move_statement,
+)
+from lanomino.net.fair_round import HandDeal, RoundError, closing
+from lanomino.net.host_base import ROUND, Phase, Seat, seat_view
+from lanomino.net.host_deal import HostDeal
+from lanomino.net.messages import event_to_json, parse_move
+from lanomino.net.session_base import (
+    HandVerified,
+    MatchOver,
+    ObservationChanged,
+    SeatLeft,
+    TranscriptUpdated,
+    YourTurn,
+)
+
+
+class HostPlay(HostDeal):
+    """Moves, the end of a hand, bots, leaving, snapshots (see host_session.py)."""
+
+    # ----- play ----------------------------------------------------------------------------------
+
+    def _move(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        state, d = self.state, self.deal
+        if self.phase is not Phase.PLAY or state is None or d is None:
+            raise RoundError("wrong_phase", "no hand is in play")
+        if body["hand"] != d.hand or body["index"] != len(d.moves):
+            raise RoundError("stale", f"the hand is {d.hand} at move {len(d.moves)}")
+        action = parse_move(body["move"], seat.seat)
+        if state.turn != seat.seat and action is not RESIGN:
+            raise RoundError("out_of_turn", f"it is seat {state.turn}'s turn")
+        statement = move_statement(self.digest, d.hand, len(d.moves), body["move"])
+        if not self.ring.verify_statement(seat.identity, body["signature"], statement):
+            raise RoundError("bad_signature", "the move is not signed by the seat's key")
+        try:
+            events = apply(state, seat.seat, action)
+        except IllegalActionError as exc:
+            raise RoundError("illegal", str(exc)) from None
+        self._record(seat.seat, body["move"], body["signature"], events, d)
+        self._run_local_seats()
+
+    def _play_local(self, seat: int, action: Action) -> None:
+        assert self.state is not None and self.deal is not None
+        d = self.deal
+        move = move_json(seat, action)
+        events = apply(self.state, seat, action)
+        sig = self.local[seat].identity.sign_statement(move_statement(self.digest, d.hand, len(d.moves), move))
+        self._record(seat, move, sig, events, d)
+
+    def _record(self, seat: int, move: dict[str, Any], sig: bytes, events: list[Event], d: HandDeal) -> None:
+        """A move applied: keep it for the transcript, send each peer its view, end the hand."""
+        assert self.state is not None
+        index = len(d.moves)
+        d.moves.append(move)
+        d.signatures.append(sig)
+        public = [event_to_json(e) for e in events]
+        turn = self.state.turn
+        for s in self._humans():
+            mine = public
+            for i, e in enumerate(events):
+                if type(e) is TileDrawn and e.seat != s.seat:
+                    mine = [*mine[:i], event_to_json(public_event(e, s.seat)), *mine[i + 1:]]
+            self._send(s, "update", hand=d.hand, index=index, move=move, signature=sig.hex(),
+                       events=mine, turn=turn)
+        ended = next((e for e in events if isinstance(e, HandEnded)), None)
+        finished = any(isinstance(e, MatchEnded) for e in events)
+        if ended is not None or finished:
+            self._hand_over(d, ended)
+        else:
+            self._host_view()
+
+    def _hand_over(self, d: HandDeal, ended: HandEnded | None) -> None:
+        """Publish the hand's transcript entry (or an amended last one) and move on."""
+        assert self.state is not None and self.doc is not None
+        state = self.state
+        last = next(e for e in reversed(state.results)) if ended is None else ended
+        entry = d.entry(self.identity, last.points, state.scores)
+        hands = self.doc["hands"]
+        if hands and hands[-1]["hand"] == d.hand:
+            hands[-1] = entry
+        else:
+            hands.append(entry)
+        over = state.phase is EnginePhase.OVER
+        winner = state.outcome.winner if state.outcome is not None else None
+        self.doc["end"] = closing(self.identity, self.digest, 0, len(hands), over, winner, state.scores)
+        for s in self._humans():
+            self._send(s, "hand_log", entry=entry, end=self.doc["end"])
+        self._events.append(HandVerified(d.hand, True, "the host built this hand"))
+        self._events.append(TranscriptUpdated(self.table.hex(), self.doc, over))
+        self._host_view()
+        if over:
+            self.phase = Phase.OVER
+            self.bot_due = None
+            self._events.append(MatchOver(winner, tuple(state.scores), len(hands), True))
+        elif ended is not None:
+            self.last_deal = d
+            self._start_hand()
+
+    def _run_local_seats(self, fire: bool = False) -> None:
+        """Let host-side bots move while it is their turn: at once, or each after ``bot_delay_s``
+        (``fire``: that delay is over for the bot to move now)."""
+        while self.phase is Phase.PLAY and self.state is not None:
+            turn = self.state.turn
+            local = self.local.get(turn)
+            if local is None or self.bot_due is not None:
+                return
+            if local.policy is None:
+                self._events.append(YourTurn(observe(self.state, turn)))
+                return
+            if self.timings.bot_delay_s > 0 and not fire:
+                self.bot_due = self.now + self.timings.bot_delay_s
+                return
+            fire = False
+            self._play_local(turn, local.policy(observe(self.state, turn)))
+
+    def _host_view(self) -> None:
+        if self.state is not None and self.local[0].policy is None:
+            self._events.append(ObservationChanged(observe(self.state, 0)))
+
+    # ----- leaving -------------------------------------------------------------------------------
+
+    def _bye(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        self._seat_left(seat.seat, f"quit: {body['reason']}" if body["reason"] else "quit")
+
+    def _ping(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        pass  # being heard is all a ping is for
+
+    def _resync(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        self._send_snapshot(seat)
+
+    def _seat_left(self, number: int, reason: str) -> None:
+        seat = self._seat(number)
+        if seat.left or self.phase is Phase.OVER:
+            return
+        self._events.append(SeatLeft(number, reason))
+        if self.phase is Phase.LOBBY or (self.phase in (Phase.HEADER, *ROUND) and not self._hands_done()):
+            self._back_to_lobby(seat)
+            return
+        seat.left = True
+        seat.connected = False
+        self._broadcast_roster()
+        assert self.state is not None
+        if self.phase is Phase.PLAY:
+            assert self.deal is not None
+            self._resign(number, self.deal)
+            if self.phase is Phase.PLAY:
+                self._split_escrow()
+                self._run_local_seats()
+            return
+        # Between hands: the resignation closes the last hand; the next deal starts again.
+        assert self.last_deal is not None
+        self._resign(number, self.last_deal)
+        if not self._is_over():
+            self._start_hand()
+
+    def _resign(self, number: int, d: HandDeal) -> None:
+        assert self.state is not None
+        move = move_json(number, RESIGN)
+        events = apply(self.state, number, RESIGN)
+        sig = self.identity.sign_statement(move_statement(self.digest, d.hand, len(d.moves), move))
+        self._record(number, move, sig, events, d)
+        if d is self.last_deal and not any(isinstance(e, MatchEnded) for e in events):
+            self._hand_over(d, None)  # the amended last hand, re-signed
+
+    def _is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def _hands_done(self) -> bool:
+        return self.doc is not None and bool(self.doc["hands"])
+
+    def _back_to_lobby(self, seat: Seat) -> None:
+        """A seat left before the first hand was dealt: free it; the next match gets a new id."""
+        if seat.curve is not None:
+            self.by_curve.pop(seat.curve, None)
+        self.seats[seat.seat] = None
+        if self.phase is not Phase.LOBBY:
+            self.table = new_table_id()
+            self.phase, self.state, self.doc, self.deal = Phase.LOBBY, None, None, None
+            self.header_sigs = {}
+        self._broadcast_roster()
+        if seat.route is not None:
+            self._send(seat, "bye", reason="you left the table")
+
+    def _send_snapshot(self, seat: Seat) -> None:
+        """Everything the seat may know now, then whatever it still owes the deal."""
+        play: dict[str, Any] | None = None
+        state, d = self.state, self.deal
+        if self.phase is Phase.PLAY and state is not None and d is not None:
+            history = [event_to_json(seat_view(e, seat.seat)) for e in state.history]
+            play = {"hand": d.hand, "tiles": [str(t) for t in self.dealt[seat.seat]], "events": history,
+                    "moves": d.moves, "signatures": [s.hex() for s in d.signatures], "turn": state.turn}
+        self._send(seat, "snapshot", seat=seat.seat, roster=self.roster(), seats=self.players,
+                   rules=self.rules_spec, transcript=self.doc, play=play)
+        n = seat.seat
+        if self.phase is Phase.HEADER and n not in self.header_sigs:
+            self._send(seat, "match", header=self.header)
+        if d is None or self.phase not in ROUND:
+            if n in self.escrow_shares and self.phase is Phase.PLAY:
+                self._send(seat, "escrow", **self.escrow_shares[n])
+            return
+        a = d.current
+        if self.phase is Phase.COMMIT and n in a.missing_commits():
+            self._send(seat, "commit_req", hand=d.hand, attempt=a.ctx.attempt)
+        elif self.phase is Phase.ECHO and n in a.missing_echoes():
+            self._send_set(seat)
+        elif self.phase is Phase.REVEAL and n in a.missing_secrets():
+            self._send_set(seat)  # a restarted peer reveals only for a set it has checked
+            self._send(seat, "reveal_req", hand=d.hand, attempt=a.ctx.attempt)

@@ -1,0 +1,117 @@
+"""A peer session's state and plumbing: phases, sending, problems. Pure (see peer_session.py)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from typing import Any
+
+from lanomino.engine import (
+    Rules,
+)
+from lanomino.fair.commit import (
+    new_secret,
+)
+from lanomino.fair.identity import Identity, KeyRing
+from lanomino.net.codec import PROTOCOL_VERSION
+from lanomino.net.session_base import (
+    Closed,
+    ProtocolProblem,
+    SessionEvent,
+    Stats,
+    Timings,
+)
+from lanomino.net.view import PeerView
+
+BASELINE = frozenset({"challenge", "refused", "welcome"})  # these restart the host's seq
+
+
+class Phase(enum.Enum):
+    CONNECTING = "connecting"
+    CHALLENGED = "challenged"
+    SEATED = "seated"
+    OVER = "over"
+    CLOSED = "closed"
+
+
+class PeerBase:
+    """What every part of the peer session shares."""
+
+    def __init__(self, identity: Identity, curve: str, host_curve: str, *, name: str,
+                 passphrase: str | None = None, timings: Timings | None = None,
+                 secrets: Mapping[tuple[str, int, int], bytes] | None = None,
+                 secret_source: Any = new_secret) -> None:
+        self.identity, self.curve, self.host_curve, self.name = identity, curve, host_curve, name
+        self.passphrase = passphrase
+        self.timings = timings or Timings()
+        self.secrets: dict[tuple[str, int, int], bytes] = dict(secrets or {})
+        self.secret_source = secret_source
+        self.stats = Stats()
+        self.ring = KeyRing()
+        self.phase = Phase.CONNECTING
+        self.term = 0
+        self.host_seq = 0
+        self.my_seq = 0
+        self.seat = -1
+        self.players = 0
+        self.roster: list[dict[str, Any]] = []
+        self.rules: Rules | None = None
+        self.table = b""
+        self.header: dict[str, Any] = {}
+        self.digest = ""
+        self.keys: list[bytes] = []
+        self.doc: dict[str, Any] | None = None
+        self.view: PeerView | None = None
+        self.hand = 0  # the transcript hand in play (or last played)
+        self.dealt: dict[int, tuple[Any, ...]] = {}
+        self.moves: dict[int, list[dict[str, Any]]] = {}
+        self.committed: dict[tuple[int, int], bytes] = {}
+        self.echoed: dict[tuple[int, int], bytes] = {}
+        self.escrow: dict[tuple[int, int], dict[str, Any]] = {}
+        self.verified: dict[int, bool] = {}
+        self.pending_move: int | None = None
+        self.resync_asked = False
+        self.last_heard = 0.0
+        self.last_sent = 0.0
+        self.silent = False
+        self.now = 0.0
+        self._out: list[dict[str, Any]] = []
+        self._events: list[SessionEvent] = []
+
+    @property
+    def verified_all(self) -> bool:
+        """Every hand so far checked out (False before the first hand)."""
+        return bool(self.verified) and all(self.verified.values())
+
+    def observation(self) -> Any:
+        return None if self.view is None else self.view.observation()
+
+    # ----- small things --------------------------------------------------------------------------
+
+    def _error(self, body: dict[str, Any]) -> None:
+        if body["code"] in ("illegal", "out_of_turn", "stale", "bad_signature"):
+            self.pending_move = None
+        self._events.append(ProtocolProblem(body["code"], body["message"], self.seat))
+
+    def _bye(self, body: dict[str, Any]) -> None:
+        if self.phase is not Phase.OVER:
+            self.phase = Phase.CLOSED
+        self._events.append(Closed(body["reason"]))
+
+    def _ping(self, body: dict[str, Any]) -> None:
+        pass
+
+    def _require_view(self) -> PeerView:
+        if self.view is None:
+            raise ValueError("no match has begun")
+        return self.view
+
+    def _problem(self, code: str, detail: str) -> None:
+        self.stats[f"dropped.{code}"] += 1
+        self._events.append(ProtocolProblem(code, detail, self.seat if self.seat >= 0 else None))
+
+    def _send(self, type_: str, **body: Any) -> None:
+        self.my_seq += 1
+        self.last_sent = self.now
+        self._out.append({"v": PROTOCOL_VERSION, "type": type_, "term": self.term, "seq": self.my_seq,
+                          "body": body})

@@ -1,0 +1,226 @@
+"""A peer session's part in the fair deal, the hand in play, hand checks and snapshots. Pure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lanomino.engine import (
+    GameState,
+    HandStarted,
+    Rules,
+    apply,
+    new_game,
+    start_hand,
+)
+from lanomino.engine.observe import public_events
+from lanomino.fair.commit import (
+    DealContext,
+    check_own_in_set,
+    commit_statement,
+    commitment,
+    echo_statement,
+    set_digest,
+    set_statement,
+)
+from lanomino.fair.shuffle import derive_deal
+from lanomino.fair.transcript import (
+    TranscriptError,
+    parse_transcript,
+)
+from lanomino.fair.verify import verify_transcript
+from lanomino.net.messages import event_from_json, events_from_json, tiles_from_text
+from lanomino.net.peer_base import PeerBase, Phase
+from lanomino.net.session_base import (
+    HandVerified,
+    MatchOver,
+    ObservationChanged,
+    SecretMade,
+    TranscriptUpdated,
+    YourTurn,
+)
+from lanomino.net.view import PeerView
+
+
+class PeerDeal(PeerBase):
+    """The fair deal, play, verification, snapshots (see peer_session.py)."""
+
+    # ----- the fair deal -----------------------------------------------------------------------
+
+    def _ctx(self, body: dict[str, Any]) -> DealContext:
+        return DealContext(self.table, body["hand"], body["attempt"])
+
+    def _commit_req(self, body: dict[str, Any]) -> None:
+        ctx = self._ctx(body)
+        key = (self.table.hex(), ctx.hand, ctx.attempt)
+        if key not in self.secrets:
+            self.secrets[key] = self.secret_source()
+            self._events.append(SecretMade(key[0], ctx.hand, ctx.attempt, self.secrets[key]))
+        c = commitment(ctx, self.seat, self.secrets[key])
+        self.committed[(ctx.hand, ctx.attempt)] = c
+        sig = self.identity.sign_statement(commit_statement(self.digest, ctx, self.seat, c))
+        self._send("commit", hand=ctx.hand, attempt=ctx.attempt, commitment=c.hex(), signature=sig.hex())
+
+    def _commit_set(self, body: dict[str, Any]) -> None:
+        ctx = self._ctx(body)
+        mine = self.committed.get((ctx.hand, ctx.attempt))
+        if mine is None:
+            raise ValueError("a commitment set for a deal this seat did not commit to")
+        statement = set_statement(self.digest, ctx, 0, body["commitments"])
+        check_own_in_set(statement, self.seat, mine)
+        if not self.ring.verify_statement(self.keys[0], body["signature"], statement):
+            raise ValueError("the commitment set is not signed by the host")
+        digest = set_digest(statement)
+        self.echoed[(ctx.hand, ctx.attempt)] = digest
+        sig = self.identity.sign_statement(echo_statement(self.digest, ctx, self.seat, digest))
+        self._send("echo", hand=ctx.hand, attempt=ctx.attempt, set=digest.hex(), signature=sig.hex())
+
+    def _reveal_req(self, body: dict[str, Any]) -> None:
+        ctx = self._ctx(body)
+        if (ctx.hand, ctx.attempt) not in self.echoed:
+            raise ValueError("asked to reveal before this seat echoed the commitment set")
+        secret = self.secrets[(self.table.hex(), ctx.hand, ctx.attempt)]
+        self._send("reveal", hand=ctx.hand, attempt=ctx.attempt, secret=secret.hex())
+
+    def _escrow(self, body: dict[str, Any]) -> None:
+        self.escrow[(body["hand"], body["attempt"])] = body
+
+    def _deal(self, body: dict[str, Any]) -> None:
+        view = self._require_view()
+        tiles = tiles_from_text(body["tiles"], "tiles")
+        started = event_from_json(body["events"][0] if body["events"] else None, "events[0]")
+        if not isinstance(started, HandStarted):
+            raise ValueError("a deal starts with the HandStarted event")
+        self.hand = body["hand"]
+        self.dealt[self.hand] = tiles
+        self.moves[self.hand] = []
+        self.pending_move = None
+        view.start_hand(tiles, started, body["turn"])
+        self._changed()
+
+    # ----- play ----------------------------------------------------------------------------------
+
+    def _update(self, body: dict[str, Any]) -> None:
+        view = self._require_view()
+        moves = self.moves.setdefault(body["hand"], [])
+        if body["index"] != len(moves):
+            self._ask_resync()
+            return
+        events = events_from_json(body["events"])
+        moves.append(body["move"])
+        if self.pending_move is not None and body["move"].get("seat") == self.seat:
+            self.pending_move = None
+        view.apply(events, body["turn"])
+        self._changed()
+
+    def _changed(self) -> None:
+        view = self._require_view()
+        obs = view.observation()
+        self._events.append(ObservationChanged(obs))
+        if obs.is_my_turn and self.pending_move is None and self.phase is Phase.SEATED:
+            self._events.append(YourTurn(obs))
+
+    def _hand_log(self, body: dict[str, Any]) -> None:
+        doc = self.doc
+        if doc is None:
+            raise ValueError("a hand log before the match began")
+        entry, end = body["entry"], body["end"]
+        number = entry.get("hand")
+        hands = doc["hands"]
+        if hands and hands[-1].get("hand") == number:
+            hands[-1] = entry
+        else:
+            hands.append(entry)
+        doc["end"] = end
+        ok, detail = self._check_hand(doc, number)
+        self.verified[number] = ok
+        self._events.append(HandVerified(number, ok, detail))
+        finished = end.get("finished") is True
+        self._events.append(TranscriptUpdated(self.table.hex(), doc, finished))
+        if finished:
+            self.phase = Phase.OVER
+            scores = tuple(end.get("scores", ()))
+            self._events.append(MatchOver(end.get("winner"), scores, len(hands), self.verified_all))
+
+    def _check_hand(self, doc: dict[str, Any], number: Any) -> tuple[bool, str]:
+        """This seat's own checks of a finished hand, then the full verifier."""
+        try:
+            report = verify_transcript(doc)
+        except TranscriptError as exc:
+            return False, f"malformed transcript: {exc}"
+        if report.failure is not None:
+            return False, report.failure.describe()
+        entry = doc["hands"][-1]
+        if number in self.moves and entry["moves"] != self.moves[number]:
+            return False, "the logged moves are not the moves this seat was sent"
+        if number in self.dealt:
+            derived = report.deals[-1][-1].hands[self.seat]
+            if sorted(derived, key=str) != sorted(self.dealt[number], key=str):
+                return False, "the committed shuffle does not give this seat the tiles it was dealt"
+        for attempt in entry["deals"]:
+            mine = self.secrets.get((self.table.hex(), number, attempt["attempt"]))
+            seats = [c["seat"] for c in attempt["commitments"]]
+            if mine is not None and self.seat in seats and attempt["secrets"][seats.index(self.seat)] != mine.hex():
+                return False, "the published secret of this seat is not the one it revealed"
+        return True, report.hands[-1].describe() if report.hands else "no hands"
+
+    # ----- recovery ----------------------------------------------------------------------------
+
+    def _snapshot(self, body: dict[str, Any]) -> None:
+        self.seat, self.players, self.roster = body["seat"], body["seats"], body["roster"]
+        self.rules = Rules.from_spec(body["rules"])
+        self.resync_asked = False
+        self.pending_move = None
+        doc = body["transcript"]
+        if doc is None:
+            return
+        transcript = parse_transcript({**doc, "end": doc["end"]})
+        self.header = {k: doc[k] for k in ("format", "algorithm", "table", "rules", "players", "keys")}
+        self.digest, self.keys = transcript.header_digest, list(transcript.keys)
+        self.table = transcript.table
+        self.doc = doc
+        self.view = view_after(transcript, self.rules, self.seat)
+        ok = verify_transcript(doc).ok
+        for hand in transcript.hands:
+            self.verified.setdefault(hand.hand, ok)
+        play = body["play"]
+        if play is None:
+            self._events.append(ObservationChanged(self.view.observation()))
+            return
+        self.hand = play["hand"]
+        self.dealt[self.hand] = tiles_from_text(play["tiles"], "play.tiles")
+        events = events_from_json(play["events"], "play.events")
+        if not events or not isinstance(events[0], HandStarted):
+            raise ValueError("a snapshot's hand starts with HandStarted")
+        self.view.start_hand(self.dealt[self.hand], events[0], play["turn"])
+        self.view.apply(events[1:], play["turn"])
+        self.moves[self.hand] = list(play["moves"])
+        self._changed()
+
+    def _ask_resync(self) -> None:
+        if not self.resync_asked:
+            self.resync_asked = True
+            self._send("resync")
+
+
+
+def view_after(transcript: Any, rules: Rules, seat: int) -> PeerView:
+    """A seat's view after the finished hands of a transcript (everything in it is public)."""
+    state: GameState = new_game(rules, len(transcript.players))
+    view = PeerView(rules, state.players, seat)
+    for hand in transcript.hands:
+        for attempt in hand.deals:
+            ctx = DealContext(transcript.table, hand.hand, attempt.attempt)
+            opened = list(zip([c.seat for c in attempt.commitments], attempt.secrets, strict=True))
+            _, hands, boneyard = derive_deal(ctx, opened, rules, state.active)
+            events = start_hand(state, hands, boneyard)
+            view.history = list(events)
+        for move in hand.moves:
+            apply(state, move.seat, move.action)
+    view.scores, view.active = list(state.scores), list(state.active)
+    view.phase, view.hand_no, view.dealt_hands = state.phase.value, state.hand_no, state.dealt_hands
+    view.results, view.outcome = list(state.results), state.outcome
+    view.last_opener, view.last_winner_seat = state.last_opener, state.last_winner_seat
+    view.hand_points = list(state.hand_points)
+    view.history = public_events(state.history, seat)
+    view.turn, view.opener = state.turn, state.opener
+    return view
