@@ -7,6 +7,7 @@ local game against the computer straight away and ``--continue`` resumes the sav
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from lanomino.commands.common import add_rules_arguments, rules_from_args
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
     from prompt_toolkit.application import Application
 
-    from lanomino.localgame import LocalTable
+    from lanomino.localgame import LocalMatch, LocalTable
     from lanomino.store import Store
     from lanomino.ui.state import Intent, StartLocal, UiState
 
@@ -121,6 +122,8 @@ class Controller:
         self.seed = seed
         self.app: Application[int] | None = None
         self.table: LocalTable | None = None
+        self._dealer: Any = None  # the pending automatic deal while watching
+        self._finisher: Any = None  # the task playing the match out
 
     def handle(self, intent: Intent) -> None:
         from lanomino.ui import state as s
@@ -134,10 +137,10 @@ class Controller:
         elif isinstance(intent, s.NextHand) and self.table is not None:
             self.table.next_hand()
         elif isinstance(intent, s.ResignMatch) and self.table is not None:
-            self.table.resign()
-            if not self.table.match.is_over:
-                self._log(self.table.match)  # the hands so far, the match unfinished
-                self._leave("You resigned and left the match.")
+            self.table.resign()  # with 3-4 players the others play on; the standings follow
+            self.ui.resigned = not self.table.match.is_over
+        elif isinstance(intent, s.FinishMatch) and self.table is not None:
+            self._finish()
         elif isinstance(intent, s.LeaveTable):
             self._leave("The game is saved: choose Continue to resume it." if self._saved_game() else "")
         elif isinstance(intent, s.SaveSettings):
@@ -180,23 +183,64 @@ class Controller:
         if self.table is not None:
             self.table.stop()
         self.ui.obs = None
-        self.table = LocalTable(match, self.ui, self._save, self._redraw, self._bell, log=self._log)
+        self.table = LocalTable(match, self.ui, self._save, self._changed, self._bell, log=self._log)
         self.table.start()
+        self.ui.resigned, self.ui.finishing = not match.state.active[0] and not match.is_over, False
 
     def _save(self, record: dict[str, Any] | None) -> None:
+        table = self.table
+        if record is None and table is not None and not table.match.is_over:
+            record = table.match.to_record()  # resigned: the save goes when the match is over
         if record is None:
             self.writer.submit(self.store.clear_game)
         else:
             self.writer.submit(self.store.save_game, record)
 
+    def _changed(self) -> None:
+        """The table moved on: redraw; a seat that resigned sees the next hand dealt by itself."""
+        self._redraw()
+        ui, table = self.ui, self.table
+        if (ui.resigned and ui.hand_result is not None and ui.match_result is None and table is not None
+                and not ui.finishing and self._dealer is None):
+            self._dealer = asyncio_later(max(1.5, 3 * ui.settings.pause_s), self._deal_for_watcher)
+
+    def _deal_for_watcher(self) -> None:
+        self._dealer = None
+        if self.table is not None and self.ui.resigned and not self.ui.finishing and self.ui.hand_result:
+            self.ui.hand_result = None
+            self.table.next_hand()
+
+    def _finish(self) -> None:
+        """Play the rest of the match out in a worker thread, then show the standings."""
+        import asyncio
+
+        table = self.table
+        if table is None or table.match.is_over or table.match.state.active[0] or self.ui.finishing:
+            return
+        table.stop()
+        self.ui.finishing, self.ui.thinking = True, None
+
+        async def run() -> None:
+            events = await asyncio.to_thread(play_out, table.match)
+            if self.table is table:
+                self.ui.finishing, self.ui.hand_result = False, None
+                table._after_move(events)  # saves (clears), logs and shows the standings
+
+        self._finisher = asyncio.ensure_future(run())
+
     def _saved_game(self) -> bool:
         t = self.table
-        return t is not None and not t.match.is_over and t.match.state.active[0]
+        return t is not None and not t.match.is_over
 
     def _leave(self, notice: str) -> None:
         from lanomino.ui.state import Screen
 
         self.ui.has_saved_game = self._saved_game()
+        for pending in (self._dealer, self._finisher):
+            if pending is not None:
+                pending.cancel()
+        self._dealer = self._finisher = None
+        self.ui.resigned = self.ui.finishing = False
         if self.table is not None:
             self.table.stop()
             self.table = None
@@ -256,6 +300,32 @@ class Controller:
     def _bell(self) -> None:
         if self.app is not None:
             self.app.output.bell()
+
+
+def asyncio_later(delay_s: float, callback: Callable[[], None]) -> Any:
+    """Call ``callback`` on the running loop after ``delay_s`` (a handle with ``cancel``)."""
+    import asyncio
+
+    return asyncio.get_running_loop().call_later(delay_s, callback)
+
+
+def play_out(match: LocalMatch) -> list[Any]:
+    """Play a match the human seat resigned from to its end with the computer seats (a worker
+    thread runs this); the events of every move, in order."""
+    from lanomino.bots import get_bot
+    from lanomino.engine import Phase
+
+    events: list[Any] = []
+    while not match.is_over:
+        if match.state.phase is Phase.DEAL:
+            events += match.deal()
+            continue
+        seat = match.bot_to_move()
+        if seat is None:
+            break
+        bot = get_bot(match.config.levels[seat])
+        events += match.apply(seat, bot(match.observe(seat), match.bot_rng()))
+    return events
 
 
 def logged_replay(document: dict[str, Any], title: str) -> Any:

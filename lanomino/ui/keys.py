@@ -14,6 +14,7 @@ from lanomino.ui.screens import SETTINGS_ROWS
 from lanomino.ui.state import (
     PAUSES_S,
     ContinueSaved,
+    FinishMatch,
     Intent,
     LeaveTable,
     NextHand,
@@ -294,9 +295,14 @@ def _load_table(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     def _(event: KeyPressEvent) -> None:
         cancel(ui)
 
+    @kb.add("f", filter=Condition(lambda: ui.screen is Screen.TABLE and ui.resigned and not ui.finishing
+                                  and ui.match_result is None))
+    def _(event: KeyPressEvent) -> None:
+        intents(FinishMatch())
+
     @kb.add("q", filter=Condition(lambda: ui.screen is Screen.TABLE and not ui.confirm_quit))
     def _(event: KeyPressEvent) -> None:
-        if ui.match_result is not None:
+        if ui.match_result is not None or ui.resigned:
             intents(LeaveTable())
         else:
             cancel(ui)

@@ -285,8 +285,11 @@ def draw_table(ui: UiState, canvas: Canvas) -> None:
     bottom = h - 1 - log_rows - 1 - hand_rows - 1  # key bar, log, message, hand, hand title
     if ui.hand_result is not None or ui.match_result is not None:
         _draw_hand_end(ui, obs, canvas, y + 1, h - 2)
-        _footer(canvas, "Enter: " + ("back to the menu" if ui.match_result else "deal the next hand")
-                + " · ? help")
+        if ui.resigned and ui.match_result is None:
+            _footer(canvas, "the next hand starts by itself · f finish the match now · q menu")
+        else:
+            _footer(canvas, "Enter: " + ("back to the menu" if ui.match_result else "deal the next hand")
+                    + " · ? help")
         return
     line = draw_line(line_view(obs.history), w, bottom - y - 2, ui.settings.colour)
     canvas.blit(line, 0, y + 1)
@@ -335,6 +338,11 @@ def _draw_message(ui: UiState, obs: Observation, canvas: Canvas, y: int) -> None
     if ui.confirm_quit:
         canvas.put(1, y, "Leave the table? y: leave (the game is saved) · r: resign the match · n: stay",
                    "class:warn")
+    elif ui.finishing:
+        canvas.put(1, y, "The others are playing the match out…", "class:dim")
+    elif ui.resigned:
+        canvas.put(1, y, "You resigned: the others play on. f: finish now · q: menu (stays saved)"[: canvas.width - 2],
+                   "class:warn")
     elif ui.places:
         x = canvas.put(1, y, "Play where? ", "class:turn")
         for i, play in enumerate(ui.places):
@@ -345,6 +353,8 @@ def _draw_message(ui: UiState, obs: Observation, canvas: Canvas, y: int) -> None
 
 
 def _keys_hint(ui: UiState, obs: Observation) -> str:
+    if ui.resigned:
+        return "f finish the match now · q back to the menu · ? help"
     if ui.places:
         return "←/→ or number: choose the end · Enter play · Esc cancel"
     if obs.is_my_turn:

@@ -80,6 +80,11 @@ class ResignMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class FinishMatch:
+    """After resigning: let the computer players finish the match at once."""
+
+
+@dataclass(frozen=True, slots=True)
 class SaveSettings:
     settings: Settings
 
@@ -101,8 +106,8 @@ class OpenReplay:
     match_id: int
 
 
-Intent = (Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | SaveSettings | QuitApp
-          | OpenHistory | OpenReplay)
+Intent = (Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | FinishMatch | SaveSettings
+          | QuitApp | OpenHistory | OpenReplay)
 
 
 # ----- settings ----------------------------------------------------------------------------------
@@ -265,6 +270,8 @@ class UiState:
     confirm_quit: bool = False
     hand_result: HandEnded | None = None  # shown until Enter deals the next hand
     match_result: MatchEnded | None = None
+    resigned: bool = False  # the human seat resigned and watches the others finish
+    finishing: bool = False  # the rest of the match is being played out at once
     notice: str = ""  # one line shown on the menu (e.g. "you resigned")
     # History and stats, and the replay of a logged match
     history: HistoryView = field(default_factory=HistoryView)
