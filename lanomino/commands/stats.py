@@ -13,7 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lanomino.commands.history import open_log
-    from lanomino.store.playlog import Stats
+    from lanomino.store.stats import Stats
     from lanomino.ui.history import stats_lines
 
     with open_log(args) as log:

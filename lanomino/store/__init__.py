@@ -9,12 +9,11 @@ from lanomino.store.playlog import (
     Player,
     PlayLog,
     PlayLogError,
-    Stats,
-    Tally,
     UnknownMatchError,
     bot_player,
     local_player_id,
 )
+from lanomino.store.stats import Stats, Tally
 
 __all__ = [
     "SCHEMA_VERSION", "LoggedMatch", "MatchSummary", "PlayLog", "PlayLogError", "Player", "Stats",

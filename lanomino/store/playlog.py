@@ -28,15 +28,17 @@ import json
 import secrets
 import sqlite3
 import time
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lanomino.engine import Event, HandEnded, HandStarted, Rules, TilePlayed
 from lanomino.engine.errors import EngineError
 from lanomino.store.db import Store
+
+if TYPE_CHECKING:
+    from lanomino.store.stats import Stats
 
 RECORD_FORMAT = "lanomino.record/1"
 TRANSCRIPT_FORMAT = "lanomino.transcript/1"
@@ -392,62 +394,3 @@ def _loads(text: Any, default: Any) -> Any:
 
 def _iso(timestamp: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(timestamp))
-
-
-@dataclass(frozen=True, slots=True)
-class Tally:
-    """Matches and wins against one opponent or computer level."""
-
-    key: str  # a peer id, or a computer level
-    name: str
-    matches: int
-    wins: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.matches if self.matches else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "name": self.name, "matches": self.matches, "wins": self.wins,
-                "win_rate": round(self.win_rate, 4)}
-
-
-@dataclass(frozen=True, slots=True)
-class Stats:
-    matches: int
-    wins: int
-    opponents: tuple[Tally, ...]
-    levels: tuple[Tally, ...]
-    hands: int
-    hands_won: int
-    won_by_domino: int
-    won_by_block: int
-    points_per_hand: float
-    tiles: tuple[tuple[str, int], ...]  # most played first
-    numbers: tuple[tuple[int, int], ...]  # (pips, tiles played showing them), most first
-    longest_streak: int
-    current_streak: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "matches": self.matches, "wins": self.wins,
-            "win_rate": round(self.wins / self.matches, 4) if self.matches else 0.0,
-            "opponents": [t.to_json() for t in self.opponents],
-            "levels": [t.to_json() for t in self.levels],
-            "hands": self.hands, "hands_won": self.hands_won,
-            "won_by_domino": self.won_by_domino, "won_by_block": self.won_by_block,
-            "points_per_hand": round(self.points_per_hand, 2),
-            "most_played_tiles": [{"tile": t, "times": n} for t, n in self.tiles],
-            "most_played_numbers": [{"number": p, "times": n} for p, n in self.numbers],
-            "longest_winning_streak": self.longest_streak, "current_streak": self.current_streak,
-        }
-
-
-def count_numbers(tiles: Counter[str]) -> list[tuple[int, int]]:
-    """How often each number showed on the tiles played (a double counts once)."""
-    numbers: Counter[int] = Counter()
-    for tile, n in tiles.items():
-        for pips in {int(x) for x in tile.split("-")}:
-            numbers[pips] += n
-    return sorted(numbers.items(), key=lambda kv: (-kv[1], -kv[0]))

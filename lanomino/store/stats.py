@@ -6,12 +6,70 @@ import json
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from lanomino.engine import Rules
 from lanomino.engine.errors import EngineError
-from lanomino.store.playlog import Stats, Tally, count_numbers
 
 TOP_TILES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Matches and wins against one opponent or computer level."""
+
+    key: str  # a peer id, or a computer level
+    name: str
+    matches: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "name": self.name, "matches": self.matches, "wins": self.wins,
+                "win_rate": round(self.win_rate, 4)}
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    matches: int
+    wins: int
+    opponents: tuple[Tally, ...]
+    levels: tuple[Tally, ...]
+    hands: int
+    hands_won: int
+    won_by_domino: int
+    won_by_block: int
+    points_per_hand: float
+    tiles: tuple[tuple[str, int], ...]  # most played first
+    numbers: tuple[tuple[int, int], ...]  # (pips, tiles played showing them), most first
+    longest_streak: int
+    current_streak: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "matches": self.matches, "wins": self.wins,
+            "win_rate": round(self.wins / self.matches, 4) if self.matches else 0.0,
+            "opponents": [t.to_json() for t in self.opponents],
+            "levels": [t.to_json() for t in self.levels],
+            "hands": self.hands, "hands_won": self.hands_won,
+            "won_by_domino": self.won_by_domino, "won_by_block": self.won_by_block,
+            "points_per_hand": round(self.points_per_hand, 2),
+            "most_played_tiles": [{"tile": t, "times": n} for t, n in self.tiles],
+            "most_played_numbers": [{"number": p, "times": n} for p, n in self.numbers],
+            "longest_winning_streak": self.longest_streak, "current_streak": self.current_streak,
+        }
+
+
+def count_numbers(tiles: Counter[str]) -> list[tuple[int, int]]:
+    """How often each number showed on the tiles played (a double counts once)."""
+    numbers: Counter[int] = Counter()
+    for tile, n in tiles.items():
+        for pips in {int(x) for x in tile.split("-")}:
+            numbers[pips] += n
+    return sorted(numbers.items(), key=lambda kv: (-kv[1], -kv[0]))
 
 
 @dataclass
