@@ -110,6 +110,8 @@ def determinize(obs: Observation, hands: Sequence[Sequence[Tile]], boneyard: Seq
     state = GameState(obs.rules, obs.players)
     state.scores = list(obs.scores)
     state.active = list(obs.active)
+    # Who left, for scoring (the order they left in is not public; it only ranks them at the end).
+    state.departed = [s for s in range(obs.players) if not obs.active[s]]
     state.phase = Phase(obs.phase)
     state.hand_no = obs.hand_no
     state.dealt_hands = obs.dealt_hands
