@@ -337,6 +337,21 @@ def _where_is(state: GameState, tile: Tile, deal: DerivedDeal) -> str:
     return "it is already on the line"
 
 
+def _record_moves(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Moves in record form: a transcript signs a hand's first tile with the end its higher
+    number lies on; a record writes that tile left number first, with no end."""
+    from lanomino.engine import parse_tile
+
+    out = list(moves)
+    for i, move in enumerate(out):
+        if "play" in move:
+            tile = parse_tile(move["play"])
+            text = f"{tile.low}-{tile.high}" if move.get("end") == "right" else f"{tile.high}-{tile.low}"
+            out[i] = {"seat": move["seat"], "play": text}
+            break
+    return out
+
+
 def to_record(doc: Any) -> dict[str, Any]:
     """The ``lanomino.record/1`` form of a transcript, with every deal derived from its secrets
     (a void deal becomes a hand with no moves, as in records).
@@ -354,6 +369,6 @@ def to_record(doc: Any) -> dict[str, Any]:
         for deal in deals:
             hands.append({"deal": [[str(t) for t in h] for h in deal.hands],
                           "boneyard": [str(t) for t in deal.boneyard],
-                          "moves": [] if deal.void else [m.raw for m in hand.moves]})
+                          "moves": [] if deal.void else _record_moves([m.raw for m in hand.moves])})
     return {"format": "lanomino.record/1", "rules": transcript.rules_spec,
             "players": list(transcript.players), "hands": hands}
