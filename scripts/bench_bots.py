@@ -21,7 +21,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+try:  # prefer the installed package: it may carry the compiled engine (see setup.py)
+    import lanomino  # noqa: F401
+except ImportError:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lanomino.bots import Bot, get_bot  # noqa: E402
 from lanomino.bots.expert import DEFAULT_MAX_SIMS, make_expert  # noqa: E402

@@ -32,6 +32,14 @@ EXPLORE = 0.4  # UCB1 exploration constant; values lie in [0, 1]
 NEED_POWER = 2.0  # how sharply "points still needed" turns into a chance of winning the match
 _PIPS = tuple(t.pips for t in TILES)
 _WITH = tuple(sum(1 << t.index for t in TILES if t.has(n)) for n in range(7))
+# Early stop: every SETTLE_EVERY simulations after SETTLE_MIN, stop when the best move is, at
+# SETTLE_Z standard errors, within SETTLE_MARGIN (of a match won) of every other move or better.
+SETTLE_MIN = 256
+SETTLE_EVERY = 64
+SETTLE_VISITS = 16
+SETTLE_Z = 3.0
+SETTLE_MARGIN = 0.002
+SETTLE_FLOOR = 0.0025  # a variance floor per visit, so a few equal results do not look certain
 BLOCK_BONUS = 6.0  # rollouts: the next seat has nothing for the ends left showing
 KEEP_BONUS = 2.0  # rollouts: the mover keeps a tile for the ends
 
@@ -99,11 +107,15 @@ def search(
     budget_s: float = DEFAULT_BUDGET_S,
     max_sims: int = DEFAULT_MAX_SIMS,
     clock: Callable[[], float] = time.perf_counter,
+    settle: bool = True,
 ) -> list[tuple[Action, int, float]]:
-    """(action, simulations, mean value) for each legal move, after searching."""
+    """(action, simulations, mean value) for each legal move, after searching.
+
+    With ``settle`` the search also stops early once the choice is settled (see ``settled``)."""
     moves = list(obs.legal)
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)
+    squares = [0.0] * len(moves)
     sampler = HandSampler(read_knowledge(obs))
     side = obs.side_of(obs.seat)
     deadline = clock() + budget_s
@@ -114,10 +126,34 @@ def search(
         i = _pick(visits, totals, sims)
         apply(state, obs.seat, moves[i])
         play_out(state, rng)
+        value = match_value(state, side)
         visits[i] += 1
-        totals[i] += match_value(state, side)
+        totals[i] += value
+        squares[i] += value * value
         sims += 1
+        if settle and sims >= SETTLE_MIN and sims % SETTLE_EVERY == 0 and settled(visits, totals, squares):
+            break
     return [(m, v, t / v if v else 0.0) for m, v, t in zip(moves, visits, totals, strict=True)]
+
+
+def settled(visits: Sequence[int], totals: Sequence[float], squares: Sequence[float]) -> bool:
+    """True when, with high confidence, the move with the best mean is no more than
+    ``SETTLE_MARGIN`` worse than every other move: more simulations would not change the play
+    in a way that matters. Uses each move's sample variance (a normal approximation)."""
+    means = [t / v for t, v in zip(totals, visits, strict=True)]
+    variances = [
+        max(q / v - m * m, 0.0) / v for q, v, m in zip(squares, visits, means, strict=True)
+    ]
+    best = max(range(len(means)), key=means.__getitem__)
+    for i in range(len(means)):
+        if i == best:
+            continue
+        if visits[i] < SETTLE_VISITS:
+            return False
+        spread = SETTLE_Z * math.sqrt(variances[best] + variances[i] + SETTLE_FLOOR / visits[i])
+        if spread > means[best] - means[i] + SETTLE_MARGIN:
+            return False
+    return True
 
 
 def _pick(visits: list[int], totals: list[float], sims: int) -> int:

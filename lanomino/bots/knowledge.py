@@ -22,6 +22,7 @@ and exact for the constraints it keeps.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -167,6 +168,10 @@ class World:
     boneyard: tuple[Tile, ...]
 
 
+# A memoised sampling step: (slots, cumulative completions, capacities after each slot).
+_Choice = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
+
+
 class HandSampler:
     """Uniform samples of the hidden tiles, consistent with a ``Knowledge``."""
 
@@ -182,11 +187,13 @@ class HandSampler:
         self.relaxed = False
         self.tiles, self.allowed = self._allowed(tiles, strict=True)
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._choice_memo: dict[tuple[int, tuple[int, ...]], _Choice] = {}
         if self.count() == 0:
             # Cannot happen with the engine's rules; stay useful with hand-built observations.
             self.relaxed = True
             self.tiles, self.allowed = self._allowed(tiles, strict=False)
             self._memo.clear()
+            self._choice_memo.clear()
 
     def _allowed(self, tiles: list[Tile], strict: bool) -> tuple[list[Tile], list[tuple[int, ...]]]:
         nslots = len(self.caps)
@@ -219,25 +226,39 @@ class HandSampler:
         self._memo[key] = total
         return total
 
+    def _choices(self, i: int, caps: tuple[int, ...]) -> _Choice:
+        """Where tile ``i`` may go given the capacities left: (slots, cumulative completions,
+        capacities after each), memoised so repeated samples of one position are cheap."""
+        key = (i, caps)
+        got = self._choice_memo.get(key)
+        if got is not None:
+            return got
+        slots: list[int] = []
+        cumulative: list[int] = []
+        after: list[tuple[int, ...]] = []
+        total = 0
+        for j in self.allowed[i]:
+            if caps[j]:
+                nxt = caps[:j] + (caps[j] - 1,) + caps[j + 1 :]
+                ways = self._count(i + 1, nxt)
+                if ways:
+                    total += ways
+                    slots.append(j)
+                    cumulative.append(total)
+                    after.append(nxt)
+        choice = (tuple(slots), tuple(cumulative), tuple(after))
+        self._choice_memo[key] = choice
+        return choice
+
     def sample(self, rng: random.Random) -> World:
         """One assignment, uniform over the consistent ones; the boneyard order is shuffled."""
         caps = self.caps
         bins: list[list[Tile]] = [[] for _ in caps]
         for i, tile in enumerate(self.tiles):
-            options = []
-            weights = []
-            for j in self.allowed[i]:
-                if caps[j]:
-                    options.append(j)
-                    weights.append(self._count(i + 1, caps[:j] + (caps[j] - 1,) + caps[j + 1 :]))
-            pick = rng.randrange(sum(weights))
-            k = 0
-            while pick >= weights[k]:
-                pick -= weights[k]
-                k += 1
-            j = options[k]
-            bins[j].append(tile)
-            caps = caps[:j] + (caps[j] - 1,) + caps[j + 1 :]
+            slots, cumulative, after = self._choices(i, caps)
+            k = bisect_right(cumulative, rng.randrange(cumulative[-1])) if len(slots) > 1 else 0
+            bins[slots[k]].append(tile)
+            caps = after[k]
         know = self.know
         hands: list[tuple[Tile, ...]] = [() for _ in range(know.players)]
         hands[know.seat] = tuple(tiles_of(know.mine))

@@ -16,7 +16,7 @@ from lanomino.engine.state import Phase
 
 BOTS_DIR = Path(lanomino.bots.__file__).parent
 STDLIB = {"__future__", "random", "math", "time", "importlib", "collections.abc", "dataclasses",
-          "typing", "itertools", "functools"}
+          "typing", "itertools", "functools", "bisect"}
 ENGINE_SUBMODULES = {"lanomino.engine.observe": {"determinize"}}
 
 
