@@ -1,8 +1,8 @@
 """``lanomino host``: open a table on the LAN, seat joiners in order, fill seats with bots, play.
 
-Until the terminal client can attach to a networked table, ``--headless`` (the host's own seat
-played by a bot at ``--level``) is the only mode; ``lanomino.node.HostNode`` is the object a UI
-subscribes to and submits moves through. With ``--json`` the host prints a ``listening`` line
+Without ``--headless`` the host's own seat is played in the terminal client (it opens on the table's
+waiting screen, showing the ``HOST:PORT/KEY`` address); with it, a bot at ``--level`` plays it.
+``lanomino.node.HostNode`` is the object the client subscribes to and submits moves through. With ``--json`` the host prints a ``listening`` line
 (with the ``HOST:PORT/KEY`` address) when the table is open and one ``match_over`` line at the end.
 """
 
@@ -46,8 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--interface", action="append", metavar="IP",
                         help="announce on this interface only (repeatable; default: --bind or the LAN interfaces)")
     parser.add_argument("--headless", action="store_true",
-                        help="play the host's seat with a bot at --level (the only mode until the client can attach)")
-    parser.add_argument("--player", default="host", metavar="NAME", help="the host player's name")
+                        help="play the host's seat with a bot at --level (default: you play it in the terminal client)")
+    parser.add_argument("--player", default=None, metavar="NAME",
+                        help="the host player's name (default: your name in Settings; headless: host)")
     parser.add_argument("--bot-delay", type=float, default=0.0, metavar="S", help="host-side bots pause before moving")
     parser.add_argument("--no-announce", action="store_true", help="do not advertise (direct joins only)")
     parser.add_argument("--data-dir", metavar="DIR", help="keys and transcripts live here")
@@ -73,20 +74,26 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     if not 0 <= args.bots < args.seats:
         raise CliError(f"--bots must be 0..{args.seats - 1} at a table of {args.seats}")
-    if not args.headless:
-        raise CliError("the terminal client cannot sit at a networked table yet: use --headless")
     try:
         from lanomino.bots import get_bot
 
         get_bot(args.level)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    if not args.headless:  # the host's seat is played in the terminal client
+        from lanomino.commands.play import run_client
+        from lanomino.ui.lan import HostTable
+
+        table = HostTable(args.name, args.rules, args.seats, args.bots, args.level, args.passphrase, rules=rules)
+        return run_client(args, table, player=args.player, interfaces=args.interface, bind=args.bind,
+                          port=args.port, announce=not args.no_announce,
+                          timings=timings_from_args(args, args.bot_delay))
     logging.basicConfig(level=os.environ.get("LANOMINO_LOG", "WARNING").upper(), stream=sys.stderr)
     timings = timings_from_args(args, args.bot_delay)
 
     async def main() -> int:
         node = HostNode(data_dir=data_dir(args.data_dir), rules=rules, rules_name=args.rules, seats=args.seats,
-                        bots=args.bots, level=args.level, name=args.name, player=args.player,
+                        bots=args.bots, level=args.level, name=args.name, player=args.player or "host",
                         passphrase=args.passphrase, bind=args.bind, port=args.port, timings=timings,
                         interfaces=args.interface, headless=True, announce=not args.no_announce)
         try:

@@ -1,7 +1,7 @@
 """``lanomino join TABLE|HOST:PORT/KEY``: sit at a table found by name or given by address.
 
-The terminal client cannot sit at a networked table yet, so ``join`` plays its seat headless with a
-bot at ``--level`` (like ``lanomino bot``, under your ``--player`` name). A direct address must carry
+``join`` opens the terminal client at that table; with ``--headless`` (or ``--json``) a bot at
+``--level`` plays the seat instead (like ``lanomino bot``, under your ``--player`` name). A direct address must carry
 the host's key (``HOST:PORT/KEY``, as the host prints it): the key is the host's fingerprint and
 CURVE proves it. A table name is looked up with zeroconf on ``--interface`` (default: the LAN).
 """
@@ -30,10 +30,11 @@ def add_peer_arguments(parser: argparse.ArgumentParser, level: str) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.description = (parser.description or "") + (
-        " (headless for now: a bot at --level plays your seat until the client can sit at LAN tables)")
     add_peer_arguments(parser, "normal")
-    parser.add_argument("--player", default="player", metavar="NAME", help="your name at the table")
+    parser.add_argument("--player", default=None, metavar="NAME",
+                        help="your name at the table (default: your name in Settings; headless: player)")
+    parser.add_argument("--headless", action="store_true",
+                        help="a bot at --level plays your seat (also with --json); default: you play it in the client")
 
 
 async def find_table(target: str, interface: str | None, timeout_s: float):  # type: ignore[no-untyped-def]
@@ -122,4 +123,17 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    return run_peer(args, args.player)
+    if args.headless or args.json:
+        return run_peer(args, args.player or "player")
+    import asyncio
+
+    from lanomino.commands.play import run_client
+    from lanomino.ui.lan import JoinTable
+
+    if not _ADDRESS.fullmatch(args.table):
+        print(f"looking for {args.table!r}…", flush=True)
+    address = asyncio.run(find_table(args.table, args.interface, args.timeout))
+    name = "" if _ADDRESS.fullmatch(args.table) else args.table
+    return run_client(args, JoinTable(str(address), args.passphrase, name), player=args.player,
+                      interfaces=[args.interface] if args.interface else None,
+                      timings=timings_from_args(args))

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from prompt_toolkit.application import Application
 
+    from lanomino.commands.netplay import NetDriver, NetOptions
     from lanomino.localgame import LocalMatch, LocalTable
     from lanomino.store import Store
     from lanomino.ui.state import Intent, StartLocal, UiState
@@ -31,6 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pause", type=float, metavar="SECONDS",
                         help="how long a computer opponent pauses before its move shows")
     parser.add_argument("--data-dir", metavar="DIR", help="where settings and the saved game live")
+    parser.add_argument("--interface", action="append", metavar="IP",
+                        help="look for and announce LAN tables on this address (repeatable; default: the LAN)")
 
 
 def _wants_new_game(argv: argparse.Namespace) -> bool:
@@ -40,22 +43,34 @@ def _wants_new_game(argv: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from lanomino.cli import CliError
-    from lanomino.paths import data_dir
-    from lanomino.store import StoreError, open_store
 
     start = _start_intent(args) if _wants_new_game(args) else None
     if args.pause is not None and not 0 <= args.pause <= 10:
         raise CliError("--pause must be between 0 and 10 seconds")
+    return run_client(args, start, interfaces=args.interface)
+
+
+def run_client(args: argparse.Namespace, first: Intent | None, *, player: str | None = None,
+               **net: Any) -> int:
+    """Open the full-screen client (``first``: an intent to act on at once). ``net`` holds
+    ``NetOptions`` fields (interfaces, bind, port, announce, rules, rules_name, timings); ``player``
+    is the name to use at a LAN table instead of the one in Settings."""
+    from lanomino.cli import CliError
+    from lanomino.paths import data_dir
+    from lanomino.store import StoreError, open_store
+
     try:
-        folder = data_dir(args.data_dir)
+        folder = data_dir(getattr(args, "data_dir", None))
         store = open_store(folder)
     except (StoreError, OSError) as exc:
         raise CliError(str(exc)) from None
     try:
+        from lanomino.commands.netplay import NetOptions
         from lanomino.store import local_player_id
 
         args.player_id = local_player_id(store, folder)
-        return _run_app(args, store, start)
+        options = NetOptions(folder, **net)
+        return _run_app(args, store, first, options, player)
     finally:
         store.close()
 
@@ -81,7 +96,8 @@ def _start_intent(args: argparse.Namespace) -> StartLocal:
     return StartLocal(rules, players, levels)
 
 
-def _run_app(args: argparse.Namespace, store: Store, start: StartLocal | None) -> int:
+def _run_app(args: argparse.Namespace, store: Store, start: Intent | None, net: NetOptions,
+             player: str | None) -> int:
     from concurrent.futures import ThreadPoolExecutor
 
     from lanomino.bots import bot_names
@@ -90,13 +106,16 @@ def _run_app(args: argparse.Namespace, store: Store, start: StartLocal | None) -
 
     settings = Settings.from_dict(store.settings())
     ui = UiState(settings=settings, levels=bot_names(), has_saved_game=store.has_saved_game())
-    if args.pause is not None:
-        ui.settings = type(settings).from_dict({**settings.to_dict(), "pause_s": args.pause})
+    pause = getattr(args, "pause", None)
+    if pause is not None or player:
+        ui.settings = type(settings).from_dict({**settings.to_dict(), **({"pause_s": pause} if pause is not None else {}),
+                                                **({"name": player} if player else {})})
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lanomino-store")
-    controller = Controller(ui, store, writer, args.seed, getattr(args, "player_id", "local:you"))
+    controller = Controller(ui, store, writer, getattr(args, "seed", None), getattr(args, "player_id", "local:you"),
+                            net=net)
     app = build_app(ui, controller.handle)
     controller.app = app
-    first = start if start is not None else ContinueSaved() if args.resume else None
+    first = start if start is not None else ContinueSaved() if getattr(args, "resume", False) else None
 
     def pre_run() -> None:  # inside the event loop, so bots can start at once
         if first is not None:
@@ -114,7 +133,7 @@ class Controller:
     """Turns the UI's intents into local matches, saves and settings (the local 'node')."""
 
     def __init__(self, ui: UiState, store: Store, writer: ThreadPoolExecutor, seed: int | None,
-                 player_id: str = "local:you") -> None:
+                 player_id: str = "local:you", net: NetOptions | None = None) -> None:
         self.ui = ui
         self.player_id = player_id  # the local human's peer id in the play log
         self.store = store
@@ -122,12 +141,20 @@ class Controller:
         self.seed = seed
         self.app: Application[int] | None = None
         self.table: LocalTable | None = None
+        self.net: NetDriver | None = None
+        if net is not None:
+            from lanomino.commands.netplay import NetDriver
+
+            self.net = NetDriver(ui, self._redraw, self._bell, net)
         self._dealer: Any = None  # the pending automatic deal while watching
         self._finisher: Any = None  # the task playing the match out
 
     def handle(self, intent: Intent) -> None:
         from lanomino.ui import state as s
 
+        if self.net is not None and (self.net.handle(intent) or self._at_lan_table(intent)):
+            self._redraw()
+            return
         if isinstance(intent, s.StartLocal):
             self._start(intent)
         elif isinstance(intent, s.ContinueSaved):
@@ -150,8 +177,60 @@ class Controller:
         elif isinstance(intent, s.OpenReplay):
             self._open_replay(intent.match_id)
         elif isinstance(intent, s.QuitApp) and self.app is not None:
-            self.app.exit(result=0)
+            self._quit()
         self._redraw()
+
+    def _at_lan_table(self, intent: Intent) -> bool:
+        """Route a table intent to the LAN table when sitting at one."""
+        from lanomino.ui import state as s
+
+        net = self.net
+        table = net.table if net is not None else None
+        if net is None or table is None or isinstance(intent, s.QuitApp):
+            return False
+        if isinstance(intent, s.Submit):
+            table.submit(intent.action)
+        elif isinstance(intent, s.NextHand):
+            table.next_hand()
+        elif isinstance(intent, s.ResignMatch):
+            if not table.resign():
+                self._leave_lan("You left the table.")
+        elif isinstance(intent, s.LeaveTable):
+            host = self.ui.lan is not None and self.ui.lan.role == "host"
+            over = self.ui.lan is not None and self.ui.lan.over
+            self._leave_lan("" if over else "You closed the table." if host else "You left the table.")
+        else:
+            return False
+        return True
+
+    def _leave_lan(self, notice: str) -> None:
+        from lanomino.ui.state import Screen
+
+        if self.net is not None:
+            self.net.leave()
+        self.ui.screen, self.ui.notice, self.ui.menu_index = Screen.MENU, notice, 0
+        self.ui.obs, self.ui.hand_result, self.ui.match_result = None, None, None
+        self.ui.resigned = self.ui.confirm_quit = False
+
+    def _quit(self) -> None:
+        """Exit the app; at a LAN table say goodbye first (within a second)."""
+        import asyncio
+
+        app, net = self.app, self.net
+        if app is None:
+            return
+        if net is None:
+            app.exit(result=0)
+            return
+
+        async def bye() -> None:
+            try:
+                await net.shutdown()
+            finally:
+                if app.is_running and not app.future.done():  # type: ignore[union-attr]
+                    app.exit(result=0)
+
+        asyncio.ensure_future(bye())
 
     def _start(self, intent: StartLocal) -> None:
         import secrets

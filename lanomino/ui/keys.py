@@ -10,6 +10,8 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from lanomino.engine import PRESETS, Draw, Pass, RulesError
 from lanomino.ui.history_keys import load_history_bindings
+from lanomino.ui.lan import OpenLobby
+from lanomino.ui.lobby_keys import load_lobby_bindings, open_host_form, typing
 from lanomino.ui.screens import SETTINGS_ROWS
 from lanomino.ui.state import (
     PAUSES_S,
@@ -50,6 +52,7 @@ def load_key_bindings(ui: UiState, intents: Intents) -> KeyBindings:
     _load_help(kb, ui)
     _load_table(kb, ui, intents)
     load_history_bindings(kb, ui, intents)
+    load_lobby_bindings(kb, ui, intents)
     return kb
 
 
@@ -62,7 +65,7 @@ def _load_global(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     def _(event: KeyPressEvent) -> None:
         intents(QuitApp())
 
-    @kb.add("?", filter=Condition(lambda: ui.screen is not Screen.HELP))
+    @kb.add("?", filter=Condition(lambda: ui.screen is not Screen.HELP and not typing(ui)))
     def _(event: KeyPressEvent) -> None:
         ui.back, ui.screen, ui.help_scroll = ui.screen, Screen.HELP, 0
 
@@ -84,6 +87,10 @@ def activate_menu(ui: UiState, index: int, intents: Intents) -> None:
         intents(ContinueSaved())
     elif action == "rules":
         ui.back, ui.screen, ui.help_scroll = Screen.MENU, Screen.HELP, 0
+    elif action == "host":
+        open_host_form(ui)
+    elif action == "join":
+        intents(OpenLobby())
     elif action == "history":
         intents(OpenHistory())
     elif action == "settings":
@@ -117,7 +124,7 @@ def _load_menu(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     def _(event: KeyPressEvent) -> None:
         activate_menu(ui, ui.menu_index, intents)
 
-    for letter in "pchrsq":
+    for letter in "pctjhrsq":
         @kb.add(letter, filter=on)
         def _(event: KeyPressEvent) -> None:
             keys = [key for key, _, _ in menu_items(ui)]

@@ -7,6 +7,7 @@ classes are emitted, so highlighting relies on reverse/bold/underline alone.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from lanomino.engine import End, Event, Tile, TilePlayed
@@ -24,12 +25,15 @@ class Canvas:
 
     def put(self, x: int, y: int, text: str, style: str = "") -> int:
         """Write ``text`` at (x, y); returns the x after it."""
-        if 0 <= y < self.height:
-            row = self.cells[y]
-            for i, ch in enumerate(text):
-                if 0 <= x + i < self.width:
-                    row[x + i] = (ch, style)
-        return x + len(text)
+        col = x
+        for ch in text:
+            wide = unicodedata.east_asian_width(ch) in "WF"  # 🔒 takes two cells on screen
+            if 0 <= y < self.height and 0 <= col < self.width - wide:
+                self.cells[y][col] = (ch, style)
+                if wide:
+                    self.cells[y][col + 1] = ("", style)
+            col += 1 + wide
+        return col
 
     def put_fragments(self, x: int, y: int, fragments: Fragments) -> int:
         for style, text in fragments:

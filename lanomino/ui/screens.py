@@ -21,6 +21,7 @@ from lanomino.engine import (
 )
 from lanomino.ui.helptext import KEYS_TEXT, describe_game, rules_text
 from lanomino.ui.history import draw_history, draw_replay
+from lanomino.ui.lobby import draw_host_form, draw_lobby, draw_waiting, verification_line
 from lanomino.ui.render import Canvas, Fragments, draw_hand, draw_line, line_view, tile_fragments
 from lanomino.ui.state import (
     Screen,
@@ -51,8 +52,16 @@ def render_screen(ui: UiState, width: int, height: int) -> Fragments:
         Screen.SETTINGS: draw_settings,
         Screen.HISTORY: lambda ui, canvas: draw_history(ui.history, canvas),
         Screen.REPLAY: _draw_replay,
+        Screen.LOBBY: lambda ui, canvas: draw_lobby(ui.lobby, canvas),
+        Screen.HOST: lambda ui, canvas: draw_host_form(ui.host_form, canvas),
+        Screen.WAITING: _draw_waiting,
     }[ui.screen](ui, canvas)
     return canvas.fragments()
+
+
+def _draw_waiting(ui: UiState, canvas: Canvas) -> None:
+    if ui.lan is not None:
+        draw_waiting(ui.lan, canvas, ui.lobby.tick)
 
 
 def _draw_replay(ui: UiState, canvas: Canvas) -> None:
@@ -272,7 +281,8 @@ def draw_table(ui: UiState, canvas: Canvas) -> None:
         canvas.put(2, 2, "Dealing…", "class:dim")
         return
     w, h = canvas.width, canvas.height
-    _header(canvas, f"{describe_game(obs.rules)} · hand {obs.dealt_hands + (obs.phase == 'play')}"
+    where = f"{ui.lan.table} · " if ui.lan is not None else ""
+    _header(canvas, f"{where}{describe_game(obs.rules)} · hand {obs.dealt_hands + (obs.phase == 'play')}"
             f" · boneyard {obs.boneyard}", "? help  q leave")
     y = 1
     for seat in range(obs.players):
@@ -336,13 +346,15 @@ def _draw_own(ui: UiState, obs: Observation, canvas: Canvas, y: int) -> None:
 
 def _draw_message(ui: UiState, obs: Observation, canvas: Canvas, y: int) -> None:
     if ui.confirm_quit:
-        canvas.put(1, y, "Leave the table? y: leave (the game is saved) · r: resign the match · n: stay",
-                   "class:warn")
+        canvas.put(1, y, _leave_question(ui)[: canvas.width - 2], "class:warn")
+    elif ui.lan is not None and ui.lan.closed:
+        canvas.put(1, y, f"{ui.lan.closed} · q: leave"[: canvas.width - 2], "class:warn")
     elif ui.finishing:
         canvas.put(1, y, "The others are playing the match out…", "class:dim")
     elif ui.resigned:
-        canvas.put(1, y, "You resigned: the others play on. f: finish now · q: menu (stays saved)"[: canvas.width - 2],
-                   "class:warn")
+        text = ("You resigned: the others play on. q: leave" if ui.lan is not None
+                else "You resigned: the others play on. f: finish now · q: menu (stays saved)")
+        canvas.put(1, y, text[: canvas.width - 2], "class:warn")
     elif ui.places:
         x = canvas.put(1, y, "Play where? ", "class:turn")
         for i, play in enumerate(ui.places):
@@ -352,8 +364,18 @@ def _draw_message(ui: UiState, obs: Observation, canvas: Canvas, y: int) -> None
         canvas.put(1, y, ui.message[: canvas.width - 2], "class:warn")
 
 
+def _leave_question(ui: UiState) -> str:
+    if ui.lan is None:
+        return "Leave the table? y: leave (the game is saved) · r: resign the match · n: stay"
+    if ui.lan.role == "host":
+        return "Close the table for everyone? y: close · r: resign and watch · n: stay"
+    return "Leave the table? y: leave (you resign) · r: resign and watch · n: stay"
+
+
 def _keys_hint(ui: UiState, obs: Observation) -> str:
     if ui.resigned:
+        if ui.lan is not None:
+            return "you resigned: watching the others · q leave · ? help"
         return "f finish the match now · q back to the menu · ? help"
     if ui.places:
         return "←/→ or number: choose the end · Enter play · Esc cancel"
@@ -390,6 +412,10 @@ def _draw_hand_end(ui: UiState, obs: Observation, canvas: Canvas, top: int, bott
         points = " · ".join(f"{side_label(ui, obs, s)} {p}" for s, p in enumerate(result.points))
         canvas.put(1, y, f"Points this hand: {points}")
         y += 1
+        if ui.lan is not None:
+            text, style = verification_line(ui.lan, result.hand)
+            canvas.put(1, y, text[: canvas.width - 2], style)
+            y += 1
     scores = " · ".join(f"{side_label(ui, obs, s)} {p}" for s, p in enumerate(obs.scores))
     target = f" (playing to {obs.rules.target})" if obs.rules.target else ""
     canvas.put(1, y, f"Match score: {scores}{target}")

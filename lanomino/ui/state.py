@@ -25,6 +25,15 @@ from lanomino.engine import (
     Tile,
 )
 from lanomino.ui.history import HistoryView, ReplayView
+from lanomino.ui.lan import (
+    CloseLobby,
+    HostForm,
+    HostTable,
+    JoinTable,
+    LanView,
+    LobbyView,
+    OpenLobby,
+)
 
 PAUSES_S = (0.0, 0.3, 0.6, 1.0, 1.5, 2.5)
 TARGETS = (0, 50, 61, 100, 150, 200, 250)
@@ -38,6 +47,9 @@ class Screen(enum.Enum):
     SETTINGS = "settings"
     HISTORY = "history"
     REPLAY = "replay"
+    LOBBY = "lobby"  # tables on the LAN
+    HOST = "host"  # the form that opens a table
+    WAITING = "waiting"  # at a LAN table before its first deal (or after it closed)
 
 
 # ----- intents: what the keys ask the driver to do ---------------------------------------------
@@ -107,7 +119,7 @@ class OpenReplay:
 
 
 Intent = (Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | FinishMatch | SaveSettings
-          | QuitApp | OpenHistory | OpenReplay)
+          | QuitApp | OpenHistory | OpenReplay | OpenLobby | CloseLobby | JoinTable | HostTable)
 
 
 # ----- settings ----------------------------------------------------------------------------------
@@ -276,6 +288,10 @@ class UiState:
     # History and stats, and the replay of a logged match
     history: HistoryView = field(default_factory=HistoryView)
     replay: ReplayView | None = None
+    # LAN play: the lobby, the host form, and the networked table (None at a local table)
+    lobby: LobbyView = field(default_factory=LobbyView)
+    host_form: HostForm = field(default_factory=HostForm)
+    lan: LanView | None = None
 
 
 # ----- menu --------------------------------------------------------------------------------------
@@ -286,7 +302,7 @@ def menu_items(ui: UiState) -> list[tuple[str, str, str]]:
     items = [("p", "Play against the computer", "play")]
     if ui.has_saved_game:
         items.append(("c", "Continue the saved game", "continue"))
-    # Host a table and Join a table join this list when those features land.
+    items += [("t", "Host a table on the LAN", "host"), ("j", "Join a table on the LAN", "join")]
     items.append(("h", "History and stats", "history"))
     items += [("r", "Rules and keys", "rules"), ("s", "Settings", "settings"), ("q", "Quit", "quit")]
     return items

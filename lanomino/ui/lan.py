@@ -1,0 +1,253 @@
+"""The client's plain state for LAN play: the lobby, the host form, a networked table's status.
+
+No prompt_toolkit and no network here: the driver (``lanomino.commands.netplay``) fills these from
+discovery and the node's session events; key handlers edit them or queue the intents below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lanomino.engine import PRESETS, Rules
+
+SEATS_MIN, SEATS_MAX = 2, 4
+
+
+# ----- intents -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenLobby:
+    """Show the lobby and start looking for tables."""
+
+
+@dataclass(frozen=True, slots=True)
+class CloseLobby:
+    """Back to the menu; stop looking for tables."""
+
+
+@dataclass(frozen=True, slots=True)
+class JoinTable:
+    """Sit at the table at ``address`` (HOST:PORT/KEY)."""
+
+    address: str
+    passphrase: str | None = None
+    name: str = ""  # the table's name, when it was seen in the lobby
+
+
+@dataclass(frozen=True, slots=True)
+class HostTable:
+    """Open a table on the LAN with the host form's choices."""
+
+    name: str
+    preset: str
+    seats: int
+    bots: int
+    level: str
+    passphrase: str | None
+    rules: Rules | None = None  # set when the command line gave --set options (the form cannot)
+
+
+# ----- the lobby ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table seen on the LAN, as the lobby lists it."""
+
+    key: str  # the service's instance name (unique per host)
+    name: str
+    rules: str
+    seats_taken: int
+    seats_total: int
+    locked: bool  # a passphrase is needed
+    address: str  # HOST:PORT/KEY ("" while its address is unknown)
+    compatible: bool = True
+
+    @property
+    def full(self) -> bool:
+        return self.seats_taken >= self.seats_total
+
+
+@dataclass
+class LobbyView:
+    """The lobby: the tables seen so far and what is being typed (an address or a passphrase)."""
+
+    tables: list[TableInfo] = field(default_factory=list)
+    index: int = 0  # the selected row; len(tables) is the "join by address" row
+    searching: bool = False
+    error: str = ""  # why there is no discovery (no LAN interface, ...)
+    message: str = ""
+    entry: str = ""  # "address" or "passphrase" while typing one, else ""
+    text: str = ""
+    target: JoinTable | None = None  # the join that waits for a passphrase
+    tick: int = 0  # advances while searching (the indicator turns)
+
+    def selected(self) -> TableInfo | None:
+        return self.tables[self.index] if 0 <= self.index < len(self.tables) else None
+
+    def set_tables(self, tables: list[TableInfo]) -> None:
+        """Replace the list (sorted by name), keeping the same table selected where possible."""
+        chosen = self.selected()
+        self.tables = sorted(tables, key=lambda t: (t.name.lower(), t.key))
+        keys = [t.key for t in self.tables]
+        if chosen is not None and chosen.key in keys:
+            self.index = keys.index(chosen.key)
+        else:
+            self.index = min(self.index, len(self.tables))
+
+
+def join_selected(lobby: LobbyView) -> JoinTable | None:
+    """Enter on a lobby row: the join to make now, or None (asking for an address or passphrase,
+    or saying why the table cannot be joined)."""
+    table = lobby.selected()
+    lobby.message = ""
+    if table is None:
+        lobby.entry, lobby.text = "address", ""
+        return None
+    if not table.compatible:
+        lobby.message = f"{table.name} runs another version of lanomino"
+        return None
+    if table.full:
+        lobby.message = f"{table.name} is full"
+        return None
+    if not table.address:
+        lobby.message = f"{table.name}: its address is not known yet"
+        return None
+    join = JoinTable(table.address, None, table.name)
+    if table.locked:
+        ask_passphrase(lobby, join, f"{table.name} needs a passphrase")
+        return None
+    return join
+
+
+def ask_passphrase(lobby: LobbyView, join: JoinTable, why: str) -> None:
+    lobby.entry, lobby.text, lobby.target, lobby.message = "passphrase", "", join, why
+
+
+def finish_entry(lobby: LobbyView) -> JoinTable | None:
+    """Enter while typing: the join to make, or None (with a message) when the text is no good."""
+    text = lobby.text.strip()
+    if lobby.entry == "address":
+        if not looks_like_address(text):
+            lobby.message = "type the address as the host shows it: HOST:PORT/KEY"
+            return None
+        lobby.entry, lobby.text = "", ""
+        return JoinTable(text)
+    if lobby.entry == "passphrase" and lobby.target is not None:
+        if not lobby.text:
+            lobby.message = "type the passphrase (Esc to cancel)"
+            return None
+        join = JoinTable(lobby.target.address, lobby.text, lobby.target.name)
+        lobby.entry, lobby.text, lobby.target, lobby.message = "", "", None, ""
+        return join
+    return None
+
+
+def looks_like_address(text: str) -> bool:
+    """HOST:PORT/KEY in outline (the driver parses it for real)."""
+    address, slash, key = text.partition("/")
+    host, colon, port = address.rpartition(":")
+    return bool(slash and key and host and colon and port.isdigit())
+
+
+# ----- the host form -----------------------------------------------------------------------------
+
+HOST_ROWS = ("name", "preset", "seats", "bots", "level", "passphrase", "open")
+TEXT_ROWS = ("name", "passphrase")
+
+
+@dataclass
+class HostForm:
+    """What a table is opened with. ``row`` is the highlighted row."""
+
+    name: str = "Lanomino"
+    preset: str = "classic"
+    seats: int = 2
+    bots: int = 0
+    level: str = "normal"
+    passphrase: str = ""
+    row: int = len(HOST_ROWS) - 1
+    message: str = ""
+
+    def change(self, delta: int, levels: list[str]) -> None:
+        """Step the highlighted row's value by ``delta`` (wrapping)."""
+        key = HOST_ROWS[self.row]
+        if key == "preset":
+            names = list(PRESETS)
+            self.preset = names[(names.index(self.preset) + delta) % len(names)]
+            if Rules.preset(self.preset).partnership:
+                self.seats = 4
+        elif key == "seats":
+            span = SEATS_MAX - SEATS_MIN + 1
+            self.seats = SEATS_MIN + (self.seats - SEATS_MIN + delta) % span
+            if Rules.preset(self.preset).partnership and self.seats != 4:
+                self.preset = "classic"
+        elif key == "bots":
+            self.bots = (self.bots + delta) % self.seats
+        elif key == "level" and levels:
+            i = levels.index(self.level) if self.level in levels else 0
+            self.level = levels[(i + delta) % len(levels)]
+        self.bots = min(self.bots, self.seats - 1)
+
+    def type(self, text: str) -> None:
+        key = HOST_ROWS[self.row]
+        if key == "name":
+            self.name = "".join(ch for ch in self.name + text if ch.isprintable())[:32]
+        elif key == "passphrase":
+            self.passphrase = (self.passphrase + text)[:64]
+
+    def backspace(self) -> None:
+        key = HOST_ROWS[self.row]
+        if key == "name":
+            self.name = self.name[:-1]
+        elif key == "passphrase":
+            self.passphrase = self.passphrase[:-1]
+
+    def intent(self) -> HostTable | None:
+        """The table to open, or None with ``message`` saying what is wrong."""
+        name = self.name.strip()
+        if not name:
+            self.message = "give the table a name"
+            return None
+        try:
+            Rules.preset(self.preset).check_players(self.seats)
+        except ValueError as exc:
+            self.message = str(exc)
+            return None
+        self.message = ""
+        return HostTable(name, self.preset, self.seats, self.bots, self.level, self.passphrase or None)
+
+
+# ----- a networked table -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int
+    name: str
+    kind: str  # host, human, bot
+    connected: bool = True
+
+
+@dataclass
+class LanView:
+    """What the client knows about the networked table it sits at (besides the observation)."""
+
+    role: str  # "host" or "peer"
+    table: str  # the table's name
+    seats: int = 0
+    address: str = ""  # HOST:PORT/KEY, for others to join by
+    fingerprint: str = ""
+    roster: list[SeatInfo] = field(default_factory=list)
+    status: str = "connecting…"
+    verified: dict[int, tuple[bool, str]] = field(default_factory=dict)  # hand -> (ok, detail)
+    closed: str = ""  # why the table went away (empty while it is there)
+    over: bool = False
+
+    @property
+    def taken(self) -> int:
+        return len(self.roster)
+
+    def waiting_line(self) -> str:
+        return f"waiting for players ({self.taken}/{self.seats})"
