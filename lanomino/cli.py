@@ -28,6 +28,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("history", "lanomino.commands.history", "the matches in your play log, newest first"),
     ("stats", "lanomino.commands.stats", "your results: wins per opponent and level, hands, tiles, streaks"),
     ("export", "lanomino.commands.export", "write a logged match's record or transcript to a file"),
+    ("hint", "lanomino.commands.hint", "what Expert would play at a point of a game record, and why"),
 )
 
 

@@ -1,0 +1,116 @@
+"""``lanomino hint``: Expert's advice at a point of a record, from the mover's view only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lanomino.cli import main
+from lanomino.engine import TILES, parse_tile
+from lanomino.record import FORMAT
+
+ANA = ["6-6", "1-1", "6-5", "1-0", "6-4", "3-2", "3-0"]
+BEN = ["6-1", "5-4", "5-3", "5-2", "4-3", "4-2", "2-0"]
+# Ben's tiles other than the 6-1 he plays, traded for seven tiles Ana cannot see either.
+BEN_OTHER = ["6-1", "2-2", "3-3", "4-4", "5-5", "5-1", "4-1"]
+MOVES = [{"seat": 0, "play": "6-6"}, {"seat": 1, "play": "6-1", "end": "left"}]
+
+
+def record(tmp_path: Path, ben: list[str] = BEN, moves: list[dict[str, Any]] = MOVES, name: str = "r.json") -> Path:
+    used = {parse_tile(t) for t in ANA + ben}
+    doc = {
+        "format": FORMAT,
+        "rules": {"preset": "classic"},
+        "players": ["Ana", "Ben"],
+        "hands": [{"deal": [ANA, ben], "boneyard": [str(t) for t in TILES if t not in used], "moves": moves}],
+    }
+    path = tmp_path / name
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def hint(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["hint", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_hint_at_the_end_of_the_record_names_the_mover_and_ranks_moves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = hint(capsys, str(record(tmp_path)), "--json", "--sims", "300", "--budget", "60", "--seed", "4")
+    assert code == 0
+    got = json.loads(out)
+    assert (got["hand"], got["move"], got["seat"], got["player"]) == (1, 3, 0, "Ana")
+    assert got["ends"] == [1, 6]
+    assert got["simulations"] == 300
+    assert got["recorded"] is None
+    chances = [m["win_chance"] for m in got["moves"]]
+    assert len(chances) == 3 and chances == sorted(chances, reverse=True)
+    assert all(0.0 <= c <= 1.0 for c in chances)
+    assert got["best"] == got["moves"][0]["move"]
+    # Ana's legal plays on ends 1 and 6.
+    legal = {"1-1", "1-0", "6-5", "6-4"}
+    assert {m["move"]["play"] for m in got["moves"]} <= legal
+
+
+def test_hint_sees_only_the_movers_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two records that differ only in Ben's hidden tiles give Ana the same advice, to the digit."""
+    argv = ("--json", "--sims", "200", "--budget", "60", "--seed", "9", "--top", "4")
+    _, first, _ = hint(capsys, str(record(tmp_path, BEN, name="a.json")), *argv)
+    _, second, _ = hint(capsys, str(record(tmp_path, BEN_OTHER, name="b.json")), *argv)
+    assert json.loads(first) == json.loads(second)
+
+
+def test_hint_before_a_recorded_move_shows_what_was_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = hint(capsys, str(record(tmp_path)), "--move", "2", "--seat", "ben", "--sims", "50",
+                        "--budget", "60", "--seed", "1")
+    assert code == 0
+    assert "Hand 1, move 2: Ben (seat 1) to move." in out
+    assert "Expert would play 6-1 on the left." in out  # the only tile that fits the 6-6
+    assert "The record has Ben play 6-1 on the left here." in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("--seat", "Ben"), "it is Ana's turn (seat 0), not Ben's"),
+        (("--seat", "7"), "no seat '7'"),
+        (("--move", "4"), "--move must be between 1 and 3"),
+        (("--hand", "2"), "--hand must be between 1 and 1"),
+        (("--sims", "0"), "--sims must be at least 1"),
+    ],
+)
+def test_bad_arguments_are_usage_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...], message: str
+) -> None:
+    code, out, err = hint(capsys, str(record(tmp_path)), *extra)
+    assert code == 2 and out == ""
+    assert message in err and "Traceback" not in err
+
+
+def test_a_finished_hand_or_a_bad_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    used = {"6-6", "1-1"}
+    blocked = {
+        "format": FORMAT, "rules": {"preset": "block", "hand_size": 1}, "players": ["A", "B"],
+        "hands": [{"deal": [["6-6"], ["1-1"]], "boneyard": [str(t) for t in TILES if str(t) not in used],
+                   "moves": [{"seat": 0, "play": "6-6"}]}],
+    }
+    path = tmp_path / "over.json"
+    path.write_text(json.dumps(blocked))
+    code, _, err = hint(capsys, str(path))
+    assert code == 2 and "hand 1 is over after 1 moves" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    code, _, err = hint(capsys, str(bad))
+    assert code == 2 and "not valid JSON" in err
+    code, _, err = hint(capsys, str(tmp_path / "missing.json"))
+    assert code == 2 and "cannot read" in err
+    illegal = record(tmp_path, moves=[{"seat": 0, "play": "1-1"}], name="illegal.json")
+    code, _, err = hint(capsys, str(illegal))
+    assert code == 2 and "hand 1, move 1" in err
