@@ -135,12 +135,32 @@ class _Node:
             tmp.write_text(json.dumps(event.transcript, indent=1))
             tmp.replace(path)
             self.transcript_path = path
+            self._spawn(asyncio.to_thread(self._log_play, event))
         elif isinstance(event, HandVerified):
             self.verified[event.hand] = event.ok
             if not event.ok:
                 log.warning("hand %d does not verify: %s", event.hand, event.detail)
         elif isinstance(event, ProtocolProblem):
             log.info("refused (%s): %s", event.code, event.detail)
+
+    def my_seat(self) -> int | None:
+        """This node's seat at the table, once it has one."""
+        return None
+
+    def table_label(self) -> str:
+        return "LAN table"
+
+    def _log_play(self, event: TranscriptUpdated) -> None:
+        """Add the match, as it stands, to the play log behind history and stats (off the loop)."""
+        from lanomino.store import PlayLog, open_store
+
+        verified = all(self.verified.values()) if self.verified else None
+        store = open_store(self.data_dir)
+        try:
+            PlayLog(store).log_match(event.transcript, uid=f"lan:{event.table}", me=self.my_seat(),
+                                     table=self.table_label(), verified=verified)
+        finally:
+            store.close()
 
     def _finish(self, outcome: Outcome) -> None:
         if self.done is not None and not self.done.done():
@@ -186,6 +206,12 @@ class HostNode(_Node):
         self.announcer: Any = None
         self.has_passphrase = passphrase is not None
         self.addresses: list[str] = []
+
+    def my_seat(self) -> int | None:
+        return 0  # the host sits at seat 0
+
+    def table_label(self) -> str:
+        return self.table_name
 
     @property
     def address(self) -> str:
@@ -288,6 +314,10 @@ class PeerNode(_Node):
         """This seat moves (a UI). Raises IllegalActionError."""
         self.session.submit(action, self.now())
         self._flush()
+
+    def my_seat(self) -> int | None:
+        seat: int | None = self.session.seat
+        return seat
 
     def observation(self) -> Observation | None:
         obs: Observation | None = self.session.observation()
