@@ -161,12 +161,22 @@ class LanTable:
             lan.seats = node.session.players
             self._roster()
         self.redraw()
+        ticker = asyncio.ensure_future(self._tick())
         try:
             outcome = await node.run()
         finally:
+            ticker.cancel()
             await node.close()
         if not outcome.finished:
             self._closed(outcome.reason)
+
+    async def _tick(self) -> None:
+        """Turn the waiting screen's indicator while nobody moves."""
+        while True:
+            await asyncio.sleep(0.25)
+            if self.ui.screen is Screen.WAITING:
+                self.ui.lobby.tick += 1
+                self.redraw()
 
     # ----- the player's intents -------------------------------------------------------------
 

@@ -296,7 +296,9 @@ def draw_table(ui: UiState, canvas: Canvas) -> None:
     if ui.hand_result is not None or ui.match_result is not None:
         _draw_hand_end(ui, obs, canvas, y + 1, h - 2)
         if ui.resigned and ui.match_result is None:
-            _footer(canvas, "the next hand starts by itself · f finish the match now · q menu")
+            _footer(canvas, "the next hand starts by itself · " + ("q leave" if ui.lan else "f finish the match now · q menu"))
+        elif ui.lan is not None and ui.match_result is None:
+            _footer(canvas, "Enter: back to the table (the next hand is being dealt) · ? help")
         else:
             _footer(canvas, "Enter: " + ("back to the menu" if ui.match_result else "deal the next hand")
                     + " · ? help")

@@ -1,0 +1,89 @@
+"""End to end over the LAN code path on loopback: the real ``lanomino host`` opens the client in a
+detached tmux at 80x24, a headless ``lanomino bot`` joins over 127.0.0.1 by the HOST:PORT/KEY read
+off the host's screen, and the host's seat plays the match (to 1 point: one hand) by keys."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_tmux_play import ROOT, TILE, Tmux, session_ends, shown, wait_for
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
+    subprocess.run(["which", "tmux"], capture_output=True).returncode != 0, reason="needs tmux")]
+
+ADDRESS = re.compile(r"127\.0\.0\.1:\d+/[a-z2-7]{52}")
+
+
+def play_until(tmux: Tmux, done: str, screens: list[str], timeout_s: float = 30.0) -> str:
+    """Make the host seat's moves by keys until ``done`` shows; every screen seen is kept."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        screen = tmux.screen()
+        screens.append(screen)
+        if done in screen:
+            return screen
+        footer = screen.rstrip().splitlines()[-1]
+        if "is over" in screen:
+            tmux.keys("Enter")  # a hand ended without deciding the match: on to the next
+        elif "Play where" in screen:
+            tmux.keys("1")
+        elif "d draw" in footer:
+            tmux.keys("d")
+        elif "p pass" in footer:
+            tmux.keys("p")
+        elif "your turn" in screen:
+            for digit in "1234567890":
+                tmux.keys(digit)
+                if "your turn" not in tmux.screen():
+                    break
+        time.sleep(0.1)
+    raise AssertionError(f"{done!r} never appeared; last screen:\n{screens[-1]}")
+
+
+def test_host_in_the_client_and_a_headless_bot_play_over_loopback(tmp_path: Path) -> None:
+    command = (f"cd {ROOT} && {sys.executable} -m lanomino host --bind 127.0.0.1 --no-announce "
+               f"--name Den --player Me --set target=1 --data-dir {tmp_path / 'host'} 2>{tmp_path / 'host.err'}")
+    tmux = Tmux()
+    bot: subprocess.Popen[str] | None = None
+    try:
+        tmux("new-session", "-d", "-x", "80", "-y", "24", "-s", "play", command)
+        tmux.path = tmux("display-message", "-p", "#{socket_path}").strip()
+        waiting = wait_for(tmux, "waiting for players (1/2)")
+        assert "1. Me (host)" in waiting and "2. (free)" in waiting
+        address = ADDRESS.search(waiting)
+        assert address is not None, waiting
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "lanomino", "bot", address.group(0), "--level", "random", "--json",
+             "--data-dir", str(tmp_path / "bot")], cwd=ROOT, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        first = wait_for(tmux, "Your hand · Me", 15)
+        assert "Den · Block game" in first or "Den · Draw game" in first
+        screens = [first]
+        end = play_until(tmux, "The match is over", screens)
+        assert "Deal check: verified ✓" in end and "Tiles left in each hand:" in end
+        out, err = bot.communicate(timeout=15)
+        result = json.loads(out.strip().splitlines()[-1])
+        assert bot.returncode == 0, err
+        assert result["finished"] and result["verified"] and result["seat"] == 1
+        # the bot's last tiles were never on the host's screen before the reveal
+        reveal = end.split("Tiles left in each hand:")[1].splitlines()
+        bot_row = next(line for line in reveal if "random bot" in line)
+        for tile in [(int(a), int(b)) for a, b in TILE.findall(bot_row)]:
+            for screen in screens[:-1]:
+                if "Tiles left in each hand:" not in screen:
+                    assert not shown(tile, screen), f"the bot's {tile} was visible:\n{screen}"
+        tmux.keys("Enter")
+        wait_for(tmux, "Host a table on the LAN")
+        tmux.keys("q")
+        assert session_ends(tmux), "q on the menu did not quit"
+    finally:
+        if bot is not None and bot.poll() is None:
+            bot.kill()
+            bot.communicate(timeout=5)
+        tmux.kill()
