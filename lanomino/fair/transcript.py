@@ -195,6 +195,11 @@ def parse_transcript(doc: Any) -> Transcript:
                       sigs, hands, _parse_end(top["end"], len(players)))
 
 
+def parse_hand(value: Any, index: int, players: int) -> HandLog:
+    """The transcript's hand at ``index`` (0-based) alone. Raises TranscriptError."""
+    return _parse_hand(value, f"hands[{index}]", index + 1, players)
+
+
 def _parse_end(value: Any, players: int) -> MatchEnd:
     e = _obj(value, "end", {"host", "hands", "finished", "winner", "scores", "signature"})
     if not isinstance(e["finished"], bool):

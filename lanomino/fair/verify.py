@@ -12,8 +12,9 @@ result) must match, so a transcript cannot be cut short unnoticed.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lanomino.engine import (
@@ -49,6 +50,7 @@ from lanomino.fair.transcript import (
     header_statement,
     log_statement,
     move_statement,
+    parse_hand,
     parse_transcript,
 )
 
@@ -130,6 +132,55 @@ def verify_parsed(transcript: Transcript) -> Report:
     return Report(tuple(checker.reports), None, tuple(checker.deals))
 
 
+class StreamVerifier:
+    """Verifies a transcript that grows hand by hand (a peer during a match) without re-checking
+    the hands it has already checked: it keeps the engine state after each checked hand and
+    re-checks from the first hand whose entry changed. ``check(doc)`` gives the same report as
+    ``verify_transcript(doc)``."""
+
+    def __init__(self) -> None:
+        self._header: Any = None  # the header fields and signatures last checked
+        self._start: GameState | None = None
+        self._done: list[tuple[Any, GameState, HandReport, tuple[DerivedDeal, ...], HandLog]] = []
+
+    def check(self, doc: Any) -> Report:
+        """Check ``doc`` (parsed JSON). Raises TranscriptError when it is malformed."""
+        if not isinstance(doc, dict) or not isinstance(doc.get("hands"), list):
+            parse_transcript(doc)  # raises the full parser's error
+        raws: list[Any] = doc["hands"]
+        head = parse_transcript({**doc, "hands": []})  # the header and the closing statement
+        checker = _Checker(head)
+        header = {k: v for k, v in doc.items() if k not in ("hands", "end")}
+        kept = 0
+        for (entry, *_), raw in zip(self._done, raws, strict=False):
+            if entry != raw:
+                break
+            kept += 1
+        hands = [parse_hand(raw, i, len(head.players)) for i, raw in enumerate(raws[kept:], start=kept)]
+        try:
+            if header != self._header or self._start is None:
+                self._header, self._done, kept = None, [], 0
+                self._start = checker.start()
+                self._header = header
+                hands = [parse_hand(raw, i, len(head.players)) for i, raw in enumerate(raws)]
+            state = self._start.copy() if kept == 0 else self._done[kept - 1][1].copy()
+            parsed = [done[4] for done in self._done[:kept]]
+            for _, _, report, deals, _ in self._done[:kept]:
+                checker.reports.append(report)
+                checker.deals.append(deals)
+            del self._done[kept:]
+            for raw, hand in zip(raws[kept:], hands, strict=True):
+                checker.hand_no = hand.hand
+                checker.check_hand(state, hand)
+                self._done.append((copy.deepcopy(raw), state.copy(), checker.reports[-1], checker.deals[-1], hand))
+            checker.hand_no = None
+            checker.t = replace(head, hands=(*parsed, *hands))
+            checker.check_end(state)
+        except _Failed as failed:
+            return Report(tuple(checker.reports), failed.failure, tuple(checker.deals))
+        return Report(tuple(checker.reports), None, tuple(checker.deals))
+
+
 def _seat_name(seat: int) -> str:
     return f"seat {seat}"
 
@@ -152,6 +203,15 @@ class _Checker:
         return self.ring.verify_statement(self.t.keys[seat], signature, statement)
 
     def run(self) -> None:
+        state = self.start()
+        for hand in self.t.hands:
+            self.hand_no = hand.hand
+            self.check_hand(state, hand)
+        self.hand_no = None
+        self.check_end(state)
+
+    def start(self) -> GameState:
+        """The header's checks; the engine state before the first hand."""
         t = self.t
         if t.algorithm != ALGORITHM:
             raise self.fail("algorithm", "the transcript",
@@ -163,14 +223,9 @@ class _Checker:
                                 "does not verify: the header was changed after the players agreed to it")
         try:
             rules = Rules.from_spec(t.rules_spec)
-            state = new_game(rules, len(t.players))
+            return new_game(rules, len(t.players))
         except EngineError as exc:
             raise self.fail("rules", "every player (all signed these rules)", f"the rules are not playable: {exc}") from None
-        for hand in t.hands:
-            self.hand_no = hand.hand
-            self.check_hand(state, hand)
-        self.hand_no = None
-        self.check_end(state)
 
     def check_end(self, state: GameState) -> None:
         end, host = self.t.end, f"the host (seat {self.t.end.host})"

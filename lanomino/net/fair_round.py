@@ -21,7 +21,7 @@ from lanomino.fair.commit import (
     set_statement,
 )
 from lanomino.fair.identity import Identity, KeyRing
-from lanomino.fair.transcript import end_statement, log_statement
+from lanomino.fair.transcript import end_statement, log_statement, move_statement
 
 
 class RoundError(ValueError):
@@ -79,6 +79,7 @@ class HandDeal:
         self.attempts: list[Attempt] = []
         self.moves: list[dict[str, Any]] = []
         self.signatures: list[bytes] = []
+        self.unchecked: list[int] = []  # moves whose signature is not checked yet (peers' moves)
 
     @property
     def current(self) -> Attempt:
@@ -135,6 +136,22 @@ class HandDeal:
             a.commits.pop(seat, None)
             a.echoes.pop(seat, None)
             a.secrets.pop(seat, None)
+
+    def check_signatures(self) -> list[tuple[int, int]]:
+        """Check the signatures of the moves taken unchecked (in bulk, at the hand's end); returns
+        the bad ones as (index, seat). A resignation may carry the host's signature instead."""
+        bad: list[tuple[int, int]] = []
+        for index in self.unchecked:
+            move, sig = self.moves[index], self.signatures[index]
+            seat = move["seat"]
+            statement = move_statement(self.header, self.hand, index, move)
+            if self.ring.verify_statement(self.keys[seat], sig, statement):
+                continue
+            if move.get("resign") is True and self.ring.verify_statement(self.keys[self.host_seat], sig, statement):
+                continue
+            bad.append((index, seat))
+        self.unchecked = []
+        return bad
 
     def entry(self, host: Identity, points: Sequence[int], scores: Sequence[int]) -> dict[str, Any]:
         """The hand's transcript entry, signed by the host."""

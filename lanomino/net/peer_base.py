@@ -13,6 +13,7 @@ from lanomino.fair.commit import (
     new_secret,
 )
 from lanomino.fair.identity import Identity, KeyRing
+from lanomino.fair.verify import StreamVerifier
 from lanomino.net.codec import PROTOCOL_VERSION
 from lanomino.net.session_base import (
     Closed,
@@ -69,6 +70,7 @@ class PeerBase:
         self.echoed: dict[tuple[int, int], bytes] = {}
         self.escrow: dict[tuple[int, int], dict[str, Any]] = {}
         self.verified: dict[int, bool] = {}
+        self.verifier = StreamVerifier()
         self.pending_move: int | None = None
         self.resync_asked = False
         self.last_heard = 0.0

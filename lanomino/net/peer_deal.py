@@ -27,7 +27,6 @@ from lanomino.fair.transcript import (
     TranscriptError,
     parse_transcript,
 )
-from lanomino.fair.verify import verify_transcript
 from lanomino.net.messages import event_from_json, events_from_json, tiles_from_text
 from lanomino.net.peer_base import PeerBase, Phase
 from lanomino.net.session_base import (
@@ -144,7 +143,7 @@ class PeerDeal(PeerBase):
     def _check_hand(self, doc: dict[str, Any], number: Any) -> tuple[bool, str]:
         """This seat's own checks of a finished hand, then the full verifier."""
         try:
-            report = verify_transcript(doc)
+            report = self.verifier.check(doc)  # only the new (or amended) hand is checked
         except TranscriptError as exc:
             return False, f"malformed transcript: {exc}"
         if report.failure is not None:
@@ -179,7 +178,7 @@ class PeerDeal(PeerBase):
         self.table = transcript.table
         self.doc = doc
         self.view = view_after(transcript, self.rules, self.seat)
-        ok = verify_transcript(doc).ok
+        ok = self.verifier.check(doc).ok
         for hand in transcript.hands:
             self.verified.setdefault(hand.hand, ok)
         play = body["play"]

@@ -398,3 +398,36 @@ def test_a_seat_that_resigns_mid_match_stops_committing() -> None:
     hand["move_signatures"][i] = IDS[1].sign_statement(statement).hex()
     failure = verify_transcript(doc).failure
     assert failure is not None and failure.check == "move-signature"
+
+
+# ----- the stream verifier (a peer checks each new hand once) -----------------------------------
+
+
+@pytest.mark.parametrize("name", ["classic", "void", "partnership"])
+def test_the_stream_verifier_agrees_with_the_full_one_on_every_prefix(name: str) -> None:
+    from lanomino.fair.verify import StreamVerifier
+
+    doc = made(name)
+    stream = StreamVerifier()
+    for k in range(1, len(doc["hands"]) + 1):
+        prefix = clone(doc)
+        prefix["hands"] = prefix["hands"][:k]
+        assert stream.check(prefix).to_json() == verify_transcript(prefix).to_json()
+    assert stream.check(doc).ok
+
+
+def test_the_stream_verifier_rechecks_a_hand_that_changed_after_it_was_checked() -> None:
+    from lanomino.fair.verify import StreamVerifier
+
+    doc = made("classic")
+    stream = StreamVerifier()
+    assert stream.check(doc).ok
+    tampered = clone(doc)
+    tampered["hands"][0]["points"] = [p + 1 for p in tampered["hands"][0]["points"]]
+    report = stream.check(tampered)
+    assert report.to_json() == verify_transcript(tampered).to_json()
+    assert not report.ok and report.failure is not None and report.failure.hand == 1
+    assert stream.check(doc).ok  # and back to the true log
+    other = clone(doc)
+    other["keys"][0] = "00" * 32  # a new header: everything is checked again
+    assert stream.check(other).to_json() == verify_transcript(other).to_json()

@@ -154,4 +154,6 @@ class Table:
                     slot.session.handle_timer(self.now)
 
     def over(self) -> bool:
-        return self.host.phase.value == "over"
+        """The host ended the match and every connected peer has been told (its last hand log)."""
+        return self.host.phase.value == "over" and all(
+            s.session.phase.value in ("over", "closed") for s in self.slots if s.connected)
