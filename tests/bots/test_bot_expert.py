@@ -56,3 +56,30 @@ def test_match_value_prefers_points_that_win_the_match() -> None:
     level = match_value(state, 0)
     assert trailing < level == 0.5 < leading
     assert abs(leading + trailing - 1.0) < 1e-9
+
+
+def test_expert_plays_for_the_match_not_the_hand() -> None:
+    """All Fives to 150. Ana leads 6-6 (the spinner), Ben plays 6-3: ends 3 and 6-6. Ana can lay
+    6-2 on the spinner for 5 points (ends 3, 2 and 6 open on the spinner's arms) or 3-0 for none
+    (ends 0 and 6-6, 12). Early in a match the 5 points are worth having. When both sides need
+    exactly 10, 5 points do not win, and 6-2 leaves Ben ends to score 10 and take the match, while
+    after 3-0 no single tile makes 10: so Expert turns down the points."""
+    state = new_game(Rules.allfives(), 2)
+    deal(state, ["2-0 2-2 3-0 5-1 5-5 6-2 6-6", "1-0 1-1 2-1 3-2 3-3 4-2 6-3"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    apply(state, 1, Play(parse_tile("6-3"), End.LEFT))
+    shed = Play(parse_tile("3-0"), End.LEFT)
+    points = Play(parse_tile("6-2"), End.RIGHT)
+
+    def ranked(scores: list[int]) -> list[tuple[object, float]]:
+        state.scores = scores
+        obs = observe(state, 0)
+        assert set(obs.legal) == {shed, points}
+        results = search(obs, random.Random(1), budget_s=1.0, max_sims=1500, clock=lambda: 0.0, settle=False)
+        return [(a, v) for a, _, v in sorted(results, key=lambda r: -r[2])]
+
+    early = ranked([0, 0])
+    assert early[0][0] == points
+    late = ranked([140, 140])
+    assert late[0][0] == shed
+    assert late[0][1] - late[1][1] > 0.15  # not a coin toss: 6-2 hands Ben the match too often

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from bot_positions import PRESET_CASES, deal, random_positions
 
-from lanomino.bots import get_bot
+from lanomino.bots import get_bot, hard
 from lanomino.bots.easy import easy_bot
 from lanomino.bots.expert import make_expert
 from lanomino.bots.hard import hard_bot, ranked_plays
@@ -69,6 +69,27 @@ def test_hard_keeps_a_number_the_opponent_lacks_showing() -> None:
     picks = tiles_chosen(hard_bot, obs)
     assert picks["4-3"] > 0.85 * 300
     assert picks["6-1"] > 0  # the seeded slip: now and then the second-best move
+
+
+def test_hard_lightens_its_hand_when_a_block_is_coming(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Block game, every tile dealt. Ana led 6-6 and Ben played 6-0: no 6 or 0 is left in Ben's
+    hand (Ana can count them), nothing can be drawn, so the hand is about to lock and pips will be
+    counted. Hard sheds its 6-5 (11 pips) rather than the 0-0 (none) it would otherwise lay to shut
+    Ben out."""
+    state = new_game(Rules.preset("block", hand_size=14), 2)
+    deal(state, ["6-6 6-5 6-4 6-3 6-2 6-1 5-0 4-0 3-0 2-0 1-0 0-0 1-1 2-1",
+                 "6-0 5-5 5-4 5-3 5-2 5-1 4-4 4-3 4-2 4-1 3-3 3-2 3-1 2-2"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    apply(state, 1, Play(parse_tile("6-0"), End.LEFT))
+    obs = observe(state, 0)
+    heavy, light = Play(parse_tile("6-5"), End.RIGHT), Play(parse_tile("0-0"), End.LEFT)
+    assert hard.block_coming(obs, hard.read_knowledge(obs))
+    order = [p for _, p in ranked_plays(obs)]
+    assert order[0] == heavy and order.index(heavy) < order.index(light)
+    assert tiles_chosen(hard_bot, obs)["6-5"] > 0.85 * 300
+    # The same position with no block in sight: the light double that shuts Ben out comes first.
+    monkeypatch.setattr(hard, "block_coming", lambda _obs, _know: False)
+    assert ranked_plays(obs)[0][1] == light
 
 
 BOTS = {
