@@ -38,10 +38,13 @@ def play_until(tmux: Tmux, done: str, screens: list[str], timeout_s: float = 30.
         elif "p pass" in footer:
             tmux.keys("p")
         elif "your turn" in screen:
-            for digit in "1234567890":
-                tmux.keys(digit)
-                if "your turn" not in tmux.screen():
+            tmux.keys("Enter")  # a turn starts with the first tile that fits selected
+            time.sleep(0.1)
+            for _ in range(20):  # else walk the hand until a tile is played
+                if "your turn" not in tmux.screen() or "Play where" in tmux.screen():
                     break
+                tmux.keys("Right", "Enter")
+                time.sleep(0.05)
         time.sleep(0.1)
     raise AssertionError(f"{done!r} never appeared; last screen:\n{screens[-1]}")
 
