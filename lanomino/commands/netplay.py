@@ -266,7 +266,7 @@ class LanTable:
         names = {r.seat: r.name for r in lan.roster}
         self.ui.names = tuple(names.get(n, f"seat {n + 1}") for n in range(lan.seats))
         kinds = {r.seat: r.kind for r in lan.roster}
-        self.ui.seat_levels = tuple("computer" if kinds.get(n) == "bot" else "" for n in range(lan.seats))
+        self.ui.seat_levels = tuple("bot" if kinds.get(n) == "bot" else "" for n in range(lan.seats))
         if self.ui.screen is Screen.WAITING:
             lan.status = lan.waiting_line()
 
@@ -336,18 +336,18 @@ class NetDriver:
         def make() -> Any:
             from lanomino.node import PeerNode
 
-            return PeerNode(data_dir=self.options.data_dir, address=address, player=self.ui.settings.name,
+            return PeerNode(data_dir=self.options.data_dir, address=address, player=self.player_name(),
                             passphrase=intent.passphrase, timings=self._timings(), level=None)
 
         def refused(code: str, reason: str) -> None:
             self.table = None
             self.ui.lan = None
+            self.handle(OpenLobby())
             if code == "passphrase":
                 why = "wrong passphrase: try again" if intent.passphrase else "this table needs a passphrase"
                 ask_passphrase(self.ui.lobby, JoinTable(intent.address, None, intent.name), why)
             else:
                 self.ui.lobby.message = f"Refused: {reason}"
-            self.handle(OpenLobby())
 
         self._sit(LanTable(self.ui, self.redraw, self.bell, make, "peer", intent.name or str(address.host),
                            refused))
@@ -369,7 +369,7 @@ class NetDriver:
 
             return HostNode(data_dir=o.data_dir, rules=rules, rules_name=intent.preset[:64],
                             seats=intent.seats, bots=intent.bots, level=intent.level, name=intent.name,
-                            player=self.ui.settings.name, passphrase=intent.passphrase, bind=o.bind,
+                            player=self.player_name(), passphrase=intent.passphrase, bind=o.bind,
                             port=o.port, timings=self._timings(), interfaces=o.interfaces, headless=False,
                             announce=o.announce)
 
@@ -380,6 +380,19 @@ class NetDriver:
             self.table.stop()
         self.table = table
         table.start(self.options.spawn)
+
+    def player_name(self) -> str:
+        """The name others see: Settings' name, or the login name while that is still "You"."""
+        name = self.ui.settings.name
+        if name != "You":
+            return name
+        import getpass
+
+        try:
+            login = "".join(ch for ch in getpass.getuser() if ch.isprintable())[:16]
+        except (OSError, KeyError):
+            login = ""
+        return login.capitalize() if login and login != "root" else "Player"
 
     def _timings(self) -> Any:
         from lanomino.net.session import Timings
