@@ -64,6 +64,19 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class Migration:
+    """The host changed during a hand: from move ``at`` on, seat ``host`` (elected in ``term``) was
+    host; it signs the hand's log and may sign resignations from then on."""
+
+    host: int
+    term: int
+    at: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"host": self.host, "term": self.term, "at": self.at}
+
+
+@dataclass(frozen=True, slots=True)
 class HandLog:
     hand: int
     host: int
@@ -75,6 +88,17 @@ class HandLog:
     log_signature: bytes
     stated_deal: tuple[tuple[Tile, ...], ...] | None
     stated_boneyard: tuple[Tile, ...] | None
+    migrated: Migration | None = None
+
+    @property
+    def log_host(self) -> int:
+        """The seat that signs the hand's log (the host when the hand ended)."""
+        return self.host if self.migrated is None else self.migrated.host
+
+    def host_at(self, index: int) -> int:
+        """The seat that was host when move ``index`` (0-based) was made."""
+        m = self.migrated
+        return self.host if m is None or index < m.at else m.host
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +161,12 @@ def log_statement(
     moves: Sequence[dict[str, Any]],
     points: Sequence[int],
     scores: Sequence[int],
+    migrated: dict[str, int] | None = None,
 ) -> dict[str, Any]:
-    """What the host signs when a hand ends: the sets, the secrets, the moves and the result."""
-    return {"type": "lanomino.log/1", "header": header, "hand": hand, "host": host,
+    """What the host signs when a hand ends: the sets, the secrets, the moves and the result (and,
+    when the host changed during the hand, that migration; ``host`` is then the new host)."""
+    extra = {} if migrated is None else {"migrated": dict(migrated)}
+    return {**extra, "type": "lanomino.log/1", "header": header, "hand": hand, "host": host,
             "sets": [d.hex() for d in set_digests],
             "secrets": [[[seat, s.hex()] for seat, s in attempt] for attempt in secrets],
             "moves": digest(list(moves)).hex(), "points": list(points), "scores": list(scores)}
@@ -212,7 +239,7 @@ def _parse_end(value: Any, players: int) -> MatchEnd:
 
 def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
     h = _obj(value, where, {"hand", "host", "deals", "moves", "move_signatures", "points", "scores",
-                            "log_signature"}, {"deal", "boneyard"})
+                            "log_signature"}, {"deal", "boneyard", "migrated"})
     if _int(h["hand"], f"{where}.hand") != number:
         raise TranscriptError(f"{where}.hand: expected {number}")
     host = _seat(h["host"], f"{where}.host", players)
@@ -232,8 +259,15 @@ def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
             raise TranscriptError(f"{where}: deal and boneyard come together")
         deal = tuple(_tiles(hand, f"{where}.deal[{i}]") for i, hand in enumerate(_list(h["deal"], f"{where}.deal")))
         boneyard = _tiles(h["boneyard"], f"{where}.boneyard")
+    migrated = None
+    if "migrated" in h:
+        m = _obj(h["migrated"], f"{where}.migrated", {"host", "term", "at"})
+        migrated = Migration(_seat(m["host"], f"{where}.migrated.host", players), _int(m["term"], f"{where}.migrated.term"),
+                             _int(m["at"], f"{where}.migrated.at"))
+        if not 0 <= migrated.at <= len(moves) or migrated.term < 1:
+            raise TranscriptError(f"{where}.migrated: 'at' must be a move index and 'term' at least 1")
     return HandLog(number, host, deals, moves, move_sigs, points, scores,
-                   _hex(h["log_signature"], f"{where}.log_signature", 64), deal, boneyard)
+                   _hex(h["log_signature"], f"{where}.log_signature", 64), deal, boneyard, migrated)
 
 
 def _parse_attempt(value: Any, where: str, number: int, players: int) -> DealAttempt:

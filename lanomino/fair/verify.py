@@ -270,9 +270,10 @@ class _Checker:
         self.check_move_signatures(hand)
         draws = self.replay(state, hand)
         self.check_scores(state, hand)
-        statement = log_statement(self.t.header_digest, hand.hand, hand.host, digests, secrets,
-                                  [m.raw for m in hand.moves], hand.points, hand.scores)
-        if not self.signed(hand.host, hand.log_signature, statement):
+        statement = log_statement(self.t.header_digest, hand.hand, hand.log_host, digests, secrets,
+                                  [m.raw for m in hand.moves], hand.points, hand.scores,
+                                  None if hand.migrated is None else hand.migrated.to_json())
+        if not self.signed(hand.log_host, hand.log_signature, statement):
             raise self.fail("log", self.host(hand), "the host's signature over the hand's log does not verify")
         self.reports.append(HandReport(hand.hand, len(hand.deals),
                                        sum(len(a.commitments) for a in hand.deals),
@@ -341,7 +342,7 @@ class _Checker:
             if self.signed(move.seat, signature, statement):
                 continue
             # A seat that walked away cannot sign its resignation: the host declares it.
-            if isinstance(move.action, Resign) and self.signed(hand.host, signature, statement):
+            if isinstance(move.action, Resign) and self.signed(hand.host_at(index), signature, statement):
                 continue
             raise self.fail("move-signature", self.host(hand),
                             f"move {index + 1} (seat {move.seat}: {move.action}) is not signed by seat {move.seat}: "

@@ -79,7 +79,8 @@ class HandDeal:
         self.attempts: list[Attempt] = []
         self.moves: list[dict[str, Any]] = []
         self.signatures: list[bytes] = []
-        self.unchecked: list[int] = []  # moves whose signature is not checked yet (peers' moves)
+        self.unchecked: list[int] = []
+        self.migrated: dict[str, int] | None = None  # {"host", "term", "at"} after a host migration  # moves whose signature is not checked yet (peers' moves)
 
     @property
     def current(self) -> Attempt:
@@ -147,7 +148,8 @@ class HandDeal:
             statement = move_statement(self.header, self.hand, index, move)
             if self.ring.verify_statement(self.keys[seat], sig, statement):
                 continue
-            if move.get("resign") is True and self.ring.verify_statement(self.keys[self.host_seat], sig, statement):
+            host = self.host_seat if self.migrated is None or index < self.migrated["at"] else self.migrated["host"]
+            if move.get("resign") is True and self.ring.verify_statement(self.keys[host], sig, statement):
                 continue
             bad.append((index, seat))
         self.unchecked = []
@@ -157,9 +159,11 @@ class HandDeal:
         """The hand's transcript entry, signed by the host."""
         digests = [a.digest for a in self.attempts]
         secrets = [a.opened() for a in self.attempts]
-        log = log_statement(self.header, self.hand, self.host_seat, digests, secrets, self.moves,
-                            list(points), list(scores))
-        return {"hand": self.hand, "host": self.host_seat, "deals": [a.to_json() for a in self.attempts],
+        log_host = self.host_seat if self.migrated is None else self.migrated["host"]
+        log = log_statement(self.header, self.hand, log_host, digests, secrets, self.moves,
+                            list(points), list(scores), self.migrated)
+        extra = {} if self.migrated is None else {"migrated": dict(self.migrated)}
+        return {**extra, "hand": self.hand, "host": self.host_seat, "deals": [a.to_json() for a in self.attempts],
                 "moves": list(self.moves), "move_signatures": [s.hex() for s in self.signatures],
                 "points": list(points), "scores": list(scores),
                 "log_signature": host.sign_statement(log).hex()}

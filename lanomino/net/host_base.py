@@ -116,6 +116,7 @@ class HostBase:
         self.pass_key = passphrase_key(passphrase, identity.public_key) if passphrase else None
         self.stats = Stats()
         self.ring = KeyRing()
+        self.host_seat = 0  # the seat this host plays (another after a migration)
         self.local: dict[int, LocalSeat] = {0: LocalSeat(name, identity, host_policy)}
         self.seats: list[Seat | None] = [None] * seats
         self.seats[0] = Seat(0, name, "host", identity.public_key, curve, connected=True)
@@ -150,8 +151,8 @@ class HostBase:
     def roster(self) -> list[dict[str, Any]]:
         return [s.roster() for s in self.seats if s is not None]
 
-    def observation(self, seat: int = 0) -> Observation | None:
-        return None if self.state is None else observe(self.state, seat)
+    def observation(self, seat: int | None = None) -> Observation | None:
+        return None if self.state is None else observe(self.state, self.host_seat if seat is None else seat)
 
     # ----- sending -------------------------------------------------------------------------------
 

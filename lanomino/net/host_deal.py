@@ -56,7 +56,7 @@ class HostDeal(HostBase):
         sigs = [self.header_sigs[n].hex() for n in range(self.players)]
         self.state = new_game(self.rules, self.players)
         self.doc = {**self.header, "header_signatures": sigs, "hands": [],
-                    "end": closing(self.identity, self.digest, 0, 0, False, None, self.state.scores)}
+                    "end": closing(self.identity, self.digest, self.host_seat, 0, False, None, self.state.scores)}
         for s in self._humans():
             self._send(s, "begin", signatures=sigs)
         self._start_hand()
@@ -66,7 +66,7 @@ class HostDeal(HostBase):
     def _start_hand(self) -> None:
         assert self.doc is not None
         keys = [s.identity if s is not None else b"" for s in self.seats]
-        self.deal = HandDeal(self.digest, len(self.doc["hands"]) + 1, 0, keys, self.ring)
+        self.deal = HandDeal(self.digest, len(self.doc["hands"]) + 1, self.host_seat, keys, self.ring)
         self._new_attempt()
 
     def _new_attempt(self) -> None:

@@ -110,7 +110,7 @@ class HostPlay(HostDeal):
             hands.append(entry)
         over = state.phase is EnginePhase.OVER
         winner = state.outcome.winner if state.outcome is not None else None
-        self.doc["end"] = closing(self.identity, self.digest, 0, len(hands), over, winner, state.scores)
+        self.doc["end"] = closing(self.identity, self.digest, self.host_seat, len(hands), over, winner, state.scores)
         for s in self._humans():
             self._send(s, "hand_log", entry=entry, end=self.doc["end"])
         for index, seat in bad:
@@ -147,8 +147,8 @@ class HostPlay(HostDeal):
             self._play_local(turn, local.policy(observe(self.state, turn)))
 
     def _host_view(self) -> None:
-        if self.state is not None and self.local[0].policy is None:
-            self._events.append(ObservationChanged(observe(self.state, 0)))
+        if self.state is not None and self.local[self.host_seat].policy is None:
+            self._events.append(ObservationChanged(observe(self.state, self.host_seat)))
 
     # ----- leaving -------------------------------------------------------------------------------
 

@@ -150,11 +150,11 @@ class HostSession(HostPlay):
         self.now = now
         state = self.state
         if isinstance(action, Resign):
-            self._seat_left(0, "the host resigned")
+            self._seat_left(self.host_seat, "the host resigned")
             return
-        if state is None or self.phase is not Phase.PLAY or state.turn != 0:
+        if state is None or self.phase is not Phase.PLAY or state.turn != self.host_seat:
             raise IllegalActionError("it is not the host's turn")
-        self._play_local(0, action)
+        self._play_local(self.host_seat, action)
         self._run_local_seats()
 
     def close(self, reason: str = "the host closed the table") -> None:

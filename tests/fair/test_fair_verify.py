@@ -431,3 +431,43 @@ def test_the_stream_verifier_rechecks_a_hand_that_changed_after_it_was_checked()
     other = clone(doc)
     other["keys"][0] = "00" * 32  # a new header: everything is checked again
     assert stream.check(other).to_json() == verify_transcript(other).to_json()
+
+
+# ----- a hand whose host changed (host migration) -------------------------------------------------
+
+
+def _migrate(doc: Doc, hand_index: int, new_host: int, signer: int) -> Doc:
+    from lanomino.fair.transcript import header_digest, log_statement
+
+    doc = clone(doc)
+    ids = identities(len(doc["players"]))
+    hand = doc["hands"][hand_index]
+    hand["migrated"] = {"host": new_host, "term": 1, "at": len(hand["moves"]) // 2}
+    header = header_digest({k: doc[k] for k in ("format", "algorithm", "table", "rules", "players", "keys")})
+    sets = [bytes.fromhex(_set_digest(doc, hand, a)) for a in hand["deals"]]
+    secrets = [[(c["seat"], bytes.fromhex(s)) for c, s in zip(a["commitments"], a["secrets"], strict=True)]
+               for a in hand["deals"]]
+    statement = log_statement(header, hand["hand"], new_host, sets, secrets, hand["moves"], hand["points"],
+                              hand["scores"], hand["migrated"])
+    hand["log_signature"] = ids[signer].sign_statement(statement).hex()
+    return doc
+
+
+def _set_digest(doc: Doc, hand: dict[str, Any], attempt: dict[str, Any]) -> str:
+    return str(attempt["echoes"][0]["set"])
+
+
+def test_a_hand_that_changed_host_verifies_with_the_new_host_signing_its_log() -> None:
+    doc = _migrate(made("classic"), 0, new_host=1, signer=1)
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    forged = _migrate(made("classic"), 0, new_host=1, signer=0)  # the old host may not sign it
+    failure = verify_transcript(forged).failure
+    assert failure is not None and failure.check == "log" and failure.hand == 1
+    bad = clone(doc)
+    bad["hands"][0]["migrated"]["at"] = len(bad["hands"][0]["moves"]) + 1
+    with pytest.raises(TranscriptError, match="migrated"):
+        verify_transcript(bad)
+    unmarked = clone(doc)
+    del unmarked["hands"][0]["migrated"]  # dropping the record of the migration breaks the log
+    assert verify_transcript(unmarked).failure is not None
