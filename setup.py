@@ -21,6 +21,7 @@ HOT_MODULES = [
     "lanomino/engine/scoring.py",
     "lanomino/engine/dealing.py",
     "lanomino/engine/state.py",
+    "lanomino/engine/play.py",
 ]
 
 

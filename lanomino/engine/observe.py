@@ -68,7 +68,8 @@ def public_events(events: Sequence[Event], viewer: int) -> list[Event]:
 
 def observe(state: object, seat: int) -> Observation:
     """What ``seat`` may know about ``state`` (a GameState)."""
-    from lanomino.engine.state import GameState, legal_actions
+    from lanomino.engine.play import legal_actions
+    from lanomino.engine.state import GameState
 
     assert isinstance(state, GameState)
     reserve = state.rules.boneyard_reserve if state.rules.draws else state.boneyard_left()

@@ -1,0 +1,390 @@
+"""The rules of play: ``legal_actions`` and ``apply`` (see state.py for the theory of operation).
+
+``legal_actions`` is the single source of truth for what a seat may do; ``apply`` checks an action
+against the same logic and returns the events it caused. The hot path, a play on a two-ended
+line, is kept flat and table-driven (scripts/bench_engine.py measures it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lanomino.engine.actions import DRAW, PASS, Action, Draw, End, Pass, Play, Resign
+from lanomino.engine.errors import IllegalActionError
+from lanomino.engine.events import Event, Passed, PointsScored, Resigned, TileDrawn, TilePlayed
+from lanomino.engine.line import CLOSED, Line
+from lanomino.engine.scoring import end_of_hand, end_of_match
+from lanomino.engine.state import GameState, Phase
+from lanomino.engine.tiles import OTHER, TILES, WITH, Tile, tiles_in
+
+_ENDS = tuple(End)
+# PLAYS[tile index][end index]: prebuilt actions, so the hot path allocates nothing.
+PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(t, e) for e in End) for t in TILES)
+
+
+# ----- legal actions -------------------------------------------------------------------------
+
+
+def legal_actions(state: GameState, seat: int) -> Sequence[Action]:
+    """Every move ``seat`` may make now, one action per distinct place to play.
+
+    ``Resign`` is not listed: an active seat may resign at any time (``can_resign``).
+    """
+    if state.fast and seat == state.turn:  # the hot path (see GameState.fast)
+        hand = state.hands[seat]
+        ends = state.line.ends
+        left, right = ends[0], ends[1]
+        plays: tuple[Action, ...] = _LEFT_PLAYS[left][hand & WITH[left]]
+        if right != left:
+            plays += _RIGHT_PLAYS[right][hand & WITH[right]]
+        if plays:
+            return plays
+        return (DRAW,) if state.drawable > 0 else (PASS,)
+    if state.phase is not _PLAY or seat != state.turn:
+        return ()
+    hand = state.hands[seat]
+    line = state.line
+    if line.tiles == 0:
+        if state.must_lead is not None:
+            return (PLAYS[state.must_lead.index][0],)
+        return tuple(PLAYS[t.index][0] for t in tiles_in(hand))
+    if line.fives:
+        plays = _fives_plays(line, hand)
+    else:
+        ends = line.ends
+        left, right = ends[0], ends[1]
+        plays = _PLAYS_AT[0][left][hand & WITH[left]]
+        if right != left:
+            plays += _PLAYS_AT[1][right][hand & WITH[right]]
+    if plays:
+        if state.rules.draw_when_playable and state.can_draw():
+            return (*plays, DRAW)
+        return plays
+    return (DRAW,) if state.can_draw() else (PASS,)
+
+
+def _fives_plays(line: Line, hand: int) -> tuple[Action, ...]:
+    seen: set[tuple[int, tuple[int, bool, bool, bool, bool]]] = set()
+    plays: list[Action] = []
+    for e in range(4):
+        n = line.ends[e]
+        if n == CLOSED or not hand & WITH[n]:
+            continue
+        key = line.end_key(e)
+        for play in _PLAYS_AT[e][n][hand & WITH[n]]:
+            if (play.tile.index, key) not in seen:
+                seen.add((play.tile.index, key))
+                plays.append(play)
+    return tuple(plays)
+
+
+def _plays_at(e: int, n: int) -> dict[int, tuple[Play, ...]]:
+    """For every subset of the tiles carrying ``n``: their plays at end ``e``."""
+    table: dict[int, tuple[Play, ...]] = {}
+    sub = base = WITH[n]
+    while True:
+        table[sub] = tuple(PLAYS[t.index][e] for t in tiles_in(sub))
+        if sub == 0:
+            return table
+        sub = (sub - 1) & base
+
+
+_new_tuple = tuple.__new__
+_PLAYS_AT = tuple(tuple(_plays_at(e, n) for n in range(len(WITH))) for e in range(4))
+_LEFT_PLAYS, _RIGHT_PLAYS = _PLAYS_AT[0], _PLAYS_AT[1]
+_PLAY = Phase.PLAY
+
+
+def can_resign(state: GameState, seat: int) -> bool:
+    return state.phase is not Phase.OVER and 0 <= seat < state.players and state.active[seat]
+
+
+def fitting_ends(state: GameState, tile: Tile) -> list[End]:
+    """The distinct places ``tile`` could go now (empty when it does not fit)."""
+    line = state.line
+    keys: list[tuple[int, bool, bool, bool, bool]] = []
+    out: list[End] = []
+    for e in range(4):
+        if line.ends[e] != CLOSED and tile.has(line.ends[e]):
+            key = line.end_key(e)
+            if key not in keys:
+                keys.append(key)
+                out.append(_ENDS[e])
+    return out
+
+
+# ----- applying ------------------------------------------------------------------------------
+
+
+def apply(state: GameState, seat: int, action: Action) -> list[Event]:
+    """Carry out ``action`` for ``seat``. Returns the events. Raises IllegalActionError."""
+    kind = type(action)
+    # ``fast`` is only ever true while a hand is in play (see start_hand and _finish_hand).
+    if kind is Play and state.fast and seat == state.turn:
+        # The hot path, kept flat on purpose: a legal play on a two-ended line. Anything
+        # unusual (no end given, a tile not in hand, a mismatch) falls through to _play,
+        # which explains the refusal.
+        tile = action.tile  # type: ignore[union-attr]
+        end = action.end  # type: ignore[union-attr]
+        hands = state.hands
+        hand = hands[seat]
+        if end is not None and hand & tile.bit:
+            ends = state.line.ends
+            exposed = OTHER[tile.index][ends[end]]
+            if exposed >= 0:
+                ends[end] = exposed
+                state.line.tiles += 1
+                hand ^= tile.bit
+                hands[seat] = hand
+                # tuple.__new__ builds the named tuple without its Python-level __new__:
+                # the same value at a third of the cost, on the hottest line of the engine.
+                played = _new_tuple(TilePlayed, (seat, tile, end, False, exposed, False))
+                state.history.append(played)
+                if not hand:
+                    return [played, *_finish_hand(state, "domino", seat)]
+                state.turn = state.next_seat[seat]
+                if state.drawable <= 0 and not sum(hands) & (WITH[ends[0]] | WITH[ends[1]]):
+                    return [played, *_finish_hand(state, "blocked", None)]
+                return [played]
+    elif kind is Pass and state.fast and seat == state.turn:
+        ends = state.line.ends
+        left, right = ends[0], ends[1]
+        hands = state.hands
+        fits = WITH[left] | WITH[right]
+        if state.drawable <= 0 and not hands[seat] & fits:
+            passed = _new_tuple(Passed, (seat, (left,) if left == right else (left, right)))
+            state.history.append(passed)
+            state.turn = state.next_seat[seat]
+            if not sum(hands) & fits:
+                return [passed, *_finish_hand(state, "blocked", None)]
+            return [passed]
+    if kind is Resign:
+        return _resign(state, seat)
+    if kind is not Play and kind is not Draw and kind is not Pass:
+        raise IllegalActionError(f"not an action: {action!r}")
+    if state.phase is not _PLAY:
+        raise IllegalActionError(f"seat {seat} may not {action}: no hand is in play")
+    if seat != state.turn:
+        raise IllegalActionError(f"seat {seat} may not {action}: it is seat {state.turn}'s turn")
+    if kind is Play:
+        return _play(state, seat, action)  # type: ignore[arg-type]
+    if kind is Draw:
+        return _draw(state, seat)
+    return _pass(state, seat)
+
+
+def _why_not_stuck(state: GameState, seat: int) -> str | None:
+    fits = state.hands[seat] & state.fitting_mask()
+    if not fits:
+        return None
+    tile = tiles_in(fits)[-1]
+    number = next(n for n in state.line.ends if n != CLOSED and tile.has(n))
+    return f"{tile} fits the {number}"
+
+
+def _play(state: GameState, seat: int, action: Play) -> list[Event]:
+    tile = action.tile
+    hands = state.hands
+    hand = hands[seat]
+    if not hand & tile.bit:
+        raise IllegalActionError(f"seat {seat} may not play {tile}: it is not in seat {seat}'s hand")
+    line = state.line
+    if line.tiles == 0:
+        return _lead(state, seat, action)
+    end = action.end
+    if end is None:
+        end = _resolve_end(state, seat, tile, None)
+    ends = line.ends
+    number = ends[end]
+    exposed = OTHER[tile.index][number] if number != CLOSED else -1
+    if exposed < 0:
+        _refuse_end(state, seat, tile, end)
+    spun = False
+    if line.fives:
+        exposed, spun = line.place(tile, end)
+    else:  # the hot path: a two-ended line
+        ends[end] = exposed
+        line.tiles += 1
+    hand ^= tile.bit
+    hands[seat] = hand
+    played = TilePlayed(seat, tile, end, False, exposed, spun)
+    state.history.append(played)
+    if line.fives:
+        return _after_fives_play(state, seat, played)
+    if not hand:
+        return [played, *_finish_hand(state, "domino", seat)]
+    state.turn = state.next_seat[seat]
+    if state.drawable <= 0 and not sum(hands) & (WITH[ends[0]] | WITH[ends[1]]):
+        return [played, *_finish_hand(state, "blocked", None)]
+    return [played]
+
+
+def _lead(state: GameState, seat: int, action: Play) -> list[Event]:
+    tile = action.tile
+    if state.must_lead is not None and tile != state.must_lead:
+        raise IllegalActionError(
+            f"seat {seat} may not lead {tile}: this hand must be opened with {state.must_lead}"
+        )
+    high_on = action.end or End.LEFT
+    if high_on not in (End.LEFT, End.RIGHT):
+        raise IllegalActionError(f"seat {seat} may not lead {tile} {high_on}: the first tile lies left-right")
+    line = state.line
+    exposed = line.place_first(tile, high_on)
+    state.hands[seat] ^= tile.bit
+    state.must_lead = None
+    played = TilePlayed(seat, tile, high_on, True, exposed, line.spinner is not None)
+    state.history.append(played)
+    state.fast = not line.fives and not state.rules.draw_when_playable
+    if line.fives:
+        return _after_fives_play(state, seat, played)
+    if not state.hands[seat]:
+        return [played, *_finish_hand(state, "domino", seat)]
+    state.turn = state.next_seat[seat]
+    return [played, *_maybe_blocked(state)]
+
+
+def _after_fives_play(state: GameState, seat: int, played: TilePlayed) -> list[Event]:
+    events: list[Event] = [played]
+    count = state.line.fives_count()
+    if count and count % 5 == 0:
+        side = state.side_of(seat)
+        scored = PointsScored(side, count, "fives")
+        state.scores[side] += count
+        state.hand_points[side] += count
+        state.history.append(scored)
+        events.append(scored)
+        if state.rules.target and state.scores[side] >= state.rules.target:
+            return events + _finish_hand(state, "target", seat)
+    if not state.hands[seat]:
+        return events + _finish_hand(state, "domino", seat)
+    state.turn = state.next_seat[seat]
+    return events + _maybe_blocked(state)
+
+
+def _refuse_end(state: GameState, seat: int, tile: Tile, end: End) -> None:
+    n = state.line.ends[end]
+    if n == CLOSED:
+        raise IllegalActionError(f"seat {seat} may not play {tile} {end}: that end is not open")
+    raise IllegalActionError(f"seat {seat} may not play {tile} {end}: it does not match the {n}")
+
+
+def _resolve_end(state: GameState, seat: int, tile: Tile, end: End | None) -> End:
+    line = state.line
+    if end is not None:
+        if not tile.has(line.ends[end]):
+            _refuse_end(state, seat, tile, end)
+        return end
+    places = fitting_ends(state, tile)
+    if not places:
+        showing = " or ".join(str(n) for n in line.open_numbers())
+        raise IllegalActionError(f"seat {seat} may not play {tile}: it does not match the {showing}")
+    if len(places) > 1:
+        raise IllegalActionError(
+            f"seat {seat} must say where {tile} goes: it fits {' and '.join(str(p) for p in places)}"
+        )
+    return places[0]
+
+
+def _draw(state: GameState, seat: int) -> list[Event]:
+    if not state.rules.draws:
+        raise IllegalActionError(f"seat {seat} may not draw: nobody draws in this game")
+    if not state.can_draw():
+        left = state.boneyard_left()
+        what = "the boneyard is empty" if left == 0 else f"the last {left} tiles stay in the boneyard"
+        raise IllegalActionError(f"seat {seat} may not draw: {what}")
+    if state.line.tiles == 0:
+        raise IllegalActionError(f"seat {seat} may not draw: the hand has not been opened")
+    if not state.rules.draw_when_playable:
+        why = _why_not_stuck(state, seat)
+        if why:
+            raise IllegalActionError(f"seat {seat} may not draw: {why}")
+    tile = state.boneyard[state.drawn]
+    state.drawn += 1
+    state.drawable -= 1
+    state.hands[seat] |= 1 << tile.index
+    drawn = TileDrawn(seat, tile, state.line.open_numbers(), state.boneyard_left())
+    state.history.append(drawn)
+    return [drawn, *_maybe_blocked(state)]
+
+
+def _pass(state: GameState, seat: int) -> list[Event]:
+    if state.line.tiles == 0:
+        raise IllegalActionError(f"seat {seat} may not pass: it must open the hand")
+    why = _why_not_stuck(state, seat)
+    if why:
+        raise IllegalActionError(f"seat {seat} may not pass: {why}")
+    if state.can_draw():
+        raise IllegalActionError(f"seat {seat} may not pass: it must draw from the boneyard")
+    passed = Passed(seat, state.line.open_numbers())
+    state.history.append(passed)
+    state.turn = state.next_seat[seat]
+    return [passed, *_maybe_blocked(state)]
+
+
+def _maybe_blocked(state: GameState) -> list[Event]:
+    if state.is_blocked():
+        return _finish_hand(state, "blocked", None)
+    return []
+
+
+def _resign(state: GameState, seat: int) -> list[Event]:
+    if not can_resign(state, seat):
+        raise IllegalActionError(f"seat {seat} may not resign: it is not playing in this match")
+    state.active[seat] = False
+    state.next_seat = [state.next_active(s) for s in range(state.players)]
+    state.departed.append(seat)
+    state.hands[seat] = 0
+    event = Resigned(seat)
+    state.history.append(event)
+    events: list[Event] = [event]
+    remaining_sides = {state.side_of(s) for s in range(state.players) if state.active[s]}
+    if state.rules.partnership or len(remaining_sides) == 1:
+        # The last side standing wins the match (a partnership concedes as a team).
+        winner = state.side_of(seat) ^ 1 if state.rules.partnership else remaining_sides.pop()
+        if state.phase is Phase.PLAY:
+            events += _finish_hand(state, "resigned", None, forced_winner=winner)
+        else:
+            events += _end_match(state, winner)
+        return events
+    if state.phase is Phase.PLAY:
+        if state.turn == seat:
+            state.turn = state.next_active(seat)
+        if state.line.tiles == 0 and state.opener == seat:
+            # The opener left before leading: the next seat opens, with any tile.
+            state.opener = state.turn
+            state.must_lead = None
+        events += _maybe_blocked(state)
+    return events
+
+
+def _finish_hand(
+    state: GameState, how: str, mover: int | None, forced_winner: int | None = None
+) -> list[Event]:
+    ended, winner_seat = end_of_hand(state, how, mover, forced_winner)
+    for side, points in enumerate(ended.points):
+        extra = points - state.hand_points[side]
+        state.scores[side] += extra
+    state.history.append(ended)
+    state.results.append(ended)
+    state.last_opener = state.opener
+    state.last_winner_seat = winner_seat
+    state.dealt_hands += 1
+    state.phase = Phase.DEAL
+    state.fast = False
+    events: list[Event] = [ended]
+    match_ended = end_of_match(state, forced_winner)
+    if match_ended is not None:
+        state.phase = Phase.OVER
+        state.outcome = match_ended
+        state.history.append(match_ended)
+        events.append(match_ended)
+    return events
+
+
+def _end_match(state: GameState, winner: int) -> list[Event]:
+    match_ended = end_of_match(state, winner)
+    assert match_ended is not None
+    state.phase = Phase.OVER
+    state.outcome = match_ended
+    state.history.append(match_ended)
+    return [match_ended]
