@@ -57,7 +57,11 @@ class Attempt:
     def opened(self) -> list[tuple[int, bytes]]:
         return [(s, self.secrets[s]) for s in self.seats]
 
-    def to_json(self) -> dict[str, Any]:
+    def public_json(self) -> dict[str, Any]:
+        """The attempt without its secrets (every peer keeps it: a new host needs it)."""
+        return {k: v for k, v in self.to_json(secrets=False).items() if k != "secrets"}
+
+    def to_json(self, secrets: bool = True) -> dict[str, Any]:
         return {
             "attempt": self.ctx.attempt,
             "commitments": [{"seat": s, "commitment": self.commits[s][0].hex(),
@@ -65,7 +69,7 @@ class Attempt:
             "set_signature": self.set_signature.hex(),
             "echoes": [{"seat": s, "set": self.echoes[s][0].hex(), "signature": self.echoes[s][1].hex()}
                        for s in self.seats],
-            "secrets": [self.secrets[s].hex() for s in self.seats],
+            "secrets": [self.secrets[s].hex() for s in self.seats] if secrets else [],
         }
 
 

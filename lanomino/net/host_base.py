@@ -47,6 +47,8 @@ class Phase(enum.Enum):
     REVEAL = "reveal"
     PLAY = "play"
     OVER = "over"
+    MIGRATING = "migrating"  # a new host waits for a majority of the members and their reports
+    STEPPED_DOWN = "stepped_down"  # this host saw a higher term: it is a peer now
 
 
 ROUND = (Phase.COMMIT, Phase.ECHO, Phase.REVEAL)
@@ -71,7 +73,7 @@ class Seat:
 
     def roster(self) -> dict[str, Any]:
         return {"seat": self.seat, "name": self.name, "identity": self.identity.hex(), "curve": self.curve,
-                "kind": self.kind, "connected": self.connected and not self.left}
+                "kind": self.kind, "connected": self.connected and not self.left, "left": self.left}
 
 
 @dataclass(slots=True)

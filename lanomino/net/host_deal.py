@@ -161,7 +161,7 @@ class HostDeal(HostBase):
         for s in self._humans():
             started = event_to_json(seat_view(events[0], s.seat))
             self._send(s, "deal", hand=a.ctx.hand, tiles=[str(t) for t in hands[s.seat]], events=[started],
-                       turn=self.state.turn)
+                       turn=self.state.turn, attempts=[x.public_json() for x in self.deal.attempts])
         self._host_view()
         self._run_local_seats()
 

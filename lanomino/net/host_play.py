@@ -221,7 +221,8 @@ class HostPlay(HostDeal):
         if self.phase is Phase.PLAY and state is not None and d is not None:
             history = [event_to_json(seat_view(e, seat.seat)) for e in state.history]
             play = {"hand": d.hand, "tiles": [str(t) for t in self.dealt[seat.seat]], "events": history,
-                    "moves": d.moves, "signatures": [s.hex() for s in d.signatures], "turn": state.turn}
+                    "moves": d.moves, "signatures": [s.hex() for s in d.signatures], "turn": state.turn,
+                    "attempts": [x.public_json() for x in d.attempts]}
         self._send(seat, "snapshot", seat=seat.seat, roster=self.roster(), seats=self.players,
                    rules=self.rules_spec, transcript=self.doc, play=play)
         n = seat.seat

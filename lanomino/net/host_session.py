@@ -47,6 +47,7 @@ from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.fair_round import RoundError
 from lanomino.net.host_base import MAX_PENDING, LocalSeat, Pending, Phase, Policy, Seat
 from lanomino.net.host_deal import HostDeal
+from lanomino.net.host_migrate import HostMigrate
 from lanomino.net.host_play import HostPlay
 from lanomino.net.messages import build, parse_message
 from lanomino.net.session_base import (
@@ -56,14 +57,15 @@ from lanomino.net.session_base import (
     SeatTaken,
     Sender,
     SessionEvent,
+    Timings,
     join_statement,
     passphrase_proof,
 )
 
-__all__ = ["HostSession", "LocalSeat", "Phase", "Policy"]
+__all__ = ["HostSession", "LocalSeat", "Phase", "Policy", "successor_host"]
 
 
-class HostSession(HostPlay):
+class HostSession(HostMigrate):
     """The host's end of a table (see the module docstring)."""
 
     # ----- the sans-I/O interface ------------------------------------------------------------
@@ -88,7 +90,12 @@ class HostSession(HostPlay):
     def handle_timer(self, now: float) -> None:
         self.now = now
         t = self.timings
+        if self.phase is Phase.STEPPED_DOWN:
+            return
+        waiting = self.phase is Phase.MIGRATING  # nobody leaves while the members gather
         for s in self._humans():
+            if waiting and not s.connected:
+                continue
             if s.connected and now - s.last_heard >= t.liveness_s:
                 s.connected = False
                 self._events.append(SeatDisconnected(s.seat))
@@ -105,6 +112,8 @@ class HostSession(HostPlay):
     def receive(self, sender: Sender, message: Mapping[str, Any], now: float) -> None:
         """One decoded message from a connection. Never raises for anything a peer sends."""
         self.now = now
+        if self.phase is Phase.STEPPED_DOWN:
+            return  # another host runs the table now
         seat_no = self.by_curve.get(sender.curve)
         try:
             msg = parse_message(message)
@@ -217,7 +226,9 @@ class HostSession(HostPlay):
                    rules=self.rules_spec)
         self._events.append(SeatTaken(seat.seat, seat.name, seat.kind, rejoined))
         self._broadcast_roster()
-        if rejoined and self.phase is not Phase.LOBBY:
+        if rejoined and self.phase is Phase.MIGRATING:
+            self._member_back(seat)
+        elif rejoined and self.phase is not Phase.LOBBY:
             self._send_snapshot(seat)
         elif self.seats_taken == self.players:
             self._start_header()
@@ -236,5 +247,19 @@ class HostSession(HostPlay):
     _handlers: dict[str, Callable[[HostSession, Seat, dict[str, Any], int], None]] = {
         "agree": HostDeal._agree, "commit": HostDeal._commit, "echo": HostDeal._echo,
         "reveal": HostDeal._reveal, "move": HostPlay._move, "bye": HostPlay._bye, "ping": HostPlay._ping,
-        "resync": HostPlay._resync,
+        "resync": HostPlay._resync, "report": HostMigrate._report,
     }
+
+
+def successor_host(peer: Any, now: float, *, policy: Policy | None, timings: Timings | None = None,
+                   secret_source: Callable[[], bytes] | None = None) -> HostSession:
+    """The host a peer becomes when an election picks it (its ``HostChanged.mine``): built from the
+    peer's replicated state; it waits for a majority of the members, then resumes the table."""
+    election = peer.election
+    assert election is not None and election.candidate == peer.seat and peer.rules is not None
+    host = HostSession(peer.identity, peer.curve, peer.rules, peer.players, name=peer.name, host_policy=policy,
+                       timings=timings or peer.timings, secret_source=secret_source or peer.secret_source,
+                       table_id=peer.table, term=election.term)
+    host.now = now
+    host.adopt(peer, election.term, election.lost_host)
+    return host

@@ -23,6 +23,8 @@ Direction and meaning (P = peer, H = host):
   P->H resync     "I missed something";  H->P snapshot: everything this seat may know now
   H->P error      a refused message (code, text, the seq it refers to)
   P->H bye        the peer leaves the table;  both ways: ping (liveness)
+  P->H report     after a host migration: the hand's moves and signatures this peer holds, and its
+                  escrow share (the new host rebuilds the hand from these; see migration.py)
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ MAX_SEATS = 4
 MAX_TEXT = 300
 MAX_EVENTS = 64
 MAX_HAND = 2**31 - 1
+MAX_ATTEMPTS = 16
+MAX_MOVES = 1000
 
 Check = Callable[[Any, str], Any]
 
@@ -163,7 +167,7 @@ CODE = text(32, r"[a-z][a-z_]*")
 
 ROSTER_ENTRY: dict[str, Check] = {
     "seat": SEAT, "name": name_text, "identity": KEY32, "curve": optional(CURVE),
-    "kind": text(5, r"host|human|bot"), "connected": boolean,
+    "kind": text(5, r"host|human|bot"), "connected": boolean, "left": boolean,
 }
 
 
@@ -194,7 +198,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
                "holders": listof(SEAT, MAX_SEATS), "digests": listof(KEY32, MAX_SEATS),
                "share": text(2 * 32 * MAX_SEATS, r"(?:[0-9a-f]{64}){1,4}")},
     "deal": {"hand": HAND, "tiles": listof(TILE_TEXT, 28), "events": listof(obj, MAX_EVENTS),
-             "turn": SEAT},
+             "turn": SEAT, "attempts": listof(obj, MAX_ATTEMPTS)},
     "move": {"hand": HAND, "index": COUNT, "move": obj, "signature": SIG},
     "update": {"hand": HAND, "index": COUNT, "move": obj, "signature": SIG,
                "events": listof(obj, MAX_EVENTS), "turn": SEAT},
@@ -204,6 +208,8 @@ SCHEMAS: dict[str, dict[str, Check]] = {
                  "transcript": optional(obj), "play": optional(obj)},
     "error": {"code": CODE, "message": text(MAX_TEXT), "ref": COUNT},
     "bye": {"reason": text(MAX_TEXT)},
+    "report": {"hand": COUNT, "moves": listof(obj, MAX_MOVES), "signatures": listof(SIG, MAX_MOVES),
+               "escrow": optional(obj)},
     "ping": {},
 }
 

@@ -41,7 +41,7 @@ class PeerBase:
     def __init__(self, identity: Identity, curve: str, host_curve: str, *, name: str,
                  passphrase: str | None = None, timings: Timings | None = None,
                  secrets: Mapping[tuple[str, int, int], bytes] | None = None,
-                 secret_source: Any = new_secret) -> None:
+                 secret_source: Any = new_secret, term: int = 0) -> None:
         self.identity, self.curve, self.host_curve, self.name = identity, curve, host_curve, name
         self.passphrase = passphrase
         self.timings = timings or Timings()
@@ -50,7 +50,11 @@ class PeerBase:
         self.stats = Stats()
         self.ring = KeyRing()
         self.phase = Phase.CONNECTING
-        self.term = 0
+        self.term = term
+        self.host_seat = 0  # the seat of the current host (another after a migration)
+        self.move_sigs: dict[int, list[str]] = {}  # per hand, the signatures of the moves (hex)
+        self.attempts: dict[int, list[dict[str, Any]]] = {}  # per hand, the deal attempts without secrets
+        self.election: Any = None  # a running host election (migration.Election)
         self.host_seq = 0
         self.my_seq = 0
         self.seat = -1
@@ -91,6 +95,8 @@ class PeerBase:
     # ----- small things --------------------------------------------------------------------------
 
     def _error(self, body: dict[str, Any]) -> None:
+        if body["code"] == "not_seated" and self.election is not None:  # a new host: say hello
+            self._send("hello", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve)
         if body["code"] in ("illegal", "out_of_turn", "stale", "bad_signature"):
             self.pending_move = None
         self._events.append(ProtocolProblem(body["code"], body["message"], self.seat))

@@ -64,9 +64,9 @@ class PeerDeal(PeerBase):
         mine = self.committed.get((ctx.hand, ctx.attempt))
         if mine is None:
             raise ValueError("a commitment set for a deal this seat did not commit to")
-        statement = set_statement(self.digest, ctx, 0, body["commitments"])
+        statement = set_statement(self.digest, ctx, self.host_seat, body["commitments"])
         check_own_in_set(statement, self.seat, mine)
-        if not self.ring.verify_statement(self.keys[0], body["signature"], statement):
+        if not self.ring.verify_statement(self.keys[self.host_seat], body["signature"], statement):
             raise ValueError("the commitment set is not signed by the host")
         digest = set_digest(statement)
         self.echoed[(ctx.hand, ctx.attempt)] = digest
@@ -92,6 +92,8 @@ class PeerDeal(PeerBase):
         self.hand = body["hand"]
         self.dealt[self.hand] = tiles
         self.moves[self.hand] = []
+        self.move_sigs[self.hand] = []
+        self.attempts[self.hand] = body["attempts"]
         self.pending_move = None
         view.start_hand(tiles, started, body["turn"])
         self._changed()
@@ -106,6 +108,7 @@ class PeerDeal(PeerBase):
             return
         events = events_from_json(body["events"])
         moves.append(body["move"])
+        self.move_sigs.setdefault(body["hand"], []).append(body["signature"].hex())
         if self.pending_move is not None and body["move"].get("seat") == self.seat:
             self.pending_move = None
         view.apply(events, body["turn"])
@@ -169,6 +172,7 @@ class PeerDeal(PeerBase):
         self.rules = Rules.from_spec(body["rules"])
         self.resync_asked = False
         self.pending_move = None
+        self.election = None  # a snapshot from the host we follow: any election is over
         doc = body["transcript"]
         if doc is None:
             return
@@ -193,6 +197,8 @@ class PeerDeal(PeerBase):
         self.view.start_hand(self.dealt[self.hand], events[0], play["turn"])
         self.view.apply(events[1:], play["turn"])
         self.moves[self.hand] = list(play["moves"])
+        self.move_sigs[self.hand] = [str(s) for s in play.get("signatures", [])]
+        self.attempts[self.hand] = list(play.get("attempts", []))
         self._changed()
 
     def _ask_resync(self) -> None:

@@ -44,10 +44,12 @@ from lanomino.fair.transcript import (
     move_json,
     move_statement,
 )
+from lanomino.net.election import HANDOVER
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.messages import parse_message
 from lanomino.net.peer_base import BASELINE, PeerBase, Phase
 from lanomino.net.peer_deal import PeerDeal, view_after
+from lanomino.net.peer_migrate import PeerMigrate
 from lanomino.net.session_base import (
     Closed,
     HostSilent,
@@ -61,7 +63,7 @@ from lanomino.net.session_base import (
 from lanomino.net.view import PeerView
 
 
-class PeerSession(PeerDeal):
+class PeerSession(PeerMigrate):
     """One peer's end of a table (see the module docstring)."""
 
     # ----- the sans-I/O interface ------------------------------------------------------------
@@ -95,6 +97,9 @@ class PeerSession(PeerDeal):
         if not self.silent and now - self.last_heard >= self.timings.liveness_s:
             self.silent = True
             self._events.append(HostSilent(self.last_heard))
+            if self.can_elect():
+                self.elect(now)  # the host (or the candidate followed so far) is gone
+                return
         if now - self.last_sent >= self.timings.heartbeat_s and self.phase is not Phase.CONNECTING:
             self._send("ping")
 
@@ -189,6 +194,14 @@ class PeerSession(PeerDeal):
             self.phase = Phase.SEATED
         self.resync_asked = False
         self._events.append(Joined(self.seat, self.players))
+        if self.election is not None:  # a new host: tell it what this seat holds of the hand
+            self._send("report", **self.report())
+
+    def _bye_or_handover(self, body: dict[str, Any]) -> None:
+        if body["reason"].startswith(HANDOVER) and self.can_elect():
+            self.elect(self.now)  # the host leaves on purpose: the next in line takes over at once
+            return
+        self._bye(body)
 
     def _roster(self, body: dict[str, Any]) -> None:
         self.roster = body["roster"]
@@ -223,7 +236,7 @@ class PeerSession(PeerDeal):
         "match": _match, "begin": _begin, "commit_req": PeerDeal._commit_req, "commit_set": PeerDeal._commit_set,
         "reveal_req": PeerDeal._reveal_req, "escrow": PeerDeal._escrow, "deal": PeerDeal._deal,
         "update": PeerDeal._update, "hand_log": PeerDeal._hand_log, "snapshot": PeerDeal._snapshot,
-        "error": PeerBase._error, "bye": PeerBase._bye, "ping": PeerBase._ping,
+        "error": PeerBase._error, "bye": _bye_or_handover, "ping": PeerBase._ping,
     }
 
 

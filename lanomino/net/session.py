@@ -8,17 +8,20 @@ between these and the ZeroMQ transport; tests move them in memory on a fake cloc
 
 from __future__ import annotations
 
-from lanomino.net.host_session import HostSession, LocalSeat, Policy
+from lanomino.net.host_session import HostSession, LocalSeat, Policy, successor_host
 from lanomino.net.host_session import Phase as HostPhase
 from lanomino.net.peer_session import PeerSession
 from lanomino.net.peer_session import Phase as PeerPhase
 from lanomino.net.session_base import (
     Closed,
     HandVerified,
+    HostChanged,
     HostSilent,
     Joined,
     JoinRefused,
     MatchOver,
+    MigrationDone,
+    MigrationPaused,
     ObservationChanged,
     Outgoing,
     ProtocolProblem,
@@ -28,6 +31,7 @@ from lanomino.net.session_base import (
     SecretMade,
     Sender,
     SessionEvent,
+    SteppedDown,
     Timings,
     TranscriptUpdated,
     YourTurn,
@@ -37,5 +41,6 @@ __all__ = [
     "Closed", "HandVerified", "HostPhase", "HostSession", "HostSilent", "Joined", "JoinRefused",
     "LocalSeat", "MatchOver", "ObservationChanged", "Outgoing", "PeerPhase", "PeerSession", "Policy",
     "ProtocolProblem", "SeatDisconnected", "SeatLeft", "SeatTaken", "SecretMade", "Sender",
-    "SessionEvent", "Timings", "TranscriptUpdated", "YourTurn",
+    "SessionEvent", "Timings", "TranscriptUpdated", "YourTurn", "HostChanged", "MigrationDone",
+    "MigrationPaused", "SteppedDown", "successor_host",
 ]

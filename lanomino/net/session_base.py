@@ -162,6 +162,42 @@ class HostSilent:
 
 
 @dataclass(frozen=True, slots=True)
+class HostChanged:
+    """A peer follows a new host candidate (``mine``: this peer is the candidate: become host)."""
+
+    term: int
+    seat: int
+    curve: str
+    mine: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationPaused:
+    """A new host waits: fewer than a majority of the members have joined it."""
+
+    term: int
+    joined: int
+    needed: int
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationDone:
+    """A new host rebuilt the table and play goes on (``rebuilt``: the hand in play, from escrow)."""
+
+    term: int
+    host: int
+    rebuilt: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SteppedDown:
+    """This host saw a higher term: another host runs the table; this one is a peer now."""
+
+    term: int
+    host: int
+
+
+@dataclass(frozen=True, slots=True)
 class Closed:
     reason: str
 
@@ -169,6 +205,7 @@ class Closed:
 SessionEvent = (
     SeatTaken | SeatDisconnected | SeatLeft | Joined | JoinRefused | ObservationChanged | YourTurn
     | HandVerified | TranscriptUpdated | MatchOver | ProtocolProblem | SecretMade | HostSilent | Closed
+    | HostChanged | MigrationPaused | MigrationDone | SteppedDown
 )
 
 Submit = Action

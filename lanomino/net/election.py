@@ -1,0 +1,58 @@
+"""Host election: who succeeds a lost host, in which term, and what counts as a majority. Pure.
+
+Theory of operation. The roster (replicated to every peer) lists the members: the seats played by
+people (the host's and the humans'), not bots, not seats that have left. Succession order is seat
+order starting after the lost host, wrapping round. When a peer hears nothing from its host for
+``liveness_s``, it follows the first member in that order, in term ``lost term + 1``; if that
+candidate does not answer for ``liveness_s`` either, the next one, in ``lost term + 2``, and so on.
+Each term thus has exactly one possible candidate, and each peer follows one candidate at a time,
+so no term ever has two hosts. A candidate becomes host only once a majority of the members
+(itself included) have joined it; a minority waits and never applies a move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+HANDOVER = "handover"  # a host's bye reason starts with this when it leaves a running match
+
+
+def members(roster: Sequence[dict[str, Any]]) -> list[int]:
+    """The seats that vote: people's seats that have not left the table."""
+    return [e["seat"] for e in roster if e["kind"] in ("host", "human") and not e.get("left", False)]
+
+
+def majority(count: int) -> int:
+    """How many of ``count`` members make a majority."""
+    return count // 2 + 1
+
+
+def succession(roster: Sequence[dict[str, Any]], lost: int) -> list[int]:
+    """The members in the order they take over from ``lost`` (which is not among them)."""
+    seats = members(roster)
+    after = [s for s in seats if s > lost] + [s for s in seats if s < lost]
+    return after
+
+
+@dataclass(frozen=True, slots=True)
+class Election:
+    """A peer's running election: the lost host and term, and which candidate it follows now."""
+
+    lost_host: int
+    lost_term: int
+    order: tuple[int, ...]
+    tries: int = 0  # candidates given up on so far
+
+    @property
+    def candidate(self) -> int:
+        return self.order[self.tries % len(self.order)]
+
+    @property
+    def term(self) -> int:
+        return self.lost_term + 1 + self.tries
+
+    def next(self) -> Election:
+        """The candidate after this one (this one did not answer)."""
+        return Election(self.lost_host, self.lost_term, self.order, self.tries + 1)

@@ -1,0 +1,195 @@
+"""A new host after a migration: built from a peer's replicated state, it waits for a majority of
+the members, rebuilds the hand in play from their reports and the escrow, and resumes. Pure.
+
+The rebuilt hand is checked before play goes on: the escrow shares must match their digests and
+the secrets they give must open the signed commitments (``escrow.rebuild``); the move log is the
+longest one any member holds, and every other member's log must be a prefix of it. The lost
+host's seat has left the table (its tiles leave with it) unless it came back in time to vote;
+host-side bots, whose keys only the lost host had, resign with it (signed by the new host).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from lanomino.engine import DealVoided, GameState, apply, new_game, start_hand
+from lanomino.fair.commit import DealContext
+from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
+from lanomino.fair.shuffle import derive_deal
+from lanomino.fair.transcript import parse_transcript
+from lanomino.net.election import majority, members
+from lanomino.net.fair_round import Attempt, HandDeal, RoundError
+from lanomino.net.host_base import Phase, Seat
+from lanomino.net.host_play import HostPlay
+from lanomino.net.messages import parse_move
+from lanomino.net.session_base import MigrationDone, MigrationPaused, SteppedDown
+
+
+def _raw(value: Any) -> bytes:
+    """A key as a validated message holds it (bytes) or as JSON has it (hex)."""
+    return value if isinstance(value, bytes) else bytes.fromhex(value)
+
+
+class HostMigrate(HostPlay):
+    """Taking over a table (see the module docstring)."""
+
+    members: list[int]
+    lost_host: int
+    reports: dict[int, dict[str, Any]]
+    carried: Any  # the peer session this host grew from (its replicated state)
+
+    def adopt(self, peer: Any, term: int, lost_host: int) -> None:
+        """Take the table over from ``peer``'s replicated state, as host of ``term``."""
+        self.term, self.host_seat, self.lost_host, self.carried = term, peer.seat, lost_host, peer
+        self.table, self.header, self.digest = peer.table, dict(peer.header), peer.digest
+        self.rules_spec = peer.doc and peer.doc["rules"] or self.rules_spec
+        self.local = {peer.seat: self.local[0]}
+        self.seats = [None] * self.players
+        for e in peer.roster:
+            kind = "host" if e["seat"] == peer.seat else ("bot" if e["kind"] == "bot" else "human")
+            seat = Seat(e["seat"], e["name"], kind, _raw(e["identity"]), e["curve"], connected=False,
+                        left=e.get("left", False), last_heard=self.now)
+            self.seats[e["seat"]] = seat  # its connection counts once it has said hello again
+        me = self._seat(peer.seat)
+        me.connected = True
+        self.members = members(peer.roster)
+        self.reports = {peer.seat: peer.report()}
+        self.doc = copy.deepcopy(peer.doc)
+        self.header_sigs = {n: bytes.fromhex(s) for n, s in enumerate(self.doc["header_signatures"])}
+        self.local_secrets = {(h, a, peer.seat): s for (t, h, a), s in peer.secrets.items() if t == peer.table.hex()}
+        self.phase = Phase.MIGRATING
+        self._try_resume()
+
+    def notice_term(self, term: int, host: int) -> None:
+        """Another host runs ``term``: if it is newer, stop being host (the node rejoins as a peer)."""
+        if term > self.term and self.phase is not Phase.STEPPED_DOWN:
+            self.phase = Phase.STEPPED_DOWN
+            self.bot_due = None
+            self._events.append(SteppedDown(term, host))
+
+    def _member_back(self, seat: Seat) -> None:
+        """A member joined this new host (its report follows)."""
+        self._broadcast_roster()
+
+    def _report(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        if self.phase is not Phase.MIGRATING:
+            return  # late: the table has resumed, the snapshot it got says it all
+        self.reports[seat.seat] = body
+        self._try_resume()
+
+    def _try_resume(self) -> None:
+        need = majority(len(self.members))
+        joined = [n for n in self.members if n in self.reports]
+        if len(joined) < need:
+            self._events.append(MigrationPaused(self.term, len(joined), need))
+            return
+        rebuilt = self._rebuild()
+        self._events.append(MigrationDone(self.term, self.host_seat, rebuilt))
+        for n in joined:
+            if n != self.host_seat:
+                self._send_snapshot(self._seat(n))
+        for n, s in enumerate(self.seats):
+            if s is None or s.left or n == self.host_seat:
+                continue
+            if s.kind == "bot" or (n == self.lost_host and n not in self.reports):
+                self._seat_left(n, "the host left" if n == self.lost_host else "its host left")
+        self._host_view()
+        self._run_local_seats()
+
+    # ----- rebuilding --------------------------------------------------------------------------
+
+    def _rebuild(self) -> bool:
+        """The game state after the finished hands, then the hand in play if there is one."""
+        assert self.doc is not None
+        transcript = parse_transcript(self.doc)
+        state = new_game(self.rules, self.players)
+        for hand in transcript.hands:
+            for attempt in hand.deals:
+                ctx = DealContext(transcript.table, hand.hand, attempt.attempt)
+                opened = list(zip([c.seat for c in attempt.commitments], attempt.secrets, strict=True))
+                _, hands, boneyard = derive_deal(ctx, opened, self.rules, state.active)
+                start_hand(state, hands, boneyard)
+            for move in hand.moves:
+                apply(state, move.seat, move.action)
+        self.state = state
+        if transcript.hands:
+            self.last_deal = self._deal_of_entry(self.doc["hands"][-1])
+        played = len(transcript.hands)
+        if not self._rebuild_hand(state, played + 1):
+            self.deal = None
+            self.phase = Phase.COMMIT if transcript.hands else Phase.LOBBY
+            return False
+        return True
+
+    def _deal_of_entry(self, entry: dict[str, Any]) -> HandDeal:
+        """A finished hand's HandDeal, so a resignation can still be added to it."""
+        keys = [s.identity if s is not None else b"" for s in self.seats]
+        d = HandDeal(self.digest, entry["hand"], entry["host"], keys, self.ring)
+        for raw in entry["deals"]:
+            d.attempts.append(self._attempt(raw, entry["hand"], [bytes.fromhex(x) for x in raw["secrets"]]))
+        d.moves = list(entry["moves"])
+        d.signatures = [bytes.fromhex(s) for s in entry["move_signatures"]]
+        d.migrated = {"host": self.host_seat, "term": self.term, "at": len(d.moves)}
+        return d
+
+    def _attempt(self, raw: dict[str, Any], hand: int, secrets: list[bytes]) -> Attempt:
+        seats = [c["seat"] for c in raw["commitments"]]
+        a = Attempt(DealContext(self.table, hand, raw["attempt"]), seats)
+        a.commits = {c["seat"]: (bytes.fromhex(c["commitment"]), bytes.fromhex(c["signature"]))
+                     for c in raw["commitments"]}
+        a.set_signature = bytes.fromhex(raw["set_signature"])
+        a.echoes = {e["seat"]: (bytes.fromhex(e["set"]), bytes.fromhex(e["signature"])) for e in raw["echoes"]}
+        a.digest = next(iter(a.echoes.values()))[0] if a.echoes else b""
+        a.secrets = dict(zip(seats, secrets, strict=False))
+        return a
+
+    def _rebuild_hand(self, state: GameState, hand: int) -> bool:
+        """The hand in play from the escrow and the members' move logs; False when none was dealt
+        (or the escrow cannot be rebuilt: then the hand is dealt again). Raises nothing."""
+        attempts = self.carried.attempts.get(hand)
+        shares = [(n, r["escrow"]) for n, r in self.reports.items() if r["hand"] == hand and r["escrow"]]
+        if not attempts or not shares:
+            return False
+        raw = shares[0][1]
+        try:
+            escrow = Escrow(DealContext(self.table, hand, raw["attempt"]), tuple(raw["seats"]), tuple(raw["holders"]),
+                            tuple(bytes.fromhex(x) for x in raw["digests"]))
+            last = attempts[-1]
+            commitments = {c["seat"]: bytes.fromhex(c["commitment"]) for c in last["commitments"]}
+            secrets = rebuild(escrow, [Share(n, bytes.fromhex(s["share"])) for n, s in shares], commitments)
+        except (EscrowError, KeyError, ValueError, TypeError):
+            return False
+        keys = [s.identity if s is not None else b"" for s in self.seats]
+        d = HandDeal(self.digest, hand, self.lost_host, keys, self.ring)  # the lost host dealt it
+        for raw_attempt in attempts[:-1]:
+            d.attempts.append(self._attempt(raw_attempt, hand, []))  # void deals: secrets unknown
+        d.attempts.append(self._attempt(last, hand, [s for _, s in secrets]))
+        if len(attempts) > 1:
+            return False  # void deals before this one: their secrets are gone with the host
+        ctx = d.current.ctx
+        _, hands, boneyard = derive_deal(ctx, d.current.opened(), self.rules, state.active)
+        events = start_hand(state, hands, boneyard)
+        if isinstance(events[0], DealVoided):
+            return False
+        moves, sigs = self._longest_log(hand)
+        for index, (move, sig) in enumerate(zip(moves, sigs, strict=True)):
+            try:
+                apply(state, move["seat"], parse_move(move, move["seat"]))
+            except (RoundError, ValueError):
+                break
+            d.moves.append(move)
+            d.signatures.append(bytes.fromhex(sig))
+            d.unchecked.append(index)
+        d.migrated = {"host": self.host_seat, "term": self.term, "at": len(d.moves)}
+        self.deal, self.dealt, self.phase = d, [list(h) for h in hands], Phase.PLAY
+        self._split_escrow()
+        return True
+
+    def _longest_log(self, hand: int) -> tuple[list[dict[str, Any]], list[str]]:
+        logs = [(r["moves"], r["signatures"]) for r in self.reports.values() if r["hand"] == hand]
+        moves, sigs = max(logs, key=lambda log: len(log[0]))
+        for other, _ in logs:
+            if moves[:len(other)] != other:
+                self.stats["migration.log_mismatch"] += 1
+        return list(moves), list(sigs)

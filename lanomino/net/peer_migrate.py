@@ -1,0 +1,62 @@
+"""A peer's part in host migration: noticing the host is gone, following the succession order,
+and reporting what it holds to the new host. Pure (see election.py for the theory)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lanomino.net.election import Election, succession
+from lanomino.net.peer_base import Phase
+from lanomino.net.peer_deal import PeerDeal
+from lanomino.net.session_base import HostChanged
+
+
+class PeerMigrate(PeerDeal):
+    """Elections and reports (see election.py)."""
+
+    def can_elect(self) -> bool:
+        """A match is under way with this seat in it: losing the host starts an election."""
+        return self.phase is Phase.SEATED and self.doc is not None and self.seat >= 0 and bool(self.roster)
+
+    def elect(self, now: float) -> None:
+        """The host (or the candidate followed so far) is gone: follow the next candidate."""
+        e = self.election
+        if e is None:
+            e = Election(self.host_seat, self.term, tuple(succession(self.roster, self.host_seat)))
+        else:
+            e = e.next()
+        if not e.order:
+            return
+        self.election = e
+        self.follow(e.term, e.candidate, now)
+
+    def follow(self, term: int, seat: int, now: float) -> None:
+        """Join the host of ``term`` at ``seat`` (an election's candidate, or one seen announced)."""
+        entry = next((r for r in self.roster if r["seat"] == seat), None)
+        curve = str(entry["curve"]) if entry is not None and entry["curve"] else ""
+        self.term, self.host_seat, self.host_curve = term, seat, curve
+        self.host_seq = 0
+        self.silent, self.last_heard = False, now
+        self.resync_asked, self.pending_move = False, None
+        mine = seat == self.seat
+        self._events.append(HostChanged(term, seat, curve, mine))
+        if not mine:
+            self.now = now
+            self._send("hello", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve)
+
+    def report(self) -> dict[str, Any]:
+        """What this peer holds of the hand in play, for a new host (the ``report`` body)."""
+        hand = self.hand if self.hand in self.moves and self._hand_open() else 0
+        escrow = None
+        if hand:
+            attempts = self.attempts.get(hand, [])
+            last = attempts[-1]["attempt"] if attempts else 0
+            held = self.escrow.get((hand, last))
+            if held is not None:  # back to the wire form (the validated body holds bytes)
+                escrow = {**held, "digests": [d.hex() if isinstance(d, bytes) else d for d in held["digests"]]}
+        return {"hand": hand, "moves": list(self.moves.get(hand, [])),
+                "signatures": list(self.move_sigs.get(hand, [])), "escrow": escrow}
+
+    def _hand_open(self) -> bool:
+        done = len(self.doc["hands"]) if self.doc is not None else 0
+        return self.hand > done

@@ -1,0 +1,173 @@
+"""A table whose host can crash, freeze or leave, in memory on a fake clock: every machine runs a
+HostSession or a PeerSession and may switch (a peer elected host, a host stepping down). Messages go
+through the real codec; a machine that is down neither sends nor receives; "discovery" tells a
+machine about a live host with a higher term (as the zeroconf announcement would)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sessionkit import FAST, Table, bot_policy
+
+from lanomino.engine import Action, Observation, Rules
+from lanomino.net.codec import decode_json, encode_json
+from lanomino.net.session import (
+    HostChanged,
+    HostSession,
+    PeerSession,
+    Sender,
+    SessionEvent,
+    Timings,
+    YourTurn,
+    successor_host,
+)
+
+
+@dataclass
+class Machine:
+    seat: int
+    sender: Sender
+    policy: Callable[[Observation], Action]
+    host: HostSession | None = None
+    peer: PeerSession | None = None
+    follows: int = 0  # the seat of the host this peer talks to
+    up: bool = True
+    events: list[SessionEvent] = field(default_factory=list)
+    hosted_terms: list[int] = field(default_factory=list)
+
+
+class MigratingTable:
+    """``players`` people (seat 0 hosts), every seat a bot; ``crash(seat)`` and friends break it."""
+
+    def __init__(self, rules: Rules, players: int, *, seed: int = 1, timings: Timings = FAST) -> None:
+        self.base = Table(rules, players, seed=seed, timings=timings)
+        self.now = 0.0
+        self.timings = timings
+        self.machines = [Machine(0, Sender(b"route-host", self.base.host.curve), bot_policy("greedy", seed),
+                                 host=self.base.host)]
+        self.machines[0].hosted_terms.append(0)
+        for slot in self.base.slots:
+            m = Machine(-1, slot.sender, slot.bot or bot_policy("greedy", seed), peer=slot.session)
+            self.machines.append(m)
+        self.base.host.local[0] = self.base.host.local[0].__class__(
+            self.base.host.local[0].name, self.base.host.local[0].identity, self.machines[0].policy)
+        self.finished: list[Any] = []
+
+    # ----- faults ----------------------------------------------------------------------------
+
+    def crash(self, seat: int) -> None:
+        self.by_seat(seat).up = False
+
+    def revive(self, seat: int) -> None:
+        m = self.by_seat(seat)
+        m.up = True
+        if m.peer is not None:
+            m.peer.last_heard = self.now  # a frozen process wakes with its old clock readings
+        if m.host is not None:
+            for s in m.host._humans():
+                s.last_heard = self.now
+
+    def by_seat(self, seat: int) -> Machine:
+        return next(m for m in self.machines if m.seat == seat)
+
+    def hosts(self) -> list[Machine]:
+        return [m for m in self.machines if m.host is not None and m.host.phase.value != "stepped_down"]
+
+    # ----- delivery --------------------------------------------------------------------------
+
+    def _route(self, route: bytes) -> Machine | None:
+        return next((m for m in self.machines if m.sender.route == route), None)
+
+    def step(self) -> bool:
+        moved = False
+        for m in self.machines:
+            if m.peer is not None and m.seat < 0 and m.peer.seat >= 0:
+                m.seat = m.peer.seat
+        for m in self.machines:
+            if m.peer is None:
+                continue
+            if not m.up:
+                continue
+            target = next((h for h in self.machines if h.host is not None and h.seat == m.follows), None)
+            if target is None:
+                continue  # not listening yet: the messages wait (a DEALER queues until it connects)
+            out = m.peer.take_outgoing()
+            if not target.up:
+                continue
+            for message in out:
+                moved = True
+                target.host.receive(m.sender, decode_json(encode_json(message)), self.now)  # type: ignore[union-attr]
+        for h in self.machines:
+            if h.host is None:
+                continue
+            out = h.host.take_outgoing()
+            if not h.up:
+                continue
+            for o in out:
+                m = self._route(o.route)
+                if m is None or not m.up or m.peer is None or m.follows != h.seat:
+                    continue
+                moved = True
+                m.peer.receive(decode_json(encode_json(o.message)), self.now)
+        for m in self.machines:
+            if not m.up:
+                continue
+            if m.host is not None:
+                m.events += m.host.take_events()
+            if m.peer is not None:
+                for event in m.peer.take_events():
+                    m.events.append(event)
+                    moved = True
+                    self._peer_event(m, event)
+        self._discovery()
+        return moved
+
+    def _peer_event(self, m: Machine, event: SessionEvent) -> None:
+        assert m.peer is not None
+        if isinstance(event, YourTurn) and m.peer.pending_move is None:
+            m.peer.submit(m.policy(event.observation), self.now)
+        elif isinstance(event, HostChanged):
+            m.follows = event.seat
+            if event.mine:
+                m.host = successor_host(m.peer, self.now, policy=m.policy)
+                m.hosted_terms.append(event.term)
+                m.peer = None
+
+    def _discovery(self) -> None:
+        """Each live host's announcement (term, seat) reaches every live machine."""
+        live = [h for h in self.hosts() if h.up and h.host is not None and h.host.phase.value != "migrating"]
+        if not live:
+            return
+        top = max(live, key=lambda h: h.host.term)  # type: ignore[union-attr]
+        assert top.host is not None
+        for m in self.machines:
+            if not m.up or m is top:
+                continue
+            if m.host is not None and m.host.term < top.host.term:
+                m.host.notice_term(top.host.term, top.seat)
+
+    def run(self, until: Callable[[], bool], max_time: float = 600.0, tick: float = 0.25) -> None:
+        limit = self.now + max_time
+        while not until() and self.now < limit:
+            for _ in range(100_000):
+                if not self.step() or until():
+                    break
+            if until():
+                return
+            self.now += tick
+            for m in self.machines:
+                if not m.up:
+                    continue
+                if m.host is not None:
+                    m.host.handle_timer(self.now)
+                if m.peer is not None:
+                    m.peer.handle_timer(self.now)
+
+    # ----- outcome ---------------------------------------------------------------------------
+
+    def over(self) -> bool:
+        live_hosts = [h for h in self.hosts() if h.up]
+        return bool(live_hosts) and all(h.host.phase.value == "over" for h in live_hosts) and all(  # type: ignore[union-attr]
+            m.peer.phase.value in ("over", "closed") for m in self.machines if m.up and m.peer is not None)
