@@ -18,7 +18,7 @@ from lanomino.fair.commit import DealContext
 from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
 from lanomino.fair.shuffle import derive_deal
 from lanomino.fair.transcript import parse_transcript
-from lanomino.net.election import majority, members
+from lanomino.net.election import HANDOVER, majority, members
 from lanomino.net.fair_round import Attempt, HandDeal, RoundError
 from lanomino.net.host_base import Phase, Seat
 from lanomino.net.host_play import HostPlay
@@ -67,6 +67,16 @@ class HostMigrate(HostPlay):
             self.phase = Phase.STEPPED_DOWN
             self.bot_due = None
             self._events.append(SteppedDown(term, host))
+
+    def hand_over(self, reason: str = "the host is leaving") -> None:
+        """Leave a running match on purpose: the peers elect the next host at once (no timeout)."""
+        running = self.phase not in (Phase.LOBBY, Phase.HEADER, Phase.OVER, Phase.STEPPED_DOWN)
+        for s in self._humans():
+            self._send(s, "bye", reason=(f"{HANDOVER}: {reason}" if running else reason)[:300])
+        if not running:
+            return
+        self.phase = Phase.STEPPED_DOWN
+        self.bot_due = None
 
     def _member_back(self, seat: Seat) -> None:
         """A member joined this new host (its report follows)."""

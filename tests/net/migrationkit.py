@@ -36,6 +36,7 @@ class Machine:
     up: bool = True
     events: list[SessionEvent] = field(default_factory=list)
     hosted_terms: list[int] = field(default_factory=list)
+    stepped_down: list[int] = field(default_factory=list)
 
 
 class MigratingTable:
@@ -137,16 +138,22 @@ class MigratingTable:
 
     def _discovery(self) -> None:
         """Each live host's announcement (term, seat) reaches every live machine."""
-        live = [h for h in self.hosts() if h.up and h.host is not None and h.host.phase.value != "migrating"]
+        live = [h for h in self.hosts() if h.up and h.host is not None]
         if not live:
             return
         top = max(live, key=lambda h: h.host.term)  # type: ignore[union-attr]
         assert top.host is not None
+        term = top.host.term
         for m in self.machines:
             if not m.up or m is top:
                 continue
-            if m.host is not None and m.host.term < top.host.term:
-                m.host.notice_term(top.host.term, top.seat)
+            if m.host is not None and m.host.term < term and m.host.phase.value != "stepped_down":
+                m.host.notice_term(term, top.seat)
+                m.stepped_down.append(m.host.term)
+                if m.host.phase.value == "stepped_down" and m.host.state is None:
+                    m.peer, m.host = m.host.carried, None  # it never resumed: back to the peer it was
+            if m.peer is not None and m.peer.election is not None and m.peer.term < term:
+                m.peer.follow(term, top.seat, self.now)
 
     def run(self, until: Callable[[], bool], max_time: float = 600.0, tick: float = 0.25) -> None:
         limit = self.now + max_time

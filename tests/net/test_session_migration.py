@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -11,7 +14,7 @@ from migrationkit import MigratingTable  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
-from lanomino.net.session import MigrationDone  # noqa: E402
+from lanomino.net.session import MigrationDone, MigrationPaused  # noqa: E402
 
 
 def _in_play_of_hand(table: MigratingTable, hand: int, moves: int) -> bool:
@@ -55,4 +58,82 @@ def test_the_host_crashes_mid_hand_and_the_next_seat_rebuilds_the_hand_from_escr
     assert hand2["moves"][:len(before)] == before  # no move lost, none applied twice
     assert hand2["migrated"]["host"] == 1 and hand2["migrated"]["term"] == 1
     assert {"seat": 0, "resign": True} in hand2["moves"]
+    check_survivors(table)
+
+
+def _at(table: MigratingTable, point: str, hand: int = 2) -> Callable[[], bool]:
+    host = table.by_seat(0).host
+    assert host is not None
+
+    def reached() -> bool:
+        if host.doc is None or host.deal is None or host.deal.hand != hand:
+            return False
+        return point == "between" or host.phase.value == point
+
+    return reached
+
+
+@pytest.mark.parametrize(("players", "point", "seed"), [
+    (3, "commit", 1), (4, "echo", 2), (3, "reveal", 3), (4, "reveal", 4), (3, "between", 5), (4, "play", 6),
+])
+def test_a_host_crash_at_any_point_of_the_deal_is_survived(players: int, point: str, seed: int) -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), players, seed=seed)
+    table.run(_at(table, point))
+    assert _at(table, point)(), "the match never reached that point: pick another seed"
+    table.crash(0)
+    table.run(table.over)
+    assert table.over()
+    check_survivors(table)
+    doc = table.by_seat(1).host.doc  # type: ignore[union-attr]
+    assert doc is not None and {"seat": 0, "resign": True} in [m for h in doc["hands"] for m in h["moves"]]
+
+
+def test_a_graceful_leave_hands_over_at_once() -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), 3, seed=8)
+    table.run(lambda: _in_play_of_hand(table, 2, 2))
+    host = table.by_seat(0).host
+    assert host is not None
+    host.hand_over("quit")
+    left_at = table.now
+    table.run(lambda: bool(table.by_seat(1).host) and table.by_seat(1).host.phase.value == "play")  # type: ignore[union-attr]
+    assert table.now - left_at < 0.5  # no liveness timeout was waited for
+    table.crash(0)  # the old host's process is gone
+    table.run(table.over)
+    check_survivors(table)
+
+
+def test_two_hosts_lost_at_once_pause_the_table_until_a_member_returns() -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=9)
+    table.run(lambda: _in_play_of_hand(table, 2, 2))
+    table.crash(0)
+    table.crash(1)
+    table.run(lambda: False, max_time=20)
+    third = table.by_seat(2)
+    assert third.host is not None and third.host.phase.value == "migrating"  # 2 of 4: no majority
+    assert third.host.state is None and any(isinstance(e, MigrationPaused) for e in third.events)
+    assert table.by_seat(3).peer is not None and table.by_seat(3).follows == 2
+    table.revive(1)  # seat 1 comes back (a frozen process, its state intact)
+    table.run(table.over)
+    assert table.over()
+    check_survivors(table)
+    doc = third.host.doc
+    assert doc is not None
+    moves = [m for h in doc["hands"] for m in h["moves"]]
+    assert {"seat": 0, "resign": True} in moves and {"seat": 1, "resign": True} not in moves
+
+
+def test_an_old_host_that_comes_back_steps_down_and_may_not_play_on() -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), 3, seed=10)
+    table.run(lambda: _in_play_of_hand(table, 2, 2))
+    old = table.by_seat(0)
+    assert old.host is not None
+    moves_then = len(old.host.deal.moves)  # type: ignore[union-attr]
+    table.crash(0)  # SIGSTOP: frozen, state intact
+    table.run(lambda: table.by_seat(1).host is not None and table.by_seat(1).host.phase.value == "play",  # type: ignore[union-attr]
+              max_time=30)
+    table.revive(0)
+    table.run(table.over)
+    assert old.host.phase.value == "stepped_down" and old.stepped_down == [0]
+    assert len(old.host.deal.moves) == moves_then  # type: ignore[union-attr]  # it applied nothing after
+    table.crash(0)
     check_survivors(table)
