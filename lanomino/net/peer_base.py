@@ -41,7 +41,7 @@ class PeerBase:
     def __init__(self, identity: Identity, curve: str, host_curve: str, *, name: str,
                  passphrase: str | None = None, timings: Timings | None = None,
                  secrets: Mapping[tuple[str, int, int], bytes] | None = None,
-                 secret_source: Any = new_secret, term: int = 0) -> None:
+                 secret_source: Any = new_secret, term: int = 0, migration: bool = False) -> None:
         self.identity, self.curve, self.host_curve, self.name = identity, curve, host_curve, name
         self.passphrase = passphrase
         self.timings = timings or Timings()
@@ -54,7 +54,8 @@ class PeerBase:
         self.host_seat = 0  # the seat of the current host (another after a migration)
         self.move_sigs: dict[int, list[str]] = {}  # per hand, the signatures of the moves (hex)
         self.attempts: dict[int, list[dict[str, Any]]] = {}  # per hand, the deal attempts without secrets
-        self.election: Any = None  # a running host election (migration.Election)
+        self.election: Any = None  # a running host election (election.Election)
+        self.migration = migration  # take part in host elections (the node must then act on HostChanged)
         self.host_seq = 0
         self.my_seq = 0
         self.seat = -1

@@ -16,7 +16,8 @@ class PeerMigrate(PeerDeal):
 
     def can_elect(self) -> bool:
         """A match is under way with this seat in it: losing the host starts an election."""
-        return self.phase is Phase.SEATED and self.doc is not None and self.seat >= 0 and bool(self.roster)
+        return (self.migration and self.phase is Phase.SEATED and self.doc is not None and self.seat >= 0
+                and bool(self.roster))
 
     def elect(self, now: float) -> None:
         """The host (or the candidate followed so far) is gone: follow the next candidate."""

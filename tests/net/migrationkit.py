@@ -35,8 +35,10 @@ class Machine:
     follows: int = 0  # the seat of the host this peer talks to
     up: bool = True
     events: list[SessionEvent] = field(default_factory=list)
+    inbox: list[dict[str, Any]] = field(default_factory=list)  # what reached it while frozen
     hosted_terms: list[int] = field(default_factory=list)
     stepped_down: list[int] = field(default_factory=list)
+    frozen: bool = False
 
 
 class MigratingTable:
@@ -50,6 +52,7 @@ class MigratingTable:
                                  host=self.base.host)]
         self.machines[0].hosted_terms.append(0)
         for slot in self.base.slots:
+            slot.session.migration = True
             m = Machine(-1, slot.sender, slot.bot or bot_policy("greedy", seed), peer=slot.session)
             self.machines.append(m)
         self.base.host.local[0] = self.base.host.local[0].__class__(
@@ -58,14 +61,20 @@ class MigratingTable:
 
     # ----- faults ----------------------------------------------------------------------------
 
-    def crash(self, seat: int) -> None:
-        self.by_seat(seat).up = False
+    def crash(self, seat: int, frozen: bool = False) -> None:
+        """The machine stops: killed (what was sent to it is lost) or ``frozen`` (SIGSTOP: what was
+        sent to it, and what it had queued, waits in the sockets until it is revived)."""
+        m = self.by_seat(seat)
+        m.up, m.frozen = False, frozen
 
     def revive(self, seat: int) -> None:
         m = self.by_seat(seat)
-        m.up = True
+        m.up, m.frozen = True, False
         if m.peer is not None:
             m.peer.last_heard = self.now  # a frozen process wakes with its old clock readings
+            for message in m.inbox:
+                m.peer.receive(decode_json(encode_json(message)), self.now)
+            m.inbox.clear()
         if m.host is not None:
             for s in m.host._humans():
                 s.last_heard = self.now
@@ -92,7 +101,7 @@ class MigratingTable:
             if not m.up:
                 continue
             target = next((h for h in self.machines if h.host is not None and h.seat == m.follows), None)
-            if target is None:
+            if target is None or target.frozen:
                 continue  # not listening yet: the messages wait (a DEALER queues until it connects)
             out = m.peer.take_outgoing()
             if not target.up:
@@ -101,13 +110,16 @@ class MigratingTable:
                 moved = True
                 target.host.receive(m.sender, decode_json(encode_json(message)), self.now)  # type: ignore[union-attr]
         for h in self.machines:
-            if h.host is None:
+            if h.host is None or h.frozen:
                 continue
             out = h.host.take_outgoing()
             if not h.up:
                 continue
             for o in out:
                 m = self._route(o.route)
+                if m is not None and m.frozen and m.peer is not None:
+                    m.inbox.append(o.message)
+                    continue
                 if m is None or not m.up or m.peer is None or m.follows != h.seat:
                     continue
                 moved = True

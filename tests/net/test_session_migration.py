@@ -128,7 +128,7 @@ def test_an_old_host_that_comes_back_steps_down_and_may_not_play_on() -> None:
     old = table.by_seat(0)
     assert old.host is not None
     moves_then = len(old.host.deal.moves)  # type: ignore[union-attr]
-    table.crash(0)  # SIGSTOP: frozen, state intact
+    table.crash(0, frozen=True)  # SIGSTOP: frozen, state intact
     table.run(lambda: table.by_seat(1).host is not None and table.by_seat(1).host.phase.value == "play",  # type: ignore[union-attr]
               max_time=30)
     table.revive(0)
@@ -136,4 +136,19 @@ def test_an_old_host_that_comes_back_steps_down_and_may_not_play_on() -> None:
     assert old.host.phase.value == "stepped_down" and old.stepped_down == [0]
     assert len(old.host.deal.moves) == moves_then  # type: ignore[union-attr]  # it applied nothing after
     table.crash(0)
+    check_survivors(table)
+
+
+def test_without_migration_a_silent_host_is_waited_for_not_replaced() -> None:
+    """Until the node acts on elections, a peer keeps its host through a long silence."""
+    table = MigratingTable(Rules.preset("classic", target=100), 3, seed=12)
+    for m in table.machines[1:]:
+        assert m.peer is not None
+        m.peer.migration = False
+    table.run(lambda: _in_play_of_hand(table, 2, 1))
+    table.crash(0, frozen=True)
+    table.run(lambda: False, max_time=8)
+    assert all(m.peer is not None and m.follows == 0 and m.peer.term == 0 for m in table.machines[1:])
+    table.revive(0)
+    table.run(table.over)
     check_survivors(table)
