@@ -87,7 +87,9 @@ def test_each_peer_view_is_the_observation_the_host_engine_gives() -> None:
         if not moved:
             table.run(lambda: True, max_time=0)
             table.now += 0.01
-    assert table.over() and compared > 50
+    # The deal comes from fresh secrets, so the match length varies: a short All Fives match
+    # can end after a dozen positions.
+    assert table.over() and compared >= 10
 
 
 TILE = re.compile(r"(?<![0-9a-f])([0-9])-([0-9])(?![0-9a-f])")
