@@ -217,14 +217,14 @@ class SessionTable:
                 self.session.receive(Sender(incoming.identity, incoming.peer_key), incoming.message,
                                      time.monotonic())
                 for out in self.session.take_outgoing():
-                    await self.host.send(out.route, out.message)
+                    self.host.send_now(out.route, out.message)
                 self.session.take_events()
 
         self.tasks.append(asyncio.create_task(host_loop()))
 
     def _flush_peer(self, peer: Any, client: PeerTransport) -> None:
         for message in peer.take_outgoing():
-            asyncio.ensure_future(client.send(message))
+            client.send_now(message)
         peer.take_events()
 
     async def _peer_loop(self, peer: Any, client: PeerTransport) -> None:
@@ -257,7 +257,7 @@ async def session_rig(peers: int) -> Rig:
     """The real session path: a peer whose turn it is moves; done when every peer has the update."""
     table = SessionTable(peers)
     await table.start()
-    expected: dict[str, int] = {}
+    expected: dict[str, Any] = {}
 
     def mover() -> Any:
         for peer in table.peers:
@@ -266,14 +266,16 @@ async def session_rig(peers: int) -> Rig:
                 return peer
         return None
 
-    async def prepare() -> None:
+    async def prepare() -> None:  # untimed: whose move, and which (a bot or a person decides)
         await table.until(lambda: mover() is not None)
-
-    async def submit(n: int) -> None:
         peer = mover()
+        expected["peer"], expected["action"] = peer, first_legal(peer.observation())
+
+    async def submit(n: int) -> None:  # timed from here: the seat submits its move
+        peer = expected["peer"]
         hand = peer.hand
         expected["hand"], expected["count"] = hand, len(peer.moves[hand]) + 1
-        peer.submit(first_legal(peer.observation()), time.monotonic())
+        peer.submit(expected["action"], time.monotonic())
         table._flush_peer(peer, table.clients[table.peers.index(peer)])
 
     async def wait_all(n: int) -> None:

@@ -57,6 +57,7 @@ class PeerView:
         self.last_opener: int | None = None
         self.last_winner_seat: int | None = None
         self.last_mover = 0
+        self._cached: Observation | None = None  # observation() until the next change
 
     def start_hand(self, tiles: tuple[Tile, ...], started: HandStarted, turn: int) -> None:
         """A new hand: this seat's tiles and the public HandStarted event."""
@@ -71,12 +72,18 @@ class PeerView:
         self.history = [started]
         self.phase = "play"
         self.turn = turn
+        self._cached = None
 
     def apply(self, events: list[Event], turn: int) -> None:
         """The public events of one move, then whose turn it is."""
         for event in events:
             self._apply(event)
         self.turn = turn
+        self._cached = None
+
+    def changed(self) -> None:
+        """Forget the cached observation: call after setting fields directly."""
+        self._cached = None
 
     def _apply(self, event: Event) -> None:  # one branch per event type: long but flat
         self.history.append(event)
@@ -126,7 +133,17 @@ class PeerView:
             self.hand_no = event.hand
 
     def observation(self) -> Observation:
-        """The seat's Observation now, legal moves included."""
+        """The seat's Observation now, legal moves included.
+
+        Built once per change and then shared: an update costs one build, however many times the
+        session, the UI and ``submit``'s legality check ask. Do not mutate it (``determinize``
+        copies the line).
+        """
+        if self._cached is None:
+            self._cached = self._observe()
+        return self._cached
+
+    def _observe(self) -> Observation:
         reserve = self.rules.boneyard_reserve if self.rules.draws else self.boneyard
         obs = Observation(
             seat=self.seat, rules=self.rules, players=self.players, phase=self.phase,

@@ -289,3 +289,27 @@ def test_keypairs_round_trip_and_agree_with_libzmq_z85() -> None:
         PeerTransport(keys, "short", "127.0.0.1", 5555)
     with pytest.raises(ValueError):
         PeerTransport(keys, keys.public, "127.0.0.1", 0)
+
+
+def test_send_now_delivers_at_once_and_a_waiting_receive_still_wakes() -> None:
+    async def scenario() -> None:
+        async with table() as host, peer_of(host) as peer:
+            peer.send_now({"n": 0})
+            incoming = await host.receive(timeout_s=3)
+            assert incoming is not None and incoming.message == {"n": 0}
+            # A receive already waiting on each side must not miss what arrives while the same
+            # socket sends without a coroutine (libzmq's descriptor is edge-triggered).
+            waiting_host = asyncio.ensure_future(host.receive(timeout_s=3))
+            waiting_peer = asyncio.ensure_future(peer.receive(timeout_s=3))
+            await asyncio.sleep(0.01)
+            assert host.send_now(incoming.identity, {"to": "peer"})
+            peer.send_now({"n": 1})
+            got = await waiting_host
+            assert got is not None and got.message == {"n": 1}
+            assert await waiting_peer == {"to": "peer"}
+            assert not host.send_now(b"\x00nobody", {"x": 1})
+            with pytest.raises(LocalProtocolError):
+                peer.send_now({"bad": float("nan")})
+            assert (peer.stats.sent, host.stats.sent, host.stats.unroutable) == (2, 1, 1)
+
+    run(scenario)
