@@ -228,4 +228,5 @@ def view_after(transcript: Any, rules: Rules, seat: int) -> PeerView:
     view.hand_points = list(state.hand_points)
     view.history = public_events(state.history, seat)
     view.turn, view.opener = state.turn, state.opener
+    view.changed()
     return view
