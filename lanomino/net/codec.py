@@ -83,6 +83,10 @@ def _envelope_problem(
     return None
 
 
+# Built once: json.dumps with options would build a new encoder per message.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def encode_json(obj: Mapping[str, Any], *, max_bytes: int = MAX_MESSAGE_BYTES) -> bytes:
     """Serialise one JSON object compactly as UTF-8.
 
@@ -90,9 +94,7 @@ def encode_json(obj: Mapping[str, Any], *, max_bytes: int = MAX_MESSAGE_BYTES) -
         LocalProtocolError: not JSON-serialisable, NaN/Infinity, or longer than ``max_bytes``.
     """
     try:
-        data = json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode(
-            "utf-8"
-        )
+        data = _ENCODER.encode(obj).encode("utf-8")
     except (TypeError, ValueError, RecursionError) as exc:
         raise LocalProtocolError(f"cannot encode message: {exc}") from None
     if len(data) > max_bytes:
@@ -184,7 +186,12 @@ def parse_envelope(obj: Mapping[str, Any], known_types: frozenset[str] | None = 
         raise RemoteProtocolError(problem)
     if known_types is not None and obj["type"] not in known_types:
         raise RemoteProtocolError(f"unknown message type {obj['type']!r}")
-    return Envelope(obj["type"], obj["term"], obj["seq"], obj["body"], obj["v"])
+    # Checked just above: build it without __post_init__ checking the same fields again.
+    envelope = object.__new__(Envelope)
+    for name in ("type", "term", "seq", "body"):
+        object.__setattr__(envelope, name, obj[name])
+    object.__setattr__(envelope, "version", obj["v"])
+    return envelope
 
 
 def encode(envelope: Envelope, *, max_bytes: int = MAX_MESSAGE_BYTES) -> bytes:
