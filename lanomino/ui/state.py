@@ -441,6 +441,8 @@ def on_new_observation(ui: UiState, obs: Observation) -> None:
         ui.selected = first_playable_index(obs)
         ui.message = ""  # whatever was said while waiting is stale now
     ui.selected = max(0, min(ui.selected, len(obs.hand) - 1))
+    if obs.is_my_turn and obs.hand and obs.hand[ui.selected] not in playable(obs):
+        ui.selected = first_playable_index(obs)  # e.g. a drawn tile fits now: go to it
 
 
 END_NAMES = {End.LEFT: "left", End.RIGHT: "right", End.UP: "up", End.DOWN: "down"}

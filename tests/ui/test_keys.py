@@ -146,3 +146,18 @@ def test_q_asks_first_then_leaves_or_resigns(both_ends_state) -> None:
     assert run_keys(ui, ["q", "n"]) == [] and not ui.confirm_quit
     assert run_keys(ui, ["q", "y"]) == [LeaveTable()]
     assert run_keys(ui, ["q", "r"]) == [ResignMatch()]
+
+
+def test_a_drawn_tile_that_fits_becomes_the_selection() -> None:
+    state = state_with(["6-6 6-4 5-1 0-0 3-3 5-5 4-4", "6-5 4-3 6-2 2-2 0-1 0-2 0-3"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    apply(state, 1, Play(parse_tile("6-5"), End.RIGHT))
+    apply(state, 0, Play(parse_tile("5-1"), End.RIGHT))
+    apply(state, 1, Play(parse_tile("6-2"), End.LEFT))
+    ui = table_ui(state)  # ends 2 and 1: nothing fits, the selection stays where it was
+    while not any(isinstance(a, Play) for a in observe(state, 0).legal):
+        apply(state, 0, Draw())
+    on_new_observation(ui, observe(state, 0))
+    assert ui.obs is not None
+    chosen = ui.obs.hand[ui.selected]
+    assert any(isinstance(a, Play) and a.tile == chosen for a in ui.obs.legal)
