@@ -115,8 +115,16 @@ def main() -> int:
     players = args.players or (4 if rules.partnership else 2)
     jobs = [(rules, players, args.a, args.b, i, args.seed, args.sims) for i in range(args.matches)]
     started = time.perf_counter()
+    outcomes: list[MatchOutcome] = []
     with multiprocessing.Pool(args.workers) as pool:
-        outcomes = pool.map(_job, jobs, chunksize=1)
+        for outcome in pool.imap(_job, jobs, chunksize=1):
+            outcomes.append(outcome)
+            done = len(outcomes)
+            if done % max(1, args.matches // 20) == 0:  # progress on stderr, about every 5%
+                won = sum(o.a_won for o in outcomes)
+                plo, phi = wilson(won, done)
+                print(f"  {done}/{args.matches} matches, A {won / done:.1%} [{plo:.1%}, {phi:.1%}], "
+                      f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     wall = time.perf_counter() - started
     n = len(outcomes)
     wins = sum(o.a_won for o in outcomes)
