@@ -7,6 +7,15 @@ directory. ``HostNode`` and ``PeerNode`` are also the API a user interface attac
 ``subscribe(callback)`` to see every session event (observations included), ``submit(action)``
 to move, ``quit()`` to leave.
 
+Host migration (see docs/host-migration.md): every peer binds a standby ROUTER with its own CURVE
+keypair at start and tells the host where (``hello.addr``; the roster carries it to every peer). When
+its session elects a new host (``HostChanged``), a peer connects to the candidate's roster address
+with the candidate's roster CURVE key; the candidate turns its peer session into a host session
+(``successor_host``), serves on its standby ROUTER and announces the table with the new term. A host
+leaving on purpose (quit, Ctrl-C, SIGTERM) hands over at once; a host that sees its table announced
+with a higher term steps down. Elections run only at tables of three or more people (with two, the
+one left cannot make a majority: it waits for its host as before).
+
 Direct joins (``HOST:PORT/KEY``): the host prints its address with its CURVE public key, and a peer
 that joins by address must be given that key; CURVE then proves it is talking to that host (the key
 is the fingerprint; nothing is trusted on first use).
@@ -19,6 +28,7 @@ import json
 import logging
 import random
 import signal
+import socket
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -31,13 +41,19 @@ from lanomino.engine import Action, Observation, Rules
 from lanomino.fair.identity import Identity
 from lanomino.fair.keystore import load_or_create_identity
 from lanomino.net.codec import DirectAddress, key_fingerprint
+from lanomino.net.election import members
+from lanomino.net.errors import TransportError
+from lanomino.net.host_base import Phase as HostPhase
 from lanomino.net.session import (
     Closed,
     HandVerified,
+    HostChanged,
     HostSession,
     JoinRefused,
     LocalSeat,
     MatchOver,
+    MigrationDone,
+    MigrationPaused,
     PeerSession,
     ProtocolProblem,
     SeatLeft,
@@ -45,9 +61,11 @@ from lanomino.net.session import (
     SecretMade,
     Sender,
     SessionEvent,
+    SteppedDown,
     Timings,
     TranscriptUpdated,
     YourTurn,
+    successor_host,
 )
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport
 
@@ -65,6 +83,21 @@ def lan_addresses() -> list[str]:
             if isinstance(ip.ip, str) and not ip.ip.startswith(("127.", "169.254.")):
                 found.append(ip.ip)
     return found
+
+
+def local_ip_toward(host: str) -> str:
+    """The local address this machine uses to reach ``host`` (a UDP connect: nothing is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect((host, 9))
+        return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+RUNNING = (HostPhase.COMMIT, HostPhase.ECHO, HostPhase.REVEAL, HostPhase.PLAY, HostPhase.MIGRATING)
 
 
 def bot_policy(level: str, seed: int | None = None) -> Callable[[Observation], Action]:
@@ -85,12 +118,15 @@ class Outcome:
     transcript: str | None = None
     reason: str = ""
     problems: dict[str, int] = field(default_factory=dict)
+    hosts: dict[int, int] = field(default_factory=dict)  # term -> the host seat this node saw in it
+    migrations: list[dict[str, Any]] = field(default_factory=list)  # what this node did as a new host
 
     def to_json(self) -> dict[str, Any]:
         return {"event": "match_over" if self.finished else "stopped", "finished": self.finished,
                 "winner": self.winner, "scores": list(self.scores), "hands": self.hands,
                 "verified": self.verified, "seat": self.seat, "transcript": self.transcript,
-                "reason": self.reason, "problems": self.problems}
+                "reason": self.reason, "problems": self.problems,
+                "hosts": {str(t): s for t, s in sorted(self.hosts.items())}, "migrations": self.migrations}
 
 
 class _Node:
@@ -104,6 +140,8 @@ class _Node:
         self.transcript_path: Path | None = None
         self.verified: dict[int, bool] = {}
         self.tasks: set[asyncio.Future[Any]] = set()
+        self.hosts: dict[int, int] = {0: 0}  # term -> host seat, as this node saw it
+        self.migrations: list[dict[str, Any]] = []
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run ``coro`` in the background, keeping a reference and logging its failure."""
@@ -164,6 +202,7 @@ class _Node:
 
     def _finish(self, outcome: Outcome) -> None:
         if self.done is not None and not self.done.done():
+            outcome.hosts, outcome.migrations = dict(self.hosts), list(self.migrations)
             outcome.transcript = str(self.transcript_path) if self.transcript_path else None
             self.done.set_result(outcome)
 
@@ -227,9 +266,16 @@ class HostNode(_Node):
         return self.session.observation(0)
 
     def quit(self) -> None:
-        self.session.close()
+        """Leave: a running match with two or more other people in it is handed over at once."""
+        others = [n for n in members(self.session.roster()) if n != self.session.host_seat]
+        if self.session.phase in RUNNING and len(others) >= 2:
+            self.session.hand_over("the host quit")
+            reason = "the host handed the table over"
+        else:
+            self.session.close()
+            reason = "the host closed the table"
         self._flush()
-        self._finish(Outcome(False, reason="the host closed the table"))
+        self._finish(Outcome(False, seat=self.session.host_seat, reason=reason))
 
     def _announcement(self) -> TableAnnouncement:
         return TableAnnouncement(name=self.table_name, rules=self.rules_name[:64],
@@ -251,6 +297,8 @@ class HostNode(_Node):
         self.done = asyncio.get_running_loop().create_future()
         tasks = [asyncio.create_task(self._receive()),
                  asyncio.create_task(self._timers(self.session.handle_timer, self.session.next_deadline))]
+        if self.announcer is not None:
+            tasks.append(asyncio.create_task(self._watch_terms()))
         try:
             outcome = await self.done
             await asyncio.sleep(0.2)  # let the last messages (hand log, closing) leave
@@ -264,6 +312,24 @@ class HostNode(_Node):
         if self.announcer is not None:
             await self.announcer.close()
         self.transport.close()
+
+    async def _watch_terms(self) -> None:
+        """Step down when this table is announced by one of its members with a higher term."""
+        from lanomino.discovery.zeroconf_adapter import TableBrowser
+        from lanomino.fair.identity import peer_id
+
+        try:
+            async with TableBrowser(self.interfaces or self.addresses) as browser:
+                while True:
+                    await browser.next_event(1.0)
+                    ids = {peer_id(bytes.fromhex(e["identity"])): e["seat"] for e in self.session.roster()}
+                    for seen in list(browser.tables.values()):
+                        a = seen.announcement
+                        if a.name == self.table_name and a.term > self.session.term and a.host_peer_id in ids:
+                            self.session.notice_term(a.term, ids[a.host_peer_id])
+                            self._flush()
+        except (OSError, RuntimeError) as exc:
+            log.info("cannot watch for a newer host: %s", exc)
 
     async def _receive(self) -> None:
         while True:
@@ -285,34 +351,56 @@ class HostNode(_Node):
                 reannounce = True
                 log.info("%s", event)
             elif isinstance(event, MatchOver):
-                self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified, 0,
-                                     problems=dict(self.session.stats)))
+                self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
+                                     self.session.host_seat, problems=dict(self.session.stats)))
+            elif isinstance(event, SteppedDown):
+                self.hosts[event.term] = event.host
+                log.warning("term %d has another host (seat %d): this one steps down", event.term, event.host)
+                self._finish(Outcome(False, seat=self.session.host_seat,
+                                     reason=f"stepped down: seat {event.host} hosts term {event.term}"))
         if reannounce and self.announcer is not None:
             self._spawn(self.announcer.update(self._announcement()))
 
 
 class PeerNode(_Node):
-    """A seat at someone's table: PeerSession + PeerTransport; a bot plays when ``level`` is set."""
+    """A seat at someone's table: PeerSession + PeerTransport; a bot plays when ``level`` is set.
+
+    With ``migration`` (the default) the node also keeps a standby ROUTER bound (``host_port``) and
+    takes part in host elections: it may end the match as the table's host (``self.host``)."""
 
     def __init__(self, *, data_dir: Path, address: DirectAddress, player: str, passphrase: str | None,
                  timings: Timings, level: str | None, source_ip: str | None = None,
-                 delay_s: float = 0.0) -> None:
+                 delay_s: float = 0.0, table_name: str | None = None, host_port: int = 0,
+                 migration: bool = True, announce: bool = True) -> None:
         super().__init__(data_dir)
         assert address.server_key is not None
         self.address = address
         self.identity = load_or_create_identity(data_dir)
-        self.keys = CurveKeypair.generate()
+        self.keys = CurveKeypair.generate()  # kept for the whole match: the roster carries its public half
         self.secrets_path = data_dir / "secrets.json"
         self.session = PeerSession(self.identity, self.keys.public, address.server_key, name=player,
                                    passphrase=passphrase, timings=timings, secrets=self._load_secrets())
         self.transport = PeerTransport(self.keys, address.server_key, address.host, address.port,
                                        source_ip=source_ip)
+        self.source_ip = source_ip
         self.policy = bot_policy(level) if level else None
         self.delay_s = delay_s
+        self.table_name, self.host_port = table_name, host_port
+        self.migration, self.announce = migration, announce
+        self.passphrase = passphrase
+        self.host: HostSession | None = None  # set when an election made this node the host
+        self.standby: HostTransport | None = None
+        self.announcer: Any = None
+        self.ready = True  # the transport to the current host has finished its handshake
+        self.backlog: list[dict[str, Any]] = []  # messages for a host still being connected to
+        self.generation = 0
 
     def submit(self, action: Action) -> None:
         """This seat moves (a UI). Raises IllegalActionError."""
-        self.session.submit(action, self.now())
+        if self.host is not None:
+            self.host.submit(action, self.now())
+        else:
+            self.session.submit(action, self.now())
         self._flush()
 
     def my_seat(self) -> int | None:
@@ -320,11 +408,20 @@ class PeerNode(_Node):
         return seat
 
     def observation(self) -> Observation | None:
+        if self.host is not None:
+            return self.host.observation()
         obs: Observation | None = self.session.observation()
         return obs
 
     def quit(self) -> None:
-        self.session.quit(self.now(), "quit")
+        if self.host is not None:
+            others = [n for n in members(self.host.roster()) if n != self.host.host_seat]
+            if self.host.phase in RUNNING and len(others) >= 2:
+                self.host.hand_over("the host quit")
+            else:
+                self.host.close()
+        else:
+            self.session.quit(self.now(), "quit")
         self._flush()
         self._finish(Outcome(False, seat=self.session.seat, reason="quit"))
 
@@ -342,17 +439,31 @@ class PeerNode(_Node):
         tmp.replace(self.secrets_path)
 
     async def start(self) -> None:
+        if self.migration:
+            ip = self.source_ip or local_ip_toward(self.address.host)
+            self.standby = HostTransport(self.keys, bind_ip=ip, port=self.host_port,
+                                         on_malformed=lambda _id, exc: self._malformed())
+            await self.standby.start()
+            self.session.addr = f"{ip}:{self.standby.port}"
         await self.transport.connect()
         self.session.connect(self.now())
         self._flush()
 
+    def _malformed(self) -> None:
+        if self.host is not None:
+            self.host.stats.update(["malformed.frame"])
+
+    def _active(self) -> HostSession | PeerSession:
+        return self.host if self.host is not None else self.session
+
     async def run(self) -> Outcome:
         self.done = asyncio.get_running_loop().create_future()
-        tasks = [asyncio.create_task(self._receive()),
-                 asyncio.create_task(self._timers(self.session.handle_timer, self.session.next_deadline))]
+        tasks = [asyncio.create_task(self._receive()), asyncio.create_task(self._host_receive()),
+                 asyncio.create_task(self._timers(lambda now: self._active().handle_timer(now),
+                                                  lambda: self._active().next_deadline()))]
         try:
             outcome = await self.done
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.2 if self.host is not None else 0.05)
             return outcome
         finally:
             for task in tasks:
@@ -360,47 +471,175 @@ class PeerNode(_Node):
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
+        if self.announcer is not None:
+            await self.announcer.close()
         self.transport.close()
+        if self.standby is not None:
+            self.standby.close()
 
     async def _receive(self) -> None:
         while True:
-            message = await self.transport.receive()
-            if message is None:
+            transport = self.transport
+            if not self.ready or self.host is not None:
+                await asyncio.sleep(0.01)
+                continue
+            try:
+                message = await transport.receive(0.25)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # the node stops
+                continue  # the transport was closed under a pending receive (a new host)
+            except Exception as exc:  # noqa: BLE001 - the transport was swapped (closed) under us
+                log.debug("receive stopped: %r", exc)
+                await asyncio.sleep(0.01)
+                continue
+            if message is None or transport is not self.transport or self.host is not None:
                 continue
             log.debug("in  %s", str(message)[:120])
             self.session.receive(message, self.now())
             self._flush()
             self.wake.set()
 
+    async def _host_receive(self) -> None:
+        """After an election made this node the host: serve on the standby ROUTER."""
+        while self.host is None or self.standby is None:
+            await asyncio.sleep(0.01)
+        while True:
+            incoming = await self.standby.receive()
+            if incoming is None:
+                continue
+            log.debug("in  %s", str(incoming.message)[:120])
+            try:
+                self.host.receive(Sender(incoming.identity, incoming.peer_key), incoming.message, self.now())
+            except Exception:  # a bug in the migration code must not silence the table
+                log.exception("the host session failed on %s", str(incoming.message)[:200])
+                self.host.stats.update(["migration.error"])
+            self._flush()
+            self.wake.set()
+
     def _flush(self) -> None:
-        events = self.session.take_events()
+        if self.host is not None:
+            self._flush_host(self.host)
+            return
+        session = self.session
+        session.migration = self.migration and len(members(session.roster)) >= 3
+        events = session.take_events()
         for event in events:  # secrets reach the disk before the commitment leaves
             if isinstance(event, SecretMade):
                 self._save_secret(event)
-        for message in self.session.take_outgoing():
+            elif isinstance(event, HostChanged):
+                self.hosts[event.term] = event.seat
+                if event.mine:
+                    self._become_host(event)
+                else:
+                    self._reconnect(event)
+        if self.host is not None:  # the peer session's last words (none for a candidate) are moot
+            session.take_outgoing()
+        for message in session.take_outgoing():
             self._spawn(self._send(message))
         for event in events:
             self._publish(event)
-            if isinstance(event, YourTurn) and self.policy is not None:
+            if isinstance(event, YourTurn) and self.policy is not None and self.host is None:
                 self._spawn(self._play(event.observation))
             elif isinstance(event, MatchOver):
                 self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
-                                     self.session.seat, problems=dict(self.session.stats)))
+                                     session.seat, problems=dict(session.stats)))
             elif isinstance(event, JoinRefused):
                 self._finish(Outcome(False, seat=None, reason=f"refused: {event.reason}"))
             elif isinstance(event, Closed):
-                self._finish(Outcome(False, seat=self.session.seat, reason=event.reason))
+                self._finish(Outcome(False, seat=session.seat, reason=event.reason))
+        if self.host is not None:
+            self._flush_host(self.host)
+
+    def _flush_host(self, host: HostSession) -> None:
+        assert self.standby is not None
+        for out in host.take_outgoing():
+            self._spawn(self.standby.send(out.route, out.message))
+        for event in host.take_events():
+            self._publish(event)
+            if isinstance(event, MigrationPaused):
+                log.warning("term %d: waiting for a majority (%d of %d members here)", event.term,
+                            event.joined, event.needed)
+            elif isinstance(event, MigrationDone):
+                self.migrations.append({"term": event.term, "host": event.host, "rebuilt": event.rebuilt,
+                                        "at": time.time()})
+                log.warning("term %d: this seat hosts the table now", event.term)
+            elif isinstance(event, MatchOver):
+                self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
+                                     self.session.seat, problems=dict(host.stats)))
+            elif isinstance(event, SteppedDown):
+                self.hosts[event.term] = event.host
+                self._finish(Outcome(False, seat=self.session.seat,
+                                     reason=f"stepped down: seat {event.host} hosts term {event.term}"))
+
+    def _become_host(self, event: HostChanged) -> None:
+        """This seat is the election's candidate: host the table from the peer's replicated state."""
+        assert self.standby is not None
+        self.generation += 1
+        self.transport.close()
+        self.host = successor_host(self.session, self.now(), policy=self.policy)
+        log.warning("term %d: this seat (%d) takes over the table", event.term, event.seat)
+        if self.announce and self.table_name and self.session.addr:
+            self._spawn(self._announce(self.host))
+
+    async def _announce(self, host: HostSession) -> None:
+        from lanomino.discovery.zeroconf_adapter import TableAnnouncer
+
+        assert self.standby is not None and self.session.addr is not None and self.table_name is not None
+        ip = self.session.addr.rsplit(":", 1)[0]
+        announcement = TableAnnouncement(
+            name=self.table_name, rules="migrated", seats_taken=host.seats_taken, seats_total=host.players,
+            host_peer_id=self.identity.peer_id, term=host.term, has_passphrase=self.passphrase is not None,
+            host_key=self.keys.public)
+        self.announcer = TableAnnouncer([ip])
+        await self.announcer.register(announcement, self.standby.port, [ip])
+
+    def _reconnect(self, event: HostChanged) -> None:
+        """Follow the election's candidate: connect to its roster address with its roster key."""
+        entry = next((e for e in self.session.roster if e["seat"] == event.seat), None)
+        addr = entry.get("addr") if entry is not None else None
+        self.generation += 1
+        self.transport.close()
+        self.ready, self.backlog = False, []
+        if not addr or not event.curve:
+            log.warning("term %d: seat %d left no address: waiting for the next candidate", event.term, event.seat)
+            return
+        host, port = addr.rsplit(":", 1)
+        self.transport = PeerTransport(self.keys, event.curve, host.strip("[]"), int(port),
+                                       source_ip=self.source_ip)
+        log.info("term %d: following seat %d at %s", event.term, event.seat, addr)
+        self._spawn(self._connect(self.transport, self.generation))
+
+    async def _connect(self, transport: PeerTransport, generation: int) -> None:
+        try:
+            await transport.connect(timeout_s=max(1.0, 2 * self.session.timings.liveness_s))
+        except TransportError as exc:
+            log.info("cannot reach the candidate: %s", exc)
+            return
+        if generation != self.generation:
+            transport.close()
+            return
+        self.ready = True
+        backlog, self.backlog = self.backlog, []
+        for message in backlog:
+            await self._send(message)
 
     async def _send(self, message: dict[str, Any]) -> None:
+        if not self.ready:
+            self.backlog.append(message)
+            return
         try:
             await self.transport.send(message)
-        except OSError as exc:  # the host is away: heartbeats and seq gaps sort it out
+        except (OSError, TransportError) as exc:  # the host is away: heartbeats and seq gaps sort it out
             log.info("send failed: %s", exc)
 
     async def _play(self, obs: Observation) -> None:
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
         assert self.policy is not None
+        if self.host is not None:
+            return  # this node hosts now: its host session plays the seat
         try:
             self.session.submit(self.policy(obs), self.now())
         except ValueError as exc:

@@ -26,6 +26,10 @@ def add_peer_arguments(parser: argparse.ArgumentParser, level: str) -> None:
     parser.add_argument("--timeout", type=float, default=3.0, metavar="S", help="how long to look for TABLE (default 3 s)")
     parser.add_argument("--data-dir", metavar="DIR", help="keys, secrets and transcripts live here")
     parser.add_argument("--json", action="store_true", help="print one JSON line with the result when the match ends")
+    parser.add_argument("--host-port", type=int, default=0, metavar="PORT",
+                        help="TCP port this seat serves on if it is elected host after the host leaves (default: any)")
+    parser.add_argument("--no-migration", action="store_true",
+                        help="never take part in host elections (a silent host is waited for)")
     add_timing_arguments(parser)
 
 
@@ -98,7 +102,9 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
         address = await find_table(args.table, args.interface, args.timeout)
         node = PeerNode(data_dir=data_dir(args.data_dir), address=address, player=player,
                         passphrase=args.passphrase, timings=timings, level=args.level,
-                        source_ip=args.interface, delay_s=args.delay)
+                        source_ip=args.interface, delay_s=args.delay,
+                        table_name=None if _ADDRESS.fullmatch(args.table) else args.table,
+                        host_port=args.host_port, migration=not args.no_migration)
         try:
             await node.start()
         except OSError as exc:

@@ -70,10 +70,12 @@ class Seat:
     in_seq: int = 0  # the last seq accepted from this seat
     out_seq: int = 0  # the last seq sent to this seat
     left: bool = False
+    addr: str | None = None  # where this seat would host after a migration (IP:PORT)
 
     def roster(self) -> dict[str, Any]:
         return {"seat": self.seat, "name": self.name, "identity": self.identity.hex(), "curve": self.curve,
-                "kind": self.kind, "connected": self.connected and not self.left, "left": self.left}
+                "kind": self.kind, "connected": self.connected and not self.left, "left": self.left,
+                "addr": self.addr}
 
 
 @dataclass(slots=True)
@@ -86,6 +88,7 @@ class Pending:
     nonce: bytes
     table: bytes
     since: float
+    addr: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,7 +49,7 @@ class HostMigrate(HostPlay):
         for e in peer.roster:
             kind = "host" if e["seat"] == peer.seat else ("bot" if e["kind"] == "bot" else "human")
             seat = Seat(e["seat"], e["name"], kind, _raw(e["identity"]), e["curve"], connected=False,
-                        left=e.get("left", False), last_heard=self.now)
+                        left=e.get("left", False), last_heard=self.now, addr=e.get("addr"))
             self.seats[e["seat"]] = seat  # its connection counts once it has said hello again
         me = self._seat(peer.seat)
         me.connected = True
@@ -112,23 +112,24 @@ class HostMigrate(HostPlay):
     def _rebuild(self) -> bool:
         """The game state after the finished hands, then the hand in play if there is one."""
         assert self.doc is not None
-        transcript = parse_transcript(self.doc)
+        # before the first hand ends the document has no "end" yet: nothing to replay
+        finished = parse_transcript(self.doc).hands if self.doc["hands"] else ()
         state = new_game(self.rules, self.players)
-        for hand in transcript.hands:
+        for hand in finished:
             for attempt in hand.deals:
-                ctx = DealContext(transcript.table, hand.hand, attempt.attempt)
+                ctx = DealContext(self.table, hand.hand, attempt.attempt)
                 opened = list(zip([c.seat for c in attempt.commitments], attempt.secrets, strict=True))
                 _, hands, boneyard = derive_deal(ctx, opened, self.rules, state.active)
                 start_hand(state, hands, boneyard)
             for move in hand.moves:
                 apply(state, move.seat, move.action)
         self.state = state
-        if transcript.hands:
+        if finished:
             self.last_deal = self._deal_of_entry(self.doc["hands"][-1])
-        played = len(transcript.hands)
+        played = len(finished)
         if not self._rebuild_hand(state, played + 1):
             self.deal = None
-            self.phase = Phase.COMMIT if transcript.hands else Phase.LOBBY
+            self.phase = Phase.COMMIT if finished else Phase.LOBBY
             return False
         return True
 

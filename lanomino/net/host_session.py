@@ -189,7 +189,7 @@ class HostSession(HostMigrate):
             del self.pending[oldest]
         nonce = self.secret_source()
         self.pending[sender.curve] = Pending(body["name"], body["identity"], sender.route, nonce,
-                                             self.table, self.now)
+                                             self.table, self.now, body["addr"])
         self._out.append(Outgoing(sender.route, build(
             "challenge", self.term, 1, nonce=nonce.hex(), table=self.table.hex(),
             passphrase=self.pass_key is not None, host=self.identity.public_key.hex())))
@@ -220,6 +220,7 @@ class HostSession(HostMigrate):
         if seat.curve is not None:
             self.by_curve.pop(seat.curve, None)
         seat.curve, seat.route, seat.connected = sender.curve, sender.route, True
+        seat.addr = p.addr or seat.addr
         seat.last_heard, seat.in_seq = self.now, seq
         self.by_curve[sender.curve] = seat.seat
         self._send(seat, "welcome", seat=seat.seat, seats=self.players, roster=self.roster(),

@@ -7,7 +7,8 @@ the field. ``build`` does the same for what we send and raises ``LocalProtocolEr
 
 Direction and meaning (P = peer, H = host):
 
-  P->H hello      name, Ed25519 identity key, CURVE key: "I want a seat"
+  P->H hello      name, Ed25519 identity key, CURVE key, where it would host after a migration
+                  (IP:PORT or null; the roster carries it): "I want a seat"
   H->P challenge  a nonce, the table id, whether a passphrase is needed, the host's identity
   P->H auth       signature over the join statement (proves the identity key), passphrase proof
   H->P welcome    your seat and the current roster;  H->P refused: why not (then forgotten)
@@ -164,10 +165,11 @@ SIG = hexbytes(64)
 CURVE = text(40, r"[0-9a-zA-Z.\-:+=^!/*?&<>()\[\]{}@%$#]{40}")
 TILE_TEXT = text(5, r"[0-9]{1,2}-[0-9]{1,2}")
 CODE = text(32, r"[a-z][a-z_]*")
+ADDR = text(64, r"[0-9A-Za-z.:\[\]-]+:[0-9]{1,5}")  # where a seat would host, IP:PORT
 
 ROSTER_ENTRY: dict[str, Check] = {
     "seat": SEAT, "name": name_text, "identity": KEY32, "curve": optional(CURVE),
-    "kind": text(5, r"host|human|bot"), "connected": boolean, "left": boolean,
+    "kind": text(5, r"host|human|bot"), "connected": boolean, "left": boolean, "addr": optional(ADDR),
 }
 
 
@@ -178,7 +180,7 @@ def roster_entry(value: Any, where: str) -> dict[str, Any]:
 ROSTER = listof(roster_entry, MAX_SEATS)
 
 SCHEMAS: dict[str, dict[str, Check]] = {
-    "hello": {"name": name_text, "identity": KEY32, "curve": CURVE},
+    "hello": {"name": name_text, "identity": KEY32, "curve": CURVE, "addr": optional(ADDR)},
     "challenge": {"nonce": KEY32, "table": hexbytes(16), "passphrase": boolean, "host": KEY32},
     "auth": {"signature": SIG, "proof": optional(KEY32)},
     "welcome": {"seat": SEAT, "seats": integer(2, MAX_SEATS), "roster": ROSTER, "rules": obj},

@@ -56,6 +56,7 @@ class PeerBase:
         self.attempts: dict[int, list[dict[str, Any]]] = {}  # per hand, the deal attempts without secrets
         self.election: Any = None  # a running host election (election.Election)
         self.migration = migration  # take part in host elections (the node must then act on HostChanged)
+        self.addr: str | None = None  # where this peer would host if elected (IP:PORT; the node sets it)
         self.host_seq = 0
         self.my_seq = 0
         self.seat = -1
@@ -97,7 +98,8 @@ class PeerBase:
 
     def _error(self, body: dict[str, Any]) -> None:
         if body["code"] == "not_seated" and self.election is not None:  # a new host: say hello
-            self._send("hello", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve)
+            self._send("hello", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve,
+                       addr=self.addr)
         if body["code"] in ("illegal", "out_of_turn", "stale", "bad_signature"):
             self.pending_move = None
         self._events.append(ProtocolProblem(body["code"], body["message"], self.seat))

@@ -37,13 +37,16 @@ class PeerMigrate(PeerDeal):
         curve = str(entry["curve"]) if entry is not None and entry["curve"] else ""
         self.term, self.host_seat, self.host_curve = term, seat, curve
         self.host_seq = 0
-        self.silent, self.last_heard = False, now
+        # a candidate gets twice the liveness timeout: it may notice the silence (and start
+        # serving) up to one timeout after this peer did, e.g. when only this peer got the bye
+        self.silent, self.last_heard = False, now + self.timings.liveness_s
         self.resync_asked, self.pending_move = False, None
         mine = seat == self.seat
         self._events.append(HostChanged(term, seat, curve, mine))
         if not mine:
             self.now = now
-            self._send("hello", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve)
+            self._send("hello", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve,
+                       addr=self.addr)
 
     def report(self) -> dict[str, Any]:
         """What this peer holds of the hand in play, for a new host (the ``report`` body)."""

@@ -72,7 +72,8 @@ class PeerSession(PeerMigrate):
         """Start (or restart, on a new connection) the join handshake."""
         self.now = self.last_heard = now
         self.phase = Phase.CONNECTING if self.seat < 0 else self.phase
-        self._send("hello", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve)
+        self._send("hello", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve,
+                       addr=self.addr)
 
     def take_outgoing(self) -> list[dict[str, Any]]:
         out, self._out = self._out, []

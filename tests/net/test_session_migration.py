@@ -152,3 +152,17 @@ def test_without_migration_a_silent_host_is_waited_for_not_replaced() -> None:
     table.revive(0)
     table.run(table.over)
     check_survivors(table)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_host_crash_in_the_first_hand_is_survived(players: int) -> None:
+    """Before any hand has ended the replicated transcript has no end yet: the hand is still rebuilt."""
+    table = MigratingTable(Rules.preset("classic", target=100), players, seed=20 + players)
+    table.run(lambda: _in_play_of_hand(table, 1, 2))
+    assert _in_play_of_hand(table, 1, 2)
+    table.crash(0)
+    table.run(table.over)
+    assert table.over()
+    check_survivors(table)
+    done = [e for m in table.machines for e in m.events if isinstance(e, MigrationDone)]
+    assert done and done[0].rebuilt

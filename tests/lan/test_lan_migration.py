@@ -1,0 +1,115 @@
+"""Host migration over a simulated LAN: the host of a 3-player match is killed, stopped or quits,
+and the two peers (each in its own namespace) elect a new host and finish the match. Root only."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from netlab import LabHost, LabProcess, NetLab
+
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
+
+LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
+FAST = ["--heartbeat", "0.2", "--grace", "8"]
+PACE = "0.04"  # every bot pauses this long per move, so the match outlives the fault
+
+
+def start_table(lab: NetLab, data: Path, name: str, players: int = 3,
+                target: int = 100) -> tuple[LabProcess, list[LabProcess]]:
+    """A headless host in the first namespace, ``players - 1`` bots in the next ones."""
+    h0, *others = lab.hosts[:players]
+    host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json", "--level", "greedy",
+                          "--data-dir", str(data / "host"), "--name", name, "--seats", str(players),
+                          "--set", f"target={target}", "--bot-delay", PACE, *FAST])
+    host.expect(lambda m: m.get("event") == "listening", 15)
+    peers = [bot(lab, h, data, name) for h in others]
+    return host, peers
+
+
+def bot(lab: NetLab, where: LabHost, data: Path, table: str) -> LabProcess:
+    name = f"p{where.index}"
+    return lab.spawn(where, [*LANOMINO, "bot", table, "--interface", where.ip, "--json", "--level", "greedy",
+                             "--data-dir", str(data / name), "--player", name, "--delay", PACE, *FAST])
+
+
+def result(proc: LabProcess, timeout_s: float = 60) -> dict[str, Any]:
+    return proc.expect(lambda m: m.get("event") in ("match_over", "stopped"), timeout_s)
+
+
+def verify(path: str) -> dict[str, Any]:
+    out = subprocess.run([*LANOMINO, "verify", path, "--json"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    report: dict[str, Any] = json.loads(out.stdout)
+    return report
+
+
+def check_survivors(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every survivor finished with the same verified transcript; no term had two hosts."""
+    docs = []
+    for r in results:
+        assert r["finished"] and r["verified"], r
+        assert verify(r["transcript"])["ok"]
+        docs.append(json.loads(Path(r["transcript"]).read_text()))
+    assert all(d == docs[0] for d in docs)
+    assert len({(tuple(r["scores"]), r["winner"], r["hands"]) for r in results}) == 1
+    hosts: dict[str, set[int]] = {}
+    for r in results:
+        for term, seat in r["hosts"].items():
+            hosts.setdefault(term, set()).add(seat)
+    assert all(len(seats) == 1 for seats in hosts.values()), hosts
+    assert len(hosts) >= 2, "no host change was seen"
+    migrated = [h["migrated"] for h in docs[0]["hands"] if "migrated" in h]
+    assert migrated and migrated[0]["host"] in {r["seat"] for r in results}
+    return docs
+
+
+def running_after(procs: list[LabProcess], seconds: float) -> None:
+    time.sleep(seconds)
+    assert all(p.popen.poll() is None for p in procs), "the match ended before the fault: make it longer"
+
+
+def test_the_host_is_killed_mid_match_and_the_two_peers_finish_it(lan4: NetLab, tmp_path: Path) -> None:
+    host, peers = start_table(lan4, tmp_path, "Killed")
+    running_after([host, *peers], 2.0)
+    host.kill()
+    killed_at = time.time()
+    results = [result(p) for p in peers]
+    docs = check_survivors(results)
+    assert {"seat": 0, "resign": True} in [m for h in docs[0]["hands"] for m in h["moves"]]
+    resumed = [m["at"] for r in results for m in r["migrations"]]
+    assert len(resumed) == 1 and resumed[0] - killed_at < 3.0  # liveness is 0.6 s here
+
+
+def test_a_host_sent_sigterm_hands_over_at_once(lan4: NetLab, tmp_path: Path) -> None:
+    host, peers = start_table(lan4, tmp_path, "Leaving")
+    running_after([host, *peers], 2.0)
+    left_at = time.time()
+    os.kill(host.pid, signal.SIGTERM)
+    stopped = result(host, 10)
+    assert not stopped["finished"] and "handed" in stopped["reason"]
+    results = [result(p) for p in peers]
+    check_survivors(results)
+    resumed = [m["at"] for r in results for m in r["migrations"]]
+    assert len(resumed) == 1 and resumed[0] - left_at < 0.5  # no liveness timeout was waited for
+
+
+def test_a_host_stopped_for_three_seconds_steps_down_when_it_wakes(lan4: NetLab, tmp_path: Path) -> None:
+    host, peers = start_table(lan4, tmp_path, "Sleepy", target=150)
+    running_after([host, *peers], 2.0)
+    os.killpg(host.pid, signal.SIGSTOP)
+    time.sleep(3.0)
+    os.killpg(host.pid, signal.SIGCONT)
+    old = result(host, 15)
+    assert not old["finished"] and old["reason"].startswith("stepped down"), old
+    results = [result(p) for p in peers]
+    check_survivors(results)
+    terms = {int(t): s for r in [old, *results] for t, s in r["hosts"].items()}
+    assert terms[0] == 0 and max(terms) >= 1 and terms[max(terms)] != 0
