@@ -1,0 +1,149 @@
+"""Host-migration soak in a simulated LAN of network namespaces (root only; nothing leaves the machine).
+
+Each game: a headless host and ``--players - 1`` bot peers, each in its own namespace; at a random
+moment the host is hit by ``--fault``: ``sigkill``, ``sigstop`` (SIGCONT 3 s later), ``cut`` (its link
+down for 3 s, then up) or ``random`` (one of those per game). The survivors must finish the match with
+identical, verifying transcripts and scores, and no term may have two hosts. Prints games finished,
+mismatches, and the time from the fault to the new host resuming play (median, p99, max).
+
+    sudo python scripts/chaos.py --games 20 --players 3 --fault random
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from netlab import LabProcess, NetLab, unavailable_reason  # noqa: E402
+
+LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
+FAULTS = ("sigkill", "sigstop", "cut")
+
+
+def result(proc: LabProcess, timeout_s: float) -> dict[str, Any] | None:
+    try:
+        return proc.expect(lambda m: m.get("event") in ("match_over", "stopped"), timeout_s)
+    except AssertionError:
+        return None
+
+
+def verifies(path: str) -> bool:
+    out = subprocess.run([*LANOMINO, "verify", path, "--json"], capture_output=True, text=True, timeout=60)
+    return out.returncode == 0 and bool(json.loads(out.stdout).get("ok"))
+
+
+def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Random, args: argparse.Namespace,
+             number: int) -> dict[str, Any]:
+    timing = ["--heartbeat", str(args.heartbeat), "--grace", "8"]
+    name = f"Chaos{number}"
+    h0, *others = lab.hosts[:players]
+    host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json", "--level", "greedy",
+                          "--data-dir", str(data / "host"), "--name", name, "--seats", str(players),
+                          "--set", f"target={args.target}", "--bot-delay", str(args.pace), *timing])
+    host.expect(lambda m: m.get("event") == "listening", 15)
+    peers = [lab.spawn(h, [*LANOMINO, "bot", name, "--interface", h.ip, "--json", "--level", "greedy",
+                           "--data-dir", str(data / f"p{h.index}"), "--player", f"p{h.index}",
+                           "--delay", str(args.pace), *timing]) for h in others]
+    time.sleep(rng.uniform(args.earliest, args.latest))
+    if host.popen.poll() is not None or any(p.popen.poll() is not None for p in peers):
+        return {"fault": fault, "skipped": "the match ended before the fault"}
+    at = time.time()
+    if fault == "sigkill":
+        host.kill()
+    elif fault == "sigstop":
+        os.killpg(host.pid, signal.SIGSTOP)
+        time.sleep(3.0)
+        os.killpg(host.pid, signal.SIGCONT)
+    else:
+        port = f"v{h0.index}"
+        subprocess.run(["ip", "-n", lab.bridge_namespace, "link", "set", port, "down"], check=True)
+        time.sleep(3.0)
+        subprocess.run(["ip", "-n", lab.bridge_namespace, "link", "set", port, "up"], check=True)
+    results = [result(p, args.timeout) for p in peers]
+    old = result(host, 15) if fault != "sigkill" else None
+    for p in [host, *peers]:
+        p.kill()
+    done = [r for r in results if r is not None and r["finished"] and r["verified"]]
+    finished = len(done) == len(peers)
+    mismatch = False
+    if finished:
+        docs = [json.loads(Path(r["transcript"]).read_text()) for r in done]
+        mismatch = (any(d != docs[0] for d in docs) or len({(tuple(r["scores"]), r["winner"]) for r in done}) != 1
+                    or not all(verifies(r["transcript"]) for r in done))
+    hosts: dict[str, set[int]] = {}
+    for r in [*(x for x in results if x), *([old] if old else [])]:
+        for term, seat in r.get("hosts", {}).items():
+            hosts.setdefault(term, set()).add(seat)
+    two_hosts = any(len(s) > 1 for s in hosts.values())
+    resumed = [m["at"] - at for r in results if r for m in r.get("migrations", [])]
+    return {"fault": fault, "finished": finished, "mismatch": mismatch or two_hosts,
+            "resume_s": min(resumed) if resumed else None,
+            "old_host": None if old is None else old.get("reason", "")[:60] or "finished"}
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered) + 0.5)) - 1))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, default=3, choices=(3, 4))
+    parser.add_argument("--fault", default="random", choices=(*FAULTS, "random"))
+    parser.add_argument("--target", type=int, default=100, help="points to win a match (default 100)")
+    parser.add_argument("--heartbeat", type=float, default=0.2, help="heartbeat interval, s (liveness is 3x)")
+    parser.add_argument("--pace", type=float, default=0.03, help="every bot pauses this long per move, s")
+    parser.add_argument("--earliest", type=float, default=0.3, help="the fault comes this long after the start at the earliest")
+    parser.add_argument("--latest", type=float, default=3.0, help="... and at the latest")
+    parser.add_argument("--timeout", type=float, default=90.0, help="how long a survivor may take to finish, s")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    reason = unavailable_reason()
+    if reason:
+        print(f"cannot run the namespace lab: {reason}", file=sys.stderr)
+        return 2
+    rng = random.Random(args.seed)
+    games: list[dict[str, Any]] = []
+    with NetLab(hosts=args.players, subnet="10.81.0") as lab, tempfile.TemporaryDirectory() as tmp:
+        for n in range(args.games):
+            fault = rng.choice(FAULTS) if args.fault == "random" else args.fault
+            game = one_game(lab, Path(tmp) / f"g{n}", args.players, fault, rng, args, n)
+            games.append(game)
+            print(json.dumps({"game": n, **game}), file=sys.stderr, flush=True)
+    played = [g for g in games if "skipped" not in g]
+    resumes = [g["resume_s"] for g in played if g["resume_s"] is not None]
+    print(f"games: {len(games)} ({len(games) - len(played)} ended before the fault), players {args.players}, "
+          f"fault {args.fault}")
+    print(f"finished: {sum(g['finished'] for g in played)}/{len(played)}; "
+          f"mismatches: {sum(g['mismatch'] for g in played)}")
+    for fault in FAULTS:
+        mine = [g for g in played if g["fault"] == fault]
+        if mine:
+            r = [g["resume_s"] for g in mine if g["resume_s"] is not None]
+            olds = sorted({str(g["old_host"]) for g in mine if g["old_host"] is not None})
+            print(f"  {fault}: {len(mine)} games, {sum(g['finished'] for g in mine)} finished"
+                  + (f", resume median {statistics.median(r):.2f} s max {max(r):.2f} s" if r else "")
+                  + (f"; old host: {', '.join(olds)}" if olds else ""))
+    if resumes:
+        print(f"time to resume: median {statistics.median(resumes):.2f} s, p99 {percentile(resumes, 0.99):.2f} s, "
+              f"max {max(resumes):.2f} s (n={len(resumes)})")
+    ok = played and all(g["finished"] and not g["mismatch"] for g in played)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
