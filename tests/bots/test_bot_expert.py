@@ -7,7 +7,7 @@ from itertools import count
 
 from bot_positions import deal
 
-from lanomino.bots.expert import match_value, search
+from lanomino.bots.expert import match_value, search, settled
 from lanomino.engine import (
     End,
     GameState,
@@ -83,3 +83,20 @@ def test_expert_plays_for_the_match_not_the_hand() -> None:
     late = ranked([140, 140])
     assert late[0][0] == shed
     assert late[0][1] - late[1][1] > 0.15  # not a coin toss: 6-2 hands Ben the match too often
+
+
+def test_the_search_settles_early_only_when_the_choice_is_clear() -> None:
+    # 400 wins or losses each: 0.7 against 0.3 is settled; 0.51 against 0.49 is not.
+    assert settled([400, 400], [0.7 * 400, 0.3 * 400], [0.7 * 400, 0.3 * 400])
+    assert not settled([400, 400], [0.51 * 400, 0.49 * 400], [0.51 * 400, 0.49 * 400])
+    # A move tried only a few times is never written off.
+    assert not settled([800, 5], [0.9 * 800, 0.0], [0.9 * 800, 0.0])
+
+
+def test_expert_stops_early_on_a_clear_choice_and_not_on_a_close_one() -> None:
+    obs = opening_position()
+    still = lambda: 0.0  # noqa: E731 - the budget never runs out: only settling can stop it
+    clear = search(obs, random.Random(2), budget_s=1.0, max_sims=20_000, clock=still)
+    assert sum(v for _, v, _ in clear) < 20_000
+    capped = search(obs, random.Random(2), budget_s=1.0, max_sims=600, clock=still, settle=False)
+    assert sum(v for _, v, _ in capped) == 600
