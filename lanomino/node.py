@@ -318,18 +318,24 @@ class HostNode(_Node):
         from lanomino.discovery.zeroconf_adapter import TableBrowser
         from lanomino.fair.identity import peer_id
 
-        try:
-            async with TableBrowser(self.interfaces or self.addresses) as browser:
-                while True:
-                    await browser.next_event(1.0)
-                    ids = {peer_id(bytes.fromhex(e["identity"])): e["seat"] for e in self.session.roster()}
-                    for seen in list(browser.tables.values()):
-                        a = seen.announcement
-                        if a.name == self.table_name and a.term > self.session.term and a.host_peer_id in ids:
-                            self.session.notice_term(a.term, ids[a.host_peer_id])
-                            self._flush()
-        except (OSError, RuntimeError) as exc:
-            log.info("cannot watch for a newer host: %s", exc)
+        while True:  # a fresh browser asks again at once: done every second while a seat is away
+            try:
+                async with TableBrowser(self.interfaces or self.addresses) as browser:
+                    since = self.now()
+                    while not (self._someone_away() and self.now() - since >= 1.0):
+                        await browser.next_event(0.5)
+                        ids = {peer_id(bytes.fromhex(e["identity"])): e["seat"] for e in self.session.roster()}
+                        for seen in list(browser.tables.values()):
+                            a = seen.announcement
+                            if a.name == self.table_name and a.term > self.session.term and a.host_peer_id in ids:
+                                self.session.notice_term(a.term, ids[a.host_peer_id])
+                                self._flush()
+            except (OSError, RuntimeError) as exc:  # e.g. the link is down: try again shortly
+                log.info("cannot watch for a newer host: %s", exc)
+                await asyncio.sleep(1.0)
+
+    def _someone_away(self) -> bool:
+        return any(not e["connected"] and not e["left"] and e["kind"] == "human" for e in self.session.roster())
 
     async def _receive(self) -> None:
         while True:
@@ -394,6 +400,7 @@ class PeerNode(_Node):
         self.ready = True  # the transport to the current host has finished its handshake
         self.backlog: list[dict[str, Any]] = []  # messages for a host still being connected to
         self.generation = 0
+        self.watching = False  # browsing for a newer host (from the first election on)
 
     def submit(self, action: Action) -> None:
         """This seat moves (a UI). Raises IllegalActionError."""
@@ -506,9 +513,12 @@ class PeerNode(_Node):
         while self.host is None or self.standby is None:
             await asyncio.sleep(0.01)
         while True:
-            incoming = await self.standby.receive()
-            if incoming is None:
+            if self.host is None:
+                await asyncio.sleep(0.01)
                 continue
+            incoming = await self.standby.receive()
+            if incoming is None or self.host is None:
+                continue  # (a candidate that went back to being a peer ignores late joiners)
             log.debug("in  %s", str(incoming.message)[:120])
             try:
                 self.host.receive(Sender(incoming.identity, incoming.peer_key), incoming.message, self.now())
@@ -530,6 +540,9 @@ class PeerNode(_Node):
                 self._save_secret(event)
             elif isinstance(event, HostChanged):
                 self.hosts[event.term] = event.seat
+                if not self.watching and self.announce and self.table_name and self.session.addr:
+                    self.watching = True
+                    self._spawn(self._watch_terms())
                 if event.mine:
                     self._become_host(event)
                 else:
@@ -594,6 +607,51 @@ class PeerNode(_Node):
             host_key=self.keys.public)
         self.announcer = TableAnnouncer([ip])
         await self.announcer.register(announcement, self.standby.port, [ip])
+
+    async def _watch_terms(self) -> None:
+        """During and after an election: an announced host of this table in a higher term is followed
+        (a candidate that never resumed goes back to being a peer; a host that did steps down)."""
+        from lanomino.discovery.zeroconf_adapter import TableBrowser
+
+        assert self.session.addr is not None
+        try:
+            async with TableBrowser([self.session.addr.rsplit(":", 1)[0]]) as browser:
+                while self.done is None or not self.done.done():
+                    await browser.next_event(1.0)
+                    self._notice_terms([seen.announcement for seen in list(browser.tables.values())])
+        except (OSError, RuntimeError) as exc:
+            log.info("cannot watch for a newer host: %s", exc)
+
+    def _notice_terms(self, seen: list[TableAnnouncement]) -> None:
+        from lanomino.fair.identity import peer_id
+
+        roster = self.host.roster() if self.host is not None else self.session.roster
+        ids = {peer_id(bytes.fromhex(e["identity"])): e["seat"] for e in roster}
+        mine = self.host.term if self.host is not None else self.session.term
+        newer = [a for a in seen if a.name == self.table_name and a.host_peer_id in ids
+                 and a.host_peer_id != self.identity.peer_id and a.term > mine]
+        if not newer:
+            return
+        best = max(newer, key=lambda a: a.term)
+        term, seat = best.term, ids[best.host_peer_id]
+        host = self.host
+        if host is not None and host.phase is HostPhase.MIGRATING and host.state is None:
+            log.warning("term %d is hosted by seat %d: this candidate goes back to being a peer", term, seat)
+            host.take_events()
+            host.take_outgoing()
+            self.host = None
+            if self.announcer is not None:  # no longer the candidate: withdraw the announcement
+                announcer, self.announcer = self.announcer, None
+                self._spawn(announcer.close())
+            self.session.follow(term, seat, self.now())
+        elif host is not None:
+            host.notice_term(term, seat)
+        elif self.session.election is not None:
+            self.session.follow(term, seat, self.now())
+        else:
+            return
+        self._flush()
+        self.wake.set()
 
     def _reconnect(self, event: HostChanged) -> None:
         """Follow the election's candidate: connect to its roster address with its roster key."""

@@ -110,6 +110,17 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
         except OSError as exc:
             raise CliError(str(exc)) from None
         install_quit_handlers(node)
+        if args.json:  # one line when seated (a test or script learns the seat before the end)
+            from lanomino.net.session import Joined
+
+            seated: list[int] = []
+
+            def on_event(event: object) -> None:
+                if isinstance(event, Joined) and not seated:
+                    seated.append(event.seat)
+                    print(json.dumps({"event": "seated", "seat": event.seat}), flush=True)
+
+            node.subscribe(on_event)
         try:
             outcome = await node.run()
         finally:

@@ -43,6 +43,7 @@ from lanomino.engine import (
     IllegalActionError,
     Resign,
 )
+from lanomino.net.election import majority, members
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.fair_round import RoundError
 from lanomino.net.host_base import MAX_PENDING, LocalSeat, Pending, Phase, Policy, Seat
@@ -82,10 +83,20 @@ class HostSession(HostMigrate):
         """When ``handle_timer`` next has work: a bot's move, a heartbeat, a liveness or grace end."""
         times: list[float] = [] if self.bot_due is None else [self.bot_due]
         t = self.timings
+        cut_off = self._cut_off()
         for s in self._humans():
             times.append(s.last_sent + t.heartbeat_s)
-            times.append(s.last_heard + (t.liveness_s if s.connected else t.grace_s))
+            if s.connected or not cut_off:
+                times.append(s.last_heard + (t.liveness_s if s.connected else t.grace_s))
         return min(times) if times else None
+
+    def _cut_off(self) -> bool:
+        """At a table of three or more members, fewer than a majority of them (this host included)
+        are connected: this host is probably the one cut off, so nobody is resigned for silence
+        (the others may be electing a new host; see election.py)."""
+        voters = members(self.roster())
+        live = 1 + sum(1 for s in self._humans() if s.connected)
+        return len(voters) >= 3 and live < majority(len(voters))
 
     def handle_timer(self, now: float) -> None:
         self.now = now
@@ -100,7 +111,7 @@ class HostSession(HostMigrate):
                 s.connected = False
                 self._events.append(SeatDisconnected(s.seat))
                 self._broadcast_roster()
-            if not s.connected and now - s.last_heard >= t.grace_s:
+            if not s.connected and now - s.last_heard >= t.grace_s and not self._cut_off():
                 self._seat_left(s.seat, "did not come back within the grace period")
                 continue
             if now - s.last_sent >= t.heartbeat_s:

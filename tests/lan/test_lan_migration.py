@@ -19,11 +19,11 @@ pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
 
 LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
 FAST = ["--heartbeat", "0.2", "--grace", "8"]
-PACE = "0.04"  # every bot pauses this long per move, so the match outlives the fault
+PACE = "0.03"  # every bot pauses this long per move, so the match outlives the fault
 
 
 def start_table(lab: NetLab, data: Path, name: str, players: int = 3,
-                target: int = 100) -> tuple[LabProcess, list[LabProcess]]:
+                target: int = 80) -> tuple[LabProcess, list[LabProcess]]:
     """A headless host in the first namespace, ``players - 1`` bots in the next ones."""
     h0, *others = lab.hosts[:players]
     host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json", "--level", "greedy",
@@ -78,7 +78,7 @@ def running_after(procs: list[LabProcess], seconds: float) -> None:
 
 def test_the_host_is_killed_mid_match_and_the_two_peers_finish_it(lan4: NetLab, tmp_path: Path) -> None:
     host, peers = start_table(lan4, tmp_path, "Killed")
-    running_after([host, *peers], 2.0)
+    running_after([host, *peers], 1.0)
     host.kill()
     killed_at = time.time()
     results = [result(p) for p in peers]
@@ -90,7 +90,7 @@ def test_the_host_is_killed_mid_match_and_the_two_peers_finish_it(lan4: NetLab, 
 
 def test_a_host_sent_sigterm_hands_over_at_once(lan4: NetLab, tmp_path: Path) -> None:
     host, peers = start_table(lan4, tmp_path, "Leaving")
-    running_after([host, *peers], 2.0)
+    running_after([host, *peers], 1.0)
     left_at = time.time()
     os.kill(host.pid, signal.SIGTERM)
     stopped = result(host, 10)
@@ -102,8 +102,8 @@ def test_a_host_sent_sigterm_hands_over_at_once(lan4: NetLab, tmp_path: Path) ->
 
 
 def test_a_host_stopped_for_three_seconds_steps_down_when_it_wakes(lan4: NetLab, tmp_path: Path) -> None:
-    host, peers = start_table(lan4, tmp_path, "Sleepy", target=150)
-    running_after([host, *peers], 2.0)
+    host, peers = start_table(lan4, tmp_path, "Sleepy", target=100)
+    running_after([host, *peers], 1.0)
     os.killpg(host.pid, signal.SIGSTOP)
     time.sleep(3.0)
     os.killpg(host.pid, signal.SIGCONT)
@@ -113,3 +113,35 @@ def test_a_host_stopped_for_three_seconds_steps_down_when_it_wakes(lan4: NetLab,
     check_survivors(results)
     terms = {int(t): s for r in [old, *results] for t, s in r["hosts"].items()}
     assert terms[0] == 0 and max(terms) >= 1 and terms[max(terms)] != 0
+
+
+def test_the_hosts_link_cut_for_three_seconds_moves_the_table(lan4: NetLab, tmp_path: Path) -> None:
+    host, peers = start_table(lan4, tmp_path, "Unplugged", target=100)
+    running_after([host, *peers], 1.0)
+    port = f"v{lan4.hosts[0].index}"
+    subprocess.run(["ip", "-n", lan4.bridge_namespace, "link", "set", port, "down"], check=True)
+    time.sleep(3.0)
+    subprocess.run(["ip", "-n", lan4.bridge_namespace, "link", "set", port, "up"], check=True)
+    results = [result(p) for p in peers]
+    check_survivors(results)
+    old = result(host, 15)
+    assert not old["finished"] and old["reason"].startswith("stepped down"), old
+
+
+def test_two_of_four_lost_pause_the_table_until_one_returns(lan4: NetLab, tmp_path: Path) -> None:
+    """The host and the next in line freeze: 2 of 4 members cannot elect; seat 1 wakes and play goes on."""
+    host, peers = start_table(lan4, tmp_path, "Quorum", players=4, target=100)
+    seats = {p.expect(lambda m: m.get("event") == "seated", 15)["seat"]: p for p in peers}
+    running_after([host, *peers], 1.0)
+    for frozen in (host, seats[1]):
+        os.killpg(frozen.pid, signal.SIGSTOP)
+    time.sleep(3.0)
+    assert not [m for p in (seats[2], seats[3]) for m in p.seen if m.get("event") == "match_over"]
+    assert all(p.popen.poll() is None for p in (seats[2], seats[3]))  # waiting, not giving up
+    os.killpg(seats[1].pid, signal.SIGCONT)
+    results = [result(seats[n]) for n in (1, 2, 3)]
+    check_survivors(results)
+    os.killpg(host.pid, signal.SIGCONT)
+    doc = json.loads(Path(results[0]["transcript"]).read_text())
+    moves = [m for h in doc["hands"] for m in h["moves"]]
+    assert {"seat": 0, "resign": True} in moves and {"seat": 1, "resign": True} not in moves

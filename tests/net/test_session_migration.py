@@ -14,7 +14,7 @@ from migrationkit import MigratingTable  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
-from lanomino.net.session import MigrationDone, MigrationPaused  # noqa: E402
+from lanomino.net.session import MigrationDone, MigrationPaused, SeatLeft  # noqa: E402
 
 
 def _in_play_of_hand(table: MigratingTable, hand: int, moves: int) -> bool:
@@ -166,3 +166,20 @@ def test_a_host_crash_in_the_first_hand_is_survived(players: int) -> None:
     check_survivors(table)
     done = [e for m in table.machines for e in m.events if isinstance(e, MigrationDone)]
     assert done and done[0].rebuilt
+
+
+def test_a_host_that_loses_touch_with_the_majority_resigns_nobody() -> None:
+    """Cut off from both peers of three, the host is the minority: it waits past the grace period."""
+    table = MigratingTable(Rules.preset("classic", target=100), 3, seed=13)
+    table.run(lambda: _in_play_of_hand(table, 2, 1))
+    host = table.by_seat(0).host
+    assert host is not None
+    table.crash(1, frozen=True)
+    table.crash(2, frozen=True)
+    table.run(lambda: False, max_time=3 * table.timings.grace_s)
+    assert not [e for e in table.by_seat(0).events if isinstance(e, SeatLeft)]
+    assert host.phase.value != "over" and host.state is not None
+    table.revive(1)
+    table.revive(2)
+    table.run(table.over)
+    check_survivors(table)
