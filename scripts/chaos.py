@@ -1,7 +1,8 @@
 """Host-migration soak in a simulated LAN of network namespaces (root only; nothing leaves the machine).
 
 Each game: a headless host and ``--players - 1`` bot peers, each in its own namespace; at a random
-moment the host is hit by ``--fault``: ``sigkill``, ``sigstop`` (SIGCONT 3 s later), ``cut`` (its link
+moment after the first hand has ended (a host lost during the first hand's commit-reveal sends the
+table back to the lobby, by the LAN-table rules: nothing to migrate yet) the host is hit by ``--fault``: ``sigkill``, ``sigstop`` (SIGCONT 3 s later), ``cut`` (its link
 down for 3 s, then up) or ``random`` (one of those per game). The survivors must finish the match with
 identical, verifying transcripts and scores, and no term may have two hosts. Prints games finished,
 mismatches, and the time from the fault to the new host resuming play (median, p99, max).
@@ -57,6 +58,9 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
     peers = [lab.spawn(h, [*LANOMINO, "bot", name, "--interface", h.ip, "--json", "--level", "greedy",
                            "--data-dir", str(data / f"p{h.index}"), "--player", f"p{h.index}",
                            "--delay", str(args.pace), *timing]) for h in others]
+    first = time.monotonic() + 30  # wait for the first hand to end (see the module docstring)
+    while time.monotonic() < first and not list((data / f"p{others[0].index}" / "transcripts").glob("*.json")):
+        time.sleep(0.02)
     time.sleep(rng.uniform(args.earliest, args.latest))
     if host.popen.poll() is not None or any(p.popen.poll() is not None for p in peers):
         return {"fault": fault, "skipped": "the match ended before the fault"}
@@ -107,8 +111,9 @@ def main() -> int:
     parser.add_argument("--target", type=int, default=100, help="points to win a match (default 100)")
     parser.add_argument("--heartbeat", type=float, default=0.2, help="heartbeat interval, s (liveness is 3x)")
     parser.add_argument("--pace", type=float, default=0.03, help="every bot pauses this long per move, s")
-    parser.add_argument("--earliest", type=float, default=0.3, help="the fault comes this long after the start at the earliest")
-    parser.add_argument("--latest", type=float, default=3.0, help="... and at the latest")
+    parser.add_argument("--earliest", type=float, default=0.0,
+                        help="the fault comes this long after the first hand ended at the earliest (s)")
+    parser.add_argument("--latest", type=float, default=2.5, help="... and at the latest")
     parser.add_argument("--timeout", type=float, default=90.0, help="how long a survivor may take to finish, s")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -129,7 +134,9 @@ def main() -> int:
     print(f"games: {len(games)} ({len(games) - len(played)} ended before the fault), players {args.players}, "
           f"fault {args.fault}")
     print(f"finished: {sum(g['finished'] for g in played)}/{len(played)}; "
-          f"mismatches: {sum(g['mismatch'] for g in played)}")
+          f"mismatches: {sum(g['mismatch'] for g in played)}; "
+          f"host changes: {sum(g['resume_s'] is not None for g in played)} "
+          "(none: the fault came as the match was ending, the old host finished it)")
     for fault in FAULTS:
         mine = [g for g in played if g["fault"] == fault]
         if mine:

@@ -73,6 +73,11 @@ async def find_table(target: str, interface: str | None, timeout_s: float):  # t
             await browser.next_event(max(0.05, deadline - loop.time()))
     if not matches:
         raise CliError(f"no table called {target!r} found (try `lanomino tables`)")
+    if len(matches) > 1:  # after a host migration the lost host's record may linger: take the newest term
+        top = max(t.announcement.term for t in matches)
+        newest = [t for t in matches if t.announcement.term == top]
+        if top > 0 and len(newest) == 1:
+            matches = newest
     if len(matches) > 1:
         names = ", ".join(t.announcement.instance_name for t in matches)
         raise CliError(f"several tables are called {target!r}: {names}; give the full name")

@@ -195,7 +195,8 @@ class PeerSession(PeerMigrate):
             self.phase = Phase.SEATED
         self.resync_asked = False
         self._events.append(Joined(self.seat, self.players))
-        if self.election is not None:  # a new host: tell it what this seat holds of the hand
+        # a new host (or, for a restarted peer, a host of a later term): say what this seat holds
+        if self.election is not None or self.term > 0:
             self._send("report", **self.report())
 
     def _bye_or_handover(self, body: dict[str, Any]) -> None:
