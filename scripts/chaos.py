@@ -1,11 +1,13 @@
 """Host-migration soak in a simulated LAN of network namespaces (root only; nothing leaves the machine).
 
-Each game: a headless host and ``--players - 1`` bot peers, each in its own namespace; at a random
+Each game: a headless host and ``--players - 1`` bot peers, each in its own namespace. At a random
 moment after the first hand has ended (a host lost during the first hand's commit-reveal sends the
-table back to the lobby, by the LAN-table rules: nothing to migrate yet) the host is hit by ``--fault``: ``sigkill``, ``sigstop`` (SIGCONT 3 s later), ``cut`` (its link
-down for 3 s, then up) or ``random`` (one of those per game). The survivors must finish the match with
-identical, verifying transcripts and scores, and no term may have two hosts. Prints games finished,
-mismatches, and the time from the fault to the new host resuming play (median, p99, max).
+table back to the lobby, by the LAN-table rules: nothing to migrate yet) the host is hit by
+``--fault``: ``sigkill``, ``sigstop`` (SIGCONT 3 s later), ``cut`` (its link down for 3 s, then up),
+``random`` (one of those three per game), or ``sigterm`` (a graceful leave). The survivors must finish
+the match with identical, verifying transcripts and scores, and no term may have two hosts. Prints
+games finished, mismatches, and the time from the fault to the new host resuming play (median, p99,
+max).
 
     sudo python scripts/chaos.py --games 20 --players 3 --fault random
 """
@@ -67,6 +69,8 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
     at = time.time()
     if fault == "sigkill":
         host.kill()
+    elif fault == "sigterm":  # a graceful leave: the host hands over at once
+        os.kill(host.pid, signal.SIGTERM)
     elif fault == "sigstop":
         os.killpg(host.pid, signal.SIGSTOP)
         time.sleep(3.0)
@@ -95,7 +99,8 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
     resumed = [m["at"] - at for r in results if r for m in r.get("migrations", [])]
     return {"fault": fault, "finished": finished, "mismatch": mismatch or two_hosts,
             "resume_s": min(resumed) if resumed else None,
-            "old_host": None if old is None else old.get("reason", "")[:60] or "finished"}
+            "old_host": (None if fault == "sigkill" else "still waiting (cut off, no newer host seen)") if old is None
+            else old.get("reason", "")[:60] or "finished"}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -107,7 +112,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=3, choices=(3, 4))
-    parser.add_argument("--fault", default="random", choices=(*FAULTS, "random"))
+    parser.add_argument("--fault", default="random", choices=(*FAULTS, "random", "sigterm"),
+                        help="random: one of sigkill, sigstop, cut per game; sigterm: a graceful leave")
     parser.add_argument("--target", type=int, default=100, help="points to win a match (default 100)")
     parser.add_argument("--heartbeat", type=float, default=0.2, help="heartbeat interval, s (liveness is 3x)")
     parser.add_argument("--pace", type=float, default=0.03, help="every bot pauses this long per move, s")
@@ -137,7 +143,7 @@ def main() -> int:
           f"mismatches: {sum(g['mismatch'] for g in played)}; "
           f"host changes: {sum(g['resume_s'] is not None for g in played)} "
           "(none: the fault came as the match was ending, the old host finished it)")
-    for fault in FAULTS:
+    for fault in (*FAULTS, "sigterm"):
         mine = [g for g in played if g["fault"] == fault]
         if mine:
             r = [g["resume_s"] for g in mine if g["resume_s"] is not None]
