@@ -19,6 +19,7 @@ from the child's stdout on a thread, so a test can wait for a line with a timeou
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import os
@@ -91,14 +92,25 @@ class LabProcess:
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.seen: list[dict[str, Any]] = []  # every JSON object line read so far
         self._returned: set[int] = set()
+        # stderr is drained too: a child whose stderr pipe fills up blocks, and a test would
+        # then wait for an answer that never comes. The last lines are kept for failure reports.
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=200)
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
+        self._err_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._err_reader.start()
 
     def _read(self) -> None:
         assert self.popen.stdout is not None
         for line in self.popen.stdout:
             self.lines.put(line.rstrip("\n"))
         self.lines.put(None)
+
+    def _read_stderr(self) -> None:
+        if self.popen.stderr is None:
+            return
+        for line in self.popen.stderr:
+            self.stderr_tail.append(line.rstrip("\n"))
 
     @property
     def pid(self) -> int:
@@ -130,14 +142,16 @@ class LabProcess:
             checked = len(self.seen)
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise AssertionError(f"no matching line from pid {self.pid} in {timeout_s} s")
+                tail = "\n".join(list(self.stderr_tail)[-30:])
+                raise AssertionError(f"no matching line from pid {self.pid} in {timeout_s} s; stderr:\n{tail}")
             try:
                 line = self.lines.get(timeout=remaining)
             except queue.Empty:
                 continue
             if line is None:
-                err = self.popen.stderr.read() if self.popen.stderr else ""
-                raise AssertionError(f"pid {self.pid} ended (rc {self.popen.poll()}): {err}")
+                self._err_reader.join(timeout=2)
+                err = "\n".join(self.stderr_tail)
+                raise AssertionError(f"pid {self.pid} ended (rc {self.popen.wait(timeout=5)}): {err}")
             try:
                 obj = json.loads(line)
             except ValueError:
