@@ -12,6 +12,7 @@ from lanomino.engine import (
     HandEnded,
     Phase,
     Play,
+    Resign,
     apply,
     new_game,
     parse_tile,
@@ -81,7 +82,9 @@ def replay(record: Record, listener: Listener | None = None) -> ReplayResult:
             continue
         opened = False
         for m, move in enumerate(hand.moves, start=1):
-            if state.phase is not Phase.PLAY:
+            # A seat may leave between hands; its resignation is written after the hand's end.
+            between_hands = state.phase is Phase.DEAL and isinstance(move.action, Resign)
+            if state.phase is not Phase.PLAY and not between_hands:
                 raise IllegalMoveError(h, m, "the hand is already over")
             if not opened and isinstance(move.action, Play) and move.action.end is not None:
                 raise IllegalMoveError(

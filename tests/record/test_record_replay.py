@@ -136,3 +136,17 @@ def test_a_first_tile_with_an_end_is_refused() -> None:
     hand = _hand([["6-6", "3-1"], ["5-5", "4-1"]], [{"seat": 0, "play": "6-6", "end": "left"}])
     with pytest.raises(IllegalMoveError, match=r"^hand 1, move 1: the first tile of a hand takes no end"):
         replay(parse_record(_doc({"preset": "block", "hand_size": 2}, ["A", "B"], [hand])))
+
+
+def test_a_resignation_between_hands_is_written_after_the_hand_and_ends_a_two_player_match() -> None:
+    hand = dict(BLOCKED, moves=[{"seat": 0, "play": "6-6"}, {"seat": 1, "resign": True}])
+    result = replay(parse_record(_doc({"preset": "block", "hand_size": 2}, ["A", "B"], [hand])))
+    assert result.hands[0].end == "blocked"
+    assert (result.finished, result.winner) == (True, 0)
+
+
+def test_only_a_resignation_may_follow_the_end_of_a_hand() -> None:
+    hand = dict(BLOCKED, moves=[{"seat": 0, "play": "6-6"}, {"seat": 1, "resign": True},
+                                {"seat": 0, "pass": True}])
+    with pytest.raises(IllegalMoveError, match=r"^hand 1, move 3: the hand is already over$"):
+        replay(parse_record(_doc({"preset": "block", "hand_size": 2}, ["A", "B"], [hand])))
