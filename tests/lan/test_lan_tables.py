@@ -16,7 +16,9 @@ from netlab import LabHost, LabProcess, NetLab
 pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
 
 LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
-FAST = ["--heartbeat", "0.3", "--grace", "8"]
+# Heartbeats every 0.5 s (a drop after 1.5 s of silence): fast, yet not so tight that a process
+# starved of CPU on a loaded 2-core machine looks gone and sets off a host election.
+FAST = ["--heartbeat", "0.5", "--grace", "8"]
 
 
 def host(lab: NetLab, where: LabHost, data: Path, *extra: str) -> tuple[LabProcess, dict[str, Any]]:
