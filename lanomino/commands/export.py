@@ -26,10 +26,9 @@ def run(args: argparse.Namespace) -> int:
     document = load_logged(args, args.id).document
     if args.record and document.get("format") == "lanomino.transcript/1":
         from lanomino.fair import TranscriptError, to_record
-        from lanomino.store.playlog import record_form
 
         try:
-            document = record_form(to_record(document))
+            document = to_record(document)
         except TranscriptError as exc:
             raise CliError(f"cannot turn match {args.id} into a record: {exc}") from None
     text = json.dumps(document, indent=1) + "\n"

@@ -412,10 +412,9 @@ def logged_replay(document: dict[str, Any], title: str) -> Any:
     replayed (a damaged document, or a transcript that does not verify)."""
     from lanomino.commands.replay import replay_view
     from lanomino.record import parse_record
-    from lanomino.store.playlog import record_form
 
     if document.get("format") == "lanomino.transcript/1":
         from lanomino.fair import to_record
 
-        document = record_form(to_record(document))
+        document = to_record(document)
     return replay_view(parse_record(document), title)

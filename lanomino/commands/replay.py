@@ -61,10 +61,9 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(doc, dict) and doc.get("format") == "lanomino.transcript/1":
         from lanomino.fair import to_record
         from lanomino.fair.transcript import TranscriptError
-        from lanomino.store.playlog import record_form
 
         try:
-            doc = record_form(to_record(doc))  # the deals are derived from the revealed secrets
+            doc = to_record(doc)  # the deals are derived from the revealed secrets
         except TranscriptError as exc:
             print(f"lanomino replay: {args.file}: {exc}", file=sys.stderr)
             return 1

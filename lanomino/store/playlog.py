@@ -280,7 +280,7 @@ def _derive_transcript(document: dict[str, Any], verified: bool | None) -> Deriv
     report = verify_parsed(transcript)
     ok = report.ok if verified is None else verified and report.ok
     if report.ok:
-        derived = _derive_record(record_form(to_record(document)), document, True, keys)
+        derived = _derive_record(to_record(document), document, True, keys)
         return Derived(derived.rules_spec, derived.names, keys, derived.hands, transcript.end.finished,
                        transcript.end.winner, transcript.end.scores, ok,
                        "verified" if ok else "not verified by this peer")
@@ -318,29 +318,6 @@ def _derive_record(record_doc: dict[str, Any], document: dict[str, Any], verifie
     check = "replays" if verified is None else "verified" if verified else "not verified"
     return Derived(dict(record.rules_spec), record.players, keys, tuple(hands), result.finished,
                    result.winner, result.scores, True if verified is None else verified, check)
-
-
-def record_form(record_doc: dict[str, Any]) -> dict[str, Any]:
-    """A record as the record format wants it: a hand's first tile written in its orientation
-    (left number first) without an end. Transcripts sign first plays with an end; records do not."""
-    out = dict(record_doc)
-    hands = []
-    for hand in record_doc.get("hands", []):
-        if not isinstance(hand, dict) or not isinstance(hand.get("moves"), list):
-            hands.append(hand)
-            continue
-        moves = list(hand["moves"])
-        for i, move in enumerate(moves):
-            if isinstance(move, dict) and "play" in move:
-                if move.get("end") in ("left", "right") and isinstance(move["play"], str):
-                    halves = move["play"].split("-")
-                    high, low = sorted(halves, reverse=True) if len(halves) == 2 else (move["play"], "")
-                    text = f"{high}-{low}" if move["end"] == "left" else f"{low}-{high}"
-                    moves[i] = {"seat": move.get("seat"), "play": text}
-                break
-        hands.append({**hand, "moves": moves})
-    out["hands"] = hands
-    return out
 
 
 # ----- small helpers ----------------------------------------------------------------------------

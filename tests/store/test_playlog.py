@@ -221,7 +221,6 @@ def test_a_transcript_is_logged_with_peer_ids_from_its_keys_and_verified(tmp_pat
     from fairkit import make_transcript
 
     from lanomino.fair import peer_id, to_record
-    from lanomino.store.playlog import record_form
 
     doc = make_transcript("block", players=3, seed=2, target=20)
     store = open_store(tmp_path)
@@ -231,7 +230,7 @@ def test_a_transcript_is_logged_with_peer_ids_from_its_keys_and_verified(tmp_pat
     assert s.kind == "transcript" and s.table == "Kitchen" and s.verified is True
     assert [p.peer_id for p in s.players] == [peer_id(bytes.fromhex(k)) for k in doc["keys"]]
     assert [p.name for p in s.players] == ["p0", "p1", "p2"]
-    result = replay(parse_record(record_form(to_record(doc))))
+    result = replay(parse_record(to_record(doc)))
     assert s.scores == result.scores and s.hands == len([h for h in result.hands if h.end != "void"])
     assert log.get(mid).document == doc
     store.close()
