@@ -242,7 +242,7 @@ class HostNode(_Node):
         self.keys = CurveKeypair.generate()
         self.table_name, self.rules_name = name, rules_name
         self.bind, self.port, self.interfaces, self.announce = bind, port, interfaces, announce
-        local_bots = [LocalSeat(f"{level} bot {i + 1}", Identity.generate(), bot_policy(level))
+        local_bots = [LocalSeat(f"{level} bot {i + 1}", Identity.generate(), bot_policy(level), level)
                       for i in range(bots)]
         self.session = HostSession(self.identity, self.keys.public, rules, seats, name=player,
                                    host_policy=bot_policy(level) if headless else None, bots=local_bots,
@@ -598,7 +598,7 @@ class PeerNode(_Node):
         assert self.standby is not None
         self.generation += 1
         self.transport.close()
-        self.host = successor_host(self.session, self.now(), policy=self.policy)
+        self.host = successor_host(self.session, self.now(), policy=self.policy, bot_policy=bot_policy)
         log.warning("term %d: this seat (%d) takes over the table", event.term, event.seat)
         if self.announce and self.table_name and self.session.addr:
             self._spawn(self._announce(self.host))

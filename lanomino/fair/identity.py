@@ -8,7 +8,12 @@ from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    PublicFormat,
+)
 
 from lanomino.fair.canonical import canonical_json
 
@@ -46,6 +51,10 @@ class Identity:
     @property
     def peer_id(self) -> str:
         return peer_id(self.public_key)
+
+    def seed(self) -> bytes:
+        """The 32-byte private seed (``from_seed`` gives this identity back). Keep it secret."""
+        return self.private_key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
 
     def sign(self, message: bytes) -> bytes:
         return self.private_key.sign(message)

@@ -98,6 +98,7 @@ class LocalSeat:
     name: str
     identity: Identity
     policy: Policy | None
+    level: str = ""  # a host-side bot's level: a new host after a migration plays it at this level
 
 
 class HostBase:
@@ -160,6 +161,19 @@ class HostBase:
         return None if self.state is None else observe(self.state, self.host_seat if seat is None else seat)
 
     # ----- sending -------------------------------------------------------------------------------
+
+    def _send_bots(self, seat: Seat) -> None:
+        """Give a member the host-side bots' keys, so that it can play them if it hosts next.
+
+        A bot's seat belongs to the table, not to a person: the member that takes over after a
+        migration signs the bot's commitments and moves with its key. Sent only over the member's
+        encrypted connection, and only for bots that have a level to play at."""
+        bots = [{"seat": n, "seed": local.identity.seed().hex(), "level": local.level}
+                for n, local in sorted(self.local.items())
+                if local.level and n != self.host_seat and not self._seat(n).left]
+        if bots:
+            self._send(seat, "bots", bots=bots)
+
 
     def _humans(self) -> list[Seat]:
         return [s for s in self.seats if s is not None and s.kind == "human" and not s.left]

@@ -59,6 +59,7 @@ class HostDeal(HostBase):
                     "end": closing(self.identity, self.digest, self.host_seat, 0, False, None, self.state.scores)}
         for s in self._humans():
             self._send(s, "begin", signatures=sigs)
+            self._send_bots(s)
         self._start_hand()
 
     # ----- the fair deal -----------------------------------------------------------------------

@@ -4,23 +4,26 @@ the members, rebuilds the hand in play from their reports and the escrow, and re
 The rebuilt hand is checked before play goes on: the escrow shares must match their digests and
 the secrets they give must open the signed commitments (``escrow.rebuild``); the move log is the
 longest one any member holds, and every other member's log must be a prefix of it. The lost
-host's seat has left the table (its tiles leave with it) unless it came back in time to vote;
-host-side bots, whose keys only the lost host had, resign with it (signed by the new host).
+host's seat has left the table (its tiles leave with it) unless it came back in time to vote.
+Host-side bots move with the table: every member was given their keys (``bots``), and the new host
+plays them at their level; a bot whose key the new host lacks resigns (signed by the new host).
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from lanomino.engine import DealVoided, GameState, apply, new_game, start_hand
 from lanomino.fair.commit import DealContext
 from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
+from lanomino.fair.identity import Identity
 from lanomino.fair.shuffle import derive_deal
 from lanomino.fair.transcript import parse_transcript
 from lanomino.net.election import HANDOVER, majority, members
 from lanomino.net.fair_round import Attempt, HandDeal, RoundError
-from lanomino.net.host_base import Phase, Seat
+from lanomino.net.host_base import LocalSeat, Phase, Policy, Seat
 from lanomino.net.host_play import HostPlay
 from lanomino.net.messages import parse_move
 from lanomino.net.session_base import MigrationDone, MigrationPaused, SteppedDown
@@ -39,12 +42,19 @@ class HostMigrate(HostPlay):
     reports: dict[int, dict[str, Any]]
     carried: Any  # the peer session this host grew from (its replicated state)
 
-    def adopt(self, peer: Any, term: int, lost_host: int) -> None:
-        """Take the table over from ``peer``'s replicated state, as host of ``term``."""
+    def adopt(self, peer: Any, term: int, lost_host: int,
+              bot_policy: Callable[[str], Policy] | None = None) -> None:
+        """Take the table over from ``peer``'s replicated state, as host of ``term``; the host-side
+        bots whose keys the peer was given are played with ``bot_policy(level)``."""
         self.term, self.host_seat, self.lost_host, self.carried = term, peer.seat, lost_host, peer
         self.table, self.header, self.digest = peer.table, dict(peer.header), peer.digest
         self.rules_spec = peer.doc and peer.doc["rules"] or self.rules_spec
         self.local = {peer.seat: self.local[0]}
+        if bot_policy is not None:
+            for e in peer.roster:
+                if e["kind"] == "bot" and not e.get("left", False) and e["seat"] in peer.bot_seeds:
+                    seed, level = peer.bot_seeds[e["seat"]]
+                    self.local[e["seat"]] = LocalSeat(e["name"], Identity.from_seed(seed), bot_policy(level), level)
         self.seats = [None] * self.players
         for e in peer.roster:
             kind = "host" if e["seat"] == peer.seat else ("bot" if e["kind"] == "bot" else "human")
@@ -102,7 +112,7 @@ class HostMigrate(HostPlay):
         for n, s in enumerate(self.seats):
             if s is None or s.left or n == self.host_seat:
                 continue
-            if s.kind == "bot" or (n == self.lost_host and n not in self.reports):
+            if (s.kind == "bot" and n not in self.local) or (n == self.lost_host and n not in self.reports):
                 self._seat_left(n, "the host left" if n == self.lost_host else "its host left")
         self._host_view()
         self._run_local_seats()

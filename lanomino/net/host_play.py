@@ -226,6 +226,8 @@ class HostPlay(HostDeal):
         self._send(seat, "snapshot", seat=seat.seat, roster=self.roster(), seats=self.players,
                    rules=self.rules_spec, transcript=self.doc, play=play)
         n = seat.seat
+        if self.doc is not None:
+            self._send_bots(seat)
         if self.phase is Phase.HEADER and n not in self.header_sigs:
             self._send(seat, "match", header=self.header)
         if d is None or self.phase not in ROUND:

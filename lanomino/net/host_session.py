@@ -264,7 +264,8 @@ class HostSession(HostMigrate):
 
 
 def successor_host(peer: Any, now: float, *, policy: Policy | None, timings: Timings | None = None,
-                   secret_source: Callable[[], bytes] | None = None) -> HostSession:
+                   secret_source: Callable[[], bytes] | None = None,
+                   bot_policy: Callable[[str], Policy] | None = None) -> HostSession:
     """The host a peer becomes when an election picks it (its ``HostChanged.mine``): built from the
     peer's replicated state; it waits for a majority of the members, then resumes the table."""
     election = peer.election
@@ -273,5 +274,5 @@ def successor_host(peer: Any, now: float, *, policy: Policy | None, timings: Tim
                        timings=timings or peer.timings, secret_source=secret_source or peer.secret_source,
                        table_id=peer.table, term=election.term)
     host.now = now
-    host.adopt(peer, election.term, election.lost_host)
+    host.adopt(peer, election.term, election.lost_host, bot_policy)
     return host

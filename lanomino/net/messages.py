@@ -24,6 +24,7 @@ Direction and meaning (P = peer, H = host):
   P->H resync     "I missed something";  H->P snapshot: everything this seat may know now
   H->P error      a refused message (code, text, the seq it refers to)
   P->H bye        the peer leaves the table;  both ways: ping (liveness)
+  H->P bots       the host-side bots' signing keys and levels, for the member that may host next
   P->H report     after a host migration: the hand's moves and signatures this peer holds, and its
                   escrow share (the new host rebuilds the hand from these; see migration.py)
 """
@@ -179,6 +180,13 @@ def roster_entry(value: Any, where: str) -> dict[str, Any]:
 
 ROSTER = listof(roster_entry, MAX_SEATS)
 
+BOT_ENTRY: dict[str, Check] = {"seat": SEAT, "seed": KEY32, "level": text(16, r"[a-z]+")}
+
+
+def bot_entry(value: Any, where: str) -> dict[str, Any]:
+    return check_fields(obj(value, where), BOT_ENTRY, where)
+
+
 SCHEMAS: dict[str, dict[str, Check]] = {
     "hello": {"name": name_text, "identity": KEY32, "curve": CURVE, "addr": optional(ADDR)},
     "challenge": {"nonce": KEY32, "table": hexbytes(16), "passphrase": boolean, "host": KEY32},
@@ -213,6 +221,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "report": {"hand": COUNT, "moves": listof(obj, MAX_MOVES), "signatures": listof(SIG, MAX_MOVES),
                "escrow": optional(obj)},
     "ping": {},
+    "bots": {"bots": listof(bot_entry, MAX_SEATS)},
 }
 
 KNOWN_TYPES = frozenset(SCHEMAS)

@@ -55,6 +55,7 @@ class PeerBase:
         self.move_sigs: dict[int, list[str]] = {}  # per hand, the signatures of the moves (hex)
         self.attempts: dict[int, list[dict[str, Any]]] = {}  # per hand, the deal attempts without secrets
         self.election: Any = None  # a running host election (election.Election)
+        self.bot_seeds: dict[int, tuple[bytes, str]] = {}  # host-side bots: seat -> (key seed, level)
         self.migration = migration  # take part in host elections (the node must then act on HostChanged)
         self.addr: str | None = None  # where this peer would host if elected (IP:PORT; the node sets it)
         self.host_seq = 0

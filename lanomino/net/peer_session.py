@@ -37,6 +37,7 @@ from lanomino.engine.errors import EngineError
 from lanomino.fair.commit import (
     CommitmentError,
 )
+from lanomino.fair.identity import Identity
 from lanomino.fair.transcript import (
     TranscriptError,
     header_digest,
@@ -233,12 +234,27 @@ class PeerSession(PeerMigrate):
         self.doc = {**self.header, "header_signatures": [s.hex() for s in sigs], "hands": [], "end": None}
         self.view = PeerView(self.rules, self.players, self.seat)
 
+    def _bots(self, body: dict[str, Any]) -> None:
+        """The host-side bots' keys (this peer plays them if it hosts after a migration)."""
+        kinds = {e["seat"]: e for e in self.roster}
+        seeds: dict[int, tuple[bytes, str]] = {}
+        for bot in body["bots"]:
+            entry = kinds.get(bot["seat"])
+            if entry is None or entry["kind"] != "bot":
+                raise ValueError(f"seat {bot['seat']} is not a bot's seat")
+            known = entry["identity"]
+            if Identity.from_seed(bot["seed"]).public_key != (known if isinstance(known, bytes) else bytes.fromhex(known)):
+                raise ValueError(f"the key for seat {bot['seat']} is not that bot's")
+            seeds[bot["seat"]] = (bot["seed"], bot["level"])
+        self.bot_seeds = seeds
+
     _handlers = {
         "challenge": _challenge, "refused": _refused_msg, "welcome": _welcome, "roster": _roster,
         "match": _match, "begin": _begin, "commit_req": PeerDeal._commit_req, "commit_set": PeerDeal._commit_set,
         "reveal_req": PeerDeal._reveal_req, "escrow": PeerDeal._escrow, "deal": PeerDeal._deal,
         "update": PeerDeal._update, "hand_log": PeerDeal._hand_log, "snapshot": PeerDeal._snapshot,
         "error": PeerBase._error, "bye": _bye_or_handover, "ping": PeerBase._ping,
+        "bots": _bots,
     }
 
 

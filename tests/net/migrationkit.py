@@ -44,8 +44,10 @@ class Machine:
 class MigratingTable:
     """``players`` people (seat 0 hosts), every seat a bot; ``crash(seat)`` and friends break it."""
 
-    def __init__(self, rules: Rules, players: int, *, seed: int = 1, timings: Timings = FAST) -> None:
-        self.base = Table(rules, players, seed=seed, timings=timings)
+    def __init__(self, rules: Rules, players: int, *, seed: int = 1, timings: Timings = FAST,
+                 bots: int = 0) -> None:
+        self.base = Table(rules, players, seed=seed, timings=timings, bots=bots)
+        self.seed = seed
         self.now = 0.0
         self.timings = timings
         self.machines = [Machine(0, Sender(b"route-host", self.base.host.curve), bot_policy("greedy", seed),
@@ -144,7 +146,8 @@ class MigratingTable:
         elif isinstance(event, HostChanged):
             m.follows = event.seat
             if event.mine:
-                m.host = successor_host(m.peer, self.now, policy=m.policy)
+                m.host = successor_host(m.peer, self.now, policy=m.policy,
+                                        bot_policy=lambda level: bot_policy(level, self.seed))
                 m.hosted_terms.append(event.term)
                 m.peer = None
 

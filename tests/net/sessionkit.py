@@ -67,7 +67,7 @@ class Table:
         self.now = 0.0
         self.rules = rules
         self.timings = timings
-        host_bots = [LocalSeat(f"bot{i}", Identity.generate(), bot_policy(level, seed * 100 + i))
+        host_bots = [LocalSeat(f"bot{i}", Identity.generate(), bot_policy(level, seed * 100 + i), level)
                      for i in range(bots)]
         self.host = HostSession(Identity.generate(), curve_key(0), rules, players, name="host",
                                 host_policy=bot_policy(level, seed), bots=host_bots,

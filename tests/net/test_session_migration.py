@@ -183,3 +183,43 @@ def test_a_host_that_loses_touch_with_the_majority_resigns_nobody() -> None:
     table.revive(2)
     table.run(table.over)
     check_survivors(table)
+
+
+@pytest.mark.parametrize(("point", "seed"), [("play", 31), ("commit", 32), ("between", 33)])
+def test_host_side_bots_move_with_the_table(point: str, seed: int) -> None:
+    """The new host plays the lost host's bots (it was given their keys), so they do not resign."""
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=seed, bots=1)
+    table.run(_at(table, point))
+    assert _at(table, point)(), "the match never reached that point: pick another seed"
+    table.crash(0)
+    table.run(table.over)
+    assert table.over()
+    check_survivors(table)
+    new = table.by_seat(1)
+    assert new.host is not None and set(new.host.local) == {1, 3}
+    doc = new.host.doc
+    assert doc is not None
+    moves = [m for h in doc["hands"] for m in h["moves"]]
+    assert {"seat": 0, "resign": True} in moves
+    assert not [m for m in moves if m["seat"] == 3 and m.get("resign")]
+    first = next(i for i, h in enumerate(doc["hands"]) if "migrated" in h)
+    after = doc["hands"][first]["moves"][doc["hands"][first]["migrated"]["at"]:]
+    after += [m for h in doc["hands"][first + 1:] for m in h["moves"]]
+    assert [m for m in after if m["seat"] == 3], "the bot made no move under the new host"
+
+
+def test_a_forged_bot_key_is_refused_and_changes_nothing() -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=34, bots=1)
+    table.run(lambda: _in_play_of_hand(table, 1, 1))
+    peer = table.by_seat(1).peer
+    assert peer is not None and set(peer.bot_seeds) == {3}
+    before = dict(peer.bot_seeds)
+    host = table.by_seat(0).host
+    assert host is not None
+    seq = host._seat(1).out_seq + 1
+    for bots in ([{"seat": 3, "seed": "11" * 32, "level": "greedy"}],  # not the bot's key
+                 [{"seat": 2, "seed": before[3][0].hex(), "level": "greedy"}]):  # not a bot's seat
+        peer.receive({"v": 1, "type": "bots", "term": 0, "seq": seq, "body": {"bots": bots}}, table.now)
+        seq += 1
+    assert peer.bot_seeds == before
+    assert peer.stats["dropped.refused"] == 2
