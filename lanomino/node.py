@@ -120,13 +120,15 @@ class Outcome:
     problems: dict[str, int] = field(default_factory=dict)
     hosts: dict[int, int] = field(default_factory=dict)  # term -> the host seat this node saw in it
     migrations: list[dict[str, Any]] = field(default_factory=list)  # what this node did as a new host
+    rejoin: DirectAddress | None = None  # a host that stepped down: where the table's new host is
 
     def to_json(self) -> dict[str, Any]:
         return {"event": "match_over" if self.finished else "stopped", "finished": self.finished,
                 "winner": self.winner, "scores": list(self.scores), "hands": self.hands,
                 "verified": self.verified, "seat": self.seat, "transcript": self.transcript,
                 "reason": self.reason, "problems": self.problems,
-                "hosts": {str(t): s for t, s in sorted(self.hosts.items())}, "migrations": self.migrations}
+                "hosts": {str(t): s for t, s in sorted(self.hosts.items())}, "migrations": self.migrations,
+                "stepped_down": self.rejoin is not None or self.reason.startswith("stepped down")}
 
 
 class _Node:
@@ -341,6 +343,14 @@ class HostNode(_Node):
                 log.info("cannot watch for a newer host: %s", exc)
                 await asyncio.sleep(1.0)
 
+    def _new_host_address(self, seat: int) -> DirectAddress | None:
+        """Where the host of a newer term serves: its roster address (its standby ROUTER) and key."""
+        entry = next((e for e in self.session.roster() if e["seat"] == seat), None)
+        if entry is None or not entry.get("addr") or not entry.get("curve"):
+            return None
+        host, port = entry["addr"].rsplit(":", 1)
+        return DirectAddress(host.strip("[]"), int(port), entry["curve"])
+
     def _someone_away(self) -> bool:
         return any(not e["connected"] and not e["left"] and e["kind"] == "human" for e in self.session.roster())
 
@@ -370,7 +380,8 @@ class HostNode(_Node):
                 self.hosts[event.term] = event.host
                 log.warning("term %d has another host (seat %d): this one steps down", event.term, event.host)
                 self._finish(Outcome(False, seat=self.session.host_seat,
-                                     reason=f"stepped down: seat {event.host} hosts term {event.term}"))
+                                     reason=f"stepped down: seat {event.host} hosts term {event.term}",
+                                     rejoin=self._new_host_address(event.host)))
         if reannounce and self.announcer is not None:
             self._spawn(self.announcer.update(self._announcement()))
 
@@ -710,6 +721,28 @@ class PeerNode(_Node):
         except ValueError as exc:
             log.info("bot move not sent: %s", exc)
         self._flush()
+
+
+async def follow_to_end(host: HostNode, stepped: Outcome) -> Outcome:
+    """A host that stepped down rejoins the table's new host as a peer and follows the match to its
+    end (its own seat has left: it watches, it cannot play). Returns the match's outcome as this
+    peer saw it, or ``stepped`` when the new host cannot be reached."""
+    if stepped.rejoin is None:
+        return stepped
+    name = host.session.local[host.session.host_seat].name
+    peer = PeerNode(data_dir=host.data_dir, address=stepped.rejoin, player=name, passphrase=None,
+                    timings=host.session.timings, level=None, migration=False, announce=False)
+    try:
+        await peer.start()
+        outcome = await peer.run()
+    except (OSError, TransportError) as exc:
+        log.warning("cannot rejoin the new host at %s: %s", stepped.rejoin, exc)
+        return stepped
+    finally:
+        await peer.close()
+    outcome.hosts = {**outcome.hosts, **stepped.hosts}
+    outcome.rejoin = stepped.rejoin
+    return outcome
 
 
 def install_quit_handlers(node: HostNode | PeerNode) -> None:

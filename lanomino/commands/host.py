@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
     from lanomino.cli import CliError
     from lanomino.discovery.announce import AnnouncementError, _check_name
-    from lanomino.node import HostNode, host_fingerprint, install_quit_handlers
+    from lanomino.node import HostNode, follow_to_end, host_fingerprint, install_quit_handlers
     from lanomino.paths import data_dir
 
     rules = rules_from_args(args)
@@ -112,6 +112,10 @@ def run(args: argparse.Namespace) -> int:
             outcome = await node.run()
         finally:
             await node.close()
+        if outcome.rejoin is not None:  # it stepped down: watch the match end as a peer of the new host
+            if not args.json:
+                print(f"another seat hosts the table now: following it at {outcome.rejoin}", flush=True)
+            outcome = await follow_to_end(node, outcome)
         if args.json:
             print(json.dumps(outcome.to_json()), flush=True)
         else:

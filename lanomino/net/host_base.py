@@ -71,6 +71,7 @@ class Seat:
     out_seq: int = 0  # the last seq sent to this seat
     left: bool = False
     addr: str | None = None  # where this seat would host after a migration (IP:PORT)
+    watching: bool = False  # a person whose seat has left follows the match to its end (e.g. a lost host)
 
     def roster(self) -> dict[str, Any]:
         return {"seat": self.seat, "name": self.name, "identity": self.identity.hex(), "curve": self.curve,
@@ -178,6 +179,10 @@ class HostBase:
     def _humans(self) -> list[Seat]:
         return [s for s in self.seats if s is not None and s.kind == "human" and not s.left]
 
+    def _audience(self) -> list[Seat]:
+        """Everyone who hears the table's public messages: the humans playing, then the watchers."""
+        return [s for s in self.seats if s is not None and (s.kind == "human" and not s.left or s.watching)]
+
     def _seat(self, number: int) -> Seat:
         seat = self.seats[number]
         assert seat is not None
@@ -193,7 +198,7 @@ class HostBase:
 
     def _broadcast_roster(self) -> None:
         roster = self.roster()
-        for s in self._humans():
+        for s in self._audience():
             self._send(s, "roster", roster=roster, seats=self.players)
 
     def _refuse(self, route: bytes, seat: int | None, code: str, detail: str, ref: int) -> None:

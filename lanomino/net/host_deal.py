@@ -159,7 +159,7 @@ class HostDeal(HostBase):
         self.phase = Phase.PLAY
         self.dealt = [list(h) for h in hands]
         self._split_escrow()
-        for s in self._humans():
+        for s in self._audience():
             started = event_to_json(seat_view(events[0], s.seat))
             self._send(s, "deal", hand=a.ctx.hand, tiles=[str(t) for t in hands[s.seat]], events=[started],
                        turn=self.state.turn, attempts=[x.public_json() for x in self.deal.attempts])

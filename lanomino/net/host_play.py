@@ -82,7 +82,7 @@ class HostPlay(HostDeal):
         d.signatures.append(sig)
         public = [event_to_json(e) for e in events]
         turn = self.state.turn
-        for s in self._humans():
+        for s in self._audience():
             mine = public
             for i, e in enumerate(events):
                 if type(e) is TileDrawn and e.seat != s.seat:
@@ -111,7 +111,7 @@ class HostPlay(HostDeal):
         over = state.phase is EnginePhase.OVER
         winner = state.outcome.winner if state.outcome is not None else None
         self.doc["end"] = closing(self.identity, self.digest, self.host_seat, len(hands), over, winner, state.scores)
-        for s in self._humans():
+        for s in self._audience():
             self._send(s, "hand_log", entry=entry, end=self.doc["end"])
         for index, seat in bad:
             self.stats["refused.bad_signature"] += 1
@@ -153,6 +153,9 @@ class HostPlay(HostDeal):
     # ----- leaving -------------------------------------------------------------------------------
 
     def _bye(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        if seat.left:
+            seat.watching = False  # a watcher stops following
+            return
         self._seat_left(seat.seat, f"quit: {body['reason']}" if body["reason"] else "quit")
 
     def _ping(self, seat: Seat, body: dict[str, Any], seq: int) -> None:

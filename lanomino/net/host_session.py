@@ -84,8 +84,10 @@ class HostSession(HostMigrate):
         times: list[float] = [] if self.bot_due is None else [self.bot_due]
         t = self.timings
         cut_off = self._cut_off()
-        for s in self._humans():
+        for s in self._audience():
             times.append(s.last_sent + t.heartbeat_s)
+            if s.left:
+                continue
             if s.connected or not cut_off:
                 times.append(s.last_heard + (t.liveness_s if s.connected else t.grace_s))
         return min(times) if times else None
@@ -116,6 +118,9 @@ class HostSession(HostMigrate):
                 continue
             if now - s.last_sent >= t.heartbeat_s:
                 self._send(s, "ping")
+        for s in self._audience():
+            if s.left and now - s.last_sent >= t.heartbeat_s:
+                self._send(s, "ping")  # a watcher is kept posted, never judged
         if self.bot_due is not None and now >= self.bot_due:
             self.bot_due = None
             self._run_local_seats(fire=True)
@@ -132,7 +137,7 @@ class HostSession(HostMigrate):
             ref = message.get("seq") if isinstance(message, Mapping) else 0
             self._refuse(sender.route, seat_no, "malformed", str(exc), ref if isinstance(ref, int) else 0)
             return
-        if msg.term != self.term:
+        if msg.term != self.term and msg.type not in ("hello", "auth"):  # a joiner learns the term from us
             code = "stale_term" if msg.term < self.term else "future_term"
             self._refuse(sender.route, seat_no, code, f"this table is in term {self.term}", msg.seq)
             return
@@ -143,7 +148,7 @@ class HostSession(HostMigrate):
             self._auth(sender, msg.seq, msg.body)
             return
         seat = self.seats[seat_no] if seat_no is not None else None
-        if seat is None or seat.left:
+        if seat is None or (seat.left and not seat.watching):
             self._refuse(sender.route, None, "not_seated", "say hello first", msg.seq)
             return
         if msg.seq <= seat.in_seq:
@@ -179,7 +184,7 @@ class HostSession(HostMigrate):
 
     def close(self, reason: str = "the host closed the table") -> None:
         """Tell every peer the table is closing."""
-        for s in self._humans():
+        for s in self._audience():
             self._send(s, "bye", reason=reason[:300])
 
     # ----- joining -----------------------------------------------------------------------------
@@ -189,7 +194,7 @@ class HostSession(HostMigrate):
             self._refuse_join(sender.route, "bad_key", "the CURVE key in hello is not the connection's key")
             return
         owner = self._seat_of_identity(body["identity"])
-        if owner is not None and owner.left:
+        if owner is not None and owner.left and (owner.kind == "bot" or self.phase is Phase.LOBBY):
             self._refuse_join(sender.route, "left", "that seat has left this match")
             return
         if owner is None and (self.phase is not Phase.LOBBY or self._free_seat() is None):
@@ -230,6 +235,7 @@ class HostSession(HostMigrate):
             self.seats[number] = seat
         if seat.curve is not None:
             self.by_curve.pop(seat.curve, None)
+        seat.watching = seat.left  # a person whose seat has left may still follow the match
         seat.curve, seat.route, seat.connected = sender.curve, sender.route, True
         seat.addr = p.addr or seat.addr
         seat.last_heard, seat.in_seq = self.now, seq

@@ -16,8 +16,9 @@ class PeerMigrate(PeerDeal):
 
     def can_elect(self) -> bool:
         """A match is under way with this seat in it: losing the host starts an election."""
+        mine = next((e for e in self.roster if e["seat"] == self.seat), None)
         return (self.migration and self.phase is Phase.SEATED and self.doc is not None and self.seat >= 0
-                and bool(self.roster))
+                and mine is not None and not mine.get("left", False))  # a watcher has no vote
 
     def elect(self, now: float) -> None:
         """The host (or the candidate followed so far) is gone: follow the next candidate."""

@@ -42,5 +42,18 @@ __all__ = [
     "LocalSeat", "MatchOver", "ObservationChanged", "Outgoing", "PeerPhase", "PeerSession", "Policy",
     "ProtocolProblem", "SeatDisconnected", "SeatLeft", "SeatTaken", "SecretMade", "Sender",
     "SessionEvent", "Timings", "TranscriptUpdated", "YourTurn", "HostChanged", "MigrationDone",
-    "MigrationPaused", "SteppedDown", "successor_host",
+    "MigrationPaused", "SteppedDown", "rejoin_as_peer", "successor_host",
 ]
+
+
+def rejoin_as_peer(host: HostSession, now: float, term: int, seat: int) -> PeerSession:
+    """What a host that stepped down becomes: a peer of the host of ``term`` at ``seat`` (found in
+    its roster), same identity and CURVE key. Its own seat has usually left by then (it was the
+    lost host): the new host lets it watch the match to its end. The caller connects it (the
+    roster's ``addr`` and ``curve`` say where) and calls ``connect(now)``."""
+    entry = next(e for e in host.roster() if e["seat"] == seat)
+    peer = PeerSession(host.identity, host.curve, entry["curve"] or "", name=host._seat(host.host_seat).name,
+                       timings=host.timings, secret_source=host.secret_source, term=term)
+    peer.now = now
+    return peer
+

@@ -14,7 +14,13 @@ from migrationkit import MigratingTable  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
-from lanomino.net.session import MigrationDone, MigrationPaused, SeatLeft  # noqa: E402
+from lanomino.net.session import (  # noqa: E402
+    MigrationDone,
+    MigrationPaused,
+    SeatLeft,
+    YourTurn,
+    rejoin_as_peer,
+)
 
 
 def _in_play_of_hand(table: MigratingTable, hand: int, moves: int) -> bool:
@@ -132,11 +138,21 @@ def test_an_old_host_that_comes_back_steps_down_and_may_not_play_on() -> None:
     table.run(lambda: table.by_seat(1).host is not None and table.by_seat(1).host.phase.value == "play",  # type: ignore[union-attr]
               max_time=30)
     table.revive(0)
-    table.run(table.over)
+    table.run(lambda: bool(old.stepped_down))
     assert old.host.phase.value == "stepped_down" and old.stepped_down == [0]
     assert len(old.host.deal.moves) == moves_then  # type: ignore[union-attr]  # it applied nothing after
-    table.crash(0)
-    check_survivors(table)
+    # it rejoins the new host as a peer: its seat has left, so it watches the match to its end
+    new = table.by_seat(1)
+    assert new.host is not None
+    old.peer = rejoin_as_peer(old.host, table.now, new.host.term, 1)
+    old.host, old.follows = None, 1
+    old.peer.connect(table.now)
+    seen = len(old.events)
+    table.run(table.over)
+    assert old.peer.phase.value == "over" and old.peer.seat == 0
+    assert not [e for e in old.events[seen:] if isinstance(e, YourTurn)]  # it never plays again
+    assert old.peer.stats["dropped.refused"] == 0
+    check_survivors(table)  # the watcher's transcript is the survivors' too, and it verifies
 
 
 def test_without_migration_a_silent_host_is_waited_for_not_replaced() -> None:
