@@ -21,6 +21,7 @@ from typing import Any
 from lanomino.engine import DRAW, PASS, RESIGN, Action, End, Play, Tile, parse_tile
 from lanomino.engine.errors import EngineError
 from lanomino.fair.canonical import digest
+from lanomino.fair.reshuffle import Claim
 
 FORMAT = "lanomino.transcript/1"
 _HEX = re.compile(r"[0-9a-f]*")
@@ -77,6 +78,24 @@ class Migration:
 
 
 @dataclass(frozen=True, slots=True)
+class Reshuffled:
+    """The deal could not be rebuilt after a migration: from move ``at`` on, the unknown tiles were
+    dealt again by a commit-reveal round among the seats that claimed their hands
+    (``lanomino/fair/reshuffle.py``). ``raw`` is the object as written (the log signs its digest)."""
+
+    term: int
+    host: int
+    at: int
+    opener: int
+    claims: tuple[Claim, ...]
+    commitments: tuple[SignedCommitment, ...]
+    set_signature: bytes
+    echoes: tuple[Echo, ...]
+    secrets: tuple[bytes, ...]
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class HandLog:
     hand: int
     host: int
@@ -89,6 +108,7 @@ class HandLog:
     stated_deal: tuple[tuple[Tile, ...], ...] | None
     stated_boneyard: tuple[Tile, ...] | None
     migrated: Migration | None = None
+    reshuffled: Reshuffled | None = None
 
     @property
     def log_host(self) -> int:
@@ -162,10 +182,14 @@ def log_statement(
     points: Sequence[int],
     scores: Sequence[int],
     migrated: dict[str, int] | None = None,
+    reshuffled: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What the host signs when a hand ends: the sets, the secrets, the moves and the result (and,
-    when the host changed during the hand, that migration; ``host`` is then the new host)."""
-    extra = {} if migrated is None else {"migrated": dict(migrated)}
+    when the host changed during the hand, that migration; ``host`` is then the new host; and when
+    the unknown tiles were re-shuffled, the digest of the ``reshuffled`` object)."""
+    extra: dict[str, Any] = {} if migrated is None else {"migrated": dict(migrated)}
+    if reshuffled is not None:
+        extra["reshuffled"] = digest(reshuffled).hex()
     return {**extra, "type": "lanomino.log/1", "header": header, "hand": hand, "host": host,
             "sets": [d.hex() for d in set_digests],
             "secrets": [[[seat, s.hex()] for seat, s in attempt] for attempt in secrets],
@@ -239,11 +263,12 @@ def _parse_end(value: Any, players: int) -> MatchEnd:
 
 def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
     h = _obj(value, where, {"hand", "host", "deals", "moves", "move_signatures", "points", "scores",
-                            "log_signature"}, {"deal", "boneyard", "migrated"})
+                            "log_signature"}, {"deal", "boneyard", "migrated", "reshuffled"})
     if _int(h["hand"], f"{where}.hand") != number:
         raise TranscriptError(f"{where}.hand: expected {number}")
     host = _seat(h["host"], f"{where}.host", players)
-    deals = tuple(_parse_attempt(d, f"{where}.deals[{i}]", i + 1, players)
+    unknown = "reshuffled" in h  # the deal's secrets went with the lost host
+    deals = tuple(_parse_attempt(d, f"{where}.deals[{i}]", i + 1, players, unknown)
                   for i, d in enumerate(_list(h["deals"], f"{where}.deals")))
     if not deals:
         raise TranscriptError(f"{where}.deals: a hand needs at least one deal")
@@ -266,14 +291,37 @@ def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
                              _int(m["at"], f"{where}.migrated.at"))
         if not 0 <= migrated.at <= len(moves) or migrated.term < 1:
             raise TranscriptError(f"{where}.migrated: 'at' must be a move index and 'term' at least 1")
+    reshuffled = None
+    if unknown:
+        if migrated is None or deal is not None:
+            raise TranscriptError(f"{where}.reshuffled: a re-shuffled hand has a 'migrated' object and no stated deal")
+        reshuffled = _parse_reshuffled(h["reshuffled"], f"{where}.reshuffled", players, len(moves))
     return HandLog(number, host, deals, moves, move_sigs, points, scores,
-                   _hex(h["log_signature"], f"{where}.log_signature", 64), deal, boneyard, migrated)
+                   _hex(h["log_signature"], f"{where}.log_signature", 64), deal, boneyard, migrated, reshuffled)
 
 
-def _parse_attempt(value: Any, where: str, number: int, players: int) -> DealAttempt:
-    d = _obj(value, where, {"attempt", "commitments", "set_signature", "echoes", "secrets"})
-    if _int(d["attempt"], f"{where}.attempt") != number:
-        raise TranscriptError(f"{where}.attempt: expected {number}")
+def _parse_reshuffled(value: Any, where: str, players: int, moves: int) -> Reshuffled:
+    r = _obj(value, where, {"term", "host", "at", "opener", "claims", "commitments", "set_signature", "echoes",
+                            "secrets"})
+    claims = []
+    for i, c in enumerate(_list(r["claims"], f"{where}.claims")):
+        at = f"{where}.claims[{i}]"
+        c = _obj(c, at, {"seat", "dealt", "drawn", "signature"})
+        claims.append(Claim(_seat(c["seat"], f"{at}.seat", players), _tiles(c["dealt"], f"{at}.dealt"),
+                            _tiles(c["drawn"], f"{at}.drawn"), _hex(c["signature"], f"{at}.signature", 64)))
+    commitments, echoes = _commitments(r, where, players)
+    secrets = tuple(_hex(s, f"{where}.secrets[{i}]", 32) for i, s in enumerate(_list(r["secrets"], f"{where}.secrets")))
+    if len(secrets) != len(commitments):
+        raise TranscriptError(f"{where}.secrets: one secret per commitment")
+    out = Reshuffled(_int(r["term"], f"{where}.term"), _seat(r["host"], f"{where}.host", players),
+                     _int(r["at"], f"{where}.at"), _seat(r["opener"], f"{where}.opener", players), tuple(claims),
+                     commitments, _hex(r["set_signature"], f"{where}.set_signature", 64), echoes, secrets, r)
+    if not 0 <= out.at <= moves or out.term < 1:
+        raise TranscriptError(f"{where}: 'at' must be a move index and 'term' at least 1")
+    return out
+
+
+def _commitments(d: dict[str, Any], where: str, players: int) -> tuple[tuple[SignedCommitment, ...], tuple[Echo, ...]]:
     commitments = []
     for i, c in enumerate(_list(d["commitments"], f"{where}.commitments")):
         at = f"{where}.commitments[{i}]"
@@ -287,12 +335,21 @@ def _parse_attempt(value: Any, where: str, number: int, players: int) -> DealAtt
         e = _obj(e, at, {"seat", "set", "signature"})
         echoes.append(Echo(_seat(e["seat"], f"{at}.seat", players), _hex(e["set"], f"{at}.set", 32),
                            _hex(e["signature"], f"{at}.signature", 64)))
+    return tuple(commitments), tuple(echoes)
+
+
+def _parse_attempt(value: Any, where: str, number: int, players: int, unknown: bool = False) -> DealAttempt:
+    d = _obj(value, where, {"attempt", "commitments", "set_signature", "echoes", "secrets"})
+    if _int(d["attempt"], f"{where}.attempt") != number:
+        raise TranscriptError(f"{where}.attempt: expected {number}")
+    commitments, echoes = _commitments(d, where, players)
     secrets = tuple(_hex(s, f"{where}.secrets[{i}]", 32)
                     for i, s in enumerate(_list(d["secrets"], f"{where}.secrets")))
-    if len(secrets) != len(commitments):
-        raise TranscriptError(f"{where}.secrets: one secret per commitment")
-    return DealAttempt(number, tuple(commitments), _hex(d["set_signature"], f"{where}.set_signature", 64),
-                       tuple(echoes), secrets)
+    if len(secrets) != len(commitments) and not (unknown and not secrets):
+        raise TranscriptError(f"{where}.secrets: one secret per commitment"
+                              + (" (or none, in a re-shuffled hand)" if unknown else ""))
+    return DealAttempt(number, commitments, _hex(d["set_signature"], f"{where}.set_signature", 64),
+                       echoes, secrets)
 
 
 def _parse_move(value: Any, where: str, players: int) -> Move:

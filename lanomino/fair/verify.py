@@ -33,6 +33,8 @@ from lanomino.engine import (
 )
 from lanomino.engine.errors import EngineError
 from lanomino.engine.state import Phase
+from lanomino.engine.tiles import TILES
+from lanomino.fair import reshuffle as rs
 from lanomino.fair.commit import (
     DealContext,
     commit_statement,
@@ -58,7 +60,9 @@ from lanomino.fair.transcript import (
 @dataclass(frozen=True, slots=True)
 class Failure:
     check: str  # algorithm, header, rules, sequence, commitment, set, echo, equivocation,
-    # secret, deal, move-signature, ownership, legality, unfinished, score, log, end
+    # secret, deal, move-signature, ownership, legality, unfinished, score, log, end; in a
+    # re-shuffled hand also reshuffle, claim, reshuffle-commitment, reshuffle-set, reshuffle-echo,
+    # reshuffle-secret
     hand: int | None
     blame: str
     message: str
@@ -245,6 +249,9 @@ class _Checker:
     def check_hand(self, state: GameState, hand: HandLog) -> None:
         if state.phase is not Phase.DEAL:
             raise self.fail("sequence", self.host(hand), "a hand was dealt after the match had ended")
+        if hand.reshuffled is not None:
+            self.check_reshuffled(state, hand)
+            return
         derived: list[DerivedDeal] = []
         self.deals.append(())
         digests: list[bytes] = []
@@ -280,7 +287,81 @@ class _Checker:
                                        len(derived[-1].boneyard) + sum(len(h) for h in derived[-1].hands),
                                        draws, tuple(state.scores)))
 
-    def check_commitments(self, state: GameState, hand: HandLog, attempt: Any) -> tuple[bytes, list[tuple[int, bytes]]]:
+    def check_reshuffled(self, state: GameState, hand: HandLog) -> None:
+        """A hand whose deal could not be rebuilt after a migration (docs/fair-deal.md, "Re-shuffling
+        the unknown tiles"): the deal rounds without their secrets, the claims, the moves before the
+        re-shuffle as far as the claims allow, the re-shuffle's own commit-reveal, then the rest."""
+        r, m = hand.reshuffled, hand.migrated
+        assert r is not None and m is not None  # the parser sees to both
+        new_host = f"the new host (seat {r.host})"
+        self.deals.append(())
+        digests = [self.check_commitments(state, hand, attempt, opened=bool(attempt.secrets))[0]
+                   for attempt in hand.deals]
+        if (r.term, r.host, r.at) != (m.term, m.host, m.at):
+            raise self.fail("reshuffle", new_host, "the re-shuffle's term, host or move index is not the migration's")
+        header = self.t.header_digest
+        claims: dict[int, rs.Claim] = {}
+        for claim in r.claims:
+            if claims and claim.seat <= max(claims):
+                raise self.fail("claim", new_host, "the claims are not one per seat in seat order")
+            if not self.signed(claim.seat, claim.signature, rs.claim_statement(
+                    header, hand.hand, r.term, claim.seat, claim.dealt, claim.drawn)):
+                raise self.fail("claim", new_host,
+                                f"seat {claim.seat}'s claim of its tiles is not signed by seat {claim.seat}")
+            claims[claim.seat] = claim
+        self.check_move_signatures(hand)
+        try:
+            world = rs.world_at(state, len(hand.deals), r.opener, claims,
+                                [(mv.seat, mv.action) for mv in hand.moves[:r.at]])
+        except rs.ReshuffleError as exc:
+            blame = new_host if exc.seat is None else _seat_name(exc.seat)
+            raise self.fail(exc.check, blame, f"before the re-shuffle: {exc}") from None
+        derived = DerivedDeal(tuple(map(tuple, world.deal)), tuple(world.boneyard), False)
+        self.deals[-1] = tuple(replace(derived, void=n < len(hand.deals)) for n in range(1, len(hand.deals) + 1))
+        ctx = rs.ReshuffleContext(self.t.table, hand.hand, r.term)
+        seats, claimants = [c.seat for c in r.commitments], sorted(claims)
+        if seats != claimants:
+            raise self.fail("reshuffle-commitment", new_host,
+                            f"the re-shuffle's commitments come from seats {seats}, but seats {claimants} claimed")
+        for c in r.commitments:
+            if not self.signed(c.seat, c.signature, rs.commit_statement(header, ctx, c.seat, c.commitment)):
+                raise self.fail("reshuffle-commitment", new_host,
+                                f"seat {c.seat}'s re-shuffle commitment is not signed by seat {c.seat}")
+        statement = rs.set_statement(header, ctx, r.host, r.at, r.opener, rs.claims_digest(r.claims),
+                                     [(c.seat, c.commitment) for c in r.commitments])
+        if not self.signed(r.host, r.set_signature, statement):
+            raise self.fail("reshuffle-set", new_host, "the new host's signature on the re-shuffle's set "
+                            "(claims, opener, commitments) does not verify")
+        expected = set_digest(statement)
+        if [e.seat for e in r.echoes] != claimants:
+            raise self.fail("reshuffle-echo", new_host, f"echoes of the re-shuffle's set come from seats "
+                            f"{[e.seat for e in r.echoes]}, not {claimants}")
+        for e in r.echoes:
+            if not self.signed(e.seat, e.signature, rs.echo_statement(header, ctx, e.seat, e.set_digest)):
+                raise self.fail("reshuffle-echo", new_host, f"seat {e.seat}'s echo of the re-shuffle's set is not signed by it")
+            if e.set_digest != expected:
+                raise self.fail("equivocation", new_host,
+                                f"re-shuffle: seat {e.seat} was sent a different set than the one published")
+        for c, secret in zip(r.commitments, r.secrets, strict=True):
+            if not rs.reshuffle_opens(ctx, c.seat, secret, c.commitment):
+                raise self.fail("reshuffle-secret", _seat_name(c.seat),
+                                f"seat {c.seat}'s re-shuffle secret does not match its commitment")
+        seed = rs.reshuffle_seed(ctx, [(c.seat, s) for c, s in zip(r.commitments, r.secrets, strict=True)])
+        try:
+            rs.reshuffle(state, claimants, seed)
+        except rs.ReshuffleError as exc:
+            raise self.fail("reshuffle", new_host, str(exc)) from None
+        draws = self.replay(state, hand, start=r.at)
+        self.check_scores(state, hand)
+        log = log_statement(header, hand.hand, hand.log_host, digests, [[] for _ in hand.deals],
+                            [mv.raw for mv in hand.moves], hand.points, hand.scores, m.to_json(), r.raw)
+        if not self.signed(hand.log_host, hand.log_signature, log):
+            raise self.fail("log", self.host(hand), "the host's signature over the hand's log does not verify")
+        self.reports.append(HandReport(hand.hand, len(hand.deals), sum(len(a.commitments) for a in hand.deals)
+                                       + len(r.commitments), len(TILES), draws, tuple(state.scores)))
+
+    def check_commitments(self, state: GameState, hand: HandLog, attempt: Any,
+                          opened: bool = True) -> tuple[bytes, list[tuple[int, bytes]]]:
         header = self.t.header_digest
         ctx = DealContext(self.t.table, hand.hand, attempt.attempt)
         active = [s for s in range(state.players) if state.active[s]]
@@ -308,6 +389,8 @@ class _Checker:
             if e.set_digest != expected:
                 raise self.fail("equivocation", self.host(hand),
                                 f"deal {attempt.attempt}: seat {e.seat} was sent a different commitment set than the one published")
+        if not opened:
+            return expected, []
         for c, secret in zip(attempt.commitments, attempt.secrets, strict=True):
             if not opens(ctx, c.seat, secret, c.commitment):
                 raise self.fail("secret", _seat_name(c.seat),
@@ -348,9 +431,9 @@ class _Checker:
                             f"move {index + 1} (seat {move.seat}: {move.action}) is not signed by seat {move.seat}: "
                             "moves were changed, added, dropped or reordered")
 
-    def replay(self, state: GameState, hand: HandLog) -> int:
+    def replay(self, state: GameState, hand: HandLog, start: int = 0) -> int:
         draws = 0
-        for index, move in enumerate(hand.moves, start=1):
+        for index, move in enumerate(hand.moves[start:], start=start + 1):
             action = move.action
             if isinstance(action, Play) and state.phase is Phase.PLAY and not state.hands[move.seat] >> action.tile.index & 1:
                 raise self.fail("ownership", _seat_name(move.seat),
@@ -422,6 +505,9 @@ def to_record(doc: Any) -> dict[str, Any]:
         raise TranscriptError(f"the transcript does not verify: {report.failure.describe()}")
     hands: list[dict[str, Any]] = []
     for hand, deals in zip(transcript.hands, report.deals, strict=True):
+        if hand.reshuffled is not None:
+            raise TranscriptError(f"hand {hand.hand} was re-shuffled after a host migration: "
+                                  "it has no single deal to write as a record")
         for deal in deals:
             hands.append({"deal": [[str(t) for t in h] for h in deal.hands],
                           "boneyard": [str(t) for t in deal.boneyard],
