@@ -601,8 +601,11 @@ class PeerNode(_Node):
                                      self.session.seat, problems=dict(host.stats)))
             elif isinstance(event, SteppedDown):
                 self.hosts[event.term] = event.host
-                self._finish(Outcome(False, seat=self.session.seat,
-                                     reason=f"stepped down: seat {event.host} hosts term {event.term}"))
+                log.warning("term %d has another host (seat %d): this one steps down and rejoins it as a peer",
+                            event.term, event.host)
+                self._back_to_peer(event.term, event.host)
+                self._flush()  # the peer session follows the newer host (HostChanged)
+                return
 
     def _become_host(self, event: HostChanged) -> None:
         """This seat is the election's candidate: host the table from the peer's replicated state."""
@@ -657,11 +660,7 @@ class PeerNode(_Node):
             log.warning("term %d is hosted by seat %d: this candidate goes back to being a peer", term, seat)
             host.take_events()
             host.take_outgoing()
-            self.host = None
-            if self.announcer is not None:  # no longer the candidate: withdraw the announcement
-                announcer, self.announcer = self.announcer, None
-                self._spawn(announcer.close())
-            self.session.follow(term, seat, self.now())
+            self._back_to_peer(term, seat)
         elif host is not None:
             host.notice_term(term, seat)
         elif self.session.election is not None:
@@ -670,6 +669,16 @@ class PeerNode(_Node):
             return
         self._flush()
         self.wake.set()
+
+    def _back_to_peer(self, term: int, seat: int) -> None:
+        """Stop hosting (a newer term has a host) and follow that host as the peer this node was; a
+        snapshot brings the peer session up to date (its seat may have left: then it watches)."""
+        self.host = None
+        if self.announcer is not None:  # no longer the host: withdraw the announcement
+            announcer, self.announcer = self.announcer, None
+            self._spawn(announcer.close())
+        self.session.election = None
+        self.session.follow(term, seat, self.now())
 
     def _reconnect(self, event: HostChanged) -> None:
         """Follow the election's candidate: connect to its roster address with its roster key."""

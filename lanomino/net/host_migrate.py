@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lanomino.engine import DealVoided, GameState, apply, new_game, start_hand
-from lanomino.fair.commit import DealContext
+from lanomino.fair.commit import DealContext, new_table_id
 from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
 from lanomino.fair.identity import Identity
 from lanomino.fair.shuffle import derive_deal
@@ -65,8 +65,8 @@ class HostMigrate(HostPlay):
         me.connected = True
         self.members = members(peer.roster)
         self.reports = {peer.seat: peer.report()}
-        self.doc = copy.deepcopy(peer.doc)
-        self.header_sigs = {n: bytes.fromhex(s) for n, s in enumerate(self.doc["header_signatures"])}
+        self.doc = copy.deepcopy(peer.doc)  # None: the host was lost before the match began
+        self.header_sigs = {n: bytes.fromhex(s) for n, s in enumerate(self.doc["header_signatures"])} if self.doc else {}
         self.local_secrets = {(h, a, peer.seat): s for (t, h, a), s in peer.secrets.items() if t == peer.table.hex()}
         self.phase = Phase.MIGRATING
         self._try_resume()
@@ -121,7 +121,10 @@ class HostMigrate(HostPlay):
 
     def _rebuild(self) -> bool:
         """The game state after the finished hands, then the hand in play if there is one."""
-        assert self.doc is not None
+        if self.doc is None:  # lost in the lobby or while the header was being signed
+            self.deal, self.phase = None, Phase.LOBBY
+            self._reopen()
+            return False
         # before the first hand ends the document has no "end" yet: nothing to replay
         finished = parse_transcript(self.doc).hands if self.doc["hands"] else ()
         state = new_game(self.rules, self.players)
@@ -140,8 +143,18 @@ class HostMigrate(HostPlay):
         if not self._rebuild_hand(state, played + 1):
             self.deal = None
             self.phase = Phase.COMMIT if finished else Phase.LOBBY
+            if not finished:
+                self._reopen()
             return False
         return True
+
+    def _reopen(self) -> None:
+        """The lost host went before the first hand was dealt: no match has begun, so the table is
+        back in its lobby (as when any seat leaves then), under a new table id so that no secret
+        committed for the abandoned deal is ever used again; the lost host's seat is free."""
+        self.table = new_table_id()
+        self.state, self.doc, self.header, self.digest, self.header_sigs = None, None, {}, "", {}
+        self.local_secrets = {}
 
     def _deal_of_entry(self, entry: dict[str, Any]) -> HandDeal:
         """A finished hand's HandDeal, so a resignation can still be added to it."""

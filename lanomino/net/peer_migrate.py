@@ -15,9 +15,10 @@ class PeerMigrate(PeerDeal):
     """Elections and reports (see election.py)."""
 
     def can_elect(self) -> bool:
-        """A match is under way with this seat in it: losing the host starts an election."""
+        """This seat is at the table (a match under way, or still in the lobby): losing the host
+        starts an election."""
         mine = next((e for e in self.roster if e["seat"] == self.seat), None)
-        return (self.migration and self.phase is Phase.SEATED and self.doc is not None and self.seat >= 0
+        return (self.migration and self.phase is Phase.SEATED and self.seat >= 0
                 and mine is not None and not mine.get("left", False))  # a watcher has no vote
 
     def elect(self, now: float) -> None:

@@ -191,6 +191,7 @@ class PeerSession(PeerMigrate):
 
     def _welcome(self, body: dict[str, Any]) -> None:
         self.seat, self.players, self.roster = body["seat"], body["seats"], body["roster"]
+        self.host_seat = _host_in(self.roster, self.host_seat)
         self.rules = Rules.from_spec(body["rules"])
         if self.phase is not Phase.OVER:
             self.phase = Phase.SEATED
@@ -208,6 +209,7 @@ class PeerSession(PeerMigrate):
 
     def _roster(self, body: dict[str, Any]) -> None:
         self.roster = body["roster"]
+        self.host_seat = _host_in(self.roster, self.host_seat)
 
     def _match(self, body: dict[str, Any]) -> None:
         header = body["header"]
@@ -256,6 +258,11 @@ class PeerSession(PeerMigrate):
         "error": PeerBase._error, "bye": _bye_or_handover, "ping": PeerBase._ping,
         "bots": _bots,
     }
+
+
+def _host_in(roster: list[dict[str, Any]], known: int) -> int:
+    """The seat the roster names as the host (a table that migrated is hosted from another seat)."""
+    return next((e["seat"] for e in roster if e["kind"] == "host"), known)
 
 
 __all__ = ["PeerSession", "Phase", "view_after"]

@@ -10,7 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from migrationkit import MigratingTable  # noqa: E402
+from migrationkit import Machine, MigratingTable  # noqa: E402
+from sessionkit import bot_policy  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
@@ -239,3 +240,34 @@ def test_a_forged_bot_key_is_refused_and_changes_nothing() -> None:
         seq += 1
     assert peer.bot_seeds == before
     assert peer.stats["dropped.refused"] == 2
+
+
+@pytest.mark.parametrize(("point", "seed"), [("header", 41), ("commit", 42), ("echo", 43), ("reveal", 44)])
+def test_a_host_lost_before_the_first_deal_reopens_the_table_and_a_newcomer_fills_it(point: str, seed: int) -> None:
+    """No hand was dealt: the new host goes back to the lobby under a new table id (no secret
+    committed for the abandoned deal is used again), the lost host's seat is free, and the match
+    starts when someone takes it."""
+    table = MigratingTable(Rules.preset("classic", target=100), 3, seed=seed)
+    lost = table.by_seat(0).host
+    assert lost is not None
+    table.run(lambda: lost.phase.value == point)
+    assert lost.phase.value == point and not lost._hands_done()
+    for m in table.machines:  # (the kit learns seats as it steps; it may not have stepped since)
+        if m.peer is not None and m.peer.seat >= 0:
+            m.seat = m.peer.seat
+    table.crash(0)
+    table.run(lambda: table.by_seat(1).host is not None and table.by_seat(1).host.phase.value == "lobby",  # type: ignore[union-attr]
+              max_time=30)
+    new = table.by_seat(1).host
+    assert new is not None and new.phase.value == "lobby" and new.table != lost.table and new.doc is None
+    assert new.seats[0] is None and new.seats_taken == 2
+    slot = table.base.add_peer("newcomer", seed=seed)  # queues its hello
+    assert slot.session.seat < 0
+    slot.session.host_curve = new.curve
+    slot.session.migration = True
+    table.machines.append(Machine(-1, slot.sender, bot_policy("greedy", seed), peer=slot.session, follows=1))
+    table.run(table.over)
+    assert table.over() and slot.session.seat == 0
+    check_survivors(table)
+    doc = new.doc
+    assert doc is not None and doc["table"] == new.table.hex() and doc["keys"][0] == slot.session.identity.public_key.hex()
