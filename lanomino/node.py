@@ -732,7 +732,8 @@ class PeerNode(_Node):
         self._flush()
 
 
-async def follow_to_end(host: HostNode, stepped: Outcome) -> Outcome:
+async def follow_to_end(host: HostNode, stepped: Outcome,
+                        on_start: Callable[[PeerNode], None] | None = None) -> Outcome:
     """A host that stepped down rejoins the table's new host as a peer and follows the match to its
     end (its own seat has left: it watches, it cannot play). Returns the match's outcome as this
     peer saw it, or ``stepped`` when the new host cannot be reached."""
@@ -741,6 +742,8 @@ async def follow_to_end(host: HostNode, stepped: Outcome) -> Outcome:
     name = host.session.local[host.session.host_seat].name
     peer = PeerNode(data_dir=host.data_dir, address=stepped.rejoin, player=name, passphrase=None,
                     timings=host.session.timings, level=None, migration=False, announce=False)
+    if on_start is not None:
+        on_start(peer)  # e.g. a client subscribes to it
     try:
         await peer.start()
         outcome = await peer.run()

@@ -134,6 +134,7 @@ class LanTable:
         self.make_node, self.role, self.on_refused = make_node, role, on_refused
         self.node: Any = None
         self.seen_results = 0
+        self.new_host: int | None = None  # an election's candidate, until play goes on under it
         self.task: asyncio.Future[Any] | None = None
         ui.lan = LanView(role, name, status="opening the table…" if role == "host" else f"joining {name}…")
         ui.obs, ui.hand_result, ui.match_result = None, None, None
@@ -163,12 +164,23 @@ class LanTable:
         self.redraw()
         ticker = asyncio.ensure_future(self._tick())
         try:
-            outcome = await node.run()
+            try:
+                outcome = await node.run()
+            finally:
+                await node.close()
+            if outcome.rejoin is not None:  # this host stepped down: watch the match end as a peer
+                from lanomino.node import follow_to_end
+
+                outcome = await follow_to_end(node, outcome, on_start=self._follow)
         finally:
             ticker.cancel()
-            await node.close()
         if not outcome.finished:
             self._closed(outcome.reason)
+
+    def _follow(self, peer: Any) -> None:
+        """The node this table now goes through: a peer of the new host (this seat watches)."""
+        self.node, self.role = peer, "peer"
+        peer.subscribe(self._on_event)
 
     async def _tick(self) -> None:
         """Turn the waiting screen's indicator while nobody moves."""
@@ -254,12 +266,36 @@ class LanTable:
         elif isinstance(event, s.HostSilent) and not lan.over:
             lan.status = "no answer from the host yet…"
             ui.message = "the host has gone quiet…" if ui.screen is Screen.TABLE else ui.message
+        elif isinstance(event, s.HostChanged) and not lan.over:
+            self.new_host = event.seat
+            who = "this seat" if event.mine else self._who(event.seat)
+            self._say(f"the host is gone: {who} takes the table over (term {event.term})…")
+        elif isinstance(event, s.MigrationPaused) and not lan.over:
+            self._say(f"waiting for a majority: {event.joined} of the {event.needed} players needed are here; "
+                      "play resumes when enough are back")
+        elif isinstance(event, s.MigrationDone):
+            self.new_host = None
+            self._say(f"you host the table now (term {event.term}); play goes on")
+        elif isinstance(event, s.SteppedDown):
+            self._say(f"{self._who(event.host)} hosts the table now (term {event.term}): "
+                      "this machine lost touch with the others and no longer hosts")
+
+    def _who(self, seat: int) -> str:
+        names = self.ui.names
+        return f"{names[seat]} (seat {seat + 1})" if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+    def _say(self, text: str) -> None:
+        """A line about the table itself: on the table screen, and as the waiting screen's status."""
+        assert self.ui.lan is not None
+        self.ui.lan.status = text
+        self.ui.message = text
 
     def _roster(self) -> None:
         lan, node = self.ui.lan, self.node
         if lan is None or node is None:
             return
-        roster = node.session.roster
+        session = node.host if getattr(node, "host", None) is not None else node.session  # (a peer that hosts now)
+        roster = session.roster
         rows = roster() if callable(roster) else roster
         lan.roster = [SeatInfo(int(r["seat"]), str(r["name"]), str(r["kind"]), bool(r.get("connected", True)))
                       for r in rows]
@@ -277,6 +313,9 @@ class LanTable:
         if len(ui.names) < obs.players:
             self._roster()
         on_new_observation(ui, obs)
+        if self.new_host is not None and self.role == "peer":  # the new host's snapshot: play goes on
+            self._say(f"{self._who(self.new_host)} hosts the table now; play goes on")
+            self.new_host = None
         if len(obs.results) > self.seen_results:
             self.seen_results = len(obs.results)
             ui.hand_result = obs.results[-1]

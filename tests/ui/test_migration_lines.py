@@ -1,0 +1,53 @@
+"""What a player is told while the table changes host: who takes over, that the game waits for a
+majority, and that play goes on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lanomino.commands.netplay import LanTable
+from lanomino.net.session import HostChanged, MigrationDone, MigrationPaused, SteppedDown
+from lanomino.ui.screens import render_screen
+from lanomino.ui.state import Screen, UiState
+
+
+def screen(ui: UiState) -> str:
+    return "".join(text for _, text in render_screen(ui, 80, 24))
+
+
+def table(role: str) -> tuple[UiState, LanTable]:
+    ui = UiState()
+    lan = LanTable(ui, lambda: None, lambda: None, lambda: None, role, "Kitchen", lambda code, why: None)
+    ui.names = ("Ana", "Bo", "Cy", "Di")
+    return ui, lan
+
+
+def handle(lan: LanTable, event: Any) -> None:
+    lan._on_event(event)
+
+
+def test_a_peer_is_told_who_takes_over_and_that_a_majority_is_awaited() -> None:
+    ui, lan = table("peer")
+    handle(lan, HostChanged(1, 1, "k" * 40, False))
+    assert ui.message == "the host is gone: Bo (seat 2) takes the table over (term 1)…"
+    assert "Bo (seat 2) takes the table over" in screen(ui)  # the waiting screen's status line
+    handle(lan, HostChanged(2, 2, "k" * 40, False))  # Bo did not answer: the next in line
+    assert "Cy (seat 3) takes the table over (term 2)" in ui.message
+
+
+def test_the_new_host_says_it_waits_for_a_majority_then_that_play_goes_on() -> None:
+    ui, lan = table("peer")
+    handle(lan, HostChanged(1, 1, "k" * 40, True))
+    assert ui.message.startswith("the host is gone: this seat takes the table over")
+    handle(lan, MigrationPaused(1, 1, 2))
+    assert ui.message == ("waiting for a majority: 1 of the 2 players needed are here; "
+                          "play resumes when enough are back")
+    assert ui.screen is Screen.WAITING and "waiting for a majority" in screen(ui)
+    handle(lan, MigrationDone(1, 1, True))
+    assert ui.message == "you host the table now (term 1); play goes on"
+
+
+def test_an_old_host_is_told_it_no_longer_hosts() -> None:
+    ui, lan = table("host")
+    handle(lan, SteppedDown(1, 2))
+    assert ui.message.startswith("Cy (seat 3) hosts the table now (term 1)")
