@@ -19,6 +19,13 @@ Theory of operation:
   ``TransportError`` (nothing is queued for a host that might come back in a later term).
 * ``LINGER=0`` everywhere and each transport owns its context, so ``close`` is immediate and leaves
   no libzmq thread behind. Heartbeats, sequence numbers and terms are the session's job.
+* The hot path does not go through ``zmq.asyncio``'s futures: the sockets are plain (blocking-API)
+  pyzmq sockets used only with ``NOBLOCK``, and ``_Wakeup`` watches the socket's descriptor with
+  ``loop.add_reader``. A receive first takes a message that is already queued (no event-loop hop
+  at all when several arrived together) and only waits when there is none. libzmq's descriptor is
+  edge-triggered and any call on the socket (a send, too) may consume its signal, so after each
+  send a waiting receive is woken if a message is ready. Closing a transport cancels a receive
+  waiting on it. Needs a selector event loop (the default on Linux and macOS).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ import zmq
 import zmq.asyncio
 import zmq.auth
 from zmq.auth.asyncio import AsyncioAuthenticator
-from zmq.utils.monitor import recv_monitor_message
+from zmq.utils.monitor import parse_monitor_message
 
 from lanomino.net.codec import (
     MAX_MESSAGE_BYTES,
@@ -111,28 +118,82 @@ def _common_options(sock: zmq.Socket[Any], max_message_bytes: int) -> None:
     sock.setsockopt(zmq.IPV6, 1)
 
 
-async def _recv_frames(
-    sock: zmq.asyncio.Socket, timeout_s: float | None, copy: bool
-) -> list[zmq.Frame] | list[bytes] | None:
-    if timeout_s is None:  # the hot path: no timer, no extra task
-        return await sock.recv_multipart(copy=copy)
-    try:
-        async with asyncio.timeout(timeout_s):
-            return await sock.recv_multipart(copy=copy)
-    except TimeoutError:
-        return None
+def _readable(sock: zmq.Socket[Any]) -> bool:
+    """A message is queued (reading ``EVENTS`` also lowers the descriptor)."""
+    return bool(sock.getsockopt(zmq.EVENTS) & zmq.POLLIN)  # type: ignore[operator,arg-type]
 
 
-def _done(result: Any) -> None:
-    """Raise the error of a NOBLOCK send. pyzmq's asyncio socket tries such a send at once and
-    returns a finished future (only a send queued behind a waiting one would not be; we never
-    queue one, as every send here is NOBLOCK)."""
-    if isinstance(result, asyncio.Future) and result.done():
-        result.result()
+class _Wakeup:
+    """Receives on a plain zmq socket from asyncio: NOBLOCK reads, woken by the socket's descriptor.
 
+    The descriptor stays registered with the loop for the socket's life. libzmq raises it when the
+    socket has news (a message after the queue ran dry, a connection change) and lowers it when
+    the socket's state is read (``EVENTS``, or any send or receive), so the callback always reads
+    ``EVENTS`` (else the loop would spin) and wakes the waiting receives when a message is ready.
+    """
 
-def _frame_bytes(frame: zmq.Frame | bytes) -> bytes:
-    return frame.bytes if isinstance(frame, zmq.Frame) else frame
+    def __init__(self, sock: zmq.Socket[Any]) -> None:
+        self.sock = sock
+        self.loop = asyncio.get_running_loop()
+        self.fd = int(sock.getsockopt(zmq.FD))
+        self.waiters: list[asyncio.Future[None]] = []
+        self.loop.add_reader(self.fd, self._ready)
+
+    def _ready(self) -> None:
+        if self.waiters and _readable(self.sock):
+            self._wake()
+        elif not self.waiters:
+            self.sock.getsockopt(zmq.EVENTS)  # lower the descriptor; the message stays queued
+
+    def _wake(self) -> None:
+        waiters, self.waiters = self.waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def after_send(self) -> None:
+        """A send may have consumed the descriptor's signal: wake a waiting receive if need be."""
+        if self.waiters and _readable(self.sock):
+            self._wake()
+
+    async def recv(self, timeout_s: float | None, copy: bool) -> list[Any] | None:
+        """The next multipart message, or None after ``timeout_s``. Cancelled by ``close``."""
+        deadline = None if timeout_s is None else self.loop.time() + timeout_s
+        while True:
+            try:
+                return self.sock.recv_multipart(zmq.NOBLOCK, copy=copy)  # already queued: no wait
+            except zmq.Again:
+                pass
+            if deadline is None:
+                await self._wait()
+                continue
+            remaining = deadline - self.loop.time()
+            if remaining <= 0:
+                return None
+            try:
+                async with asyncio.timeout(remaining):
+                    await self._wait()
+            except TimeoutError:
+                return None
+
+    async def _wait(self) -> None:
+        if _readable(self.sock):  # arrived since the last try
+            return
+        waiter: asyncio.Future[None] = self.loop.create_future()
+        self.waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if waiter.cancelled() and waiter in self.waiters:  # timed out or the task stopped
+                self.waiters.remove(waiter)
+
+    def close(self) -> None:
+        """Stop watching the descriptor and cancel the waiting receives (before the socket closes)."""
+        if not self.loop.is_closed():
+            self.loop.remove_reader(self.fd)
+        waiters, self.waiters = self.waiters, []
+        for waiter in waiters:
+            waiter.cancel()
 
 
 class HostTransport:
@@ -152,9 +213,10 @@ class HostTransport:
         self._bind_ip, self._port = bind_ip, port
         self._max = max_message_bytes
         self._on_malformed = on_malformed
-        self._ctx: zmq.asyncio.Context | None = None
+        self._ctx: zmq.Context[Any] | None = None
         self._auth: AsyncioAuthenticator | None = None
-        self._sock: zmq.asyncio.Socket | None = None
+        self._sock: zmq.Socket[Any] | None = None
+        self._wakeup: _Wakeup | None = None
         self.endpoint = ""
 
     async def __aenter__(self) -> HostTransport:
@@ -176,8 +238,8 @@ class HostTransport:
             TransportError: the address cannot be bound (in use, not ours, ...).
         """
         endpoint = _endpoint(self._bind_ip, self._port or "*")
-        self._ctx = zmq.asyncio.Context()
-        self._auth = AsyncioAuthenticator(self._ctx)
+        self._ctx = zmq.Context()
+        self._auth = AsyncioAuthenticator(zmq.asyncio.Context.shadow(self._ctx.underlying))
         self._auth.start()
         self._auth.configure_curve(domain="*", location=zmq.auth.CURVE_ALLOW_ANY)
         sock = self._ctx.socket(zmq.ROUTER)
@@ -193,23 +255,23 @@ class HostTransport:
             self.close()
             raise TransportError(f"cannot listen on {endpoint}: {exc}") from None
         self.endpoint = sock.getsockopt_string(zmq.LAST_ENDPOINT)
+        self._wakeup = _Wakeup(sock)
 
     async def receive(self, timeout_s: float | None = None) -> Incoming | None:
         """The next well-formed message from any peer, or None after ``timeout_s``."""
-        sock = self._require()
-        loop = asyncio.get_running_loop()
+        wakeup = self._require_wakeup()
+        loop = wakeup.loop
         deadline = None if timeout_s is None else loop.time() + timeout_s
         while True:
             remaining = None if deadline is None else max(0.0, deadline - loop.time())
-            frames = await _recv_frames(sock, remaining, copy=False)
+            frames = await wakeup.recv(remaining, copy=False)
             if frames is None:
                 return None
-            identity = _frame_bytes(frames[0])
+            identity = frames[0].bytes
             try:
                 if len(frames) != 2:
                     raise RemoteProtocolError(f"expected one frame, got {len(frames) - 1}")
                 payload = frames[1]
-                assert isinstance(payload, zmq.Frame)
                 message = decode_json(payload.bytes, max_bytes=self._max)
                 peer_key = payload.get("User-Id")  # set by the ZAP handler: the client key
                 if not isinstance(peer_key, str) or not peer_key:
@@ -232,20 +294,27 @@ class HostTransport:
         """``send`` without a coroutine: the send never blocks, so it is over when this returns
         (no task per message on the hot path). Same result and errors as ``send``."""
         data = encode_json(message, max_bytes=self._max)
+        sock = self._require()
         try:
-            _done(self._require().send_multipart([identity, data], flags=zmq.NOBLOCK))
+            sock.send_multipart([identity, data], zmq.NOBLOCK)
         except zmq.ZMQError as exc:  # EHOSTUNREACH (unknown peer) or EAGAIN (peer's queue full)
             if exc.errno not in (zmq.EHOSTUNREACH, zmq.EAGAIN):
                 raise TransportError(f"send failed: {exc}") from None
             self.stats.unroutable += 1
             return False
+        finally:
+            wakeup = self._wakeup
+            if wakeup is not None and wakeup.waiters:
+                wakeup.after_send()
         self.stats.sent += 1
         return True
 
     def close(self) -> None:
         """Stop listening at once (LINGER 0) and release the context. Safe to call twice."""
-        sock, auth, ctx = self._sock, self._auth, self._ctx
-        self._sock = self._auth = self._ctx = None
+        sock, auth, ctx, wakeup = self._sock, self._auth, self._ctx, self._wakeup
+        self._sock = self._auth = self._ctx = self._wakeup = None
+        if wakeup is not None:
+            wakeup.close()
         if sock is not None:
             sock.close(linger=0)
         if auth is not None:
@@ -253,10 +322,15 @@ class HostTransport:
         if ctx is not None:
             ctx.destroy(linger=0)  # closes anything left on it, then terminates
 
-    def _require(self) -> zmq.asyncio.Socket:
+    def _require(self) -> zmq.Socket[Any]:
         if self._sock is None:
             raise TransportError("the host transport is not started (or was closed)")
         return self._sock
+
+    def _require_wakeup(self) -> _Wakeup:
+        if self._wakeup is None:
+            raise TransportError("the host transport is not started (or was closed)")
+        return self._wakeup
 
     def _malformed(self, identity: bytes | None, exc: RemoteProtocolError) -> None:
         self.stats.malformed += 1
@@ -296,8 +370,9 @@ class PeerTransport:
             self._endpoint = f"tcp://{_endpoint(source_ip, 0)[6:]};{self._endpoint[6:]}"
         self._max = max_message_bytes
         self._on_malformed = on_malformed
-        self._ctx: zmq.asyncio.Context | None = None
-        self._sock: zmq.asyncio.Socket | None = None
+        self._ctx: zmq.Context[Any] | None = None
+        self._sock: zmq.Socket[Any] | None = None
+        self._wakeup: _Wakeup | None = None
 
     @classmethod
     def for_address(
@@ -328,7 +403,7 @@ class PeerTransport:
         Raises:
             TransportError: the handshake failed (wrong host key?) or timed out.
         """
-        self._ctx = zmq.asyncio.Context()
+        self._ctx = zmq.Context()
         sock = self._ctx.socket(zmq.DEALER)
         self._sock = sock
         _common_options(sock, self._max)
@@ -336,11 +411,13 @@ class PeerTransport:
         sock.curve_serverkey = self.server_key.encode("ascii")
         sock.curve_publickey = self.keypair.public.encode("ascii")
         sock.curve_secretkey = self.keypair.secret.encode("ascii")
+        self._wakeup = _Wakeup(sock)
         monitor = sock.get_monitor_socket(zmq.EVENT_HANDSHAKE_SUCCEEDED | _HANDSHAKE_FAILED)
+        watch = _Wakeup(monitor)
         error: TransportError | None = None
         try:
             sock.connect(self._endpoint)
-            await asyncio.wait_for(self._await_handshake(monitor), timeout_s)
+            await asyncio.wait_for(self._await_handshake(watch), timeout_s)
         except TimeoutError:
             error = TransportError(
                 f"no encrypted handshake with {self._endpoint} within {timeout_s} s "
@@ -349,15 +426,18 @@ class PeerTransport:
         except (TransportError, zmq.ZMQError) as exc:
             error = TransportError(f"cannot connect to {self._endpoint}: {exc}")
         finally:
+            watch.close()
             sock.disable_monitor()
             monitor.close(linger=0)
         if error is not None:
             self.close()
             raise error
 
-    async def _await_handshake(self, monitor: zmq.asyncio.Socket) -> None:
+    async def _await_handshake(self, monitor: _Wakeup) -> None:
         while True:
-            event = await recv_monitor_message(monitor)
+            frames = await monitor.recv(None, copy=True)
+            assert frames is not None  # (no timeout)
+            event = parse_monitor_message(frames)
             if event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED:
                 return
             if event["event"] & _HANDSHAKE_FAILED:
@@ -375,26 +455,31 @@ class PeerTransport:
     def send_now(self, message: Mapping[str, Any]) -> None:
         """``send`` without a coroutine (it never blocks): over when this returns. Same errors."""
         data = encode_json(message, max_bytes=self._max)
+        sock = self._require()
         try:
-            _done(self._require().send(data, flags=zmq.NOBLOCK))
+            sock.send(data, zmq.NOBLOCK)
         except zmq.Again:
             raise TransportError("the host is not reachable (or not keeping up)") from None
+        finally:
+            wakeup = self._wakeup
+            if wakeup is not None and wakeup.waiters:
+                wakeup.after_send()
         self.stats.sent += 1
 
     async def receive(self, timeout_s: float | None = None) -> dict[str, Any] | None:
         """The next well-formed message from the host, or None after ``timeout_s``."""
-        sock = self._require()
-        loop = asyncio.get_running_loop()
+        wakeup = self._require_wakeup()
+        loop = wakeup.loop
         deadline = None if timeout_s is None else loop.time() + timeout_s
         while True:
             remaining = None if deadline is None else max(0.0, deadline - loop.time())
-            frames = await _recv_frames(sock, remaining, copy=True)
+            frames = await wakeup.recv(remaining, copy=True)
             if frames is None:
                 return None
             try:
                 if len(frames) != 1:
                     raise RemoteProtocolError(f"expected one frame, got {len(frames)}")
-                message = decode_json(_frame_bytes(frames[0]), max_bytes=self._max)
+                message = decode_json(frames[0], max_bytes=self._max)
             except RemoteProtocolError as exc:
                 self.stats.malformed += 1
                 if self._on_malformed is not None:
@@ -405,14 +490,21 @@ class PeerTransport:
 
     def close(self) -> None:
         """Disconnect at once (LINGER 0) and release the context. Safe to call twice."""
-        sock, ctx = self._sock, self._ctx
-        self._sock = self._ctx = None
+        sock, ctx, wakeup = self._sock, self._ctx, self._wakeup
+        self._sock = self._ctx = self._wakeup = None
+        if wakeup is not None:
+            wakeup.close()
         if sock is not None:
             sock.close(linger=0)
         if ctx is not None:
             ctx.destroy(linger=0)  # closes anything left on it, then terminates
 
-    def _require(self) -> zmq.asyncio.Socket:
+    def _require(self) -> zmq.Socket[Any]:
         if self._sock is None:
             raise TransportError("the peer transport is not connected (or was closed)")
         return self._sock
+
+    def _require_wakeup(self) -> _Wakeup:
+        if self._wakeup is None:
+            raise TransportError("the peer transport is not connected (or was closed)")
+        return self._wakeup
