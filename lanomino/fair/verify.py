@@ -309,15 +309,6 @@ class _Checker:
                 raise self.fail("claim", new_host,
                                 f"seat {claim.seat}'s claim of its tiles is not signed by seat {claim.seat}")
             claims[claim.seat] = claim
-        self.check_move_signatures(hand)
-        try:
-            world = rs.world_at(state, len(hand.deals), r.opener, claims,
-                                [(mv.seat, mv.action) for mv in hand.moves[:r.at]])
-        except rs.ReshuffleError as exc:
-            blame = new_host if exc.seat is None else _seat_name(exc.seat)
-            raise self.fail(exc.check, blame, f"before the re-shuffle: {exc}") from None
-        derived = DerivedDeal(tuple(map(tuple, world.deal)), tuple(world.boneyard), False)
-        self.deals[-1] = tuple(replace(derived, void=n < len(hand.deals)) for n in range(1, len(hand.deals) + 1))
         ctx = rs.ReshuffleContext(self.t.table, hand.hand, r.term)
         seats, claimants = [c.seat for c in r.commitments], sorted(claims)
         if seats != claimants:
@@ -346,6 +337,15 @@ class _Checker:
             if not rs.reshuffle_opens(ctx, c.seat, secret, c.commitment):
                 raise self.fail("reshuffle-secret", _seat_name(c.seat),
                                 f"seat {c.seat}'s re-shuffle secret does not match its commitment")
+        self.check_move_signatures(hand)
+        try:
+            world = rs.world_at(state, len(hand.deals), r.opener, claims,
+                                [(mv.seat, mv.action) for mv in hand.moves[:r.at]])
+        except rs.ReshuffleError as exc:
+            blame = new_host if exc.seat is None else _seat_name(exc.seat)
+            raise self.fail(exc.check, blame, f"before the re-shuffle: {exc}") from None
+        derived = DerivedDeal(tuple(map(tuple, world.deal)), tuple(world.boneyard), False)
+        self.deals[-1] = tuple(replace(derived, void=n < len(hand.deals)) for n in range(1, len(hand.deals) + 1))
         seed = rs.reshuffle_seed(ctx, [(c.seat, s) for c, s in zip(r.commitments, r.secrets, strict=True)])
         try:
             rs.reshuffle(state, claimants, seed)

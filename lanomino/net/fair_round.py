@@ -55,7 +55,8 @@ class Attempt:
         return [s for s in self.seats if s not in self.secrets]
 
     def opened(self) -> list[tuple[int, bytes]]:
-        return [(s, self.secrets[s]) for s in self.seats]
+        """The secrets in seat order (none when they went with a lost host: a re-shuffled hand)."""
+        return [(s, self.secrets[s]) for s in self.seats if s in self.secrets]
 
     def public_json(self) -> dict[str, Any]:
         """The attempt without its secrets (every peer keeps it: a new host needs it)."""
@@ -69,7 +70,7 @@ class Attempt:
             "set_signature": self.set_signature.hex(),
             "echoes": [{"seat": s, "set": self.echoes[s][0].hex(), "signature": self.echoes[s][1].hex()}
                        for s in self.seats],
-            "secrets": [self.secrets[s].hex() for s in self.seats] if secrets else [],
+            "secrets": [x.hex() for _, x in self.opened()] if secrets else [],
         }
 
 
@@ -84,6 +85,7 @@ class HandDeal:
         self.moves: list[dict[str, Any]] = []
         self.signatures: list[bytes] = []
         self.unchecked: list[int] = []
+        self.reshuffled: dict[str, Any] | None = None  # the re-shuffle after a migration (net/reshuffle.py)
         self.migrated: dict[str, int] | None = None  # {"host", "term", "at"} after a host migration  # moves whose signature is not checked yet (peers' moves)
 
     @property
@@ -165,8 +167,10 @@ class HandDeal:
         secrets = [a.opened() for a in self.attempts]
         log_host = self.host_seat if self.migrated is None else self.migrated["host"]
         log = log_statement(self.header, self.hand, log_host, digests, secrets, self.moves,
-                            list(points), list(scores), self.migrated)
-        extra = {} if self.migrated is None else {"migrated": dict(self.migrated)}
+                            list(points), list(scores), self.migrated, self.reshuffled)
+        extra: dict[str, Any] = {} if self.migrated is None else {"migrated": dict(self.migrated)}
+        if self.reshuffled is not None:
+            extra["reshuffled"] = self.reshuffled
         return {**extra, "hand": self.hand, "host": self.host_seat, "deals": [a.to_json() for a in self.attempts],
                 "moves": list(self.moves), "move_signatures": [s.hex() for s in self.signatures],
                 "points": list(points), "scores": list(scores),

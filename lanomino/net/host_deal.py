@@ -179,6 +179,8 @@ class HostDeal(HostBase):
         self.escrow_shares = {}
         holders = [s.seat for s in self._humans() if self.state.active[s.seat]]
         a = self.deal.current
+        if a.missing_secrets():
+            return  # a re-shuffled hand: its secrets went with the lost host (net/reshuffle.py)
         try:
             escrow, shares = split(a.ctx, a.opened(), holders)
         except EscrowError:

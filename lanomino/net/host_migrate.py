@@ -21,6 +21,7 @@ from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
 from lanomino.fair.identity import Identity
 from lanomino.fair.shuffle import derive_deal
 from lanomino.fair.transcript import parse_transcript
+from lanomino.net import reshuffle
 from lanomino.net.election import HANDOVER, majority, members
 from lanomino.net.fair_round import Attempt, HandDeal, RoundError
 from lanomino.net.host_base import LocalSeat, Phase, Policy, Seat
@@ -105,6 +106,8 @@ class HostMigrate(HostPlay):
             self._events.append(MigrationPaused(self.term, len(joined), need))
             return
         rebuilt = self._rebuild()
+        if self.phase is Phase.MIGRATING:
+            return  # a re-shuffle round among the survivors runs first (net/reshuffle.py)
         self._events.append(MigrationDone(self.term, self.host_seat, rebuilt))
         for n in joined:
             if n != self.host_seat:
@@ -181,10 +184,15 @@ class HostMigrate(HostPlay):
     def _rebuild_hand(self, state: GameState, hand: int) -> bool:
         """The hand in play from the escrow and the members' move logs; False when none was dealt
         (or the escrow cannot be rebuilt: then the hand is dealt again). Raises nothing."""
+        rebuilt = reshuffle.resume(self, state, hand)  # a finished re-shuffle round (net/reshuffle.py)
+        if rebuilt is not None:
+            return rebuilt
         attempts = self.carried.attempts.get(hand)
         shares = [(n, r["escrow"]) for n, r in self.reports.items() if r["hand"] == hand and r["escrow"]]
-        if not attempts or not shares:
+        if not attempts:
             return False
+        if not shares:
+            return reshuffle.start(self, state, hand)  # no escrow: re-shuffle the unknown tiles
         raw = shares[0][1]
         try:
             escrow = Escrow(DealContext(self.table, hand, raw["attempt"]), tuple(raw["seats"]), tuple(raw["holders"]),
@@ -193,14 +201,14 @@ class HostMigrate(HostPlay):
             commitments = {c["seat"]: bytes.fromhex(c["commitment"]) for c in last["commitments"]}
             secrets = rebuild(escrow, [Share(n, bytes.fromhex(s["share"])) for n, s in shares], commitments)
         except (EscrowError, KeyError, ValueError, TypeError):
-            return False
+            return reshuffle.start(self, state, hand)  # a share is lost: re-shuffle the unknown tiles
         keys = [s.identity if s is not None else b"" for s in self.seats]
         d = HandDeal(self.digest, hand, self.lost_host, keys, self.ring)  # the lost host dealt it
         for raw_attempt in attempts[:-1]:
             d.attempts.append(self._attempt(raw_attempt, hand, []))  # void deals: secrets unknown
         d.attempts.append(self._attempt(last, hand, [s for _, s in secrets]))
-        if len(attempts) > 1:
-            return False  # void deals before this one: their secrets are gone with the host
+        if len(attempts) > 1:  # void deals before this one: their secrets are gone with the host
+            return reshuffle.start(self, state, hand)
         ctx = d.current.ctx
         _, hands, boneyard = derive_deal(ctx, d.current.opened(), self.rules, state.active)
         events = start_hand(state, hands, boneyard)

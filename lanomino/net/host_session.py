@@ -43,6 +43,7 @@ from lanomino.engine import (
     IllegalActionError,
     Resign,
 )
+from lanomino.net import reshuffle
 from lanomino.net.election import majority, members
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.fair_round import RoundError
@@ -266,6 +267,8 @@ class HostSession(HostMigrate):
         "agree": HostDeal._agree, "commit": HostDeal._commit, "echo": HostDeal._echo,
         "reveal": HostDeal._reveal, "move": HostPlay._move, "bye": HostPlay._bye, "ping": HostPlay._ping,
         "resync": HostPlay._resync, "report": HostMigrate._report,
+        "reshuffle_commit": reshuffle.host_commit, "reshuffle_echo": reshuffle.host_echo,
+        "reshuffle_reveal": reshuffle.host_reveal,
     }
 
 

@@ -27,6 +27,10 @@ Direction and meaning (P = peer, H = host):
   H->P bots       the host-side bots' signing keys and levels, for the member that may host next
   P->H report     after a host migration: the hand's moves and signatures this peer holds, and its
                   escrow share (the new host rebuilds the hand from these; see migration.py)
+                  and its signed claim of its own tiles (for a re-shuffle)
+  H->P reshuffle_commit_req / P->H reshuffle_commit / H->P reshuffle_set / P->H reshuffle_echo /
+  H->P reshuffle_reveal_req / P->H reshuffle_reveal
+                  the re-shuffle of the unknown tiles when the escrow cannot be rebuilt (reshuffle.py)
 """
 
 from __future__ import annotations
@@ -219,7 +223,15 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "error": {"code": CODE, "message": text(MAX_TEXT), "ref": COUNT},
     "bye": {"reason": text(MAX_TEXT)},
     "report": {"hand": COUNT, "moves": listof(obj, MAX_MOVES), "signatures": listof(SIG, MAX_MOVES),
-               "escrow": optional(obj)},
+               "escrow": optional(obj), "claim": optional(obj)},
+    # the re-shuffle round after a migration whose escrow cannot be rebuilt (net/reshuffle.py)
+    "reshuffle_commit_req": {"hand": HAND, "term": HAND, "at": COUNT},
+    "reshuffle_commit": {"hand": HAND, "term": HAND, "commitment": KEY32, "signature": SIG},
+    "reshuffle_set": {"hand": HAND, "term": HAND, "at": COUNT, "opener": SEAT, "claims": KEY32,
+                      "commitments": listof(pair(SEAT, KEY32), MAX_SEATS), "signature": SIG},
+    "reshuffle_echo": {"hand": HAND, "term": HAND, "set": KEY32, "signature": SIG},
+    "reshuffle_reveal_req": {"hand": HAND, "term": HAND},
+    "reshuffle_reveal": {"hand": HAND, "term": HAND, "secret": KEY32},
     "ping": {},
     "bots": {"bots": listof(bot_entry, MAX_SEATS)},
 }

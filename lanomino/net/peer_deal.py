@@ -161,7 +161,8 @@ class PeerDeal(PeerBase):
         for attempt in entry["deals"]:
             mine = self.secrets.get((self.table.hex(), number, attempt["attempt"]))
             seats = [c["seat"] for c in attempt["commitments"]]
-            if mine is not None and self.seat in seats and attempt["secrets"][seats.index(self.seat)] != mine.hex():
+            if (mine is not None and self.seat in seats and attempt["secrets"]  # none: a re-shuffled hand
+                    and attempt["secrets"][seats.index(self.seat)] != mine.hex()):
                 return False, "the published secret of this seat is not the one it revealed"
         return True, report.hands[-1].describe() if report.hands else "no hands"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lanomino.net import reshuffle
 from lanomino.net.election import Election, succession
 from lanomino.net.peer_base import Phase
 from lanomino.net.peer_deal import PeerDeal
@@ -61,7 +62,8 @@ class PeerMigrate(PeerDeal):
             if held is not None:  # back to the wire form (the validated body holds bytes)
                 escrow = {**held, "digests": [d.hex() if isinstance(d, bytes) else d for d in held["digests"]]}
         return {"hand": hand, "moves": list(self.moves.get(hand, [])),
-                "signatures": list(self.move_sigs.get(hand, [])), "escrow": escrow}
+                "signatures": list(self.move_sigs.get(hand, [])), "escrow": escrow,
+                "claim": reshuffle.own_claim(self, hand)}  # for a re-shuffle (net/reshuffle.py)
 
     def _hand_open(self) -> bool:
         done = len(self.doc["hands"]) if self.doc is not None else 0

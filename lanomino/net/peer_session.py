@@ -45,6 +45,7 @@ from lanomino.fair.transcript import (
     move_json,
     move_statement,
 )
+from lanomino.net import reshuffle
 from lanomino.net.election import HANDOVER
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.messages import parse_message
@@ -257,6 +258,8 @@ class PeerSession(PeerMigrate):
         "update": PeerDeal._update, "hand_log": PeerDeal._hand_log, "snapshot": PeerDeal._snapshot,
         "error": PeerBase._error, "bye": _bye_or_handover, "ping": PeerBase._ping,
         "bots": _bots,
+        "reshuffle_commit_req": reshuffle.peer_commit_req, "reshuffle_set": reshuffle.peer_set,
+        "reshuffle_reveal_req": reshuffle.peer_reveal_req,
     }
 
 
