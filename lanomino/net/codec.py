@@ -35,7 +35,8 @@ MAX_DEPTH = 32
 MAX_COUNTER = 2**53 - 1  # term and seq stay exact in any JSON implementation
 
 _TYPE_RE = re.compile(r"[a-z][a-z0-9_]{0,31}\Z")
-_ENVELOPE_KEYS = frozenset({"v", "type", "term", "seq", "body"})
+ENVELOPE_KEYS = frozenset({"v", "type", "term", "seq", "body"})
+_ENVELOPE_KEYS = ENVELOPE_KEYS
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,7 @@ from lanomino.engine import (
     DRAW,
     PASS,
     RESIGN,
+    TILES,
     Action,
     DealVoided,
     End,
@@ -60,7 +61,13 @@ from lanomino.engine import (
     parse_tile,
 )
 from lanomino.engine.errors import EngineError
-from lanomino.net.codec import Envelope, parse_envelope
+from lanomino.net.codec import (
+    ENVELOPE_KEYS,
+    MAX_COUNTER,
+    PROTOCOL_VERSION,
+    Envelope,
+    parse_envelope,
+)
 from lanomino.net.errors import LocalProtocolError, RemoteProtocolError
 
 MAX_NAME = 32
@@ -127,7 +134,10 @@ def listof(item: Check, max_items: int) -> Check:
     def check(value: Any, where: str) -> list[Any]:
         if not isinstance(value, list) or len(value) > max_items:
             raise _fail(where, f"a list of at most {max_items} items", value)
-        return [item(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        try:
+            return [item(v, where) for v in value]  # no label per item unless one is wrong
+        except RemoteProtocolError:
+            return [item(v, f"{where}[{i}]") for i, v in enumerate(value)]  # raises, naming it
 
     return check
 
@@ -241,13 +251,18 @@ KNOWN_TYPES = frozenset(SCHEMAS)
 
 def check_fields(body: Mapping[str, Any], schema: Mapping[str, Check], where: str = "body") -> dict[str, Any]:
     """Every field of ``schema`` present and valid, nothing else. Raises RemoteProtocolError."""
-    missing = [k for k in schema if k not in body]
-    if missing:
-        raise RemoteProtocolError(f"{where}: missing field {missing[0]!r}")
-    extra = sorted(k for k in body if k not in schema)
-    if extra:
+    if body.keys() != schema.keys():
+        missing = [k for k in schema if k not in body]
+        if missing:
+            raise RemoteProtocolError(f"{where}: missing field {missing[0]!r}")
+        extra = sorted(k for k in body if k not in schema)
         raise RemoteProtocolError(f"{where}: unknown field {extra[0]!r}")
-    return {k: check(body[k], f"{where}.{k}" if where != "body" else k) for k, check in schema.items()}
+    try:  # checks are pure: label the fields only when one is wrong (then check again, naming it)
+        return {k: check(body[k], k) for k, check in schema.items()}
+    except RemoteProtocolError:
+        if where == "body":
+            raise
+        return {k: check(body[k], f"{where}.{k}") for k, check in schema.items()}
 
 
 class Message:
@@ -264,6 +279,14 @@ class Message:
 
 def parse_message(obj_: Mapping[str, Any]) -> Message:
     """A decoded JSON object as a valid message of a known type. Raises RemoteProtocolError."""
+    # The usual case, checked inline: exactly the envelope's keys, plain ints in range, a known
+    # type and a dict body. Anything else goes through parse_envelope (which names the problem).
+    if obj_.keys() == ENVELOPE_KEYS:
+        type_, term, seq, body, version = obj_["type"], obj_["term"], obj_["seq"], obj_["body"], obj_["v"]
+        if (type(term) is int and type(seq) is int and 0 <= term <= MAX_COUNTER and 0 <= seq <= MAX_COUNTER
+                and type(version) is int and version == PROTOCOL_VERSION and type(body) is dict
+                and type_ in KNOWN_TYPES):
+            return Message(type_, term, seq, check_fields(body, SCHEMAS[type_]), body)
     envelope = parse_envelope(obj_, KNOWN_TYPES)
     body = check_fields(envelope.body, SCHEMAS[envelope.type])
     return Message(envelope.type, envelope.term, envelope.seq, body, envelope.body)
@@ -284,7 +307,14 @@ def build(type_: str, term: int, seq: int, **body: Any) -> dict[str, Any]:
 # ----- game values as JSON ------------------------------------------------------------------
 
 
+_TILE_BY_TEXT: dict[str, Tile] = {str(t): t for t in TILES}  # exactly the texts accepted below
+_END_BY_TEXT: dict[str, End] = {str(e): e for e in End}
+
+
 def tile_from_text(value: Any, where: str) -> Tile:
+    tile = _TILE_BY_TEXT.get(value) if type(value) is str else None
+    if tile is not None:
+        return tile
     try:
         tile = parse_tile(TILE_TEXT(value, where))
     except EngineError:
@@ -302,6 +332,9 @@ def tiles_from_text(values: list[Any], where: str) -> tuple[Tile, ...]:
 
 
 def _end(value: Any, where: str) -> End:
+    end = _END_BY_TEXT.get(value) if type(value) is str else None
+    if end is not None:
+        return end
     try:
         return End.parse(text(5)(value, where))
     except ValueError:
@@ -388,14 +421,24 @@ _EVENT_FIELDS: dict[str, dict[str, Check]] = {
 }
 
 
+def _event_kind(value: Any, where: str) -> str:
+    return str(value)  # already looked up in _EVENT_FIELDS by event_from_json
+
+
+# Each event's fields plus its "e" (so the object is checked as it is, without a copy).
+_EVENT_SCHEMAS: dict[str, dict[str, Check]] = {
+    kind: {"e": _event_kind, **fields} for kind, fields in _EVENT_FIELDS.items()
+}
+
+
 def event_from_json(value: Any, where: str = "event") -> Event:
     """An engine event from its JSON form. Raises RemoteProtocolError naming the field."""
     raw = obj(value, where)
     kind = raw.get("e")
-    schema = _EVENT_FIELDS.get(kind) if isinstance(kind, str) else None
+    schema = _EVENT_SCHEMAS.get(kind) if isinstance(kind, str) else None
     if schema is None:
         raise RemoteProtocolError(f"field {where!r}: unknown event {kind!r}")
-    f = check_fields({k: v for k, v in raw.items() if k != "e"}, schema, where)
+    f = check_fields(raw, schema, where)
     if kind == "played":
         return TilePlayed(f["seat"], tile_from_text(f["tile"], f"{where}.tile"), _end(f["end"], f"{where}.end"),
                           f["first"], f["exposed"], f["spinner"])

@@ -10,8 +10,6 @@ hand. The host says whose turn it is with every update; everything else follows 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from lanomino.engine import (
     DealVoided,
     Event,
@@ -145,9 +143,10 @@ class PeerView:
 
     def _observe(self) -> Observation:
         reserve = self.rules.boneyard_reserve if self.rules.draws else self.boneyard
+        hand = tuple(sorted(self.hand, key=_index))
         obs = Observation(
             seat=self.seat, rules=self.rules, players=self.players, phase=self.phase,
-            hand_no=self.hand_no, dealt_hands=self.dealt_hands, hand=tuple(sorted(self.hand, key=_index)),
+            hand_no=self.hand_no, dealt_hands=self.dealt_hands, hand=hand,
             hand_sizes=tuple(self.sizes), active=tuple(self.active), turn=self.turn, opener=self.opener,
             must_lead=self.must_lead if self.seat == self.opener else None, line=self.line.copy(),
             boneyard=self.boneyard, drawable=max(0, self.boneyard - reserve), scores=tuple(self.scores),
@@ -159,10 +158,13 @@ class PeerView:
             return obs
         # Our own legal moves depend only on our tiles, the line and the boneyard count: a state
         # with the other hands empty and a stand-in boneyard answers exactly.
-        hands = [sorted(self.hand, key=_index) if s == self.seat else [] for s in range(self.players)]
+        hands = [hand if s == self.seat else () for s in range(self.players)]
         filler = [t for t in TILES if t not in self.hand][: self.boneyard]
         state = determinize(obs, hands, filler)
-        return replace(obs, legal=tuple(legal_actions(state, self.seat)))  # type: ignore[arg-type]
+        # Nobody has seen ``obs`` yet: fill in its legal moves rather than build it a second time
+        # (dataclasses.replace on this frozen, 23-field class costs as much as the build).
+        object.__setattr__(obs, "legal", tuple(legal_actions(state, self.seat)))  # type: ignore[arg-type]
+        return obs
 
 
     def _winner_seat(self, event: HandEnded) -> int | None:
