@@ -253,6 +253,7 @@ class HostNode(_Node):
                                        on_malformed=lambda _id, exc: self.session.stats.update(["malformed.frame"]))
         self.announcer: Any = None
         self.has_passphrase = passphrase is not None
+        self.passphrase = passphrase  # (a host that steps down rejoins the new host with it)
         self.addresses: list[str] = []
 
     def my_seat(self) -> int | None:
@@ -587,8 +588,11 @@ class PeerNode(_Node):
         assert self.standby is not None
         for out in host.take_outgoing():
             self._spawn(self.standby.send(out.route, out.message))
+        reannounce = False
         for event in host.take_events():
             self._publish(event)
+            if isinstance(event, (SeatTaken, SeatLeft)):
+                reannounce = True  # e.g. the lost host's seat is free again (lost before the first deal)
             if isinstance(event, MigrationPaused):
                 log.warning("term %d: waiting for a majority (%d of %d members here)", event.term,
                             event.joined, event.needed)
@@ -606,6 +610,8 @@ class PeerNode(_Node):
                 self._back_to_peer(event.term, event.host)
                 self._flush()  # the peer session follows the newer host (HostChanged)
                 return
+        if reannounce and self.announcer is not None:
+            self._spawn(self._reannounce(host))
 
     def _become_host(self, event: HostChanged) -> None:
         """This seat is the election's candidate: host the table from the peer's replicated state."""
@@ -617,17 +623,33 @@ class PeerNode(_Node):
         if self.announce and self.table_name and self.session.addr:
             self._spawn(self._announce(self.host))
 
+    def _announcement(self, host: HostSession) -> TableAnnouncement:
+        assert self.table_name is not None
+        spec = host.rules.to_spec()
+        rules = spec["preset"] + ("+" if len(spec) > 1 else "")  # e.g. "classic+": a preset with options
+        return TableAnnouncement(
+            name=self.table_name, rules=rules, seats_taken=host.seats_taken, seats_total=host.players,
+            host_peer_id=self.identity.peer_id, term=host.term, has_passphrase=self.passphrase is not None,
+            host_key=self.keys.public)
+
     async def _announce(self, host: HostSession) -> None:
         from lanomino.discovery.zeroconf_adapter import TableAnnouncer
 
         assert self.standby is not None and self.session.addr is not None and self.table_name is not None
         ip = self.session.addr.rsplit(":", 1)[0]
-        announcement = TableAnnouncement(
-            name=self.table_name, rules="migrated", seats_taken=host.seats_taken, seats_total=host.players,
-            host_peer_id=self.identity.peer_id, term=host.term, has_passphrase=self.passphrase is not None,
-            host_key=self.keys.public)
-        self.announcer = TableAnnouncer([ip])
-        await self.announcer.register(announcement, self.standby.port, [ip])
+        announcer = self.announcer = TableAnnouncer([ip])
+        first = self._announcement(host)
+        await announcer.register(first, self.standby.port, [ip])
+        if self.announcer is announcer and self._announcement(host) != first:
+            await announcer.update(self._announcement(host))  # seats changed while it registered
+
+    async def _reannounce(self, host: HostSession) -> None:
+        announcer = self.announcer
+        try:
+            if announcer is not None:
+                await announcer.update(self._announcement(host))
+        except RuntimeError:
+            pass  # still registering: ``_announce`` sends the fresh facts when it is done
 
     async def _watch_terms(self) -> None:
         """During and after an election: an announced host of this table in a higher term is followed
@@ -740,7 +762,7 @@ async def follow_to_end(host: HostNode, stepped: Outcome,
     if stepped.rejoin is None:
         return stepped
     name = host.session.local[host.session.host_seat].name
-    peer = PeerNode(data_dir=host.data_dir, address=stepped.rejoin, player=name, passphrase=None,
+    peer = PeerNode(data_dir=host.data_dir, address=stepped.rejoin, player=name, passphrase=host.passphrase,
                     timings=host.session.timings, level=None, migration=False, announce=False)
     if on_start is not None:
         on_start(peer)  # e.g. a client subscribes to it

@@ -280,6 +280,7 @@ def successor_host(peer: Any, now: float, *, policy: Policy | None, timings: Tim
     election = peer.election
     assert election is not None and election.candidate == peer.seat and peer.rules is not None
     host = HostSession(peer.identity, peer.curve, peer.rules, peer.players, name=peer.name, host_policy=policy,
+                       passphrase=peer.passphrase,  # (a lobby reopened after a migration asks newcomers for it)
                        timings=timings or peer.timings, secret_source=secret_source or peer.secret_source,
                        table_id=peer.table, term=election.term)
     host.now = now
