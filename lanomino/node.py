@@ -51,6 +51,7 @@ from lanomino.net.session import (
     HostSession,
     JoinRefused,
     LocalSeat,
+    LostTouch,
     MatchOver,
     MigrationDone,
     MigrationPaused,
@@ -98,6 +99,11 @@ def local_ip_toward(host: str) -> str:
 
 
 RUNNING = (HostPhase.COMMIT, HostPhase.ECHO, HostPhase.REVEAL, HostPhase.PLAY, HostPhase.MIGRATING)
+
+
+def lost_touch_reason(event: LostTouch) -> str:
+    return (f"lost touch with most of the table for {event.seconds:.0f} s: this host stops here "
+            "(if the others went on under a new host, their transcripts hold the rest of the match)")
 
 
 def bot_policy(level: str, seed: int | None = None) -> Callable[[Observation], Action]:
@@ -377,6 +383,9 @@ class HostNode(_Node):
             elif isinstance(event, MatchOver):
                 self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
                                      self.session.host_seat, problems=dict(self.session.stats)))
+            elif isinstance(event, LostTouch):
+                log.warning("%s", lost_touch_reason(event))
+                self._finish(Outcome(False, seat=self.session.host_seat, reason=lost_touch_reason(event)))
             elif isinstance(event, SteppedDown):
                 self.hosts[event.term] = event.host
                 log.warning("term %d has another host (seat %d): this one steps down", event.term, event.host)
@@ -603,6 +612,9 @@ class PeerNode(_Node):
             elif isinstance(event, MatchOver):
                 self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
                                      self.session.seat, problems=dict(host.stats)))
+            elif isinstance(event, LostTouch):
+                log.warning("%s", lost_touch_reason(event))
+                self._finish(Outcome(False, seat=self.session.seat, reason=lost_touch_reason(event)))
             elif isinstance(event, SteppedDown):
                 self.hosts[event.term] = event.host
                 log.warning("term %d has another host (seat %d): this one steps down and rejoins it as a peer",

@@ -53,6 +53,7 @@ from lanomino.net.host_migrate import HostMigrate
 from lanomino.net.host_play import HostPlay
 from lanomino.net.messages import build, parse_message
 from lanomino.net.session_base import (
+    LostTouch,
     Outgoing,
     ProtocolProblem,
     SeatDisconnected,
@@ -65,6 +66,10 @@ from lanomino.net.session_base import (
 )
 
 __all__ = ["HostSession", "LocalSeat", "Phase", "Policy", "successor_host"]
+
+# A host cut off from a majority of the members waits this many grace periods for them (they may be
+# suspended too, and come back to it), then stops: by then they have gone on without it or left.
+GIVE_UP_GRACES = 2
 
 
 class HostSession(HostMigrate):
@@ -91,6 +96,9 @@ class HostSession(HostMigrate):
                 continue
             if s.connected or not cut_off:
                 times.append(s.last_heard + (t.liveness_s if s.connected else t.grace_s))
+        away = [s.last_heard for s in self._humans() if not s.connected]
+        if cut_off and away and self.phase not in (Phase.LOBBY, Phase.MIGRATING, Phase.OVER):
+            times.append(max(away) + GIVE_UP_GRACES * t.grace_s)  # when this host gives up
         return min(times) if times else None
 
     def _cut_off(self) -> bool:
@@ -125,6 +133,17 @@ class HostSession(HostMigrate):
         if self.bot_due is not None and now >= self.bot_due:
             self.bot_due = None
             self._run_local_seats(fire=True)
+        self._give_up_if_cut_off(now)
+
+    def _give_up_if_cut_off(self, now: float) -> None:
+        """Cut off from a majority for ``GIVE_UP_GRACES`` grace periods: stop hosting (``LostTouch``)."""
+        if self.phase in (Phase.LOBBY, Phase.MIGRATING, Phase.OVER, Phase.STEPPED_DOWN) or not self._cut_off():
+            return
+        away = [now - s.last_heard for s in self._humans() if not s.connected]
+        if away and min(away) >= GIVE_UP_GRACES * self.timings.grace_s:
+            self.phase = Phase.STEPPED_DOWN
+            self.bot_due = None
+            self._events.append(LostTouch(self.term, min(away)))
 
     def receive(self, sender: Sender, message: Mapping[str, Any], now: float) -> None:
         """One decoded message from a connection. Never raises for anything a peer sends."""

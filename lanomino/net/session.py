@@ -19,6 +19,7 @@ from lanomino.net.session_base import (
     HostSilent,
     Joined,
     JoinRefused,
+    LostTouch,
     MatchOver,
     MigrationDone,
     MigrationPaused,
@@ -39,7 +40,7 @@ from lanomino.net.session_base import (
 
 __all__ = [
     "Closed", "HandVerified", "HostPhase", "HostSession", "HostSilent", "Joined", "JoinRefused",
-    "LocalSeat", "MatchOver", "ObservationChanged", "Outgoing", "PeerPhase", "PeerSession", "Policy",
+    "LocalSeat", "LostTouch", "MatchOver", "ObservationChanged", "Outgoing", "PeerPhase", "PeerSession", "Policy",
     "ProtocolProblem", "SeatDisconnected", "SeatLeft", "SeatTaken", "SecretMade", "Sender",
     "SessionEvent", "Timings", "TranscriptUpdated", "YourTurn", "HostChanged", "MigrationDone",
     "MigrationPaused", "SteppedDown", "rejoin_as_peer", "successor_host",

@@ -198,6 +198,15 @@ class SteppedDown:
 
 
 @dataclass(frozen=True, slots=True)
+class LostTouch:
+    """This host has been cut off from a majority of the members for two grace periods: it stops
+    (if the others went on under a new host, their transcripts hold the rest of the match)."""
+
+    term: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
 class Closed:
     reason: str
 
@@ -205,7 +214,7 @@ class Closed:
 SessionEvent = (
     SeatTaken | SeatDisconnected | SeatLeft | Joined | JoinRefused | ObservationChanged | YourTurn
     | HandVerified | TranscriptUpdated | MatchOver | ProtocolProblem | SecretMade | HostSilent | Closed
-    | HostChanged | MigrationPaused | MigrationDone | SteppedDown
+    | HostChanged | MigrationPaused | MigrationDone | SteppedDown | LostTouch
 )
 
 Submit = Action

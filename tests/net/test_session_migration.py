@@ -16,6 +16,7 @@ from sessionkit import bot_policy  # noqa: E402
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import (  # noqa: E402
+    LostTouch,
     MigrationDone,
     MigrationPaused,
     SeatLeft,
@@ -193,13 +194,34 @@ def test_a_host_that_loses_touch_with_the_majority_resigns_nobody() -> None:
     assert host is not None
     table.crash(1, frozen=True)
     table.crash(2, frozen=True)
-    table.run(lambda: False, max_time=3 * table.timings.grace_s)
+    table.run(lambda: False, max_time=1.5 * table.timings.grace_s)
     assert not [e for e in table.by_seat(0).events if isinstance(e, SeatLeft)]
     assert host.phase.value != "over" and host.state is not None
     table.revive(1)
     table.revive(2)
     table.run(table.over)
     check_survivors(table)
+
+
+def test_a_host_cut_off_for_two_grace_periods_gives_up() -> None:
+    """Nobody came back to it: it stops (the others went on under a new host, or left) instead of
+    waiting for ever."""
+    table = MigratingTable(Rules.preset("classic", target=100), 3, seed=14)
+    for m in table.machines[1:]:
+        assert m.peer is not None
+        m.peer.migration = False  # (so that the two do not elect a new host meanwhile)
+    table.run(lambda: _in_play_of_hand(table, 2, 1))
+    host = table.by_seat(0).host
+    assert host is not None
+    table.crash(1, frozen=True)
+    table.crash(2, frozen=True)
+    table.run(lambda: host.phase.value == "stepped_down", max_time=3 * table.timings.grace_s)
+    table.step()  # (collects the events)
+    lost = [e for e in table.by_seat(0).events if isinstance(e, LostTouch)]
+    assert len(lost) == 1 and lost[0].seconds >= 2 * table.timings.grace_s
+    assert 2 * table.timings.grace_s <= table.now <= 2 * table.timings.grace_s + 10
+    assert not [e for e in table.by_seat(0).events if isinstance(e, SeatLeft)]  # it resigned nobody
+    assert host.next_deadline() is None or host.next_deadline() >= table.now  # and it does not spin
 
 
 @pytest.mark.parametrize(("point", "seed"), [("play", 31), ("commit", 32), ("between", 33)])
