@@ -585,7 +585,7 @@ class PeerNode(_Node):
                 self._spawn(self._play(event.observation))
             elif isinstance(event, MatchOver):
                 self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
-                                     session.seat, problems=dict(session.stats)))
+                                     session.seat, reason=event.reason, problems=dict(session.stats)))
             elif isinstance(event, JoinRefused):
                 self._finish(Outcome(False, seat=None, reason=f"refused: {event.reason}"))
             elif isinstance(event, Closed):

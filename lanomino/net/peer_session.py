@@ -57,6 +57,7 @@ from lanomino.net.session_base import (
     HostSilent,
     Joined,
     JoinRefused,
+    MatchOver,
     SessionEvent,
     join_statement,
     passphrase_key,
@@ -103,8 +104,28 @@ class PeerSession(PeerMigrate):
             if self.can_elect():
                 self.elect(now)  # the host (or the candidate followed so far) is gone
                 return
+        if (self.silent and self.election is None and not self.can_elect() and self.phase is Phase.SEATED
+                and now - self.last_heard >= self.timings.grace_s):
+            self._host_left()
+            return
         if now - self.last_sent >= self.timings.heartbeat_s and self.phase is not Phase.CONNECTING:
             self._send("ping")
+
+    def _host_left(self) -> None:
+        """The host has been silent past the grace period and no new host can be elected (fewer than
+        three people at the table): it has left under the rules. Its seat and its bots leave with
+        it, so this seat's side is the last one standing and wins (a partnership concedes as a team,
+        so the host's partner loses). Before the match began, the table is simply gone."""
+        view = self.view
+        if self.doc is None or view is None or self.rules is None:
+            self.phase = Phase.CLOSED
+            self._events.append(Closed("the host has gone (silent past the grace period)"))
+            return
+        obs = view.observation()
+        winner = (self.host_seat % 2) ^ 1 if self.rules.partnership else self.seat
+        self.phase = Phase.OVER
+        self._events.append(MatchOver(winner, tuple(obs.scores), len(self.doc["hands"]), self.verified_all,
+                                      reason=f"the host left the table (silent for {self.timings.grace_s:.0f} s)"))
 
     def submit(self, action: Action, now: float) -> None:
         """Send this seat's move. Raises IllegalActionError when it may not be made now."""

@@ -132,6 +132,7 @@ class MatchOver:
     scores: tuple[int, ...]
     hands: int
     verified: bool
+    reason: str = ""  # how it ended when not by the host's closing (e.g. the host left a 2-player table)
 
 
 @dataclass(frozen=True, slots=True)

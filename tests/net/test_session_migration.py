@@ -17,6 +17,7 @@ from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import (  # noqa: E402
     LostTouch,
+    MatchOver,
     MigrationDone,
     MigrationPaused,
     SeatLeft,
@@ -293,3 +294,24 @@ def test_a_host_lost_before_the_first_deal_reopens_the_table_and_a_newcomer_fill
     check_survivors(table)
     doc = new.doc
     assert doc is not None and doc["table"] == new.table.hex() and doc["keys"][0] == slot.session.identity.public_key.hex()
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_host_lost_for_good_with_no_one_to_elect_leaves_and_the_peer_wins(players: int) -> None:
+    """Two people (here with a host-side bot at three seats): no majority is possible without the
+    host, so its peer waits the grace period, then the host has left under the rules: its seat and
+    its bots go with it and the peer's side, the last one standing, wins."""
+    table = MigratingTable(Rules.preset("classic", target=100), players, seed=50 + players, bots=players - 2)
+    peer = table.machines[1].peer
+    assert peer is not None
+    peer.migration = False  # (the node turns elections off below three people)
+    table.run(lambda: _in_play_of_hand(table, 1, 2))
+    table.crash(0)
+    lost_at = table.now
+    table.run(lambda: peer.phase.value == "over", max_time=3 * table.timings.grace_s)
+    table.step()
+    over = [e for e in table.machines[1].events if isinstance(e, MatchOver)]
+    assert peer.phase.value == "over" and len(over) == 1
+    assert over[0].winner == peer.seat and "host left" in over[0].reason
+    assert table.timings.grace_s <= table.now - lost_at <= table.timings.grace_s + table.timings.liveness_s + 1
+    assert table.machines[1].follows == 0 and not table.machines[1].hosted_terms  # nobody was elected
