@@ -117,8 +117,9 @@ class PeerSession(PeerMigrate):
         it, so this seat's side is the last one standing and wins (a partnership concedes as a team,
         so the host's partner loses). Before the match began, the table is simply gone."""
         view = self.view
-        if self.doc is None or view is None or self.rules is None:
-            self.phase = Phase.CLOSED
+        mine = next((e for e in self.roster if e["seat"] == self.seat), None)
+        if self.doc is None or view is None or self.rules is None or mine is None or mine.get("left", False):
+            self.phase = Phase.CLOSED  # (a watcher, whose seat has left, wins nothing)
             self._events.append(Closed("the host has gone (silent past the grace period)"))
             return
         obs = view.observation()
