@@ -195,8 +195,12 @@ class SessionTable:
         self.peers = [PeerSession(Identity.generate(), k.public, self.host_keys.public, name=f"p{i}")
                       for i, k in enumerate(self.peer_keys)]
         self.clients: list[PeerTransport] = []
-        self.changed = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
+        # What the timer waits for: the peers' loops check it after each message and wake the
+        # waiting bench once it holds (not once per message, which would add loop hops the bare
+        # reference, reading its dealers itself, does not have).
+        self.goal: Callable[[], bool] | None = None
+        self.reached: asyncio.Future[None] | None = None
 
     async def start(self) -> None:
         from lanomino.net.session import Sender
@@ -233,12 +237,18 @@ class SessionTable:
             assert message is not None
             peer.receive(message, time.monotonic())
             self._flush_peer(peer, client)
-            self.changed.set()
+            reached = self.reached
+            if reached is not None and not reached.done() and self.goal is not None and self.goal():
+                reached.set_result(None)
 
     async def until(self, predicate: Callable[[], bool]) -> None:
-        while not predicate():
-            self.changed.clear()
-            await self.changed.wait()
+        if predicate():
+            return
+        self.goal, self.reached = predicate, asyncio.get_running_loop().create_future()
+        try:
+            await self.reached
+        finally:
+            self.goal = self.reached = None
 
     async def close(self) -> None:
         for task in self.tasks:

@@ -159,7 +159,8 @@ class PeerView:
         # Our own legal moves depend only on our tiles, the line and the boneyard count: a state
         # with the other hands empty and a stand-in boneyard answers exactly.
         hands = [hand if s == self.seat else () for s in range(self.players)]
-        filler = [t for t in TILES if t not in self.hand][: self.boneyard]
+        mine = {t.index for t in hand}
+        filler = [t for t in TILES if t.index not in mine][: self.boneyard]
         state = determinize(obs, hands, filler)
         # Nobody has seen ``obs`` yet: fill in its legal moves rather than build it a second time
         # (dataclasses.replace on this frozen, 23-field class costs as much as the build).

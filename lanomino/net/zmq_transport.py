@@ -137,6 +137,7 @@ class _Wakeup:
         self.loop = asyncio.get_running_loop()
         self.fd = int(sock.getsockopt(zmq.FD))
         self.waiters: list[asyncio.Future[None]] = []
+        self.poke_due = False
         self.loop.add_reader(self.fd, self._ready)
 
     def _ready(self) -> None:
@@ -152,8 +153,15 @@ class _Wakeup:
                 waiter.set_result(None)
 
     def after_send(self) -> None:
-        """A send may have consumed the descriptor's signal: wake a waiting receive if need be."""
-        if self.waiters and _readable(self.sock):
+        """A send may have consumed the descriptor's signal: look again for a waiting receive, on
+        the loop's next turn (once per burst of sends, and off the sender's path)."""
+        if not self.poke_due:
+            self.poke_due = True
+            self.loop.call_soon(self._poke)
+
+    def _poke(self) -> None:
+        self.poke_due = False
+        if self.waiters and not self.sock.closed and _readable(self.sock):
             self._wake()
 
     async def recv(self, timeout_s: float | None, copy: bool) -> list[Any] | None:
