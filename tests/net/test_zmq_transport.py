@@ -313,3 +313,51 @@ def test_send_now_delivers_at_once_and_a_waiting_receive_still_wakes() -> None:
             assert (peer.stats.sent, host.stats.sent, host.stats.unroutable) == (2, 1, 1)
 
     run(scenario)
+
+
+def test_queued_messages_come_one_per_receive_and_a_zero_timeout_still_takes_one() -> None:
+    async def scenario() -> None:
+        async with table() as host, peer_of(host) as peer:
+            for n in range(5):
+                peer.send_now({"n": n})
+            first = await host.receive(timeout_s=3)
+            assert first is not None and first.message == {"n": 0}
+            await asyncio.sleep(0.05)  # the rest are queued by now
+            got = [await host.receive(timeout_s=0) for _ in range(4)]
+            assert [g.message["n"] for g in got if g is not None] == [1, 2, 3, 4]
+            assert await host.receive(timeout_s=0) is None
+            assert await host.receive(timeout_s=0.05) is None
+
+    run(scenario)
+
+
+def test_two_waiting_receives_each_get_a_message() -> None:
+    async def scenario() -> None:
+        async with table() as host, peer_of(host) as peer:
+            peer.send_now({"hello": True})
+            incoming = await host.receive(timeout_s=3)
+            assert incoming is not None
+            waiting = [asyncio.ensure_future(peer.receive(timeout_s=3)) for _ in range(2)]
+            await asyncio.sleep(0.01)
+            host.send_now(incoming.identity, {"n": 1})
+            host.send_now(incoming.identity, {"n": 2})
+            assert sorted(m["n"] for m in await asyncio.gather(*waiting) if m is not None) == [1, 2]
+
+    run(scenario)
+
+
+def test_closing_a_transport_cancels_a_receive_waiting_on_it() -> None:
+    async def scenario() -> None:
+        async with table() as host, peer_of(host) as peer:
+            waiting_peer = asyncio.ensure_future(peer.receive())
+            waiting_host = asyncio.ensure_future(host.receive())
+            await asyncio.sleep(0.01)
+            peer.close()
+            host.close()
+            for waiting in (waiting_peer, waiting_host):
+                with pytest.raises(asyncio.CancelledError):
+                    await waiting
+            with pytest.raises(TransportError):
+                await peer.receive(timeout_s=0.1)
+
+    run(scenario)
