@@ -30,7 +30,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,6 +74,10 @@ def live_namespaces() -> list[str]:
     return [line.split()[0] for line in out.splitlines() if line.strip()]
 
 
+class LossUnavailable(RuntimeError):
+    """Packet loss cannot be put on a link here (the message says why)."""
+
+
 @dataclass(frozen=True)
 class LabHost:
     """One machine on the simulated LAN."""
@@ -95,6 +99,9 @@ class LabProcess:
         # stderr is drained too: a child whose stderr pipe fills up blocks, and a test would
         # then wait for an answer that never comes. The last lines are kept for failure reports.
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=200)
+        # called with each stderr line on the reader thread, as soon as it is read (e.g. to fault
+        # a process at the moment another one logs something); set before the child writes
+        self.stderr_hooks: list[Callable[[str], None]] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self._err_reader = threading.Thread(target=self._read_stderr, daemon=True)
@@ -110,7 +117,13 @@ class LabProcess:
         if self.popen.stderr is None:
             return
         for line in self.popen.stderr:
-            self.stderr_tail.append(line.rstrip("\n"))
+            line = line.rstrip("\n")
+            for hook in list(self.stderr_hooks):
+                try:
+                    hook(line)
+                except Exception as exc:  # a broken hook must not stop the draining
+                    self.stderr_tail.append(f"[stderr hook failed: {exc!r}]")
+            self.stderr_tail.append(line)
 
     @property
     def pid(self) -> int:
@@ -222,6 +235,65 @@ class NetLab:
             _ip("-n", ns, "link", "set", "eth0", "up")
             _ip("-n", ns, "route", "add", "224.0.0.0/4", "dev", "eth0")
 
+    def _link_ends(self, host: LabHost) -> list[tuple[str, str]]:
+        """The two ends of a host's link: (namespace, device) for its eth0 and its bridge port."""
+        return [(host.namespace, "eth0"), (self.bridge_namespace, f"v{host.index}")]
+
+    def set_loss(self, host: LabHost, percent: float) -> None:
+        """Drop ``percent`` % of the packets leaving either end of ``host``'s link, at random.
+
+        The kernel here has no netem and no gact: an HTB root sends the packets a classic-BPF
+        filter picks (``ld rand`` against a threshold) to a class whose pfifo holds 0 packets, so
+        they are dropped; the rest go through a class with no real limit.
+
+        Raises:
+            LossUnavailable: tc is missing or the kernel refuses any of it (reason in the message).
+        """
+        if not 0 < percent < 100:
+            raise ValueError("percent must be in (0, 100)")
+        if shutil.which("tc") is None:
+            raise LossUnavailable("the 'tc' command (iproute2) is not installed")
+        threshold = min(2**32 - 1, round((1 - percent / 100) * 2**32))
+        # ld [SKF_AD_OFF + SKF_AD_RANDOM]; jge #threshold ? 1:2 : no match (default class 1:1)
+        program = f"4,32 0 0 {0xFFFFF000 + 56},53 0 1 {threshold},6 0 0 {0x10002},6 0 0 0"
+        for ns, dev in self._link_ends(host):
+            for args in (
+                ["qdisc", "add", "dev", dev, "root", "handle", "1:", "htb", "default", "1"],
+                ["class", "add", "dev", dev, "parent", "1:", "classid", "1:1", "htb", "rate", "10gbit",
+                 "quantum", "60000"],
+                ["class", "add", "dev", dev, "parent", "1:", "classid", "1:2", "htb", "rate", "10gbit",
+                 "quantum", "60000"],
+                ["qdisc", "add", "dev", dev, "parent", "1:2", "handle", "2:", "pfifo", "limit", "0"],
+                ["filter", "add", "dev", dev, "parent", "1:", "protocol", "all", "prio", "1", "bpf",
+                 "bytecode", program],
+            ):
+                done = subprocess.run(["ip", "netns", "exec", ns, "tc", *args], capture_output=True,
+                                      text=True, timeout=10)
+                if done.returncode != 0:
+                    self.clear_loss(host)
+                    raise LossUnavailable(f"tc {' '.join(args[:2])} on {dev}: {done.stderr.strip()}")
+
+    def clear_loss(self, host: LabHost) -> None:
+        """Remove what ``set_loss`` put on the link (nothing happens when there is none)."""
+        for ns, dev in self._link_ends(host):
+            subprocess.run(["ip", "netns", "exec", ns, "tc", "qdisc", "del", "dev", dev, "root"],
+                           capture_output=True, text=True, timeout=10)
+
+    def loss_counts(self, host: LabHost) -> tuple[int, int]:
+        """(packets offered, packets dropped) on both ends of a lossy link, summed."""
+        offered = dropped = 0
+        for ns, dev in self._link_ends(host):
+            out = subprocess.run(["ip", "netns", "exec", ns, "tc", "-s", "qdisc", "show", "dev", dev],
+                                 capture_output=True, text=True, timeout=10).stdout
+            for block in out.split("qdisc ")[1:]:
+                words = block.split()
+                if words[0] == "htb" and words[1] == "1:":
+                    sent = int(words[words.index("pkt") - 1])
+                    lost = int(words[words.index("(dropped") + 1].rstrip(","))
+                    offered += sent + lost
+                    dropped += lost
+        return offered, dropped
+
     def run(
         self, host: LabHost, argv: Sequence[str], timeout_s: float = 10
     ) -> subprocess.CompletedProcess[str]:
@@ -234,8 +306,9 @@ class NetLab:
             env=self._env(),
         )
 
-    def spawn(self, host: LabHost, argv: Sequence[str]) -> LabProcess:
-        """Start a long-running command inside a host's namespace (killed by ``close``)."""
+    def spawn(self, host: LabHost, argv: Sequence[str], env: Mapping[str, str] | None = None) -> LabProcess:
+        """Start a long-running command inside a host's namespace (killed by ``close``); ``env``
+        adds variables to the child's environment (e.g. ``LANOMINO_LOG``)."""
         popen = subprocess.Popen(
             ["ip", "netns", "exec", host.namespace, *argv],
             stdin=subprocess.PIPE,
@@ -243,7 +316,7 @@ class NetLab:
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,
-            env=self._env(),
+            env={**self._env(), **(env or {})},
         )
         process = LabProcess(popen, host)
         self.processes.append(process)

@@ -14,12 +14,14 @@ import sys
 
 from lanomino.commands.common import add_rules_arguments, rules_from_args
 
+LIVENESS_BEATS = 5  # silence for this many heartbeat intervals counts as a drop (as in Timings)
+
 
 def add_timing_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grace", type=float, default=30.0, metavar="S",
                         help="how long a dropped player keeps its seat (default 30 s)")
-    parser.add_argument("--heartbeat", type=float, default=1.0, metavar="S",
-                        help="heartbeat interval; silence for 3 intervals counts as a drop (default 1 s)")
+    parser.add_argument("--heartbeat", type=float, default=0.25, metavar="S",
+                        help="heartbeat interval; silence for 5 intervals counts as a drop (default 0.25 s)")
 
 
 def timings_from_args(args: argparse.Namespace, bot_delay: float = 0.0):  # type: ignore[no-untyped-def]
@@ -27,7 +29,7 @@ def timings_from_args(args: argparse.Namespace, bot_delay: float = 0.0):  # type
     from lanomino.net.session import Timings
 
     try:
-        return Timings(heartbeat_s=args.heartbeat, liveness_s=3 * args.heartbeat, grace_s=args.grace,
+        return Timings(heartbeat_s=args.heartbeat, liveness_s=LIVENESS_BEATS * args.heartbeat, grace_s=args.grace,
                        bot_delay_s=bot_delay)
     except ValueError as exc:
         raise CliError(str(exc)) from None
