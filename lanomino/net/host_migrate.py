@@ -15,7 +15,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from lanomino.engine import DealVoided, GameState, apply, new_game, start_hand
+from lanomino.engine import DealVoided, GameState, HandEnded, apply, new_game, start_hand
 from lanomino.fair.commit import DealContext, new_table_id
 from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
 from lanomino.fair.identity import Identity
@@ -215,16 +215,23 @@ class HostMigrate(HostPlay):
         if isinstance(events[0], DealVoided):
             return False
         moves, sigs = self._longest_log(hand)
+        ended: HandEnded | None = None
         for index, (move, sig) in enumerate(zip(moves, sigs, strict=True)):
             try:
-                apply(state, move["seat"], parse_move(move, move["seat"]))
+                events = apply(state, move["seat"], parse_move(move, move["seat"]))
             except (RoundError, ValueError):
                 break
+            ended = next((e for e in events if isinstance(e, HandEnded)), ended)
             d.moves.append(move)
             d.signatures.append(bytes.fromhex(sig))
             d.unchecked.append(index)
         d.migrated = {"host": self.host_seat, "term": self.term, "at": len(d.moves)}
         self.deal, self.dealt, self.phase = d, [list(h) for h in hands], Phase.PLAY
+        if ended is not None:
+            # the log's last move ended the hand, but the lost host's hand log never went out:
+            # publish it now (signed by this host) and go on to the next hand, or the match's end
+            self._hand_over(d, ended)
+            return True
         self._split_escrow()
         return True
 

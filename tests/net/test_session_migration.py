@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 from collections.abc import Callable
 from pathlib import Path
 
@@ -315,3 +316,34 @@ def test_a_host_lost_for_good_with_no_one_to_elect_leaves_and_the_peer_wins(play
     assert over[0].winner == peer.seat and "host left" in over[0].reason
     assert table.timings.grace_s <= table.now - lost_at <= table.timings.grace_s + table.timings.liveness_s + 1
     assert table.machines[1].follows == 0 and not table.machines[1].hosted_terms  # nobody was elected
+
+
+@pytest.mark.parametrize(("players", "hand", "seed"), [(3, 1, 61), (4, 1, 62), (3, 2, 63), (4, 2, 64)])
+def test_a_host_killed_between_a_hands_last_move_and_its_hand_log_is_survived(players: int, hand: int,
+                                                                              seed: int) -> None:
+    """The last update went out, the hand log did not: the new host replays the whole hand from the
+    members' logs, publishes the hand log itself and deals the next hand."""
+    table = MigratingTable(Rules.preset("classic", target=100), players, seed=seed)
+    lost = table.by_seat(0).host
+    assert lost is not None
+    send = lost._send
+    dead = []
+
+    def dies_at_the_hand_log(to: Any, type_: str, **body: Any) -> None:
+        if type_ == "hand_log" and body["entry"]["hand"] == hand:
+            dead.append(type_)
+        if not dead:
+            send(to, type_, **body)
+
+    lost._send = dies_at_the_hand_log  # type: ignore[method-assign]
+    table.run(lambda: bool(dead))
+    assert dead and lost.doc is not None and len(lost.doc["hands"]) == hand
+    table.crash(0)
+    peers = [m.peer for m in table.machines[1:] if m.peer is not None]
+    assert all(len(p.doc["hands"]) == hand - 1 for p in peers)  # type: ignore[index]  # no hand log reached them
+    table.run(table.over)
+    assert table.over()
+    check_survivors(table)
+    doc = table.by_seat(1).host.doc  # type: ignore[union-attr]
+    assert doc is not None and doc["hands"][hand - 1]["moves"][:len(lost.doc["hands"][hand - 1]["moves"])] == \
+        lost.doc["hands"][hand - 1]["moves"]  # the same hand, move for move
