@@ -82,12 +82,16 @@ class HostPlay(HostDeal):
         d.signatures.append(sig)
         public = [event_to_json(e) for e in events]
         turn = self.state.turn
+        signature = sig.hex()
+        drawn = [i for i, e in enumerate(events) if type(e) is TileDrawn]  # hidden from the others
         for s in self._audience():
             mine = public
-            for i, e in enumerate(events):
-                if type(e) is TileDrawn and e.seat != s.seat:
+            for i in drawn:
+                e = events[i]
+                assert isinstance(e, TileDrawn)
+                if e.seat != s.seat:
                     mine = [*mine[:i], event_to_json(public_event(e, s.seat)), *mine[i + 1:]]
-            self._send(s, "update", hand=d.hand, index=index, move=move, signature=sig.hex(),
+            self._send(s, "update", hand=d.hand, index=index, move=move, signature=signature,
                        events=mine, turn=turn)
         ended = next((e for e in events if isinstance(e, HandEnded)), None)
         finished = any(isinstance(e, MatchEnded) for e in events)
