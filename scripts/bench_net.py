@@ -13,6 +13,9 @@ Scenarios (all in one process and one asyncio loop, on 127.0.0.1, so they compar
   transport   lanomino.net.zmq_transport Host/PeerTransport (CURVE, ZAP, bounded JSON)
   session     the real path: HostSession + 3 PeerSessions over the transport; a peer's signed
               move is validated, applied and fanned out; done when every peer's session has it
+  session-presigned  the same, with the move signed before the timer starts (PeerSession.presign,
+              as an interactive client can while the player's selection rests on the move): the
+              difference is what the Ed25519 signature costs on the path; not the headline figure
 
 It also prints the host's work per move (HostSession.receive of a peer's move: parse, check,
 apply, build every peer's update), median. The move's Ed25519 signature is not checked there (the
@@ -263,8 +266,12 @@ def first_legal(obs: Any) -> Any:
     return obs.legal[0]
 
 
-async def session_rig(peers: int) -> Rig:
-    """The real session path: a peer whose turn it is moves; done when every peer has the update."""
+async def session_rig(peers: int, presign: bool = False) -> Rig:
+    """The real session path: a peer whose turn it is moves; done when every peer has the update.
+
+    ``presign``: the move is signed while the player is still deciding (``PeerSession.presign``,
+    for an interactive client whose selection rests on the move), so ``submit`` does not sign.
+    """
     table = SessionTable(peers)
     await table.start()
     expected: dict[str, Any] = {}
@@ -280,6 +287,8 @@ async def session_rig(peers: int) -> Rig:
         await table.until(lambda: mover() is not None)
         peer = mover()
         expected["peer"], expected["action"] = peer, first_legal(peer.observation())
+        if presign:
+            peer.presign(expected["action"])
 
     async def submit(n: int) -> None:  # timed from here: the seat submits its move
         peer = expected["peer"]
@@ -300,6 +309,7 @@ SCENARIOS: dict[str, Callable[[int], Awaitable[Rig]]] = {
     "bare-curve": lambda peers: bare_rig(peers, curve=True),
     "transport": lambda peers: transport_rig(peers, curve=True),
     "session": session_rig,
+    "session-presigned": lambda peers: session_rig(peers, presign=True),
 }
 
 
@@ -402,10 +412,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"peers": args.peers, "moves": args.moves, "results": results, "host_work": work}))
         return 0
     print(f"move fan-out to {args.peers} peers on loopback, {args.moves} moves per scenario")
-    print(f"{'scenario':<12} {'median ms':>10} {'p99 ms':>10} {'x ' + REFERENCE:>14}")
+    print(f"{'scenario':<18} {'median ms':>10} {'p99 ms':>10} {'x ' + REFERENCE:>14}")
     for name, figures in results.items():
         print(
-            f"{name:<12} {figures['median_ms']:>10.3f} {figures['p99_ms']:>10.3f} "
+            f"{name:<18} {figures['median_ms']:>10.3f} {figures['p99_ms']:>10.3f} "
             f"{figures['x_reference']:>14.2f}"
         )
     if work is not None:

@@ -69,6 +69,9 @@ from lanomino.net.view import PeerView
 class PeerSession(PeerMigrate):
     """One peer's end of a table (see the module docstring)."""
 
+    # (digest, hand, index, move JSON, signature): a move signed ahead by ``presign``
+    _presigned: tuple[str, int, int, dict[str, Any], bytes] | None = None
+
     # ----- the sans-I/O interface ------------------------------------------------------------
 
     def connect(self, now: float) -> None:
@@ -143,9 +146,25 @@ class PeerSession(PeerMigrate):
                 raise IllegalActionError(f"{action} is not a legal move now")
         move = move_json(self.seat, action)
         index = len(self.moves.setdefault(self.hand, []))
-        sig = self.identity.sign_statement(move_statement(self.digest, self.hand, index, move))
+        pre, self._presigned = self._presigned, None
+        if pre is not None and pre[:4] == (self.digest, self.hand, index, move):
+            sig = pre[4]
+        else:
+            sig = self.identity.sign_statement(move_statement(self.digest, self.hand, index, move))
         self.pending_move = index
         self._send("move", hand=self.hand, index=index, move=move, signature=sig.hex())
+
+    def presign(self, action: Action) -> None:
+        """Sign ``action`` as this seat's next move ahead of ``submit`` (an interactive client can
+        call this while the player's selection rests on a move; the Ed25519 signature then costs
+        nothing when the player confirms). Sends nothing and changes nothing else; a ``submit`` of
+        another move, or at another point of the hand, signs afresh."""
+        if self.view is None or self.phase is not Phase.SEATED or self.view.phase != "play":
+            return
+        move = move_json(self.seat, action)
+        index = len(self.moves.get(self.hand, []))
+        sig = self.identity.sign_statement(move_statement(self.digest, self.hand, index, move))
+        self._presigned = (self.digest, self.hand, index, move, sig)
 
     def quit(self, now: float, reason: str = "quit") -> None:
         """Leave the table: the host resigns this seat at once."""
