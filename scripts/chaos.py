@@ -10,6 +10,8 @@ games finished, mismatches, and the time from the fault to the new host resuming
 max).
 
     sudo python scripts/chaos.py --games 20 --players 3 --fault random
+
+Timings are the product's defaults unless ``--heartbeat`` is given.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def verifies(path: str) -> bool:
 
 def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Random, args: argparse.Namespace,
              number: int) -> dict[str, Any]:
-    timing = ["--heartbeat", str(args.heartbeat), "--grace", "8"]
+    timing = ["--grace", "8", *(["--heartbeat", str(args.heartbeat)] if args.heartbeat is not None else [])]
     name = f"Chaos{number}"
     h0, *others = lab.hosts[:players]
     host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json", "--level", "greedy",
@@ -115,7 +117,8 @@ def main() -> int:
     parser.add_argument("--fault", default="random", choices=(*FAULTS, "random", "sigterm"),
                         help="random: one of sigkill, sigstop, cut per game; sigterm: a graceful leave")
     parser.add_argument("--target", type=int, default=100, help="points to win a match (default 100)")
-    parser.add_argument("--heartbeat", type=float, default=0.2, help="heartbeat interval, s (liveness is 3x)")
+    parser.add_argument("--heartbeat", type=float, default=None,
+                        help="heartbeat interval, s (liveness is 5x; default: the product's, 0.25 s)")
     parser.add_argument("--pace", type=float, default=0.03, help="every bot pauses this long per move, s")
     parser.add_argument("--earliest", type=float, default=0.0,
                         help="the fault comes this long after the first hand ended at the earliest (s)")
@@ -138,7 +141,7 @@ def main() -> int:
     played = [g for g in games if "skipped" not in g]
     resumes = [g["resume_s"] for g in played if g["resume_s"] is not None]
     print(f"games: {len(games)} ({len(games) - len(played)} ended before the fault), players {args.players}, "
-          f"fault {args.fault}")
+          f"fault {args.fault}, heartbeat {'default' if args.heartbeat is None else f'{args.heartbeat} s'}")
     print(f"finished: {sum(g['finished'] for g in played)}/{len(played)}; "
           f"mismatches: {sum(g['mismatch'] for g in played)}; "
           f"host changes: {sum(g['resume_s'] is not None for g in played)} "
