@@ -101,6 +101,11 @@ def local_ip_toward(host: str) -> str:
 RUNNING = (HostPhase.COMMIT, HostPhase.ECHO, HostPhase.REVEAL, HostPhase.PLAY, HostPhase.MIGRATING)
 
 
+def _raw_key(value: str | bytes) -> bytes:
+    """A key as a roster entry holds it: hex from a host session, bytes once a peer validated it."""
+    return value if isinstance(value, bytes) else bytes.fromhex(value)
+
+
 def lost_touch_reason(event: LostTouch) -> str:
     return (f"lost touch with most of the table for {event.seconds:.0f} s: this host stops here "
             "(if the others went on under a new host, their transcripts hold the rest of the match)")
@@ -340,7 +345,7 @@ class HostNode(_Node):
                     since = self.now()
                     while not (self._someone_away() and self.now() - since >= 1.0):
                         await browser.next_event(0.5)
-                        ids = {peer_id(bytes.fromhex(e["identity"])): e["seat"] for e in self.session.roster()}
+                        ids = {peer_id(_raw_key(e["identity"])): e["seat"] for e in self.session.roster()}
                         for seen in list(browser.tables.values()):
                             a = seen.announcement
                             if a.name == self.table_name and a.term > self.session.term and a.host_peer_id in ids:
@@ -681,7 +686,7 @@ class PeerNode(_Node):
         from lanomino.fair.identity import peer_id
 
         roster = self.host.roster() if self.host is not None else self.session.roster
-        ids = {peer_id(bytes.fromhex(e["identity"])): e["seat"] for e in roster}
+        ids = {peer_id(_raw_key(e["identity"])): e["seat"] for e in roster}
         mine = self.host.term if self.host is not None else self.session.term
         newer = [a for a in seen if a.name == self.table_name and a.host_peer_id in ids
                  and a.host_peer_id != self.identity.peer_id and a.term > mine]

@@ -20,7 +20,8 @@ from lanomino.fair.commit import DealContext, new_table_id
 from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
 from lanomino.fair.identity import Identity
 from lanomino.fair.shuffle import derive_deal
-from lanomino.fair.transcript import parse_transcript
+from lanomino.fair.transcript import TranscriptError, parse_transcript
+from lanomino.fair.verify import verify_transcript
 from lanomino.net import reshuffle
 from lanomino.net.election import HANDOVER, majority, members
 from lanomino.net.fair_round import Attempt, HandDeal, RoundError
@@ -105,6 +106,7 @@ class HostMigrate(HostPlay):
         if len(joined) < need:
             self._events.append(MigrationPaused(self.term, len(joined), need))
             return
+        self._catch_up()
         rebuilt = self._rebuild()
         if self.phase is Phase.MIGRATING:
             return  # a re-shuffle round among the survivors runs first (net/reshuffle.py)
@@ -121,6 +123,30 @@ class HostMigrate(HostPlay):
         self._run_local_seats()
 
     # ----- rebuilding --------------------------------------------------------------------------
+
+    def _catch_up(self) -> None:
+        """Take a finished hand's log that a member has and this host missed (the lost host died
+        while sending it out). It is the lost host's signed entry: kept only if the transcript
+        with it verifies."""
+        if self.doc is None:
+            return
+        for report in self.reports.values():
+            last = report.get("last")
+            hands = self.doc["hands"]
+            if not isinstance(last, dict) or not isinstance(last.get("entry"), dict):
+                continue
+            entry, end = last["entry"], last.get("end")
+            if entry.get("hand") != len(hands) + 1:
+                continue  # nothing new (or a gap: not this host's to fill)
+            candidate = {**self.doc, "hands": [*hands, entry], "end": end}
+            try:
+                ok = verify_transcript(candidate).ok
+            except (TranscriptError, ValueError, TypeError, KeyError):
+                ok = False
+            if ok:
+                self.doc = candidate
+            else:
+                self.stats["migration.bad_hand_log"] += 1
 
     def _rebuild(self) -> bool:
         """The game state after the finished hands, then the hand in play if there is one."""

@@ -233,7 +233,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "error": {"code": CODE, "message": text(MAX_TEXT), "ref": COUNT},
     "bye": {"reason": text(MAX_TEXT)},
     "report": {"hand": COUNT, "moves": listof(obj, MAX_MOVES), "signatures": listof(SIG, MAX_MOVES),
-               "escrow": optional(obj), "claim": optional(obj)},
+               "escrow": optional(obj), "claim": optional(obj), "last": optional(obj)},
     # the re-shuffle round after a migration whose escrow cannot be rebuilt (net/reshuffle.py)
     "reshuffle_commit_req": {"hand": HAND, "term": HAND, "at": COUNT},
     "reshuffle_commit": {"hand": HAND, "term": HAND, "commitment": KEY32, "signature": SIG},

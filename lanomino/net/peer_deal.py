@@ -186,6 +186,16 @@ class PeerDeal(PeerBase):
         ok = self.verifier.check(doc).ok
         for hand in transcript.hands:
             self.verified.setdefault(hand.hand, ok)
+        for entry in doc["hands"]:  # hands that ended while this seat was away (or its host changed)
+            seen, logged = self.moves.get(entry["hand"]), entry["moves"]
+            if seen is None or seen == logged:
+                continue
+            if logged[:len(seen)] != seen:  # the log is not what this seat was sent: that stays a failure
+                self.verified[entry["hand"]] = False
+                self._problem("log_mismatch", f"hand {entry['hand']}: the logged moves are not the ones sent")
+                continue
+            self.moves[entry["hand"]] = list(logged)  # the moves it missed, from the signed log
+            self.move_sigs[entry["hand"]] = list(entry["move_signatures"])
         play = body["play"]
         if play is None:
             self._events.append(ObservationChanged(self.view.observation()))

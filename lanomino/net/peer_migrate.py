@@ -63,7 +63,15 @@ class PeerMigrate(PeerDeal):
                 escrow = {**held, "digests": [d.hex() if isinstance(d, bytes) else d for d in held["digests"]]}
         return {"hand": hand, "moves": list(self.moves.get(hand, [])),
                 "signatures": list(self.move_sigs.get(hand, [])), "escrow": escrow,
-                "claim": reshuffle.own_claim(self, hand)}  # for a re-shuffle (net/reshuffle.py)
+                "claim": reshuffle.own_claim(self, hand),  # for a re-shuffle (net/reshuffle.py)
+                "last": self._last_hand_log()}
+
+    def _last_hand_log(self) -> dict[str, Any] | None:
+        """The newest hand log this peer has (the new host may have missed it: the lost host can
+        die between sending it to one peer and to the next)."""
+        if self.doc is None or not self.doc["hands"] or self.doc["end"] is None:
+            return None
+        return {"entry": self.doc["hands"][-1], "end": self.doc["end"]}
 
     def _hand_open(self) -> bool:
         done = len(self.doc["hands"]) if self.doc is not None else 0

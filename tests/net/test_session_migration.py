@@ -318,11 +318,18 @@ def test_a_host_lost_for_good_with_no_one_to_elect_leaves_and_the_peer_wins(play
     assert table.machines[1].follows == 0 and not table.machines[1].hosted_terms  # nobody was elected
 
 
-@pytest.mark.parametrize(("players", "hand", "seed"), [(3, 1, 61), (4, 1, 62), (3, 2, 63), (4, 2, 64)])
-def test_a_host_killed_between_a_hands_last_move_and_its_hand_log_is_survived(players: int, hand: int,
-                                                                              seed: int) -> None:
-    """The last update went out, the hand log did not: the new host replays the whole hand from the
-    members' logs, publishes the hand log itself and deals the next hand."""
+@pytest.mark.parametrize(("players", "hand", "seed", "reached", "last_update"), [
+    (3, 1, 61, (), (1, 2)), (4, 1, 62, (), (1, 2, 3)), (3, 2, 63, (), (1, 2)), (4, 2, 64, (), (1, 2, 3)),
+    (3, 1, 65, (2,), (1, 2)), (4, 2, 66, (2, 3), (1, 2, 3)), (4, 1, 67, (3,), (1, 2, 3)),
+    (3, 2, 68, (), (1,)), (4, 1, 69, (), (1, 3)),
+])
+def test_a_host_killed_between_a_hands_last_move_and_its_hand_log_is_survived(
+        players: int, hand: int, seed: int, reached: tuple[int, ...], last_update: tuple[int, ...]) -> None:
+    """The hand's last update reached the seats in ``last_update``, its hand log only those in
+    ``reached`` (never the next host): the new host takes the lost host's signed hand log from a
+    member that has it, or else replays the whole hand from the members' logs and publishes the
+    hand log itself; then it deals the next hand. A seat that missed the last update learns it from
+    the log."""
     table = MigratingTable(Rules.preset("classic", target=100), players, seed=seed)
     lost = table.by_seat(0).host
     assert lost is not None
@@ -330,20 +337,32 @@ def test_a_host_killed_between_a_hands_last_move_and_its_hand_log_is_survived(pl
     dead = []
 
     def dies_at_the_hand_log(to: Any, type_: str, **body: Any) -> None:
+        if (type_ == "update" and body["hand"] == hand and to.seat not in last_update
+                and any(e.get("e") == "hand_ended" for e in body["events"])):
+            return  # lost on the way: the host dies before this one goes out
         if type_ == "hand_log" and body["entry"]["hand"] == hand:
             dead.append(type_)
+            if to.seat in reached:
+                send(to, type_, **body)
         if not dead:
             send(to, type_, **body)
 
     lost._send = dies_at_the_hand_log  # type: ignore[method-assign]
     table.run(lambda: bool(dead))
+    table.step()  # (what did go out is delivered)
     assert dead and lost.doc is not None and len(lost.doc["hands"]) == hand
     table.crash(0)
-    peers = [m.peer for m in table.machines[1:] if m.peer is not None]
-    assert all(len(p.doc["hands"]) == hand - 1 for p in peers)  # type: ignore[index]  # no hand log reached them
+    for m in table.machines[1:]:
+        assert m.peer is not None and len(m.peer.doc["hands"]) == hand - (m.peer.seat not in reached)  # type: ignore[index]
+        assert len(m.peer.moves[hand]) == len(lost.doc["hands"][hand - 1]["moves"]) - (m.peer.seat not in last_update)
+    kept = lost.doc["hands"][hand - 1]
     table.run(table.over)
     assert table.over()
     check_survivors(table)
     doc = table.by_seat(1).host.doc  # type: ignore[union-attr]
-    assert doc is not None and doc["hands"][hand - 1]["moves"][:len(lost.doc["hands"][hand - 1]["moves"])] == \
-        lost.doc["hands"][hand - 1]["moves"]  # the same hand, move for move
+    assert doc is not None and doc["hands"][hand - 1]["moves"][:len(kept["moves"])] == kept["moves"]  # the same hand
+    for m in table.machines[1:]:
+        session = m.host or m.peer
+        assert session is not None and session.stats["migration.bad_hand_log"] == 0
+        if m.peer is not None:
+            assert m.peer.verified_all  # every hand checked out on every peer, the one that changed hosts too
