@@ -68,7 +68,9 @@ TAMPERS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("the opener", lambda h: h["reshuffled"].update(opener=(h["reshuffled"]["opener"] + 1) % 4), "reshuffle-set"),
     ("an echo", lambda h: h["reshuffled"]["echoes"][1].update(set=_flip(h["reshuffled"]["echoes"][1]["set"])), "reshuffle-echo"),
     ("a secret", lambda h: h["reshuffled"]["secrets"].__setitem__(1, _flip(h["reshuffled"]["secrets"][1])), "reshuffle-secret"),
-    ("a move after the re-shuffle", lambda h: h["moves"].__setitem__(len(h["moves"]) - 1, {**h["moves"][-2]}), "move-signature"),
+    # (another seat's name on the last move: it always differs, whatever the two last moves were)
+    ("a move after the re-shuffle",
+     lambda h: h["moves"].__setitem__(-1, {**h["moves"][-1], "seat": (h["moves"][-1]["seat"] + 1) % 4}), "move-signature"),
     ("the points", lambda h: h["points"].__setitem__(2, h["points"][2] + 5), "score"),
     ("the log signature", lambda h: h.update(log_signature=_flip(h["log_signature"])), "log"),
     ("a deal's echo", lambda h: h["deals"][0]["echoes"][0].update(set=_flip(h["deals"][0]["echoes"][0]["set"])), "echo"),
