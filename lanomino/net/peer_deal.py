@@ -116,10 +116,9 @@ class PeerDeal(PeerBase):
 
     def _changed(self) -> None:
         view = self._require_view()
-        obs = view.observation()
-        self._events.append(ObservationChanged(obs))
-        if obs.is_my_turn and self.pending_move is None and self.phase is Phase.SEATED:
-            self._events.append(YourTurn(obs))
+        self._events.append(ObservationChanged(make=view.observation))  # built if someone looks
+        if view.phase == "play" and view.turn == self.seat and self.pending_move is None and self.phase is Phase.SEATED:
+            self._events.append(YourTurn(view.observation()))
 
     def _hand_log(self, body: dict[str, Any]) -> None:
         doc = self.doc

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,11 +102,35 @@ class JoinRefused:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
 class ObservationChanged:
-    """The seat's view changed (a move, a deal, a snapshot)."""
+    """The seat's view changed (a move, a deal, a snapshot).
 
-    observation: Observation
+    ``observation`` is the seat's Observation; a peer session hands out a maker instead and the
+    Observation is built on first access (a headless peer, whose bot acts on ``YourTurn``, never
+    asks, and a client asks once per redraw)."""
+
+    __slots__ = ("_made", "_make")
+
+    def __init__(self, observation: Observation | None = None, *,
+                 make: Callable[[], Observation] | None = None) -> None:
+        if (observation is None) == (make is None):
+            raise ValueError("give an observation or a maker, not both")
+        self._made, self._make = observation, make
+
+    @property
+    def observation(self) -> Observation:
+        if self._made is None:
+            assert self._make is not None
+            self._made = self._make()
+        return self._made
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ObservationChanged) and self.observation == other.observation
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ObservationChanged(observation={self.observation!r})"
 
 
 @dataclass(frozen=True, slots=True)
