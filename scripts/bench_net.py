@@ -1,30 +1,40 @@
 #!/usr/bin/env python3
-"""Move fan-out latency on loopback: the reference that the real session path is measured against.
+"""Move fan-out latency on loopback: the real session path against a bare pyzmq reference.
 
-One move: peer 0 sends a move-sized JSON message to the host; the host parses it, builds an
-update of the size a real update has, and sends it to every peer (3 by default); the move is done
-when every peer has received and parsed its update. We time that from peer 0's send, for
-thousands of moves after a warm-up, and print the median and p99.
+One move: a peer sends a move to the host; the host parses it, builds each peer's update and
+sends it to every peer (3 by default); the move is done when every peer has received and parsed
+its update. We time that from the moving peer's send, for thousands of moves after a warm-up, and
+print the median and p99.
 
-Scenarios (all in one process and one asyncio loop, on 127.0.0.1, so they compare like for like):
+Message sizes. Issue 4's reference is a bare ROUTER/DEALER JSON fan-out "of the same size". So
+each run first plays a real table in memory (HostSession + PeerSessions, no sockets) and keeps a
+peer's signed move and the updates answering it, picked so that their wire sizes are the medians
+of the real ones; the bare references send exactly those (only ``seq`` changes per message:
+``json.loads`` of the move on the host, one ``json.dumps`` per peer's update). The sizes of both
+are printed so a reader can check they match. ``bare-curve-small`` keeps the older hand-written
+messages (a ~75-byte move, ~265-byte updates) for comparison with older figures.
 
-  bare        raw pyzmq ROUTER/DEALER + json, no CURVE     (the floor)
-  bare-curve  raw pyzmq ROUTER/DEALER + json, CURVE         (the reference of issue 4)
-  transport   lanomino.net.zmq_transport Host/PeerTransport (CURVE, ZAP, bounded JSON)
+Scenarios (all in one process and one asyncio loop, on 127.0.0.1):
+
+  bare        raw pyzmq ROUTER/DEALER + json, no CURVE, same-size messages   (the floor)
+  bare-curve  raw pyzmq ROUTER/DEALER + json, CURVE, same-size messages       (the reference)
+  bare-curve-small   the same with the old small messages
+  transport   lanomino.net.zmq_transport Host/PeerTransport (CURVE, ZAP, bounded JSON), same sizes
   session     the real path: HostSession + 3 PeerSessions over the transport; a peer's signed
               move is validated, applied and fanned out; done when every peer's session has it
   session-presigned  the same, with the move signed before the timer starts (PeerSession.presign,
               as an interactive client can while the player's selection rests on the move): the
               difference is what the Ed25519 signature costs on the path; not the headline figure
 
+In one loop the host's and all peers' work is serialised: every peer's receive-and-apply counts
+once per peer, which on a LAN happens on separate machines at the same time.
+
 It also prints the host's work per move (HostSession.receive of a peer's move: parse, check,
 apply, build every peer's update), median. The move's Ed25519 signature is not checked there (the
 CURVE connection already proves the sender): the host checks the hand's signatures in bulk when
 the hand ends; the cost of one such check is printed for reference.
 
-A scenario is an async factory returning a ``Rig`` (``submit(n)``, ``wait_all(n)``, ``close()``);
-add the real session path to ``SCENARIOS`` and it is measured in the same run, against the same
-reference, with the ratio printed. This is a benchmark that prints figures, not a test.
+This is a benchmark that prints figures, not a test.
 
     python scripts/bench_net.py [--moves 3000] [--peers 3] [--scenario NAME ...] [--json]
 """
@@ -52,13 +62,16 @@ from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTranspor
 REFERENCE = "bare-curve"
 
 
+ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # as lanomino's codec
+
+
 def move_message(n: int) -> dict[str, Any]:
-    """What a peer sends to play a tile (about 90 bytes on the wire)."""
+    """A small hand-written move (about 80 bytes): the old reference, kept as bare-curve-small."""
     return {"v": 1, "type": "move", "term": 0, "seq": n, "body": {"tile": "6-4", "end": "left"}}
 
 
 def update_message(n: int, seat: int) -> dict[str, Any]:
-    """What the host sends each peer after a move (about 330 bytes: event plus public view)."""
+    """A small hand-written update (about 280 bytes): the old reference, kept as bare-curve-small."""
     return {
         "v": 1,
         "type": "update",
@@ -77,6 +90,103 @@ def update_message(n: int, seat: int) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class Messages:
+    """What the bare references send: one move, and the update each peer gets for it. They are
+    templates: ``seq`` is set per message, the rest is sent as it is."""
+
+    move: dict[str, Any]
+    updates: tuple[dict[str, Any], ...]  # one per peer, in peer order
+
+    def move_bytes(self, n: int) -> bytes:
+        return ENCODER.encode(dict(self.move, seq=n)).encode()
+
+    def update_bytes(self, n: int, peer: int) -> bytes:
+        return ENCODER.encode(dict(self.updates[peer], seq=n)).encode()
+
+    def sizes(self, seqs: range) -> tuple[float, float]:
+        """Median wire bytes of the move and of an update, over the ``seq`` values of a run."""
+        moves = [len(self.move_bytes(n)) for n in seqs]
+        updates = [len(self.update_bytes(n, p)) for n in seqs for p in range(len(self.updates))]
+        return statistics.median(moves), statistics.median(updates)
+
+
+def small_messages(peers: int) -> Messages:
+    return Messages(move_message(0), tuple(update_message(0, seat) for seat in range(1, peers + 1)))
+
+
+@dataclass(frozen=True)
+class RealMessages:
+    """Messages of a real table, captured in memory: a peer's signed move and the update each peer
+    got for it, chosen so that their sizes are the medians' (``messages``), plus the medians."""
+
+    messages: Messages
+    move_median: float  # wire bytes of a peer's move
+    update_median: float  # wire bytes of one peer's update answering a peer's move
+    update_range: tuple[int, int]
+    moves: int  # peer moves seen
+    followed: float  # share of peer moves after which the host-side bot moved at once (one more update)
+
+
+def capture_real_messages(peers: int, moves: int = 1000) -> RealMessages:
+    """Play a real table in memory (HostSession + PeerSessions, no sockets) and keep what a peer's
+    move and the updates answering it look like on the wire."""
+    from lanomino.engine import Rules
+    from lanomino.fair.identity import Identity
+    from lanomino.net.codec import decode_json, encode_json
+    from lanomino.net.session import HostSession, PeerSession, Sender, YourTurn
+
+    records: list[tuple[dict[str, Any], dict[int, dict[str, Any]]]] = []
+    followed = 0
+    keys = [CurveKeypair.generate().public for _ in range(peers + 1)]
+    host = HostSession(Identity.generate(), keys[0], Rules.preset("classic", target=10**6), peers + 1,
+                       host_policy=first_legal)
+    sessions = [PeerSession(Identity.generate(), keys[i + 1], keys[0], name=f"p{i}") for i in range(peers)]
+    senders = [Sender(f"r{i}".encode(), keys[i + 1]) for i in range(peers)]
+    routes = {sender.route: i for i, sender in enumerate(senders)}
+    for session in sessions:
+        session.connect(0.0)
+    for _ in range(100 * moves):
+        moved = False
+        for session, sender in zip(sessions, senders, strict=True):
+            for message in session.take_outgoing():
+                moved = True
+                host.receive(sender, decode_json(encode_json(message)), 0.0)
+                outgoing = host.take_outgoing()
+                if message["type"] == "move":
+                    body = message["body"]
+                    answers = [o for o in outgoing if o.message["type"] == "update"]
+                    first = {routes[o.route]: o.message for o in answers
+                             if o.message["body"]["index"] == body["index"]}
+                    followed += any(o.message["body"]["index"] > body["index"] for o in answers)
+                    records.append((message, first))
+                for out in outgoing:
+                    sessions[routes[out.route]].receive(decode_json(encode_json(out.message)), 0.0)
+        for session in sessions:
+            for event in session.take_events():
+                if isinstance(event, YourTurn):
+                    session.submit(first_legal(event.observation), 0.0)
+        host.take_events()
+        if not moved or len(records) >= moves:
+            break
+    if not records:
+        raise RuntimeError("the in-memory table made no move")
+    move_sizes = [len(encode_json(m)) for m, _ in records]
+    update_sizes = [len(encode_json(u)) for _, first in records for u in first.values()]
+    move_median, update_median = statistics.median(move_sizes), statistics.median(update_sizes)
+
+    def distance(record: tuple[dict[str, Any], dict[int, dict[str, Any]]]) -> float:
+        move, first = record
+        if len(first) != peers:
+            return float("inf")
+        return abs(len(encode_json(move)) - move_median) + sum(
+            abs(len(encode_json(u)) - update_median) for u in first.values())
+
+    move, first = min(records, key=distance)
+    return RealMessages(Messages(move, tuple(first[i] for i in range(peers))), move_median, update_median,
+                        (min(update_sizes), max(update_sizes)), len(records), followed / len(records))
+
+
 @dataclass
 class Rig:
     """A running fan-out: peer 0 submits move ``n``; ``wait_all(n)`` returns when all have it."""
@@ -87,8 +197,9 @@ class Rig:
     prepare: Callable[[], Awaitable[None]] | None = None  # untimed: get ready for the next move
 
 
-async def bare_rig(peers: int, curve: bool) -> Rig:
-    """Raw pyzmq: the host is a task that parses each move and fans an update out."""
+async def bare_rig(peers: int, messages: Messages, curve: bool) -> Rig:
+    """Raw pyzmq: the host is a task that parses each move and fans an update out (``json.loads``
+    of the move, ``json.dumps`` of each peer's update, both of the given sizes)."""
     ctx = zmq.asyncio.Context()
     server = CurveKeypair.generate()
     router = ctx.socket(zmq.ROUTER)
@@ -114,18 +225,20 @@ async def bare_rig(peers: int, curve: bool) -> Rig:
         await dealer.send(b"{}")
         identities.append((await router.recv_multipart())[0])
 
+    updates = messages.updates
+
     async def host_loop() -> None:
         while True:
             identity, data = await router.recv_multipart()
             move = json.loads(data)
-            for seat, peer in enumerate(identities):
-                update = json.dumps(update_message(move["seq"], seat)).encode()
+            for i, peer in enumerate(identities):
+                update = ENCODER.encode(dict(updates[i], seq=move["seq"])).encode()
                 await router.send_multipart([peer, update])
 
     host = asyncio.create_task(host_loop())
 
     async def submit(n: int) -> None:
-        await dealers[0].send(json.dumps(move_message(n)).encode())
+        await dealers[0].send(ENCODER.encode(dict(messages.move, seq=n)).encode())
 
     async def wait_all(n: int) -> None:
         for dealer in dealers:
@@ -139,7 +252,7 @@ async def bare_rig(peers: int, curve: bool) -> Rig:
     return Rig(submit, wait_all, close)
 
 
-async def transport_rig(peers: int, curve: bool) -> Rig:
+async def transport_rig(peers: int, messages: Messages) -> Rig:
     """The same fan-out through lanomino's HostTransport / PeerTransport (always CURVE)."""
     host = HostTransport(CurveKeypair.generate(), bind_ip="127.0.0.1")
     await host.start()
@@ -159,13 +272,13 @@ async def transport_rig(peers: int, curve: bool) -> Rig:
         while True:
             incoming = await host.receive()
             assert incoming is not None
-            for seat, peer in enumerate(identities):
-                await host.send(peer, update_message(incoming.message["seq"], seat))
+            for i, peer in enumerate(identities):
+                await host.send(peer, dict(messages.updates[i], seq=incoming.message["seq"]))
 
     task = asyncio.create_task(host_loop())
 
     async def submit(n: int) -> None:
-        await clients[0].send(move_message(n))
+        await clients[0].send(dict(messages.move, seq=n))
 
     async def wait_all(n: int) -> None:
         for client in clients:
@@ -304,12 +417,24 @@ async def session_rig(peers: int, presign: bool = False) -> Rig:
     return Rig(submit, wait_all, table.close, prepare)
 
 
-SCENARIOS: dict[str, Callable[[int], Awaitable[Rig]]] = {
-    "bare": lambda peers: bare_rig(peers, curve=False),
-    "bare-curve": lambda peers: bare_rig(peers, curve=True),
-    "transport": lambda peers: transport_rig(peers, curve=True),
-    "session": session_rig,
-    "session-presigned": lambda peers: session_rig(peers, presign=True),
+@dataclass(frozen=True)
+class Setup:
+    """What every scenario of a run shares: the number of peers and the messages to send."""
+
+    peers: int
+    real: Messages  # same sizes as the real session's (captured in this run)
+    small: Messages  # the old hand-written messages
+
+
+Make = Callable[[Setup], Awaitable[Rig]]
+
+SCENARIOS: dict[str, Make] = {
+    "bare": lambda s: bare_rig(s.peers, s.real, curve=False),
+    "bare-curve": lambda s: bare_rig(s.peers, s.real, curve=True),
+    "bare-curve-small": lambda s: bare_rig(s.peers, s.small, curve=True),
+    "transport": lambda s: transport_rig(s.peers, s.real),
+    "session": lambda s: session_rig(s.peers),
+    "session-presigned": lambda s: session_rig(s.peers, presign=True),
 }
 
 
@@ -317,7 +442,7 @@ def host_work_per_move(moves: int = 2000) -> dict[str, float]:
     """Median microseconds of HostSession.receive for a peer's move, in memory (no sockets)."""
     from lanomino.engine import Rules
     from lanomino.fair.identity import Identity, KeyRing
-    from lanomino.net.session import HostSession, PeerSession, Sender
+    from lanomino.net.session import HostSession, PeerSession, Sender, YourTurn
 
     times: list[float] = []
     verify_times: list[float] = []
@@ -354,8 +479,8 @@ def host_work_per_move(moves: int = 2000) -> dict[str, float]:
                 routes[out.route].receive(json.loads(json.dumps(out.message)), 0.0)
             for peer in peers:
                 for event in peer.take_events():
-                    if type(event).__name__ == "YourTurn":
-                        peer.submit(first_legal(event.observation), 0.0)  # type: ignore[attr-defined]
+                    if isinstance(event, YourTurn):
+                        peer.submit(first_legal(event.observation), 0.0)
             host.take_events()
             if not moved or len(times) >= moves:
                 break
@@ -363,10 +488,14 @@ def host_work_per_move(moves: int = 2000) -> dict[str, float]:
             "signature_check_median_us": statistics.median(verify_times) * 1e6}
 
 
-async def measure(make: Callable[[int], Awaitable[Rig]], peers: int, moves: int) -> list[float]:
+def warmup_of(moves: int) -> int:
+    return max(50, moves // 10)
+
+
+async def measure(make: Make, setup: Setup, moves: int) -> list[float]:
     """Seconds per move fan-out, for ``moves`` moves after a warm-up of a tenth as many."""
-    rig = await make(peers)
-    warmup = max(50, moves // 10)
+    rig = await make(setup)
+    warmup = warmup_of(moves)
     times: list[float] = []
     try:
         for n in range(warmup + moves):
@@ -400,18 +529,32 @@ def main(argv: list[str] | None = None) -> int:
     names = args.scenario or list(SCENARIOS)
     if REFERENCE not in names:
         names.insert(0, REFERENCE)
-    results = {
-        name: summarise(asyncio.run(measure(SCENARIOS[name], args.peers, args.moves)))
-        for name in names
+    captured = capture_real_messages(args.peers)
+    setup = Setup(args.peers, captured.messages, small_messages(args.peers))
+    seqs = range(warmup_of(args.moves) + args.moves)
+    sizes = {
+        "real": {"move": captured.move_median, "update": captured.update_median,
+                 "update_min": captured.update_range[0], "update_max": captured.update_range[1],
+                 "peer_moves_captured": captured.moves, "followed_by_host_move": captured.followed},
+        "reference": dict(zip(("move", "update"), setup.real.sizes(seqs), strict=True)),
+        "small": dict(zip(("move", "update"), setup.small.sizes(seqs), strict=True)),
     }
+    results = {name: summarise(asyncio.run(measure(SCENARIOS[name], setup, args.moves))) for name in names}
     reference = results[REFERENCE]["median_ms"]
     for figures in results.values():
         figures["x_reference"] = figures["median_ms"] / reference
     work = host_work_per_move() if "session" in names else None
     if args.json:
-        print(json.dumps({"peers": args.peers, "moves": args.moves, "results": results, "host_work": work}))
+        print(json.dumps({"peers": args.peers, "moves": args.moves, "bytes": sizes, "results": results,
+                          "host_work": work}))
         return 0
+    real, ref, small = sizes["real"], sizes["reference"], sizes["small"]
     print(f"move fan-out to {args.peers} peers on loopback, {args.moves} moves per scenario")
+    print(f"wire bytes (median): real session move {real['move']:.0f}, update {real['update']:.0f} "
+          f"(range {real['update_min']}-{real['update_max']} over {real['peer_moves_captured']} peer moves; "
+          f"{real['followed_by_host_move']:.0%} followed at once by the host-side bot's update)")
+    print(f"                     same-size reference move {ref['move']:.0f}, update {ref['update']:.0f}; "
+          f"bare-curve-small move {small['move']:.0f}, update {small['update']:.0f}")
     print(f"{'scenario':<18} {'median ms':>10} {'p99 ms':>10} {'x ' + REFERENCE:>14}")
     for name, figures in results.items():
         print(
