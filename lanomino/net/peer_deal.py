@@ -198,6 +198,12 @@ class PeerDeal(PeerBase):
         play = body["play"]
         if play is None:
             self._events.append(ObservationChanged(self.view.observation()))
+            end = doc["end"]
+            if isinstance(end, dict) and end.get("finished") is True and self.phase is not Phase.OVER:
+                self.phase = Phase.OVER  # e.g. a watcher that came back as the match ended
+                self._events.append(TranscriptUpdated(self.table.hex(), doc, True))
+                self._events.append(MatchOver(end.get("winner"), tuple(end.get("scores", ())),
+                                              len(doc["hands"]), self.verified_all))
             return
         self.hand = play["hand"]
         self.dealt[self.hand] = tiles_from_text(play["tiles"], "play.tiles")

@@ -111,6 +111,10 @@ class PeerSession(PeerMigrate):
                 and now - self.last_heard >= self.timings.grace_s):
             self._host_left()
             return
+        if self.phase in (Phase.CONNECTING, Phase.CHALLENGED) and now - self.last_heard >= self.timings.grace_s:
+            self.phase = Phase.CLOSED  # the host went away in the middle of letting this peer in
+            self._events.append(Closed("no answer from the host"))
+            return
         if now - self.last_sent >= self.timings.heartbeat_s and self.phase is not Phase.CONNECTING:
             self._send("ping")
 

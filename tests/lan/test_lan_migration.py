@@ -102,7 +102,7 @@ def test_a_host_sent_sigterm_hands_over_at_once(lan4: NetLab, tmp_path: Path) ->
 
 
 def test_a_host_stopped_for_three_seconds_steps_down_and_rejoins_as_a_peer(lan4: NetLab, tmp_path: Path) -> None:
-    host, peers = start_table(lan4, tmp_path, "Sleepy", target=100)
+    host, peers = start_table(lan4, tmp_path, "Sleepy", target=200)  # (outlives the old host's return)
     running_after([host, *peers], 1.0)
     os.killpg(host.pid, signal.SIGSTOP)
     time.sleep(3.0)
@@ -117,7 +117,7 @@ def test_a_host_stopped_for_three_seconds_steps_down_and_rejoins_as_a_peer(lan4:
 
 
 def test_the_hosts_link_cut_for_three_seconds_moves_the_table(lan4: NetLab, tmp_path: Path) -> None:
-    host, peers = start_table(lan4, tmp_path, "Unplugged", target=100)
+    host, peers = start_table(lan4, tmp_path, "Unplugged", target=200)
     running_after([host, *peers], 1.0)
     port = f"v{lan4.hosts[0].index}"
     subprocess.run(["ip", "-n", lan4.bridge_namespace, "link", "set", port, "down"], check=True)

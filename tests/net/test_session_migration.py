@@ -366,3 +366,35 @@ def test_a_host_killed_between_a_hands_last_move_and_its_hand_log_is_survived(
         assert session is not None and session.stats["migration.bad_hand_log"] == 0
         if m.peer is not None:
             assert m.peer.verified_all  # every hand checked out on every peer, the one that changed hosts too
+
+
+def test_an_old_host_that_comes_back_after_the_end_learns_the_result_from_the_snapshot() -> None:
+    table = MigratingTable(Rules.preset("classic", target=60), 3, seed=71)
+    table.run(lambda: _in_play_of_hand(table, 1, 2))
+    old = table.by_seat(0)
+    assert old.host is not None
+    table.crash(0, frozen=True)
+    table.run(lambda: table.by_seat(1).host is not None and table.by_seat(1).host.phase.value == "over",  # type: ignore[union-attr]
+              max_time=300)
+    new = table.by_seat(1).host
+    assert new is not None and new.phase.value == "over"
+    table.revive(0)
+    table.run(lambda: bool(old.stepped_down))
+    old.peer = rejoin_as_peer(old.host, table.now, new.term, 1)
+    old.host, old.follows = None, 1
+    old.peer.connect(table.now)
+    seen = len(old.events)
+    table.run(lambda: old.peer is not None and old.peer.phase.value == "over", max_time=30)
+    over = [e for e in old.events[seen:] if isinstance(e, MatchOver)]
+    assert old.peer.phase.value == "over" and len(over) == 1 and old.peer.doc == new.doc
+    assert over[0].scores == tuple(new.doc["end"]["scores"])  # type: ignore[index]
+
+
+def test_a_joiner_whose_host_vanishes_mid_handshake_gives_up_after_the_grace_period() -> None:
+    table = MigratingTable(Rules.preset("classic", target=60), 3, seed=72)
+    slot = table.base.add_peer("late", seed=72)  # the table is full: its hello is answered...
+    table.crash(0)  # ...by nobody
+    table.machines.append(Machine(-1, slot.sender, bot_policy("greedy", 72), peer=slot.session))
+    table.run(lambda: slot.session.phase.value == "closed", max_time=3 * table.timings.grace_s)
+    assert slot.session.phase.value == "closed"
+    assert table.now >= table.timings.grace_s
