@@ -280,7 +280,13 @@ def _derive_transcript(document: dict[str, Any], verified: bool | None) -> Deriv
     report = verify_parsed(transcript)
     ok = report.ok if verified is None else verified and report.ok
     if report.ok:
-        derived = _derive_record(to_record(document), document, True, keys)
+        try:
+            record = to_record(document)
+        except TranscriptError:  # a hand re-shuffled after a host migration has no one deal to replay
+            end = transcript.end
+            return Derived(dict(transcript.rules_spec), transcript.players, keys, (), end.finished, end.winner,
+                           end.scores, ok, "verified (a hand was re-shuffled: no move-by-move record)")
+        derived = _derive_record(record, document, True, keys)
         return Derived(derived.rules_spec, derived.names, keys, derived.hands, transcript.end.finished,
                        transcript.end.winner, transcript.end.scores, ok,
                        "verified" if ok else "not verified by this peer")

@@ -130,3 +130,20 @@ def test_the_reshuffle_has_its_own_domain() -> None:
     assert sorted(order) == sorted(tiles) and order == deck_order(seed, tiles)
     with pytest.raises(ValueError):
         rs.reshuffle_seed(ctx, [(2, secret), (0, secret)])  # seat order
+
+
+def test_the_play_log_keeps_a_match_with_a_reshuffled_hand(played: tuple[dict[str, Any], dict[int, Identity]],
+                                                           tmp_path: Path) -> None:
+    """It has no one deal to replay move by move, but it is logged with its result and as verified."""
+    from lanomino.store import PlayLog, open_store
+
+    doc = copy.deepcopy(played[0])
+    store = open_store(tmp_path)
+    try:
+        log = PlayLog(store)
+        match_id = log.log_match(doc, uid="lan:reshuffled", me=2, table="Kitchen")
+        [summary] = log.matches()
+        assert summary.id == match_id and summary.verified is True and "re-shuffled" in summary.verification
+        assert summary.finished == doc["end"]["finished"] and list(summary.scores) == doc["end"]["scores"]
+    finally:
+        store.close()
