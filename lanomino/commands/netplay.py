@@ -275,10 +275,15 @@ class LanTable:
                       "play resumes when enough are back")
         elif isinstance(event, s.MigrationDone):
             self.new_host = None
+            lan.host_note = "you host"
             self._say(f"you host the table now (term {event.term}); play goes on")
         elif isinstance(event, s.SteppedDown):
             self._say(f"{self._who(event.host)} hosts the table now (term {event.term}): "
                       "this machine lost touch with the others and no longer hosts")
+
+    def _name(self, seat: int) -> str:
+        names = self.ui.names
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
 
     def _who(self, seat: int) -> str:
         names = self.ui.names
@@ -315,6 +320,8 @@ class LanTable:
         on_new_observation(ui, obs)
         if self.new_host is not None and self.role == "peer":  # the new host's snapshot: play goes on
             self._say(f"{self._who(self.new_host)} hosts the table now; play goes on")
+            if self.ui.lan is not None:
+                self.ui.lan.host_note = f"hosted by {self._name(self.new_host)}"
             self.new_host = None
         if len(obs.results) > self.seen_results:
             self.seen_results = len(obs.results)

@@ -244,6 +244,7 @@ class LanView:
     verified: dict[int, tuple[bool, str]] = field(default_factory=dict)  # hand -> (ok, detail)
     closed: str = ""  # why the table went away (empty while it is there)
     over: bool = False
+    host_note: str = ""  # after a host migration, who hosts now (shown in the table's header)
 
     @property
     def taken(self) -> int:

@@ -282,6 +282,8 @@ def draw_table(ui: UiState, canvas: Canvas) -> None:
         return
     w, h = canvas.width, canvas.height
     where = f"{ui.lan.table} · " if ui.lan is not None else ""
+    if ui.lan is not None and ui.lan.host_note:
+        where += f"{ui.lan.host_note} · "
     _header(canvas, f"{where}{describe_game(obs.rules)} · hand {obs.dealt_hands + (obs.phase == 'play')}"
             f" · boneyard {obs.boneyard}", "? help  q leave")
     y = 1

@@ -45,6 +45,7 @@ def test_the_new_host_says_it_waits_for_a_majority_then_that_play_goes_on() -> N
     assert ui.screen is Screen.WAITING and "waiting for a majority" in screen(ui)
     handle(lan, MigrationDone(1, 1, True))
     assert ui.message == "you host the table now (term 1); play goes on"
+    assert ui.lan is not None and ui.lan.host_note == "you host"
 
 
 def test_an_old_host_is_told_it_no_longer_hosts() -> None:
