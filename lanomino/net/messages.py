@@ -25,9 +25,13 @@ Direction and meaning (P = peer, H = host):
   H->P error      a refused message (code, text, the seq it refers to)
   P->H bye        the peer leaves the table;  both ways: ping (liveness)
   H->P bots       the host-side bots' signing keys and levels, for the member that may host next
-  P->H report     after a host migration: the hand's moves and signatures this peer holds, and its
-                  escrow share (the new host rebuilds the hand from these; see migration.py)
-                  and its signed claim of its own tiles (for a re-shuffle)
+  P->H report     after a host migration: the hand's moves and signatures this peer holds, its
+                  escrow share (the new host rebuilds the hand from these; see host_migrate.py),
+                  its signed claim of its own tiles (for a re-shuffle) and the newest hand log it
+                  has (``last``: the lost host may have died while sending it out)
+
+Every message carries the sender's ``term``; a host refuses any other term, except in ``hello`` and
+``auth``: a joiner (a restarted peer, an old host coming back) learns the term from the challenge.
   H->P reshuffle_commit_req / P->H reshuffle_commit / H->P reshuffle_set / P->H reshuffle_echo /
   H->P reshuffle_reveal_req / P->H reshuffle_reveal
                   the re-shuffle of the unknown tiles when the escrow cannot be rebuilt (reshuffle.py)
