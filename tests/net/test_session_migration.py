@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
