@@ -55,11 +55,17 @@ def new_table_id() -> bytes:
 
 def commitment(ctx: DealContext, seat: int, secret: bytes) -> bytes:
     """The commitment to ``secret`` by ``seat`` for the deal ``ctx``."""
+    return tagged_commitment(COMMIT_TAG, ctx.to_bytes(), seat, secret)
+
+
+def tagged_commitment(tag: bytes, context: bytes, seat: int, secret: bytes) -> bytes:
+    """SHA-256 of ``tag``, ``context``, the seat and the secret (the tag keeps a deal's
+    commitments and a re-shuffle's apart)."""
     if len(secret) != SECRET_BYTES:
         raise CommitmentError(f"a secret is {SECRET_BYTES} bytes, not {len(secret)}")
     if not 0 <= seat < 256:
         raise CommitmentError(f"no seat {seat}")
-    return hashlib.sha256(COMMIT_TAG + ctx.to_bytes() + bytes([seat]) + secret).digest()
+    return hashlib.sha256(tag + context + bytes([seat]) + secret).digest()
 
 
 def opens(ctx: DealContext, seat: int, secret: bytes, committed: bytes) -> bool:

@@ -25,7 +25,6 @@ tiles in canonical order)`` (the ``lanomino-fy-hmac-sha256/1`` stream and Fisher
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -49,8 +48,8 @@ from lanomino.engine.line import Line
 from lanomino.engine.state import _STATE_FIELDS, Phase
 from lanomino.engine.tiles import TILES, tiles_in
 from lanomino.fair.canonical import digest, u32
-from lanomino.fair.commit import SECRET_BYTES, TABLE_ID_BYTES, CommitmentError
-from lanomino.fair.shuffle import deck_order
+from lanomino.fair.commit import SECRET_BYTES, TABLE_ID_BYTES, CommitmentError, tagged_commitment
+from lanomino.fair.shuffle import deck_order, keyed_seed
 
 RESHUFFLE_TAG = b"lanomino.reshuffle/1\x00"
 RESHUFFLE_SEED_KEY = b"lanomino.reshuffle.seed/1"
@@ -112,9 +111,7 @@ def claims_digest(claims: Sequence[Claim]) -> bytes:
 
 
 def reshuffle_commitment(ctx: ReshuffleContext, seat: int, secret: bytes) -> bytes:
-    if len(secret) != SECRET_BYTES or not 0 <= seat < 256:
-        raise CommitmentError(f"a secret is {SECRET_BYTES} bytes")
-    return hashlib.sha256(RESHUFFLE_TAG + ctx.to_bytes() + bytes([seat]) + secret).digest()
+    return tagged_commitment(RESHUFFLE_TAG, ctx.to_bytes(), seat, secret)
 
 
 def reshuffle_opens(ctx: ReshuffleContext, seat: int, secret: bytes, committed: bytes) -> bool:
@@ -139,14 +136,7 @@ def echo_statement(header: str, ctx: ReshuffleContext, seat: int, set_digest: by
 
 
 def reshuffle_seed(ctx: ReshuffleContext, secrets: Sequence[tuple[int, bytes]]) -> bytes:
-    parts = [ctx.to_bytes()]
-    last = -1
-    for seat, secret in secrets:
-        if seat <= last or not 0 <= seat < 256 or len(secret) != SECRET_BYTES:
-            raise CommitmentError("secrets must be 32 bytes each, one per seat, in seat order")
-        parts.append(bytes([seat]) + secret)
-        last = seat
-    return hmac.new(RESHUFFLE_SEED_KEY, b"".join(parts), hashlib.sha256).digest()
+    return keyed_seed(RESHUFFLE_SEED_KEY, ctx.to_bytes(), secrets)
 
 
 # ----- the state at the re-shuffle -------------------------------------------------------------

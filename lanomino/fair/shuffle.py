@@ -31,14 +31,20 @@ _WORD_SPACE = 1 << 32
 
 def shuffle_seed(ctx: DealContext, secrets: Sequence[tuple[int, bytes]]) -> bytes:
     """The deal's seed from every committing seat's secret, ``secrets`` in seat order."""
-    parts = [ctx.to_bytes()]
+    return keyed_seed(SEED_KEY, ctx.to_bytes(), secrets)
+
+
+def keyed_seed(key: bytes, context: bytes, secrets: Sequence[tuple[int, bytes]]) -> bytes:
+    """HMAC-SHA256 under ``key`` of ``context`` then each (seat, secret), ``secrets`` in seat order
+    (the key keeps a deal's seed and a re-shuffle's apart)."""
+    parts = [context]
     last = -1
     for seat, secret in secrets:
         if seat <= last or not 0 <= seat < 256 or len(secret) != SECRET_BYTES:
             raise CommitmentError("secrets must be 32 bytes each, one per seat, in seat order")
         parts.append(bytes([seat]) + secret)
         last = seat
-    return hmac.new(SEED_KEY, b"".join(parts), hashlib.sha256).digest()
+    return hmac.new(key, b"".join(parts), hashlib.sha256).digest()
 
 
 class _WordStream:
