@@ -41,7 +41,7 @@ from lanomino.engine import Action, Observation, Rules
 from lanomino.fair.identity import Identity
 from lanomino.fair.keystore import load_or_create_identity
 from lanomino.net.codec import DirectAddress, key_fingerprint
-from lanomino.net.election import members
+from lanomino.net.election import entry_of, host_address, members, raw_key
 from lanomino.net.errors import TransportError
 from lanomino.net.host_base import Phase as HostPhase
 from lanomino.net.session import (
@@ -99,11 +99,6 @@ def local_ip_toward(host: str) -> str:
 
 
 RUNNING = (HostPhase.COMMIT, HostPhase.ECHO, HostPhase.REVEAL, HostPhase.PLAY, HostPhase.MIGRATING)
-
-
-def _raw_key(value: str | bytes) -> bytes:
-    """A key as a roster entry holds it: hex from a host session, bytes once a peer validated it."""
-    return value if isinstance(value, bytes) else bytes.fromhex(value)
 
 
 def lost_touch_reason(event: LostTouch) -> str:
@@ -242,6 +237,19 @@ class _Node:
     def _flush(self) -> None:
         raise NotImplementedError
 
+    async def _serve(self, tasks: list[asyncio.Task[Any]], linger_s: float) -> Outcome:
+        """Run ``tasks`` until the match's outcome is known, then ``linger_s`` more (the last
+        messages, e.g. the hand log and the closing, leave meanwhile); stop them either way."""
+        assert self.done is not None
+        try:
+            outcome = await self.done
+            await asyncio.sleep(linger_s)
+            return outcome
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
 
 class HostNode(_Node):
     """A table: HostSession + HostTransport + TableAnnouncer."""
@@ -320,14 +328,7 @@ class HostNode(_Node):
                  asyncio.create_task(self._timers(self.session.handle_timer, self.session.next_deadline))]
         if self.announcer is not None:
             tasks.append(asyncio.create_task(self._watch_terms()))
-        try:
-            outcome = await self.done
-            await asyncio.sleep(0.2)  # let the last messages (hand log, closing) leave
-            return outcome
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+        return await self._serve(tasks, linger_s=0.2)
 
     async def close(self) -> None:
         if self.announcer is not None:
@@ -345,7 +346,7 @@ class HostNode(_Node):
                     since = self.now()
                     while not (self._someone_away() and self.now() - since >= 1.0):
                         await browser.next_event(0.5)
-                        ids = {peer_id(_raw_key(e["identity"])): e["seat"] for e in self.session.roster()}
+                        ids = {peer_id(raw_key(e["identity"])): e["seat"] for e in self.session.roster()}
                         for seen in list(browser.tables.values()):
                             a = seen.announcement
                             if a.name == self.table_name and a.term > self.session.term and a.host_peer_id in ids:
@@ -357,11 +358,8 @@ class HostNode(_Node):
 
     def _new_host_address(self, seat: int) -> DirectAddress | None:
         """Where the host of a newer term serves: its roster address (its standby ROUTER) and key."""
-        entry = next((e for e in self.session.roster() if e["seat"] == seat), None)
-        if entry is None or not entry.get("addr") or not entry.get("curve"):
-            return None
-        host, port = entry["addr"].rsplit(":", 1)
-        return DirectAddress(host.strip("[]"), int(port), entry["curve"])
+        where = host_address(entry_of(self.session.roster(), seat))
+        return None if where is None else DirectAddress(*where)
 
     def _someone_away(self) -> bool:
         return any(not e["connected"] and not e["left"] and e["kind"] == "human" for e in self.session.roster())
@@ -501,14 +499,7 @@ class PeerNode(_Node):
         tasks = [asyncio.create_task(self._receive()), asyncio.create_task(self._host_receive()),
                  asyncio.create_task(self._timers(lambda now: self._active().handle_timer(now),
                                                   lambda: self._active().next_deadline()))]
-        try:
-            outcome = await self.done
-            await asyncio.sleep(0.2 if self.host is not None else 0.05)
-            return outcome
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+        return await self._serve(tasks, linger_s=0.2 if self.host is not None else 0.05)
 
     async def close(self) -> None:
         if self.announcer is not None:
@@ -686,7 +677,7 @@ class PeerNode(_Node):
         from lanomino.fair.identity import peer_id
 
         roster = self.host.roster() if self.host is not None else self.session.roster
-        ids = {peer_id(_raw_key(e["identity"])): e["seat"] for e in roster}
+        ids = {peer_id(raw_key(e["identity"])): e["seat"] for e in roster}
         mine = self.host.term if self.host is not None else self.session.term
         newer = [a for a in seen if a.name == self.table_name and a.host_peer_id in ids
                  and a.host_peer_id != self.identity.peer_id and a.term > mine]
@@ -721,18 +712,16 @@ class PeerNode(_Node):
 
     def _reconnect(self, event: HostChanged) -> None:
         """Follow the election's candidate: connect to its roster address with its roster key."""
-        entry = next((e for e in self.session.roster if e["seat"] == event.seat), None)
-        addr = entry.get("addr") if entry is not None else None
+        where = host_address(entry_of(self.session.roster, event.seat))
         self.generation += 1
         self.transport.close()
         self.ready, self.backlog = False, []
-        if not addr or not event.curve:
+        if where is None or not event.curve:
             log.warning("term %d: seat %d left no address: waiting for the next candidate", event.term, event.seat)
             return
-        host, port = addr.rsplit(":", 1)
-        self.transport = PeerTransport(self.keys, event.curve, host.strip("[]"), int(port),
-                                       source_ip=self.source_ip)
-        log.info("term %d: following seat %d at %s", event.term, event.seat, addr)
+        host, port, _ = where
+        self.transport = PeerTransport(self.keys, event.curve, host, port, source_ip=self.source_ip)
+        log.info("term %d: following seat %d at %s:%d", event.term, event.seat, host, port)
         self._spawn(self._connect(self.transport, self.generation))
 
     async def _connect(self, transport: PeerTransport, generation: int) -> None:

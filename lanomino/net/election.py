@@ -19,6 +19,24 @@ from typing import Any
 HANDOVER = "handover"  # a host's bye reason starts with this when it leaves a running match
 
 
+def raw_key(value: str | bytes) -> bytes:
+    """A key as a roster entry holds it: bytes once a peer validated the message, hex in a host's."""
+    return value if isinstance(value, bytes) else bytes.fromhex(value)
+
+
+def entry_of(roster: Sequence[dict[str, Any]], seat: int) -> dict[str, Any] | None:
+    """The roster entry of ``seat`` (None: no such seat)."""
+    return next((e for e in roster if e["seat"] == seat), None)
+
+
+def host_address(entry: dict[str, Any] | None) -> tuple[str, int, str] | None:
+    """Where a member would host (its standby ROUTER): (IP, port, CURVE key), or None."""
+    if entry is None or not entry.get("addr") or not entry.get("curve"):
+        return None
+    host, port = str(entry["addr"]).rsplit(":", 1)
+    return host.strip("[]"), int(port), str(entry["curve"])
+
+
 def members(roster: Sequence[dict[str, Any]]) -> list[int]:
     """The seats that vote: people's seats that have not left the table."""
     return [e["seat"] for e in roster if e["kind"] in ("host", "human") and not e.get("left", False)]

@@ -23,17 +23,12 @@ from lanomino.fair.shuffle import derive_deal
 from lanomino.fair.transcript import TranscriptError, parse_transcript
 from lanomino.fair.verify import verify_transcript
 from lanomino.net import reshuffle
-from lanomino.net.election import HANDOVER, majority, members
+from lanomino.net.election import HANDOVER, majority, members, raw_key
 from lanomino.net.fair_round import Attempt, HandDeal, RoundError
 from lanomino.net.host_base import LocalSeat, Phase, Policy, Seat
 from lanomino.net.host_play import HostPlay
 from lanomino.net.messages import parse_move
 from lanomino.net.session_base import MigrationDone, MigrationPaused, SteppedDown
-
-
-def _raw(value: Any) -> bytes:
-    """A key as a validated message holds it (bytes) or as JSON has it (hex)."""
-    return value if isinstance(value, bytes) else bytes.fromhex(value)
 
 
 class HostMigrate(HostPlay):
@@ -60,7 +55,7 @@ class HostMigrate(HostPlay):
         self.seats = [None] * self.players
         for e in peer.roster:
             kind = "host" if e["seat"] == peer.seat else ("bot" if e["kind"] == "bot" else "human")
-            seat = Seat(e["seat"], e["name"], kind, _raw(e["identity"]), e["curve"], connected=False,
+            seat = Seat(e["seat"], e["name"], kind, raw_key(e["identity"]), e["curve"], connected=False,
                         left=e.get("left", False), last_heard=self.now, addr=e.get("addr"))
             self.seats[e["seat"]] = seat  # its connection counts once it has said hello again
         me = self._seat(peer.seat)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from lanomino.net import reshuffle
-from lanomino.net.election import Election, succession
+from lanomino.net.election import Election, entry_of, succession
 from lanomino.net.peer_base import Phase
 from lanomino.net.peer_deal import PeerDeal
 from lanomino.net.session_base import HostChanged
@@ -18,7 +18,7 @@ class PeerMigrate(PeerDeal):
     def can_elect(self) -> bool:
         """This seat is at the table (a match under way, or still in the lobby): losing the host
         starts an election."""
-        mine = next((e for e in self.roster if e["seat"] == self.seat), None)
+        mine = entry_of(self.roster, self.seat)
         return (self.migration and self.phase is Phase.SEATED and self.seat >= 0
                 and mine is not None and not mine.get("left", False))  # a watcher has no vote
 
@@ -36,7 +36,7 @@ class PeerMigrate(PeerDeal):
 
     def follow(self, term: int, seat: int, now: float) -> None:
         """Join the host of ``term`` at ``seat`` (an election's candidate, or one seen announced)."""
-        entry = next((r for r in self.roster if r["seat"] == seat), None)
+        entry = entry_of(self.roster, seat)
         curve = str(entry["curve"]) if entry is not None and entry["curve"] else ""
         self.term, self.host_seat, self.host_curve = term, seat, curve
         self.host_seq = 0

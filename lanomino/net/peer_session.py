@@ -46,7 +46,7 @@ from lanomino.fair.transcript import (
     move_statement,
 )
 from lanomino.net import reshuffle
-from lanomino.net.election import HANDOVER
+from lanomino.net.election import HANDOVER, entry_of, raw_key
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.messages import parse_message
 from lanomino.net.peer_base import BASELINE, PeerBase, Phase
@@ -124,7 +124,7 @@ class PeerSession(PeerMigrate):
         it, so this seat's side is the last one standing and wins (a partnership concedes as a team,
         so the host's partner loses). Before the match began, the table is simply gone."""
         view = self.view
-        mine = next((e for e in self.roster if e["seat"] == self.seat), None)
+        mine = entry_of(self.roster, self.seat)
         if self.doc is None or view is None or self.rules is None or mine is None or mine.get("left", False):
             self.phase = Phase.CLOSED  # (a watcher, whose seat has left, wins nothing)
             self._events.append(Closed("the host has gone (silent past the grace period)"))
@@ -290,8 +290,7 @@ class PeerSession(PeerMigrate):
             entry = kinds.get(bot["seat"])
             if entry is None or entry["kind"] != "bot":
                 raise ValueError(f"seat {bot['seat']} is not a bot's seat")
-            known = entry["identity"]
-            if Identity.from_seed(bot["seed"]).public_key != (known if isinstance(known, bytes) else bytes.fromhex(known)):
+            if Identity.from_seed(bot["seed"]).public_key != raw_key(entry["identity"]):
                 raise ValueError(f"the key for seat {bot['seat']} is not that bot's")
             seeds[bot["seat"]] = (bot["seed"], bot["level"])
         self.bot_seeds = seeds
