@@ -135,12 +135,17 @@ class PeerDeal(PeerBase):
         ok, detail = self._check_hand(doc, number)
         self.verified[number] = ok
         self._events.append(HandVerified(number, ok, detail))
-        finished = end.get("finished") is True
+        self._transcript_updated(doc)
+
+    def _transcript_updated(self, doc: dict[str, Any]) -> None:
+        """Report the transcript as it stands; when its end says the match is over, so is this seat's."""
+        end = doc["end"]
+        finished = isinstance(end, dict) and end.get("finished") is True
         self._events.append(TranscriptUpdated(self.table.hex(), doc, finished))
         if finished:
             self.phase = Phase.OVER
-            scores = tuple(end.get("scores", ()))
-            self._events.append(MatchOver(end.get("winner"), scores, len(hands), self.verified_all))
+            self._events.append(MatchOver(end.get("winner"), tuple(end.get("scores", ())), len(doc["hands"]),
+                                          self.verified_all))
 
     def _check_hand(self, doc: dict[str, Any], number: Any) -> tuple[bool, str]:
         """This seat's own checks of a finished hand, then the full verifier."""
@@ -200,10 +205,7 @@ class PeerDeal(PeerBase):
             self._events.append(ObservationChanged(self.view.observation()))
             end = doc["end"]
             if isinstance(end, dict) and end.get("finished") is True and self.phase is not Phase.OVER:
-                self.phase = Phase.OVER  # e.g. a watcher that came back as the match ended
-                self._events.append(TranscriptUpdated(self.table.hex(), doc, True))
-                self._events.append(MatchOver(end.get("winner"), tuple(end.get("scores", ())),
-                                              len(doc["hands"]), self.verified_all))
+                self._transcript_updated(doc)  # e.g. a watcher that came back as the match ended
             return
         self.hand = play["hand"]
         self.dealt[self.hand] = tiles_from_text(play["tiles"], "play.tiles")
