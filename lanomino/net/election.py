@@ -20,7 +20,8 @@ HANDOVER = "handover"  # a host's bye reason starts with this when it leaves a r
 
 
 def raw_key(value: str | bytes) -> bytes:
-    """A key as a roster entry holds it: bytes once a peer validated the message, hex in a host's."""
+    """A key or signature as a message holds it: bytes once validated, hex as sent (or as a host's
+    own roster and report have it)."""
     return value if isinstance(value, bytes) else bytes.fromhex(value)
 
 

@@ -244,7 +244,7 @@ class HostMigrate(HostPlay):
                 break
             ended = next((e for e in events if isinstance(e, HandEnded)), ended)
             d.moves.append(move)
-            d.signatures.append(bytes.fromhex(sig))
+            d.signatures.append(sig)
             d.unchecked.append(index)
         d.migrated = {"host": self.host_seat, "term": self.term, "at": len(d.moves)}
         self.deal, self.dealt, self.phase = d, [list(h) for h in hands], Phase.PLAY
@@ -256,10 +256,12 @@ class HostMigrate(HostPlay):
         self._split_escrow()
         return True
 
-    def _longest_log(self, hand: int) -> tuple[list[dict[str, Any]], list[str]]:
+    def _longest_log(self, hand: int) -> tuple[list[dict[str, Any]], list[bytes]]:
+        """The longest move log the members reported, with its signatures as bytes (a validated
+        report holds bytes, this host's own report hex)."""
         logs = [(r["moves"], r["signatures"]) for r in self.reports.values() if r["hand"] == hand]
         moves, sigs = max(logs, key=lambda log: len(log[0]))
         for other, _ in logs:
             if moves[:len(other)] != other:
                 self.stats["migration.log_mismatch"] += 1
-        return list(moves), list(sigs)
+        return list(moves), [raw_key(s) for s in sigs]

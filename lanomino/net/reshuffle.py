@@ -125,7 +125,7 @@ class Round:
     opener: int
     claims: list[rs.Claim]
     moves: list[dict[str, Any]]
-    signatures: list[str]
+    signatures: list[bytes]
     commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)
     statement: dict[str, Any] | None = None
     set_signature: bytes = b""
@@ -322,7 +322,7 @@ def resume(host: Any, state: GameState, hand: int) -> bool | None:
     for raw in attempts:
         d.attempts.append(host._attempt(raw, hand, []))  # their secrets went with the lost host
     d.moves = list(r.moves)
-    d.signatures = [bytes.fromhex(s) for s in r.signatures]
+    d.signatures = list(r.signatures)
     d.unchecked = list(range(len(d.moves)))
     d.migrated = {"host": host.host_seat, "term": host.term, "at": len(d.moves)}
     d.reshuffled = r.to_json(host.host_seat)

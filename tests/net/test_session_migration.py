@@ -398,3 +398,37 @@ def test_a_joiner_whose_host_vanishes_mid_handshake_gives_up_after_the_grace_per
     table.run(lambda: slot.session.phase.value == "closed", max_time=3 * table.timings.grace_s)
     assert slot.session.phase.value == "closed"
     assert table.now >= table.timings.grace_s
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 81), (4, 82)])
+def test_the_new_host_replays_a_longer_log_than_its_own(players: int, seed: int) -> None:
+    """The next host missed the last update before the host died; another member has it: the new
+    host rebuilds the hand from that member's log (its signatures arrive as validated bytes)."""
+    table = MigratingTable(Rules.preset("classic", target=100), players, seed=seed)
+    lost = table.by_seat(0).host
+    assert lost is not None
+    send = lost._send
+    dead: list[int] = []
+
+    def loses_one_update(to: Any, type_: str, **body: Any) -> None:
+        if dead:
+            return
+        if type_ == "update" and body["hand"] == 2 and body["index"] == 4:
+            if to.seat == 1:
+                return  # lost on the way to the next host
+            if to.seat == players - 1:
+                dead.append(body["index"])  # the last one it sent
+        send(to, type_, **body)
+
+    lost._send = loses_one_update  # type: ignore[method-assign]
+    table.run(lambda: bool(dead))
+    table.step()
+    table.crash(0)
+    seen = {m.peer.seat: len(m.peer.moves[2]) for m in table.machines[1:] if m.peer is not None}
+    assert seen[1] == 4 and all(n == 5 for s, n in seen.items() if s != 1)
+    table.run(table.over)
+    assert table.over()
+    check_survivors(table)
+    new = table.by_seat(1).host
+    assert new is not None and new.doc is not None
+    assert new.doc["hands"][1]["moves"][:5] == lost.deal.moves[:5]  # type: ignore[union-attr]  # none lost
