@@ -37,7 +37,8 @@ def start_table(lab: NetLab, data: Path, name: str, players: int = 3,
 def bot(lab: NetLab, where: LabHost, data: Path, table: str) -> LabProcess:
     name = f"p{where.index}"
     return lab.spawn(where, [*LANOMINO, "bot", table, "--interface", where.ip, "--json", "--level", "greedy",
-                             "--data-dir", str(data / name), "--player", name, "--delay", PACE, *FAST])
+                             "--data-dir", str(data / name), "--player", name, "--delay", PACE, *FAST],
+                     env={"LANOMINO_LOG": "INFO"})  # refusals and reconnections show in a failure's report
 
 
 def result(proc: LabProcess, timeout_s: float = 60) -> dict[str, Any]:
