@@ -111,6 +111,21 @@ def bot_policy(level: str, seed: int | None = None) -> Callable[[Observation], A
     return lambda obs: bot(obs, rng)
 
 
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat of the table as a client shows it (the typed face of a roster entry)."""
+
+    seat: int
+    name: str
+    kind: str  # host | human | bot
+    connected: bool = True
+
+
+def seat_rows(roster: list[dict[str, Any]]) -> tuple[SeatRow, ...]:
+    return tuple(SeatRow(int(e["seat"]), str(e["name"]), str(e["kind"]),
+                         bool(e.get("connected", True))) for e in roster)
+
+
 @dataclass
 class Outcome:
     """How a node's match ended (what ``--json`` prints)."""
@@ -281,6 +296,10 @@ class HostNode(_Node):
     def table_label(self) -> str:
         return self.table_name
 
+    def seats(self) -> tuple[SeatRow, ...]:
+        """Who sits where, for a client."""
+        return seat_rows(self.session.roster())
+
     @property
     def address(self) -> str:
         ip = self.addresses[0] if self.addresses else (self.bind or "127.0.0.1")
@@ -444,6 +463,10 @@ class PeerNode(_Node):
     def my_seat(self) -> int | None:
         seat: int | None = self.session.seat
         return seat
+
+    def seats(self) -> tuple[SeatRow, ...]:
+        """Who sits where, for a client (from the host session when this node hosts now)."""
+        return seat_rows(self.host.roster() if self.host is not None else self.session.roster)
 
     def observation(self) -> Observation | None:
         if self.host is not None:

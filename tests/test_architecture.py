@@ -81,6 +81,13 @@ LAYERS: tuple[Layer, ...] = (
         never=("zmq", "zeroconf", "sqlite3", "socket"),
         third_party=("prompt_toolkit",),
     ),
+    Layer(  # the controller shows its state through a Frontend: no terminal library of its own
+        "lanomino.client",
+        may_import=("lanomino.engine", "lanomino.ui", "lanomino.net", "lanomino.store",
+                    "lanomino.bots", "lanomino.record", "lanomino.fair", "lanomino.discovery",
+                    "lanomino.localgame", "lanomino.node", "lanomino.commands.replay"),
+        never=("sqlite3", *HEAVY),
+    ),
 )
 
 # library -> the modules (or packages) allowed to import it at run time

@@ -4,8 +4,10 @@ import asyncio
 
 import pytest
 
+from lanomino.client.local import LocalTable
+from lanomino.client.seam import Headless
 from lanomino.engine import Draw, End, Pass, Play, Rules, parse_tile
-from lanomino.localgame import LocalMatch, LocalTable, decode_action, make_config
+from lanomino.localgame import LocalMatch, decode_action, make_config
 from lanomino.ui.state import Settings, UiState
 
 
@@ -53,7 +55,7 @@ def test_a_whole_match_saves_after_every_move_and_continues_exactly() -> None:
     saves: list[object] = []
     ui = UiState(settings=Settings(pause_s=0.0))
     match = LocalMatch(config(11, Rules.classic(target=50)))
-    table = LocalTable(match, ui, saves.append, lambda: None)
+    table = LocalTable(match, ui, saves.append, Headless())
     table.start()
     moves_before = len([e for e in match.log if e != "deal"])
     assert moves_before == 0 and len(saves) == 1
@@ -90,7 +92,7 @@ def test_damaged_save_is_refused_with_a_clear_error() -> None:
 def test_illegal_human_move_changes_nothing_and_explains() -> None:
     ui = UiState(settings=Settings(pause_s=0.0))
     match = LocalMatch(config(3))
-    table = LocalTable(match, ui, lambda r: None, lambda: None)
+    table = LocalTable(match, ui, lambda r: None, Headless())
     table.start()
     before = list(match.log)
     table.submit(Pass())

@@ -1,6 +1,6 @@
 """The client's plain state for LAN play: the lobby, the host form, a networked table's status.
 
-No prompt_toolkit and no network here: the driver (``lanomino.commands.netplay``) fills these from
+No prompt_toolkit and no network here: the client (``lanomino.client``) fills these from
 discovery and the node's session events; key handlers edit them or queue the intents below.
 """
 

@@ -17,7 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from playkit import log_local, play_local  # noqa: E402
 from test_keys import DOWN, LEFT, RIGHT, UP, run_keys  # noqa: E402
 
-from lanomino.commands.play import Controller, logged_replay  # noqa: E402
+from lanomino.client.controller import Controller  # noqa: E402
+from lanomino.client.logbook import logged_replay  # noqa: E402
 from lanomino.engine import Rules, TilePlayed, parse_tile  # noqa: E402
 from lanomino.localgame import LocalMatch, make_config  # noqa: E402
 from lanomino.store import PlayLog, open_store  # noqa: E402
@@ -162,7 +163,7 @@ def test_the_controller_logs_a_finished_match_and_opens_it(tmp_path: Path) -> No
     ui = UiState(settings=Settings(pause_s=0.0))
     controller = Controller(ui, store, writer, seed=None, player_id="local:test")
     match = LocalMatch(make_config(Rules.classic(target=20), 2, ("random",), "Me", 21))
-    controller._open(match)
+    controller.open_local(match)
     table = controller.table
     assert table is not None
 
@@ -196,12 +197,13 @@ def test_the_controller_logs_a_finished_match_and_opens_it(tmp_path: Path) -> No
 
 
 def test_the_local_table_reports_every_finished_hand_to_the_log() -> None:
-    from lanomino.localgame import LocalTable
+    from lanomino.client.local import LocalTable
+    from lanomino.client.seam import Headless
 
     calls: list[tuple[int, bool]] = []
     ui = UiState(settings=Settings(pause_s=0.0))
     match = LocalMatch(make_config(Rules.classic(target=60), 2, ("random",), "Me", 5))
-    table = LocalTable(match, ui, lambda r: None, lambda: None,
+    table = LocalTable(match, ui, lambda r: None, Headless(),
                        log=lambda m: calls.append((len(m.state.results), m.is_over)))
     table.start()
 

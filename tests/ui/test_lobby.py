@@ -224,7 +224,7 @@ def seen(name: str, port: int, taken: int = 1, locked: bool = False) -> Any:
 
 
 def test_lobby_shows_tables_as_they_appear_change_and_vanish(tmp_path: Path) -> None:
-    from lanomino.commands.netplay import Lobby, NetOptions
+    from lanomino.client.lobby import Lobby, NetOptions
 
     browsers: list[FakeBrowser] = []
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lanomino.commands.netplay import LanTable
+from lanomino.client.lan import LanTable
+from lanomino.client.seam import Headless
 from lanomino.net.session import HostChanged, MigrationDone, MigrationPaused, SteppedDown
 from lanomino.ui.screens import render_screen
 from lanomino.ui.state import Screen, UiState
@@ -17,7 +18,8 @@ def screen(ui: UiState) -> str:
 
 def table(role: str) -> tuple[UiState, LanTable]:
     ui = UiState()
-    lan = LanTable(ui, lambda: None, lambda: None, lambda: None, role, "Kitchen", lambda code, why: None)
+    lan = LanTable(ui, Headless(), lambda: None, role, "Kitchen",
+                   lambda code, why: None)
     ui.names = ("Ana", "Bo", "Cy", "Di")
     return ui, lan
 

@@ -7,7 +7,8 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from lanomino.commands.play import Controller, play_out
+from lanomino.client.controller import Controller
+from lanomino.client.local import play_out
 from lanomino.engine import RESIGN, Rules
 from lanomino.localgame import LocalMatch, make_config
 from lanomino.store import open_store
@@ -39,7 +40,7 @@ def test_resigning_with_three_players_lets_the_others_finish_then_shows_the_stan
     controller = Controller(ui, store, writer, seed=None)
 
     async def main() -> None:
-        controller._open(three_player_match())
+        controller.open_local(three_player_match())
         controller.handle(ResignMatch())
         assert ui.screen is Screen.TABLE and ui.resigned and ui.match_result is None
         assert "You resigned: the others play on" in text(ui)
@@ -72,7 +73,7 @@ def test_leaving_while_watching_keeps_the_game_to_continue(tmp_path: Path) -> No
     controller = Controller(ui, store, writer, seed=None)
 
     async def main() -> None:
-        controller._open(three_player_match(seed=9))
+        controller.open_local(three_player_match(seed=9))
         controller.handle(ResignMatch())
         controller.handle(LeaveTable())
 

@@ -1,0 +1,217 @@
+"""The one client controller: the UI's intents in, a table (local or LAN), saves and settings out.
+
+Key handlers (or a line mode) queue intents; ``Controller.handle`` acts on them. A table intent
+(move, next hand, resign, finish, leave) goes to the ``Table`` the player sits at, whichever kind
+it is; the rest open tables, the lobby, History and stats, or quit. Nothing here blocks the loop:
+the store is written on one worker thread, bots think on others, the network runs as tasks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from lanomino.client.local import LocalTable
+from lanomino.client.logbook import Logbook
+from lanomino.client.seam import Frontend, Headless, Table
+from lanomino.ui import state as s
+from lanomino.ui.lan import CloseLobby, HostTable, JoinTable, OpenLobby, ask_passphrase
+
+if TYPE_CHECKING:
+    from lanomino.client.lobby import Lobby, NetOptions
+    from lanomino.localgame import LocalMatch
+    from lanomino.store import Store
+
+TABLE_INTENTS = (s.Submit, s.NextHand, s.ResignMatch, s.FinishMatch, s.LeaveTable)
+
+
+class Controller:
+    """Turns the UI's intents into tables, saves, settings and the play log."""
+
+    def __init__(self, ui: s.UiState, store: Store, writer: ThreadPoolExecutor, seed: int | None,
+                 player_id: str = "local:you", net: NetOptions | None = None,
+                 frontend: Frontend | None = None) -> None:
+        self.ui, self.store, self.writer = ui, store, writer
+        self.seed = seed  # for the first local game only (--seed)
+        self.frontend: Frontend = frontend or Headless()
+        self.logbook = Logbook(store, writer, player_id)
+        self.table: Table | None = None
+        self.net = net
+        self.lobby: Lobby | None = None
+        if net is not None:
+            from lanomino.client.lobby import Lobby
+
+            self.lobby = Lobby(ui, self.redraw, net)
+
+    def handle(self, intent: s.Intent) -> None:
+        if isinstance(intent, TABLE_INTENTS):
+            self._at_table(intent)
+        elif isinstance(intent, OpenLobby | CloseLobby | JoinTable | HostTable):
+            self._on_lan(intent)
+        elif isinstance(intent, s.StartLocal):
+            self._start(intent)
+        elif isinstance(intent, s.ContinueSaved):
+            self._continue()
+        elif isinstance(intent, s.SaveSettings):
+            self.writer.submit(self.store.set_settings, intent.settings.to_dict())
+        elif isinstance(intent, s.OpenHistory):
+            tab = self.ui.history.tab
+            self.ui.history = self.logbook.history()
+            self.ui.history.tab, self.ui.screen = tab, s.Screen.HISTORY
+        elif isinstance(intent, s.OpenReplay):
+            self._open_replay(intent.match_id)
+        elif isinstance(intent, s.QuitApp):
+            self._quit()
+        self.redraw()
+
+    def _at_table(self, intent: s.Intent) -> None:
+        table = self.table
+        if isinstance(intent, s.LeaveTable):
+            self._leave()
+        elif table is None:
+            return
+        elif isinstance(intent, s.Submit):
+            table.submit(intent.action)
+        elif isinstance(intent, s.NextHand):
+            table.next_hand()
+        elif isinstance(intent, s.ResignMatch) and not table.resign():
+            self._leave()
+        elif isinstance(intent, s.FinishMatch):
+            table.finish()
+
+    # ----- local games ------------------------------------------------------------------------
+
+    def _start(self, intent: s.StartLocal) -> None:
+        from lanomino.localgame import LocalMatch, make_config
+
+        seed = self.seed if self.seed is not None else secrets.randbelow(2**31)
+        self.seed = None
+        name = self.ui.settings.name
+        config = make_config(intent.rules, intent.players, intent.levels, name, seed)
+        self.open_local(LocalMatch(config))
+
+    def _continue(self) -> None:
+        from lanomino.localgame import LocalMatch
+
+        data = self.store.load_game()
+        try:
+            if data is None:
+                raise ValueError("there is no saved game")
+            match = LocalMatch.from_record(data)
+        except ValueError as exc:
+            self.ui.screen, self.ui.notice = s.Screen.MENU, f"Cannot continue: {exc}."
+            return
+        self.open_local(match)
+
+    def open_local(self, match: LocalMatch) -> LocalTable:
+        """Sit down at ``match`` (any table sat at before is left)."""
+        self._close_table()
+        table = LocalTable(match, self.ui, self._save, self.frontend, log=self.logbook.log_local)
+        self.table = table
+        table.start()
+        return table
+
+    def _save(self, record: dict[str, Any] | None) -> None:
+        if record is None:
+            self.writer.submit(self.store.clear_game)
+        else:
+            self.writer.submit(self.store.save_game, record)
+
+    # ----- LAN tables -------------------------------------------------------------------------
+
+    def _on_lan(self, intent: OpenLobby | CloseLobby | JoinTable | HostTable) -> None:
+        from lanomino.client.lobby import host_table, join_table
+
+        net, lobby, ui = self.net, self.lobby, self.ui
+        if net is None or lobby is None:
+            return
+        if isinstance(intent, OpenLobby):
+            ui.screen, ui.lobby.message = s.Screen.LOBBY, ""
+            lobby.start()
+        elif isinstance(intent, CloseLobby):
+            net.spawn(lobby.stop())
+            ui.screen = s.Screen.MENU
+        elif isinstance(intent, JoinTable):
+            ui.screen = s.Screen.LOBBY  # (where a bad address is explained)
+            self._sit(join_table(ui, self.frontend, net, intent, self._refused(intent)))
+        else:
+            self._sit(host_table(ui, self.frontend, net, intent))
+
+    def _sit(self, table: Table | None) -> None:
+        from lanomino.client.lan import LanTable
+
+        if table is None or self.net is None or self.lobby is None:
+            return
+        self.net.spawn(self.lobby.stop())
+        self._close_table(keep_screen=True)
+        self.table = table
+        if isinstance(table, LanTable):
+            table.start(self.net.spawn)
+
+    def _refused(self, intent: JoinTable) -> Any:
+        def refused(code: str, reason: str) -> None:
+            self.table, self.ui.lan = None, None
+            self.handle(OpenLobby())
+            if code == "passphrase":
+                why = ("wrong passphrase: try again" if intent.passphrase
+                       else "this table needs a passphrase")
+                ask_passphrase(self.ui.lobby, JoinTable(intent.address, None, intent.name), why)
+            else:
+                self.ui.lobby.message = f"Refused: {reason}"
+        return refused
+
+    # ----- leaving ----------------------------------------------------------------------------
+
+    def _close_table(self, keep_screen: bool = False) -> str:
+        table, self.table = self.table, None
+        notice = table.leave() if table is not None else ""
+        if isinstance(table, LocalTable):
+            self.ui.has_saved_game = not table.match.is_over
+        if not keep_screen:
+            self.ui.obs = self.ui.hand_result = self.ui.match_result = None
+        self.ui.resigned = self.ui.finishing = self.ui.confirm_quit = False
+        return notice
+
+    def _leave(self) -> None:
+        notice = self._close_table()
+        self.ui.screen, self.ui.notice, self.ui.menu_index = s.Screen.MENU, notice, 0
+        self.ui.lan = None
+
+    def _open_replay(self, match_id: int) -> None:
+        try:
+            self.ui.replay = self.logbook.replay(match_id)
+        except ValueError as exc:
+            self.ui.history.message = f"Cannot replay match #{match_id}: {exc}"
+            return
+        self.ui.history.message = ""
+        self.ui.screen = s.Screen.REPLAY
+
+    def _quit(self) -> None:
+        """Exit the client; at a LAN table say goodbye first (within a second)."""
+        table, lobby = self.table, self.lobby
+
+        async def bye() -> None:
+            try:
+                if table is not None:
+                    await table.shutdown()
+                if lobby is not None:
+                    await lobby.stop()
+            finally:
+                self.frontend.exit()
+
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            self.frontend.exit()
+            return
+        asyncio.ensure_future(bye())
+
+    def close(self) -> None:
+        """The client is gone: stop any automatic moves."""
+        if isinstance(self.table, LocalTable):
+            self.table.stop()
+
+    def redraw(self) -> None:
+        self.frontend.redraw()

@@ -1,0 +1,260 @@
+"""A seat at a networked table (a ``client.seam.Table``): node events in, the player's moves out.
+
+Everything runs as tasks on the UI's asyncio loop and never blocks it. The node calls back with
+session events, which only update the ``UiState`` and ask for a redraw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from lanomino.client.seam import Frontend, TableNode
+from lanomino.engine import RESIGN, Action, IllegalActionError, Observation
+from lanomino.net import session as s
+from lanomino.ui.lan import LanView, SeatInfo
+from lanomino.ui.state import Screen, UiState, on_new_observation
+
+log = logging.getLogger("lanomino.client")
+Spawn = Callable[[Any], "asyncio.Future[Any]"]
+
+
+class LanTable:
+    """This terminal's seat at a LAN table, hosted here (``role`` "host") or joined ("peer")."""
+
+    def __init__(self, ui: UiState, frontend: Frontend, make_node: Callable[[], TableNode],
+                 role: str, name: str, on_refused: Callable[[str, str], None]) -> None:
+        self.ui, self.frontend = ui, frontend
+        self.make_node, self.role, self.on_refused = make_node, role, on_refused
+        self.node: TableNode | None = None
+        self.seen_results = 0
+        self.new_host: int | None = None  # an election's candidate, until play goes on under it
+        self.task: asyncio.Future[Any] | None = None
+        status = "opening the table…" if role == "host" else f"joining {name}…"
+        ui.lan = LanView(role, name, status=status)
+        ui.obs, ui.hand_result, ui.match_result = None, None, None
+        ui.resigned = ui.finishing = ui.confirm_quit = False
+        ui.screen, ui.message = Screen.WAITING, ""
+
+    def start(self, spawn: Spawn) -> None:
+        self.task = spawn(self._run())
+
+    async def _run(self) -> None:
+        lan = self.ui.lan
+        assert lan is not None
+        try:
+            node = self.make_node()
+            node.subscribe(self._on_event)
+            await node.start()
+        except (OSError, ValueError) as exc:
+            verb = "open the table" if self.role == "host" else "join"
+            self._closed(f"Could not {verb}: {exc}")
+            return
+        self.node = node
+        self._opened(node)
+        self.frontend.redraw()
+        ticker = asyncio.ensure_future(self._tick())
+        try:
+            try:
+                outcome = await node.run()
+            finally:
+                await node.close()
+            from lanomino.node import HostNode, follow_to_end
+
+            if outcome.rejoin is not None and isinstance(node, HostNode):
+                # this host stepped down: watch the match end as a peer of the new host
+                outcome = await follow_to_end(node, outcome, on_start=self._follow)
+        finally:
+            ticker.cancel()
+        if not outcome.finished:
+            self._closed(outcome.reason)
+
+    def _opened(self, node: TableNode) -> None:
+        """A hosted table is open: show where others join it."""
+        from lanomino.node import HostNode, host_fingerprint
+
+        lan = self.ui.lan
+        if lan is not None and isinstance(node, HostNode):
+            lan.address, lan.fingerprint = node.address, host_fingerprint(node)
+            lan.seats = node.session.players
+            self._roster()
+
+    def _follow(self, peer: TableNode) -> None:
+        """The node this table now goes through: a peer of the new host (this seat watches)."""
+        self.node, self.role = peer, "peer"
+        peer.subscribe(self._on_event)
+
+    async def _tick(self) -> None:
+        """Turn the waiting screen's indicator while nobody moves."""
+        while True:
+            await asyncio.sleep(0.25)
+            if self.ui.screen is Screen.WAITING:
+                self.ui.lobby.tick += 1
+                self.frontend.redraw()
+
+    # ----- the Table protocol -----------------------------------------------------------------
+
+    def submit(self, action: Action) -> None:
+        if self.node is None:
+            return
+        try:
+            self.node.submit(action)
+            self.ui.message = ""
+        except (IllegalActionError, ValueError) as exc:
+            self.ui.message = str(exc)
+        self.frontend.redraw()
+
+    def next_hand(self) -> None:
+        """Enter after a hand: back to the table (the host deals the next hand by itself)."""
+        self.ui.hand_result = None
+
+    def resign(self) -> bool:
+        """Resign the seat and watch; False when that means leaving (between hands, as a peer)."""
+        obs = self.ui.obs
+        if self.node is None or obs is None or (self.role == "peer" and obs.phase != "play"):
+            return False
+        try:
+            self.node.submit(RESIGN)
+        except (IllegalActionError, ValueError):
+            return False
+        self.ui.resigned = True
+        return True
+
+    def finish(self) -> None:
+        """Nothing to hurry: the table plays on at its own pace."""
+
+    def leave(self) -> str:
+        """A peer says goodbye (its seat resigns); a host closes the table."""
+        lan = self.ui.lan
+        notice = ""
+        if lan is not None and not lan.over and not lan.closed:
+            notice = "You closed the table." if self.role == "host" else "You left the table."
+        self._quit()
+        self.ui.lan = None
+        return notice
+
+    async def shutdown(self, timeout_s: float = 1.0) -> None:
+        self._quit()
+        if self.task is not None:
+            await asyncio.wait([self.task], timeout=timeout_s)
+
+    def _quit(self) -> None:
+        lan = self.ui.lan
+        if self.node is not None and lan is not None and not lan.over:
+            try:
+                self.node.quit()
+            except RuntimeError:  # no running loop: the app is gone already
+                pass
+
+    # ----- the node's events ----------------------------------------------------------------
+
+    def _on_event(self, event: s.SessionEvent) -> None:
+        try:
+            self._handle(event)
+        except Exception:  # never let the UI break the node's loop
+            log.exception("client could not show %r", event)
+        self.frontend.redraw()
+
+    def _handle(self, event: s.SessionEvent) -> None:
+        ui, lan = self.ui, self.ui.lan
+        if lan is None:
+            return
+        if isinstance(event, s.Joined):
+            lan.seats = event.seats
+        if isinstance(event, (s.Joined, s.SeatTaken, s.SeatLeft, s.SeatDisconnected)):
+            self._roster()
+        elif isinstance(event, s.ObservationChanged):
+            self._observe(event.observation)
+        elif isinstance(event, s.YourTurn) and ui.settings.sound:
+            self.frontend.bell()
+        elif isinstance(event, s.HandVerified):
+            lan.verified[event.hand] = (event.ok, event.detail)
+        elif isinstance(event, s.MatchOver):
+            lan.over, lan.status = True, "the match is over"
+        elif isinstance(event, s.JoinRefused):
+            lan.over = True  # nothing to say goodbye to
+            self.on_refused(event.code, event.reason)
+        elif not lan.over:
+            self._table_news(event)
+
+    def _table_news(self, event: s.SessionEvent) -> None:
+        """Lines about the table itself: closing, a silent host, a change of host."""
+        ui = self.ui
+        if isinstance(event, s.Closed):
+            self._closed(f"The table closed: {event.reason}")
+        elif isinstance(event, s.HostSilent) and ui.lan is not None:
+            ui.lan.status = "no answer from the host yet…"
+            ui.message = "the host has gone quiet…" if ui.screen is Screen.TABLE else ui.message
+        elif isinstance(event, s.HostChanged):
+            self.new_host = event.seat
+            who = "this seat" if event.mine else self._who(event.seat)
+            self._say(f"the host is gone: {who} takes the table over (term {event.term})…")
+        elif isinstance(event, s.MigrationPaused):
+            self._say(f"waiting for a majority: {event.joined} of the {event.needed} players "
+                      "needed are here; play resumes when enough are back")
+        elif isinstance(event, s.MigrationDone) and ui.lan is not None:
+            self.new_host = None
+            ui.lan.host_note = "you host"
+            self._say(f"you host the table now (term {event.term}); play goes on")
+        elif isinstance(event, s.SteppedDown):
+            self._say(f"{self._who(event.host)} hosts the table now (term {event.term}): "
+                      "this machine lost touch with the others and no longer hosts")
+
+    def _name(self, seat: int) -> str:
+        names = self.ui.names
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+    def _who(self, seat: int) -> str:
+        names = self.ui.names
+        return f"{names[seat]} (seat {seat + 1})" if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+    def _say(self, text: str) -> None:
+        """A line about the table itself: on the table screen and as the waiting screen's status."""
+        assert self.ui.lan is not None
+        self.ui.lan.status = text
+        self.ui.message = text
+
+    def _roster(self) -> None:
+        lan, node = self.ui.lan, self.node
+        if lan is None or node is None:
+            return
+        lan.roster = [SeatInfo(r.seat, r.name, r.kind, r.connected) for r in node.seats()]
+        names = {r.seat: r.name for r in lan.roster}
+        self.ui.names = tuple(names.get(n, f"seat {n + 1}") for n in range(lan.seats))
+        kinds = {r.seat: r.kind for r in lan.roster}
+        self.ui.seat_levels = tuple("bot" if kinds.get(n) == "bot" else ""
+                                    for n in range(lan.seats))
+        if self.ui.screen is Screen.WAITING:
+            lan.status = lan.waiting_line()
+
+    def _observe(self, obs: Observation) -> None:
+        ui = self.ui
+        if ui.screen is Screen.WAITING:
+            ui.screen = Screen.TABLE
+        if len(ui.names) < obs.players:
+            self._roster()
+        on_new_observation(ui, obs)
+        if self.new_host is not None and self.role == "peer":  # its snapshot: play goes on
+            self._say(f"{self._who(self.new_host)} hosts the table now; play goes on")
+            if self.ui.lan is not None:
+                self.ui.lan.host_note = f"hosted by {self._name(self.new_host)}"
+            self.new_host = None
+        if len(obs.results) > self.seen_results:
+            self.seen_results = len(obs.results)
+            ui.hand_result = obs.results[-1]
+            if ui.settings.sound:
+                self.frontend.bell()
+        if obs.outcome is not None:
+            ui.match_result = obs.outcome
+            ui.resigned = False
+
+    def _closed(self, why: str) -> None:
+        lan = self.ui.lan
+        if lan is None or lan.over:
+            return
+        lan.closed = why
+        if self.ui.screen not in (Screen.TABLE, Screen.HELP):
+            self.ui.screen = Screen.WAITING
+        self.frontend.redraw()

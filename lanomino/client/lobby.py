@@ -1,0 +1,188 @@
+"""The client's way onto the LAN: the lobby's discovery, and the LAN tables it opens or joins.
+
+``Lobby`` looks for tables while the lobby is open (a ``TableBrowser`` feeding ``ui.lobby``);
+``host_table`` and ``join_table`` make the ``LanTable`` a host or join intent asks for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lanomino.client.lan import LanTable
+from lanomino.client.seam import Frontend, TableNode
+from lanomino.engine import Rules
+from lanomino.ui.lan import HostTable, JoinTable, TableInfo
+from lanomino.ui.state import UiState
+
+if TYPE_CHECKING:
+    from lanomino.discovery.zeroconf_adapter import SeenTable
+    from lanomino.net.session import Timings
+
+log = logging.getLogger("lanomino.client")
+LOBBY_TICK_S = 0.15  # how often the lobby redraws (the searching indicator turns)
+
+
+@dataclass
+class NetOptions:
+    """Where the client's LAN play happens (from the command line; defaults as for real users)."""
+
+    data_dir: Path
+    interfaces: list[str] | None = None  # browse/announce here; None: the machine's LAN interfaces
+    bind: str | None = None  # serve a hosted table here; None: every interface
+    port: int = 0
+    announce: bool = True
+    timings: Timings | None = None  # None: the defaults
+    browser_factory: Callable[[list[str]], Any] | None = None  # tests pass a fake TableBrowser
+    tasks: set[asyncio.Future[Any]] = field(default_factory=set)
+
+    def spawn(self, coro: Any) -> asyncio.Future[Any]:
+        task: asyncio.Future[Any] = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Future[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("client task failed: %r", task.exception())
+
+    def timings_or_default(self) -> Timings:
+        from lanomino.net.session import Timings
+
+        return self.timings or Timings()
+
+
+def table_info(seen: SeenTable) -> TableInfo:
+    """A lobby row from a discovery ``SeenTable``."""
+    from lanomino.net.codec import DirectAddress
+
+    a = seen.announcement
+    ip = seen.addresses[0] if seen.addresses else ""
+    address = str(DirectAddress(ip, seen.port, a.host_key)) if ip else ""
+    return TableInfo(seen.service_name, a.name, a.rules, a.seats_taken, a.seats_total,
+                     a.has_passphrase, address, a.is_compatible)
+
+
+def _table_browser(interfaces: list[str]) -> Any:
+    from lanomino.discovery.zeroconf_adapter import TableBrowser
+
+    return TableBrowser(interfaces)
+
+
+class Lobby:
+    """Looks for tables while the lobby is open and keeps ``ui.lobby`` up to date."""
+
+    def __init__(self, ui: UiState, redraw: Callable[[], None], options: NetOptions) -> None:
+        self.ui, self.redraw, self.options = ui, redraw, options
+        self.task: asyncio.Future[Any] | None = None
+
+    def start(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = self.options.spawn(self._run())
+
+    async def stop(self) -> None:
+        task, self.task = self.task, None
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+        self.ui.lobby.searching = False
+
+    async def _run(self) -> None:
+        lobby = self.ui.lobby
+        lobby.error, lobby.searching = "", True
+        interfaces = self.options.interfaces
+        if not interfaces:
+            from lanomino.node import lan_addresses
+
+            interfaces = await asyncio.to_thread(lan_addresses)
+        if not interfaces:
+            lobby.error = ("No LAN interface found: press a to join by address "
+                           "(or start with --interface IP).")
+            lobby.searching = False
+            self.redraw()
+            return
+        factory = self.options.browser_factory or _table_browser
+        try:
+            browser = factory(interfaces)
+            await browser.start()
+        except (ValueError, OSError) as exc:
+            lobby.error, lobby.searching = f"Cannot look for tables: {exc}", False
+            self.redraw()
+            return
+        try:
+            while True:
+                lobby.set_tables([table_info(t) for t in browser.tables.values()])
+                lobby.tick += 1
+                self.redraw()
+                await browser.next_event(LOBBY_TICK_S)
+        finally:
+            await browser.close()
+
+
+def player_name(ui: UiState) -> str:
+    """The name others see: Settings' name, or the login name while that is still "You"."""
+    name = ui.settings.name
+    if name != "You":
+        return name
+    import getpass
+
+    try:
+        login = "".join(ch for ch in getpass.getuser() if ch.isprintable())[:16]
+    except (OSError, KeyError):
+        login = ""
+    return login.capitalize() if login and login != "root" else "Player"
+
+
+def join_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: JoinTable,
+               refused: Callable[[str, str], None]) -> LanTable | None:
+    """The seat ``intent`` asks for, or None (with ``ui.lobby.message`` saying why)."""
+    from lanomino.net.codec import parse_direct_address
+
+    try:
+        address = parse_direct_address(intent.address)
+        if address.server_key is None:
+            raise ValueError("the address needs the host's key: HOST:PORT/KEY, "
+                             "as the host shows it")
+    except ValueError as exc:
+        ui.lobby.message = str(exc)
+        return None
+
+    def make() -> TableNode:
+        from lanomino.node import PeerNode
+
+        return PeerNode(data_dir=options.data_dir, address=address, player=player_name(ui),
+                        passphrase=intent.passphrase, timings=options.timings_or_default(),
+                        level=None)
+
+    return LanTable(ui, frontend, make, "peer", intent.name or str(address.host), refused)
+
+
+def host_table(ui: UiState, frontend: Frontend, options: NetOptions,
+               intent: HostTable) -> LanTable | None:
+    """The table ``intent`` opens, or None (with ``ui.host_form.message`` saying why)."""
+    from lanomino.discovery.announce import _check_name
+
+    rules = intent.rules or Rules.preset(intent.preset)
+    try:
+        _check_name(intent.name)
+        rules.check_players(intent.seats)
+    except ValueError as exc:
+        ui.host_form.message = str(exc)
+        return None
+    o = options
+
+    def make() -> TableNode:
+        from lanomino.node import HostNode
+
+        return HostNode(data_dir=o.data_dir, rules=rules, rules_name=intent.preset[:64],
+                        seats=intent.seats, bots=intent.bots, level=intent.level, name=intent.name,
+                        player=player_name(ui), passphrase=intent.passphrase, bind=o.bind,
+                        port=o.port, timings=o.timings_or_default(), interfaces=o.interfaces,
+                        headless=False, announce=o.announce)
+
+    return LanTable(ui, frontend, make, "host", intent.name, lambda code, reason: None)

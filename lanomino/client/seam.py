@@ -1,0 +1,88 @@
+"""The client's two seams, as typed protocols.
+
+``Table`` is what the controller drives: a seat at a local match (``client.local.LocalTable``)
+or at a networked one (``client.lan.LanTable``). The controller never asks which.
+
+``TableNode`` is what a LAN table needs from the node that runs the protocol (``node.HostNode``
+or ``node.PeerNode``): start it, run it to its outcome, see its session events, move, quit, and
+read who sits where as typed rows.
+
+``Frontend`` is what the controller needs from whatever shows the state: the full-screen app or a
+line mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+from lanomino.engine import Action
+
+if TYPE_CHECKING:
+    from lanomino.net.session import SessionEvent
+    from lanomino.node import Outcome, SeatRow
+
+
+class Table(Protocol):
+    """A seat at a table, local or LAN: the controller's table intents land here."""
+
+    def submit(self, action: Action) -> None:
+        """The player's move; an illegal one only sets ``ui.message``."""
+
+    def next_hand(self) -> None:
+        """Enter after a hand's summary."""
+
+    def resign(self) -> bool:
+        """Resign the seat and watch; False when resigning means leaving the table."""
+
+    def finish(self) -> None:
+        """After resigning: let the others play the match out at once (where that is possible)."""
+
+    def leave(self) -> str:
+        """Stop playing here; the line the menu shows afterwards ("" for none)."""
+
+    async def shutdown(self) -> None:
+        """Before the client exits: say goodbye (within about a second)."""
+
+
+class TableNode(Protocol):
+    """A LAN node as a client sees it."""
+
+    def subscribe(self, listener: Callable[[SessionEvent], None]) -> None: ...
+
+    async def start(self) -> None: ...
+
+    async def run(self) -> Outcome: ...
+
+    async def close(self) -> None: ...
+
+    def submit(self, action: Action) -> None:
+        """Raises IllegalActionError (or ValueError) for a move the table refuses."""
+
+    def quit(self) -> None: ...
+
+    def seats(self) -> tuple[SeatRow, ...]: ...
+
+
+class Frontend(Protocol):
+    """What shows the client's state."""
+
+    def redraw(self) -> None: ...
+
+    def bell(self) -> None: ...
+
+    def exit(self) -> None:
+        """End the client (calling it twice is harmless)."""
+
+
+class Headless:
+    """A frontend that shows nothing (tests, and before the app exists)."""
+
+    def redraw(self) -> None:
+        pass
+
+    def bell(self) -> None:
+        pass
+
+    def exit(self) -> None:
+        pass
