@@ -1,6 +1,6 @@
 """The play log: every finished hand and match, with its record or transcript, behind history and stats.
 
-How to log a match (local games do it in ``lanomino/commands/play.py``; LAN nodes call the same)::
+How to log a match (local games do it in ``lanomino/client/logbook.py``; LAN nodes call the same)::
 
     from lanomino.store import PlayLog, Player, open_store
     log = PlayLog(open_store(data_dir))

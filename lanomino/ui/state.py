@@ -1,7 +1,7 @@
 """The client's plain state: screens, selection, dialogs and the intents keys produce.
 
 No prompt_toolkit here and no globals. Key handlers change a ``UiState`` or queue an intent; the
-game driver (``lanomino.localgame``) turns intents into engine actions and puts a fresh
+client (``lanomino.client``) turns intents into engine actions and puts a fresh
 observation back into the state.
 """
 
