@@ -40,6 +40,7 @@ from lanomino.discovery.announce import TableAnnouncement
 from lanomino.engine import Action, Observation, Rules
 from lanomino.fair.identity import Identity
 from lanomino.fair.keystore import load_or_create_identity
+from lanomino.net.budget import Budgets
 from lanomino.net.codec import DirectAddress, key_fingerprint
 from lanomino.net.election import entry_of, host_address, members, raw_key
 from lanomino.net.errors import TransportError
@@ -284,11 +285,16 @@ class HostNode(_Node):
                                    host_policy=bot_policy(level) if headless else None, bots=local_bots,
                                    passphrase=passphrase, timings=timings)
         self.transport = HostTransport(self.keys, bind_ip=bind or "0.0.0.0", port=port,
-                                       on_malformed=lambda _id, exc: self.session.stats.update(["malformed.frame"]))
+                                       on_malformed=lambda _id, exc: self.session.stats.update(
+                                           ["malformed.frame"]),
+                                       budgets=Budgets(), is_seated=self._seated)
         self.announcer: Any = None
         self.has_passphrase = passphrase is not None
         self.passphrase = passphrase  # (a host that steps down rejoins the new host with it)
         self.addresses: list[str] = []
+
+    def _seated(self, key: str) -> bool:
+        return key in self.session.by_curve
 
     def my_seat(self) -> int | None:
         return 0  # the host sits at seat 0
@@ -503,12 +509,16 @@ class PeerNode(_Node):
         if self.migration:
             ip = self.source_ip or local_ip_toward(self.address.host)
             self.standby = HostTransport(self.keys, bind_ip=ip, port=self.host_port,
-                                         on_malformed=lambda _id, exc: self._malformed())
+                                         on_malformed=lambda _id, exc: self._malformed(),
+                                         budgets=Budgets(), is_seated=self._seated_here)
             await self.standby.start()
             self.session.addr = f"{ip}:{self.standby.port}"
         await self.transport.connect()
         self.session.connect(self.now())
         self._flush()
+
+    def _seated_here(self, key: str) -> bool:
+        return self.host is not None and key in self.host.by_curve
 
     def _malformed(self) -> None:
         if self.host is not None:

@@ -22,6 +22,7 @@ from lanomino.fair.commit import (
     new_table_id,
 )
 from lanomino.fair.identity import Identity, KeyRing
+from lanomino.net.budget import Deferrals
 from lanomino.net.codec import PROTOCOL_VERSION
 from lanomino.net.fair_round import HandDeal
 from lanomino.net.messages import build
@@ -145,6 +146,7 @@ class HostBase:
         self.pending: dict[str, Pending] = {}
         self.by_curve: dict[str, int] = {}
         self.bot_due: float | None = None
+        self.resyncs = Deferrals()  # a snapshot costs far more than its request: a budget per seat
         self._out: list[Outgoing] = []
         self._events: list[SessionEvent] = []
         self.now = 0.0

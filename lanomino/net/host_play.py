@@ -166,7 +166,8 @@ class HostPlay(HostDeal):
         pass  # being heard is all a ping is for
 
     def _resync(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
-        self._send_snapshot(seat)
+        if self.resyncs.ask(seat.seat, self.now):  # else answered once, later (handle_timer)
+            self._send_snapshot(seat)
 
     def _seat_left(self, number: int, reason: str) -> None:
         seat = self._seat(number)

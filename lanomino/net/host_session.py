@@ -88,6 +88,9 @@ class HostSession(HostMigrate):
     def next_deadline(self) -> float | None:
         """When ``handle_timer`` next has work: a bot's move, a heartbeat, a liveness or grace end."""
         times: list[float] = [] if self.bot_due is None else [self.bot_due]
+        owed = self.resyncs.next_due(self.now)
+        if owed is not None:
+            times.append(owed)
         t = self.timings
         cut_off = self._cut_off()
         for s in self._audience():
@@ -133,6 +136,10 @@ class HostSession(HostMigrate):
         if self.bot_due is not None and now >= self.bot_due:
             self.bot_due = None
             self._run_local_seats(fire=True)
+        for n in self.resyncs.due(now):  # the snapshots owed to seats that asked too often
+            seat = self.seats[n]
+            if seat is not None and (not seat.left or seat.watching):
+                self._send_snapshot(seat)
         self._give_up_if_cut_off(now)
 
     def _give_up_if_cut_off(self, now: float) -> None:

@@ -19,6 +19,12 @@ Theory of operation:
   ``TransportError`` (nothing is queued for a host that might come back in a later term).
 * ``LINGER=0`` everywhere and each transport owns its context, so ``close`` is immediate and leaves
   no libzmq thread behind. Heartbeats, sequence numbers and terms are the session's job.
+* No connection gets more than its budget (``net/budget.py``): when the host passes ``budgets``
+  and ``is_seated``, a frame over its connection's budget (small without a seat, larger with
+  one) is dropped before it is parsed, and counted (``stats.over_budget``). The work done per
+  turn of the event loop is bounded: after ``MAX_BATCH`` frames read back to back, ``receive``
+  yields to the loop, so timers (heartbeats), sends and the CURVE handshakes of newcomers (the
+  ZAP handler runs on the same loop) always get their turn, whatever a flood queues.
 * The hot path does not go through ``zmq.asyncio``'s futures: the sockets are plain (blocking-API)
   pyzmq sockets used only with ``NOBLOCK``, and ``_Wakeup`` watches the socket's descriptor with
   ``loop.add_reader``. A receive first takes a message that is already queued (no event-loop hop
@@ -42,6 +48,7 @@ import zmq.auth
 from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils.monitor import parse_monitor_message
 
+from lanomino.net.budget import Budgets
 from lanomino.net.codec import (
     MAX_MESSAGE_BYTES,
     DirectAddress,
@@ -53,6 +60,7 @@ from lanomino.net.errors import RemoteProtocolError, TransportError
 
 HIGH_WATER_MARK = 1000
 CONNECT_TIMEOUT_S = 5.0
+MAX_BATCH = 32  # frames read back to back before the receive yields to the event loop
 
 MalformedHandler = Callable[[bytes | None, RemoteProtocolError], None]
 
@@ -102,6 +110,7 @@ class TransportStats:
     sent: int = 0
     malformed: int = 0
     unroutable: int = 0
+    over_budget: int = 0
 
 
 def _endpoint(ip: str, port: int | str) -> str:
@@ -215,9 +224,14 @@ class HostTransport:
         port: int = 0,
         max_message_bytes: int = MAX_MESSAGE_BYTES,
         on_malformed: MalformedHandler | None = None,
+        budgets: Budgets | None = None,
+        is_seated: Callable[[str], bool] | None = None,
     ) -> None:
         self.keypair = keypair
         self.stats = TransportStats()
+        self.budgets = budgets
+        self._is_seated = is_seated or (lambda _key: True)
+        self._streak = 0
         self._bind_ip, self._port = bind_ip, port
         self._max = max_message_bytes
         self._on_malformed = on_malformed
@@ -271,6 +285,10 @@ class HostTransport:
         loop = wakeup.loop
         deadline = None if timeout_s is None else loop.time() + timeout_s
         while True:
+            self._streak += 1
+            if self._streak >= MAX_BATCH:  # bounded work per turn of the loop
+                self._streak = 0
+                await asyncio.sleep(0)
             remaining = None if deadline is None else max(0.0, deadline - loop.time())
             frames = await wakeup.recv(remaining, copy=False)
             if frames is None:
@@ -280,10 +298,14 @@ class HostTransport:
                 if len(frames) != 2:
                     raise RemoteProtocolError(f"expected one frame, got {len(frames) - 1}")
                 payload = frames[1]
-                message = decode_json(payload.bytes, max_bytes=self._max)
                 peer_key = payload.get("User-Id")  # set by the ZAP handler: the client key
                 if not isinstance(peer_key, str) or not peer_key:
                     raise RemoteProtocolError("message without an authenticated key")
+                if self.budgets is not None and not self.budgets.admit(
+                        identity, self._is_seated(peer_key), loop.time()):
+                    self.stats.over_budget += 1
+                    continue  # over budget: dropped before any work is done on it
+                message = decode_json(payload.bytes, max_bytes=self._max)
             except RemoteProtocolError as exc:
                 self._malformed(identity, exc)
                 continue
