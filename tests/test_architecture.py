@@ -88,6 +88,13 @@ LAYERS: tuple[Layer, ...] = (
                     "lanomino.localgame", "lanomino.node", "lanomino.commands.replay"),
         never=("sqlite3", *HEAVY),
     ),
+    Layer(  # the line mode: the client's plain state and words, never the full-screen toolkit
+        "lanomino.lines",
+        may_import=("lanomino.engine", "lanomino.ui.state", "lanomino.ui.lan", "lanomino.ui.history",
+                    "lanomino.ui.helptext"),
+        never=("zmq", "zeroconf", "sqlite3", "socket", "prompt_toolkit"),
+        third_party=(),
+    ),
 )
 
 # library -> the modules (or packages) allowed to import it at run time

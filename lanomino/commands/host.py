@@ -13,6 +13,7 @@ import json
 import sys
 
 from lanomino.commands.common import add_rules_arguments, rules_from_args
+from lanomino.commands.lineplay import add_line_arguments
 
 LIVENESS_BEATS = 5  # silence for this many heartbeat intervals counts as a drop (as in Timings)
 
@@ -56,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", metavar="DIR", help="keys and transcripts live here")
     parser.add_argument("--json", action="store_true", help="print JSON lines: listening, then the result")
     add_timing_arguments(parser)
+    add_line_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:

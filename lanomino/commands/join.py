@@ -13,6 +13,7 @@ import json
 import re
 
 from lanomino.commands.host import add_timing_arguments, timings_from_args
+from lanomino.commands.lineplay import add_line_arguments
 
 _ADDRESS = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]+(/.*)?")
 
@@ -39,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="your name at the table (default: your name in Settings; headless: player)")
     parser.add_argument("--headless", action="store_true",
                         help="a bot at --level plays your seat (also with --json); default: you play it in the client")
+    add_line_arguments(parser)
 
 
 async def find_table(target: str, interface: str | None, timeout_s: float):  # type: ignore[no-untyped-def]

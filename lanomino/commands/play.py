@@ -10,6 +10,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from lanomino.commands.common import add_rules_arguments, rules_from_args
+from lanomino.commands.lineplay import add_line_arguments
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
@@ -30,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", metavar="DIR", help="where settings and the saved game live")
     parser.add_argument("--interface", action="append", metavar="IP",
                         help="look for and announce LAN tables on this address (repeatable; default: the LAN)")
+    add_line_arguments(parser)
 
 
 def _wants_new_game(argv: argparse.Namespace) -> bool:
@@ -98,7 +100,7 @@ def _run_app(args: argparse.Namespace, store: Store, start: Intent | None, net: 
 
     from lanomino.bots import bot_names
     from lanomino.client.controller import Controller
-    from lanomino.ui.app import build_app
+    from lanomino.commands.lineplay import run_lines, wants_lines
     from lanomino.ui.state import ContinueSaved, Settings, UiState
 
     stored = store.settings()
@@ -109,10 +111,18 @@ def _run_app(args: argparse.Namespace, store: Store, start: Intent | None, net: 
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lanomino-store")
     controller = Controller(ui, store, writer, getattr(args, "seed", None),
                             getattr(args, "player_id", "local:you"), net=net)
-    app = build_app(ui, controller.handle)
-    controller.frontend = AppFrontend(app)
     resume = getattr(args, "resume", False)
     first = start if start is not None else ContinueSaved() if resume else None
+    if wants_lines(args, ui.settings):  # the line mode, for screen readers and pipes
+        try:
+            return run_lines(args, ui, controller, first)
+        finally:
+            controller.close()
+            writer.shutdown(wait=True)
+    from lanomino.ui.app import build_app
+
+    app = build_app(ui, controller.handle)
+    controller.frontend = AppFrontend(app)
 
     def pre_run() -> None:  # inside the event loop, so bots can start at once
         if first is not None:

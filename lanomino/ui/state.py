@@ -136,12 +136,14 @@ class Settings:
     level: str = ""  # default level for computer opponents; "" = the best default there is
     preset: str = "classic"
     pause_s: float = 0.6  # how long a computer opponent "thinks" before its move shows
+    lines: bool = False  # start in the line mode (lanomino.lines) instead of full screen
+    words: bool = False  # the line mode says tiles as words ("five-three")
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "colour": self.colour, "sound": self.sound,
             "auto_draw": self.auto_draw, "level": self.level, "preset": self.preset,
-            "pause_s": self.pause_s,
+            "pause_s": self.pause_s, "lines": self.lines, "words": self.words,
         }
 
     @classmethod
@@ -150,7 +152,7 @@ class Settings:
         base = cls()
         kw: dict[str, Any] = {}
         for key, kind in (("name", str), ("colour", bool), ("sound", bool), ("auto_draw", bool),
-                          ("level", str), ("preset", str)):
+                          ("level", str), ("preset", str), ("lines", bool), ("words", bool)):
             if isinstance(data.get(key), kind):
                 kw[key] = data[key]
         pause = data.get("pause_s")

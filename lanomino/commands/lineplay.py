@@ -1,0 +1,105 @@
+"""The client in line mode (``--lines``): the line front end driving the client's controller.
+
+``run_lines`` is the line mode's counterpart of building the full-screen ``Application``: the
+controller (``lanomino.client``: local matches, LAN tables, saves, the play log) is the same
+object, shown through ``LineFrontend``, whose redraw asks the line front end to say what is new.
+The front end sends the controller intents and reads the ``UiState`` it keeps.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import asyncio
+    from collections.abc import Callable
+
+    from lanomino.client.controller import Controller
+    from lanomino.ui.state import Intent, Settings, UiState
+
+
+def add_line_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lines", action=argparse.BooleanOptionalAction, default=None,
+                        help="line mode: one sentence per line and typed commands, for screen "
+                             "readers and pipes (default: the lines setting)")
+    parser.add_argument("--words", action=argparse.BooleanOptionalAction, default=None,
+                        help="line mode: say tiles as words, five-three "
+                             "(default: the words setting)")
+
+
+def wants_lines(args: argparse.Namespace, settings: Settings) -> bool:
+    chosen = getattr(args, "lines", None)
+    return bool(settings.lines if chosen is None else chosen)
+
+
+class LineFrontend:
+    """The controller's ``Frontend`` in line mode: a redraw says what is new, exit ends the loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.future: asyncio.Future[int] = loop.create_future()
+        self.on_change: Callable[[], None] = lambda: None
+
+    def redraw(self) -> None:
+        if not self.future.done():  # nothing more is said once the reader has quit
+            self.on_change()
+
+    def bell(self) -> None:
+        """No bell: a screen reader announces the turn, and a pipe wants no control bytes."""
+
+    def exit(self) -> None:
+        if not self.future.done():
+            self.future.set_result(0)
+
+
+def run_lines(args: argparse.Namespace, ui: UiState, controller: Controller,
+              first: Intent | None) -> int:
+    """Play in line mode on stdin and stdout until quit or the end of input."""
+    import asyncio
+
+    return asyncio.run(_serve(args, ui, controller, first))
+
+
+async def _serve(args: argparse.Namespace, ui: UiState, controller: Controller,
+                 first: Intent | None) -> int:
+    import asyncio
+    import sys
+
+    from lanomino.lines.console import Console
+    from lanomino.lines.front import LineFront
+    from lanomino.ui.state import QuitApp
+
+    loop = asyncio.get_running_loop()
+    console = Console(sys.stdin, sys.stdout, prompt=sys.stdin.isatty() and sys.stdout.isatty())
+    words = getattr(args, "words", None)
+    front = LineFront(ui, controller.handle, console.say,
+                      words=ui.settings.words if words is None else bool(words))
+    app = LineFrontend(loop)
+    app.on_change = front.refresh
+    controller.frontend = app
+    if first is not None:
+        controller.handle(first)
+    front.refresh()
+    console.start()
+    reading = True
+    while not app.future.done():
+        console.show_prompt()
+        waits: list[asyncio.Future[Any]] = [app.future]
+        line = asyncio.ensure_future(console.lines.get()) if reading else None
+        if line is not None:
+            waits.append(line)
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        if line is None:
+            continue
+        if not line.done():
+            line.cancel()
+            break
+        console.typed()
+        text = line.result()
+        if text is None:  # end of input: leave as `quit` would
+            reading = False
+            controller.handle(QuitApp())
+        else:
+            front.on_line(text)
+    controller.close()
+    return app.future.result() if app.future.done() else 0

@@ -1,0 +1,440 @@
+"""The line front end: typed lines in, intents out; the client's state in, sentences out.
+
+``LineFront`` sits where the full-screen client's key bindings and screens sit: it reads the same
+``UiState`` the controller keeps up to date and sends it the same intents. ``refresh`` is called
+after every change and says only what is new; ``on_line`` answers one typed line. Questions
+(hand, board, scores, rules, settings, help) are answered from the state; moves are checked
+against the observation's legal actions before they are sent, so bad input changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lanomino.engine import PRESETS, Draw, Observation, Pass, Play, Rules, RulesError
+from lanomino.lines.narrator import Narrator
+from lanomino.lines.say import join_words, plural
+from lanomino.lines.talk import (
+    LanHeard,
+    history_lines,
+    lan_news,
+    parse_setting,
+    replay_lines,
+    rules_lines,
+    sentence,
+    settings_lines,
+    stats_lines,
+)
+from lanomino.lines.typed import Command, CommandError, help_lines, parse_command
+from lanomino.ui.lan import HostTable, JoinTable, looks_like_address
+from lanomino.ui.state import (
+    ContinueSaved,
+    LeaveTable,
+    NextHand,
+    OpenHistory,
+    OpenReplay,
+    QuitApp,
+    ResignMatch,
+    SaveSettings,
+    Screen,
+    Settings,
+    StartLocal,
+    Submit,
+    UiState,
+    default_level,
+)
+
+MENU_LINE = ("Type new to play the computer, {saved}host or join to play on the LAN, history, "
+             "rules, settings, help or quit.")
+
+
+class LineFront:
+    """One reader's conversation with the client. ``send`` takes an intent, ``say`` one line."""
+
+    def __init__(self, ui: UiState, send: Callable[[Any], None], say: Callable[[str], None],
+                 words: bool = False, plays: bool = True) -> None:
+        self.ui, self.send, self.say = ui, send, say
+        self.plays = plays
+        self.narrator = Narrator(words, plays)
+        self.heard = LanHeard()
+        self.screen: Screen | None = None  # the screen last spoken about
+        self.message = ""  # the client's message last said
+        self.next_said: int | None = None  # the hand whose "type next" was said
+        self.over_said = False
+        self.resigning = False  # resign was typed once
+
+    @property
+    def words(self) -> bool:
+        return self.narrator.words
+
+    # ----- what changed ---------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Say whatever is new in the client's state."""
+        for line in self._news():
+            self.say(line)
+
+    def _news(self) -> list[str]:
+        ui, out = self.ui, []
+        if ui.screen is Screen.MENU and self.screen is not Screen.MENU:
+            out += [sentence(ui.notice), self.menu_line()]
+        self.screen = ui.screen
+        if ui.lan is not None:
+            out += lan_news(ui.lan, self.heard, ui.settings.name)
+        if ui.obs is not None:
+            out += self.narrator.update(ui.obs, ui.names)
+        if ui.message != self.message:
+            self.message = ui.message
+            said = sentence(ui.message)
+            out += [said] if said and said not in out else []
+        out += self._what_next(ui)
+        return [line for line in out if line]
+
+    def _what_next(self, ui: UiState) -> list[str]:
+        obs = ui.obs
+        if obs is None:
+            return []
+        if ui.match_result is not None or obs.outcome is not None:
+            if self.over_said:
+                return []
+            self.over_said = True
+            if ui.lan is not None:
+                return ["Type quit to leave the table."]
+            return ["Type new for another match, menu for the menu, or quit."]
+        if ui.hand_result is not None and ui.lan is None and self.next_said != obs.hand_no:
+            self.next_said = obs.hand_no
+            return ["Type next, or press Enter, to deal the next hand."]
+        return []
+
+    def menu_line(self) -> str:
+        return MENU_LINE.format(saved="continue to resume the saved match, "
+                                if self.ui.has_saved_game else "")
+
+    def _fresh_table(self) -> None:
+        """A new match or table: forget what was said about the last one."""
+        self.narrator = Narrator(self.words, self.plays)
+        self.heard, self.next_said, self.over_said, self.resigning = LanHeard(), None, False, False
+
+    # ----- one typed line -------------------------------------------------------------------
+
+    def on_line(self, text: str) -> None:
+        """Answer one typed line; bad input gets a sentence and changes nothing."""
+        try:
+            command = parse_command(text)
+            if command.verb != "resign":
+                self.resigning = False
+            getattr(self, f"_do_{command.verb or 'enter'}")(command)
+        except CommandError as exc:
+            self.say(str(exc))
+        self.refresh()
+
+    def _obs(self) -> Observation:
+        if self.ui.obs is None:
+            raise CommandError("There is no game yet. " + self.menu_line())
+        return self.ui.obs
+
+    def _do_enter(self, command: Command) -> None:
+        if self._replaying():
+            self._step(1)
+        elif self.ui.hand_result is not None and self.ui.lan is None and self.ui.obs is not None:
+            self._do_next(command)
+
+    def _do_help(self, command: Command) -> None:
+        for line in help_lines():
+            self.say(line)
+
+    def _do_hand(self, command: Command) -> None:
+        for line in self.narrator.hand(self._obs(), self.ui.names):
+            self.say(line)
+
+    def _do_board(self, command: Command) -> None:
+        for line in self.narrator.board(self._obs(), names=self.ui.names):
+            self.say(line)
+
+    def _do_scores(self, command: Command) -> None:
+        for line in self.narrator.scores(self._obs(), self.ui.names):
+            self.say(line)
+
+    # ----- moves ----------------------------------------------------------------------------
+
+    def _my_turn(self) -> Observation:
+        obs = self._obs()
+        voice = self.narrator.voice(obs, self.ui.names)
+        if obs.phase != "play":
+            raise CommandError("The hand is over." + (" Type next to deal the next one."
+                                                      if self.ui.lan is None else ""))
+        if not obs.is_my_turn:
+            raise CommandError(f"It is {voice.who(obs.turn, False)}'s turn, not yours."
+                               if obs.turn != voice.me else "It is not your turn.")
+        return obs
+
+    def _do_play(self, command: Command) -> None:
+        obs = self._my_turn()
+        voice = self.narrator.voice(obs, self.ui.names)
+        ref = command.tile
+        assert ref is not None  # the parser always sets it for play
+        if ref.number is not None:
+            if ref.number > len(obs.hand):
+                raise CommandError(f"You hold {plural(len(obs.hand), 'tile')}: "
+                                   f"there is no tile {ref.number}. Type hand to hear them.")
+            tile = obs.hand[ref.number - 1]
+        else:
+            assert ref.tile is not None
+            tile = ref.tile
+            if tile not in obs.hand:
+                raise CommandError(f"You do not hold {voice.tile(tile)}. Type hand to hear yours.")
+        plays = [a for a in obs.legal if isinstance(a, Play) and a.tile == tile]
+        name = voice.tile(tile)
+        if not plays:
+            raise CommandError(f"{name} does not fit: {voice.ends(obs.line)[:-1].lower()}. "
+                               + self.narrator.choices(obs, voice))
+        if command.end is not None and not obs.line.is_empty:
+            ends = obs.line.ends
+            fitting = [p for p in plays if p.end is not None and ends[p.end] == ends[command.end]]
+            if not fitting:
+                places = join_words([str(p.end) for p in plays if p.end is not None], "or")
+                raise CommandError(f"{name} does not fit on the {command.end}; it fits on the "
+                                   f"{places}.")
+            plays = fitting[:1]
+        if len(plays) > 1:
+            places_ = [str(p.end) for p in plays]
+            raise CommandError(f"{name} fits on the {join_words(places_, 'or')}: say play "
+                               f"{tile} {places_[0]}, or play {tile} {places_[1]}.")
+        self.send(Submit(plays[0]))
+
+    def _do_draw(self, command: Command) -> None:
+        self._draw_or_pass(Draw, "draw")
+
+    def _do_pass(self, command: Command) -> None:
+        self._draw_or_pass(Pass, "pass")
+
+    def _draw_or_pass(self, kind: type[Draw] | type[Pass], verb: str) -> None:
+        obs = self._my_turn()
+        for action in obs.legal:
+            if isinstance(action, kind):
+                self.send(Submit(action))
+                return
+        voice = self.narrator.voice(obs, self.ui.names)
+        reason = ("the boneyard has tiles to draw" if verb == "pass" and any(
+            isinstance(a, Draw) for a in obs.legal) else "a tile of yours fits"
+                  if any(isinstance(a, Play) for a in obs.legal) else "nothing may be drawn")
+        raise CommandError(f"You may not {verb}: {reason}. {self.narrator.choices(obs, voice)}")
+
+    def _do_next(self, command: Command) -> None:
+        if self._replaying():
+            if command.args[:1] == ("hand",):
+                self._jump(1)
+            else:
+                self._step(1)
+            return
+        obs = self._obs()
+        if obs.outcome is not None:
+            raise CommandError("The match is over. " + ("Type quit to leave." if self.ui.lan
+                                                        else "Type new for another one."))
+        if obs.phase != "deal":
+            raise CommandError("The hand is still being played.")
+        if self.ui.lan is not None:
+            raise CommandError("The host deals the next hand by itself.")
+        self.send(NextHand())
+
+    def _do_resign(self, command: Command) -> None:
+        obs = self._obs()
+        if obs.outcome is not None or self.ui.resigned:
+            raise CommandError("You are not playing in this match any more.")
+        if not self.resigning:
+            self.resigning = True
+            self.say("Type resign again to leave the match; anything else keeps you in it.")
+            return
+        self.resigning = False
+        self.send(ResignMatch())
+
+    # ----- leaving, starting ----------------------------------------------------------------
+
+    def _do_quit(self, command: Command) -> None:
+        if self.ui.lan is None and self.ui.obs is not None and self.ui.obs.outcome is None:
+            self.say("The match is saved: lanomino play --lines --continue resumes it.")
+        self.send(QuitApp())
+
+    def _do_menu(self, command: Command) -> None:
+        if self._replaying():
+            self._do_stop(command)
+        elif self.ui.obs is not None or self.ui.lan is not None:
+            self.send(LeaveTable())
+        else:
+            self.say(self.menu_line())
+
+    def _at_menu(self) -> None:
+        if self.ui.obs is not None or self.ui.lan is not None:
+            raise CommandError("Leave the table first: type menu.")
+
+    def _do_new(self, command: Command) -> None:
+        self._at_menu()
+        self._fresh_table()
+        self.send(self.new_match(command.args))
+
+    def new_match(self, words: tuple[str, ...]) -> StartLocal:
+        """'new 3 allfives hard': players, preset and computer level, in any order.
+        Raises CommandError."""
+        s, levels = self.ui.settings, self.ui.levels
+        preset, players, level = s.preset, 0, s.level if s.level in levels else ""
+        for word in words:
+            if word.isdigit():
+                players = int(word)
+            elif word in PRESETS:
+                preset = word
+            elif word in levels:
+                level = word
+            else:
+                raise CommandError(f"{word!r} is neither a number of players, a preset "
+                                   f"({', '.join(PRESETS)}) nor a level ({', '.join(levels)}).")
+        rules = Rules.preset(preset)
+        players = players or (4 if rules.partnership else 2)
+        try:
+            rules.check_players(players)
+        except RulesError as exc:
+            raise CommandError(sentence(str(exc))) from None
+        return StartLocal(rules, players, (level or default_level(levels),))
+
+    def _do_continue(self, command: Command) -> None:
+        self._at_menu()
+        if not self.ui.has_saved_game:
+            raise CommandError("There is no saved match. Type new to start one.")
+        self._fresh_table()
+        self.send(ContinueSaved())
+
+    def _do_host(self, command: Command) -> None:
+        """'host 3 classic 1': seats, preset, computer players (the second number), level."""
+        self._at_menu()
+        numbers = [int(w) for w in command.args if w.isdigit()]
+        rest = [w for w in command.args if not w.isdigit()]
+        preset = next((w for w in rest if w in PRESETS), self.ui.settings.preset)
+        level = next((w for w in rest if w in self.ui.levels), default_level(self.ui.levels))
+        unknown = [w for w in rest if w not in PRESETS and w not in self.ui.levels]
+        if unknown or len(numbers) > 2:
+            raise CommandError("Say host SEATS BOTS PRESET LEVEL, for example: host 3 1 classic.")
+        seats = numbers[0] if numbers else (4 if Rules.preset(preset).partnership else 2)
+        bots = numbers[1] if len(numbers) > 1 else 0
+        try:
+            Rules.preset(preset).check_players(seats)
+        except RulesError as exc:
+            raise CommandError(sentence(str(exc))) from None
+        if not 0 <= bots < seats:
+            raise CommandError(f"A table of {seats} takes 0 to {seats - 1} computer players.")
+        self._fresh_table()
+        self.send(HostTable("Lanomino", preset, seats, bots, level, None))
+
+    def _do_join(self, command: Command) -> None:
+        self._at_menu()
+        parts = command.text.split()
+        if not parts or not looks_like_address(parts[0]):
+            raise CommandError("Say join HOST:PORT/KEY, with the address the host shows, and the "
+                               "passphrase after it if the table has one.")
+        self._fresh_table()
+        self.send(JoinTable(parts[0], " ".join(parts[1:]) or None))
+
+    # ----- rules, settings ------------------------------------------------------------------
+
+    def _do_rules(self, command: Command) -> None:
+        if command.args:
+            name = command.args[0]
+            if name not in PRESETS:
+                presets = join_words(list(PRESETS), "or")
+                raise CommandError(f"There is no preset {name!r}: say {presets}.")
+            rules, players = Rules.preset(name), 4 if Rules.preset(name).partnership else 2
+        elif self.ui.obs is not None:
+            rules, players = self.ui.obs.rules, self.ui.obs.players
+        else:
+            rules = Rules.preset(self.ui.settings.preset)
+            players = 4 if rules.partnership else 2
+        for line in rules_lines(rules, players):
+            self.say(line)
+
+    def _do_settings(self, command: Command) -> None:
+        for line in settings_lines(self.ui.settings.to_dict()):
+            self.say(line)
+
+    def _do_set(self, command: Command) -> None:
+        values = self.ui.settings.to_dict()
+        try:
+            key, value = parse_setting(command.args, command.text, values)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        changed = Settings.from_dict({**values, key: value})
+        if changed.to_dict()[key] != value and key != "name":
+            raise CommandError(f"{value!r} is not a value {command.args[0]} can take.")
+        self.ui.settings = changed
+        if key == "words":
+            self.narrator.words = bool(value)
+        self.send(SaveSettings(changed))
+        shown = changed.to_dict()[key]
+        shown = ("on" if shown else "off") if isinstance(shown, bool) else shown
+        self.say(f"{command.args[0]} is now {shown}.")
+
+    # ----- history, stats, replay -----------------------------------------------------------
+
+    def _do_history(self, command: Command) -> None:
+        self._at_menu()
+        self.send(OpenHistory())
+        for line in history_lines(self.ui.history.rows):
+            self.say(line)
+
+    def _do_stats(self, command: Command) -> None:
+        self._at_menu()
+        self.send(OpenHistory())
+        for line in stats_lines(self.ui.history.stats):
+            self.say(line)
+
+    def _do_replay(self, command: Command) -> None:
+        self._at_menu()
+        if len(command.args) != 1 or not command.args[0].lstrip("#").isdigit():
+            raise CommandError("Say replay and a match number from history, for example: replay 3.")
+        self.send(OpenReplay(int(command.args[0].lstrip("#"))))
+        view = self.ui.replay
+        if self.ui.screen is not Screen.REPLAY or view is None:
+            why = sentence(self.ui.history.message)
+            raise CommandError(why or "That match cannot be replayed.")
+        self.say(f"{sentence(view.title)} Type next or press Enter for each move, back, "
+                 "next hand, back hand, or stop.")
+        self._speak_step(None)
+
+    def _replaying(self) -> bool:
+        return self.ui.screen is Screen.REPLAY and self.ui.replay is not None
+
+    def _step(self, delta: int) -> None:
+        view = self.ui.replay
+        assert view is not None
+        hand, move = view.hand, view.move
+        view.step(delta)
+        if (view.hand, view.move) == (hand, move):
+            self.say("That is the end of the match." if delta > 0 else "That is the first move.")
+            return
+        self._speak_step(move if view.hand == hand and delta > 0 else None)
+
+    def _jump(self, delta: int) -> None:
+        view = self.ui.replay
+        assert view is not None
+        hand = view.hand
+        view.jump(delta)
+        if view.hand == hand:
+            self.say("There is no other hand that way.")
+            return
+        self._speak_step(None)
+
+    def _speak_step(self, before: int | None) -> None:
+        assert self.ui.replay is not None
+        for line in replay_lines(self.ui.replay, self.words, before):
+            self.say(line)
+
+    def _do_back(self, command: Command) -> None:
+        if not self._replaying():
+            raise CommandError("Back works in a replay; type menu to leave a table.")
+        if command.args[:1] == ("hand",):
+            self._jump(-1)
+        else:
+            self._step(-1)
+
+    def _do_stop(self, command: Command) -> None:
+        if not self._replaying():
+            raise CommandError("There is no replay to stop.")
+        self.ui.replay, self.ui.screen = None, Screen.MENU

@@ -1,0 +1,187 @@
+"""Sentences about everything around the game: a LAN table's status, the play log, the replay,
+settings and rules. Plain lines, no columns, no box characters (``plain`` cleans what others wrote).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lanomino.engine import Rules
+from lanomino.lines.narrator import replay_line
+from lanomino.lines.say import Voice, join_words, plural
+from lanomino.ui.helptext import describe_game, rules_text
+from lanomino.ui.history import ReplayView, check_label, date_label, result_label, rules_label
+from lanomino.ui.lan import LanView
+
+_PLAIN = str.maketrans({"…": "...", "·": ",", "✓": "", "→": "to", "←": "", "×": "x",
+                        "“": '"', "”": '"', "‘": "'", "’": "'", "—": "-", "–": "-"})
+
+
+def plain(text: str) -> str:
+    """``text`` without the full-screen client's symbols (a screen reader reads words)."""
+    return " ".join(text.translate(_PLAIN).split())
+
+
+def sentence(text: str) -> str:
+    """A status phrase ('waiting for players (1/2)') as a sentence."""
+    text = plain(text)
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+# ----- a LAN table ---------------------------------------------------------------------------
+
+
+@dataclass
+class LanHeard:
+    """What has been said about one LAN table already."""
+
+    status: str = ""
+    address: str = ""
+    roster: tuple[Any, ...] = ()
+    verified: set[int] = field(default_factory=set)
+    closed: str = ""
+
+
+def lan_news(lan: LanView, heard: LanHeard, me: str) -> list[str]:
+    """What changed at the table since ``heard`` (which is brought up to date)."""
+    out: list[str] = []
+    if lan.address and lan.address != heard.address:
+        heard.address = lan.address
+        out.append(f"The table {lan.table} is open. Others join it with: "
+                   f"lanomino join {lan.address}")
+        if lan.fingerprint:
+            out.append(f"Host key fingerprint: {lan.fingerprint}.")
+    roster = tuple(lan.roster)
+    if roster and roster != heard.roster:
+        heard.roster = roster
+        out.append(_seats(lan, me))
+    if lan.status and lan.status != heard.status:
+        heard.status = lan.status
+        out.append(sentence(lan.status))
+    for hand in sorted(set(lan.verified) - heard.verified):
+        heard.verified.add(hand)
+        ok, detail = lan.verified[hand]
+        detail = detail.removeprefix(f"hand {hand}: ")
+        out.append(f"Hand {hand} checked: the deal and every move were fair ({plain(detail)})."
+                   if ok
+                   else f"Hand {hand} FAILED its check: {plain(detail)}.")
+    if lan.closed and lan.closed != heard.closed:
+        heard.closed = lan.closed
+        out.append(sentence(lan.closed))
+    return out
+
+
+def _seats(lan: LanView, me: str) -> str:
+    people = []
+    for r in sorted(lan.roster, key=lambda r: r.seat):
+        who = "a computer player" if r.kind == "bot" else r.name
+        gone = ", not connected" if not r.connected else ""
+        people.append(f"{who} (seat {r.seat + 1}{gone})")
+    free = lan.seats - len(lan.roster)
+    tail = f"; {plural(free, 'seat')} free" if free > 0 else "; every seat is taken"
+    return f"At the table: {join_words(people)}{tail}."
+
+
+# ----- rules and settings --------------------------------------------------------------------
+
+
+def rules_lines(rules: Rules, players: int) -> list[str]:
+    return [f"{describe_game(rules)}, {players} players.", *rules_text(rules, players)]
+
+
+SETTING_WORDS = {"name": "name", "colour": "colour", "sound": "sound", "auto_draw": "auto_draw",
+                 "autodraw": "auto_draw", "level": "level", "preset": "preset", "rules": "preset",
+                 "pause": "pause_s", "pause_s": "pause_s", "lines": "lines", "words": "words"}
+SETTING_HELP = {
+    "name": "your name at the table", "colour": "coloured pips in the full-screen client",
+    "sound": "a bell on your turn (full-screen client)",
+    "auto_draw": "draw for you when nothing fits",
+    "level": "the computer's level in a new match", "preset": "the rules of a new match",
+    "pause_s": "seconds a computer player waits before its move",
+    "lines": "start in this line mode instead of the full-screen client",
+    "words": "say tiles as words (five-three) instead of digits (5-3)",
+}
+
+
+def settings_lines(values: dict[str, Any]) -> list[str]:
+    out = []
+    for key, what in SETTING_HELP.items():
+        value = values.get(key)
+        shown = ("on" if value else "off") if isinstance(value, bool) else (value or "the default")
+        out.append(f"{key.replace('_s', '')}: {shown} ({what}).")
+    out.append("Change one with set NAME VALUE, for example: set words on.")
+    return out
+
+
+def parse_setting(args: tuple[str, ...], text: str, values: dict[str, Any]) -> tuple[str, Any]:
+    """(key, value) from 'set words on'. Raises ValueError with a sentence."""
+    if len(args) < 2:
+        raise ValueError("Say set NAME VALUE, for example: set words on. "
+                         "Type settings for the list.")
+    key = SETTING_WORDS.get(args[0])
+    if key is None:
+        raise ValueError(f"There is no setting {args[0]!r}. Type settings for the list.")
+    raw = text.split(None, 1)[1].strip() if key == "name" else args[1]
+    old = values.get(key)
+    if isinstance(old, bool):
+        if raw not in ("on", "off", "yes", "no", "true", "false"):
+            raise ValueError(f"{args[0]} is on or off, not {raw!r}.")
+        return key, raw in ("on", "yes", "true")
+    if key == "pause_s":
+        try:
+            return key, float(raw)
+        except ValueError:
+            raise ValueError(f"The pause is a number of seconds, not {raw!r}.") from None
+    return key, raw
+
+
+# ----- history, stats, replay ----------------------------------------------------------------
+
+
+def history_lines(rows: list[dict[str, Any]]) -> list[str]:
+    if not rows:
+        return ["No matches logged yet: finish a game and it shows up here."]
+    out = [f"{plural(len(rows), 'match', 'matches')} logged, newest first:"]
+    for row in rows:
+        players = join_words([p["name"] for p in row["players"]])
+        out.append(f"Match {row['id']}, {date_label(row, True)}, {row['table']}, {players}, "
+                   f"{rules_label(row['rules'])}: {result_label(row)}, {check_label(row)}.")
+    out.append("Type replay and a match number to step through it.")
+    return out
+
+
+def stats_lines(stats: dict[str, Any] | None) -> list[str]:
+    if not stats or (not stats["matches"] and not stats["hands"]):
+        return ["No matches logged yet: finish a game and it shows up here."]
+    out = [f"Matches: {stats['matches']}, won {stats['wins']}. "
+           f"Longest winning streak: {stats['longest_winning_streak']}.",
+           f"Hands: {stats['hands']}, you won {stats['hands_won']}: {stats['won_by_domino']} by "
+           f"going out, {stats['won_by_block']} by a block. "
+           f"{stats['points_per_hand']:.1f} points per hand."]
+    tallies = [(f"computer level {t['key']}", t) for t in stats["levels"]]
+    tallies += [(t["name"], t) for t in stats["opponents"] if not t["key"].startswith("bot:")]
+    for who, t in tallies:
+        out.append(f"Against {who}: {plural(t['matches'], 'match', 'matches')}, "
+                   f"{plural(t['wins'], 'win')}.")
+    return out
+
+
+def replay_lines(view: ReplayView, words: bool, before: int | None) -> list[str]:
+    """The replay's current step: the events since move ``before`` of the same hand (None: the
+    whole position, as when arriving at a hand)."""
+    frame = view.frame()
+    voice = Voice(view.names, None, view.rules.partnership, words)
+    moves = len(view.hands[view.hand]) - 1
+    out = [f"Hand {view.hand + 1} of {len(view.hands)}, move {frame.move} of {moves}."]
+    start = 0 if before is None else len(view.hands[view.hand][before].line)
+    for i in range(start, len(frame.line)):
+        said = voice.event(frame.line[i], replay_line(frame.line[: i + 1], view.rules.fives))
+        if said:
+            out.append(said)
+    if before is None or frame.move == 0:
+        out += [f"{voice.who(s)} held {voice.tiles(tiles)}." for s, tiles in enumerate(frame.hands)]
+    return out

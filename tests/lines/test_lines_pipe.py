@@ -1,0 +1,170 @@
+"""``lanomino play --lines`` on pipes, no terminal at all: a whole match played from what it
+says, bad input refused without a change, the saved match resumed, history, replay, rules and
+settings, tiles as words. Every move the play log holds was said exactly once."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from linekit import LinePipe, logged_record, play_match  # noqa: E402
+
+OVER = r" won the match\.|with no winner\."
+BOX = re.compile(r"[\u2500-\u259f\u25a0-\u25ff]")
+
+
+def local(data: Path, *extra: str) -> LinePipe:
+    return LinePipe(["play", "--lines", "--pause", "0", "--data-dir", str(data), *extra])
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """A whole 3-player match played over pipes; its data directory and everything said."""
+    data = tmp_path_factory.mktemp("lines")
+    pipe = local(data, "--players", "3", "--seed", "5", "--level", "normal")
+    try:
+        play_match(pipe, OVER)
+        assert "Type new for another match" in pipe.until("Type new")
+        pipe.send("quit")
+        assert pipe.finish() == 0, pipe.stderr()
+    finally:
+        pipe.kill()
+    return data, [line for line in pipe.said if not line.startswith(">>> ")]
+
+
+def test_a_whole_match_is_played_over_pipes(finished: tuple[Path, list[str]]) -> None:
+    data, said = finished
+    assert said[0].startswith("Hand 1: 5 tiles each")
+    record = logged_record(data)
+    hands = record["hands"]
+    assert isinstance(hands, list)
+    moves = [m for hand in hands for m in hand["moves"]]
+    plays = [m for m in moves if "play" in m]
+    draws = [m for m in moves if m.get("draw")]
+    assert plays and draws
+    spoken_plays = [s for s in said if re.match(r"(You|Ana|Ben) (led|played) ", s)]
+    assert len(spoken_plays) == len(plays), "every play said once, none twice"
+    assert len([s for s in said if re.match(r"(You|Ana|Ben) drew ", s)]) == len(draws)
+    assert len([s for s in said if re.match(r"Hand \d+: ", s)]) == len(hands)
+    assert len([s for s in said if re.search(OVER, s)]) == 1
+
+
+def test_the_output_is_plain_lines(finished: tuple[Path, list[str]]) -> None:
+    _, said = finished
+    for line in said:
+        assert line.isascii() and line.isprintable(), line  # no colour codes, no box drawing
+        assert not BOX.search(line) and len(line) < 200
+    turns = [i for i, s in enumerate(said) if s == "Your turn."]
+    assert turns and all(said[i + 1].startswith("Your hand: 1: ") for i in turns)
+
+
+def test_bad_input_gets_a_sentence_and_changes_nothing(tmp_path: Path) -> None:
+    pipe = local(tmp_path, "--players", "2", "--seed", "8")
+    try:
+        choices = pipe.until(r"Playable: |Nothing fits")
+        pipe.send("hand")
+        hand = pipe.until(r"^Your hand: ")
+        assert pipe.read() == choices
+        pipe.send("board")
+        board = pipe.drain(0.5)
+        refusals = {
+            "plya": "Did you mean play?",
+            "play 9-9": "There is no tile 9-9",
+            "play 8": "there is no tile 8",
+            "play 5-3 sideways": "do not know the end",
+            "pass": "You may not pass",
+            "next": "still being played",
+        }
+        for typed, words in refusals.items():
+            pipe.send(typed)
+            reply = pipe.drain(0.4)
+            assert len(reply) >= 1 and words in reply[0], (typed, reply)
+        pipe.send("hand")
+        assert pipe.until(r"^Your hand: ") == hand
+        assert pipe.read() == choices
+        pipe.send("board")
+        assert pipe.drain(0.5) == board
+        pipe.send("quit")
+        assert pipe.finish() == 0
+    finally:
+        pipe.kill()
+
+
+def test_a_quit_match_continues_where_it_stopped(tmp_path: Path) -> None:
+    pipe = local(tmp_path, "--players", "2", "--seed", "9", "--words")
+    try:
+        line = pipe.until(r"Playable: |Nothing fits")
+        assert not re.search(r"\d-\d", line)  # tiles as words
+        pipe.send(answer_for(line))
+        pipe.until(r"^Your turn\.$")
+        pipe.send("hand")
+        hand = pipe.until(r"^Your hand: ")
+        pipe.send("quit")
+        assert "--continue" in pipe.until("saved")
+        assert pipe.finish() == 0
+    finally:
+        pipe.kill()
+    again = local(tmp_path, "--continue", "--words")
+    try:
+        assert re.fullmatch(r"Hand 1 is under way\.", again.read() or "")
+        again.send("hand")
+        assert again.until(r"^Your hand: ") == hand
+        again.send("quit")
+        assert again.finish() == 0
+    finally:
+        again.kill()
+
+
+def answer_for(line: str) -> str:
+    from linekit import answer
+
+    reply = answer(line)
+    assert reply is not None
+    return reply
+
+
+def test_history_replay_rules_and_settings(finished: tuple[Path, list[str]]) -> None:
+    data, said = finished
+    pipe = LinePipe(["play", "--lines", "--data-dir", str(data)])
+    try:
+        assert "Type new to play the computer" in pipe.read()
+        pipe.send("history")
+        assert pipe.read() == "1 match logged, newest first:"
+        row = pipe.read() or ""
+        assert row.startswith("Match 1, ") and "You, Ana and Ben" in row and "replays" in row
+        pipe.send("replay 1")
+        pipe.until(r"^Match #1")
+        assert re.fullmatch(r"Hand 1 of \d+, move 0 of \d+\.", pipe.read() or "")
+        first_play = next(s for s in said if re.match(r"\w+ led ", s))
+        pipe.send("next")
+        pipe.until(r"move 1 of")
+        assert pipe.read() == first_play  # the replay says the move the game said
+        pipe.send("stop")
+        pipe.until("Type new to play the computer")
+        pipe.send("rules allfives")
+        assert pipe.read() == "All Fives to 150, 2 players."
+        assert any("multiple of five" in line for line in pipe.drain(0.5))
+        pipe.send("set words maybe")
+        assert "on or off" in (pipe.read() or "")
+        pipe.send("set lines on")
+        assert pipe.read() == "lines is now on."
+        pipe.send("settings")
+        assert "lines: on" in pipe.drain(0.5)[7]
+        pipe.send("quit")
+        assert pipe.finish() == 0
+    finally:
+        pipe.kill()
+    # the setting starts the line mode without --lines
+    plain = LinePipe(["play", "--data-dir", str(data)])
+    try:
+        assert "Type new to play the computer" in (plain.read() or "")
+        plain.send("stats")
+        assert re.match(r"Matches: 1, won [01]\. ", plain.read() or "")
+        plain.send("quit")
+        assert plain.finish() == 0
+    finally:
+        plain.kill()

@@ -1,0 +1,101 @@
+"""The narrator over real local matches: every public event said exactly once, in order, however
+the observations arrive; a watcher is never spoken to as "you"."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from lanomino.bots import get_bot
+from lanomino.engine import Event, Passed, Phase, Rules, TileDrawn, TilePlayed
+from lanomino.lines.narrator import Narrator
+from lanomino.lines.say import Voice
+from lanomino.localgame import LocalMatch, make_config
+
+NAMES = ("Zoe", "Ana", "Ben", "Cleo")
+
+
+def played_match(seed: int, rules: Rules, players: int, every: int, seat: int = 0,
+                 plays: bool = True, words: bool = False) -> tuple[list[str], list[Event]]:
+    """Bots play a whole match; the narrator hears seat ``seat``'s observation after every
+    ``every``-th move and around each deal (only after it for a huge ``every``). Returns what it
+    said and every event that happened."""
+    match = LocalMatch(make_config(rules, players, ("random",), NAMES[0], seed))
+    rng = random.Random(seed)
+    narrator = Narrator(words=words, plays=plays)
+    said: list[str] = []
+    events: list[Event] = []
+    moves = 0
+    while not match.is_over:
+        if match.state.phase is Phase.DEAL:
+            if every < 1000:  # the hand's end is seen before the next deal, as the client sees it
+                said += narrator.update(match.observe(seat), NAMES[:players])
+            events += match.deal()
+            said += narrator.update(match.observe(seat), NAMES[:players])
+            continue
+        turn = match.state.turn
+        events += match.apply(turn, get_bot("random")(match.observe(turn), rng))
+        moves += 1
+        if moves % every == 0:
+            said += narrator.update(match.observe(seat), NAMES[:players])
+    said += narrator.update(match.observe(seat), NAMES[:players])
+    return said, events
+
+
+@pytest.mark.parametrize("every", [1, 3])
+@pytest.mark.parametrize("preset,players", [("classic", 3), ("allfives", 2), ("partnership", 4)])
+def test_every_play_draw_and_pass_is_said_once(preset: str, players: int, every: int) -> None:
+    said, events = played_match(11, Rules.preset(preset, target=60), players, every)
+    plays = [e for e in events if isinstance(e, TilePlayed)]
+    assert len([s for s in said if re.match(r"\w+ (led|played) ", s)]) == len(plays)
+    draws = [e for e in events if isinstance(e, TileDrawn)]
+    assert len([s for s in said if re.match(r"\w+ drew ", s)]) == len(draws)
+    passes = [e for e in events if isinstance(e, Passed)]
+    assert len([s for s in said if re.fullmatch(r"\w+ passed\.", s)]) == len(passes)
+    hands = len([s for s in said if re.search(r" won hand \d+|nobody won the hand", s)])
+    assert hands == len([e for e in events if type(e).__name__ == "HandEnded"])
+    assert len([s for s in said if " won the match" in s or "with no winner" in s]) == 1
+
+
+def test_the_plays_are_said_in_order_with_the_ends_after_each() -> None:
+    said, events = played_match(4, Rules.classic(target=0), 2, 1)
+    plays = [e for e in events if isinstance(e, TilePlayed)]
+    spoken = [s for s in said if re.match(r"\w+ (led|played) ", s)]
+    voice = Voice(NAMES[:2], 0)
+    for event, sentence in zip(plays, spoken, strict=True):
+        assert sentence.startswith(f"{voice.who(event.seat)} ")
+        assert f" {event.tile}" in sentence and "Ends: " in sentence
+        if not event.first:
+            assert f" on the {event.end}." in sentence
+
+
+def test_a_late_observation_still_reports_the_hand_it_skipped() -> None:
+    """Seen only at deals: the plays in between are lost with the history, never the results."""
+    said, events = played_match(7, Rules.classic(target=100), 2, every=10_000)
+    results = [e for e in events if type(e).__name__ == "HandEnded"]
+    assert len([s for s in said if s.startswith("Scores: ")]) == len(results)
+
+
+def test_a_watcher_hears_names_and_never_you() -> None:
+    said, _ = played_match(5, Rules.classic(target=60), 3, 1, plays=False)
+    assert said and not [s for s in said if re.search(r"\b[Yy]ou(r)?\b", s)]
+    assert any(s.startswith("Zoe ") for s in said)
+
+
+def test_your_turn_names_your_hand_and_what_fits() -> None:
+    said, _ = played_match(3, Rules.classic(target=0), 2, 1)
+    turns = [i for i, s in enumerate(said) if s == "Your turn."]
+    assert turns
+    for i in turns:
+        assert said[i + 1].startswith("Your hand: 1: ")
+        assert re.match(r"(You lead\. )?Playable: \d+: |Nothing fits", said[i + 2])
+
+
+def test_words_say_tiles_as_words() -> None:
+    said, _ = played_match(3, Rules.classic(target=0), 2, 1, words=True)
+    text = " ".join(said)
+    assert not re.search(r"\b\d-\d\b", text)
+    assert re.search(r"\b(blank|one|two|three|four|five|six)-(blank|one|two|three|four|five)\b"
+                     r"|double-", text)

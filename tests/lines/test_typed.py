@@ -1,0 +1,55 @@
+"""Typed commands: what parses, and the sentence for what does not."""
+
+from __future__ import annotations
+
+import pytest
+
+from lanomino.engine import End, Tile
+from lanomino.lines.say import Voice
+from lanomino.lines.typed import CommandError, TileRef, parse_command
+
+
+@pytest.mark.parametrize("text,tile,end", [
+    ("play 5-3 right", TileRef(tile=Tile(5, 3)), End.RIGHT),
+    ("play 3-5", TileRef(tile=Tile(5, 3)), None),
+    ("PLAY five-three L", TileRef(tile=Tile(5, 3)), End.LEFT),
+    ("play double-six", TileRef(tile=Tile(6, 6)), None),
+    ("play 2", TileRef(number=2), None),
+    ("2", TileRef(number=2), None),
+    ("6-blank up", TileRef(tile=Tile(6, 0)), End.UP),
+])
+def test_a_play_names_a_tile_and_maybe_an_end(text: str, tile: TileRef, end: End | None) -> None:
+    command = parse_command(text)
+    assert (command.verb, command.tile, command.end) == ("play", tile, end)
+
+
+@pytest.mark.parametrize("text,words", [
+    ("plya", "Did you mean play?"),
+    ("play 9-9", "There is no tile 9-9"),
+    ("play 5-3 sideways", "do not know the end"),
+    ("play", "Play which tile?"),
+    ("play 0", "numbered from 1"),
+    ("play 5-3-2", "as a tile"),
+    ("xyzzy", "Type help for the list."),
+])
+def test_what_does_not_parse_gets_a_sentence(text: str, words: str) -> None:
+    with pytest.raises(CommandError) as caught:
+        parse_command(text)
+    message = str(caught.value)
+    assert words in message and message[0].isupper() and message.rstrip()[-1] in ".?"
+
+
+def test_short_forms_and_arguments() -> None:
+    assert parse_command("  b ").verb == "board"
+    assert parse_command("").verb == ""
+    assert parse_command("set name Ana Maria").text == "name Ana Maria"
+    assert parse_command("next hand").args == ("hand",)
+
+
+def test_tiles_as_words_and_digits() -> None:
+    assert Voice(("A",), words=True).tile(Tile(5, 3)) == "five-three"
+    assert Voice(("A",), words=True).tile(Tile(6, 0)) == "six-blank"
+    assert Voice(("A",), words=True).tile(Tile(4, 4)) == "double-four"
+    assert Voice(("A",)).tile(Tile(5, 3)) == "5-3"
+    # what is said can be typed back
+    assert parse_command("play six-blank").tile == TileRef(tile=Tile(6, 0))
