@@ -55,14 +55,16 @@ class HostPlay(HostDeal):
         action = parse_move(body["move"], seat.seat)
         if state.turn != seat.seat and action is not RESIGN:
             raise RoundError("out_of_turn", f"it is seat {state.turn}'s turn")
-        # The transport proved who sent this (the connection's CURVE key is the seat's): the
-        # Ed25519 signature matters only for the transcript, so it is checked off the hot path,
-        # with the hand's other peer moves, before the hand's log is published (_check_signatures).
+        # Checked on arrival: a move whose signature is not the seat's never enters the log (the
+        # transcript would then not verify, and it would not be the host's fault).
+        statement = move_statement(self.digest, d.hand, len(d.moves), body["move"])
+        if not self.ring.verify_statement(d.keys[seat.seat], body["signature"], statement):
+            raise RoundError("bad_signature",
+                             f"move {len(d.moves) + 1} is not signed by seat {seat.seat}'s key")
         try:
             events = apply(state, seat.seat, action)
         except IllegalActionError as exc:
             raise RoundError("illegal", str(exc)) from None
-        d.unchecked.append(len(d.moves))
         self._record(seat.seat, body["move"], body["signature"], events, d)
         self._run_local_seats()
 
@@ -117,6 +119,8 @@ class HostPlay(HostDeal):
         self.doc["end"] = closing(self.identity, self.digest, self.host_seat, len(hands), over, winner, state.scores)
         for s in self._audience():
             self._send(s, "hand_log", entry=entry, end=self.doc["end"])
+        if bad:
+            self.stats["hand.unverified"] += 1  # the match's result says so (MatchOver.verified)
         for index, seat in bad:
             self.stats["refused.bad_signature"] += 1
             self._events.append(ProtocolProblem("bad_signature", f"move {index + 1} is not signed by seat {seat}",
@@ -128,7 +132,8 @@ class HostPlay(HostDeal):
         if over:
             self.phase = Phase.OVER
             self.bot_due = None
-            self._events.append(MatchOver(winner, tuple(state.scores), len(hands), True))
+            verified = self.stats["hand.unverified"] == 0
+            self._events.append(MatchOver(winner, tuple(state.scores), len(hands), verified))
         elif ended is not None:
             self.last_deal = d
             self._start_hand()

@@ -114,25 +114,45 @@ def test_bad_messages_are_refused_counted_and_the_match_goes_on() -> None:
         assert slot.session.verified_all
 
 
-def test_a_badly_signed_move_is_flagged_when_its_hand_is_logged() -> None:
-    """The connection proves who moved, so the move is played at once; its signature is checked
-    with the hand's others before the log is published, and a bad one is flagged there."""
+def test_a_badly_signed_move_is_refused_on_arrival_and_never_logged() -> None:
+    """A move whose signature is not the seat's is refused (bad_signature) before it is applied;
+    the seat moves again, properly signed, and every hand, the host's result included, verifies."""
     table = Table(Rules.preset("classic", target=60), 3, seed=11)
     a, _ = table.slots
     until_turn(table, a)
     s = a.session
     obs = s.observation()
-    hand = s.hand
+    moves_before = len(table.host.deal.moves)  # type: ignore[union-attr]
     forged = signed_move(a, move_json(s.seat, obs.legal[0]), key=Identity.generate())
     s.pending_move = forged["body"]["index"]
     table.to_host(a, forged)
-    assert table.host.stats["refused.bad_signature"] == 0
-    assert len(table.host.deal.moves) == forged["body"]["index"] + 1  # applied: the sender is known
+    assert table.host.stats["refused.bad_signature"] == 1
+    assert len(table.host.deal.moves) == moves_before  # type: ignore[union-attr]
+    table.step()
+    assert "bad_signature" in errors(a) and s.pending_move is None
+    s.submit(obs.legal[0], table.now)  # the seat moves again, signed by its own key
     finish(table)
     assert table.host.stats["refused.bad_signature"] == 1
-    flagged = [e for e in table.host_events if isinstance(e, HandVerified) and e.hand == hand]
-    assert flagged and not flagged[0].ok
-    assert not a.session.verified.get(hand, True)  # the peers' own checks fail that hand too
+    assert all(e.ok for e in table.host_events if isinstance(e, HandVerified))
+    over = [e for e in table.host_events if isinstance(e, MatchOver)]
+    assert over and over[0].verified
+    assert all(slot.session.verified_all for slot in table.slots)
+
+
+def test_the_hosts_result_is_not_verified_when_its_own_check_found_a_problem() -> None:
+    """A move taken unchecked (a migrated host rebuilds moves from reports) whose signature turns
+    out bad makes that hand fail the host's check, and the match's result says so."""
+    table = Table(Rules.preset("classic", target=30), 3, seed=5)
+    a, _ = table.slots
+    until_turn(table, a)
+    deal = table.host.deal
+    assert deal is not None and deal.moves
+    deal.signatures[0] = bytes(64)
+    deal.unchecked.append(0)
+    finish(table)
+    assert any(not e.ok for e in table.host_events if isinstance(e, HandVerified))
+    over = [e for e in table.host_events if isinstance(e, MatchOver)]
+    assert over and not over[0].verified
 
 
 def test_a_wrong_or_missing_passphrase_is_refused_and_the_right_one_admitted() -> None:
