@@ -76,8 +76,14 @@ LAYERS: tuple[Layer, ...] = (
         never=("zmq", "zeroconf", "prompt_toolkit"),
     ),
     Layer(
-        "lanomino.ui",
+        "lanomino.narrate",
         may_import=("lanomino.engine",),
+        never=("time", "random", "asyncio", "socket", "logging", *IO_LIBS),
+        third_party=(),
+    ),
+    Layer(
+        "lanomino.ui",
+        may_import=("lanomino.engine", "lanomino.narrate"),
         never=("zmq", "zeroconf", "sqlite3", "socket"),
         third_party=("prompt_toolkit",),
     ),

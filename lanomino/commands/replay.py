@@ -8,18 +8,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from lanomino.engine import (
-    DealVoided,
-    Event,
-    HandEnded,
-    HandStarted,
-    MatchEnded,
-    Passed,
-    PointsScored,
-    Resigned,
-    TileDrawn,
-    TilePlayed,
-)
+from lanomino.engine import DealVoided, Event, HandStarted, MatchEnded, Resigned, TilePlayed
+from lanomino.narrate import Cast, event_line, event_lines
 
 if TYPE_CHECKING:
     from lanomino.record import Record
@@ -73,72 +63,46 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"{args.file}: {exc}") from None
     if logged is not None and not args.json and sys.stdout.isatty() and sys.stdin.isatty():
         return _step_through(record, f"Match #{logged.summary.id}")
-    names = record.players
+    cast = Cast(record.players, record.rules)
     lines: list[str] = []
+    mover: list[int] = []  # the last seat that played, for a score's words
+    left: list[int] = []
 
     def narrate(hand: int, event: Event) -> None:
-        text = describe_event(event, names, record.rules.partnership)
+        if isinstance(event, TilePlayed):
+            mover[:] = [event.seat]
+        elif isinstance(event, Resigned):
+            left.append(event.seat)
+        text = event_line(event, cast, mover[0] if mover else None, left)
         if text:
-            lines.append(text)
+            lines.append(text if isinstance(event, HandStarted | DealVoided | MatchEnded)
+                         else f"  {text}")
 
     try:
         result = replay(record, None if args.json else narrate)
     except IllegalMoveError as exc:
         if not args.json:
-            print("\n".join(lines))
+            print_lines(lines)
         print(f"lanomino replay: {args.file}: {exc}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(result.to_json()))
-        return 0
-    print("\n".join(lines))
+        return print_lines([json.dumps(result.to_json())])
     if not result.finished:
-        scores = ", ".join(f"{_side(s, names, record.rules.partnership)} {p}" for s, p in enumerate(result.scores))
-        print(f"The match is not finished. Scores: {scores}.")
+        scores = ", ".join(f"{cast.side(s).text} {p}" for s, p in enumerate(result.scores))
+        lines.append(f"The match is not finished. Scores: {scores}.")
+    return print_lines(lines)
+
+
+def print_lines(lines: list[str]) -> int:
+    """Print ``lines``; a reader that stops early (``| head``) ends the output quietly. Returns 0."""
+    try:
+        for line in lines:
+            print(line)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would report the broken pipe again when it flushes at exit: point stdout away
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
-
-
-def _side(side: int, names: tuple[str, ...], partnership: bool) -> str:
-    if partnership:
-        return f"{names[side]} and {names[side + 2]}"
-    return names[side]
-
-
-def describe_event(event: Event, names: tuple[str, ...], partnership: bool) -> str:
-    """One line of plain words for an event, or "" for nothing worth saying."""
-    if isinstance(event, HandStarted):
-        lead = f", leading {event.must_lead}" if event.must_lead else ""
-        return f"Hand {event.hand}: {names[event.opener]} opens{lead}; {event.boneyard} tiles in the boneyard."
-    if isinstance(event, DealVoided):
-        return f"Hand {event.hand}: nobody holds a double, so the tiles are shuffled and dealt again."
-    if isinstance(event, TilePlayed):
-        if event.first:
-            return f"  {names[event.seat]} leads {event.tile}."
-        spin = " (the spinner)" if event.spinner else ""
-        return f"  {names[event.seat]} plays {event.tile} on the {event.end}{spin}, showing {event.exposed}."
-    if isinstance(event, TileDrawn):
-        tile = f" {event.tile}" if event.tile else ""
-        return f"  {names[event.seat]} draws{tile}."
-    if isinstance(event, Passed):
-        return f"  {names[event.seat]} passes."
-    if isinstance(event, PointsScored):
-        return f"  {_side(event.side, names, partnership)} scores {event.points} for the ends."
-    if isinstance(event, Resigned):
-        return f"  {names[event.seat]} resigns and leaves the table."
-    if isinstance(event, HandEnded):
-        pts = ", ".join(f"{_side(s, names, partnership)} {p}" for s, p in enumerate(event.points))
-        reason = event.reason
-        for s, name in enumerate(names):
-            reason = reason.replace(f"seat {s} ", f"{name} ").replace(f"seat {s}'", f"{name}'")
-        if partnership:
-            for team in (0, 1):
-                reason = reason.replace(f"team {team}", _side(team, names, partnership))
-        return f"  The hand ends ({event.end}): {reason}. Points this hand: {pts}."
-    if isinstance(event, MatchEnded):
-        scores = ", ".join(f"{_side(s, names, partnership)} {p}" for s, p in enumerate(event.scores))
-        who = _side(event.winner, names, partnership) + " wins the match" if event.winner is not None else "The match ends with no winner"
-        return f"{who}. Final scores: {scores}."
-    return ""
 
 
 def replay_view(record: Record, title: str) -> ReplayView:
@@ -151,13 +115,14 @@ def replay_view(record: Record, title: str) -> ReplayView:
     from lanomino.ui.history import ReplayFrame, ReplayView
 
     replay(record)  # refuse a record that does not replay before stepping through it
-    names, partnership = record.players, record.rules.partnership
+    names = record.players
+    cast = Cast(names, record.rules)
     state = new_game(record.rules, len(names))
     hands: list[tuple[ReplayFrame, ...]] = []
 
     def frame(h: int, m: int, events: list[Event]) -> ReplayFrame:
         views = [observe(state, s) for s in range(len(names))]
-        text = tuple(t for e in events if (t := describe_event(e, names, partnership).strip()))
+        text = tuple(event_lines(events, cast))
         turn = state.turn if views[0].phase == "play" else None
         return ReplayFrame(h, m, tuple(v.hand for v in views), views[0].history, views[0].boneyard,
                            tuple(state.scores), turn, text)

@@ -9,8 +9,11 @@ from lanomino.engine.errors import EngineError, IllegalActionError, RulesError, 
 from lanomino.engine.events import (
     DealVoided,
     Event,
+    HandEnd,
     HandEnded,
     HandStarted,
+    HandTally,
+    MatchEnd,
     MatchEnded,
     Passed,
     PointsScored,
@@ -26,8 +29,8 @@ from lanomino.engine.tiles import TILES, Tile, parse_tile
 
 __all__ = [
     "DRAW", "PASS", "PRESETS", "RESIGN", "TILES", "Action", "DealVoided", "Draw", "End",
-    "EngineError", "Event", "GameState", "HandEnded", "HandStarted", "IllegalActionError",
-    "MatchEnded", "Observation", "Pass", "Passed", "Phase", "Play", "PointsScored", "Resign",
+    "EngineError", "Event", "GameState", "HandTally", "HandEnd", "HandEnded", "HandStarted",
+    "IllegalActionError", "MatchEnd", "MatchEnded", "Observation", "Pass", "Passed", "Phase", "Play", "PointsScored", "Resign",
     "Resigned", "Rules", "RulesError", "Tile", "TileDrawn", "TileError", "TilePlayed", "apply",
     "can_resign", "fitting_ends", "legal_actions", "new_game", "observe", "parse_tile",
     "rules_from_cli", "start_hand",

@@ -10,10 +10,28 @@ afford (see scripts/bench_engine.py). Equality also compares the event type.
 
 from __future__ import annotations
 
+import enum
 from typing import Any, NamedTuple
 
 from lanomino.engine.actions import End
 from lanomino.engine.tiles import Tile
+
+
+class HandEnd(enum.StrEnum):
+    """How a hand ended (equal to its JSON text, so ``end == "blocked"`` holds)."""
+
+    DOMINO = "domino"  # a seat played its last tile
+    BLOCKED = "blocked"  # nobody could move
+    TARGET = "target"  # All Fives: a side reached the target during play
+    RESIGNED = "resigned"  # a resignation left one side (or a partnership conceded)
+
+
+class MatchEnd(enum.StrEnum):
+    """Why a match ended."""
+
+    TARGET = "target"  # a side reached the target
+    ONE_HAND = "one-hand"  # the match was a single hand
+    RESIGNED = "resigned"  # the others resigned or left: one side was left
 
 
 class HandStarted(NamedTuple):
@@ -61,20 +79,35 @@ class Resigned(NamedTuple):
     seat: int
 
 
+class HandTally(NamedTuple):
+    """The facts behind a hand's end points, from which the words are made (``lanomino.narrate``).
+
+    Sides are seats, or teams (0 and 1) in a partnership game."""
+
+    seat: int | None  # who went out, reached the target or resigned; None for a blocked hand
+    others: int  # pips left in the other live sides' hands
+    own: int  # pips left in the winning side's hands (for a blocked hand: the fewest)
+    counted: int  # the points the count gives before rounding
+    earned: int  # the points the winner scored at the end of the hand (rounded if the rules say)
+    tied: tuple[int, ...] = ()  # a blocked hand: the sides tied on the fewest pips
+    lightest: Tile | None = None  # a blocked tie broken by the lightest tile: that tile
+
+
 class HandEnded(NamedTuple):
     hand: int
-    end: str  # domino | blocked | target | resigned
+    end: HandEnd
     winner: int | None  # a seat, or a team in a partnership game
     points: tuple[int, ...]  # per side: everything scored in this hand, fives included
     pips_left: tuple[int | None, ...]  # per seat; None for a seat that has left
     hands: tuple[tuple[Tile, ...], ...]  # what every seat still held (public at hand end)
-    reason: str  # one sentence saying how the points were counted
+    tally: HandTally  # how the end points were counted
 
 
 class MatchEnded(NamedTuple):
     winner: int | None  # a seat, or a team in a partnership game
     scores: tuple[int, ...]
     standings: tuple[int, ...]  # sides from first place to last
+    why: MatchEnd
 
 
 def _typed_equality(*classes: type) -> None:

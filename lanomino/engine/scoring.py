@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from lanomino.engine.events import HandEnded, MatchEnded
+from lanomino.engine.events import HandEnd, HandEnded, HandTally, MatchEnd, MatchEnded
 from lanomino.engine.tiles import Tile, pips_of, tiles_in
 
 if TYPE_CHECKING:
@@ -16,15 +16,12 @@ def round_to_5(points: int) -> int:
     return (points + 2) // 5 * 5
 
 
-def side_name(state: GameState, side: int) -> str:
-    return f"team {side}" if state.rules.partnership else f"seat {side}"
-
-
 def end_of_hand(
     state: GameState, how: str, mover: int | None, forced_winner: int | None
 ) -> tuple[HandEnded, int | None]:
     """The HandEnded event for a hand that ended ``how``, and the seat that won it (if any)."""
     rules = state.rules
+    end = HandEnd(how)
     active = state.active
     pips: list[int | None] = [pips_of(h) for h in state.hands]
     if state.departed:
@@ -42,59 +39,51 @@ def end_of_hand(
         side_pips = [p or 0 for p in pips]
     winner: int | None = None
     winner_seat: int | None = None
-    earned = 0
-    if how in ("domino", "target"):
+    tally = HandTally(None, 0, 0, 0, 0)
+    if end is HandEnd.DOMINO or end is HandEnd.TARGET:
         assert mover is not None
         winner, winner_seat = state.side_of(mover), mover
         others = sum(side_pips[x] for x in live_sides if x != winner)
-        if how == "domino":
-            earned = others
-            reason = f"{side_name(state, winner)} went out and scores the {others} pips left in the other hands"
-        else:
-            reason = f"{side_name(state, winner)} reached the target of {rules.target} during play"
-    elif how == "blocked":
-        winner, reason = _blocked_winner(state, side_pips, live_sides)
+        counted = others if end is HandEnd.DOMINO else 0
+        tally = HandTally(mover, others, side_pips[winner], counted, counted)
+    elif end is HandEnd.BLOCKED:
+        winner, tied, lightest = _blocked_winner(state, side_pips, live_sides)
+        low = min(side_pips[x] for x in live_sides)
+        tally = HandTally(None, 0, low, 0, 0, tied, lightest)
         if winner is not None:
             winner_seat = _lightest_member(state, winner, pips)
             others = sum(side_pips[x] for x in live_sides if x != winner)
-            if rules.blocked_scoring == "difference":
-                earned = others - side_pips[winner]
-                reason += f" and scores the others' {others} pips minus its own {side_pips[winner]} = {earned}"
-            else:
-                earned = others
-                reason += f" and scores the others' {others} pips"
-    else:  # resigned
+            counted = others - low if rules.blocked_scoring == "difference" else others
+            tally = tally._replace(others=others, counted=counted, earned=counted)
+    else:  # resigned: the seat that left last is the one whose resignation ended the hand
         winner = forced_winner
-        reason = "the match ended when the other side resigned"
-    if earned and rules.round_to_5:
-        rounded = round_to_5(earned)
-        if rounded != earned:
-            reason += f", rounded to {rounded}"
-        earned = rounded
+        tally = tally._replace(seat=state.departed[-1])
+    if tally.earned and rules.round_to_5:
+        tally = tally._replace(earned=round_to_5(tally.earned))
     points = list(state.hand_points)
     if winner is not None:
-        points[winner] += earned
+        points[winner] += tally.earned
     ended = HandEnded(
-        state.hand_no, how, winner, tuple(points), tuple(pips), tuple(map(tiles_in, state.hands)), reason
+        state.hand_no, end, winner, tuple(points), tuple(pips), tuple(map(tiles_in, state.hands)), tally
     )
     return ended, winner_seat
 
 
-def _blocked_winner(state: GameState, side_pips: list[int], live: list[int]) -> tuple[int | None, str]:
+def _blocked_winner(
+    state: GameState, side_pips: list[int], live: list[int]
+) -> tuple[int | None, tuple[int, ...], Tile | None]:
+    """The winning side of a blocked hand (None: a tie nobody wins), the tied sides, and the
+    lightest tile that broke a tie."""
     low = min(side_pips[x] for x in live)
     tied = [x for x in live if side_pips[x] == low]
     if len(tied) == 1:
-        return tied[0], f"blocked: {side_name(state, tied[0])} has the fewest pips ({low})"
-    names = " and ".join(side_name(state, x) for x in tied)
+        return tied[0], (), None
     if state.rules.blocked_tie == "nobody":
-        return None, f"blocked: {names} tie on {low} pips, so nobody scores"
-    lightest = min(
+        return None, tuple(tied), None
+    tile, side = min(
         ((_lightest_tile(state, x), x) for x in tied), key=lambda item: (item[0].pips, item[0].high)
     )
-    tile, side = lightest
-    return side, (
-        f"blocked: {names} tie on {low} pips; {side_name(state, side)} holds the lightest tile ({tile}) and wins"
-    )
+    return side, tuple(tied), tile
 
 
 def _lightest_tile(state: GameState, side: int) -> Tile:
@@ -119,17 +108,20 @@ def end_of_match(state: GameState, forced_winner: int | None) -> MatchEnded | No
     if forced_winner is None and rules.target and max(state.scores) < rules.target:
         return None  # the common case, decided before anything is built
     live = sorted({state.side_of(s) for s in range(state.players) if state.active[s]})
+    why = MatchEnd.TARGET
     if forced_winner is not None:
         winner: int | None = forced_winner
+        why = MatchEnd.RESIGNED
     elif rules.target == 0:
         winner = last.winner if last is not None else None
+        why = MatchEnd.ONE_HAND
     else:
         best = max(state.scores[x] for x in live)
         if best < rules.target:
             return None
         leaders = [x for x in live if state.scores[x] == best]
         winner = leaders[0] if len(leaders) == 1 or last is None or last.winner not in leaders else last.winner
-    return MatchEnded(winner, tuple(state.scores), _standings(state, winner, live))
+    return MatchEnded(winner, tuple(state.scores), _standings(state, winner, live), why)
 
 
 def _standings(state: GameState, winner: int | None, live: list[int]) -> tuple[int, ...]:

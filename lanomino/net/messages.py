@@ -52,8 +52,11 @@ from lanomino.engine import (
     DealVoided,
     End,
     Event,
+    HandEnd,
     HandEnded,
     HandStarted,
+    HandTally,
+    MatchEnd,
     MatchEnded,
     Passed,
     Play,
@@ -399,14 +402,42 @@ def event_to_json(event: Event) -> dict[str, Any]:
         assert isinstance(event, HandEnded)
         return {"e": "hand_ended", "hand": event.hand, "end": event.end, "winner": event.winner,
                 "points": list(event.points), "pips_left": list(event.pips_left),
-                "hands": [_tiles(h) for h in event.hands], "reason": event.reason}
+                "hands": [_tiles(h) for h in event.hands], "tally": _tally_to_json(event.tally)}
     assert isinstance(event, MatchEnded)
     return {"e": "match_ended", "winner": event.winner, "scores": list(event.scores),
-            "standings": list(event.standings)}
+            "standings": list(event.standings), "why": str(event.why)}
+
+
+def _tally_to_json(c: HandTally) -> dict[str, Any]:
+    return {"seat": c.seat, "others": c.others, "own": c.own, "counted": c.counted,
+            "earned": c.earned, "tied": list(c.tied),
+            "lightest": None if c.lightest is None else str(c.lightest)}
+
+
+def _tally(value: Any, where: str) -> HandTally:
+    f = check_fields(obj(value, where), _TALLY_FIELDS, where)
+    lightest = None if f["lightest"] is None else tile_from_text(f["lightest"], f"{where}.lightest")
+    return HandTally(f["seat"], f["others"], f["own"], f["counted"], f["earned"], tuple(f["tied"]),
+                     lightest)
+
+
+def _choice(kind: type[HandEnd] | type[MatchEnd]) -> Check:
+    def check(value: Any, where: str) -> Any:
+        try:
+            return kind(value)
+        except ValueError:
+            raise _fail(where, f"one of {', '.join(kind)}", value) from None
+
+    return check
 
 
 _SMALL = integer(-(2**31), 2**31 - 1)
 _NUMBER = integer(-1, 12)
+_PIPS = integer(0, 200)
+_TALLY_FIELDS: dict[str, Check] = {
+    "seat": optional(SEAT), "others": _PIPS, "own": _PIPS, "counted": _PIPS, "earned": _PIPS,
+    "tied": listof(SEAT, MAX_SEATS), "lightest": optional(TILE_TEXT),
+}
 _EVENT_FIELDS: dict[str, dict[str, Check]] = {
     "played": {"seat": SEAT, "tile": TILE_TEXT, "end": text(5), "first": boolean, "exposed": _NUMBER,
                "spinner": boolean},
@@ -417,11 +448,12 @@ _EVENT_FIELDS: dict[str, dict[str, Check]] = {
     "started": {"hand": HAND, "opener": SEAT, "must_lead": optional(TILE_TEXT),
                 "sizes": listof(integer(0, 28), MAX_SEATS), "boneyard": integer(0, 28)},
     "voided": {"hand": HAND},
-    "hand_ended": {"hand": HAND, "end": text(16), "winner": optional(SEAT), "points": listof(_SMALL, MAX_SEATS),
-                   "pips_left": listof(optional(integer(0, 200)), MAX_SEATS),
-                   "hands": listof(listof(TILE_TEXT, 28), MAX_SEATS), "reason": text(MAX_TEXT)},
+    "hand_ended": {"hand": HAND, "end": _choice(HandEnd), "winner": optional(SEAT),
+                   "points": listof(_SMALL, MAX_SEATS),
+                   "pips_left": listof(optional(_PIPS), MAX_SEATS),
+                   "hands": listof(listof(TILE_TEXT, 28), MAX_SEATS), "tally": _tally},
     "match_ended": {"winner": optional(SEAT), "scores": listof(_SMALL, MAX_SEATS),
-                    "standings": listof(SEAT, MAX_SEATS)},
+                    "standings": listof(SEAT, MAX_SEATS), "why": _choice(MatchEnd)},
 }
 
 
@@ -463,8 +495,8 @@ def event_from_json(value: Any, where: str = "event") -> Event:
     if kind == "hand_ended":
         hands = tuple(tiles_from_text(h, f"{where}.hands[{i}]") for i, h in enumerate(f["hands"]))
         return HandEnded(f["hand"], f["end"], f["winner"], tuple(f["points"]), tuple(f["pips_left"]),
-                         hands, f["reason"])
-    return MatchEnded(f["winner"], tuple(f["scores"]), tuple(f["standings"]))
+                         hands, f["tally"])
+    return MatchEnded(f["winner"], tuple(f["scores"]), tuple(f["standings"]), f["why"])
 
 
 def events_from_json(values: list[Any], where: str = "events") -> list[Event]:

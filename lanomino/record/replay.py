@@ -38,7 +38,6 @@ class HandSummary:
     winner: int | None
     points: tuple[int, ...]
     pips_left: tuple[int | None, ...]
-    reason: str
 
     def to_json(self) -> dict[str, object]:
         return {"end": self.end, "winner": self.winner, "points": list(self.points),
@@ -121,12 +120,11 @@ def _tell(listener: Listener | None, hand: int, events: list[Event]) -> None:
 
 
 def _summary(ended: HandEnded) -> HandSummary:
-    return HandSummary(ended.end, ended.winner, ended.points, ended.pips_left, ended.reason)
+    return HandSummary(str(ended.end), ended.winner, ended.points, ended.pips_left)
 
 
 def _unfinished(state: GameState, how: str) -> HandSummary:
     from lanomino.engine.tiles import pips_of
 
     pips = tuple(pips_of(state.hands[s]) if state.active[s] else None for s in range(state.players))
-    return HandSummary(how, None, tuple(state.hand_points), pips, "the hand " + (
-        "was dealt again: nobody held a double" if how == "void" else "was not finished"))
+    return HandSummary(how, None, tuple(state.hand_points), pips)

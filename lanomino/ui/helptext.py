@@ -91,3 +91,18 @@ KEYS_TEXT: tuple[tuple[str, str], ...] = (
     ("q", "leave the table (asks first; the game is saved) or resign"),
     ("Ctrl-C", "quit at once (the game is saved after every move)"),
 )
+
+
+SETTINGS_TEXT: tuple[tuple[str, str], ...] = (
+    ("Your name", "What the other players see you as. At a table you are always 'you'."),
+    ("Coloured pips", "Each number gets its own colour. Off: the table uses bold and reverse "
+     "only (NO_COLOR in the environment also turns colour off)."),
+    ("Sound", "The terminal bell rings when it is your turn and when a hand ends."),
+    ("Auto-draw", "When nothing in your hand fits, draw for you until something does, and pass "
+     "when nothing can be drawn. The table says what it did for you."),
+    ("Default computer level", "The level a new game starts its computer players at; you can "
+     "still change each one in the new-game form."),
+    ("Default rules", "The rules a new game starts with."),
+    ("Computer move pause", "How long a computer player seems to think, so you can follow its "
+     "move."),
+)

@@ -15,7 +15,8 @@ from typing import Any
 
 from lanomino.engine import Event, Rules, Tile
 from lanomino.engine.errors import EngineError
-from lanomino.ui.render import Canvas, draw_line, line_view, tile_fragments
+from lanomino.ui.board import draw_line, line_view
+from lanomino.ui.render import Canvas, tile_fragments
 
 GAME_SHORT = {"draw": "Draw", "block": "Block", "allfives": "All Fives"}
 

@@ -12,7 +12,8 @@ from lanomino.engine import PRESETS, Draw, Pass, RulesError
 from lanomino.ui.history_keys import load_history_bindings
 from lanomino.ui.lan import OpenLobby
 from lanomino.ui.lobby_keys import load_lobby_bindings, open_host_form, typing
-from lanomino.ui.screens import SETTINGS_ROWS
+from lanomino.ui.menus import SETTINGS_ROWS, choosing_preset, step_help_preset
+from lanomino.ui.panel_keys import load_panel_bindings
 from lanomino.ui.state import (
     PAUSES_S,
     ContinueSaved,
@@ -53,6 +54,7 @@ def load_key_bindings(ui: UiState, intents: Intents) -> KeyBindings:
     _load_table(kb, ui, intents)
     load_history_bindings(kb, ui, intents)
     load_lobby_bindings(kb, ui, intents)
+    load_panel_bindings(kb, ui)
     return kb
 
 
@@ -257,15 +259,22 @@ def _load_help(kb: KeyBindings, ui: UiState) -> None:
     def _(event: KeyPressEvent) -> None:
         ui.help_scroll = max(0, ui.help_scroll - 1)
 
+    other_rules = Condition(lambda: ui.screen is Screen.HELP and choosing_preset(ui))
+
+    @kb.add("left", filter=other_rules)
+    @kb.add("right", filter=other_rules)
+    def _(event: KeyPressEvent) -> None:
+        step_help_preset(ui, -1 if event.key_sequence[0].key == "left" else 1)
+
 
 # ----- the table ---------------------------------------------------------------------------------
 
 
 def _load_table(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
-    playing = Condition(lambda: ui.screen is Screen.TABLE and not ui.confirm_quit
+    playing = Condition(lambda: ui.screen is Screen.TABLE and not ui.confirm_quit and not ui.view.panel
                         and ui.hand_result is None and ui.match_result is None)
     asking = Condition(lambda: ui.screen is Screen.TABLE and ui.confirm_quit)
-    between = Condition(lambda: ui.screen is Screen.TABLE and not ui.confirm_quit
+    between = Condition(lambda: ui.screen is Screen.TABLE and not ui.confirm_quit and not ui.view.panel
                         and (ui.hand_result is not None or ui.match_result is not None))
 
     def send(action: object) -> None:

@@ -24,6 +24,7 @@ from lanomino.engine import (
     Rules,
     Tile,
 )
+from lanomino.narrate import seat_label
 from lanomino.ui.history import HistoryView, ReplayView
 from lanomino.ui.lan import (
     CloseLobby,
@@ -34,6 +35,7 @@ from lanomino.ui.lan import (
     LobbyView,
     OpenLobby,
 )
+from lanomino.ui.tableview import TableView
 
 PAUSES_S = (0.0, 0.3, 0.6, 1.0, 1.5, 2.5)
 TARGETS = (0, 50, 61, 100, 150, 200, 250)
@@ -272,6 +274,7 @@ class UiState:
     setup: SetupForm = field(default_factory=SetupForm)
     settings_row: int = 0
     help_scroll: int = 0
+    help_preset: str = ""  # the rules Help shows away from a table ("" : the new-game form's)
     # the table
     obs: Observation | None = None
     names: tuple[str, ...] = ()
@@ -294,6 +297,7 @@ class UiState:
     lobby: LobbyView = field(default_factory=LobbyView)
     host_form: HostForm = field(default_factory=HostForm)
     lan: LanView | None = None
+    view: TableView = field(default_factory=TableView)  # the log, score sheet, last hand's board
 
 
 # ----- menu --------------------------------------------------------------------------------------
@@ -330,7 +334,8 @@ def first_playable_index(obs: Observation) -> int:
 
 
 def seat_name(ui: UiState, seat: int) -> str:
-    return ui.names[seat] if seat < len(ui.names) else f"seat {seat}"
+    """The player at ``seat`` by name ("seat N", from 1, when it has none)."""
+    return seat_label(seat, ui.names)
 
 
 def move_selection(ui: UiState, delta: int) -> None:
@@ -438,6 +443,7 @@ def on_new_observation(ui: UiState, obs: Observation) -> None:
     """Put a fresh observation in; keep the selection on a sensible tile."""
     was_my_turn = ui.obs is not None and ui.obs.is_my_turn
     ui.obs = obs
+    ui.view.note(obs)
     ui.places, ui.place_index = (), 0
     if obs.is_my_turn and not was_my_turn:
         ui.selected = first_playable_index(obs)

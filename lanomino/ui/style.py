@@ -22,6 +22,8 @@ _BASE = {
     "tile.selected.mark": "bold",
     "tile.dim": "",
     "tile.spinner": "bold",
+    "tile.last": "reverse",  # the tile played last
+    "mark": "reverse bold",  # an end of the line, marked where it lies
     "turn": "bold",
     "menu.selected": "reverse bold",
     "winner": "bold",
@@ -33,6 +35,7 @@ _COLOURED = {
     "ok": "ansigreen bold",
     "tile.dim": "ansibrightblack",
     "turn": "ansiyellow bold",
+    "mark": "ansiyellow reverse bold",
     "key": "ansicyan bold",
     "winner": "ansigreen bold",
     **{f"pip.{n}": colour for n, colour in enumerate(PIP_COLOURS) if colour},

@@ -12,6 +12,7 @@ from lanomino.engine import (
     HandEnded,
     HandStarted,
     IllegalActionError,
+    MatchEnd,
     MatchEnded,
     Phase,
     Resigned,
@@ -46,7 +47,7 @@ def test_two_players_resigning_between_hands_ends_the_match() -> None:
     play(state, 0, "6-6")
     assert state.phase is Phase.DEAL
     events = apply(state, 0, RESIGN)
-    assert events[-1] == MatchEnded(1, (1, 0), (1, 0))
+    assert events[-1] == MatchEnded(1, (1, 0), (1, 0), MatchEnd.RESIGNED)
 
 
 def test_three_players_resigning_takes_the_seat_and_its_tiles_off_the_table() -> None:
@@ -80,7 +81,7 @@ def test_last_seat_standing_wins_and_the_departed_rank_by_leaving_last_first() -
     ended, outcome = events[-2], events[-1]
     assert isinstance(ended, HandEnded) and (ended.end, ended.winner) == ("resigned", 0)
     assert ended.pips_left == (6, None, None)
-    assert outcome == MatchEnded(0, (0, 0, 0), (0, 2, 1))
+    assert outcome == MatchEnded(0, (0, 0, 0), (0, 2, 1), MatchEnd.RESIGNED)
 
 
 def test_resigning_with_the_only_playable_tiles_blocks_the_hand() -> None:
@@ -108,7 +109,7 @@ def test_partnership_resigning_concedes_for_the_team() -> None:
 
     start_hand(state, deal, rest)
     events = apply(state, 2, RESIGN)
-    assert events[-1] == MatchEnded(1, (0, 0), (1, 0))
+    assert events[-1] == MatchEnded(1, (0, 0), (1, 0), MatchEnd.RESIGNED)
 
 
 # ----- observe -----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from enginekit import PARTNERSHIP_BLOCK_MOVES, deal_hand, game, partnership_hand
 from lanomino.engine import (
     PASS,
     HandEnded,
+    MatchEnd,
     MatchEnded,
     Phase,
     PointsScored,
@@ -145,7 +146,7 @@ def test_match_goes_on_until_a_seat_reaches_the_target_at_the_end_of_a_hand() ->
     events = play(state, 2, "0-0")
     assert _ended(events).points == (0, 0, 30)
     outcome = events[-1]
-    assert outcome == MatchEnded(2, (8, 0, 30), (2, 0, 1))
+    assert outcome == MatchEnded(2, (8, 0, 30), (2, 0, 1), MatchEnd.TARGET)
     assert state.phase is Phase.OVER and state.outcome == outcome
     assert all(legal_actions(state, s) == () for s in range(3))
 

@@ -4,15 +4,8 @@ import re
 
 from lanomino.engine import End, Play, Rules, apply, new_game, observe, parse_tile, start_hand
 from lanomino.engine.tiles import TILES
-from lanomino.ui.render import (
-    Canvas,
-    Placed,
-    draw_chain,
-    draw_hand,
-    draw_line,
-    line_view,
-    tile_fragments,
-)
+from lanomino.ui.board import Placed, draw_chain, draw_line, line_view
+from lanomino.ui.render import Canvas, draw_hand, tile_fragments
 from lanomino.ui.screens import render_screen
 from lanomino.ui.state import Screen, Settings, UiState, on_new_observation
 
@@ -64,16 +57,19 @@ def test_long_line_turns_a_corner_and_runs_back() -> None:
     chain = tuple(Placed(i % 7, (i + 1) % 7, False) for i in range(12))
     canvas = draw_chain(chain, 30, 9, colour=False)
     rows = canvas.text().splitlines()
-    # the first track reads left to right ...
-    assert rows[1].startswith("[0|1][1|2][2|3][3|4][4|5]")
-    # ... the next tile stands at the edge, its top matching the last flat tile ...
+    # the first track reads left to right (two columns kept free for the left end's mark) ...
+    assert rows[1].startswith("  [0|1][1|2][2|3][3|4][4|5]")
+    # ... the next tile stands at the edge (three rows, like any standing tile), its top
+    # matching the last flat tile and its bottom right above the next track's first tile ...
     corner_x = rows[1].index("╭")
-    assert rows[1][corner_x + 1] == "5" and rows[4][corner_x + 1] == "6"
+    assert rows[1][corner_x + 1] == "5" and rows[3][corner_x : corner_x + 3] == "╰6╯"
+    assert rows[4][corner_x + 1] == "6"
     # ... and the track below runs right to left, each tile facing the one before it
-    assert rows[4][:corner_x].rstrip().endswith("[1|0][0|6]")
+    assert rows[4][: corner_x + 3].endswith("[1|0][0|6]")
     flat = re.findall(r"\[(\d)\|(\d)\]", canvas.text())
     assert len(flat) == 10 and canvas.text().count("╭") == 2  # 12 tiles: two stand at corners
-    assert rows[7].startswith("  ╰4╯[4|5]")  # the third track runs left to right again
+    assert "│ │" not in canvas.text()  # no corner is drawn four rows tall
+    assert rows[4].startswith("  ╭4╮[4|3]") and rows[6].startswith("  ╰5╯")  # the second corner
 
 
 def spinner_state(more: bool = False):

@@ -4,6 +4,7 @@ show, and the saved game lasts exactly as long as the match."""
 from __future__ import annotations
 
 import asyncio
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -56,7 +57,9 @@ def test_resigning_with_three_players_lets_the_others_finish_then_shows_the_stan
         asyncio.run(main())
         assert ui.match_result is not None and not ui.finishing
         screen = text(ui)
-        assert "The match is over:" in screen and "1. " in screen and "3. " in screen
+        # the two who played on are ranked; you are marked as resigned, not ranked above them
+        assert "won the match" in screen and "1. " in screen and "2. " in screen
+        assert "3. " not in screen and re.search(r"- +You \(resigned\) +0 pts", screen)
         assert not writer.submit(store.has_saved_game).result(), "a finished match leaves no save"
         controller.handle(LeaveTable())
         assert ui.screen is Screen.MENU and not ui.has_saved_game and not ui.resigned

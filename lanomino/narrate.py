@@ -1,0 +1,352 @@
+"""The words about a game: every sentence about its events, made from the engine's facts.
+
+One voice for the client's log, the end-of-hand summary, ``lanomino replay`` and the line mode.
+Pure: no prompt_toolkit and no I/O. A ``Cast`` says who is who: the reader's own seat is "you"
+(with "you" grammar), other seats by name, a seat without a name as "seat N" numbered from 1,
+and a partnership's team by its members ("you and Ben", "Ana and Cleo").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from lanomino.engine import (
+    DealVoided,
+    End,
+    Event,
+    HandEnd,
+    HandEnded,
+    HandStarted,
+    MatchEnd,
+    MatchEnded,
+    Passed,
+    PointsScored,
+    Resigned,
+    Rules,
+    TileDrawn,
+    TilePlayed,
+)
+from lanomino.engine.line import CLOSED, Line
+
+
+def seat_label(seat: int, names: Sequence[str] = ()) -> str:
+    """How a person reads a seat: its player's name, else "seat N" counted from 1."""
+    if 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return f"seat {seat + 1}"
+
+
+def plural(count: int, noun: str) -> str:
+    """'1 pip', '2 pips', '1 tile', '0 tiles'."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def listed(items: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+class Who(NamedTuple):
+    """A subject in a sentence: its words, and whether it takes "they" grammar (you, a team)."""
+
+    text: str
+    plural: bool
+    owner: str  # the possessive: "your", "Ana's", "their"
+
+    def says(self, singular: str, plural: str) -> str:
+        """The subject and its verb: 'Ana scores', 'you score'."""
+        return f"{self.text} {plural if self.plural else singular}"
+
+
+@dataclass(frozen=True, slots=True)
+class Cast:
+    """Who sits where, for the words: names per seat, the reader's seat, and the rules."""
+
+    names: tuple[str, ...]
+    rules: Rules
+    you: int | None = None  # the reader's seat: said as "you"
+
+    def seat(self, seat: int) -> Who:
+        if seat == self.you:
+            return Who("you", True, "your")
+        name = seat_label(seat, self.names)
+        # a local player keeps the default name "You": give it you-grammar, not "You opens"
+        if name.casefold() == "you":
+            return Who(name, True, "your")
+        return Who(name, False, f"{name}'s")
+
+    def side(self, side: int) -> Who:
+        """A seat, or in a partnership game the team of seats ``side`` and ``side + 2``."""
+        if not self.rules.partnership:
+            return self.seat(side)
+        members = [s for s in range(len(self.names) or 4) if s % 2 == side]
+        if self.you in members:  # you first: "you and Ben"
+            members.sort(key=lambda s: s != self.you)
+        return Who(listed([self.seat(s).text for s in members]), True, "their")
+
+    def name(self, seat: int) -> str:
+        """The seat as the first word of a line: 'You', 'Ana'."""
+        return capital(self.seat(seat).text)
+
+    def side_name(self, side: int) -> str:
+        return capital(self.side(side).text)
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.rules.partnership else len(self.names)
+
+
+WHERE = {End.LEFT: "on the left", End.RIGHT: "on the right", End.UP: "above the spinner",
+         End.DOWN: "below the spinner"}
+
+
+def event_line(event: Event, cast: Cast, mover: int | None = None,
+               left: Sequence[int] = ()) -> str | None:
+    """One line for ``event`` (past tense), or None for an event not worth a line. ``mover`` is
+    the seat whose play scored (for a PointsScored); ``left``: the seats that have resigned."""
+    if isinstance(event, TilePlayed):
+        who = cast.seat(event.seat).text
+        spin = " (the spinner)" if event.spinner else ""
+        if event.first:
+            return capital(f"{who} opened with {event.tile}{spin}.")
+        where = WHERE[event.end]
+        return capital(f"{who} played {event.tile} {where}{spin}: {event.exposed} showing.")
+    if isinstance(event, TileDrawn):
+        what = str(event.tile) if event.tile is not None else "a tile"
+        return capital(f"{cast.seat(event.seat).text} drew {what}, {event.boneyard} left to draw.")
+    if isinstance(event, Passed):
+        return capital(f"{cast.seat(event.seat).text} passed: no {_either(event.ends)}.")
+    if isinstance(event, PointsScored):
+        return capital(_scored(event, cast, mover))
+    if isinstance(event, HandStarted):
+        return _started(event, cast)
+    if isinstance(event, Resigned):
+        return capital(f"{cast.seat(event.seat).text} resigned and left the table.")
+    if isinstance(event, HandEnded):
+        return f"Hand {event.hand} is over: {_hand_end(event, cast)}"
+    if isinstance(event, MatchEnded):
+        scores = ", ".join(f"{cast.side(s).text} {p}" for s, p in enumerate(event.scores))
+        return f"{match_end_sentence(event, cast, left)} Final scores: {scores}."
+    if isinstance(event, DealVoided):
+        return (f"Hand {event.hand}: nobody was dealt a double, so the tiles are shuffled and "
+                "dealt again.")
+    return None
+
+
+def event_lines(events: Iterable[Event], cast: Cast) -> list[str]:
+    """A line for each event worth one, knowing who made each score and who resigned."""
+    lines: list[str] = []
+    mover: int | None = None
+    left: list[int] = []
+    for event in events:
+        if isinstance(event, TilePlayed):
+            mover = event.seat
+        elif isinstance(event, Resigned):
+            left.append(event.seat)
+        text = event_line(event, cast, mover, left)
+        if text:
+            lines.append(text)
+    return lines
+
+
+def _either(ends: Sequence[int]) -> str:
+    return " or ".join(str(n) for n in ends) or "open end"
+
+
+def _started(event: HandStarted, cast: Cast) -> str:
+    lead = f" with {event.must_lead}" if event.must_lead is not None else ""
+    line = f"Hand {event.hand}: {cast.seat(event.opener).text} to open{lead}"
+    if cast.rules.draws and event.boneyard:
+        line += f"; {plural(event.boneyard, 'tile')} in the boneyard"
+    return line + "."
+
+
+def _scored(event: PointsScored, cast: Cast, mover: int | None) -> str:
+    side = cast.side(event.side)
+    ends = f"the ends add up to {event.points}"
+    if cast.rules.partnership and mover is not None:
+        return f"{cast.seat(mover).text} scored {event.points} for {side.text}: {ends}."
+    return f"{side.text} scored {event.points}: {ends}."
+
+
+# ----- the end of a hand and of a match ---------------------------------------------------------
+
+
+def hand_end_sentence(ended: HandEnded, cast: Cast) -> str:
+    """How the hand ended and how its end points were counted, as one sentence."""
+    return capital(_hand_end(ended, cast))
+
+
+def _hand_end(ended: HandEnded, cast: Cast) -> str:
+    c = ended.tally
+    if ended.end is HandEnd.RESIGNED:
+        assert c.seat is not None
+        winner = "nobody wins" if ended.winner is None else cast.side(ended.winner).says(
+            "wins the match", "win the match")
+        return f"{cast.seat(c.seat).text} resigned, so {winner}."
+    if ended.end is HandEnd.TARGET:
+        assert c.seat is not None and ended.winner is not None
+        goal = f"the target of {cast.rules.target}"
+        if cast.rules.partnership:
+            return (f"{cast.seat(c.seat).text} took {cast.side(ended.winner).text} "
+                    f"to {goal} during the hand.")
+        return f"{cast.seat(c.seat).text} reached {goal} during the hand."
+    if ended.end is HandEnd.DOMINO:
+        assert c.seat is not None and ended.winner is not None
+        scores = f"the {plural(c.others, 'pip')} left in the other hands"
+        if cast.rules.partnership:
+            team = cast.side(ended.winner)
+            text = f"{cast.seat(c.seat).text} went out: {team.says('scores', 'score')} {scores}"
+        else:
+            text = f"{cast.seat(c.seat).says('went out and scores', 'went out and score')} {scores}"
+        return text + _rounded(c.counted, c.earned) + "."
+    return _blocked(ended, cast)
+
+
+def _blocked(ended: HandEnded, cast: Cast) -> str:
+    c = ended.tally
+    names = listed([cast.side(s).text for s in c.tied])
+    if ended.winner is None:
+        return f"the line is blocked: {names} tie on {plural(c.own, 'pip')}, so nobody scores."
+    side = cast.side(ended.winner)
+    if c.tied:
+        head = (f"the line is blocked: {names} tie on {plural(c.own, 'pip')}; "
+                f"{side.says('holds', 'hold')} the lightest tile ({c.lightest}), "
+                f"{'win' if side.plural else 'wins'}")
+    else:
+        head = f"the line is blocked: {side.says('has', 'have')} the fewest pips ({c.own})"
+    score = "score" if side.plural else "scores"
+    if cast.rules.blocked_scoring == "difference":
+        count = (f"{score} {c.counted}: the others' {plural(c.others, 'pip')} minus "
+                 f"{side.owner} {c.own}")
+    else:
+        count = f"{score} the others' {plural(c.others, 'pip')}"
+    return f"{head} and {count}{_rounded(c.counted, c.earned)}."
+
+
+def _rounded(counted: int, earned: int) -> str:
+    return f", rounded to {earned}" if earned != counted else ""
+
+
+def hand_points(ended: HandEnded, cast: Cast) -> list[str]:
+    """Each side's points this hand, itemised: 'Ana 35 (25 for the pips, 10 for the ends)'."""
+    out = []
+    for side, points in enumerate(ended.points):
+        counted = ended.tally.earned if side == ended.winner else 0
+        fives = points - counted
+        parts = []
+        if counted:
+            parts.append(f"{counted} for the pips")
+        if fives:
+            parts.append(f"{fives} for the ends")
+        detail = f" ({', '.join(parts)})" if len(parts) > 1 or fives else ""
+        out.append(f"{cast.side_name(side)} {points}{detail}")
+    return out
+
+
+def match_end_sentence(ended: MatchEnded, cast: Cast, left: Sequence[int] = ()) -> str:
+    """Who won the match and why. ``left``: the seats that resigned or left, in order."""
+    if ended.winner is None:
+        return "The match is over: nobody won."
+    side = cast.side(ended.winner)
+    won = side.says("won", "won")
+    if ended.why is MatchEnd.RESIGNED:
+        gone = [cast.seat(s).text for s in left if cast.rules.partnership
+                or s != ended.winner] or ["the others"]
+        quit_ = "resigned" if len(gone) == 1 else "all resigned"
+        return capital(f"{won} the match: {listed(gone)} {quit_}.")
+    points = plural(ended.scores[ended.winner], "point")
+    if ended.why is MatchEnd.ONE_HAND:
+        return capital(f"{won} the match (a single hand) with {points}.")
+    return capital(f"{won} the match with {points}.")
+
+
+def standings(ended: MatchEnded, cast: Cast,
+              left: Sequence[int] = ()) -> list[tuple[str, str, int]]:
+    """(place, side, points) from first to last. A side that resigned gets no rank ('-') and
+    says so after its name (it lost whatever its score), so a ranked winner never sits above a
+    better score without saying why."""
+    gone = {s % 2 if cast.rules.partnership else s for s in left}
+    rows = []
+    place = 0
+    for side in ended.standings:
+        if side in gone and side != ended.winner:
+            rows.append(("-", f"{cast.side_name(side)} (resigned)", ended.scores[side]))
+            continue
+        place += 1
+        rows.append((f"{place}.", cast.side_name(side), ended.scores[side]))
+    return rows
+
+
+# ----- the table as it stands -------------------------------------------------------------------
+
+
+def last_action(history: Sequence[Event], seat: int) -> str:
+    """What ``seat`` did last this hand: 'played 6-4', 'drew 3', 'drew 2, played 5-1', 'passed'."""
+    mine = [e for e in history if isinstance(e, TilePlayed | TileDrawn | Passed | Resigned)
+            and e.seat == seat]
+    if not mine:
+        return ""
+    last = mine[-1]
+    drew = 0
+    for event in reversed(mine[:-1] if not isinstance(last, TileDrawn) else mine):
+        if not isinstance(event, TileDrawn):
+            break
+        drew += 1
+    before = f"drew {drew}, " if drew else ""
+    if isinstance(last, TileDrawn):
+        return f"drew {drew}"
+    if isinstance(last, TilePlayed):
+        return f"{before}played {last.tile}"
+    if isinstance(last, Passed):
+        return f"{before}passed"
+    return "resigned"
+
+
+END_NAMES = ("left", "right", "up", "down")
+
+
+def ends_count(line: Line) -> str:
+    """All Fives: the ends that count and what they score now: 'ends 6-6 + 3 = 15: scores 15'
+    (a double across an end counts both halves)."""
+    if line.tiles == 0:
+        return ""
+    if line.tiles == 1 and line.first is not None:
+        parts = [str(line.first.pips)]
+    else:
+        parts = [f"{n}-{n}" if line.double[e] else str(n) for e, n in enumerate(line.ends)
+                 if n != CLOSED and line.counted[e]]
+    total = line.fives_count()
+    scores = f"scores {total}" if total and total % 5 == 0 else "no score"
+    return f"ends {' + '.join(parts)} = {total}: {scores}"
+
+
+def hand_end_short(ended: HandEnded, cast: Cast) -> str:
+    """A few words for a score sheet row: 'Ana went out', 'blocked', 'you resigned'."""
+    c = ended.tally
+    if ended.end is HandEnd.DOMINO and c.seat is not None:
+        return f"{cast.seat(c.seat).text} went out"
+    if ended.end is HandEnd.TARGET and c.seat is not None:
+        return f"{cast.seat(c.seat).text} hit target"
+    if ended.end is HandEnd.RESIGNED and c.seat is not None:
+        return f"{cast.seat(c.seat).text} resigned"
+    return "blocked, a tie" if ended.winner is None else "blocked"
+
+
+def auto_draw_note(history: Sequence[Event], seat: int, cast: Cast) -> str:
+    """What auto-draw just did for ``seat`` (drew, and perhaps passed), or ""."""
+    done = last_action(history, seat)
+    if "played" in done or not ("drew" in done or done == "passed"):
+        return ""
+    last = next((e for e in reversed(history) if isinstance(e, Passed) and e.seat == seat), None)
+    if done.endswith("passed") and last is not None:
+        done += f": no {_either(last.ends)}"
+    return capital(f"auto-draw for {cast.seat(seat).text}: {done}.")

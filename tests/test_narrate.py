@@ -1,0 +1,151 @@
+"""One voice: the sentences about a game, from the engine's facts, with people's grammar."""
+
+from __future__ import annotations
+
+from lanomino.engine import (
+    PASS,
+    RESIGN,
+    TILES,
+    End,
+    Event,
+    GameState,
+    HandEnd,
+    HandEnded,
+    HandTally,
+    MatchEnd,
+    MatchEnded,
+    Play,
+    Rules,
+    apply,
+    new_game,
+    parse_tile,
+    start_hand,
+)
+from lanomino.narrate import (
+    Cast,
+    ends_count,
+    event_lines,
+    hand_end_sentence,
+    hand_points,
+    match_end_sentence,
+    plural,
+    seat_label,
+    standings,
+)
+
+PAIR = ("Tess", "Ana")
+FOUR = ("Tess", "Ana", "Ben", "Cleo")
+
+
+def game(rules: Rules, hands: list[str]) -> GameState:
+    state = new_game(rules, len(hands))
+    deal = [[parse_tile(t) for t in h.split()] for h in hands]
+    used = {t for h in deal for t in h}
+    start_hand(state, deal, [t for t in TILES if t not in used])
+    return state
+
+
+def play(state: GameState, seat: int, tile: str, end: End | None = None) -> list[Event]:
+    return apply(state, seat, Play(parse_tile(tile), end))
+
+
+def went_out_hand() -> tuple[GameState, list[Event]]:
+    """Block, two tiles each: Tess opens 6-6, Ana has no six, Tess goes out with 6-5 (Ana keeps
+    0-0 and 1-0: one pip)."""
+    state = game(Rules.preset("block", hand_size=2), ["6-6 6-5", "0-0 1-0"])
+    events = play(state, 0, "6-6") + apply(state, 1, PASS) + play(state, 0, "6-5", End.LEFT)
+    return state, events
+
+
+def test_you_went_out_and_score_one_pip_in_your_own_grammar() -> None:
+    state, _ = went_out_hand()
+    ended = state.results[-1]
+    assert ended.end is HandEnd.DOMINO and ended.tally == HandTally(0, 1, 0, 1, 1)
+    assert hand_end_sentence(ended, Cast(PAIR, state.rules, you=0)) == (
+        "You went out and score the 1 pip left in the other hands.")
+    assert hand_end_sentence(ended, Cast(PAIR, state.rules, you=1)) == (
+        "Tess went out and scores the 1 pip left in the other hands.")
+
+
+def test_a_player_named_you_gets_you_grammar_in_a_replay() -> None:
+    state, events = went_out_hand()
+    lines = event_lines(events, Cast(("You", "Ana"), state.rules))
+    assert lines == [
+        "You opened with 6-6.",
+        "Ana passed: no 6.",
+        "You played 6-5 on the left: 5 showing.",
+        "Hand 1 is over: You went out and score the 1 pip left in the other hands.",
+    ]
+
+
+def test_in_partnership_the_one_who_went_out_is_named_and_the_team_scores() -> None:
+    rules = Rules.preset("partnership")
+    ended = HandEnded(3, HandEnd.DOMINO, 0, (25, 0), (0, 9, 0, 18), ((),) * 4,
+                      HandTally(2, 27, 0, 27, 25))
+    assert hand_end_sentence(ended, Cast(FOUR, rules, you=0)) == (
+        "Ben went out: you and Ben score the 27 pips left in the other hands, rounded to 25.")
+    assert hand_end_sentence(ended, Cast(FOUR, rules, you=1)) == (
+        "Ben went out: Tess and Ben score the 27 pips left in the other hands, rounded to 25.")
+
+
+def test_a_blocked_hand_says_whose_pips_without_calling_a_person_its() -> None:
+    rules = Rules.preset("block")  # the difference is scored
+    ended = HandEnded(1, HandEnd.BLOCKED, 0, (2, 0), (25, 27), ((), ()),
+                      HandTally(None, 27, 25, 2, 2))
+    assert hand_end_sentence(ended, Cast(PAIR, rules, you=0)) == (
+        "The line is blocked: you have the fewest pips (25) and score 2: the others' 27 pips "
+        "minus your 25.")
+    assert hand_end_sentence(ended, Cast(PAIR, rules, you=1)) == (
+        "The line is blocked: Tess has the fewest pips (25) and scores 2: the others' 27 pips "
+        "minus Tess's 25.")
+    tie = HandEnded(1, HandEnd.BLOCKED, None, (0, 0), (9, 9), ((), ()),
+                    HandTally(None, 0, 9, 0, 0, (0, 1)))
+    assert hand_end_sentence(tie, Cast(PAIR, rules, you=0)) == (
+        "The line is blocked: you and Ana tie on 9 pips, so nobody scores.")
+
+
+def test_after_you_resign_the_words_say_you_resigned_and_rank_you_without_a_place() -> None:
+    state = game(Rules.preset("partnership"), [
+        "6-6 6-3 1-0 0-0 1-1 2-0 5-5", "6-5 3-2 6-0 2-1 2-2 3-1 3-3",
+        "5-4 6-2 5-3 5-2 4-4 3-0 4-1", "6-4 6-1 4-0 4-2 4-3 5-0 5-1"])
+    state.scores = [9, 0]
+    events = apply(state, 0, RESIGN)
+    cast = Cast(FOUR, state.rules, you=0)
+    ended, outcome = state.results[-1], state.outcome
+    assert outcome is not None and outcome.why is MatchEnd.RESIGNED and outcome.winner == 1
+    assert hand_end_sentence(ended, cast) == "You resigned, so Ana and Cleo win the match."
+    assert match_end_sentence(outcome, cast, [0]) == "Ana and Cleo won the match: you resigned."
+    assert standings(outcome, cast, [0]) == [("1.", "Ana and Cleo", 0),
+                                             ("-", "You and Ben (resigned)", 9)]
+    assert event_lines(events, cast)[0] == "You resigned and left the table."
+
+
+def test_seats_are_counted_from_one_for_people() -> None:
+    assert seat_label(0) == "seat 1" and seat_label(2, ("Ana", "")) == "seat 3"
+    assert seat_label(1, ("Ana", "Bo")) == "Bo"
+    assert plural(1, "pip") == "1 pip" and plural(0, "pip") == "0 pips"
+
+
+def test_all_fives_points_are_itemised_and_the_ends_counted() -> None:
+    rules = Rules.preset("allfives")
+    ended = HandEnded(2, HandEnd.DOMINO, 0, (35, 5), (0, 27), ((), ()), HandTally(0, 27, 0, 27, 25))
+    assert hand_points(ended, Cast(PAIR, rules, you=0)) == [
+        "You 35 (25 for the pips, 10 for the ends)", "Ana 5 (5 for the ends)"]
+    state = game(rules, ["6-6 6-4 1-1 0-0 3-3 5-5 4-4", "6-5 4-3 6-2 2-2 0-1 0-2 2-5"])
+    assert ends_count(state.line) == ""
+    play(state, 0, "6-6")
+    assert ends_count(state.line) == "ends 12 = 12: no score"
+    play(state, 1, "6-5", End.LEFT)
+    assert ends_count(state.line) == "ends 5 + 6-6 = 17: no score"
+    events = play(state, 0, "6-4", End.RIGHT)
+    assert ends_count(state.line) == "ends 5 + 4 = 9: no score"
+    assert event_lines(events, Cast(PAIR, rules, you=0)) == [
+        "You played 6-4 on the right: 4 showing."]
+
+
+def test_a_match_to_a_target_names_the_winner_and_points() -> None:
+    ended = MatchEnded(1, (40, 101), (1, 0), MatchEnd.TARGET)
+    assert match_end_sentence(ended, Cast(PAIR, Rules.preset("classic"), you=0)) == (
+        "Ana won the match with 101 points.")
+    assert match_end_sentence(ended, Cast(PAIR, Rules.preset("classic"), you=1)) == (
+        "You won the match with 101 points.")

@@ -1,0 +1,121 @@
+"""Nothing is ever cut: every screen, drawn at 80x24 and 60x20, keeps all its characters on the
+screen (long text wraps or is shortened between words), for every preset and moment of a match."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from lanomino.bots import get_bot
+from lanomino.engine import (
+    PRESETS,
+    TILES,
+    HandEnded,
+    MatchEnded,
+    Play,
+    Rules,
+    apply,
+    new_game,
+    observe,
+    start_hand,
+)
+from lanomino.ui.render import Canvas
+from lanomino.ui.screens import draw_screen
+from lanomino.ui.state import Screen, Settings, UiState, confirm, on_new_observation
+
+SIZES = ((80, 24), (60, 20))
+NAMES = ("Tess", "Ana", "Ben", "Cleo")
+
+
+def cut_rows(ui: UiState, width: int, height: int) -> list[str]:
+    """The rows of the screen where a character fell off; empty when nothing was cut."""
+    canvas = draw_screen(ui, Canvas(width, height))
+    rows = canvas.text().splitlines()
+    return sorted({f"row {y}: {rows[y] if 0 <= y < len(rows) else ''!r}" for _, y in canvas.cut})
+
+
+def players_for(preset: str) -> int:
+    return 4 if Rules.preset(preset).partnership else 3 if preset == "block" else 2
+
+
+def match_moments(preset: str, seed: int = 3) -> Iterator[UiState]:
+    """A whole match of ``preset`` played by bots, seen from seat 0: the table before each of
+    seat 0's moves, every hand's end and the match's end."""
+    rules = Rules.preset(preset)
+    players = players_for(preset)
+    rng = random.Random(seed)
+    state = new_game(rules, players)
+    ui = UiState(screen=Screen.TABLE, names=NAMES[:players], seat_levels=("", *["normal"] * 3),
+                 settings=Settings(colour=False, auto_draw=True))
+    bot = get_bot("normal")
+    while state.outcome is None:
+        if state.phase.value == "deal":
+            deck = list(TILES)
+            rng.shuffle(deck)
+            size = rules.hand_size_for(players)
+            start_hand(state, [deck[i * size:(i + 1) * size] for i in range(players)],
+                       deck[players * size:])
+            ui.hand_result = None
+        seat = state.turn
+        obs = observe(state, seat)
+        events = apply(state, seat, bot(obs, rng))
+        on_new_observation(ui, observe(state, 0))
+        for event in events:
+            if isinstance(event, HandEnded):
+                ui.hand_result = event
+            elif isinstance(event, MatchEnded):
+                ui.match_result = event
+        yield ui
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_moment_of_a_match_fits_at_80x24_and_60x20(preset: str) -> None:
+    seen_end = False
+    for n, ui in enumerate(match_moments(preset)):
+        seen_end = seen_end or ui.hand_result is not None
+        for width, height in SIZES:
+            assert cut_rows(ui, width, height) == [], f"{preset}, step {n}, {width}x{height}"
+            if n % 7 == 0:  # the panels too, now and then
+                for panel in ("log", "sheet"):
+                    ui.view.toggle(panel)
+                    assert cut_rows(ui, width, height) == [], f"{panel} at step {n}"
+                    ui.view.toggle(panel)
+    assert seen_end
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_questions_and_refusals_wrap_instead_of_being_cut(size: tuple[int, int]) -> None:
+    ui = next(u for u in match_moments("classic") if u.obs is not None and u.obs.is_my_turn
+              and u.hand_result is None)
+    assert ui.obs is not None
+    ui.message = ("you may not pass while the boneyard has tiles: press d to draw; and this "
+                  "sentence is long enough to need two rows at any width")
+    assert cut_rows(ui, *size) == []
+    ui.message, ui.confirm_quit = "", True
+    assert cut_rows(ui, *size) == []
+    ui.confirm_quit = False
+    ui.selected = next((i for i, t in enumerate(ui.obs.hand)
+                        if sum(isinstance(a, Play) and a.tile == t for a in ui.obs.legal) > 1), 0)
+    confirm(ui)
+    assert cut_rows(ui, *size) == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("screen", [Screen.MENU, Screen.SETUP, Screen.SETTINGS, Screen.HELP])
+def test_the_screens_around_the_table_fit(screen: Screen, size: tuple[int, int]) -> None:
+    ui = UiState(screen=screen, levels=["random", "easy", "normal", "hard", "expert"])
+    ui.notice = "You resigned: Ana won the match. The game is no longer saved, so Continue is gone."
+    for preset in PRESETS:
+        ui.setup.preset = preset
+        ui.setup.players = players_for(preset)
+        ui.setup.levels = ["expert"] * 3
+        for row in range(len(ui.setup.rows())):
+            ui.setup.row = row
+            assert cut_rows(ui, *size) == [], f"{screen} {preset} row {row}"
+    for back in (Screen.MENU, Screen.SETTINGS):
+        ui.back = back
+        for scroll in range(0, 40, 5):
+            ui.help_scroll = scroll
+            assert cut_rows(ui, *size) == [], f"help from {back}, scrolled {scroll}"
