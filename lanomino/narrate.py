@@ -256,17 +256,16 @@ def match_end_sentence(ended: MatchEnded, cast: Cast, left: Sequence[int] = ()) 
     """Who won the match and why. ``left``: the seats that resigned or left, in order."""
     if ended.winner is None:
         return "The match is over: nobody won."
-    side = cast.side(ended.winner)
-    won = side.says("won", "won")
+    winner = cast.side(ended.winner).text
     if ended.why is MatchEnd.RESIGNED:
         gone = [cast.seat(s).text for s in left if cast.rules.partnership
                 or s != ended.winner] or ["the others"]
         quit_ = "resigned" if len(gone) == 1 else "all resigned"
-        return capital(f"{won} the match: {listed(gone)} {quit_}.")
+        return f"The match is over: {winner} won because {listed(gone)} {quit_}."
     points = plural(ended.scores[ended.winner], "point")
     if ended.why is MatchEnd.ONE_HAND:
-        return capital(f"{won} the match (a single hand) with {points}.")
-    return capital(f"{won} the match with {points}.")
+        return f"The match is over: {winner} won the single hand with {points}."
+    return f"The match is over: {winner} won with {points}."
 
 
 def standings(ended: MatchEnded, cast: Cast,

@@ -102,7 +102,7 @@ def test_export_record_turns_a_transcript_into_a_record(logged: Path, tmp_path: 
 def test_replay_id_without_a_terminal_narrates(logged: Path) -> None:
     done = _run("replay", "2", data=logged)
     assert done.returncode == 0
-    assert done.stdout.startswith("Hand 1:") and "won the match" in done.stdout
+    assert done.stdout.startswith("Hand 1:") and "The match is over: " in done.stdout
 
 
 def test_unknown_ids_are_clear_errors_and_write_nothing(logged: Path, tmp_path: Path) -> None:

@@ -114,7 +114,8 @@ def test_after_you_resign_the_words_say_you_resigned_and_rank_you_without_a_plac
     ended, outcome = state.results[-1], state.outcome
     assert outcome is not None and outcome.why is MatchEnd.RESIGNED and outcome.winner == 1
     assert hand_end_sentence(ended, cast) == "You resigned, so Ana and Cleo win the match."
-    assert match_end_sentence(outcome, cast, [0]) == "Ana and Cleo won the match: you resigned."
+    assert match_end_sentence(outcome, cast, [0]) == (
+        "The match is over: Ana and Cleo won because you resigned.")
     assert standings(outcome, cast, [0]) == [("1.", "Ana and Cleo", 0),
                                              ("-", "You and Ben (resigned)", 9)]
     assert event_lines(events, cast)[0] == "You resigned and left the table."
@@ -146,6 +147,6 @@ def test_all_fives_points_are_itemised_and_the_ends_counted() -> None:
 def test_a_match_to_a_target_names_the_winner_and_points() -> None:
     ended = MatchEnded(1, (40, 101), (1, 0), MatchEnd.TARGET)
     assert match_end_sentence(ended, Cast(PAIR, Rules.preset("classic"), you=0)) == (
-        "Ana won the match with 101 points.")
+        "The match is over: Ana won with 101 points.")
     assert match_end_sentence(ended, Cast(PAIR, Rules.preset("classic"), you=1)) == (
-        "You won the match with 101 points.")
+        "The match is over: you won with 101 points.")

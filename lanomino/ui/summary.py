@@ -73,6 +73,7 @@ def _words(ui: UiState, obs: Observation, result: HandEnded | None, width: int) 
         rows.append([("class:title", f"Hand {result.hand} is over")])
         if not (match is not None and result.end == "resigned"):
             text(hand_end_sentence(result, cast), indent=2)
+        rows.append([("class:title", "Tiles left in each hand:")])
         name_w = min(14, max(len(n) for n in cast.names) + 1)
         per_row = max(1, (width - 4 - name_w - 9) // 6)  # tiles per row, room left for the pips
         for seat, tiles in enumerate(result.hands):

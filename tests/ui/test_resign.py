@@ -58,7 +58,7 @@ def test_resigning_with_three_players_lets_the_others_finish_then_shows_the_stan
         assert ui.match_result is not None and not ui.finishing
         screen = text(ui)
         # the two who played on are ranked; you are marked as resigned, not ranked above them
-        assert "won the match" in screen and "1. " in screen and "2. " in screen
+        assert "The match is over: " in screen and "1. " in screen and "2. " in screen
         assert "3. " not in screen and re.search(r"- +You \(resigned\) +0 pts", screen)
         assert not writer.submit(store.has_saved_game).result(), "a finished match leaves no save"
         controller.handle(LeaveTable())
