@@ -30,6 +30,7 @@ from lanomino.lines.typed import Command, CommandError, help_lines, parse_comman
 from lanomino.ui.lan import HostTable, JoinTable, looks_like_address
 from lanomino.ui.state import (
     ContinueSaved,
+    FinishMatch,
     LeaveTable,
     NextHand,
     OpenHistory,
@@ -63,6 +64,7 @@ class LineFront:
         self.next_said: int | None = None  # the hand whose "type next" was said
         self.over_said = False
         self.resigning = False  # resign was typed once
+        self.watch_said = False  # "you watch the others" was said
 
     @property
     def words(self) -> bool:
@@ -102,7 +104,12 @@ class LineFront:
             if ui.lan is not None:
                 return ["Type quit to leave the table."]
             return ["Type new for another match, menu for the menu, or quit."]
-        if ui.hand_result is not None and ui.lan is None and self.next_said != obs.hand_no:
+        if ui.resigned and not self.watch_said:
+            self.watch_said = True
+            finish = "type finish to see the end at once, " if ui.lan is None else ""
+            return [f"You watch the others play on: {finish}menu to leave, or quit."]
+        if (ui.hand_result is not None and ui.lan is None and not ui.resigned
+                and self.next_said != obs.hand_no):
             self.next_said = obs.hand_no
             return ["Type next, or press Enter, to deal the next hand."]
         return []
@@ -114,7 +121,8 @@ class LineFront:
     def _fresh_table(self) -> None:
         """A new match or table: forget what was said about the last one."""
         self.narrator = Narrator(self.words, self.plays)
-        self.heard, self.next_said, self.over_said, self.resigning = LanHeard(), None, False, False
+        self.heard, self.next_said, self.over_said = LanHeard(), None, False
+        self.resigning = self.watch_said = False
 
     # ----- one typed line -------------------------------------------------------------------
 
@@ -249,6 +257,11 @@ class LineFront:
         self.resigning = False
         self.send(ResignMatch())
 
+    def _do_finish(self, command: Command) -> None:
+        if not self.ui.resigned:
+            raise CommandError("Finish works after you resign: the others then play on at once.")
+        self.send(FinishMatch())
+
     # ----- leaving, starting ----------------------------------------------------------------
 
     def _do_quit(self, command: Command) -> None:
@@ -286,8 +299,9 @@ class LineFront:
             elif word in levels:
                 level = word
             else:
-                raise CommandError(f"{word!r} is neither a number of players, a preset "
-                                   f"({', '.join(PRESETS)}) nor a level ({', '.join(levels)}).")
+                raise CommandError(f"I do not know {word!r} here: say a number of players, a "
+                                   f"preset ({', '.join(PRESETS)}) or a level "
+                                   f"({', '.join(levels)}).")
         rules = Rules.preset(preset)
         players = players or (4 if rules.partnership else 2)
         try:

@@ -22,6 +22,7 @@ VERBS: dict[str, tuple[tuple[str, ...], str]] = {
     "pass": ((), "pass, when nothing fits and nothing can be drawn"),
     "next": (("n",), "deal the next hand (or, in a replay, the next move)"),
     "resign": ((), "leave the match; type it twice to be sure"),
+    "finish": ((), "after resigning: let the others play the match out at once"),
     "new": (("start",), "a new match against the computer: new 3 allfives hard"),
     "continue": (("resume",), "resume the saved match"),
     "menu": (("leave",), "leave the table (a local match stays saved)"),

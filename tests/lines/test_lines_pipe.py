@@ -168,3 +168,25 @@ def test_history_replay_rules_and_settings(finished: tuple[Path, list[str]]) -> 
         assert plain.finish() == 0
     finally:
         plain.kill()
+
+
+def test_resigning_watches_the_others_finish(tmp_path: Path) -> None:
+    pipe = local(tmp_path, "--players", "3", "--seed", "5", "--pause", "0.3")
+    try:
+        pipe.until(r"Playable: |Nothing fits")
+        pipe.send("resign")
+        assert pipe.read() == "Type resign again to leave the match; anything else keeps you in it."
+        pipe.send("resign")
+        assert pipe.until(r"^You resigned") == "You resigned and left the match."
+        assert pipe.read() == ("You watch the others play on: type finish to see the end at once, "
+                               "menu to leave, or quit.")
+        pipe.send("draw")
+        assert pipe.until(r"^The hand|^It is") is not None
+        pipe.send("finish")
+        assert re.search(r"(Ana|Ben) won the match\.", pipe.until(OVER, timeout_s=60))
+        after = pipe.said[pipe.said.index("You resigned and left the match."):]
+        assert not [s for s in after if s.startswith("Your turn")]
+        pipe.send("quit")
+        assert pipe.finish() == 0
+    finally:
+        pipe.kill()

@@ -1,0 +1,118 @@
+"""The line front end on its own: typed lines become the intents the controller takes, and a
+line that cannot be acted on sends nothing and says why."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from lanomino.engine import TILES, Play, Rules
+from lanomino.lines.front import LineFront
+from lanomino.localgame import LocalMatch, make_config
+from lanomino.ui.lan import HostTable, JoinTable
+from lanomino.ui.state import (
+    OpenHistory,
+    QuitApp,
+    ResignMatch,
+    SaveSettings,
+    StartLocal,
+    Submit,
+    UiState,
+    on_new_observation,
+)
+
+LEVELS = ["easy", "normal", "hard"]
+
+
+def front(ui: UiState | None = None) -> tuple[LineFront, list[object], list[str]]:
+    sent: list[object] = []
+    said: list[str] = []
+    ui = ui or UiState(levels=LEVELS)
+    f = LineFront(ui, sent.append, said.append)
+    f.refresh()  # the greeting (or the table as it stands)
+    said.clear()
+    return f, sent, said
+
+
+def at_table(seed: int = 2) -> tuple[LineFront, list[object], list[str], LocalMatch]:
+    """A front end watching seat 0 of a freshly dealt local match, at seat 0's turn."""
+    for s in range(seed, seed + 50):
+        match = LocalMatch(make_config(Rules.classic(), 2, ("normal",), "You", s))
+        match.deal()
+        if match.state.turn == 0:
+            break
+    ui = UiState(levels=LEVELS, names=match.config.names)
+    on_new_observation(ui, match.observe(0))
+    f, sent, said = front(ui)
+    return f, sent, said, match
+
+
+def test_menu_commands_become_intents() -> None:
+    f, sent, said = front()
+    f.on_line("new 3 allfives hard")
+    assert sent == [StartLocal(Rules.preset("allfives"), 3, ("hard",))]
+    f.on_line("host 3 1 block easy")
+    assert sent[-1] == HostTable("Lanomino", "block", 3, 1, "easy", None)
+    f.on_line("join 127.0.0.1:5000/abcd secret words")
+    assert sent[-1] == JoinTable("127.0.0.1:5000/abcd", "secret words")
+    f.on_line("history")
+    assert sent[-1] == OpenHistory()
+    assert said[-1] == "No matches logged yet: finish a game and it shows up here."
+    f.on_line("quit")
+    assert sent[-1] == QuitApp()
+
+
+@pytest.mark.parametrize("typed", ["new 5", "new partnership 3", "new chess", "host 2 2",
+                                   "join nowhere", "continue", "replay x", "set volume 3",
+                                   "set pause soon", "rules poker", "next", "hand", "finish"])
+def test_a_menu_line_that_cannot_be_done_sends_nothing(typed: str) -> None:
+    f, sent, said = front()
+    f.on_line(typed)
+    assert sent == [] and said and said[0][0].isupper() and said[0].endswith((".", "?"))
+
+
+def test_set_changes_the_setting_and_saves_it() -> None:
+    f, sent, said = front()
+    f.on_line("set words on")
+    assert f.ui.settings.words and f.words and sent == [SaveSettings(f.ui.settings)]
+    assert said == ["words is now on."]
+    f.on_line("set name Ana Maria")
+    assert f.ui.settings.name == "Ana Maria"
+
+
+def test_a_legal_play_is_sent_and_bad_ones_are_not() -> None:
+    f, sent, said, match = at_table()
+    obs = match.observe(0)
+    fits = [a for a in obs.legal if isinstance(a, Play)]
+    held = set(obs.hand)
+    foreign = next(t for t in TILES if t not in held)
+    for typed in ["plya", "play 9-9", f"play {len(obs.hand) + 1}", f"play {foreign}",
+                  "pass", "draw" if fits else "pass", "next", "back", "stop"]:
+        said.clear()
+        f.on_line(typed)
+        assert sent == [], typed
+        assert said and said[0][0].isupper(), (typed, said)
+    number = obs.hand.index(fits[0].tile) + 1
+    f.on_line(str(number))
+    assert sent == [Submit(fits[0])]
+
+
+def test_resign_asks_once_more() -> None:
+    f, sent, said, _ = at_table()
+    f.on_line("resign")
+    assert sent == [] and "again" in said[-1]
+    f.on_line("hand")
+    f.on_line("resign")
+    assert sent == []  # something else came between
+    f.on_line("resign")
+    assert sent == [ResignMatch()]
+
+
+def test_the_line_mode_never_loads_prompt_toolkit() -> None:
+    code = ("import sys, lanomino.lines.front, lanomino.lines.console, lanomino.commands.lineplay, "
+            "lanomino.client.controller; print('prompt_toolkit' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         check=True)
+    assert out.stdout.strip() == "False"
