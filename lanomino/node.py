@@ -203,7 +203,9 @@ class _Node:
             if not event.ok:
                 log.warning("hand %d does not verify: %s", event.hand, event.detail)
         elif isinstance(event, ProtocolProblem):
-            log.info("refused (%s): %s", event.code, event.detail)
+            guess = event.code in ("passphrase", "throttled")  # someone may be guessing: say so
+            log.log(logging.WARNING if guess else logging.INFO, "refused (%s): %s", event.code,
+                    event.detail)
 
     def my_seat(self) -> int | None:
         """This node's seat at the table, once it has one."""

@@ -43,7 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by host-side bots")
     parser.add_argument("--level", default="normal", metavar="L",
                         help="bot level: easy, normal, hard, expert, random, greedy (default normal)")
-    parser.add_argument("--passphrase", metavar="P", help="joiners must know this (it never travels)")
+    parser.add_argument("--passphrase", metavar="P",
+                        help="joiners must know this (it never travels; wrong guesses are "
+                             "throttled to about one a minute: three random words are best)")
     parser.add_argument("--bind", metavar="IP", help="address to serve and advertise on (default: all LAN interfaces)")
     parser.add_argument("--port", type=int, default=0, metavar="PORT", help="TCP port (default: any free one)")
     parser.add_argument("--interface", action="append", metavar="IP",
@@ -76,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
         _check_name(args.name)
     except (ValueError, AnnouncementError) as exc:
         raise CliError(str(exc)) from None
+    if args.passphrase is not None:
+        from lanomino.net.throttle import passphrase_advice
+
+        advice = passphrase_advice(args.passphrase)
+        if advice is not None:
+            print(f"lanomino host: note: {advice}", file=sys.stderr)
     if not 0 <= args.bots < args.seats:
         raise CliError(f"--bots must be 0..{args.seats - 1} at a table of {args.seats}")
     try:

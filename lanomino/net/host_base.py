@@ -34,6 +34,7 @@ from lanomino.net.session_base import (
     Timings,
     passphrase_key,
 )
+from lanomino.net.throttle import GuessThrottle
 
 Policy = Callable[[Observation], Action]
 MAX_PENDING = 16
@@ -147,6 +148,7 @@ class HostBase:
         self.by_curve: dict[str, int] = {}
         self.bot_due: float | None = None
         self.resyncs = Deferrals()  # a snapshot costs far more than its request: a budget per seat
+        self.guesses = GuessThrottle()  # wrong passphrases: backoff per key and per table
         self._out: list[Outgoing] = []
         self._events: list[SessionEvent] = []
         self.now = 0.0

@@ -35,6 +35,7 @@ Every refused message gets an ``error`` reply, is counted in ``stats`` and repor
 from __future__ import annotations
 
 import hmac
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -246,11 +247,8 @@ class HostSession(HostMigrate):
         if not self.ring.verify_statement(p.identity, body["signature"], statement):
             self._refuse_join(sender.route, "bad_signature", "the join is not signed by the identity key")
             return
-        if self.pass_key is not None:
-            want = passphrase_proof(self.pass_key, p.nonce, self.curve, sender.curve, p.identity)
-            if body["proof"] is None or not hmac.compare_digest(want, body["proof"]):
-                self._refuse_join(sender.route, "passphrase", "wrong passphrase")
-                return
+        if self.pass_key is not None and not self._passphrase_ok(sender, p, body["proof"]):
+            return
         seat = self._seat_of_identity(p.identity)
         rejoined = seat is not None
         if seat is None:
@@ -277,6 +275,24 @@ class HostSession(HostMigrate):
             self._send_snapshot(seat)
         elif self.seats_taken == self.players:
             self._start_header()
+
+    def _passphrase_ok(self, sender: Sender, p: Pending, proof: bytes | None) -> bool:
+        """Check the proof unless this key or the table is throttled (net/throttle.py)."""
+        assert self.pass_key is not None
+        member = self._seat_of_identity(p.identity) is not None  # a player coming back
+        wait = self.guesses.wait_s(sender.curve, self.now, member=member)
+        if wait > 0:
+            self._refuse_join(sender.route, "throttled",
+                              f"too many wrong passphrases: try again in {math.ceil(wait)} s")
+            return False
+        want = passphrase_proof(self.pass_key, p.nonce, self.curve, sender.curve, p.identity)
+        if proof is None or not hmac.compare_digest(want, proof):
+            self.guesses.failed(sender.curve, self.now, member=member)
+            self._refuse_join(sender.route, "passphrase",
+                              f"wrong passphrase ({self.guesses.wrong} wrong answers so far)")
+            return False
+        self.guesses.succeeded(sender.curve)
+        return True
 
     def _refuse_join(self, route: bytes, code: str, reason: str) -> None:
         self.stats[f"refused.{code}"] += 1
