@@ -26,6 +26,7 @@ from lanomino.fair.transcript import (
     move_json,
     move_statement,
 )
+from lanomino.net.chunks import split_body
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host_base import ROUND, Phase, Seat, seat_view
 from lanomino.net.host_deal import HostDeal
@@ -236,8 +237,13 @@ class HostPlay(HostDeal):
             play = {"hand": d.hand, "tiles": [str(t) for t in self.dealt[seat.seat]], "events": history,
                     "moves": d.moves, "signatures": [s.hex() for s in d.signatures], "turn": state.turn,
                     "attempts": [x.public_json() for x in d.attempts]}
-        self._send(seat, "snapshot", seat=seat.seat, roster=self.roster(), seats=self.players,
-                   rules=self.rules_spec, transcript=self.doc, play=play)
+        snapshot = {"seat": seat.seat, "roster": self.roster(), "seats": self.players,
+                    "rules": self.rules_spec, "transcript": self.doc, "play": play}
+        parts = split_body(snapshot)  # a long match's transcript outgrows one message
+        for part in parts:
+            self._send(seat, "snapshot_part", **part)
+        if not parts:
+            self._send(seat, "snapshot", **snapshot)
         n = seat.seat
         if self.doc is not None:
             self._send_bots(seat)

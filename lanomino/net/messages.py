@@ -22,6 +22,7 @@ Direction and meaning (P = peer, H = host):
   P->H move       a signed move;  H->P update: the move, its signature and the public events
   H->P hand_log   the finished hand's transcript entry and the host's closing statement
   P->H resync     "I missed something";  H->P snapshot: everything this seat may know now
+                  (over 240 kB, as numbered snapshot_part messages instead; see chunks.py)
   H->P error      a refused message (code, text, the seq it refers to)
   P->H bye        the peer leaves the table;  both ways: ping (liveness)
   H->P bots       the host-side bots' signing keys and levels, for the member that may host next
@@ -68,6 +69,7 @@ from lanomino.engine import (
     parse_tile,
 )
 from lanomino.engine.errors import EngineError
+from lanomino.net.chunks import MAX_PARTS, PART_BYTES
 from lanomino.net.codec import (
     ENVELOPE_KEYS,
     MAX_COUNTER,
@@ -251,6 +253,9 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "reshuffle_reveal": {"hand": HAND, "term": HAND, "secret": KEY32},
     "ping": {},
     "bots": {"bots": listof(bot_entry, MAX_SEATS)},
+    # a snapshot too large for one message, in order (net/chunks.py)
+    "snapshot_part": {"part": integer(0, MAX_PARTS - 1), "parts": integer(1, MAX_PARTS),
+                      "data": text(PART_BYTES * 4 // 3 + 4, r"[A-Za-z0-9+/]*={0,2}")},
 }
 
 KNOWN_TYPES = frozenset(SCHEMAS)

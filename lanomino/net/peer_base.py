@@ -14,6 +14,7 @@ from lanomino.fair.commit import (
 )
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.verify import StreamVerifier
+from lanomino.net.chunks import Reassembler
 from lanomino.net.codec import PROTOCOL_VERSION
 from lanomino.net.session_base import (
     Closed,
@@ -80,6 +81,7 @@ class PeerBase:
         self.verifier = StreamVerifier()
         self.pending_move: int | None = None
         self.resync_asked = False
+        self.parts = Reassembler()  # a snapshot arriving in parts (net/chunks.py)
         self.last_heard = 0.0
         self.last_sent = 0.0
         self.silent = False

@@ -27,7 +27,13 @@ from lanomino.fair.transcript import (
     TranscriptError,
     parse_transcript,
 )
-from lanomino.net.messages import event_from_json, events_from_json, tiles_from_text
+from lanomino.net.messages import (
+    SCHEMAS,
+    check_fields,
+    event_from_json,
+    events_from_json,
+    tiles_from_text,
+)
 from lanomino.net.peer_base import PeerBase, Phase
 from lanomino.net.session_base import (
     HandVerified,
@@ -218,6 +224,12 @@ class PeerDeal(PeerBase):
         self.move_sigs[self.hand] = [str(s) for s in play.get("signatures", [])]
         self.attempts[self.hand] = list(play.get("attempts", []))
         self._changed()
+
+    def _snapshot_part(self, body: dict[str, Any]) -> None:
+        """One part of a snapshot too large for a message: the snapshot once all are in."""
+        whole = self.parts.add(body["part"], body["parts"], body["data"])
+        if whole is not None:
+            self._snapshot(check_fields(whole, SCHEMAS["snapshot"], "snapshot"))
 
     def _ask_resync(self) -> None:
         if not self.resync_asked:

@@ -194,7 +194,7 @@ class PeerSession(PeerMigrate):
             self._problem("replayed", f"host seq {msg.seq} again")
             return
         else:
-            if msg.seq > self.host_seq + 1 and self.phase is Phase.SEATED and msg.type != "snapshot":
+            if msg.seq > self.host_seq + 1 and self.phase is Phase.SEATED and not msg.type.startswith("snapshot"):
                 self._ask_resync()
             self.host_seq = msg.seq
         self.term = msg.term
@@ -300,6 +300,7 @@ class PeerSession(PeerMigrate):
         "match": _match, "begin": _begin, "commit_req": PeerDeal._commit_req, "commit_set": PeerDeal._commit_set,
         "reveal_req": PeerDeal._reveal_req, "escrow": PeerDeal._escrow, "deal": PeerDeal._deal,
         "update": PeerDeal._update, "hand_log": PeerDeal._hand_log, "snapshot": PeerDeal._snapshot,
+        "snapshot_part": PeerDeal._snapshot_part,
         "error": PeerBase._error, "bye": _bye_or_handover, "ping": PeerBase._ping,
         "bots": _bots,
         "reshuffle_commit_req": reshuffle.peer_commit_req, "reshuffle_set": reshuffle.peer_set,
