@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
-"""Strength ladder: whole matches between two bot levels, with Wilson 95% intervals.
+"""Strength ladder: whole matches between two bots, as duplicate pairs, with Wilson 95% intervals.
 
-Bot A and bot B play matches to the preset's target; seats alternate from match to match (and
-with them who holds the lead), and in a 4-seat game A's seats are 0 and 2 (a partnership) or 1
-and 3. Prints A's match and hand win rates with Wilson 95% intervals and the mean and largest think
-time per move for each level. A level may carry an Expert budget: ``expert:0.1``.
+Matches come in duplicate pairs: match 2k and match 2k+1 get the same deals, hand by hand, with
+the seats swapped (A in seat 0 then seat 1; in a 4-seat game A holds seats 0 and 2, then 1 and
+3), so the luck of the deal cancels out of a pair. A bot is named ``level[:budget_s][@sims]``
+plus ``,key=value`` options: ``expert:0.3`` (0.3 s a move), ``ismcts@200`` (200 iterations a
+move, no clock), ``ismcts:0.1,c=0.5,reward=win``, ``expert:0.1,settle=0``. ``ismcts`` is the
+reference single-observer ISMCTS in ``scripts/ismcts.py``. Both bots get the same clock, so
+``--a expert:0.3 --b ismcts:0.3`` is equal wall time per decision.
 
-    python scripts/bench_bots.py --a normal --b easy --matches 1000 [--rules classic] [--players 2]
-        [--set k=v ...] [--workers 2] [--seed 1] [--sims N]
+Prints A's match and hand win rates with Wilson 95% intervals, how the duplicate pairs split,
+points per hand for each side, simulations per searched decision and think time per decision.
+
+    python scripts/bench_bots.py --a expert:0.3 --b ismcts:0.3 --matches 400 [--rules classic]
+        [--players 2] [--set k=v ...] [--workers 2] [--seed 1]
 """
 
 from __future__ import annotations
@@ -18,16 +24,21 @@ import multiprocessing
 import random
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 try:  # prefer the installed package: it may carry the compiled engine (see setup.py)
     import lanomino  # noqa: F401
 except ImportError:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ismcts import EXPLORE, make_ismcts  # noqa: E402
 
 from lanomino.bots import Bot, get_bot  # noqa: E402
-from lanomino.bots.expert import DEFAULT_MAX_SIMS, make_expert  # noqa: E402
+from lanomino.bots.expert import make_expert  # noqa: E402
 from lanomino.engine import (  # noqa: E402
     TILES,
     HandEnded,
@@ -40,50 +51,104 @@ from lanomino.engine import (  # noqa: E402
     start_hand,
 )
 
+NO_CLOCK_S = 1e9  # the budget of a bot given only a simulation count
 
-def make_bot(level: str, sims: int) -> Bot:
-    name, _, budget = level.partition(":")
+
+def parse_level(level: str) -> tuple[str, float | None, int | None, dict[str, str]]:
+    """``name[:budget_s][@sims][,k=v...]`` -> (name, budget, sims, options). Raises ValueError."""
+    head, *opts = level.split(",")
+    head, _, sims = head.partition("@")
+    name, _, budget = head.partition(":")
+    options = dict(o.split("=", 1) for o in opts)
+    return name, float(budget) if budget else None, int(sims) if sims else None, options
+
+
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def make_bot(level: str, on_search: Callable[[int], None], clock: str = "wall") -> Bot:
+    """The bot named by ``level`` (see the module docstring); it reports simulations per search
+    and times itself by ``clock``: "wall", or "cpu" (this process's CPU time, so that other jobs
+    on a shared machine do not shorten its thinking)."""
+    name, budget, sims, options = parse_level(level)
+    budget_s = budget if budget is not None else (NO_CLOCK_S if sims else 0.3)
+    if name == "ismcts":
+        unknown = set(options) - {"c", "reward"}
+        if unknown:
+            raise ValueError(f"ismcts takes c= and reward=, not {', '.join(sorted(unknown))}")
+        return make_ismcts(
+            budget_s=budget_s,
+            max_iters=sims or 10_000_000,
+            explore=float(options.get("c", EXPLORE)),
+            reward=options.get("reward", "points"),
+            on_search=on_search,
+            clock=CLOCKS[clock],
+        )
     if name == "expert":
-        return make_expert(budget_s=float(budget) if budget else 0.3, max_sims=sims)
+        kwargs: dict[str, Any] = {k: _number(v) for k, v in options.items()}
+        if sims:
+            kwargs["max_sims"] = sims
+        return make_expert(
+            budget_s=budget_s, on_search=on_search, clock=CLOCKS[clock], **kwargs
+        )
     return get_bot(name)
 
 
-@dataclass(frozen=True)
+def _number(text: str) -> float | int | str:
+    try:
+        return float(text) if "." in text else int(text)
+    except ValueError:
+        return text
+
+
+@dataclass
 class MatchOutcome:
     a_won: float  # 1, 0, or 0.5 when nobody won
     hands: int
     a_hands: int  # hands won by A's side
-    think: dict[str, list[float]]  # "a"/"b" -> seconds per decision
+    a_points: int  # points A's side scored, all hands
+    b_points: int  # points the best other side scored
+    think: dict[str, list[float]] = field(default_factory=dict)  # "a"/"b" -> s per decision
+    sims: dict[str, list[int]] = field(default_factory=dict)  # "a"/"b" -> sims per search
 
 
-def play_match(rules: Rules, players: int, a: str, b: str, index: int, seed: int, sims: int) -> MatchOutcome:
-    """Match ``index``: A sits in the even seats on even matches and the odd seats on odd ones."""
-    rng = random.Random(seed * 1_000_003 + index)
-    a_seats = {s for s in range(players) if s % 2 == index % 2} if players == 4 else {index % players}
-    bots = {"a": make_bot(a, sims), "b": make_bot(b, sims)}
+def play_match(
+    rules: Rules, players: int, a: str, b: str, index: int, seed: int, clock: str
+) -> MatchOutcome:
+    """Match ``index``: the deals of pair ``index // 2``; A in the even seats on even matches."""
+    deck_rng = random.Random(seed * 1_000_003 + index // 2)
+    seat_rng = random.Random(seed * 7_000_001 + index)
+    a_seats = {s for s in range(players) if s % 2 == index % 2} if players == 4 else {index % 2}
+    sims: dict[str, list[int]] = {"a": [], "b": []}
+    bots = {"a": make_bot(a, sims["a"].append, clock), "b": make_bot(b, sims["b"].append, clock)}
     owner = ["a" if s in a_seats else "b" for s in range(players)]
-    seat_rngs = [random.Random(rng.getrandbits(64)) for _ in range(players)]
+    seat_rngs = [random.Random(seat_rng.getrandbits(64)) for _ in range(players)]
     think: dict[str, list[float]] = {"a": [], "b": []}
+    timer = CLOCKS[clock]
     state = new_game(rules, players)
     size = rules.hand_size_for(players)
     while state.phase is not Phase.OVER:
         deck = list(TILES)
-        rng.shuffle(deck)
+        deck_rng.shuffle(deck)
         deal = [deck[i * size : (i + 1) * size] for i in range(players)]
         start_hand(state, deal, deck[players * size :])
         while state.phase is Phase.PLAY:
             seat = state.turn
             obs = observe(state, seat)
-            started = time.perf_counter()
+            started = timer()
             action = bots[owner[seat]](obs, seat_rngs[seat])
-            think[owner[seat]].append(time.perf_counter() - started)
+            think[owner[seat]].append(timer() - started)
             apply(state, seat, action)
     assert state.outcome is not None
     a_sides = {state.side_of(s) for s in a_seats}
     winner = state.outcome.winner
-    a_hands = sum(1 for r in state.results if isinstance(r, HandEnded) and r.winner in a_sides)
+    ended = [r for r in state.results if isinstance(r, HandEnded)]
+    a_hands = sum(1 for r in ended if r.winner in a_sides)
+    a_points = sum(p for r in ended for s, p in enumerate(r.points) if s in a_sides)
+    others = [s for s in range(state.sides) if s not in a_sides]
+    b_points = max(sum(r.points[s] for r in ended) for s in others)
     a_won = 0.5 if winner is None else float(winner in a_sides)
-    return MatchOutcome(a_won, len(state.results), a_hands, think)
+    return MatchOutcome(a_won, len(ended), a_hands, a_points, b_points, think, sims)
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -95,51 +160,73 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def _job(args: tuple[Rules, int, str, str, int, int, int]) -> MatchOutcome:
+def _job(args: tuple[Rules, int, str, str, int, int, str]) -> MatchOutcome:
     return play_match(*args)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--a", required=True, help="level of bot A (easy, normal, hard, expert[:budget_s])")
-    parser.add_argument("--b", required=True, help="level of bot B")
-    parser.add_argument("--matches", type=int, default=100)
-    parser.add_argument("--rules", default="classic")
-    parser.add_argument("--set", action="append", default=[], metavar="K=V")
-    parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sims", type=int, default=DEFAULT_MAX_SIMS, help="Expert's simulation cap")
-    args = parser.parse_args()
-    rules = rules_from_cli(args.rules, args.set)
-    players = args.players or (4 if rules.partnership else 2)
-    jobs = [(rules, players, args.a, args.b, i, args.seed, args.sims) for i in range(args.matches)]
-    started = time.perf_counter()
-    outcomes: list[MatchOutcome] = []
-    with multiprocessing.Pool(args.workers) as pool:
-        for outcome in pool.imap(_job, jobs, chunksize=1):
-            outcomes.append(outcome)
-            done = len(outcomes)
-            if done % max(1, args.matches // 20) == 0:  # progress on stderr, about every 5%
-                won = sum(o.a_won for o in outcomes)
-                plo, phi = wilson(won, done)
-                print(f"  {done}/{args.matches} matches, A {won / done:.1%} [{plo:.1%}, {phi:.1%}], "
-                      f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
-    wall = time.perf_counter() - started
+def report(outcomes: list[MatchOutcome], a: str, b: str, clock: str) -> list[str]:
+    """The figures for a finished run, one line each."""
     n = len(outcomes)
     wins = sum(o.a_won for o in outcomes)
     hands = sum(o.hands for o in outcomes)
     a_hands = sum(o.a_hands for o in outcomes)
     lo, hi = wilson(wins, n)
     hlo, hhi = wilson(a_hands, hands)
-    print(f"{args.a} vs {args.b}, {args.rules} {' '.join(args.set)}, {players} players, {n} matches to {rules.target}")
-    print(f"  A match wins {wins / n:6.1%}  95% [{lo:.1%}, {hi:.1%}]")
-    print(f"  A hand wins  {a_hands / hands:6.1%}  95% [{hlo:.1%}, {hhi:.1%}]  ({hands} hands)")
-    for key, level in (("a", args.a), ("b", args.b)):
+    pairs = [outcomes[i].a_won + outcomes[i + 1].a_won for i in range(0, n - 1, 2)]
+    lines = [
+        f"  A match wins {wins / n:6.1%}  95% [{lo:.1%}, {hi:.1%}]  ({n} matches)",
+        f"  A hand wins  {a_hands / hands:6.1%}  95% [{hlo:.1%}, {hhi:.1%}]  ({hands} hands)",
+        f"  duplicate pairs: A won both {sum(p == 2 for p in pairs)}, split "
+        f"{sum(0 < p < 2 for p in pairs)}, B won both {sum(p == 0 for p in pairs)}",
+        f"  points per hand: A {sum(o.a_points for o in outcomes) / hands:.2f}, "
+        f"B {sum(o.b_points for o in outcomes) / hands:.2f}",
+    ]
+    for key, level in (("a", a), ("b", b)):
         times = [t for o in outcomes for t in o.think[key]]
-        if times:
-            print(f"  {level:>12}: mean {1000 * sum(times) / len(times):7.2f} ms/move, "
-                  f"max {1000 * max(times):7.1f} ms over {len(times)} moves")
+        sims = [s for o in outcomes for s in o.sims[key]]
+        line = f"  {level:>16}: {clock} think mean {1000 * sum(times) / len(times):7.2f} ms, " \
+               f"max {1000 * max(times):7.1f} ms over {len(times)} decisions"
+        if sims:
+            line += f"; {sum(sims) / len(sims):.0f} sims per searched decision ({len(sims)})"
+        lines.append(line)
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a", required=True, help="bot A, e.g. hard, expert:0.3, ismcts@200")
+    parser.add_argument("--b", required=True, help="bot B")
+    parser.add_argument("--matches", type=int, default=100, help="an even number (pairs)")
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--set", action="append", default=[], metavar="K=V")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                        help="what budgets and think times count: wall or this process's CPU time")
+    args = parser.parse_args()
+    rules = rules_from_cli(args.rules, args.set)
+    players = args.players or (4 if rules.partnership else 2)
+    matches = args.matches + args.matches % 2
+    for level in (args.a, args.b):
+        make_bot(level, lambda _sims: None, args.clock)  # a bad level fails here, not in a worker
+    jobs = [(rules, players, args.a, args.b, i, args.seed, args.clock) for i in range(matches)]
+    started = time.perf_counter()
+    outcomes: list[MatchOutcome] = []
+    with multiprocessing.Pool(args.workers) as pool:
+        for outcome in pool.imap(_job, jobs, chunksize=1):
+            outcomes.append(outcome)
+            done = len(outcomes)
+            if done % max(2, matches // 20) == 0:  # progress on stderr, about every 5%
+                won = sum(o.a_won for o in outcomes)
+                plo, phi = wilson(won, done)
+                print(f"  {done}/{matches} matches, A {won / done:.1%} [{plo:.1%}, {phi:.1%}], "
+                      f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    wall = time.perf_counter() - started
+    print(f"{args.a} vs {args.b}, {args.rules} {' '.join(args.set)}, {players} players, "
+          f"{matches} matches to {rules.target} ({matches // 2} duplicate pairs), "
+          f"{args.clock} clock")
+    print("\n".join(report(outcomes, args.a, args.b, args.clock)))
     print(f"  wall {wall:.0f} s with {args.workers} workers")
     return 0
 

@@ -22,16 +22,25 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 from lanomino.bots.base import Bot
+from lanomino.bots.belief import WeightedSampler, past_choices
 from lanomino.bots.knowledge import HandSampler, read_knowledge
-from lanomino.engine import TILES, Action, GameState, Observation, Phase, Play, apply, legal_actions
+from lanomino.bots.playout import (
+    ROLLOUTS,
+    VALUES,
+    match_value,
+    play_out,
+    rollout_choice,
+    side_values,
+)
+from lanomino.bots.tree import TREE_EXPLORE, tree_search
+from lanomino.engine import Action, GameState, Observation, apply
 from lanomino.engine.observe import determinize
+
+__all__ = ["make_expert", "match_value", "rollout_choice", "search", "settled"]
 
 DEFAULT_BUDGET_S = 0.3
 DEFAULT_MAX_SIMS = 20_000
 EXPLORE = 0.4  # UCB1 exploration constant; values lie in [0, 1]
-NEED_POWER = 2.0  # how sharply "points still needed" turns into a chance of winning the match
-_PIPS = tuple(t.pips for t in TILES)
-_WITH = tuple(sum(1 << t.index for t in TILES if t.has(n)) for n in range(7))
 # Early stop: every SETTLE_EVERY simulations after SETTLE_MIN, stop when the best move is, at
 # SETTLE_Z standard errors, within SETTLE_MARGIN (of a match won) of every other move or better.
 SETTLE_MIN = 256
@@ -40,65 +49,6 @@ SETTLE_VISITS = 16
 SETTLE_Z = 3.0
 SETTLE_MARGIN = 0.002
 SETTLE_FLOOR = 0.0025  # a variance floor per visit, so a few equal results do not look certain
-BLOCK_BONUS = 6.0  # rollouts: the next seat has nothing for the ends left showing
-KEEP_BONUS = 2.0  # rollouts: the mover keeps a tile for the ends
-
-
-def match_value(state: GameState, side: int) -> float:
-    """The estimated chance that ``side`` wins the match from ``state`` (between hands)."""
-    if state.outcome is not None:
-        winner = state.outcome.winner
-        return 1.0 if winner == side else 0.5 if winner is None else 0.0
-    target = max(1, state.rules.target)
-    live = {state.side_of(s) for s in range(state.players) if state.active[s]}
-    weights = {x: 1.0 / max(1, target - state.scores[x]) ** NEED_POWER for x in live}
-    return float(weights.get(side, 0.0) / sum(weights.values()))
-
-
-def rollout_choice(state: GameState, actions: Sequence[Action], rng: random.Random) -> Action:
-    """The quick policy every seat follows in a simulation: shed weight, score fives, and leave
-    ends the next seat cannot play on while keeping one for itself."""
-    best: Action = actions[0]
-    best_score = -1e9
-    fives = state.rules.fives
-    line = state.line
-    seat = state.turn
-    mine = state.hands[seat]
-    nxt = state.hands[state.next_seat[seat]]
-    same_side = state.side_of(state.next_seat[seat]) == state.side_of(seat)
-    for action in actions:
-        if not isinstance(action, Play):
-            continue
-        tile = action.tile
-        score = _PIPS[tile.index] + (3.0 if tile.is_double else 0.0) + rng.random()
-        if fives:
-            if action.end is not None and line.tiles:
-                trial = line.copy()
-                trial.place(tile, action.end.value)
-                count = trial.fives_count()
-                if count % 5 == 0:
-                    score += 1.5 * count
-        elif action.end is not None and line.tiles:
-            e = action.end.value
-            shown = tile.other(line.ends[e])
-            kept = line.ends[1 - e]
-            fits = _WITH[shown] | _WITH[kept]
-            if not nxt & fits:
-                score += -BLOCK_BONUS if same_side else BLOCK_BONUS
-            if mine & ~tile.bit & fits:
-                score += KEEP_BONUS
-        if score > best_score:
-            best, best_score = action, score
-    return best
-
-
-def play_out(state: GameState, rng: random.Random) -> None:
-    """Play ``state`` to the end of the hand with the rollout policy."""
-    while state.phase is Phase.PLAY:
-        seat = state.turn
-        actions = legal_actions(state, seat)
-        action = actions[0] if len(actions) == 1 else rollout_choice(state, actions, rng)
-        apply(state, seat, action)
 
 
 def search(
@@ -108,8 +58,10 @@ def search(
     max_sims: int = DEFAULT_MAX_SIMS,
     clock: Callable[[], float] = time.perf_counter,
     settle: bool = True,
+    rollout: str = "greedy",
+    value: str = "match",
 ) -> list[tuple[Action, int, float]]:
-    """(action, simulations, mean value) for each legal move, after searching.
+    """(action, simulations, mean value) for each legal move, after a flat search (one level).
 
     With ``settle`` the search also stops early once the choice is settled (see ``settled``)."""
     moves = list(obs.legal)
@@ -118,6 +70,7 @@ def search(
     squares = [0.0] * len(moves)
     sampler = HandSampler(read_knowledge(obs))
     side = obs.side_of(obs.seat)
+    before = tuple(obs.scores)
     deadline = clock() + budget_s
     sims = 0
     while sims < max_sims and (sims < len(moves) or clock() < deadline):
@@ -125,11 +78,11 @@ def search(
         state = cast(GameState, determinize(obs, world.hands, world.boneyard))
         i = _pick(visits, totals, sims)
         apply(state, obs.seat, moves[i])
-        play_out(state, rng)
-        value = match_value(state, side)
+        play_out(state, rng, rollout)
+        got = side_values(state, before, value)[side]
         visits[i] += 1
-        totals[i] += value
-        squares[i] += value * value
+        totals[i] += got
+        squares[i] += got * got
         sims += 1
         if settle and sims >= SETTLE_MIN and sims % SETTLE_EVERY == 0 and settled(visits, totals, squares):
             break
@@ -169,14 +122,43 @@ def make_expert(
     budget_s: float = DEFAULT_BUDGET_S,
     max_sims: int = DEFAULT_MAX_SIMS,
     clock: Callable[[], float] = time.perf_counter,
+    on_search: Callable[[int], None] | None = None,
+    tree: bool = False,
+    settle: bool = True,
+    rollout: str = "greedy",
+    value: str = "match",
+    endgame: int = 0,
+    explore: float | None = None,
+    weigh: int = 0,
 ) -> Bot:
-    """An Expert that thinks for at most ``budget_s`` seconds or ``max_sims`` simulations a move."""
+    """An Expert that thinks for at most ``budget_s`` seconds or ``max_sims`` simulations a move;
+    ``on_search`` (for benchmarks) is told how many simulations each search ran. The other
+    options choose among the variants the benchmarks compared: a ``tree`` search instead of the
+    flat one, ``settle`` (stop a flat search early), the ``rollout`` policy, the ``value`` of a
+    finished hand, exact play of endgames of at most ``endgame`` tiles, the UCB1 constant, and
+    (tree only) resampling worlds by the opponents' past plays, keeping one of ``weigh``."""
+    if rollout not in ROLLOUTS or value not in VALUES:
+        raise ValueError(f"rollout is one of {ROLLOUTS} and value one of {VALUES}")
 
     def expert(obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal) == 1:
             return obs.legal[0]
-        results = search(obs, rng, budget_s, max_sims, clock)
-        return max(results, key=lambda r: (r[2], r[1]))[0]
+        if tree:
+            plain = HandSampler(read_knowledge(obs))
+            sampler: HandSampler | WeightedSampler = plain
+            if weigh > 1:
+                sampler = WeightedSampler(plain, past_choices(obs), weigh)
+            c = TREE_EXPLORE if explore is None else explore
+            results = tree_search(
+                obs, rng, sampler, budget_s, max_sims, clock, c, rollout, value, endgame
+            )
+            best = max(results, key=lambda r: (r[1], r[2]))
+        else:
+            results = search(obs, rng, budget_s, max_sims, clock, settle, rollout, value)
+            best = max(results, key=lambda r: (r[2], r[1]))
+        if on_search is not None:
+            on_search(sum(r[1] for r in results))
+        return best[0]
 
     return expert
 

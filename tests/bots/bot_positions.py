@@ -7,9 +7,11 @@ from collections.abc import Iterator, Sequence
 
 from lanomino.engine import (
     TILES,
+    End,
     GameState,
     Observation,
     Phase,
+    Play,
     Rules,
     Tile,
     apply,
@@ -38,6 +40,15 @@ def deal(state: GameState, hands: Sequence[str], boneyard_first: str = "") -> No
     front = tiles(boneyard_first)
     used = {t for h in dealt for t in h} | set(front)
     start_hand(state, dealt, front + [t for t in TILES if t not in used])
+
+
+def opening_position() -> Observation:
+    """Classic, 2 players: Ana led 6-6, Ben laid 6-1; Ana (seat 0) to play on 1 and 6."""
+    state = new_game(Rules.classic(), 2)
+    deal(state, ["6-6 1-1 6-5 1-0 6-4 3-2 3-0", "6-1 5-4 5-3 5-2 4-3 4-2 2-0"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    apply(state, 1, Play(parse_tile("6-1"), End.LEFT))
+    return observe(state, 0)
 
 
 def random_hand(rules: Rules, players: int, rng: random.Random) -> GameState:

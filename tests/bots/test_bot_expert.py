@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 from itertools import count
 
-from bot_positions import deal
+from bot_positions import deal, opening_position
 
 from lanomino.bots.expert import match_value, search, settled
 from lanomino.engine import (
     End,
     GameState,
-    Observation,
     Play,
     Rules,
     apply,
@@ -19,14 +18,6 @@ from lanomino.engine import (
     observe,
     parse_tile,
 )
-
-
-def opening_position() -> Observation:
-    state = new_game(Rules.classic(), 2)
-    deal(state, ["6-6 1-1 6-5 1-0 6-4 3-2 3-0", "6-1 5-4 5-3 5-2 4-3 4-2 2-0"])
-    apply(state, 0, Play(parse_tile("6-6")))
-    apply(state, 1, Play(parse_tile("6-1"), End.LEFT))
-    return observe(state, 0)
 
 
 def test_expert_is_reproducible_with_a_simulation_cap_and_a_still_clock() -> None:

@@ -1,0 +1,158 @@
+"""How Expert values a finished hand and plays a sampled world to its end.
+
+``match_value`` turns a hand's result into the chance of winning the *match*. ``play_out`` plays a
+determinized hand to its end with a quick greedy policy for every seat (or Hard's policy, or at
+random: the alternatives the benchmarks measured). ``solve`` plays a small endgame of one world
+exactly: with the hidden tiles fixed the hand is a two-sided game of perfect information, so a
+memoised minimax over the seats' moves gives its value outright.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from lanomino.engine import TILES, Action, GameState, Phase, Play, apply, legal_actions, observe
+
+NEED_POWER = 2.0  # how sharply "points still needed" turns into a chance of winning the match
+POINTS_SCALE = 40.0  # the "points" value: a margin of this many points is a certain win
+_PIPS = tuple(t.pips for t in TILES)
+_WITH = tuple(sum(1 << t.index for t in TILES if t.has(n)) for n in range(7))
+BLOCK_BONUS = 6.0  # rollouts: the next seat has nothing for the ends left showing
+KEEP_BONUS = 2.0  # rollouts: the mover keeps a tile for the ends
+ROLLOUTS = ("greedy", "hard", "random")
+VALUES = ("match", "points")
+
+
+def match_value(state: GameState, side: int) -> float:
+    """The estimated chance that ``side`` wins the match from ``state`` (between hands)."""
+    if state.outcome is not None:
+        winner = state.outcome.winner
+        return 1.0 if winner == side else 0.5 if winner is None else 0.0
+    target = max(1, state.rules.target)
+    live = {state.side_of(s) for s in range(state.players) if state.active[s]}
+    weights = {x: 1.0 / max(1, target - state.scores[x]) ** NEED_POWER for x in live}
+    return float(weights.get(side, 0.0) / sum(weights.values()))
+
+
+def side_values(state: GameState, before: Sequence[int], value: str) -> list[float]:
+    """Every side's value of the finished hand in ``state``: its match-win chance ("match"), or
+    its points margin over the best other side this hand, scaled into [0, 1] ("points")."""
+    if value == "match":
+        return [match_value(state, s) for s in range(state.sides)]
+    gains = [state.scores[s] - before[s] for s in range(state.sides)]
+    out = []
+    for s, gain in enumerate(gains):
+        best_other = max(g for o, g in enumerate(gains) if o != s)
+        out.append(min(1.0, max(0.0, 0.5 + (gain - best_other) / (2 * POINTS_SCALE))))
+    return out
+
+
+def rollout_choice(state: GameState, actions: Sequence[Action], rng: random.Random) -> Action:
+    """The quick policy every seat follows in a simulation: shed weight, score fives, and leave
+    ends the next seat cannot play on while keeping one for itself."""
+    best: Action = actions[0]
+    best_score = -1e9
+    fives = state.rules.fives
+    line = state.line
+    seat = state.turn
+    mine = state.hands[seat]
+    nxt = state.hands[state.next_seat[seat]]
+    same_side = state.side_of(state.next_seat[seat]) == state.side_of(seat)
+    for action in actions:
+        if not isinstance(action, Play):
+            continue
+        tile = action.tile
+        score = _PIPS[tile.index] + (3.0 if tile.is_double else 0.0) + rng.random()
+        if fives:
+            if action.end is not None and line.tiles:
+                trial = line.copy()
+                trial.place(tile, action.end.value)
+                count = trial.fives_count()
+                if count % 5 == 0:
+                    score += 1.5 * count
+        elif action.end is not None and line.tiles:
+            e = action.end.value
+            shown = tile.other(line.ends[e])
+            kept = line.ends[1 - e]
+            fits = _WITH[shown] | _WITH[kept]
+            if not nxt & fits:
+                score += -BLOCK_BONUS if same_side else BLOCK_BONUS
+            if mine & ~tile.bit & fits:
+                score += KEEP_BONUS
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+def hard_choice(state: GameState, actions: Sequence[Action], rng: random.Random) -> Action:
+    """Hard's best play, from the mover's own observation of the sampled world."""
+    from lanomino.bots.hard import ranked_plays
+
+    ranked = ranked_plays(observe(state, state.turn))
+    return ranked[0][1] if ranked else actions[0]
+
+
+def random_choice(state: GameState, actions: Sequence[Action], rng: random.Random) -> Action:
+    return rng.choice(actions)
+
+
+_POLICIES = {"greedy": rollout_choice, "hard": hard_choice, "random": random_choice}
+
+
+def play_out(state: GameState, rng: random.Random, policy: str = "greedy") -> None:
+    """Play ``state`` to the end of the hand with the rollout ``policy``."""
+    choose = _POLICIES[policy]
+    while state.phase is Phase.PLAY:
+        seat = state.turn
+        actions = legal_actions(state, seat)
+        action = actions[0] if len(actions) == 1 else choose(state, actions, rng)
+        apply(state, seat, action)
+
+
+class TooBig(Exception):
+    """The endgame has more positions than the solver was allowed to visit."""
+
+
+def can_solve(state: GameState, max_tiles: int) -> bool:
+    """True when ``solve`` applies: two sides, no All Fives, nothing left to draw, and at most
+    ``max_tiles`` tiles in the hands."""
+    return (
+        state.phase is Phase.PLAY
+        and state.sides == 2
+        and not state.rules.fives
+        and state.drawable <= 0
+        and state.line.tiles > 0
+        and sum(h.bit_count() for h in state.hands) <= max_tiles
+    )
+
+
+def solve(state: GameState, side: int, value: str, before: Sequence[int], limit: int) -> float:
+    """``side``'s value of ``state`` with every seat playing perfectly (see ``can_solve``).
+    Raises TooBig after ``limit`` positions."""
+    memo: dict[tuple[int, ...], float] = {}
+    return _minimax(state, side, value, before, memo, [limit])
+
+
+def _minimax(state: GameState, side: int, value: str, before: Sequence[int],
+             memo: dict[tuple[int, ...], float], left: list[int]) -> float:
+    if state.phase is not Phase.PLAY:
+        return side_values(state, before, value)[side]
+    ends = state.line.ends
+    key = (*state.hands, ends[0], ends[1], state.turn)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    left[0] -= 1
+    if left[0] < 0:
+        raise TooBig
+    seat = state.turn
+    mine = state.side_of(seat) == side
+    best = -1.0 if mine else 2.0
+    for action in legal_actions(state, seat):
+        child = state.copy()
+        apply(child, seat, action)
+        v = _minimax(child, side, value, before, memo, left)
+        best = max(best, v) if mine else min(best, v)
+    memo[key] = best
+    return best

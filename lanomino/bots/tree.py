@@ -1,0 +1,128 @@
+"""Expert's tree search over information sets (single observer).
+
+Theory of operation: every simulation samples one world (the hidden hands and the boneyard order)
+from the ``HandSampler`` and walks a tree whose nodes are Expert's information sets: one edge per
+move as Expert would see it made, so an opponent's draw is one edge whichever tile it took. At a
+node, a move legal in this world that has no child yet is tried first; once every legal move has
+one, UCB1 picks among them, counting for each child only the simulations in which its move was
+legal (its availability). Each seat chooses on its own side's values. Below the tree the world is
+played out with ``playout``'s policy, or solved exactly when its endgame is small, and every side's
+value (its chance of winning the match, by default) is backed up. The root's most visited move is
+played.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import cast
+
+from lanomino.bots.belief import WeightedSampler
+from lanomino.bots.knowledge import HandSampler
+from lanomino.bots.playout import TooBig, can_solve, play_out, side_values, solve
+from lanomino.engine import Action, GameState, Observation, Phase, apply, legal_actions
+from lanomino.engine.observe import determinize
+
+TREE_EXPLORE = 0.5  # UCB1 constant; values lie in [0, 1]
+SOLVE_LIMIT = 4000  # positions an exact endgame may visit before it falls back to a rollout
+
+
+class Node:
+    """One of Expert's information sets, reached by a move of ``side``."""
+
+    __slots__ = ("children", "visits", "avail", "total", "side")
+
+    def __init__(self, side: int) -> None:
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+        self.side = side
+
+
+def tree_search(
+    obs: Observation,
+    rng: random.Random,
+    sampler: HandSampler | WeightedSampler,
+    budget_s: float,
+    max_sims: int,
+    clock: Callable[[], float] = time.perf_counter,
+    explore: float = TREE_EXPLORE,
+    rollout: str = "greedy",
+    value: str = "match",
+    endgame: int = 0,
+) -> list[tuple[Action, int, float]]:
+    """(action, simulations, mean value) for each legal move at the root, after searching."""
+    root = Node(-1)
+    before = tuple(obs.scores)
+    side = obs.side_of(obs.seat)
+    deadline = clock() + budget_s
+    sims = 0
+    while sims < max_sims and (sims < len(obs.legal) or clock() < deadline):
+        world = sampler.sample(rng)
+        state = cast(GameState, determinize(obs, world.hands, world.boneyard))
+        path = _descend(root, state, rng, explore)
+        values = _finish(state, rng, rollout, value, endgame, side, before)
+        for node in path:
+            node.visits += 1
+            node.total += values[node.side]
+        sims += 1
+    out = []
+    for action in obs.legal:
+        child = root.children.get(action)
+        visits = child.visits if child else 0
+        out.append((action, visits, child.total / visits if child and visits else 0.0))
+    return out
+
+
+def _descend(root: Node, state: GameState, rng: random.Random, explore: float) -> list[Node]:
+    """Walk (and grow by one node) the tree along ``state``'s world; the nodes passed."""
+    node = root
+    path: list[Node] = []
+    while state.phase is Phase.PLAY:
+        seat = state.turn
+        legal = legal_actions(state, seat)
+        children = node.children
+        untried = [a for a in legal if a not in children]
+        for a in legal:
+            child = children.get(a)
+            if child is not None:
+                child.avail += 1
+        if untried:
+            action = untried[0] if len(untried) == 1 else rng.choice(untried)
+            node = children[action] = Node(state.side_of(seat))
+            apply(state, seat, action)
+            path.append(node)
+            return path
+        action = _ucb(children, legal, explore)
+        node = children[action]
+        apply(state, seat, action)
+        path.append(node)
+    return path
+
+
+def _ucb(children: dict[Action, Node], legal: Sequence[Action], explore: float) -> Action:
+    best = legal[0]
+    best_score = -1.0
+    for a in legal:
+        c = children[a]
+        score = c.total / c.visits + explore * math.sqrt(math.log(c.avail) / c.visits)
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
+def _finish(state: GameState, rng: random.Random, rollout: str, value: str, endgame: int,
+            side: int, before: Sequence[int]) -> list[float]:
+    """Every side's value once ``state``'s hand is played out (or solved)."""
+    if endgame and can_solve(state, endgame):
+        try:
+            v = solve(state, side, value, before, SOLVE_LIMIT)
+        except TooBig:
+            pass
+        else:
+            return [v, 1.0 - v] if side == 0 else [1.0 - v, v]
+    play_out(state, rng, rollout)
+    return side_values(state, before, value)

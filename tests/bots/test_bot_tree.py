@@ -1,0 +1,105 @@
+"""Expert's parts beyond the flat search: the information-set tree, exact endgames, and weighing
+sampled worlds by the opponents' past plays."""
+
+from __future__ import annotations
+
+import random
+
+from bot_positions import deal, opening_position, random_positions
+
+from lanomino.bots.belief import past_choices, weight
+from lanomino.bots.knowledge import HandSampler, World, read_knowledge
+from lanomino.bots.playout import can_solve, side_values, solve
+from lanomino.bots.tree import Node, _descend, tree_search
+from lanomino.engine import (
+    End,
+    GameState,
+    Observation,
+    Phase,
+    Play,
+    Rules,
+    apply,
+    legal_actions,
+    new_game,
+    observe,
+    parse_tile,
+)
+
+
+def test_the_tree_is_reproducible_and_grows_below_the_root() -> None:
+    obs = opening_position()
+    sampler = HandSampler(read_knowledge(obs))
+    first = tree_search(obs, random.Random(4), sampler, 1.0, 400, clock=lambda: 0.0)
+    again = tree_search(obs, random.Random(4), sampler, 1.0, 400, clock=lambda: 0.0)
+    assert first == again
+    assert sum(v for _, v, _ in first) == 400 and all(v > 0 for _, v, _ in first)
+    # Grown by hand: after as many simulations as moves, the next ones reach a second level.
+    root = Node(-1)
+    depths = []
+    for _ in range(60):
+        state = observe_world(obs, sampler)
+        path = _descend(root, state, random.Random(len(depths)), 0.5)
+        for node in path:
+            node.visits += 1
+            node.total += 0.5
+        depths.append(len(path))
+    assert max(depths) >= 3
+    # Seat 1's replies are nodes of seat 1's side; Expert's own moves of side 0.
+    assert {c.side for c in root.children.values()} == {0}
+    assert {g.side for c in root.children.values() for g in c.children.values()} <= {1}
+
+
+def observe_world(obs: Observation, sampler: HandSampler) -> GameState:
+    from lanomino.engine.observe import determinize
+
+    world = sampler.sample(random.Random(9))
+    state = determinize(obs, world.hands, world.boneyard)
+    assert isinstance(state, GameState)
+    return state
+
+
+def naive_value(state: GameState, side: int, before: tuple[int, ...]) -> float:
+    """Minimax by brute force, no memo: the reference the solver must agree with."""
+    if state.phase is not Phase.PLAY:
+        return side_values(state, before, "match")[side]
+    seat = state.turn
+    values = []
+    for action in legal_actions(state, seat):
+        child = state.copy()
+        apply(child, seat, action)
+        values.append(naive_value(child, side, before))
+    return max(values) if state.side_of(seat) == side else min(values)
+
+
+def test_the_endgame_solver_agrees_with_brute_force() -> None:
+    rng = random.Random(12)
+    checked = 0
+    for preset, players in (("block", 2), ("partnership", 4)):
+        for _ in range(12):
+            for state, _obs in random_positions(Rules.preset(preset), players, rng):
+                if can_solve(state, 7):
+                    before = tuple(state.scores)
+                    side = state.side_of(state.turn)
+                    got = solve(state.copy(), side, "match", before, 100_000)
+                    assert abs(got - naive_value(state.copy(), side, before)) < 1e-12
+                    checked += 1
+                    break
+    assert checked >= 15
+
+
+def test_a_world_where_the_opponent_passed_over_heavier_tiles_weighs_less() -> None:
+    """Ben plays 6-1 on Ana's 6-6. In a world where he also held 6-5 and 6-4 (heavier, and they
+    fitted too), that choice was less likely than in one where 6-1 was his only 6."""
+    state = new_game(Rules.block(), 2)
+    deal(state, ["6-6 1-1 3-2 1-0 2-2 3-0 0-0", "6-1 5-4 5-3 5-2 4-3 4-2 2-0"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    apply(state, 1, Play(parse_tile("6-1"), End.LEFT))
+    obs = observe(state, 0)
+    choices = past_choices(obs)
+    assert [(c.seat, c.chosen) for c in choices] == [(1, parse_tile("6-1").index)]
+    mine = tuple(obs.hand)
+    heavy = tuple(parse_tile(t) for t in "6-5 6-4 5-5 4-4 3-3 1-2".split())
+    light = tuple(parse_tile(t) for t in "5-5 4-4 3-3 1-2 5-1 4-1".split())
+    w_heavy = weight(World((mine, heavy), ()), choices)
+    w_light = weight(World((mine, light), ()), choices)
+    assert w_light == 1.0 > w_heavy
