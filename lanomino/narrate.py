@@ -349,3 +349,10 @@ def auto_draw_note(history: Sequence[Event], seat: int, cast: Cast) -> str:
     if done.endswith("passed") and last is not None:
         done += f": no {_either(last.ends)}"
     return capital(f"auto-draw for {cast.seat(seat).text}: {done}.")
+
+
+def final_result(winner: int | None, scores: Sequence[int], cast: Cast) -> str:
+    """The end of a match in one clause: 'you won: you 61, Ana 40' / 'nobody won: …'."""
+    who = "nobody" if winner is None else cast.side(winner).text
+    listed_scores = ", ".join(f"{cast.side(s).text} {p}" for s, p in enumerate(scores))
+    return f"{who} won: {listed_scores}"

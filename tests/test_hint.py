@@ -71,15 +71,25 @@ def test_hint_before_a_recorded_move_shows_what_was_played(
     code, out, _ = hint(capsys, str(record(tmp_path)), "--move", "2", "--seat", "ben", "--sims", "50",
                         "--budget", "60", "--seed", "1")
     assert code == 0
-    assert "Hand 1, move 2: Ben (seat 1) to move." in out
+    assert "Hand 1, move 2: Ben (seat 2) to move." in out
     assert "Expert would play 6-1 on the left." in out  # the only tile that fits the 6-6
     assert "The record has Ben play 6-1 on the left here." in out
+
+
+def test_seats_are_numbered_from_one_in_words_and_arguments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ("--move", "2", "--sims", "20", "--budget", "60", "--seed", "1")
+    code, out, _ = hint(capsys, str(record(tmp_path)), "--seat", "2", *argv)
+    assert code == 0 and "Ben (seat 2) to move" in out
+    code, out, _ = hint(capsys, str(record(tmp_path)), "--seat", "2", "--json", *argv)
+    assert code == 0 and json.loads(out)["seat"] == 1  # JSON keeps the record's 0-based seat
 
 
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (("--seat", "Ben"), "it is Ana's turn (seat 0), not Ben's"),
+        (("--seat", "Ben"), "it is Ana's turn (seat 1), not Ben's"),
         (("--seat", "7"), "no seat '7'"),
         (("--move", "4"), "--move must be between 1 and 3"),
         (("--hand", "2"), "--hand must be between 1 and 1"),

@@ -55,6 +55,7 @@ def test_history_lists_newest_first_with_table_players_rules_result_and_check(lo
     assert "Kitchen" in lines[1] and "verified" in lines[1] and "p0, p1" in lines[1]
     assert "local" in lines[2] and "All Fives 60" in lines[2] and "replays" in lines[2]
     assert "You, Ana, Ben" in lines[2]
+    assert all(len(line) <= 80 for line in lines), "history must fit an 80-column terminal"
 
 
 def test_history_json_and_limit(logged: Path) -> None:

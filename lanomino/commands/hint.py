@@ -4,6 +4,8 @@ Replays a game record (lanomino.record/1) up to a position, takes the observatio
 move there (its own tiles and what the table has shown, never another hand) and runs Expert's
 search on it. Prints the move Expert would play and, for its top moves, the estimated chance of
 winning the match after each and how many simulations tried it. ``--json`` prints one object.
+Seats are counted from 1 in the words and in ``--seat``; the JSON's ``seat`` counts from 0, as
+the record's moves do.
 
 The position is the end of the record unless ``--hand H`` / ``--move M`` pick one: the moment
 just before move M of hand H (numbered from 1 as in ``lanomino replay``'s messages); M may be one
@@ -30,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the position just before move M of the hand, from 1 "
                              "(default: after the hand's last recorded move)")
     parser.add_argument("--seat", metavar="SEAT",
-                        help="the seat asking, by number (from 0) or player name; it must be the seat to move")
+                        help="the seat asking, by number (from 1, as the table shows seats) "
+                             "or player name; it must be the seat to move")
     parser.add_argument("--budget", type=float, default=None, metavar="SECONDS",
                         help="Expert's thinking time (default: Expert's own, 0.3 s)")
     parser.add_argument("--sims", type=int, default=None, metavar="N", help="cap on Expert's simulations")
@@ -73,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     obs = pos.observation
     if args.seat is not None and seat_of(args.seat, record.players) != obs.seat:
         raise CliError(f"at hand {pos.hand}, move {pos.move} it is {record.players[obs.seat]}'s turn "
-                       f"(seat {obs.seat}), not {args.seat}'s")
+                       f"(seat {obs.seat + 1}), not {args.seat}'s")
     rng = random.Random(args.seed)
     results = search(obs, rng, budget_s=budget, max_sims=sims)
     ranked = sorted(results, key=lambda r: (-r[2], -r[1]))
@@ -88,12 +91,12 @@ def run(args: argparse.Namespace) -> int:
 def seat_of(text: str, players: tuple[str, ...]) -> int:
     from lanomino.cli import CliError
 
-    if text.isdigit() and int(text) < len(players):
-        return int(text)
+    if text.isdigit() and 1 <= int(text) <= len(players):
+        return int(text) - 1
     for seat, name in enumerate(players):
         if name.casefold() == text.casefold():
             return seat
-    raise CliError(f"no seat {text!r}: seats are 0-{len(players) - 1} ({', '.join(players)})")
+    raise CliError(f"no seat {text!r}: seats are 1-{len(players)} ({', '.join(players)})")
 
 
 def find_position(record: Record, hand: int | None, move: int | None, name: str) -> Position:
@@ -165,7 +168,8 @@ def _words(move: dict[str, Any]) -> str:
 def describe(hint: dict[str, Any]) -> str:
     ends = " and ".join(str(n) for n in hint["ends"]) or "none (the hand is not opened)"
     lines = [
-        f"Hand {hint['hand']}, move {hint['move']}: {hint['player']} (seat {hint['seat']}) to move.",
+        f"Hand {hint['hand']}, move {hint['move']}: {hint['player']} "
+        f"(seat {hint['seat'] + 1}) to move.",
         f"  Holding {' '.join(hint['hand_tiles'])}; ends showing: {ends}; "
         f"scores {', '.join(str(s) for s in hint['scores'])} (to {hint['target']}).",
         f"Expert would {_words(hint['best'])}.",

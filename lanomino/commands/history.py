@@ -23,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lanomino.cli import CliError
+    from lanomino.commands.replay import print_lines
     from lanomino.ui.history import history_header, history_row
 
     if args.limit < 1:
@@ -35,10 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if not rows:
         print("No matches logged yet: finish a game and it shows up here.")
         return 0
-    print(history_header(wide=True))
-    for row in rows:
-        print(history_row(row, wide=True))
-    return 0
+    return print_lines([history_header(), *(history_row(row) for row in rows)])
 
 
 def is_match_id(text: str) -> bool:

@@ -11,9 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from typing import TYPE_CHECKING
 
 from lanomino.commands.host import add_timing_arguments, timings_from_args
 from lanomino.commands.lineplay import add_line_arguments
+
+if TYPE_CHECKING:
+    from lanomino.node import Outcome, PeerNode
 
 _ADDRESS = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]+(/.*)?")
 
@@ -135,7 +139,7 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
         if args.json:
             print(json.dumps(outcome.to_json()), flush=True)
         elif outcome.finished:
-            print(f"match over: winner {outcome.winner}, scores {list(outcome.scores)}, {outcome.hands} hands, "
+            print(f"match over: {_result(node, outcome)}; {outcome.hands} hands, "
                   f"{'every hand verified' if outcome.verified else 'NOT VERIFIED'}; transcript {outcome.transcript}")
         else:
             print(f"left the table: {outcome.reason}", file=sys.stderr)
@@ -144,6 +148,19 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
         return 3 if outcome.reason.startswith("refused") else 1
 
     return asyncio.run(main())
+
+
+def _result(node: PeerNode, outcome: Outcome) -> str:
+    """Who won, in people's words (seats by name, counted from 1; this seat is 'you')."""
+    from lanomino.narrate import Cast, final_result
+
+    rules = node.session.rules
+    if rules is None:
+        return f"scores {list(outcome.scores)}"
+    names = {row.seat: row.name for row in node.seats()}
+    players = 4 if rules.partnership else len(outcome.scores)
+    cast = Cast(tuple(names.get(s, "") for s in range(players)), rules, outcome.seat)
+    return final_result(outcome.winner, outcome.scores, cast)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lanomino.commands.history import open_log
+    from lanomino.commands.replay import print_lines
     from lanomino.store.stats import Stats
     from lanomino.ui.history import stats_lines
 
@@ -22,5 +23,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(doc, indent=1))
     else:
-        print("\n".join(stats_lines(doc)))
+        print_lines(stats_lines(doc))
     return 0

@@ -8,7 +8,6 @@ command line and the client, so both say the same thing.
 
 from __future__ import annotations
 
-import textwrap
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from lanomino.engine import Event, Rules, Tile
 from lanomino.engine.errors import EngineError
 from lanomino.ui.board import draw_line, line_view
+from lanomino.ui.chrome import fit, footer, header, wrap
 from lanomino.ui.render import Canvas, tile_fragments
 
 GAME_SHORT = {"draw": "Draw", "block": "Block", "allfives": "All Fives"}
@@ -61,27 +61,31 @@ def date_label(row: dict[str, Any], wide: bool) -> str:
     return time.strftime("%Y-%m-%d %H:%M" if wide else "%m-%d %H:%M", time.localtime(row["started_at"]))
 
 
-# id, date, table, players, rules, result, check
-NARROW = (4, 11, 8, 16, 15, 11, 7)
-WIDE = (5, 16, 12, 28, 16, 16, 8)
+# id, date, table, players, rules, result, check: the widths for a line of at least so many
+# columns (78 fits an 80-column terminal); a width of 0 leaves the column out
+LAYOUTS = ((78, (4, 11, 8, 16, 13, 12, 8)), (0, (4, 11, 0, 14, 13, 12, 0)))
 
 
-def history_header(wide: bool = False) -> str:
-    return _columns(("ID", "Date", "Table", "Players", "Rules", "Result", "Checked"), WIDE if wide else NARROW)
+def _widths(width: int) -> tuple[int, ...]:
+    return next(cols for least, cols in LAYOUTS if width >= least)
 
 
-def history_row(row: dict[str, Any], wide: bool = False) -> str:
-    """One match on one line (78 characters when narrow)."""
-    cells = (f"#{row['id']}", date_label(row, wide), row["table"], players_label(row),
+def history_header(width: int = 78) -> str:
+    """The column titles for a line of ``width`` columns."""
+    titles = ("ID", "Date", "Table", "Players", "Rules", "Result", "Checked")
+    return _columns(titles, _widths(width))
+
+
+def history_row(row: dict[str, Any], width: int = 78) -> str:
+    """One match on one line of at most ``width`` columns (78 at most)."""
+    cells = (f"#{row['id']}", date_label(row, False), row["table"], players_label(row),
              rules_label(row["rules"]), result_label(row), check_label(row))
-    return _columns(cells, WIDE if wide else NARROW)
+    return _columns(cells, _widths(width))
 
 
 def _columns(cells: tuple[str, ...], widths: tuple[int, ...]) -> str:
-    out = []
-    for text, width in zip(cells, widths, strict=True):
-        out.append(text if len(text) <= width else text[: width - 1] + "…")
-        out[-1] = out[-1].ljust(width)
+    out = [fit(text, width).ljust(width)
+           for text, width in zip(cells, widths, strict=True) if width]
     return " ".join(out).rstrip()
 
 
@@ -188,14 +192,15 @@ def draw_replay(view: ReplayView, canvas: Canvas, colour: bool) -> None:
     f = view.frame()
     w, h = canvas.width, canvas.height
     moves = len(view.hands[view.hand]) - 1
-    _bar(canvas, f"{view.title} · hand {view.hand + 1}/{len(view.hands)} · move {f.move}/{moves}"
+    where = f"hand {view.hand + 1}/{len(view.hands)} · move {f.move}/{moves}"
+    header(canvas, f"{view.title} · {where}"
          f" · boneyard {f.boneyard}", "q quit")
     y = 1
     for seat, tiles in enumerate(f.hands):
         turn = f.turn == seat
         side = seat % 2 if view.rules.partnership else seat
         canvas.put(0, y, "▶" if turn else " ", "class:turn")
-        canvas.put(2, y, view.names[seat][:14], "class:turn" if turn else "")
+        canvas.put(2, y, fit(view.names[seat], 14), "class:turn" if turn else "")
         canvas.put(17, y, f"{f.scores[side]:4} pts")
         x = 27
         per_row = max(1, (w - x) // 6)
@@ -212,10 +217,10 @@ def draw_replay(view: ReplayView, canvas: Canvas, colour: bool) -> None:
     canvas.blit(draw_line(line_view(f.line), w, line_h, colour), 0, y + 1)
     ty = y + 1 + line_h
     canvas.put(0, ty, "─" * w, "class:dim")
-    wrapped = [line for text in f.text for line in textwrap.wrap(text, max(10, w - 4))]
+    wrapped = [line for text in f.text for line in wrap(text, max(10, w - 4))]
     for i, text in enumerate(wrapped[-text_rows:]):
         canvas.put(1, ty + 1 + i, text)
-    canvas.put(1, h - 1, "←/→ move · ↑/↓ hand · Home/End first/last · q quit"[: w - 2], "class:dim")
+    footer(canvas, "←/→ move · ↑/↓ hand · Home/End first/last · q quit")
 
 
 # ----- the History and stats screen --------------------------------------------------------------
@@ -238,37 +243,32 @@ class HistoryView:
 
 def draw_history(view: HistoryView, canvas: Canvas) -> None:
     w, h = canvas.width, canvas.height
-    _bar(canvas, "History and stats", "Esc back")
+    header(canvas, "History and stats", "Esc back")
     x = 1
     for tab, label in (("matches", " Matches "), ("stats", " Stats ")):
         x = canvas.put(x, 1, label, "class:menu.selected" if view.tab == tab else "class:dim") + 1
     if view.message:
-        canvas.put(x + 2, 1, view.message[: w - x - 3], "class:warn")
+        canvas.put(x + 2, 1, fit(view.message, w - x - 3), "class:warn")
     if view.tab == "stats":
         lines = stats_lines(view.stats) if view.stats else ["No stats yet."]
-        for i, line in enumerate(lines[: h - 4]):
-            canvas.put(1, 3 + i, line[: w - 2], "class:title" if line.startswith("Against") else "")
-        canvas.put(1, h - 1, "Tab matches · Esc back"[: w - 2], "class:dim")
+        shown = [(line, part) for line in lines for part in wrap(line, w - 2)]
+        for i, (line, part) in enumerate(shown[: h - 4]):
+            canvas.put(1, 3 + i, part, "class:title" if line.startswith("Against") else "")
+        footer(canvas, "Tab matches · Esc back")
         return
     if not view.rows:
         canvas.put(1, 3, "No matches logged yet: finish a game and it shows up here.", "class:dim")
-        canvas.put(1, h - 1, "Tab stats · Esc back", "class:dim")
+        footer(canvas, "Tab stats · Esc back")
         return
-    canvas.put(1, 2, history_header()[: w - 2], "class:title")
+    canvas.put(1, 2, history_header(w - 2), "class:title")
     details = match_details(view.rows[view.selected])
     room = max(1, h - 4 - len(details) - 1)
     top = max(0, min(view.selected - room // 2, len(view.rows) - room))
     for i, row in enumerate(view.rows[top : top + room]):
         style = "class:menu.selected" if top + i == view.selected else ""
-        canvas.put(1, 3 + i, history_row(row)[: w - 2], style)
+        canvas.put(1, 3 + i, history_row(row, w - 2), style)
     dy = h - 1 - len(details)
     canvas.put(0, dy - 1, "─" * w, "class:dim")
     for i, line in enumerate(details):
-        canvas.put(1, dy + i, line[: w - 2], "class:dim" if i else "")
-    canvas.put(1, h - 1, "↑/↓ choose · Enter replay · Tab stats · Esc back"[: w - 2], "class:dim")
-
-
-def _bar(canvas: Canvas, left: str, right: str) -> None:
-    canvas.put(0, 0, " " * canvas.width, "class:header")
-    canvas.put(1, 0, left[: canvas.width - len(right) - 3], "class:header")
-    canvas.put(canvas.width - len(right) - 1, 0, right, "class:header")
+        canvas.put(1, dy + i, fit(line, w - 2), "class:dim" if i else "")
+    footer(canvas, "↑/↓ choose · Enter replay · Tab stats · Esc back")

@@ -122,12 +122,14 @@ def draw_settings(ui: UiState, canvas: Canvas) -> None:
 # ----- help --------------------------------------------------------------------------------------
 
 
-def help_rules(ui: UiState) -> tuple[Rules, int]:
-    """The rules Help explains: the table's, else the preset picked in Help, else the form's."""
+def help_rules(ui: UiState) -> tuple[Rules | None, int]:
+    """The rules Help explains and for how many players: the table's, else the preset picked in
+    Help, else the new-game form's. None: a LAN table whose rules are not known yet."""
     if ui.obs is not None and ui.back is Screen.TABLE:
         return ui.obs.rules, ui.obs.players
-    if ui.lan is not None and ui.back is Screen.WAITING and ui.lan.seats:
-        return Rules.preset(ui.host_form.preset), ui.lan.seats
+    if ui.lan is not None and ui.back is Screen.WAITING:
+        seats = ui.lan.seats or ui.host_form.seats
+        return (Rules.preset(ui.host_form.preset) if ui.lan.role == "host" else None), seats
     preset = ui.help_preset or ui.setup.preset
     players = 4 if Rules.preset(preset).partnership else ui.setup.players
     if preset == ui.setup.preset:
@@ -147,7 +149,9 @@ def help_lines(ui: UiState, width: int) -> tuple[str, list[tuple[str, str]]]:
             lines += [("", "  " + line) for line in wrap(what, width - 2)]
         return "Help · Settings", lines
     rules, players = help_rules(ui)
-    for para in rules_text(rules, players):
+    paras = rules_text(rules, players) if rules is not None else [
+        f"This table seats {players} players; its rules show here once the first hand is dealt."]
+    for para in paras:
         for i, line in enumerate(wrap(para, width - 2)):
             lines.append(("", ("• " if i == 0 else "  ") + line))
     lines.append(("", ""))
@@ -155,7 +159,8 @@ def help_lines(ui: UiState, width: int) -> tuple[str, list[tuple[str, str]]]:
     for key, what in KEYS_TEXT:
         for i, line in enumerate(wrap(what, width - 11)):
             lines.append(("", f"  {key if i == 0 else '':8} {line}"))
-    return f"Help · {describe_game(rules)} · {players} players", lines
+    game = describe_game(rules) if rules is not None else "LAN table"
+    return f"Help · {game} · {players} players", lines
 
 
 def choosing_preset(ui: UiState) -> bool:

@@ -224,3 +224,16 @@ def test_the_local_table_reports_every_finished_hand_to_the_log() -> None:
     hands = len(match.state.results)
     assert hands > 1
     assert calls == [(n, n == hands) for n in range(1, hands + 1)]
+
+
+def test_history_and_stats_are_not_cut_at_60x20(logged: tuple[HistoryView, PlayLog]) -> None:
+    from lanomino.ui.render import Canvas
+    from lanomino.ui.screens import draw_screen
+
+    view, _ = logged
+    ui = UiState(screen=Screen.HISTORY, history=view)
+    for tab in ("matches", "stats"):
+        view.tab = tab
+        for width, height in ((80, 24), (60, 20)):
+            canvas = draw_screen(ui, Canvas(width, height))
+            assert canvas.cut == [], f"{tab} at {width}x{height}:\n{canvas.text()}"

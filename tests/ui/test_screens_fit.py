@@ -7,13 +7,12 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from tablekit import show
 
 from lanomino.bots import get_bot
 from lanomino.engine import (
     PRESETS,
     TILES,
-    HandEnded,
-    MatchEnded,
     Play,
     Rules,
     apply,
@@ -23,7 +22,7 @@ from lanomino.engine import (
 )
 from lanomino.ui.render import Canvas
 from lanomino.ui.screens import draw_screen
-from lanomino.ui.state import Screen, Settings, UiState, confirm, on_new_observation
+from lanomino.ui.state import Screen, Settings, UiState, confirm
 
 SIZES = ((80, 24), (60, 20))
 NAMES = ("Tess", "Ana", "Ben", "Cleo")
@@ -60,14 +59,7 @@ def match_moments(preset: str, seed: int = 3) -> Iterator[UiState]:
             ui.hand_result = None
         seat = state.turn
         obs = observe(state, seat)
-        events = apply(state, seat, bot(obs, rng))
-        on_new_observation(ui, observe(state, 0))
-        for event in events:
-            if isinstance(event, HandEnded):
-                ui.hand_result = event
-            elif isinstance(event, MatchEnded):
-                ui.match_result = event
-        yield ui
+        yield show(ui, state, apply(state, seat, bot(obs, rng)))
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
+from tablekit import game, play, went_out
+
 from lanomino.engine import (
-    PASS,
     RESIGN,
-    TILES,
     End,
-    Event,
-    GameState,
     HandEnd,
     HandEnded,
     HandTally,
     MatchEnd,
     MatchEnded,
-    Play,
     Rules,
     apply,
-    new_game,
-    parse_tile,
-    start_hand,
 )
 from lanomino.narrate import (
     Cast,
@@ -37,28 +31,8 @@ PAIR = ("Tess", "Ana")
 FOUR = ("Tess", "Ana", "Ben", "Cleo")
 
 
-def game(rules: Rules, hands: list[str]) -> GameState:
-    state = new_game(rules, len(hands))
-    deal = [[parse_tile(t) for t in h.split()] for h in hands]
-    used = {t for h in deal for t in h}
-    start_hand(state, deal, [t for t in TILES if t not in used])
-    return state
-
-
-def play(state: GameState, seat: int, tile: str, end: End | None = None) -> list[Event]:
-    return apply(state, seat, Play(parse_tile(tile), end))
-
-
-def went_out_hand() -> tuple[GameState, list[Event]]:
-    """Block, two tiles each: Tess opens 6-6, Ana has no six, Tess goes out with 6-5 (Ana keeps
-    0-0 and 1-0: one pip)."""
-    state = game(Rules.preset("block", hand_size=2), ["6-6 6-5", "0-0 1-0"])
-    events = play(state, 0, "6-6") + apply(state, 1, PASS) + play(state, 0, "6-5", End.LEFT)
-    return state, events
-
-
 def test_you_went_out_and_score_one_pip_in_your_own_grammar() -> None:
-    state, _ = went_out_hand()
+    state, _ = went_out()
     ended = state.results[-1]
     assert ended.end is HandEnd.DOMINO and ended.tally == HandTally(0, 1, 0, 1, 1)
     assert hand_end_sentence(ended, Cast(PAIR, state.rules, you=0)) == (
@@ -68,7 +42,7 @@ def test_you_went_out_and_score_one_pip_in_your_own_grammar() -> None:
 
 
 def test_a_player_named_you_gets_you_grammar_in_a_replay() -> None:
-    state, events = went_out_hand()
+    state, events = went_out()
     lines = event_lines(events, Cast(("You", "Ana"), state.rules))
     assert lines == [
         "You opened with 6-6.",
@@ -150,3 +124,14 @@ def test_a_match_to_a_target_names_the_winner_and_points() -> None:
         "The match is over: Ana won with 101 points.")
     assert match_end_sentence(ended, Cast(PAIR, Rules.preset("classic"), you=1)) == (
         "The match is over: you won with 101 points.")
+
+
+def test_a_headless_seat_reports_the_winner_by_name_not_by_index() -> None:
+    from lanomino.narrate import final_result
+
+    classic = Rules.preset("classic")
+    assert final_result(2, (10, 40, 61), Cast(("Bo", "Ana", "Cy"), classic, you=1)) == (
+        "Cy won: Bo 10, you 40, Cy 61")
+    pairs = Rules.preset("partnership")
+    assert final_result(1, (30, 100), Cast(FOUR, pairs, you=1)) == (
+        "you and Cleo won: Tess and Ben 30, you and Cleo 100")
