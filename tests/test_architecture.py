@@ -96,8 +96,8 @@ LAYERS: tuple[Layer, ...] = (
     ),
     Layer(  # the line mode: the client's plain state and words, never the full-screen toolkit
         "lanomino.lines",
-        may_import=("lanomino.engine", "lanomino.ui.state", "lanomino.ui.lan", "lanomino.ui.history",
-                    "lanomino.ui.helptext"),
+        may_import=("lanomino.engine", "lanomino.narrate", "lanomino.ui.state", "lanomino.ui.lan",
+                    "lanomino.ui.history", "lanomino.ui.helptext"),
         never=("zmq", "zeroconf", "sqlite3", "socket", "prompt_toolkit"),
         third_party=(),
     ),

@@ -19,6 +19,7 @@ from lanomino.engine import (
     Observation,
     Pass,
     Play,
+    Resigned,
     TilePlayed,
 )
 from lanomino.engine.line import Line
@@ -27,7 +28,7 @@ from lanomino.lines.say import Voice, join_words, plural
 
 def voice_for(obs: Observation, names: tuple[str, ...], words: bool, plays: bool = True) -> Voice:
     seats = names + tuple(f"Seat {s + 1}" for s in range(len(names), obs.players))
-    return Voice(seats, obs.seat if plays else None, obs.rules.partnership, words)
+    return Voice(seats, obs.seat if plays else None, obs.rules, words)
 
 
 def replay_line(events: tuple[Event, ...] | list[Event], fives: bool) -> Line:
@@ -57,6 +58,8 @@ class Narrator:
         self.outcome = False  # the match's end spoken
         self.turn: tuple[int, int] | None = None  # (hand, history length) of the last turn said
         self.line = Line()
+        self.mover: int | None = None  # the seat that played last (a score is theirs)
+        self.left: list[int] = []  # seats that resigned, in order
 
     def voice(self, obs: Observation, names: tuple[str, ...]) -> Voice:
         return voice_for(obs, names, self.words, self.plays)
@@ -78,9 +81,14 @@ class Narrator:
         out += self._missed_results(obs, voice)
         if obs.outcome is not None and not self.outcome:
             self.outcome = True
-            out.append(voice.match_ended(obs.outcome))
+            out.append(voice.match_ended(obs.outcome, self._gone(obs)))
         out += self._turn(obs, voice)
         return [line for line in out if line]
+
+    def _gone(self, obs: Observation) -> list[int]:
+        """Who left the match: those seen resigning, then any other inactive seat."""
+        return [*self.left, *(seat for seat in range(obs.players)
+                              if not obs.active[seat] and seat not in self.left)]
 
     def _first_sight(self, obs: Observation, voice: Voice) -> list[str]:
         """Joining a hand under way (a resumed game, a seat taken back): the state, not the past."""
@@ -98,13 +106,17 @@ class Narrator:
 
     def _event(self, event: Event, voice: Voice, obs: Observation) -> list[str]:
         _lay(self.line, event)
+        if isinstance(event, TilePlayed):
+            self.mover = event.seat
+        elif isinstance(event, Resigned) and event.seat not in self.left:
+            self.left.append(event.seat)
         if isinstance(event, HandEnded):
             return self._missed_results(obs, voice)
         if isinstance(event, MatchEnded):
             if self.outcome:
                 return []
             self.outcome = True
-        out = [voice.event(event, self.line)]
+        out = [voice.event(event, self.line, self.mover, self.left)]
         if isinstance(event, HandStarted) and voice.me is not None and not obs.is_my_turn:
             out.append(f"Your hand: {voice.numbered(obs.hand)}.")
         return out
@@ -112,7 +124,7 @@ class Narrator:
     def _hand_over(self, event: HandEnded, voice: Voice, obs: Observation) -> list[str]:
         late = self.results != len(obs.results)
         scores = _scores_after(obs, self.results) if late else obs.scores
-        return [voice.hand_ended(event), voice.pips_left(event),
+        return [*voice.hand_ended(event), voice.pips_left(event),
                 voice.scores(scores, obs.rules.target)]
 
     def _missed_results(self, obs: Observation, voice: Voice) -> list[str]:

@@ -1,56 +1,52 @@
-"""The line mode's sentences: tiles, seats, sides and game events in short plain words.
+"""The line mode's words: tiles, seats, sides and game events, one short sentence each.
 
-Every sentence the line front end says about the game is made here, so that it can switch to the
-team's shared narration module in one place. Sentences are in the past tense ("Ana played
-five-three on the right."), which reads the same for "you" and for a name; the few present-tense
-ones go through ``Voice.verb``. Seats are counted from 1 when a number is shown.
+The sentences about game events come from the team's one narration voice (``lanomino.narrate``:
+"you" grammar, names, teams, plurals, seats counted from 1); this module adds what only the line
+mode says: tiles as words when asked ("five-three", "double-six", "six-blank"), the open ends
+after every play, your hand numbered for ``play N``, and the scores in one line.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from lanomino.engine import (
-    DealVoided,
-    End,
-    Event,
-    HandEnded,
-    HandStarted,
-    MatchEnded,
-    Passed,
-    PointsScored,
-    Resigned,
-    Tile,
-    TileDrawn,
-    TilePlayed,
-)
+from lanomino.engine import Event, HandEnded, MatchEnded, Rules, Tile, TilePlayed
 from lanomino.engine.line import CLOSED, Line
+from lanomino.narrate import Cast, event_line, hand_points, listed
 
 NUMBER_WORDS = ("blank", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_TILE = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")  # "5-3" as narrate writes a tile
 
 
 def join_words(items: Sequence[str], last: str = "and") -> str:
-    """'a', 'a and b', 'a, b and c'."""
+    """'a', 'a and b', 'a, b and c' (or another last word: 'left or right')."""
+    if last == "and":
+        return listed(list(items))
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
 def plural(count: int, word: str, many: str = "") -> str:
-    """'1 tile', '3 tiles'."""
+    """'1 tile', '3 tiles', '2 matches'."""
     return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 @dataclass(frozen=True, slots=True)
 class Voice:
-    """How one reader is spoken to: their seat (``me``, None for someone who only watches), the
-    seats' names, whether points go to teams, and tiles as words or as digits."""
+    """How one reader is spoken to: the seats' names, the reader's seat (``me``, None for someone
+    who only watches), the rules (teams, for the sides), and tiles as words or as digits."""
 
     names: tuple[str, ...]
     me: int | None = None
-    partnership: bool = False
+    rules: Rules = field(default_factory=Rules.classic)
     words: bool = False
+
+    @property
+    def cast(self) -> Cast:
+        return Cast(self.names, self.rules, self.me)
 
     # ----- values ---------------------------------------------------------------------------
 
@@ -65,24 +61,23 @@ class Voice:
             return f"double-{self.number(tile.high)}"
         return f"{self.number(tile.high)}-{self.number(tile.low)}"
 
+    def spell(self, text: str) -> str:
+        """``text`` with its tiles as words when ``words`` is set."""
+        if not self.words:
+            return text
+        return _TILE.sub(lambda m: self.tile(Tile(int(m[1]), int(m[2]))), text)
+
     def who(self, seat: int, start: bool = True) -> str:
-        """'You' / 'you' for the reader's seat, else the seat's name."""
-        if seat == self.me:
-            return "You" if start else "you"
-        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
+        """'You' / 'you' for the reader's seat, else the seat's name ('seat 3' without one)."""
+        return self.cast.name(seat) if start else self.cast.seat(seat).text
 
     def verb(self, seat: int, plain: str, third: str) -> str:
         """'hold' for you, 'holds' for anyone else."""
-        return plain if seat == self.me else third
+        return plain if self.cast.seat(seat).plural else third
 
     def side(self, side: int, start: bool = True) -> str:
-        """A seat, or in a partnership game a team named by its two players."""
-        if not self.partnership:
-            return self.who(side, start)
-        if self.me is not None and self.me % 2 == side:
-            return "Your team" if start else "your team"
-        members = [self.who(s, start) for s in (side, side + 2) if s < len(self.names)]
-        return f"{join_words(members)}'s team" if len(members) == 2 else members[0]
+        """A seat, or in a partnership game a team named by its players ('you and Ben')."""
+        return self.cast.side_name(side) if start else self.cast.side(side).text
 
     def ends(self, line: Line) -> str:
         """'Ends: 3 and 6.' (open ends in order: left, right, the spinner's up and down)."""
@@ -105,63 +100,26 @@ class Voice:
 
     # ----- events ---------------------------------------------------------------------------
 
-    def event(self, event: Event, line: Line) -> str:
-        """One sentence for ``event`` ("" for nothing to say); ``line`` is the line after it."""
-        if isinstance(event, HandStarted):
-            return self._started(event)
-        if isinstance(event, DealVoided):
-            return "Nobody held a double, so the tiles were shuffled and dealt again."
-        if isinstance(event, TilePlayed):
-            return self._played(event, line)
-        if isinstance(event, TileDrawn):
-            what = self.tile(event.tile) if event.tile is not None else "a tile"
-            return f"{self.who(event.seat)} drew {what}. Boneyard: {event.boneyard}."
-        if isinstance(event, Passed):
-            return f"{self.who(event.seat)} passed."
-        if isinstance(event, PointsScored) and event.reason == "fives":
-            return f"{self.side(event.side)} scored {plural(event.points, 'point')} for the ends."
-        if isinstance(event, Resigned):
-            return f"{self.who(event.seat)} resigned and left the match."
-        if isinstance(event, HandEnded):
-            return self.hand_ended(event)
-        if isinstance(event, MatchEnded):
-            return self.match_ended(event)
-        return ""
+    def event(self, event: Event, line: Line, mover: int | None = None,
+              left: Sequence[int] = ()) -> str:
+        """One line for ``event`` ("" for nothing to say); ``line`` is the line after it,
+        ``mover`` the seat whose play scored, ``left`` the seats that resigned."""
+        text = event_line(event, self.cast, mover, left) or ""
+        if isinstance(event, TilePlayed):  # the ends say what is showing, for every end
+            text = text.removesuffix(f": {event.exposed} showing.").removesuffix(".")
+            text = f"{text}. {self.ends(line)}"
+        return self.spell(text)
 
-    def _started(self, event: HandStarted) -> str:
-        lead = f" with {self.tile(event.must_lead)}" if event.must_lead is not None else ""
-        yard = f", {plural(event.boneyard, 'tile')} in the boneyard" if event.boneyard else ""
-        sizes = set(event.hand_sizes) - {0}
-        each = f"{plural(sizes.pop(), 'tile')} each" if len(sizes) == 1 else "tiles"
-        return (f"Hand {event.hand}: {each}{yard}. "
-                f"{self.who(event.opener)} {self.verb(event.opener, 'lead', 'leads')}{lead}.")
-
-    def _played(self, event: TilePlayed, line: Line) -> str:
-        who = self.who(event.seat)
-        if event.first:
-            text = f"{who} led {self.tile(event.tile)}."
-        else:
-            text = f"{who} played {self.tile(event.tile)} on the {end_name(event.end)}."
-        if event.spinner:
-            text += " It is the spinner."
-        return f"{text} {self.ends(line)}"
-
-    def hand_ended(self, event: HandEnded) -> str:
-        if event.winner is None:
-            how = "The line was blocked and nobody won the hand" if event.end == "blocked" else (
-                "The hand ended with no winner")
-            return f"{how}."
-        side = self.side(event.winner)
-        won = f"won hand {event.hand}"
-        if event.end == "domino":
-            text = f"{side} went out and {won}"
-        elif event.end == "blocked":
-            text = f"The line was blocked. {side} had the fewest pips and {won}"
-        elif event.end == "target":
-            text = f"{side} reached the target and {won}"
-        else:
-            text = f"The other side resigned. {side} {won}"
-        return f"{text}: {plural(event.points[event.winner], 'point')}."
+    def hand_ended(self, event: HandEnded) -> list[str]:
+        """How the hand ended; then every side's points in it."""
+        cast = self.cast
+        points = []
+        for side, item in enumerate(hand_points(event, cast)):
+            head = cast.side_name(side)  # lower-case "you" inside the sentence
+            lower = cast.side(side).text + item[len(head):]
+            points.append(lower if item.startswith(head) else item)
+        return [self.spell(event_line(event, cast) or ""),
+                f"Points this hand: {', '.join(points)}."]
 
     def pips_left(self, event: HandEnded) -> str:
         """'Left in hand: Ana 6-6 (12 pips), you nothing.' (every hand is public now)."""
@@ -174,13 +132,5 @@ class Voice:
             parts.append(f"{self.who(seat, False)} {held}")
         return f"Left in hand: {', '.join(parts)}." if parts else ""
 
-    def match_ended(self, event: MatchEnded) -> str:
-        parts = [f"{self.side(s, False)} {points}" for s, points in enumerate(event.scores)]
-        final = f"Final scores: {', '.join(parts)}."
-        if event.winner is None:
-            return f"The match is over with no winner. {final}"
-        return f"{self.side(event.winner)} won the match. {final}"
-
-
-def end_name(end: End) -> str:
-    return str(end)
+    def match_ended(self, event: MatchEnded, left: Sequence[int] = ()) -> str:
+        return self.spell(event_line(event, self.cast, left=left) or "")

@@ -174,7 +174,7 @@ def replay_lines(view: ReplayView, words: bool, before: int | None) -> list[str]
     """The replay's current step: the events since move ``before`` of the same hand (None: the
     whole position, as when arriving at a hand)."""
     frame = view.frame()
-    voice = Voice(view.names, None, view.rules.partnership, words)
+    voice = Voice(view.names, None, view.rules, words)
     moves = len(view.hands[view.hand]) - 1
     out = [f"Hand {view.hand + 1} of {len(view.hands)}, move {frame.move} of {moves}."]
     start = 0 if before is None else len(view.hands[view.hand][before].line)

@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from linekit import LinePipe, logged_record, play_match  # noqa: E402
 
-OVER = r" won the match\.|with no winner\."
+OVER = r"^The match is over: "
 BOX = re.compile(r"[\u2500-\u259f\u25a0-\u25ff]")
 
 
@@ -38,7 +38,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]
 
 def test_a_whole_match_is_played_over_pipes(finished: tuple[Path, list[str]]) -> None:
     data, said = finished
-    assert said[0].startswith("Hand 1: 5 tiles each")
+    assert said[0] == "Hand 1: you to open with 6-6; 13 tiles in the boneyard."
     record = logged_record(data)
     hands = record["hands"]
     assert isinstance(hands, list)
@@ -46,11 +46,13 @@ def test_a_whole_match_is_played_over_pipes(finished: tuple[Path, list[str]]) ->
     plays = [m for m in moves if "play" in m]
     draws = [m for m in moves if m.get("draw")]
     assert plays and draws
-    spoken_plays = [s for s in said if re.match(r"(You|Ana|Ben) (led|played) ", s)]
+    spoken_plays = [s for s in said if re.match(r"(You|Ana|Ben) (opened with|played) ", s)]
     assert len(spoken_plays) == len(plays), "every play said once, none twice"
     assert len([s for s in said if re.match(r"(You|Ana|Ben) drew ", s)]) == len(draws)
     assert len([s for s in said if re.match(r"Hand \d+: ", s)]) == len(hands)
     assert len([s for s in said if re.search(OVER, s)]) == 1
+    hand_ends = [s for s in said if re.match(r"Hand \d+ is over: ", s)]
+    assert len(hand_ends) == len(hands)
 
 
 def test_the_output_is_plain_lines(finished: tuple[Path, list[str]]) -> None:
@@ -139,7 +141,7 @@ def test_history_replay_rules_and_settings(finished: tuple[Path, list[str]]) -> 
         pipe.send("replay 1")
         pipe.until(r"^Match #1")
         assert re.fullmatch(r"Hand 1 of \d+, move 0 of \d+\.", pipe.read() or "")
-        first_play = next(s for s in said if re.match(r"\w+ led ", s))
+        first_play = next(s for s in said if re.match(r"\w+ opened with ", s))
         pipe.send("next")
         pipe.until(r"move 1 of")
         assert pipe.read() == first_play  # the replay says the move the game said
@@ -177,14 +179,14 @@ def test_resigning_watches_the_others_finish(tmp_path: Path) -> None:
         pipe.send("resign")
         assert pipe.read() == "Type resign again to leave the match; anything else keeps you in it."
         pipe.send("resign")
-        assert pipe.until(r"^You resigned") == "You resigned and left the match."
+        assert pipe.until(r"^You resigned") == "You resigned and left the table."
         assert pipe.read() == ("You watch the others play on: type finish to see the end at once, "
                                "menu to leave, or quit.")
         pipe.send("draw")
         assert pipe.until(r"^The hand|^It is") is not None
         pipe.send("finish")
-        assert re.search(r"(Ana|Ben) won the match\.", pipe.until(OVER, timeout_s=60))
-        after = pipe.said[pipe.said.index("You resigned and left the match."):]
+        assert re.search(r": (Ana|Ben) won ", pipe.until(OVER, timeout_s=60))
+        after = pipe.said[pipe.said.index("You resigned and left the table."):]
         assert not [s for s in after if s.startswith("Your turn")]
         pipe.send("quit")
         assert pipe.finish() == 0
