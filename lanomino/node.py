@@ -275,7 +275,7 @@ class HostNode(_Node):
     def __init__(self, *, data_dir: Path, rules: Rules, rules_name: str, seats: int, bots: int,
                  level: str, name: str, player: str, passphrase: str | None, bind: str | None,
                  port: int, timings: Timings, interfaces: list[str] | None,
-                 headless: bool = True, announce: bool = True) -> None:
+                 headless: bool = True, announce: bool = True, escrow: bool = True) -> None:
         super().__init__(data_dir)
         self.identity = load_or_create_identity(data_dir)
         self.keys = CurveKeypair.generate()
@@ -285,7 +285,7 @@ class HostNode(_Node):
                       for i in range(bots)]
         self.session = HostSession(self.identity, self.keys.public, rules, seats, name=player,
                                    host_policy=bot_policy(level) if headless else None, bots=local_bots,
-                                   passphrase=passphrase, timings=timings)
+                                   passphrase=passphrase, timings=timings, escrow=escrow)
         self.transport = HostTransport(self.keys, bind_ip=bind or "0.0.0.0", port=port,
                                        on_malformed=lambda _id, exc: self.session.stats.update(
                                            ["malformed.frame"]),

@@ -46,6 +46,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--passphrase", metavar="P",
                         help="joiners must know this (it never travels; wrong guesses are "
                              "throttled to about one a minute: three random words are best)")
+    parser.add_argument("--no-escrow", dest="escrow", action="store_false",
+                        help="deal without escrow: the other players together can no longer "
+                             "read every hand; a lost host's unknown tiles are re-shuffled "
+                             "instead (see the README's trust model)")
     parser.add_argument("--bind", metavar="IP", help="address to serve and advertise on (default: all LAN interfaces)")
     parser.add_argument("--port", type=int, default=0, metavar="PORT", help="TCP port (default: any free one)")
     parser.add_argument("--interface", action="append", metavar="IP",
@@ -107,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
         node = HostNode(data_dir=data_dir(args.data_dir), rules=rules, rules_name=args.rules, seats=args.seats,
                         bots=args.bots, level=args.level, name=args.name, player=args.player or "host",
                         passphrase=args.passphrase, bind=args.bind, port=args.port, timings=timings,
-                        interfaces=args.interface, headless=True, announce=not args.no_announce)
+                        interfaces=args.interface, headless=True, announce=not args.no_announce,
+                        escrow=args.escrow)
         try:
             await node.start()
         except OSError as exc:

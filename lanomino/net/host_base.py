@@ -112,7 +112,7 @@ class HostBase:
                  bots: Sequence[LocalSeat] = (), passphrase: str | None = None,
                  timings: Timings | None = None, term: int = 0,
                  secret_source: Callable[[], bytes] = new_secret, rules_spec: dict[str, Any] | None = None,
-                 table_id: bytes | None = None) -> None:
+                 table_id: bytes | None = None, escrow: bool = True) -> None:
         rules.check_players(seats)
         if len(bots) > seats - 1:
             raise ValueError(f"{len(bots)} bots leave no seat for the host at a table of {seats}")
@@ -143,6 +143,7 @@ class HostBase:
         self.last_deal: HandDeal | None = None  # the hand before it (a resignation may be added)
         self.dealt: list[list[Any]] = []
         self.escrow_shares: dict[int, dict[str, Any]] = {}
+        self.escrow = escrow  # a table option (the README's trust model says what it costs)
         self.local_secrets: dict[tuple[int, int, int], bytes] = {}
         self.pending: dict[str, Pending] = {}
         self.by_curve: dict[str, int] = {}

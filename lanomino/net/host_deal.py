@@ -174,9 +174,12 @@ class HostDeal(HostBase):
             raise RoundError("stale", f"this deal is hand {d.hand} attempt {d.current.ctx.attempt}")
 
     def _split_escrow(self) -> None:
-        """XOR shares of the deal's secrets to the human peers (never to one alone)."""
+        """XOR shares of the deal's secrets to the human peers (never to one alone), unless the
+        table deals without escrow (the peers together could read every hand)."""
         assert self.deal is not None and self.state is not None
         self.escrow_shares = {}
+        if not self.escrow:
+            return
         holders = [s.seat for s in self._humans() if self.state.active[s.seat]]
         a = self.deal.current
         if a.missing_secrets():

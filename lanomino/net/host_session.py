@@ -324,7 +324,8 @@ def successor_host(peer: Any, now: float, *, policy: Policy | None, timings: Tim
     host = HostSession(peer.identity, peer.curve, peer.rules, peer.players, name=peer.name, host_policy=policy,
                        passphrase=peer.passphrase,  # (a lobby reopened after a migration asks newcomers for it)
                        timings=timings or peer.timings, secret_source=secret_source or peer.secret_source,
-                       table_id=peer.table, term=election.term)
+                       table_id=peer.table, term=election.term,
+                       escrow=bool(peer.escrow) or not peer.dealt)  # (as the table dealt so far)
     host.now = now
     host.adopt(peer, election.term, election.lost_host, bot_policy)
     return host

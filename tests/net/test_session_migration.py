@@ -71,6 +71,25 @@ def test_the_host_crashes_mid_hand_and_the_next_seat_rebuilds_the_hand_from_escr
     check_survivors(table)
 
 
+def test_a_table_without_escrow_re_shuffles_the_unknown_tiles_when_its_host_crashes() -> None:
+    """No escrow: no peer holds a share of any secret, so after a crash mid-hand the survivors
+    re-shuffle the tiles nobody holds (the fallback) and the match still verifies."""
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=3)
+    host = table.by_seat(0).host
+    assert host is not None
+    host.escrow = False
+    table.run(lambda: _in_play_of_hand(table, 2, 3))
+    assert all(not m.peer.escrow for m in table.machines if m.peer is not None)
+    table.crash(0)
+    table.run(table.over)
+    assert table.over()
+    new = table.by_seat(1)
+    assert new.host is not None and not new.host.escrow  # the new host deals as the table did
+    doc = new.host.doc
+    assert doc is not None and "reshuffled" in doc["hands"][1]
+    check_survivors(table)
+
+
 def _at(table: MigratingTable, point: str, hand: int = 2) -> Callable[[], bool]:
     host = table.by_seat(0).host
     assert host is not None
