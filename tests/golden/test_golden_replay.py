@@ -53,7 +53,9 @@ def test_plain_replay_tells_the_same_story(record: Path) -> None:
     if expected["exit"] == 0:
         assert "Hand 1:" in done.stdout
         if expected["json"]["finished"]:
-            assert "wins the match" in done.stdout
+            players = json.loads(record.read_text())["players"]
+            winner = players[expected["json"]["winner"]]
+            assert f"The match is over: {winner} won" in done.stdout
         else:
             assert "The match is not finished" in done.stdout
 
