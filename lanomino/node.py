@@ -99,7 +99,7 @@ def local_ip_toward(host: str) -> str:
         probe.close()
 
 
-RUNNING = (HostPhase.COMMIT, HostPhase.ECHO, HostPhase.REVEAL, HostPhase.PLAY, HostPhase.MIGRATING)
+RUNNING = (HostPhase.DEAL, HostPhase.PLAY, HostPhase.MIGRATING)
 
 
 def lost_touch_reason(event: LostTouch) -> str:

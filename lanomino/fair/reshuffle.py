@@ -26,7 +26,7 @@ tiles in canonical order)`` (the ``lanomino-fy-hmac-sha256/1`` stream and Fisher
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +49,7 @@ from lanomino.engine.state import _STATE_FIELDS, Phase
 from lanomino.engine.tiles import TILES, tiles_in
 from lanomino.fair.canonical import digest, u32
 from lanomino.fair.commit import SECRET_BYTES, TABLE_ID_BYTES, CommitmentError, tagged_commitment
+from lanomino.fair.commit_reveal import Domain
 from lanomino.fair.shuffle import deck_order, keyed_seed
 
 RESHUFFLE_TAG = b"lanomino.reshuffle/1\x00"
@@ -348,3 +349,16 @@ def reshuffle(state: GameState, claimants: Sequence[int], seed: bytes) -> tuple[
         pos += count
     state.boneyard = state.boneyard[:state.drawn] + order[pos:]
     return order, hands
+
+
+def reshuffle_domain(header: str, ctx: ReshuffleContext, host: int, at: int, opener: int,
+                     claims: bytes, verify: Callable[[int, bytes, dict[str, Any]], bool]) -> Domain:
+    """The re-shuffle's commit-reveal round (``fair/commit_reveal.py``) in its own domain."""
+    return Domain(
+        commit_statement=lambda seat, c: commit_statement(header, ctx, seat, c),
+        set_statement=lambda entries: set_statement(header, ctx, host, at, opener, claims, entries),
+        echo_statement=lambda seat, d: echo_statement(header, ctx, seat, d),
+        opens=lambda seat, secret, c: reshuffle_opens(ctx, seat, secret, c),
+        verify=verify,
+        label="re-shuffle",
+    )

@@ -28,18 +28,13 @@ from lanomino.engine import (
 )
 from lanomino.fair.commit import (
     DealContext,
-    check_echoes,
     check_own_in_set,
-    commit_statement,
     commitment,
-    echo_statement,
     new_secret,
     new_table_id,
-    opens,
-    set_digest,
-    set_statement,
 )
-from lanomino.fair.identity import Identity
+from lanomino.fair.commit_reveal import CommitReveal, deal_domain
+from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.shuffle import ALGORITHM, derive_deal
 from lanomino.fair.transcript import (
     end_statement,
@@ -181,37 +176,30 @@ class _FairHand:
         raise ProtocolError(f"no playable deal after {MAX_ATTEMPTS} attempts")
 
     def commit_reveal(self, ctx: DealContext) -> list[tuple[int, bytes]]:
-        """Steps 1-3 of the protocol for one deal attempt; returns the opened secrets."""
+        """Steps 1-3 of the protocol for one deal attempt, through the one commit-reveal machine
+        (fair/commit_reveal.py) every host runs; returns the opened secrets."""
         seats = [s for s in range(self.state.players) if self.state.active[s]]
-        # 1. Every seat commits to a fresh secret and signs the commitment.
+        ring = KeyRing()
+        keys = [i.public_key for i in self.ids]
+        domain = deal_domain(self.header, ctx, self.host,
+                             lambda seat, sig, st: ring.verify_statement(keys[seat], sig, st))
         secrets = {s: self.secret_source() for s in seats}
-        commits = {s: commitment(ctx, s, secrets[s]) for s in seats}
-        commit_sigs = {s: self.ids[s].sign_statement(commit_statement(self.header, ctx, s, commits[s]))
-                       for s in seats}
-        # 2. The host signs the ordered set; every seat checks its own is in it and echoes the digest.
-        statement = set_statement(self.header, ctx, self.host, [(s, commits[s]) for s in seats])
-        set_signature = self.host_id.sign_statement(statement)
-        echoes: list[dict[str, Any]] = []
+        r = CommitReveal.started(domain, seats, 0.0, None)
         for s in seats:
-            check_own_in_set(statement, s, commits[s])
-            seen = set_digest(statement)
-            sig = self.ids[s].sign_statement(echo_statement(self.header, ctx, s, seen))
-            echoes.append({"seat": s, "set": seen.hex(), "signature": sig.hex()})
-        expected = set_digest(statement)
-        check_echoes(expected, [(e["seat"], bytes.fromhex(e["set"])) for e in echoes])
-        # 3. Reveal: the host checks every secret against its commitment before dealing.
+            c = commitment(ctx, s, secrets[s])
+            r.add_commit(s, c, self.ids[s].sign_statement(domain.commit_statement(s, c)))
+        r.seal(self.host_id.sign_statement, 0.0)
+        assert r.statement is not None
+        for s in seats:  # each seat checks its own commitment is in the set, then echoes it
+            check_own_in_set(r.statement, s, r.commits[s][0])
+            r.add_echo(s, r.digest, self.ids[s].sign_statement(domain.echo_statement(s, r.digest)),
+                       0.0)
         for s in seats:
-            if not opens(ctx, s, secrets[s], commits[s]):
-                raise ProtocolError(f"seat {s}'s secret does not match its commitment")
-        self.deals.append({
-            "attempt": ctx.attempt,
-            "commitments": [{"seat": s, "commitment": commits[s].hex(), "signature": commit_sigs[s].hex()}
-                            for s in seats],
-            "set_signature": set_signature.hex(),
-            "echoes": echoes,
-            "secrets": [secrets[s].hex() for s in seats],
-        })
-        self.digests.append(expected)
-        opened = [(s, secrets[s]) for s in seats]
+            r.add_secret(s, secrets[s], 0.0)
+        if not r.done:
+            raise ProtocolError("the commit-reveal round did not finish")
+        self.deals.append(r.to_json(ctx.attempt))
+        self.digests.append(r.digest)
+        opened = r.opened()
         self.secrets.append(opened)
         return opened

@@ -20,6 +20,7 @@ import hmac
 from collections.abc import Sequence
 
 from lanomino.engine import Rules, Tile
+from lanomino.engine.dealing import split_deck
 from lanomino.engine.tiles import TILES
 from lanomino.fair.commit import SECRET_BYTES, CommitmentError, DealContext
 
@@ -92,17 +93,9 @@ def deck_order(seed: bytes, tiles: Sequence[Tile] = TILES) -> list[Tile]:
 def deal_from_deck(
     deck: Sequence[Tile], rules: Rules, active: Sequence[bool]
 ) -> tuple[list[list[Tile]], list[Tile]]:
-    """(hand per seat, boneyard in draw order) under the documented deal rule."""
-    size = rules.hand_size_for(len(active))
-    hands: list[list[Tile]] = []
-    pos = 0
-    for is_active in active:
-        if is_active:
-            hands.append(list(deck[pos : pos + size]))
-            pos += size
-        else:
-            hands.append([])
-    return hands, list(deck[pos:])
+    """(hand per seat, boneyard in draw order) under the documented deal rule: the engine's one
+    ``split_deck`` with the rules' hand size (play and the verifier cannot drift apart)."""
+    return split_deck(deck, active, rules.hand_size_for(len(active)))
 
 
 def derive_deal(

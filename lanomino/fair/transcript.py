@@ -58,6 +58,19 @@ class DealAttempt:
 
 
 @dataclass(frozen=True, slots=True)
+class Abandoned:
+    """A deal attempt that missed a deadline: the step it stopped at and the seats that did not
+    answer (they take no part in the hand's later attempts)."""
+
+    attempt: int
+    step: str  # commit | echo | reveal
+    unanswered: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"attempt": self.attempt, "step": self.step, "unanswered": list(self.unanswered)}
+
+
+@dataclass(frozen=True, slots=True)
 class Move:
     seat: int
     action: Action
@@ -109,6 +122,12 @@ class HandLog:
     stated_boneyard: tuple[Tile, ...] | None
     migrated: Migration | None = None
     reshuffled: Reshuffled | None = None
+    abandoned: tuple[Abandoned, ...] = ()
+    away: frozenset[int] = frozenset()  # moves the table's bot made for a seat out of time
+
+    def excluded_before(self, attempt: int) -> set[int]:
+        """The seats that failed to answer an attempt of this hand before ``attempt``."""
+        return {s for a in self.abandoned if a.attempt < attempt for s in a.unanswered}
 
     @property
     def log_host(self) -> int:
@@ -183,6 +202,8 @@ def log_statement(
     scores: Sequence[int],
     migrated: dict[str, int] | None = None,
     reshuffled: dict[str, Any] | None = None,
+    abandoned: Sequence[dict[str, Any]] = (),
+    away: Sequence[int] = (),
 ) -> dict[str, Any]:
     """What the host signs when a hand ends: the sets, the secrets, the moves and the result (and,
     when the host changed during the hand, that migration; ``host`` is then the new host; and when
@@ -190,6 +211,10 @@ def log_statement(
     extra: dict[str, Any] = {} if migrated is None else {"migrated": dict(migrated)}
     if reshuffled is not None:
         extra["reshuffled"] = digest(reshuffled).hex()
+    if abandoned:
+        extra["abandoned"] = [dict(a) for a in abandoned]
+    if away:
+        extra["away"] = list(away)
     return {**extra, "type": "lanomino.log/1", "header": header, "hand": hand, "host": host,
             "sets": [d.hex() for d in set_digests],
             "secrets": [[[seat, s.hex()] for seat, s in attempt] for attempt in secrets],
@@ -263,13 +288,21 @@ def _parse_end(value: Any, players: int) -> MatchEnd:
 
 def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
     h = _obj(value, where, {"hand", "host", "deals", "moves", "move_signatures", "points", "scores",
-                            "log_signature"}, {"deal", "boneyard", "migrated", "reshuffled"})
+                            "log_signature"}, {"deal", "boneyard", "migrated", "reshuffled", "abandoned",
+                                                "away"})
     if _int(h["hand"], f"{where}.hand") != number:
         raise TranscriptError(f"{where}.hand: expected {number}")
     host = _seat(h["host"], f"{where}.host", players)
     unknown = "reshuffled" in h  # the deal's secrets went with the lost host
-    deals = tuple(_parse_attempt(d, f"{where}.deals[{i}]", i + 1, players, unknown)
-                  for i, d in enumerate(_list(h["deals"], f"{where}.deals")))
+    abandoned = _parse_abandoned(h.get("abandoned", []), f"{where}.abandoned", players)
+    skipped = {a.attempt for a in abandoned}
+    raw_deals = _list(h["deals"], f"{where}.deals")
+    total = len(raw_deals) + len(skipped)
+    if skipped and max(skipped) >= total:
+        raise TranscriptError(f"{where}.abandoned: the hand's last attempt must be a deal")
+    numbers = [n for n in range(1, total + 1) if n not in skipped]
+    deals = tuple(_parse_attempt(d, f"{where}.deals[{i}]", numbers[i], players, unknown)
+                  for i, d in enumerate(raw_deals))
     if not deals:
         raise TranscriptError(f"{where}.deals: a hand needs at least one deal")
     moves = tuple(_parse_move(m, f"{where}.moves[{i}]", players)
@@ -297,7 +330,30 @@ def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
             raise TranscriptError(f"{where}.reshuffled: a re-shuffled hand has a 'migrated' object and no stated deal")
         reshuffled = _parse_reshuffled(h["reshuffled"], f"{where}.reshuffled", players, len(moves))
     return HandLog(number, host, deals, moves, move_sigs, points, scores,
-                   _hex(h["log_signature"], f"{where}.log_signature", 64), deal, boneyard, migrated, reshuffled)
+                   _hex(h["log_signature"], f"{where}.log_signature", 64), deal, boneyard, migrated,
+                   reshuffled, abandoned, _parse_away(h.get("away", []), f"{where}.away", len(moves)))
+
+
+def _parse_away(value: Any, where: str, moves: int) -> frozenset[int]:
+    indices = [_int(i, where) for i in _list(value, where)]
+    if indices != sorted(set(indices)) or any(not 0 <= i < moves for i in indices):
+        raise TranscriptError(f"{where}: move indices of the hand, in order")
+    return frozenset(indices)
+
+
+def _parse_abandoned(value: Any, where: str, players: int) -> tuple[Abandoned, ...]:
+    out: list[Abandoned] = []
+    for i, a in enumerate(_list(value, where)):
+        at = f"{where}[{i}]"
+        a = _obj(a, at, {"attempt", "step", "unanswered"})
+        if a["step"] not in ("commit", "echo", "reveal"):
+            raise TranscriptError(f"{at}.step: one of commit, echo, reveal")
+        seats = tuple(_seat(s, f"{at}.unanswered", players) for s in _list(a["unanswered"], at))
+        number = _int(a["attempt"], f"{at}.attempt")
+        if not seats or (out and number <= out[-1].attempt) or number < 1:
+            raise TranscriptError(f"{at}: attempts in order, each naming who did not answer")
+        out.append(Abandoned(number, a["step"], seats))
+    return tuple(out)
 
 
 def _parse_reshuffled(value: Any, where: str, players: int, moves: int) -> Reshuffled:

@@ -279,7 +279,9 @@ class _Checker:
         self.check_scores(state, hand)
         statement = log_statement(self.t.header_digest, hand.hand, hand.log_host, digests, secrets,
                                   [m.raw for m in hand.moves], hand.points, hand.scores,
-                                  None if hand.migrated is None else hand.migrated.to_json())
+                                  None if hand.migrated is None else hand.migrated.to_json(),
+                                  abandoned=[a.to_json() for a in hand.abandoned],
+                                  away=sorted(hand.away))
         if not self.signed(hand.log_host, hand.log_signature, statement):
             raise self.fail("log", self.host(hand), "the host's signature over the hand's log does not verify")
         self.reports.append(HandReport(hand.hand, len(hand.deals),
@@ -354,7 +356,8 @@ class _Checker:
         draws = self.replay(state, hand, start=r.at)
         self.check_scores(state, hand)
         log = log_statement(header, hand.hand, hand.log_host, digests, [[] for _ in hand.deals],
-                            [mv.raw for mv in hand.moves], hand.points, hand.scores, m.to_json(), r.raw)
+                            [mv.raw for mv in hand.moves], hand.points, hand.scores, m.to_json(), r.raw,
+                            abandoned=[a.to_json() for a in hand.abandoned], away=sorted(hand.away))
         if not self.signed(hand.log_host, hand.log_signature, log):
             raise self.fail("log", self.host(hand), "the host's signature over the hand's log does not verify")
         self.reports.append(HandReport(hand.hand, len(hand.deals), sum(len(a.commitments) for a in hand.deals)
@@ -364,7 +367,8 @@ class _Checker:
                           opened: bool = True) -> tuple[bytes, list[tuple[int, bytes]]]:
         header = self.t.header_digest
         ctx = DealContext(self.t.table, hand.hand, attempt.attempt)
-        active = [s for s in range(state.players) if state.active[s]]
+        excluded = hand.excluded_before(attempt.attempt)  # seats that let a deadline pass
+        active = [s for s in range(state.players) if state.active[s] and s not in excluded]
         seats = [c.seat for c in attempt.commitments]
         if seats != active:
             raise self.fail("commitment", self.host(hand),
@@ -426,6 +430,9 @@ class _Checker:
                 continue
             # A seat that walked away cannot sign its resignation: the host declares it.
             if isinstance(move.action, Resign) and self.signed(hand.host_at(index), signature, statement):
+                continue
+            # A seat out of time on the table's move clock: the table's bot moved for it.
+            if index in hand.away and self.signed(hand.host_at(index), signature, statement):
                 continue
             raise self.fail("move-signature", self.host(hand),
                             f"move {index + 1} (seat {move.seat}: {move.action}) is not signed by seat {move.seat}: "

@@ -9,69 +9,60 @@ commitment as it arrives and raises ``RoundError`` (with a code for the error re
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from lanomino.fair.commit import (
-    DealContext,
-    commit_statement,
-    echo_statement,
-    opens,
-    set_digest,
-    set_statement,
-)
+from lanomino.fair.commit import DealContext
+from lanomino.fair.commit_reveal import CommitReveal, Domain, RoundError, Step, deal_domain
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.transcript import end_statement, log_statement, move_statement
 
-
-class RoundError(ValueError):
-    """A commit-reveal message that does not check out; ``code`` names the problem."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+__all__ = ["Attempt", "HandDeal", "RoundError", "closing"]
 
 
 @dataclass(slots=True)
 class Attempt:
-    """One deal attempt of a hand: the commit-reveal round for a ``DealContext``."""
+    """One deal attempt of a hand: the commit-reveal round (``fair.commit_reveal``) for a
+    ``DealContext``."""
 
     ctx: DealContext
-    seats: list[int]  # the seats that take part (active seats), in seat order
-    commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (commitment, sig)
-    statement: dict[str, Any] | None = None  # the host's set statement, once every seat committed
-    set_signature: bytes = b""
-    digest: bytes = b""
-    echoes: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (digest, sig)
-    secrets: dict[int, bytes] = field(default_factory=dict)
+    round: CommitReveal
+    asked_reveal: bool = False  # the host has asked the seats for their secrets
 
-    def missing_commits(self) -> list[int]:
-        return [s for s in self.seats if s not in self.commits]
+    @property
+    def seats(self) -> list[int]:
+        return self.round.seats
 
-    def missing_echoes(self) -> list[int]:
-        return [s for s in self.seats if s not in self.echoes]
+    @property
+    def commits(self) -> dict[int, tuple[bytes, bytes]]:
+        return self.round.commits
 
-    def missing_secrets(self) -> list[int]:
-        return [s for s in self.seats if s not in self.secrets]
+    @property
+    def echoes(self) -> dict[int, tuple[bytes, bytes]]:
+        return self.round.echoes
+
+    @property
+    def secrets(self) -> dict[int, bytes]:
+        return self.round.secrets
+
+    @property
+    def digest(self) -> bytes:
+        return self.round.digest
+
+    @property
+    def set_signature(self) -> bytes:
+        return self.round.set_signature
 
     def opened(self) -> list[tuple[int, bytes]]:
         """The secrets in seat order (none when they went with a lost host: a re-shuffled hand)."""
-        return [(s, self.secrets[s]) for s in self.seats if s in self.secrets]
+        return self.round.opened()
 
     def public_json(self) -> dict[str, Any]:
         """The attempt without its secrets (every peer keeps it: a new host needs it)."""
         return {k: v for k, v in self.to_json(secrets=False).items() if k != "secrets"}
 
     def to_json(self, secrets: bool = True) -> dict[str, Any]:
-        return {
-            "attempt": self.ctx.attempt,
-            "commitments": [{"seat": s, "commitment": self.commits[s][0].hex(),
-                             "signature": self.commits[s][1].hex()} for s in self.seats],
-            "set_signature": self.set_signature.hex(),
-            "echoes": [{"seat": s, "set": self.echoes[s][0].hex(), "signature": self.echoes[s][1].hex()}
-                       for s in self.seats],
-            "secrets": [x.hex() for _, x in self.opened()] if secrets else [],
-        }
+        return self.round.to_json(self.ctx.attempt, secrets)
 
 
 class HandDeal:
@@ -82,6 +73,8 @@ class HandDeal:
         self.keys = list(keys)
         self.ring = ring
         self.attempts: list[Attempt] = []
+        self.abandoned: list[dict[str, Any]] = []  # attempts that missed a deadline (who did not answer)
+        self.away: list[int] = []  # moves the table's bot made for a seat out of time (host-signed)
         self.moves: list[dict[str, Any]] = []
         self.signatures: list[bytes] = []
         self.unchecked: list[int] = []
@@ -92,57 +85,49 @@ class HandDeal:
     def current(self) -> Attempt:
         return self.attempts[-1]
 
-    def new_attempt(self, table: bytes, seats: Sequence[int]) -> Attempt:
-        attempt = Attempt(DealContext(table, self.hand, len(self.attempts) + 1), list(seats))
+    def domain(self, ctx: DealContext) -> Domain:
+        """The deal round's statements for ``ctx``, checked against the seats' keys."""
+        def verify(seat: int, signature: bytes, statement: dict[str, Any]) -> bool:
+            return self.ring.verify_statement(self.keys[seat], signature, statement)
+        return deal_domain(self.header, ctx, self.host_seat, verify)
+
+    def new_attempt(self, table: bytes, seats: Sequence[int], now: float = 0.0,
+                    answer_s: float | None = None) -> Attempt:
+        """The next attempt's round among ``seats`` (its deadlines ``answer_s`` apart)."""
+        ctx = DealContext(table, self.hand, len(self.attempts) + len(self.abandoned) + 1)
+        attempt = Attempt(ctx, CommitReveal.started(self.domain(ctx), seats, now, answer_s))
         self.attempts.append(attempt)
         return attempt
 
-    def add_commit(self, seat: int, committed: bytes, signature: bytes) -> None:
-        a = self.current
-        if seat not in a.seats:
-            raise RoundError("wrong_phase", f"seat {seat} does not take part in this deal")
-        if seat in a.commits:
-            if a.commits[seat][0] == committed:
-                return  # the same commitment again (a resent message): nothing new
-            raise RoundError("bad_commitment", f"seat {seat} already committed to another secret")
-        if not self.ring.verify_statement(self.keys[seat], signature,
-                                          commit_statement(self.header, a.ctx, seat, committed)):
-            raise RoundError("bad_signature", f"seat {seat}'s commitment is not signed by its key")
-        a.commits[seat] = (committed, signature)
+    def restored_attempt(self, ctx: DealContext, seats: Sequence[int],
+                         commits: dict[int, tuple[bytes, bytes]], set_signature: bytes,
+                         echoes: dict[int, tuple[bytes, bytes]], secrets: Sequence[bytes]) -> Attempt:
+        """A finished attempt as a transcript or a peer's record holds it (after a migration)."""
+        r = CommitReveal(self.domain(ctx), list(seats), step=Step.DONE, commits=dict(commits),
+                         set_signature=set_signature, echoes=dict(echoes),
+                         secrets=dict(zip(seats, secrets, strict=False)))
+        r.digest = next(iter(echoes.values()))[0] if echoes else b""
+        return Attempt(ctx, r)
 
-    def seal_set(self, host: Identity) -> None:
-        """Every seat has committed: the host signs the ordered set (echoes start afresh)."""
-        a = self.current
-        a.statement = set_statement(self.header, a.ctx, self.host_seat, [(s, a.commits[s][0]) for s in a.seats])
-        a.set_signature = host.sign_statement(a.statement)
-        a.digest = set_digest(a.statement)
-        a.echoes = {}
+    def abandon(self) -> list[int]:
+        """The current attempt missed a deadline: keep who failed to answer (the transcript says
+        so) and forget the attempt; returns the seats that did not answer."""
+        a = self.attempts.pop()
+        self.abandoned.append(a.round.abandoned_json(a.ctx.attempt))
+        return list(a.round.unanswered)
 
-    def add_echo(self, seat: int, digest: bytes, signature: bytes) -> None:
-        a = self.current
-        if a.statement is None or seat not in a.seats:
-            raise RoundError("wrong_phase", f"no commitment set is waiting for seat {seat}'s echo")
-        if not self.ring.verify_statement(self.keys[seat], signature,
-                                          echo_statement(self.header, a.ctx, seat, digest)):
-            raise RoundError("bad_signature", f"seat {seat}'s echo is not signed by its key")
-        if digest != a.digest:
-            raise RoundError("equivocation", f"seat {seat} echoed a different commitment set")
-        a.echoes[seat] = (digest, signature)
+    def excluded(self) -> set[int]:
+        """The seats that failed to answer an earlier attempt of this hand: they take no part in
+        this hand's deal (they still play the hand, unless they leave)."""
+        return {s for a in self.abandoned for s in a["unanswered"]}
 
-    def add_secret(self, seat: int, secret: bytes) -> None:
-        a = self.current
-        if seat not in a.commits or not opens(a.ctx, seat, secret, a.commits[seat][0]):
-            raise RoundError("bad_secret", f"seat {seat}'s secret does not open its commitment")
-        a.secrets[seat] = secret
-
-    def drop_seat(self, seat: int) -> None:
-        """A seat left while this attempt was running: it no longer takes part."""
-        a = self.current
-        if seat in a.seats:
-            a.seats.remove(seat)
-            a.commits.pop(seat, None)
-            a.echoes.pop(seat, None)
-            a.secrets.pop(seat, None)
+    def signed_by(self, host: int) -> list[int]:
+        """The moves (not resignations) that ``host`` signed for another seat: the table's bot
+        moved for a seat out of time (a new host learns them so from the log it rebuilds)."""
+        return [i for i, (move, sig) in enumerate(zip(self.moves, self.signatures, strict=True))
+                if move.get("seat") != host and move.get("resign") is not True
+                and self.ring.verify_statement(self.keys[host], sig,
+                                               move_statement(self.header, self.hand, i, move))]
 
     def check_signatures(self) -> list[tuple[int, int]]:
         """Check the signatures of the moves taken unchecked (in bulk, at the hand's end); returns
@@ -155,7 +140,8 @@ class HandDeal:
             if self.ring.verify_statement(self.keys[seat], sig, statement):
                 continue
             host = self.host_seat if self.migrated is None or index < self.migrated["at"] else self.migrated["host"]
-            if move.get("resign") is True and self.ring.verify_statement(self.keys[host], sig, statement):
+            by_host = move.get("resign") is True or index in self.away
+            if by_host and self.ring.verify_statement(self.keys[host], sig, statement):
                 continue
             bad.append((index, seat))
         self.unchecked = []
@@ -167,8 +153,13 @@ class HandDeal:
         secrets = [a.opened() for a in self.attempts]
         log_host = self.host_seat if self.migrated is None else self.migrated["host"]
         log = log_statement(self.header, self.hand, log_host, digests, secrets, self.moves,
-                            list(points), list(scores), self.migrated, self.reshuffled)
+                            list(points), list(scores), self.migrated, self.reshuffled,
+                            self.abandoned, self.away)
         extra: dict[str, Any] = {} if self.migrated is None else {"migrated": dict(self.migrated)}
+        if self.abandoned:
+            extra["abandoned"] = [dict(a) for a in self.abandoned]
+        if self.away:
+            extra["away"] = list(self.away)
         if self.reshuffled is not None:
             extra["reshuffled"] = self.reshuffled
         return {**extra, "hand": self.hand, "host": self.host_seat, "deals": [a.to_json() for a in self.attempts],

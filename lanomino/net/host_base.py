@@ -44,16 +44,19 @@ MAX_PENDING = 16
 class Phase(enum.Enum):
     LOBBY = "lobby"
     HEADER = "header"
-    COMMIT = "commit"
-    ECHO = "echo"
-    REVEAL = "reveal"
+    DEAL = "deal"  # a commit-reveal round runs (its step: ``deal.current.round.step``)
     PLAY = "play"
     OVER = "over"
     MIGRATING = "migrating"  # a new host waits for a majority of the members and their reports
     STEPPED_DOWN = "stepped_down"  # this host saw a higher term: it is a peer now
 
 
-ROUND = (Phase.COMMIT, Phase.ECHO, Phase.REVEAL)
+ROUND = (Phase.DEAL,)
+
+# What a seat sends when it answers what the table waits for (a ping or a resync is not an answer:
+# a seat that keeps its connection up but never answers still runs out of grace).
+ANSWERS = frozenset({"agree", "commit", "echo", "reveal", "move", "report", "back",
+                     "reshuffle_commit", "reshuffle_echo", "reshuffle_reveal"})
 
 
 @dataclass(slots=True)
@@ -74,11 +77,13 @@ class Seat:
     left: bool = False
     addr: str | None = None  # where this seat would host after a migration (IP:PORT)
     watching: bool = False  # a person whose seat has left follows the match to its end (e.g. a lost host)
+    unanswered_since: float | None = None  # it let a deadline pass: its grace period runs from here
+    away: bool = False  # out of time on the move clock: the table's bot plays it until it is back
 
     def roster(self) -> dict[str, Any]:
         return {"seat": self.seat, "name": self.name, "identity": self.identity.hex(), "curve": self.curve,
                 "kind": self.kind, "connected": self.connected and not self.left, "left": self.left,
-                "addr": self.addr}
+                "addr": self.addr, "away": self.away}
 
 
 @dataclass(slots=True)
@@ -112,7 +117,8 @@ class HostBase:
                  bots: Sequence[LocalSeat] = (), passphrase: str | None = None,
                  timings: Timings | None = None, term: int = 0,
                  secret_source: Callable[[], bytes] = new_secret, rules_spec: dict[str, Any] | None = None,
-                 table_id: bytes | None = None, escrow: bool = True) -> None:
+                 table_id: bytes | None = None, escrow: bool = True,
+                 away_policy: Policy | None = None) -> None:
         rules.check_players(seats)
         if len(bots) > seats - 1:
             raise ValueError(f"{len(bots)} bots leave no seat for the host at a table of {seats}")
@@ -150,6 +156,11 @@ class HostBase:
         self.bot_due: float | None = None
         self.resyncs = Deferrals()  # a snapshot costs far more than its request: a budget per seat
         self.guesses = GuessThrottle()  # wrong passphrases: backoff per key and per table
+        self.away_policy = away_policy  # the table's bot, for a seat out of time (move clock)
+        self.turn_key: tuple[int, int] = (0, -1)  # (hand, move index) of the turn being timed
+        self.turn_since = 0.0
+        self.reshuffle_round: Any = None  # a running re-shuffle round (net/reshuffle.Round)
+        self.report_due: dict[int, float] = {}  # a new host: when each joined member's report is due
         self._out: list[Outgoing] = []
         self._events: list[SessionEvent] = []
         self.now = 0.0
@@ -222,6 +233,9 @@ class HostBase:
         raise NotImplementedError
 
     def _host_view(self) -> None:
+        raise NotImplementedError
+
+    def _after_deal(self) -> None:
         raise NotImplementedError
 
 

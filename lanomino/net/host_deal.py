@@ -14,6 +14,7 @@ from lanomino.fair.commit import (
     commitment,
     echo_statement,
 )
+from lanomino.fair.commit_reveal import Step
 from lanomino.fair.escrow import EscrowError, split
 from lanomino.fair.shuffle import ALGORITHM, derive_deal
 from lanomino.fair.transcript import (
@@ -21,9 +22,10 @@ from lanomino.fair.transcript import (
     header_of,
     header_statement,
 )
-from lanomino.net.fair_round import HandDeal, RoundError, closing
+from lanomino.net.fair_round import Attempt, HandDeal, RoundError, closing
 from lanomino.net.host_base import HostBase, Phase, Seat, seat_view
 from lanomino.net.messages import event_to_json
+from lanomino.net.session_base import ProtocolProblem
 
 
 class HostDeal(HostBase):
@@ -63,6 +65,8 @@ class HostDeal(HostBase):
         self._start_hand()
 
     # ----- the fair deal -----------------------------------------------------------------------
+    # One commit-reveal round per attempt (fair/commit_reveal.py owns its steps and deadlines);
+    # the host answers for its local seats at once and asks the others.
 
     def _start_hand(self) -> None:
         assert self.doc is not None
@@ -72,18 +76,20 @@ class HostDeal(HostBase):
 
     def _new_attempt(self) -> None:
         assert self.state is not None and self.deal is not None
-        active = [n for n in range(self.players) if self.state.active[n]]
-        a = self.deal.new_attempt(self.table, active)
-        self.phase = Phase.COMMIT
-        for n in active:
+        excluded = self.deal.excluded()
+        seats = [n for n in range(self.players) if self.state.active[n] and n not in excluded
+                 and not (n not in self.local and self._seat(n).left)]
+        a = self.deal.new_attempt(self.table, seats, self.now, self.timings.answer_s)
+        self.phase = Phase.DEAL
+        for n in seats:
             if n in self.local:
                 secret = self._local_secret(n)
                 c = commitment(a.ctx, n, secret)
                 sig = self.local[n].identity.sign_statement(commit_statement(self.digest, a.ctx, n, c))
-                self.deal.add_commit(n, c, sig)
+                a.round.add_commit(n, c, sig)
             else:
                 self._send(self._seat(n), "commit_req", hand=a.ctx.hand, attempt=a.ctx.attempt)
-        self._after_commit()
+        self._advance_round()
 
     def _local_secret(self, seat: int) -> bytes:
         assert self.deal is not None
@@ -93,64 +99,70 @@ class HostDeal(HostBase):
         return self.local_secrets[key]
 
     def _commit(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
-        self._check_round(Phase.COMMIT, body)
-        assert self.deal is not None
-        self.deal.add_commit(seat.seat, body["commitment"], body["signature"])
-        self._after_commit()
-
-    def _after_commit(self) -> None:
-        assert self.deal is not None
-        if self.deal.current.missing_commits():
-            return
-        self.deal.seal_set(self.identity)
-        self.phase = Phase.ECHO
-        a = self.deal.current
-        for n in a.seats:
-            if n in self.local:
-                sig = self.local[n].identity.sign_statement(echo_statement(self.digest, a.ctx, n, a.digest))
-                self.deal.add_echo(n, a.digest, sig)
-            else:
-                self._send_set(self._seat(n))
-        self._after_echo()
-
-    def _send_set(self, seat: Seat) -> None:
-        assert self.deal is not None
-        a = self.deal.current
-        self._send(seat, "commit_set", hand=a.ctx.hand, attempt=a.ctx.attempt,
-                   commitments=[[n, a.commits[n][0].hex()] for n in a.seats], signature=a.set_signature.hex())
+        a = self._check_round(body)
+        if a.round.add_commit(seat.seat, body["commitment"], body["signature"]):
+            self._advance_round()
 
     def _echo(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
-        assert self.deal is not None
-        if self.phase is Phase.REVEAL and self.deal.current.echoes.get(seat.seat, (b"",))[0] == body["set"]:
-            return  # a returning peer echoed the set again before revealing: nothing new
-        self._check_round(Phase.ECHO, body)
-        self.deal.add_echo(seat.seat, body["set"], body["signature"])
-        self._after_echo()
-
-    def _after_echo(self) -> None:
-        assert self.deal is not None
-        a = self.deal.current
-        if a.missing_echoes():
-            return
-        self.phase = Phase.REVEAL
-        for n in a.seats:
-            if n in self.local:
-                self.deal.add_secret(n, self._local_secret(n))
-            elif n not in a.secrets:
-                self._send(self._seat(n), "reveal_req", hand=a.ctx.hand, attempt=a.ctx.attempt)
-        self._after_reveal()
+        a = self._check_round(body)
+        if a.round.add_echo(seat.seat, body["set"], body["signature"], self.now):
+            self._advance_round()
 
     def _reveal(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
-        self._check_round(Phase.REVEAL, body)
-        assert self.deal is not None
-        self.deal.add_secret(seat.seat, body["secret"])
-        self._after_reveal()
+        a = self._check_round(body)
+        if a.round.add_secret(seat.seat, body["secret"], self.now):
+            self._advance_round()
 
-    def _after_reveal(self) -> None:
-        assert self.deal is not None and self.state is not None
+    def _advance_round(self) -> None:
+        """Carry the round's step out: seal and send the set once every seat committed, ask for
+        the secrets once every seat echoed, deal once every secret is in."""
+        assert self.deal is not None
         a = self.deal.current
-        if a.missing_secrets():
+        r = a.round
+        if r.after_commits(self.identity.sign_statement, self.now):
+            for n in list(r.seats):
+                if n in self.local:
+                    sig = self.local[n].identity.sign_statement(
+                        echo_statement(self.digest, a.ctx, n, r.digest))
+                    r.add_echo(n, r.digest, sig, self.now)
+                else:
+                    self._send_set(self._seat(n))
+        if r.step is Step.REVEAL and not a.asked_reveal:
+            a.asked_reveal = True
+            for n in list(r.seats):
+                if n in self.local:
+                    r.add_secret(n, self._local_secret(n), self.now)
+                elif n not in r.secrets:
+                    self._send(self._seat(n), "reveal_req", hand=a.ctx.hand, attempt=a.ctx.attempt)
+        if r.done:
+            self._deal_out(a)
+
+    def _round_timer(self, now: float) -> None:
+        """A step's deadline passed: the seats that did not answer are treated as dropped (their
+        grace period starts) and the deal goes on without them in a fresh attempt."""
+        d = self.deal
+        if self.phase is not Phase.DEAL or d is None:
             return
+        late = d.current.round.expire(now)
+        if not late:
+            return
+        d.abandon()
+        for n in late:
+            self._no_answer(n, now)
+        self._new_attempt()
+
+    def _no_answer(self, number: int, now: float) -> None:
+        """Seat ``number`` let a deadline pass: it counts as dropped (its grace period starts;
+        past it, the table's leave rules apply)."""
+        seat = self._seat(number)
+        self.stats["deadline.no_answer"] += 1
+        self._events.append(ProtocolProblem("no_answer", f"seat {number} did not answer in time",
+                                            number))
+        if seat.unanswered_since is None:
+            seat.unanswered_since = now
+
+    def _deal_out(self, a: Attempt) -> None:
+        assert self.deal is not None and self.state is not None
         _, hands, boneyard = derive_deal(a.ctx, a.opened(), self.rules, self.state.active)
         events = start_hand(self.state, hands, boneyard)
         if isinstance(events[0], DealVoided):
@@ -158,20 +170,28 @@ class HostDeal(HostBase):
             return
         self.phase = Phase.PLAY
         self.dealt = [list(h) for h in hands]
-        self._split_escrow()
         for s in self._audience():
             started = event_to_json(seat_view(events[0], s.seat))
             self._send(s, "deal", hand=a.ctx.hand, tiles=[str(t) for t in hands[s.seat]], events=[started],
-                       turn=self.state.turn, attempts=[x.public_json() for x in self.deal.attempts])
+                       turn=self.state.turn, attempts=[x.public_json() for x in self.deal.attempts],
+                       abandoned=list(self.deal.abandoned))
         self._host_view()
-        self._run_local_seats()
+        self._after_deal()
 
-    def _check_round(self, phase: Phase, body: dict[str, Any]) -> None:
+    def _send_set(self, seat: Seat) -> None:
+        assert self.deal is not None
+        a = self.deal.current
+        self._send(seat, "commit_set", hand=a.ctx.hand, attempt=a.ctx.attempt,
+                   commitments=[[n, c.hex()] for n, c in a.round.commitments()],
+                   signature=a.set_signature.hex())
+
+    def _check_round(self, body: dict[str, Any]) -> Attempt:
         d = self.deal
-        if self.phase is not phase or d is None:
+        if self.phase is not Phase.DEAL or d is None:
             raise RoundError("wrong_phase", f"the table is in the {self.phase.value} phase")
         if (body["hand"], body["attempt"]) != (d.hand, d.current.ctx.attempt):
             raise RoundError("stale", f"this deal is hand {d.hand} attempt {d.current.ctx.attempt}")
+        return d.current
 
     def _split_escrow(self) -> None:
         """XOR shares of the deal's secrets to the human peers (never to one alone), unless the
@@ -182,7 +202,7 @@ class HostDeal(HostBase):
             return
         holders = [s.seat for s in self._humans() if self.state.active[s.seat]]
         a = self.deal.current
-        if a.missing_secrets():
+        if len(a.secrets) < len(a.seats):
             return  # a re-shuffled hand: its secrets went with the lost host (net/reshuffle.py)
         try:
             escrow, shares = split(a.ctx, a.opened(), holders)

@@ -56,7 +56,8 @@ class HostMigrate(HostPlay):
         for e in peer.roster:
             kind = "host" if e["seat"] == peer.seat else ("bot" if e["kind"] == "bot" else "human")
             seat = Seat(e["seat"], e["name"], kind, raw_key(e["identity"]), e["curve"], connected=False,
-                        left=e.get("left", False), last_heard=self.now, addr=e.get("addr"))
+                        left=e.get("left", False), last_heard=self.now, addr=e.get("addr"),
+                        away=e.get("away", False))
             self.seats[e["seat"]] = seat  # its connection counts once it has said hello again
         me = self._seat(peer.seat)
         me.connected = True
@@ -86,13 +87,16 @@ class HostMigrate(HostPlay):
         self.bot_due = None
 
     def _member_back(self, seat: Seat) -> None:
-        """A member joined this new host (its report follows)."""
+        """A member joined this new host (its report follows, within ``answer_s``)."""
+        if seat.seat not in self.reports:
+            self.report_due[seat.seat] = self.now + self.timings.answer_s
         self._broadcast_roster()
 
     def _report(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
         if self.phase is not Phase.MIGRATING:
             return  # late: the table has resumed, the snapshot it got says it all
         self.reports[seat.seat] = body
+        self.report_due.pop(seat.seat, None)
         self._try_resume()
 
     def _try_resume(self) -> None:
@@ -166,7 +170,7 @@ class HostMigrate(HostPlay):
         played = len(finished)
         if not self._rebuild_hand(state, played + 1):
             self.deal = None
-            self.phase = Phase.COMMIT if finished else Phase.LOBBY
+            self.phase = Phase.DEAL if finished else Phase.LOBBY
             if not finished:
                 self._reopen()
             return False
@@ -185,22 +189,22 @@ class HostMigrate(HostPlay):
         keys = [s.identity if s is not None else b"" for s in self.seats]
         d = HandDeal(self.digest, entry["hand"], entry["host"], keys, self.ring)
         for raw in entry["deals"]:
-            d.attempts.append(self._attempt(raw, entry["hand"], [bytes.fromhex(x) for x in raw["secrets"]]))
+            d.attempts.append(self._attempt(d, raw, [bytes.fromhex(x) for x in raw["secrets"]]))
+        d.abandoned = [dict(a) for a in entry.get("abandoned", [])]
         d.moves = list(entry["moves"])
         d.signatures = [bytes.fromhex(s) for s in entry["move_signatures"]]
         d.migrated = {"host": self.host_seat, "term": self.term, "at": len(d.moves)}
         return d
 
-    def _attempt(self, raw: dict[str, Any], hand: int, secrets: list[bytes]) -> Attempt:
-        seats = [c["seat"] for c in raw["commitments"]]
-        a = Attempt(DealContext(self.table, hand, raw["attempt"]), seats)
-        a.commits = {c["seat"]: (bytes.fromhex(c["commitment"]), bytes.fromhex(c["signature"]))
-                     for c in raw["commitments"]}
-        a.set_signature = bytes.fromhex(raw["set_signature"])
-        a.echoes = {e["seat"]: (bytes.fromhex(e["set"]), bytes.fromhex(e["signature"])) for e in raw["echoes"]}
-        a.digest = next(iter(a.echoes.values()))[0] if a.echoes else b""
-        a.secrets = dict(zip(seats, secrets, strict=False))
-        return a
+    def _attempt(self, d: HandDeal, raw: dict[str, Any], secrets: list[bytes]) -> Attempt:
+        """A finished attempt of ``d``'s hand from its JSON (a transcript's, a peer's record)."""
+        return d.restored_attempt(
+            DealContext(self.table, d.hand, raw["attempt"]), [c["seat"] for c in raw["commitments"]],
+            {c["seat"]: (bytes.fromhex(c["commitment"]), bytes.fromhex(c["signature"]))
+             for c in raw["commitments"]},
+            bytes.fromhex(raw["set_signature"]),
+            {e["seat"]: (bytes.fromhex(e["set"]), bytes.fromhex(e["signature"])) for e in raw["echoes"]},
+            secrets)
 
     def _rebuild_hand(self, state: GameState, hand: int) -> bool:
         """The hand in play from the escrow and the members' move logs; False when none was dealt
@@ -226,8 +230,9 @@ class HostMigrate(HostPlay):
         keys = [s.identity if s is not None else b"" for s in self.seats]
         d = HandDeal(self.digest, hand, self.lost_host, keys, self.ring)  # the lost host dealt it
         for raw_attempt in attempts[:-1]:
-            d.attempts.append(self._attempt(raw_attempt, hand, []))  # void deals: secrets unknown
-        d.attempts.append(self._attempt(last, hand, [s for _, s in secrets]))
+            d.attempts.append(self._attempt(d, raw_attempt, []))  # void deals: secrets unknown
+        d.attempts.append(self._attempt(d, last, [s for _, s in secrets]))
+        d.abandoned = list(self.carried.abandoned.get(hand, []))
         if len(attempts) > 1:  # void deals before this one: their secrets are gone with the host
             return reshuffle.start(self, state, hand)
         ctx = d.current.ctx
@@ -247,6 +252,7 @@ class HostMigrate(HostPlay):
             d.signatures.append(sig)
             d.unchecked.append(index)
         d.migrated = {"host": self.host_seat, "term": self.term, "at": len(d.moves)}
+        d.away = d.signed_by(self.lost_host)
         self.deal, self.dealt, self.phase = d, [list(h) for h in hands], Phase.PLAY
         if ended is not None:
             # the log's last move ended the hand, but the lost host's hand log never went out:

@@ -22,6 +22,7 @@ from lanomino.engine.observe import public_event
 from lanomino.fair.commit import (
     new_table_id,
 )
+from lanomino.fair.commit_reveal import Step
 from lanomino.fair.transcript import (
     move_json,
     move_statement,
@@ -36,6 +37,7 @@ from lanomino.net.session_base import (
     MatchOver,
     ObservationChanged,
     ProtocolProblem,
+    SeatAway,
     SeatLeft,
     TranscriptUpdated,
     YourTurn,
@@ -54,6 +56,7 @@ class HostPlay(HostDeal):
         if body["hand"] != d.hand or body["index"] != len(d.moves):
             raise RoundError("stale", f"the hand is {d.hand} at move {len(d.moves)}")
         action = parse_move(body["move"], seat.seat)
+        self._back(seat, body, seq)  # a seat out of time that moves again is back
         if state.turn != seat.seat and action is not RESIGN:
             raise RoundError("out_of_turn", f"it is seat {state.turn}'s turn")
         # Checked on arrival: a move whose signature is not the seat's never enters the log (the
@@ -145,6 +148,10 @@ class HostPlay(HostDeal):
         while self.phase is Phase.PLAY and self.state is not None:
             turn = self.state.turn
             local = self.local.get(turn)
+            seat = self.seats[turn]
+            if local is None and seat is not None and seat.away and not seat.left:
+                self._play_away(turn)
+                continue
             if local is None or self.bot_due is not None:
                 return
             if local.policy is None:
@@ -155,6 +162,61 @@ class HostPlay(HostDeal):
                 return
             fire = False
             self._play_local(turn, local.policy(observe(self.state, turn)))
+
+    def _play_away(self, seat: int) -> None:
+        """The table's bot moves for a seat out of time (signed by the host; the hand's log lists
+        the move under ``away``)."""
+        assert self.state is not None and self.deal is not None
+        d, obs = self.deal, observe(self.state, seat)
+        action = self.away_policy(obs) if self.away_policy is not None else obs.legal[0]
+        move = move_json(seat, action)
+        events = apply(self.state, seat, action)
+        sig = self.identity.sign_statement(move_statement(self.digest, d.hand, len(d.moves), move))
+        d.away.append(len(d.moves))
+        self._record(seat, move, sig, events, d)
+
+    def move_clock(self) -> float | None:
+        """When the seat to move runs out of time (None: no move clock, or no remote seat to time).
+        The clock starts when the turn is first seen here (after the move before it)."""
+        state, d, limit = self.state, self.deal, self.timings.move_s
+        if limit is None or self.phase is not Phase.PLAY or state is None or d is None:
+            return None
+        seat = self.seats[state.turn]
+        if state.turn in self.local or seat is None or seat.left or seat.away:
+            return None
+        key = (d.hand, len(d.moves))
+        if key != self.turn_key:
+            self.turn_key, self.turn_since = key, self.now
+        return self.turn_since + limit
+
+    def _out_of_time(self, now: float) -> None:
+        due = self.move_clock()
+        if due is None or now < due:
+            return
+        assert self.state is not None
+        seat = self._seat(self.state.turn)
+        seat.away = True
+        self.stats["move_clock.away"] += 1
+        self._events.append(SeatAway(seat.seat, True))
+        self._broadcast_roster()
+        self._run_local_seats()
+
+    def _back(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        if seat.away:
+            seat.away = False
+            self._events.append(SeatAway(seat.seat, False))
+            self._broadcast_roster()
+
+    def _after_deal(self) -> None:
+        """A hand was just dealt: seats that left during its deal (the first hand: there is no
+        hand before to write their resignation into) resign now; then the bots move."""
+        assert self.state is not None and self.deal is not None
+        for n, seat in enumerate(self.seats):
+            if seat is not None and seat.left and self.state.active[n] and self.phase is Phase.PLAY:
+                self._resign(n, self.deal)
+        if self.phase is Phase.PLAY:
+            self._split_escrow()
+        self._run_local_seats()
 
     def _host_view(self) -> None:
         if self.state is not None and self.local[self.host_seat].policy is None:
@@ -180,13 +242,22 @@ class HostPlay(HostDeal):
         if seat.left or self.phase is Phase.OVER:
             return
         self._events.append(SeatLeft(number, reason))
-        if self.phase is Phase.LOBBY or (self.phase in (Phase.HEADER, *ROUND) and not self._hands_done()):
+        if self.phase in (Phase.LOBBY, Phase.HEADER):
             self._back_to_lobby(seat)
             return
         seat.left = True
         seat.connected = False
         self._broadcast_roster()
         assert self.state is not None
+        if self.phase is Phase.DEAL and self.last_deal is None:
+            # The first hand's deal began: the table goes on. The seat takes no further part in
+            # the round (a fresh attempt without it) and is resigned once the hand is dealt.
+            assert self.deal is not None
+            if number in self.deal.current.round.seats:
+                self.deal.current.round.abandon_for([number], self.now)
+                self.deal.abandon()
+                self._new_attempt()
+            return
         if self.phase is Phase.PLAY:
             assert self.deal is not None
             self._resign(number, self.deal)
@@ -236,7 +307,8 @@ class HostPlay(HostDeal):
             history = [event_to_json(seat_view(e, seat.seat)) for e in state.history]
             play = {"hand": d.hand, "tiles": [str(t) for t in self.dealt[seat.seat]], "events": history,
                     "moves": d.moves, "signatures": [s.hex() for s in d.signatures], "turn": state.turn,
-                    "attempts": [x.public_json() for x in d.attempts]}
+                    "attempts": [x.public_json() for x in d.attempts],
+                    "abandoned": list(d.abandoned)}
         snapshot = {"seat": seat.seat, "roster": self.roster(), "seats": self.players,
                     "rules": self.rules_spec, "transcript": self.doc, "play": play}
         parts = split_body(snapshot)  # a long match's transcript outgrows one message
@@ -254,10 +326,12 @@ class HostPlay(HostDeal):
                 self._send(seat, "escrow", **self.escrow_shares[n])
             return
         a = d.current
-        if self.phase is Phase.COMMIT and n in a.missing_commits():
+        if n not in a.round.missing():
+            return
+        if a.round.step is Step.COMMIT:
             self._send(seat, "commit_req", hand=d.hand, attempt=a.ctx.attempt)
-        elif self.phase is Phase.ECHO and n in a.missing_echoes():
+        elif a.round.step is Step.ECHO:
             self._send_set(seat)
-        elif self.phase is Phase.REVEAL and n in a.missing_secrets():
+        elif a.round.step is Step.REVEAL:
             self._send_set(seat)  # a restarted peer reveals only for a set it has checked
             self._send(seat, "reveal_req", hand=d.hand, attempt=a.ctx.attempt)

@@ -18,11 +18,15 @@ replicated to every peer; succession order is seat order.
 
 Phases and their transitions::
 
-    LOBBY  --all seats taken-->  HEADER  --every header signature-->  COMMIT
-    COMMIT --all committed--> ECHO --all echoed--> REVEAL --all revealed--> PLAY | COMMIT (void deal)
-    PLAY   --hand over--> COMMIT (next hand) | OVER
-    HEADER, or COMMIT/ECHO/REVEAL of the first hand --a seat left--> LOBBY (new table id)
+    LOBBY  --all seats taken-->  HEADER  --every header signature-->  DEAL
+    DEAL   --the round is done--> PLAY | DEAL (void deal: the next attempt)
+    DEAL   --a step's deadline passed--> DEAL (a fresh attempt without the silent seats)
+    PLAY   --hand over--> DEAL (next hand) | OVER
+    HEADER --a seat left--> LOBBY (new table id; once the first deal began, never again)
     any    --one side left--> OVER
+
+A deal round's own steps (commit, echo, reveal, each with its deadline) are
+``fair/commit_reveal.py``'s; this session only carries them out (host_deal.py).
 
 A seat that goes silent past ``liveness_s`` is disconnected; it may come back (same identity key,
 any connection) within ``grace_s`` and is sent a snapshot; past that it has left: in play, the
@@ -48,7 +52,7 @@ from lanomino.net import reshuffle
 from lanomino.net.election import majority, members
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.fair_round import RoundError
-from lanomino.net.host_base import MAX_PENDING, LocalSeat, Pending, Phase, Policy, Seat
+from lanomino.net.host_base import ANSWERS, MAX_PENDING, LocalSeat, Pending, Phase, Policy, Seat
 from lanomino.net.host_deal import HostDeal
 from lanomino.net.host_migrate import HostMigrate
 from lanomino.net.host_play import HostPlay
@@ -92,6 +96,11 @@ class HostSession(HostMigrate):
         owed = self.resyncs.next_due(self.now)
         if owed is not None:
             times.append(owed)
+        if self.phase is Phase.DEAL and self.deal is not None and self.deal.current.round.deadline:
+            times.append(self.deal.current.round.deadline)
+        running = self.reshuffle_round
+        if self.phase is Phase.MIGRATING and running is not None and running.round.deadline:
+            times.append(running.round.deadline)
         t = self.timings
         cut_off = self._cut_off()
         for s in self._audience():
@@ -100,6 +109,13 @@ class HostSession(HostMigrate):
                 continue
             if s.connected or not cut_off:
                 times.append(s.last_heard + (t.liveness_s if s.connected else t.grace_s))
+        for s in self._humans():
+            if s.unanswered_since is not None and not cut_off:
+                times.append(s.unanswered_since + t.grace_s)
+        times.extend(self.report_due.values())
+        clock = self.move_clock()
+        if clock is not None:
+            times.append(clock)
         away = [s.last_heard for s in self._humans() if not s.connected]
         if cut_off and away and self.phase not in (Phase.LOBBY, Phase.MIGRATING, Phase.OVER):
             times.append(max(away) + GIVE_UP_GRACES * t.grace_s)  # when this host gives up
@@ -129,6 +145,10 @@ class HostSession(HostMigrate):
             if not s.connected and now - s.last_heard >= t.grace_s and not self._cut_off():
                 self._seat_left(s.seat, "did not come back within the grace period")
                 continue
+            silent = s.unanswered_since is not None and now - s.unanswered_since >= t.grace_s
+            if silent and not waiting and not self._cut_off():
+                self._seat_left(s.seat, "did not answer within the grace period")
+                continue
             if now - s.last_sent >= t.heartbeat_s:
                 self._send(s, "ping")
         for s in self._audience():
@@ -141,6 +161,14 @@ class HostSession(HostMigrate):
             seat = self.seats[n]
             if seat is not None and (not seat.left or seat.watching):
                 self._send_snapshot(seat)
+        self._round_timer(now)
+        self._out_of_time(now)
+        if self.phase is Phase.MIGRATING:
+            reshuffle.expire(self, now)
+            for n, due in list(self.report_due.items()):
+                if now >= due:  # a member joined this new host but sends no report
+                    del self.report_due[n]
+                    self._no_answer(n, now)
         self._give_up_if_cut_off(now)
 
     def _give_up_if_cut_off(self, now: float) -> None:
@@ -185,6 +213,8 @@ class HostSession(HostMigrate):
         seat.in_seq = msg.seq
         seat.route = sender.route
         seat.last_heard = now
+        if msg.type in ANSWERS:
+            seat.unanswered_since = None
         if not seat.connected:
             seat.connected = True
             self._broadcast_roster()
@@ -264,6 +294,7 @@ class HostSession(HostMigrate):
         seat.curve, seat.route, seat.connected = sender.curve, sender.route, True
         seat.addr = p.addr or seat.addr
         seat.last_heard, seat.in_seq = self.now, seq
+        seat.unanswered_since = None  # (re)joined: a fresh start
         self.by_curve[sender.curve] = seat.seat
         self._send(seat, "welcome", seat=seat.seat, seats=self.players, roster=self.roster(),
                    rules=self.rules_spec)
@@ -308,7 +339,7 @@ class HostSession(HostMigrate):
     _handlers: dict[str, Callable[[HostSession, Seat, dict[str, Any], int], None]] = {
         "agree": HostDeal._agree, "commit": HostDeal._commit, "echo": HostDeal._echo,
         "reveal": HostDeal._reveal, "move": HostPlay._move, "bye": HostPlay._bye, "ping": HostPlay._ping,
-        "resync": HostPlay._resync, "report": HostMigrate._report,
+        "resync": HostPlay._resync, "report": HostMigrate._report, "back": HostPlay._back,
         "reshuffle_commit": reshuffle.host_commit, "reshuffle_echo": reshuffle.host_echo,
         "reshuffle_reveal": reshuffle.host_reveal,
     }

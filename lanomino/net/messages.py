@@ -25,6 +25,7 @@ Direction and meaning (P = peer, H = host):
                   (over 240 kB, as numbered snapshot_part messages instead; see chunks.py)
   H->P error      a refused message (code, text, the seq it refers to)
   P->H bye        the peer leaves the table;  both ways: ping (liveness)
+  P->H back       a seat out of time on the move clock is back (the table's bot stops playing it)
   H->P bots       the host-side bots' signing keys and levels, for the member that may host next
   P->H report     after a host migration: the hand's moves and signatures this peer holds, its
                   escrow share (the new host rebuilds the hand from these; see host_migrate.py),
@@ -194,6 +195,7 @@ ADDR = text(64, r"[0-9A-Za-z.:\[\]-]+:[0-9]{1,5}")  # where a seat would host, I
 ROSTER_ENTRY: dict[str, Check] = {
     "seat": SEAT, "name": name_text, "identity": KEY32, "curve": optional(CURVE),
     "kind": text(5, r"host|human|bot"), "connected": boolean, "left": boolean, "addr": optional(ADDR),
+    "away": boolean,
 }
 
 
@@ -208,6 +210,15 @@ BOT_ENTRY: dict[str, Check] = {"seat": SEAT, "seed": KEY32, "level": text(16, r"
 
 def bot_entry(value: Any, where: str) -> dict[str, Any]:
     return check_fields(obj(value, where), BOT_ENTRY, where)
+
+
+ABANDONED_ENTRY: dict[str, Check] = {"attempt": HAND, "step": text(6, r"commit|echo|reveal"),
+                                     "unanswered": listof(SEAT, MAX_SEATS)}
+
+
+def abandoned_entry(value: Any, where: str) -> dict[str, Any]:
+    """A deal attempt that missed a deadline: its step and the seats that did not answer."""
+    return check_fields(obj(value, where), ABANDONED_ENTRY, where)
 
 
 SCHEMAS: dict[str, dict[str, Check]] = {
@@ -231,7 +242,8 @@ SCHEMAS: dict[str, dict[str, Check]] = {
                "holders": listof(SEAT, MAX_SEATS), "digests": listof(KEY32, MAX_SEATS),
                "share": text(2 * 32 * MAX_SEATS, r"(?:[0-9a-f]{64}){1,4}")},
     "deal": {"hand": HAND, "tiles": listof(TILE_TEXT, 28), "events": listof(obj, MAX_EVENTS),
-             "turn": SEAT, "attempts": listof(obj, MAX_ATTEMPTS)},
+             "turn": SEAT, "attempts": listof(obj, MAX_ATTEMPTS),
+             "abandoned": listof(abandoned_entry, MAX_SEATS)},
     "move": {"hand": HAND, "index": COUNT, "move": obj, "signature": SIG},
     "update": {"hand": HAND, "index": COUNT, "move": obj, "signature": SIG,
                "events": listof(obj, MAX_EVENTS), "turn": SEAT},
@@ -252,6 +264,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "reshuffle_reveal_req": {"hand": HAND, "term": HAND},
     "reshuffle_reveal": {"hand": HAND, "term": HAND, "secret": KEY32},
     "ping": {},
+    "back": {},
     "bots": {"bots": listof(bot_entry, MAX_SEATS)},
     # a snapshot too large for one message, in order (net/chunks.py)
     "snapshot_part": {"part": integer(0, MAX_PARTS - 1), "parts": integer(1, MAX_PARTS),

@@ -55,6 +55,9 @@ class PeerBase:
         self.host_seat = 0  # the seat of the current host (another after a migration)
         self.move_sigs: dict[int, list[str]] = {}  # per hand, the signatures of the moves (hex)
         self.attempts: dict[int, list[dict[str, Any]]] = {}  # per hand, the deal attempts without secrets
+        # the re-shuffle rounds this peer took part in (net/reshuffle.py)
+        self.reshuffle_store: dict[str, Any] = {"secrets": {}, "echoed": set(), "hands": set()}
+        self.abandoned: dict[int, list[dict[str, Any]]] = {}  # per hand, attempts that missed a deadline
         self.election: Any = None  # a running host election (election.Election)
         self.bot_seeds: dict[int, tuple[bytes, str]] = {}  # host-side bots: seat -> (key seed, level)
         self.migration = migration  # take part in host elections (the node must then act on HostChanged)
@@ -82,6 +85,7 @@ class PeerBase:
         self.pending_move: int | None = None
         self.resync_asked = False
         self.parts = Reassembler()  # a snapshot arriving in parts (net/chunks.py)
+        self.resync_due: float | None = None  # the host owes this peer a snapshot by then
         self.last_heard = 0.0
         self.last_sent = 0.0
         self.silent = False

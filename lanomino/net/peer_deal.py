@@ -100,6 +100,7 @@ class PeerDeal(PeerBase):
         self.moves[self.hand] = []
         self.move_sigs[self.hand] = []
         self.attempts[self.hand] = body["attempts"]
+        self.abandoned[self.hand] = body["abandoned"]
         self.pending_move = None
         view.start_hand(tiles, started, body["turn"])
         self._changed()
@@ -181,7 +182,7 @@ class PeerDeal(PeerBase):
     def _snapshot(self, body: dict[str, Any]) -> None:
         self.seat, self.players, self.roster = body["seat"], body["seats"], body["roster"]
         self.rules = Rules.from_spec(body["rules"])
-        self.resync_asked = False
+        self.resync_asked, self.resync_due = False, None
         self.pending_move = None
         self.election = None  # a snapshot from the host we follow: any election is over
         doc = body["transcript"]
@@ -223,6 +224,7 @@ class PeerDeal(PeerBase):
         self.moves[self.hand] = list(play["moves"])
         self.move_sigs[self.hand] = [str(s) for s in play.get("signatures", [])]
         self.attempts[self.hand] = list(play.get("attempts", []))
+        self.abandoned[self.hand] = list(play.get("abandoned", []))
         self._changed()
 
     def _snapshot_part(self, body: dict[str, Any]) -> None:
@@ -234,6 +236,7 @@ class PeerDeal(PeerBase):
     def _ask_resync(self) -> None:
         if not self.resync_asked:
             self.resync_asked = True
+            self.resync_due = self.now + self.timings.answer_s
             self._send("resync")
 
 

@@ -43,7 +43,7 @@ class PeerMigrate(PeerDeal):
         # a candidate gets twice the liveness timeout: it may notice the silence (and start
         # serving) up to one timeout after this peer did, e.g. when only this peer got the bye
         self.silent, self.last_heard = False, now + self.timings.liveness_s
-        self.resync_asked, self.pending_move = False, None
+        self.resync_asked, self.resync_due, self.pending_move = False, None, None
         mine = seat == self.seat
         self._events.append(HostChanged(term, seat, curve, mine))
         if not mine:

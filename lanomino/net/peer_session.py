@@ -93,6 +93,8 @@ class PeerSession(PeerMigrate):
         if self.phase in (Phase.CLOSED, Phase.OVER):
             return None
         times = [self.last_sent + self.timings.heartbeat_s]
+        if self.resync_due is not None:
+            times.append(self.resync_due)
         if not self.silent:
             times.append(self.last_heard + self.timings.liveness_s)
         return min(times)
@@ -107,6 +109,9 @@ class PeerSession(PeerMigrate):
             if self.can_elect():
                 self.elect(now)  # the host (or the candidate followed so far) is gone
                 return
+        if self.resync_due is not None and now >= self.resync_due:
+            self._resync_unanswered(now)
+            return
         if (self.silent and self.election is None and not self.can_elect() and self.phase is Phase.SEATED
                 and now - self.last_heard >= self.timings.grace_s):
             self._host_left()
@@ -117,6 +122,14 @@ class PeerSession(PeerMigrate):
             return
         if now - self.last_sent >= self.timings.heartbeat_s and self.phase is not Phase.CONNECTING:
             self._send("ping")
+
+    def _resync_unanswered(self, now: float) -> None:
+        """The host let the snapshot this peer asked for go past its deadline: ask again (the
+        host answers a seat that asks too often once, later; a host that stops talking
+        altogether is judged by the liveness and grace rules)."""
+        self.resync_due, self.resync_asked = None, False
+        self._problem("no_answer", "the host did not answer a resync in time")
+        self._ask_resync()
 
     def _host_left(self) -> None:
         """The host has been silent past the grace period and no new host can be elected (fewer than
@@ -157,6 +170,19 @@ class PeerSession(PeerMigrate):
             sig = self.identity.sign_statement(move_statement(self.digest, self.hand, index, move))
         self.pending_move = index
         self._send("move", hand=self.hand, index=index, move=move, signature=sig.hex())
+
+    def back(self, now: float) -> None:
+        """The player is back at a seat the table's bot took over (the move clock ran out): the
+        host stops playing it. A move sent by ``submit`` says the same."""
+        self.now = now
+        if self.phase is Phase.SEATED:
+            self._send("back")
+
+    @property
+    def away(self) -> bool:
+        """The move clock ran out for this seat: the table's bot plays it until ``back``."""
+        mine = entry_of(self.roster, self.seat)
+        return bool(mine is not None and mine.get("away", False))
 
     def presign(self, action: Action) -> None:
         """Sign ``action`` as this seat's next move ahead of ``submit`` (an interactive client can
@@ -241,7 +267,7 @@ class PeerSession(PeerMigrate):
         self.rules = Rules.from_spec(body["rules"])
         if self.phase is not Phase.OVER:
             self.phase = Phase.SEATED
-        self.resync_asked = False
+        self.resync_asked, self.resync_due = False, None
         self._events.append(Joined(self.seat, self.players))
         # a new host (or, for a restarted peer, a host of a later term): say what this seat holds
         if self.election is not None or self.term > 0:

@@ -21,13 +21,14 @@ the table; a host-side bot the new host plays keeps them and plays on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from lanomino.engine import GameState, HandStarted, TileDrawn
 from lanomino.engine.errors import EngineError
 from lanomino.fair import reshuffle as rs
 from lanomino.fair.commit import CommitmentError, set_digest
+from lanomino.fair.commit_reveal import CommitReveal, Step
 from lanomino.net.fair_round import HandDeal, RoundError
 from lanomino.net.messages import parse_move, tiles_from_text
 
@@ -38,7 +39,7 @@ MAX_CLAIM_ROUNDS = 4
 
 
 def _peer_store(peer: Any) -> dict[str, Any]:
-    store: dict[str, Any] = peer.__dict__.setdefault("_reshuffle", {"secrets": {}, "echoed": set(), "hands": set()})
+    store: dict[str, Any] = peer.reshuffle_store
     return store
 
 
@@ -118,7 +119,8 @@ def peer_reveal_req(peer: Any, body: dict[str, Any]) -> None:
 
 @dataclass(slots=True)
 class Round:
-    """A re-shuffle round the new host runs (one per hand and term)."""
+    """A re-shuffle round the new host runs (one per hand and term): the claims it orders and the
+    commit-reveal machine (``fair/commit_reveal.py``) among the claimants."""
 
     ctx: rs.ReshuffleContext
     at: int
@@ -126,12 +128,8 @@ class Round:
     claims: list[rs.Claim]
     moves: list[dict[str, Any]]
     signatures: list[bytes]
-    commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)
-    statement: dict[str, Any] | None = None
-    set_signature: bytes = b""
-    digest: bytes = b""
-    echoes: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)
-    secrets: dict[int, bytes] = field(default_factory=dict)
+    round: CommitReveal
+    secret: bytes = b""  # the new host's own
 
     @property
     def seats(self) -> list[int]:
@@ -139,21 +137,17 @@ class Round:
 
     @property
     def done(self) -> bool:
-        return len(self.secrets) == len(self.claims)
+        return self.round.done
 
     def to_json(self, host: int) -> dict[str, Any]:
+        r = self.round.to_json(0)
+        del r["attempt"]
         return {"term": self.ctx.term, "host": host, "at": self.at, "opener": self.opener,
-                "claims": [c.to_json() for c in self.claims],
-                "commitments": [{"seat": s, "commitment": self.commits[s][0].hex(), "signature": self.commits[s][1].hex()}
-                                for s in self.seats],
-                "set_signature": self.set_signature.hex(),
-                "echoes": [{"seat": s, "set": self.echoes[s][0].hex(), "signature": self.echoes[s][1].hex()}
-                           for s in self.seats],
-                "secrets": [self.secrets[s].hex() for s in self.seats]}
+                "claims": [c.to_json() for c in self.claims], **r}
 
 
 def _round(host: Any) -> Round | None:
-    r: Round | None = host.__dict__.get("_reshuffle_round")
+    r: Round | None = host.reshuffle_round
     return r
 
 
@@ -211,22 +205,25 @@ def start(host: Any, state: GameState, hand: int) -> bool:
             return False
     else:
         return False
-    r = Round(rs.ReshuffleContext(host.table, hand, host.term), len(moves), started.opener,
-              [claims[s] for s in sorted(claims)], moves, sigs)
-    host.__dict__["_reshuffle_round"] = r
+    ctx = rs.ReshuffleContext(host.table, hand, host.term)
+    ordered = [claims[s] for s in sorted(claims)]
+
+    def verify(seat: int, signature: bytes, statement: dict[str, Any]) -> bool:
+        return bool(host.ring.verify_statement(host.seats[seat].identity, signature, statement))
+
+    domain = rs.reshuffle_domain(host.digest, ctx, host.host_seat, len(moves), started.opener,
+                                 rs.claims_digest(ordered), verify)
+    machine = CommitReveal.started(domain, [c.seat for c in ordered], host.now, host.timings.answer_s)
+    r = Round(ctx, len(moves), started.opener, ordered, moves, sigs, machine, host.secret_source())
+    host.reshuffle_round = r
     reshuffled_hands(carried).add(hand)
-    return _commit_local_and_ask(host, r, host.secret_source())
-
-
-def _commit_local_and_ask(host: Any, r: Round, secret: bytes) -> bool:
-    host.__dict__["_reshuffle_secret"] = secret
     me = host.host_seat
-    c = rs.reshuffle_commitment(r.ctx, me, secret)
-    r.commits[me] = (c, host.identity.sign_statement(rs.commit_statement(host.digest, r.ctx, me, c)))
+    c = rs.reshuffle_commitment(ctx, me, r.secret)
+    machine.add_commit(me, c, host.identity.sign_statement(domain.commit_statement(me, c)))
     for n in r.seats:
         if n != me:
-            host._send(host._seat(n), "reshuffle_commit_req", hand=r.ctx.hand, term=r.ctx.term, at=r.at)
-    _after_commit(host, r)
+            host._send(host._seat(n), "reshuffle_commit_req", hand=hand, term=ctx.term, at=r.at)
+    _advance(host, r)
     return True
 
 
@@ -239,69 +236,60 @@ def _check(host: Any, body: dict[str, Any], seat: int) -> Round:
 
 def host_commit(host: Any, seat: Any, body: dict[str, Any], seq: int) -> None:
     r = _check(host, body, seat.seat)
-    if seat.seat in r.commits or r.statement is not None:
+    if r.round.step is not Step.COMMIT:
         return  # a resent commitment: nothing new
-    statement = rs.commit_statement(host.digest, r.ctx, seat.seat, body["commitment"])
-    if not host.ring.verify_statement(seat.identity, body["signature"], statement):
-        raise RoundError("bad_signature", f"seat {seat.seat}'s re-shuffle commitment is not signed by its key")
-    r.commits[seat.seat] = (body["commitment"], body["signature"])
-    _after_commit(host, r)
-
-
-def _after_commit(host: Any, r: Round) -> None:
-    if any(s not in r.commits for s in r.seats):
-        return
-    r.statement = rs.set_statement(host.digest, r.ctx, host.host_seat, r.at, r.opener, rs.claims_digest(r.claims),
-                                   [(s, r.commits[s][0]) for s in r.seats])
-    r.set_signature = host.identity.sign_statement(r.statement)
-    r.digest = set_digest(r.statement)
-    me = host.host_seat
-    r.echoes[me] = (r.digest, host.identity.sign_statement(rs.echo_statement(host.digest, r.ctx, me, r.digest)))
-    for n in r.seats:
-        if n != me:
-            host._send(host._seat(n), "reshuffle_set", hand=r.ctx.hand, term=r.ctx.term, at=r.at, opener=r.opener,
-                       claims=rs.claims_digest(r.claims).hex(),
-                       commitments=[[s, r.commits[s][0].hex()] for s in r.seats], signature=r.set_signature.hex())
-    _after_echo(host, r)
+    if r.round.add_commit(seat.seat, body["commitment"], body["signature"]):
+        _advance(host, r)
 
 
 def host_echo(host: Any, seat: Any, body: dict[str, Any], seq: int) -> None:
     r = _check(host, body, seat.seat)
-    if r.statement is None:
-        raise RoundError("wrong_phase", "no re-shuffle set is waiting for an echo")
-    if not host.ring.verify_statement(seat.identity, body["signature"],
-                                      rs.echo_statement(host.digest, r.ctx, seat.seat, body["set"])):
-        raise RoundError("bad_signature", f"seat {seat.seat}'s re-shuffle echo is not signed by its key")
-    if body["set"] != r.digest:
-        raise RoundError("equivocation", f"seat {seat.seat} echoed a different re-shuffle set")
-    r.echoes[seat.seat] = (body["set"], body["signature"])
-    _after_echo(host, r)
-
-
-def _after_echo(host: Any, r: Round) -> None:
-    if any(s not in r.echoes for s in r.seats) or r.secrets:
-        return
-    me = host.host_seat
-    r.secrets[me] = host.__dict__["_reshuffle_secret"]
-    for n in r.seats:
-        if n != me:
-            host._send(host._seat(n), "reshuffle_reveal_req", hand=r.ctx.hand, term=r.ctx.term)
-    _after_reveal(host, r)
+    if r.round.add_echo(seat.seat, body["set"], body["signature"], host.now):
+        _advance(host, r)
 
 
 def host_reveal(host: Any, seat: Any, body: dict[str, Any], seq: int) -> None:
     r = _check(host, body, seat.seat)
-    if seat.seat not in r.commits or not rs.reshuffle_opens(r.ctx, seat.seat, body["secret"], r.commits[seat.seat][0]):
-        raise RoundError("bad_secret", f"seat {seat.seat}'s re-shuffle secret does not open its commitment")
-    if not r.secrets:
-        raise RoundError("wrong_phase", "no re-shuffle reveal was asked for")
-    r.secrets[seat.seat] = body["secret"]
-    _after_reveal(host, r)
+    if r.round.add_secret(seat.seat, body["secret"], host.now):
+        _advance(host, r)
 
 
-def _after_reveal(host: Any, r: Round) -> None:
-    if r.done:
+def _advance(host: Any, r: Round) -> None:
+    """Carry the round's step out (as host_deal does for a deal): send the signed set, ask for
+    the secrets, resume the table once every secret is in."""
+    m, me = r.round, host.host_seat
+    if m.after_commits(host.identity.sign_statement, host.now):
+        m.add_echo(me, m.digest, host.identity.sign_statement(m.domain.echo_statement(me, m.digest)),
+                   host.now)
+        for n in r.seats:
+            if n != me:
+                host._send(host._seat(n), "reshuffle_set", hand=r.ctx.hand, term=r.ctx.term, at=r.at,
+                           opener=r.opener, claims=rs.claims_digest(r.claims).hex(),
+                           commitments=[[s, c.hex()] for s, c in m.commitments()],
+                           signature=m.set_signature.hex())
+    if m.step is Step.REVEAL and me not in m.secrets:
+        for n in r.seats:
+            if n != me:
+                host._send(host._seat(n), "reshuffle_reveal_req", hand=r.ctx.hand, term=r.ctx.term)
+        m.add_secret(me, r.secret, host.now)
+    if m.done:
         host._try_resume()
+
+
+def expire(host: Any, now: float) -> None:
+    """A re-shuffle step's deadline passed. Its secrets cannot be asked for again in the same
+    domain (the new host may have seen some), so the hand is not re-shuffled: it is dealt again
+    (the fallback for a hand nobody can rebuild), and the silent seats count as dropped."""
+    r = _round(host)
+    if r is None or r.done:
+        return
+    late = r.round.expire(now)
+    if not late:
+        return
+    host.reshuffle_round = None  # the hand stays in reshuffled_hands: ``start`` now declines it
+    for n in late:
+        host._no_answer(n, now)
+    host._try_resume()
 
 
 def resume(host: Any, state: GameState, hand: int) -> bool | None:
@@ -314,16 +302,18 @@ def resume(host: Any, state: GameState, hand: int) -> bool | None:
     actions = [(m["seat"], parse_move(m, m["seat"])) for m in r.moves]
     try:
         world = rs.world_at(state, len(attempts), r.opener, claims, actions)
-        rs.reshuffle(state, r.seats, rs.reshuffle_seed(r.ctx, [(s, r.secrets[s]) for s in r.seats]))
+        rs.reshuffle(state, r.seats, rs.reshuffle_seed(r.ctx, r.round.opened()))
     except (rs.ReshuffleError, CommitmentError):
         return False  # cannot happen: the same claims passed before the round
     keys = [s.identity if s is not None else b"" for s in host.seats]
     d = HandDeal(host.digest, hand, host.lost_host, keys, host.ring)  # the lost host dealt it
     for raw in attempts:
-        d.attempts.append(host._attempt(raw, hand, []))  # their secrets went with the lost host
+        d.attempts.append(host._attempt(d, raw, []))  # their secrets went with the lost host
+    d.abandoned = list(host.carried.abandoned.get(hand, []))
     d.moves = list(r.moves)
     d.signatures = list(r.signatures)
     d.unchecked = list(range(len(d.moves)))
+    d.away = d.signed_by(host.lost_host)
     d.migrated = {"host": host.host_seat, "term": host.term, "at": len(d.moves)}
     d.reshuffled = r.to_json(host.host_seat)
     host.deal, host.dealt = d, [list(h) for h in world.deal]

@@ -26,6 +26,7 @@ from lanomino.net.session_base import (
     ObservationChanged,
     Outgoing,
     ProtocolProblem,
+    SeatAway,
     SeatDisconnected,
     SeatLeft,
     SeatTaken,
@@ -41,7 +42,7 @@ from lanomino.net.session_base import (
 __all__ = [
     "Closed", "HandVerified", "HostPhase", "HostSession", "HostSilent", "Joined", "JoinRefused",
     "LocalSeat", "LostTouch", "MatchOver", "ObservationChanged", "Outgoing", "PeerPhase", "PeerSession", "Policy",
-    "ProtocolProblem", "SeatDisconnected", "SeatLeft", "SeatTaken", "SecretMade", "Sender",
+    "ProtocolProblem", "SeatAway", "SeatDisconnected", "SeatLeft", "SeatTaken", "SecretMade", "Sender",
     "SessionEvent", "Timings", "TranscriptUpdated", "YourTurn", "HostChanged", "MigrationDone",
     "MigrationPaused", "SteppedDown", "rejoin_as_peer", "successor_host",
 ]

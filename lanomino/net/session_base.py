@@ -39,11 +39,22 @@ class Timings:
     liveness_s: float = 1.25
     grace_s: float = 30.0  # a disconnected seat is kept this long, then it has left the table
     bot_delay_s: float = 0.0  # host-side bots wait this long before moving (0: at once)
+    # Every wait for an answer has a deadline: a seat has answer_s to send its commitment, its
+    # echo and its secret once asked (each step of a deal round), a host answer_s to send the
+    # snapshot a peer asked for, a member answer_s to report to a new host. A seat that lets one
+    # pass is treated as dropped (its grace period starts) and the round goes on without it.
+    # Five seconds is four liveness periods: a peer on a lossy link answers well within it.
+    answer_s: float = 5.0
+    # The optional move clock (``--move-time``): a seat that has not moved move_s after its turn
+    # began is away, and the table's bot plays it until the player is back. None: no clock.
+    move_s: float | None = None
 
     def __post_init__(self) -> None:
-        for name in ("heartbeat_s", "liveness_s", "grace_s"):
+        for name in ("heartbeat_s", "liveness_s", "grace_s", "answer_s"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0")
+        if self.move_s is not None and not self.move_s > 0:
+            raise ValueError("move_s must be > 0 (or None: no move clock)")
         if self.bot_delay_s < 0:
             raise ValueError("bot_delay_s must be >= 0")
         if self.liveness_s <= self.heartbeat_s:
@@ -80,6 +91,14 @@ class SeatTaken:
 @dataclass(frozen=True, slots=True)
 class SeatDisconnected:
     seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAway:
+    """A seat ran out of time on the move clock (``away``: the table's bot plays it), or is back."""
+
+    seat: int
+    away: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +262,7 @@ class Closed:
 
 
 SessionEvent = (
-    SeatTaken | SeatDisconnected | SeatLeft | Joined | JoinRefused | ObservationChanged | YourTurn
+    SeatTaken | SeatDisconnected | SeatLeft | SeatAway | Joined | JoinRefused | ObservationChanged | YourTurn
     | HandVerified | TranscriptUpdated | MatchOver | ProtocolProblem | SecretMade | HostSilent | Closed
     | HostChanged | MigrationPaused | MigrationDone | SteppedDown | LostTouch
 )

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lanomino.bots import get_bot
-from lanomino.engine import Action, Observation, Rules
+from lanomino.engine import Action, IllegalActionError, Observation, Rules
 from lanomino.fair.identity import Identity
 from lanomino.net.codec import decode_json, encode_json
 from lanomino.net.session import (
@@ -43,6 +43,13 @@ def counter_secrets(tag: str) -> Callable[[], bytes]:
     return source
 
 
+def phase_of(host: Any) -> str:
+    """A host's phase, with a deal round's step in its place (commit, echo, reveal)."""
+    if host.phase.value == "deal" and host.deal is not None:
+        return str(host.deal.current.round.step.value)
+    return str(host.phase.value)
+
+
 def bot_policy(name: str, seed: int) -> Callable[[Observation], Action]:
     bot, rng = get_bot(name), random.Random(seed)
     return lambda obs: bot(obs, rng)
@@ -56,6 +63,7 @@ class PeerSlot:
     inbox: list[dict[str, Any]] = field(default_factory=list)  # every message it was given, decoded
     events: list[SessionEvent] = field(default_factory=list)
     connected: bool = True
+    mute: frozenset[str] = frozenset()  # message types this peer never sends (a stalling peer)
 
 
 class Table:
@@ -109,6 +117,8 @@ class Table:
             out = slot.session.take_outgoing()
             if slot.connected:
                 for message in out:
+                    if message["type"] in slot.mute:
+                        continue
                     moved = True
                     self.to_host(slot, message)
         routes = {s.sender.route: s for s in self.slots}
@@ -127,8 +137,15 @@ class Table:
             events = slot.session.take_events()
             slot.events += events
             for event in events:
-                if isinstance(event, YourTurn) and slot.bot is not None and slot.connected:
-                    slot.session.submit(slot.bot(event.observation), self.now)
+                if (isinstance(event, YourTurn) and slot.bot is not None and slot.connected
+                        and slot.session.pending_move is None):  # (two turns' news in one step)
+                    if slot.mute:  # (a muted mover's turn may have been played for it since)
+                        try:
+                            slot.session.submit(slot.bot(event.observation), self.now)
+                        except IllegalActionError:
+                            continue
+                    else:
+                        slot.session.submit(slot.bot(event.observation), self.now)
                     moved = True
         return moved
 

@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from migrationkit import Machine, MigratingTable  # noqa: E402
-from sessionkit import bot_policy  # noqa: E402
+from sessionkit import bot_policy, phase_of  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
@@ -97,7 +97,7 @@ def _at(table: MigratingTable, point: str, hand: int = 2) -> Callable[[], bool]:
     def reached() -> bool:
         if host.doc is None or host.deal is None or host.deal.hand != hand:
             return False
-        return point == "between" or host.phase.value == point
+        return point == "between" or phase_of(host) == point
 
     return reached
 
@@ -293,8 +293,8 @@ def test_a_host_lost_before_the_first_deal_reopens_the_table_and_a_newcomer_fill
     table = MigratingTable(Rules.preset("classic", target=100), 3, seed=seed)
     lost = table.by_seat(0).host
     assert lost is not None
-    table.run(lambda: lost.phase.value == point)
-    assert lost.phase.value == point and not lost._hands_done()
+    table.run(lambda: phase_of(lost) == point)
+    assert phase_of(lost) == point and not lost._hands_done()
     for m in table.machines:  # (the kit learns seats as it steps; it may not have stepped since)
         if m.peer is not None and m.peer.seat >= 0:
             m.seat = m.peer.seat
