@@ -25,10 +25,13 @@ from lanomino.engine import (
     PointsScored,
     Resigned,
     Rules,
+    Tile,
     TileDrawn,
     TilePlayed,
 )
 from lanomino.engine.line import CLOSED, Line
+
+NUMBER_WORDS = ("blank", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def seat_label(seat: int, names: Sequence[str] = ()) -> str:
@@ -51,7 +54,12 @@ def listed(items: Sequence[str]) -> str:
 
 
 def capital(text: str) -> str:
+    """A sentence's first letter in capitals."""
     return text[:1].upper() + text[1:]
+
+
+def _you_up(text: str) -> str:
+    return "You" + text[3:] if text.startswith("you") else text
 
 
 class Who(NamedTuple):
@@ -73,6 +81,18 @@ class Cast:
     names: tuple[str, ...]
     rules: Rules
     you: int | None = None  # the reader's seat: said as "you"
+    words: bool = False  # tiles and numbers as words ("five-three"), for reading aloud
+
+    def number(self, n: int) -> str:
+        return NUMBER_WORDS[n] if self.words and 0 <= n < len(NUMBER_WORDS) else str(n)
+
+    def tile(self, tile: Tile) -> str:
+        """'5-3', or with words 'five-three' and 'double-six'."""
+        if not self.words:
+            return str(tile)
+        if tile.is_double:
+            return f"double-{self.number(tile.high)}"
+        return f"{self.number(tile.high)}-{self.number(tile.low)}"
 
     def seat(self, seat: int) -> Who:
         if seat == self.you:
@@ -93,11 +113,11 @@ class Cast:
         return Who(listed([self.seat(s).text for s in members]), True, "their")
 
     def name(self, seat: int) -> str:
-        """The seat as the first word of a line: 'You', 'Ana'."""
-        return capital(self.seat(seat).text)
+        """The seat as a label in a list or a column: 'You', 'Ana' (a name keeps its case)."""
+        return _you_up(self.seat(seat).text)
 
     def side_name(self, side: int) -> str:
-        return capital(self.side(side).text)
+        return _you_up(self.side(side).text)
 
     @property
     def sides(self) -> int:
@@ -116,14 +136,15 @@ def event_line(event: Event, cast: Cast, mover: int | None = None,
         who = cast.seat(event.seat).text
         spin = " (the spinner)" if event.spinner else ""
         if event.first:
-            return capital(f"{who} opened with {event.tile}{spin}.")
+            return capital(f"{who} opened with {cast.tile(event.tile)}{spin}.")
         where = WHERE[event.end]
-        return capital(f"{who} played {event.tile} {where}{spin}: {event.exposed} showing.")
+        showing = cast.number(event.exposed)
+        return capital(f"{who} played {cast.tile(event.tile)} {where}{spin}: {showing} showing.")
     if isinstance(event, TileDrawn):
-        what = str(event.tile) if event.tile is not None else "a tile"
+        what = cast.tile(event.tile) if event.tile is not None else "a tile"
         return capital(f"{cast.seat(event.seat).text} drew {what}, {event.boneyard} left to draw.")
     if isinstance(event, Passed):
-        return capital(f"{cast.seat(event.seat).text} passed: no {_either(event.ends)}.")
+        return capital(f"{cast.seat(event.seat).text} passed: no {_either(event.ends, cast)}.")
     if isinstance(event, PointsScored):
         return capital(_scored(event, cast, mover))
     if isinstance(event, HandStarted):
@@ -157,12 +178,12 @@ def event_lines(events: Iterable[Event], cast: Cast) -> list[str]:
     return lines
 
 
-def _either(ends: Sequence[int]) -> str:
-    return " or ".join(str(n) for n in ends) or "open end"
+def _either(ends: Sequence[int], cast: Cast) -> str:
+    return " or ".join(cast.number(n) for n in ends) or "open end"
 
 
 def _started(event: HandStarted, cast: Cast) -> str:
-    lead = f" with {event.must_lead}" if event.must_lead is not None else ""
+    lead = f" with {cast.tile(event.must_lead)}" if event.must_lead is not None else ""
     line = f"Hand {event.hand}: {cast.seat(event.opener).text} to open{lead}"
     if cast.rules.draws and event.boneyard:
         line += f"; {plural(event.boneyard, 'tile')} in the boneyard"
@@ -218,8 +239,9 @@ def _blocked(ended: HandEnded, cast: Cast) -> str:
         return f"the line is blocked: {names} tie on {plural(c.own, 'pip')}, so nobody scores."
     side = cast.side(ended.winner)
     if c.tied:
+        lightest = cast.tile(c.lightest) if c.lightest is not None else "?"
         head = (f"the line is blocked: {names} tie on {plural(c.own, 'pip')}; "
-                f"{side.says('holds', 'hold')} the lightest tile ({c.lightest}), "
+                f"{side.says('holds', 'hold')} the lightest tile ({lightest}), "
                 f"{'win' if side.plural else 'wins'}")
     else:
         head = f"the line is blocked: {side.says('has', 'have')} the fewest pips ({c.own})"
@@ -347,7 +369,7 @@ def auto_draw_note(history: Sequence[Event], seat: int, cast: Cast) -> str:
         return ""
     last = next((e for e in reversed(history) if isinstance(e, Passed) and e.seat == seat), None)
     if done.endswith("passed") and last is not None:
-        done += f": no {_either(last.ends)}"
+        done += f": no {_either(last.ends, cast)}"
     return capital(f"auto-draw for {cast.seat(seat).text}: {done}.")
 
 

@@ -167,6 +167,11 @@ def _draw_chain(chain: tuple[Placed, ...], width: int, height: int, colour: bool
     return canvas, drawn
 
 
+def tracks(view: LineView, width: int) -> int:
+    """How many tracks the line's chain takes at ``width`` (more than one: it turns corners)."""
+    return _tracks(view.chain, width)
+
+
 def _tracks(chain: tuple[Placed, ...], width: int) -> int:
     """How many tracks ``draw_chain`` needs for ``chain`` at ``width``."""
     _, drawn = _draw_chain(chain, width, 3 * len(chain) + 3, colour=False)

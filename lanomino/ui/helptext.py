@@ -86,6 +86,8 @@ KEYS_TEXT: tuple[tuple[str, str], ...] = (
     ("1 2 3 4", "choose the end when a tile fits more than one"),
     ("d", "draw from the boneyard (when drawing is allowed)"),
     ("p", "pass (when nothing fits and nothing can be drawn)"),
+    ("s", "the score sheet: every hand of the match so far (s or Esc goes back)"),
+    ("l", "the whole log of the match, ↑/↓ to scroll (l or Esc goes back)"),
     ("Esc", "cancel a choice, go back"),
     ("?", "this help, from any screen"),
     ("q", "leave the table (asks first; the game is saved) or resign"),

@@ -153,7 +153,7 @@ def score_sheet(ui: UiState, obs: Observation, width: int) -> list[tuple[str, st
     """Every finished hand of the match: how it ended and each side's points, with totals."""
     cast = cast_of(ui, obs)
     sides = list(range(cast.sides))
-    col = max(5, min(10, (width - 24) // max(1, len(sides))))
+    col = max(5, min(12, (width - 24) // max(1, len(sides))))
     how_w = max(8, width - 6 - col * len(sides))
     how_w = min(how_w, 24)
 
@@ -161,7 +161,10 @@ def score_sheet(ui: UiState, obs: Observation, width: int) -> list[tuple[str, st
         return f"{first:>4}  {fit(how, how_w - 1):<{how_w}}" + "".join(
             f"{fit(c, col - 1):>{col}}" for c in cells)
 
-    rows = [("class:title", line("Hand", "How it ended", [cast.side_name(s) for s in sides]))]
+    titles = [cast.side_name(s) for s in sides]
+    if cast.rules.partnership:  # a team by its players' names, short: "You/Ben"
+        titles = ["/".join(cast.name(m) for m in (s, s + 2)) for s in sides]
+    rows = [("class:title", line("Hand", "How it ended", titles))]
     for ended in obs.results:
         rows.append(("", line(str(ended.hand), hand_end_short(ended, cast),
                               [str(ended.points[s]) for s in sides])))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lanomino.engine import End, Observation
 from lanomino.narrate import Cast, auto_draw_note, ends_count, event_lines, last_action
-from lanomino.ui.board import draw_line, line_view
+from lanomino.ui.board import draw_line, line_view, tracks
 from lanomino.ui.chrome import fit, footer, header, wrap
 from lanomino.ui.helptext import describe_game
 from lanomino.ui.render import Canvas, draw_hand
@@ -85,12 +85,11 @@ def draw_board(ui: UiState, obs: Observation, canvas: Canvas, top: int, bottom: 
             if play.end is not None:
                 marks[play.end] = str(i + 1)
     view = line_view(obs.history)
+    if not marks and tracks(view, canvas.width) > 1:  # it turns corners: say which end is which
+        marks = {End.LEFT: "L", End.RIGHT: "R"}
     arms_open = obs.rules.fives and obs.line.ends[End.UP] >= 0
     board = draw_line(view, canvas.width, height, ui.settings.colour, marks, arms_open)
     rows = [i for i, line in enumerate(board.text().splitlines()) if line.strip()]
-    if not marks and rows and rows[-1] - rows[0] >= 3:  # it turned a corner: say which end is which
-        board = draw_line(view, canvas.width, height, ui.settings.colour,
-                          {End.LEFT: "L", End.RIGHT: "R"}, arms_open)
     used = (rows[-1] - rows[0] + 1) if rows else 0
     shift = max(0, (height - used) // 2 - (rows[0] if rows else 0))
     canvas.blit(board, 0, top + shift)
@@ -181,18 +180,19 @@ def _leave_question(ui: UiState) -> str:
 
 
 def _keys_hint(ui: UiState, obs: Observation) -> str:
+    """The footer's keys, the most needed first (the header already shows ? help and q leave)."""
     if ui.resigned:
         if ui.lan is not None:
-            return "you resigned: watching the others · q leave · ? help"
-        return "f finish the match now · q back to the menu · ? help"
+            return "you resigned: watching the others · s scores · l log"
+        return "f finish the match now · q back to the menu · s scores · l log"
     if ui.places:
         return "←/→ or number: choose the end · Enter play · Esc cancel"
-    panels = "l log · s scores"
+    panels = "s scores · l log"
     if obs.is_my_turn:
         extra = []
         if any(type(a).__name__ == "Draw" for a in obs.legal):
             extra.append("d draw")
         if any(type(a).__name__ == "Pass" for a in obs.legal):
             extra.append("p pass")
-        return " · ".join(["←/→ pick", "Enter play", *extra, "? help", "q leave", panels])
-    return f"waiting for the others · ? help · q leave · {panels}"
+        return " · ".join(["←/→ pick", "Enter play", *extra, panels])
+    return f"waiting for the others · {panels}"

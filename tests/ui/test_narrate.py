@@ -14,6 +14,7 @@ from lanomino.engine import (
     MatchEnded,
     Rules,
     apply,
+    parse_tile,
 )
 from lanomino.narrate import (
     Cast,
@@ -135,3 +136,19 @@ def test_a_headless_seat_reports_the_winner_by_name_not_by_index() -> None:
     pairs = Rules.preset("partnership")
     assert final_result(1, (30, 100), Cast(FOUR, pairs, you=1)) == (
         "you and Cleo won: Tess and Ben 30, you and Cleo 100")
+
+
+def test_tiles_and_numbers_can_be_words_for_reading_aloud() -> None:
+    state, events = went_out()
+    lines = event_lines(events, Cast(PAIR, state.rules, you=1, words=True))
+    assert lines[:3] == ["Tess opened with double-six.", "You passed: no six.",
+                         "Tess played six-five on the left: five showing."]
+
+
+def test_a_blocked_tie_broken_by_the_lightest_tile_names_it() -> None:
+    rules = Rules.preset("classic", blocked_tie="lightest-tile", blocked_scoring="total")
+    ended = HandEnded(1, HandEnd.BLOCKED, 1, (0, 9), (9, 9), ((), ()),
+                      HandTally(None, 9, 9, 9, 9, (0, 1), parse_tile("0-1")))
+    assert hand_end_sentence(ended, Cast(PAIR, rules, you=0)) == (
+        "The line is blocked: you and Ana tie on 9 pips; Ana holds the lightest tile (1-0), "
+        "wins and scores the others' 9 pips.")
