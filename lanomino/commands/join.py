@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from lanomino.commands.host import add_timing_arguments, timings_from_args
 from lanomino.commands.lineplay import add_line_arguments
+from lanomino.narrate import plural
 
 if TYPE_CHECKING:
     from lanomino.node import Outcome, PeerNode
@@ -139,7 +140,7 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
         if args.json:
             print(json.dumps(outcome.to_json()), flush=True)
         elif outcome.finished:
-            print(f"match over: {_result(node, outcome)}; {outcome.hands} hands, "
+            print(f"match over: {_result(node, outcome)}; {plural(outcome.hands, 'hand')}, "
                   f"{'every hand verified' if outcome.verified else 'NOT VERIFIED'}; transcript {outcome.transcript}")
         else:
             print(f"left the table: {outcome.reason}", file=sys.stderr)
