@@ -285,7 +285,8 @@ class HostNode(_Node):
                       for i in range(bots)]
         self.session = HostSession(self.identity, self.keys.public, rules, seats, name=player,
                                    host_policy=bot_policy(level) if headless else None, bots=local_bots,
-                                   passphrase=passphrase, timings=timings, escrow=escrow)
+                                   passphrase=passphrase, timings=timings, escrow=escrow,
+                                   away_policy=bot_policy(level))
         self.transport = HostTransport(self.keys, bind_ip=bind or "0.0.0.0", port=port,
                                        on_malformed=lambda _id, exc: self.session.stats.update(
                                            ["malformed.frame"]),

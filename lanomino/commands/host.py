@@ -31,7 +31,7 @@ def timings_from_args(args: argparse.Namespace, bot_delay: float = 0.0):  # type
 
     try:
         return Timings(heartbeat_s=args.heartbeat, liveness_s=LIVENESS_BEATS * args.heartbeat, grace_s=args.grace,
-                       bot_delay_s=bot_delay)
+                       bot_delay_s=bot_delay, move_s=getattr(args, "move_time", None))
     except ValueError as exc:
         raise CliError(str(exc)) from None
 
@@ -50,6 +50,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="deal without escrow: the other players together can no longer "
                              "read every hand; a lost host's unknown tiles are re-shuffled "
                              "instead (see the README's trust model)")
+    parser.add_argument("--move-time", type=float, default=None, metavar="S",
+                        help="a move clock: a player who has not moved S seconds after the turn "
+                             "began is away, and the table's bot plays the seat until they are "
+                             "back (default: no clock; a player may think as long as they like)")
     parser.add_argument("--bind", metavar="IP", help="address to serve and advertise on (default: all LAN interfaces)")
     parser.add_argument("--port", type=int, default=0, metavar="PORT", help="TCP port (default: any free one)")
     parser.add_argument("--interface", action="append", metavar="IP",

@@ -356,7 +356,8 @@ def successor_host(peer: Any, now: float, *, policy: Policy | None, timings: Tim
                        passphrase=peer.passphrase,  # (a lobby reopened after a migration asks newcomers for it)
                        timings=timings or peer.timings, secret_source=secret_source or peer.secret_source,
                        table_id=peer.table, term=election.term,
-                       escrow=bool(peer.escrow) or not peer.dealt)  # (as the table dealt so far)
+                       escrow=bool(peer.escrow) or not peer.dealt,  # (as the table dealt so far)
+                       away_policy=bot_policy("normal") if bot_policy is not None else None)
     host.now = now
     host.adopt(peer, election.term, election.lost_host, bot_policy)
     return host
