@@ -2,7 +2,8 @@
 
 The rules engine is plain Python. When it can, installation also compiles its hot modules with
 mypyc (they are written to ``mypy --strict``): same code, same behaviour, several times fewer
-interpreter steps per move, which the bots' search and the engine benchmark feel directly. The
+interpreter steps per move, which the bots' search, self-play and the engine benchmark feel
+directly (``lanomino/selfplay.py`` is compiled too: its loop is the self-play hot path). The
 compiled extensions are optional: without a C compiler, or with ``LANOMINO_PURE=1`` in the
 environment, the pure-Python package is installed instead.
 """
@@ -22,6 +23,8 @@ HOT_MODULES = [
     "lanomino/engine/dealing.py",
     "lanomino/engine/state.py",
     "lanomino/engine/play.py",
+    "lanomino/engine/observe.py",
+    "lanomino/selfplay.py",
 ]
 
 

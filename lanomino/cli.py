@@ -1,8 +1,9 @@
 """Command line entry point.
 
 Every subcommand lives in ``lanomino/commands/<name>.py`` with ``add_arguments(parser)`` and
-``run(args) -> int``. Command modules import heavy libraries (zmq, zeroconf, prompt_toolkit) only
-inside ``run``, so ``lanomino --help`` and ``--version`` stay fast.
+``run(args) -> int``. Only the module of the subcommand being run is imported (``lanomino --help``
+and ``--version`` import none), and command modules import heavy libraries (zmq, zeroconf,
+prompt_toolkit) only inside ``run``, so start-up stays fast (scripts/bench_startup.py).
 """
 
 from __future__ import annotations
@@ -36,7 +37,10 @@ class CliError(Exception):
     """A user error on the command line: printed without a traceback, exit status 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The parser for ``argv``: every subcommand is listed, but only the one ``argv`` names gets
+    its arguments, so only its module is imported."""
+    chosen = _command_named(argv)
     parser = argparse.ArgumentParser(
         prog="lanomino",
         description="Dominoes for people on the same local network.",
@@ -44,22 +48,30 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"lanomino {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module_name, help_text in COMMANDS:
-        module = importlib.import_module(module_name)
         command_parser = sub.add_parser(name, help=help_text, description=help_text)
-        module.add_arguments(command_parser)
+        if name == chosen:
+            importlib.import_module(module_name).add_arguments(command_parser)
         command_parser.set_defaults(_module=module_name)
     return parser
 
 
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The subcommand in ``argv``: its first word that is not an option (the top-level options,
+    ``--help`` and ``--version``, take no value), when that word is a command's name."""
+    first = next((word for word in argv if not word.startswith("-")), None)
+    return first if any(first == name for name, _, _ in COMMANDS) else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words)
+    args = parser.parse_args(words)
     if args.command is None:
         default = _default_command()
         if default is None:
             parser.print_help()
             return 0
-        args = parser.parse_args([default, *(argv or [])])
+        args = build_parser([default]).parse_args([default, *words])
     module = importlib.import_module(args._module)
     try:
         result: int = module.run(args)

@@ -6,13 +6,20 @@ game, and compares it in the same run with the PyPI ``dominoes`` package on the 
 package plays (4-player partnership Block): our ``partnership`` preset, plain random play. The
 package is installed into a throwaway directory for this run only; lanomino does not depend on it.
 
+Then whole processes, as a user runs them: ``lanomino selfplay`` with four random bots on
+partnership Block, one hand per match, against a process that plays the same number of hands with
+the package's own random play; the two alternate (A B A B) and the medians of their CPU time
+(user + system) and wall time are compared.
+
     python scripts/bench_engine.py [--seconds 1.0] [--runs 5] [--no-reference]
+        [--hands 6000] [--process-runs 3] [--no-process]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -22,9 +29,10 @@ import time
 from pathlib import Path
 
 try:  # prefer the installed package: it may carry the compiled engine (see setup.py)
-    import lanomino  # noqa: F401
+    import lanomino
 except ImportError:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    import lanomino
 
 from lanomino.engine import TILES, Phase, Rules, apply, legal_actions, new_game, start_hand  # noqa: E402
 from lanomino.engine.dealing import deal_for  # noqa: E402
@@ -64,6 +72,17 @@ for line in sys.stdin:
     print(hands / (time.process_time() - start), flush=True)
 '''
 
+# The package's random play as a whole process: argv[1] hands, then exit.
+REFERENCE_PROCESS = r'''
+import random, sys
+import dominoes
+for _ in range(int(sys.argv[1])):
+    game = dominoes.Game.new()
+    while game.result is None:
+        moves = game.valid_moves
+        game.make_move(*moves[int(random.random() * len(moves))])
+'''
+
 
 def our_rate(rules: Rules, players: int, seconds: float, rng: random.Random) -> float:
     hands = 0
@@ -99,8 +118,11 @@ class Reference:
             raise RuntimeError(f"pip install dominoes failed: {install.stderr.strip()[-300:]}")
         self.proc = subprocess.Popen(
             [sys.executable, "-c", REFERENCE, str(seconds)], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, text=True, env={"PYTHONPATH": self.tmp.name, "PATH": "/usr/bin:/bin"},
+            stdout=subprocess.PIPE, text=True, env=self.env(),
         )
+
+    def env(self) -> dict[str, str]:
+        return {"PYTHONPATH": self.tmp.name, "PATH": "/usr/bin:/bin"}
 
     def rate(self) -> float:
         assert self.proc.stdin and self.proc.stdout
@@ -118,11 +140,29 @@ class Reference:
         self.tmp.cleanup()
 
 
+def whole_processes(reference: Reference, hands: int, runs: int) -> dict[str, float]:
+    """``lanomino selfplay`` (this script's lanomino) against the package's random play, as whole
+    processes, interleaved; medians of CPU and wall seconds."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_startup import compare
+
+    env = {**os.environ, "PYTHONPATH": str(Path(lanomino.__file__).resolve().parent.parent)}
+    ours = [sys.executable, "-m", "lanomino", "selfplay", "--rules", "partnership", "--set",
+            "target=0", "--players", "4", "--games", str(hands), "--seed", "1", "--bots",
+            "random,random,random,random"]
+    theirs = [sys.executable, "-c", REFERENCE_PROCESS, str(hands)]
+    # compare() gives ours/reference; here the ratio that matters is reference time / ours.
+    return compare(ours, theirs, runs, env, reference.env())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one run")
     parser.add_argument("--runs", type=int, default=5, help="runs per case (median reported)")
     parser.add_argument("--no-reference", action="store_true", help="skip the dominoes package")
+    parser.add_argument("--hands", type=int, default=6000, help="hands per whole-process run")
+    parser.add_argument("--process-runs", type=int, default=3, help="whole-process runs of each")
+    parser.add_argument("--no-process", action="store_true", help="skip the whole-process runs")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rng = random.Random(2026)
@@ -147,10 +187,13 @@ def main() -> int:
             # Interleave our runs with the package's so that both see the same machine load.
             ours_runs, ref_runs = [], []
             partnership = Rules.partnership_game()
+            process = None
             try:
                 for _ in range(args.runs):
                     ours_runs.append(our_rate(partnership, 4, args.seconds, rng))
                     ref_runs.append(reference.rate())
+                if not args.no_process:
+                    process = whole_processes(reference, args.hands, args.process_runs)
             finally:
                 reference.close()
             ours, ref = statistics.median(ours_runs), statistics.median(ref_runs)
@@ -161,9 +204,27 @@ def main() -> int:
                 print(f"lanomino  partnership block   4 players: {ours:9.0f} hands/s (interleaved runs)")
                 print(f"dominoes  partnership block   4 players: {ref:9.0f} hands/s (interleaved runs)")
                 print(f"ratio (lanomino / dominoes) on partnership block: {ratio:.2f}x (goal >= 3x)")
+            if process is not None:
+                results["process cpu s"] = process["ours_cpu"]
+                results["dominoes process cpu s"] = process["ref_cpu"]
+                process_ratio = process["ref_cpu"] / process["ours_cpu"]
+                if not args.json:
+                    print_process(process, args.hands, args.process_runs, ratio, process_ratio)
     if args.json:
         print(json.dumps({"hands_per_second": results, "ratio": ratio, "compiled": compiled}))
     return 0
+
+
+def print_process(p: dict[str, float], hands: int, runs: int, loop: float, ratio: float) -> None:
+    print(f"whole processes, {hands} hands of partnership block, 4 random players "
+          f"(median of {runs}, interleaved):")
+    print(f"  lanomino selfplay   {p['ours_cpu']:6.2f} s CPU {p['ours_wall']:6.2f} s wall "
+          f"({hands / p['ours_cpu']:.0f} hands per CPU second)")
+    print(f"  dominoes            {p['ref_cpu']:6.2f} s CPU {p['ref_wall']:6.2f} s wall "
+          f"({hands / p['ref_cpu']:.0f} hands per CPU second)")
+    print(f"ratio (dominoes time / lanomino time): {ratio:.2f}x CPU, "
+          f"{p['ref_wall'] / p['ours_wall']:.2f}x wall (goal >= 3x compiled, >= 1.5x pure); "
+          f"engine loop {loop:.2f}x")
 
 
 if __name__ == "__main__":

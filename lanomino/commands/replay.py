@@ -124,8 +124,8 @@ def replay_view(record: Record, title: str) -> ReplayView:
         views = [observe(state, s) for s in range(len(names))]
         text = tuple(event_lines(events, cast))
         turn = state.turn if views[0].phase == "play" else None
-        return ReplayFrame(h, m, tuple(v.hand for v in views), views[0].history, views[0].boneyard,
-                           tuple(state.scores), turn, text)
+        return ReplayFrame(h, m, tuple(v.hand for v in views), tuple(views[0].history),
+                           views[0].boneyard, tuple(state.scores), turn, text)
 
     for h, hand in enumerate(record.hands, start=1):
         events = start_hand(state, [[parse_tile(t) for t in d] for d in hand.deal],

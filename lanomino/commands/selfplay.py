@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import secrets
 import time
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lanomino.commands.common import add_rules_arguments, rules_from_args
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here, and pathlib and secrets only when used: a short run is mostly start-up.
     from lanomino.bots import get_bot
     from lanomino.cli import CliError
     from lanomino.selfplay import play_match
@@ -48,23 +50,32 @@ def run(args: argparse.Namespace) -> int:
         bots = [get_bot(n) for n in names]
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    records = Path(args.records) if args.records else None
+    records = None
+    if args.records or args.transcripts:
+        from pathlib import Path
+
+        records = Path(args.records) if args.records else None
     if records:
         records.mkdir(parents=True, exist_ok=True)
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    if args.seed is None:
+        import secrets
+
+        seed = secrets.randbelow(2**32)
+    else:
+        seed = args.seed
     rng = random.Random(seed)
     sides = 2 if rules.partnership else args.players
     wins = [0] * sides
     no_winner = hands = 0
     points = [0] * sides
+    players = [f"{n} {s}" for s, n in enumerate(names)]
     started = time.perf_counter()
     for game in range(1, args.games + 1):
         if args.transcripts:
-            result = _play_fair(rules, bots, rng, [f"{n} {s}" for s, n in enumerate(names)],
+            result = _play_fair(rules, bots, rng, players,
                                 Path(args.transcripts) / f"match-{seed}-{game:04d}.json", args.rules)
         else:
-            result = play_match(rules, bots, rng, names=[f"{n} {s}" for s, n in enumerate(names)],
-                                keep_record=records is not None)
+            result = play_match(rules, bots, rng, names=players, keep_record=records is not None)
         if result.outcome.winner is None:
             no_winner += 1
         else:

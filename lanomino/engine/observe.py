@@ -3,18 +3,76 @@
 An observation holds the seat's own tiles and only public facts about the others: tile counts,
 the line, the boneyard count, scores and the public history, in which other seats' draws show no
 tile. When a hand has ended, every hand is public (it is revealed in ``HandEnded``).
+
+Theory of operation: an observation costs the same at the first move of a hand as at the last.
+The public history is not copied per observation: each seat has an append-only public log of the
+hand (kept in the GameState, extended with the events since that seat's last observation), and
+the observation holds a ``History``, a read-only view of that log's first ``n`` events. Later
+appends do not change a view, so it is as immutable as a tuple. The legal moves are computed once,
+here, and carried in the observation. Compiled with mypyc when installed (see setup.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
+from typing import Final, overload
 
 from lanomino.engine.actions import Action
 from lanomino.engine.events import Event, HandEnded, MatchEnded, TileDrawn
 from lanomino.engine.line import Line
+from lanomino.engine.play import legal_actions
 from lanomino.engine.rules import Rules
+from lanomino.engine.state import GameState, Phase
 from lanomino.engine.tiles import Tile, tiles_in
+
+
+class History(Sequence[Event]):
+    """The first ``len(self)`` events of an append-only log: a hand's public history as one seat
+    saw it at one moment. Read-only; equal to the tuple of the same events (and hashes like it)."""
+
+    __slots__ = ("_events", "_n")
+
+    def __init__(self, events: list[Event], n: int) -> None:
+        self._events = events  # only ever appended to, by observe()
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Event, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | tuple[Event, ...]:
+        if isinstance(index, slice):
+            return tuple(self._events[: self._n])[index]
+        i = index + self._n if index < 0 else index
+        if not 0 <= i < self._n:
+            raise IndexError("history index out of range")
+        return self._events[i]
+
+    def __iter__(self) -> Iterator[Event]:
+        return islice(self._events, self._n)
+
+    def __reversed__(self) -> Iterator[Event]:
+        return reversed(self._events[: self._n])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return self._events[: self._n] == other._events[: other._n]
+        if isinstance(other, tuple):
+            return tuple(self._events[: self._n]) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._events[: self._n]))
+
+    def __repr__(self) -> str:
+        return f"History({tuple(self._events[: self._n])!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +94,7 @@ class Observation:
     drawable: int  # of those, how many may still be drawn
     scores: tuple[int, ...]
     hand_points: tuple[int, ...]
-    history: tuple[Event, ...]  # this hand, public view
+    history: Sequence[Event]  # this hand, public view (a History from observe: read-only)
     legal: tuple[Action, ...]  # this seat's legal moves now
     results: tuple[HandEnded, ...]
     outcome: MatchEnded | None
@@ -66,48 +124,127 @@ def public_events(events: Sequence[Event], viewer: int) -> list[Event]:
     return [public_event(e, viewer) for e in events]
 
 
-def observe(state: object, seat: int) -> Observation:
-    """What ``seat`` may know about ``state`` (a GameState)."""
-    from lanomino.engine.play import legal_actions
-    from lanomino.engine.state import GameState
+def public_history(state: GameState, seat: int) -> History:
+    """This hand's history as ``seat`` may see it now: O(events since its last look)."""
+    history = state.history
+    if state.views_of is not history:  # a new hand (or a new list): start the seats' logs again
+        state.views = [[] for _ in range(state.players)]
+        state.views_of = history
+    view = state.views[seat]
+    for i in range(len(view), len(history)):
+        view.append(public_event(history[i], seat))
+    return History(view, len(view))
 
-    assert isinstance(state, GameState)
-    reserve = state.rules.boneyard_reserve if state.rules.draws else state.boneyard_left()
+
+def observe(state: GameState, seat: int) -> Observation:
+    """What ``seat`` may know about ``state``."""
+    rules = state.rules
+    boneyard = len(state.boneyard) - state.drawn
+    # All but the reserve may be drawn, in a game with draws (rules.draws is a Python property).
+    drawable = max(0, boneyard - rules.boneyard_reserve) if boneyard and rules.draws else 0
+    phase = state.phase
+    players = state.players
+    phase_name = "play" if phase is _PLAY else "deal" if phase is _DEAL else "over"
+    hand_no = state.hand_no
+    dealt_hands = state.dealt_hands
+    hand = tiles_in(state.hands[seat])
+    hand_sizes = tuple(map(int.bit_count, state.hands))
+    active = tuple(state.active)
+    turn = state.turn
+    opener = state.opener
+    must_lead = state.must_lead if seat == state.opener else None
+    line = state.line.copy()
+    scores = tuple(state.scores)
+    hand_points = tuple(state.hand_points)
+    history = public_history(state, seat)
+    legal = tuple(legal_actions(state, seat))
+    results = tuple(state.results)
+    outcome = state.outcome
+    last_opener = state.last_opener
+    last_winner_seat = state.last_winner_seat
+    if _COMPILED:  # the same value, by native stores (see _native_observation)
+        return _native_observation(
+            seat, rules, players, phase_name, hand_no, dealt_hands, hand, hand_sizes, active, turn,
+            opener, must_lead, line, boneyard, drawable, scores, hand_points, history, legal,
+            results, outcome, last_opener, last_winner_seat,
+        )
     return Observation(
-        seat=seat,
-        rules=state.rules,
-        players=state.players,
-        phase=state.phase.value,
-        hand_no=state.hand_no,
-        dealt_hands=state.dealt_hands,
-        hand=tiles_in(state.hands[seat]),
-        hand_sizes=tuple(bin(h).count("1") for h in state.hands),
-        active=tuple(state.active),
-        turn=state.turn,
-        opener=state.opener,
-        must_lead=state.must_lead if seat == state.opener else None,
-        line=state.line.copy(),
-        boneyard=state.boneyard_left(),
-        drawable=max(0, state.boneyard_left() - reserve),
-        scores=tuple(state.scores),
-        hand_points=tuple(state.hand_points),
-        history=tuple(public_events(state.history, seat)),
-        legal=tuple(legal_actions(state, seat)),
-        results=tuple(state.results),
-        outcome=state.outcome,
-        last_opener=state.last_opener,
-        last_winner_seat=state.last_winner_seat,
+        seat, rules, players, phase_name, hand_no, dealt_hands, hand, hand_sizes, active, turn,
+        opener, must_lead, line, boneyard, drawable, scores, hand_points, history, legal, results,
+        outcome, last_opener, last_winner_seat,
     )
 
 
-def determinize(obs: Observation, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> object:
+_PLAY: Final = Phase.PLAY
+_DEAL: Final = Phase.DEAL
+
+# Built by mypyc (setup.py), this module stores an observation's fields natively: a frozen
+# dataclass's generated __init__ makes one interpreted __setattr__ call per field, which cost more
+# than the rest of a move. Interpreted, the frozen class refuses such stores, so the class is used.
+_COMPILED: Final = not __file__.endswith(".py")
+
+
+def _native_observation(
+    seat: int,
+    rules: Rules,
+    players: int,
+    phase: str,
+    hand_no: int,
+    dealt_hands: int,
+    hand: tuple[Tile, ...],
+    hand_sizes: tuple[int, ...],
+    active: tuple[bool, ...],
+    turn: int,
+    opener: int,
+    must_lead: Tile | None,
+    line: Line,
+    boneyard: int,
+    drawable: int,
+    scores: tuple[int, ...],
+    hand_points: tuple[int, ...],
+    history: Sequence[Event],
+    legal: tuple[Action, ...],
+    results: tuple[HandEnded, ...],
+    outcome: MatchEnded | None,
+    last_opener: int | None,
+    last_winner_seat: int | None,
+) -> Observation:
+    """``Observation(...)`` with the same arguments, built by native stores (compiled only)."""
+    obs: Observation = Observation.__new__(Observation)
+    obs.seat = seat  # type: ignore[misc]
+    obs.rules = rules  # type: ignore[misc]
+    obs.players = players  # type: ignore[misc]
+    obs.phase = phase  # type: ignore[misc]
+    obs.hand_no = hand_no  # type: ignore[misc]
+    obs.dealt_hands = dealt_hands  # type: ignore[misc]
+    obs.hand = hand  # type: ignore[misc]
+    obs.hand_sizes = hand_sizes  # type: ignore[misc]
+    obs.active = active  # type: ignore[misc]
+    obs.turn = turn  # type: ignore[misc]
+    obs.opener = opener  # type: ignore[misc]
+    obs.must_lead = must_lead  # type: ignore[misc]
+    obs.line = line  # type: ignore[misc]
+    obs.boneyard = boneyard  # type: ignore[misc]
+    obs.drawable = drawable  # type: ignore[misc]
+    obs.scores = scores  # type: ignore[misc]
+    obs.hand_points = hand_points  # type: ignore[misc]
+    obs.history = history  # type: ignore[misc]
+    obs.legal = legal  # type: ignore[misc]
+    obs.results = results  # type: ignore[misc]
+    obs.outcome = outcome  # type: ignore[misc]
+    obs.last_opener = last_opener  # type: ignore[misc]
+    obs.last_winner_seat = last_winner_seat  # type: ignore[misc]
+    return obs
+
+
+def determinize(
+    obs: Observation, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]
+) -> object:
     """A full GameState consistent with ``obs``, given a guess at the hidden tiles.
 
     ``hands[s]`` must be seat s's hand (the observer's own included) and ``boneyard`` the tiles
     left to draw, in the order they would be drawn. Used by bots for search.
     """
-    from lanomino.engine.state import GameState, Phase
-
     state = GameState(obs.rules, obs.players)
     state.scores = list(obs.scores)
     state.active = list(obs.active)

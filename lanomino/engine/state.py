@@ -38,7 +38,7 @@ class GameState:
         "rules", "players", "sides", "scores", "active", "departed", "phase", "hand_no",
         "hands", "boneyard", "drawn", "turn", "opener", "must_lead", "line", "hand_points",
         "history", "last_opener", "last_winner_seat", "results", "outcome", "dealt_hands",
-        "next_seat", "drawable", "fast",
+        "next_seat", "drawable", "fast", "views", "views_of",
     )
 
     def __init__(self, rules: Rules, players: int, check: bool = True) -> None:
@@ -71,6 +71,10 @@ class GameState:
         # True while the hand is on the hot path: opened, two plain ends (not All Fives), no
         # drawing with a playable tile. apply/legal_actions then take their short route.
         self.fast = False
+        # Each seat's public log of this hand, built from ``history`` by observe.public_history
+        # as the seat looks (``views_of`` is the history list they were built from).
+        self.views: list[list[Event]] = []
+        self.views_of: list[Event] | None = None
 
     def copy(self) -> GameState:
         """An independent copy (for search): lists are copied, values shared."""
@@ -120,8 +124,9 @@ class GameState:
         return not sum(self.hands) & self.fitting_mask()
 
 
-# The fields copy() carries over. A literal, not GameState.__slots__, so that the module also
-# compiles with mypyc (see setup.py), where native classes have no __slots__ to read.
+# The fields copy() carries over (not the seats' public logs: a copy builds its own). A literal,
+# not GameState.__slots__, so that the module also compiles with mypyc (see setup.py), where
+# native classes have no __slots__ to read.
 _STATE_FIELDS: tuple[str, ...] = (
         "rules", "players", "sides", "scores", "active", "departed", "phase", "hand_no",
         "hands", "boneyard", "drawn", "turn", "opener", "must_lead", "line", "hand_points",

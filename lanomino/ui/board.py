@@ -7,6 +7,7 @@ Pure: ``line_view`` rebuilds the drawing order from the hand's ``TilePlayed`` ev
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lanomino.engine import End, Event, TilePlayed
@@ -37,7 +38,7 @@ class LineView:
         return next((p for p in self.chain if p.spinner), None)
 
 
-def line_view(history: tuple[Event, ...] | list[Event]) -> LineView:
+def line_view(history: Sequence[Event]) -> LineView:
     """Rebuild the drawing order of the line from this hand's ``TilePlayed`` events."""
     left: list[Placed] = []  # grows leftward: left[-1] is the left end
     right: list[Placed] = []

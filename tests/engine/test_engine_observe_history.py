@@ -1,0 +1,102 @@
+"""An observation's public history: shared per seat, never copied, and exactly what it was."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from lanomino.engine import (
+    PRESETS,
+    TILES,
+    GameState,
+    Phase,
+    Rules,
+    TileDrawn,
+    apply,
+    new_game,
+    observe,
+)
+from lanomino.engine.dealing import deal_for
+from lanomino.engine.observe import History, Observation, public_events
+from lanomino.engine.state import start_hand
+
+
+def _playouts(rules: Rules, players: int, seed: int) -> list[tuple[object, list[object]]]:
+    """Random matches; after every move, each seat's observation and the full history then."""
+    rng = random.Random(seed)
+    state = new_game(rules, players)
+    seen: list[tuple[object, list[object]]] = []
+    while state.phase is not Phase.OVER and state.hand_no < 30:
+        deck = list(TILES)
+        rng.shuffle(deck)
+        start_hand(state, *deal_for(state, deck))
+        while state.phase is Phase.PLAY:
+            for seat in range(players):
+                seen.append((observe(state, seat), list(public_events(state.history, seat))))
+            obs = observe(state, state.turn)
+            apply(state, state.turn, rng.choice(obs.legal))
+    return seen
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_history_stays_the_public_history_of_its_moment(preset: str) -> None:
+    players = 4 if preset == "partnership" else 3
+    seen = _playouts(Rules.preset(preset, target=60), players, seed=len(preset))
+    assert len(seen) > 50
+    for obs, expected in seen:  # checked after the match: later moves changed nothing
+        assert isinstance(obs.history, History)
+        assert list(obs.history) == expected
+        assert obs.history == tuple(expected) and tuple(expected) == obs.history
+        assert len(obs.history) == len(expected)
+        assert hash(obs.history) == hash(tuple(expected))
+        if expected:
+            assert obs.history[0] == expected[0] and obs.history[-1] == expected[-1]
+            assert obs.history[1:3] == tuple(expected[1:3])
+            assert list(reversed(obs.history)) == expected[::-1]
+        for event in obs.history:
+            if isinstance(event, TileDrawn) and event.seat != obs.seat:
+                assert event.tile is None
+
+
+def _dealt(seed: int) -> GameState:
+    """A two-player Draw hand, just dealt."""
+    state = new_game(Rules.classic(), 2)
+    deck = list(TILES)
+    random.Random(seed).shuffle(deck)
+    start_hand(state, *deal_for(state, deck))
+    return state
+
+
+def test_a_history_refuses_an_index_past_its_moment() -> None:
+    state = _dealt(3)
+    before = observe(state, 0).history
+    apply(state, state.turn, observe(state, state.turn).legal[0])
+    after = observe(state, 0).history
+    assert len(before) == 1 and len(after) == 2 and after[:1] == tuple(before)
+    with pytest.raises(IndexError):
+        before[1]
+    with pytest.raises(IndexError):
+        before[-2]
+    assert before != after and repr(before) == f"History({tuple(before)!r})"
+
+
+def test_a_copied_state_keeps_its_own_public_logs() -> None:
+    state = _dealt(5)
+    first = observe(state, 1).history
+    trial = state.copy()
+    apply(trial, trial.turn, observe(trial, trial.turn).legal[0])
+    assert len(observe(trial, 1).history) == 2
+    assert observe(state, 1).history == first and len(first) == 1
+
+
+def test_observe_builds_the_same_frozen_value_as_the_class() -> None:
+    # Compiled, observe stores the fields natively (observe.py): the value must be the same.
+    seen = _playouts(Rules.classic(), 2, seed=9)
+    for obs, _ in seen[::7]:
+        assert isinstance(obs, Observation)
+        again = Observation(**{f.name: getattr(obs, f.name) for f in dataclasses.fields(obs)})
+        assert again == obs and repr(again) == repr(obs)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            obs.turn = 5  # type: ignore[misc]
