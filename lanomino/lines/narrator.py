@@ -9,6 +9,8 @@ is a playing seat's own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lanomino.engine import (
     Draw,
     End,
@@ -31,7 +33,7 @@ def voice_for(obs: Observation, names: tuple[str, ...], words: bool, plays: bool
     return Voice(seats, obs.seat if plays else None, obs.rules, words)
 
 
-def replay_line(events: tuple[Event, ...] | list[Event], fives: bool) -> Line:
+def replay_line(events: Sequence[Event], fives: bool) -> Line:
     """The line after ``events`` (one hand's history), rebuilt from its plays."""
     line = Line(fives)
     for event in events:

@@ -31,7 +31,7 @@ class TableView:
             if any(isinstance(e, HandEnded) for e in self.current):
                 self.past.append(self.current)
             self.current = ()
-        self.current, self.current_hand = obs.history, obs.hand_no
+        self.current, self.current_hand = tuple(obs.history), obs.hand_no
         if any(isinstance(e, HandEnded) for e in obs.history):
             self.final = obs
 
