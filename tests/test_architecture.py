@@ -97,7 +97,7 @@ LAYERS: tuple[Layer, ...] = (
     Layer(  # the line mode: the client's plain state and words, never the full-screen toolkit
         "lanomino.lines",
         may_import=("lanomino.engine", "lanomino.narrate", "lanomino.ui.state", "lanomino.ui.lan",
-                    "lanomino.ui.history", "lanomino.ui.helptext"),
+                    "lanomino.ui.history", "lanomino.ui.helptext", "lanomino.ui.board"),
         never=("zmq", "zeroconf", "sqlite3", "socket", "prompt_toolkit"),
         third_party=(),
     ),

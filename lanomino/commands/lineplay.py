@@ -74,6 +74,7 @@ async def _serve(args: argparse.Namespace, ui: UiState, controller: Controller,
     words = getattr(args, "words", None)
     front = LineFront(ui, controller.handle, console.say,
                       words=ui.settings.words if words is None else bool(words))
+    console.waiting = front.waiting
     app = LineFrontend(loop)
     app.on_change = front.refresh
     controller.frontend = app
@@ -83,7 +84,8 @@ async def _serve(args: argparse.Namespace, ui: UiState, controller: Controller,
     console.start()
     reading = True
     while not app.future.done():
-        console.show_prompt()
+        if front.waiting():
+            console.show_prompt()
         waits: list[asyncio.Future[Any]] = [app.future]
         line = asyncio.ensure_future(console.lines.get()) if reading else None
         if line is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from typing import TextIO
 
 PROMPT = "> "
@@ -19,7 +20,9 @@ class Console:
         self.stdin, self.stdout, self.prompt = stdin, stdout, prompt
         self.lines: asyncio.Queue[str | None] = asyncio.Queue()
         self._prompted = False
+        self._pending = False  # a prompt is due once this burst of output is written
         self._loop = asyncio.get_running_loop()
+        self.waiting: Callable[[], bool] = lambda: True  # is the reader the one to act now?
 
     def start(self) -> None:
         threading.Thread(target=self._read, name="lanomino-stdin", daemon=True).start()
@@ -44,6 +47,14 @@ class Console:
             self.stdout.flush()
         except (OSError, ValueError):
             pass  # the reader went away (a closed pipe): nothing more to say to it
+        if self.prompt and not self._pending:
+            self._pending = True
+            self._loop.call_soon(self._after_burst)
+
+    def _after_burst(self) -> None:
+        self._pending = False
+        if self.waiting():
+            self.show_prompt()
 
     def show_prompt(self) -> None:
         if self.prompt and not self._prompted:

@@ -114,6 +114,11 @@ class LineFront:
             return ["Type next, or press Enter, to deal the next hand."]
         return []
 
+    def waiting(self) -> bool:
+        """Whether the game waits for the reader (a prompt is worth showing)."""
+        obs = self.ui.obs
+        return self._replaying() or obs is None or obs.phase != "play" or obs.is_my_turn
+
     def menu_line(self) -> str:
         return MENU_LINE.format(saved="continue to resume the saved match, "
                                 if self.ui.has_saved_game else "")

@@ -26,6 +26,7 @@ from lanomino.engine import (
 )
 from lanomino.engine.line import Line
 from lanomino.lines.say import Voice, join_words, plural
+from lanomino.ui.board import Placed, line_view
 
 
 def voice_for(obs: Observation, names: tuple[str, ...], words: bool, plays: bool = True) -> Voice:
@@ -182,12 +183,15 @@ class Narrator:
     def board(self, obs: Observation, voice: Voice | None = None,
               names: tuple[str, ...] = ()) -> list[str]:
         voice = voice or self.voice(obs, names)
-        played = [e for e in obs.history if isinstance(e, TilePlayed)]
-        if not played:
+        view = line_view(obs.history)
+        if not view.chain:
             out = ["No tile has been played in this hand yet."]
         else:
-            out = [f"The line, in the order played: {voice.tiles(e.tile for e in played)}.",
-                   voice.ends(replay_line(obs.history, obs.rules.fives))]
+            out = [f"The line from left to right: {_laid(view.chain, voice)}."]
+            for arm, where in ((view.up, "Above"), (view.down, "Below")):
+                if arm:
+                    out.append(f"{where} the spinner, going out: {_laid(arm, voice)}.")
+            out.append(voice.ends(replay_line(obs.history, obs.rules.fives)))
         counts = [f"{voice.who(s, False)} {plural(n, 'tile')}"
                   for s, n in enumerate(obs.hand_sizes) if obs.active[s]]
         out.append(f"Tiles in hand: {', '.join(counts)}.")
@@ -201,6 +205,13 @@ class Narrator:
         voice = self.voice(obs, names)
         return [voice.scores(obs.scores, obs.rules.target),
                 f"Hand {obs.hand_no}; {plural(len(obs.results), 'hand')} finished."]
+
+
+def _laid(tiles: tuple[Placed, ...], voice: Voice) -> str:
+    """Tiles as they lie, each written from its near number to its far one."""
+    names = [f"double-{voice.number(p.near)}" if p.is_double and voice.words
+             else f"{voice.number(p.near)}-{voice.number(p.far)}" for p in tiles]
+    return ", ".join(names)
 
 
 def _scores_after(obs: Observation, hands: int) -> tuple[int, ...]:

@@ -99,3 +99,35 @@ def test_words_say_tiles_as_words() -> None:
     assert not re.search(r"\b\d-\d\b", text)
     assert re.search(r"\b(blank|one|two|three|four|five|six)-(blank|one|two|three|four|five)\b"
                      r"|double-", text)
+
+
+@pytest.mark.parametrize("preset", ["classic", "allfives"])
+def test_the_board_reads_the_line_left_to_right_as_it_lies(preset: str) -> None:
+    """Every neighbour on the board touches with the same number, and the outer numbers are the
+    left and right ends (the spinner's arms go out from it the same way)."""
+    checked = arms = 0
+    for seed in range(12):
+        match = LocalMatch(make_config(Rules.preset(preset, target=0), 2, ("random",), "You", seed))
+        match.deal()
+        rng = random.Random(seed)
+        while match.state.phase is Phase.PLAY:
+            turn = match.state.turn
+            match.apply(turn, get_bot("random")(match.observe(turn), rng))
+            obs = match.observe(0)
+            if obs.phase != "play" or obs.line.is_empty:
+                continue
+            board = Narrator().board(obs, names=NAMES[:2])
+            laid = re.fullmatch(r"The line from left to right: (.*)\.", board[0])
+            assert laid, board
+            tiles = [tuple(map(int, t.split("-"))) for t in laid[1].split(", ")]
+            assert all(a[1] == b[0] for a, b in zip(tiles, tiles[1:], strict=False)), board
+            assert (tiles[0][0], tiles[-1][1]) == (obs.line.ends[0], obs.line.ends[1])
+            for line in board[1:]:
+                arm = re.fullmatch(r"(Above|Below) the spinner, going out: (.*)\.", line)
+                if arm:
+                    arms += 1
+                    out = [tuple(map(int, t.split("-"))) for t in arm[2].split(", ")]
+                    assert all(a[1] == b[0] for a, b in zip(out, out[1:], strict=False))
+                    assert out[-1][1] == obs.line.ends[2 if arm[1] == "Above" else 3]
+            checked += 1
+    assert checked > 100 and (arms > 0) == (preset == "allfives")
