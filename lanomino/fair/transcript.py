@@ -20,6 +20,7 @@ from typing import Any
 
 from lanomino.engine import DRAW, PASS, RESIGN, Action, End, Play, Tile, parse_tile
 from lanomino.engine.errors import EngineError
+from lanomino.fair.adoption import Adoption, AdoptionError, parse_adoption
 from lanomino.fair.canonical import digest
 from lanomino.fair.reshuffle import Claim
 
@@ -124,6 +125,7 @@ class HandLog:
     reshuffled: Reshuffled | None = None
     abandoned: tuple[Abandoned, ...] = ()
     away: frozenset[int] = frozenset()  # moves the table's bot made for a seat out of time
+    adopted: Adoption | None = None  # seats the new host took over under its own keys
 
     def excluded_before(self, attempt: int) -> set[int]:
         """The seats that failed to answer an attempt of this hand before ``attempt``."""
@@ -204,6 +206,7 @@ def log_statement(
     reshuffled: dict[str, Any] | None = None,
     abandoned: Sequence[dict[str, Any]] = (),
     away: Sequence[int] = (),
+    adopted: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What the host signs when a hand ends: the sets, the secrets, the moves and the result (and,
     when the host changed during the hand, that migration; ``host`` is then the new host; and when
@@ -215,6 +218,8 @@ def log_statement(
         extra["abandoned"] = [dict(a) for a in abandoned]
     if away:
         extra["away"] = list(away)
+    if adopted is not None:  # the seats this host took over under its own keys (fair/adoption.py)
+        extra["adopted"] = adopted
     return {**extra, "type": "lanomino.log/1", "header": header, "hand": hand, "host": host,
             "sets": [d.hex() for d in set_digests],
             "secrets": [[[seat, s.hex()] for seat, s in attempt] for attempt in secrets],
@@ -289,7 +294,7 @@ def _parse_end(value: Any, players: int) -> MatchEnd:
 def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
     h = _obj(value, where, {"hand", "host", "deals", "moves", "move_signatures", "points", "scores",
                             "log_signature"}, {"deal", "boneyard", "migrated", "reshuffled", "abandoned",
-                                                "away"})
+                                                "away", "adopted"})
     if _int(h["hand"], f"{where}.hand") != number:
         raise TranscriptError(f"{where}.hand: expected {number}")
     host = _seat(h["host"], f"{where}.host", players)
@@ -329,9 +334,14 @@ def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
         if migrated is None or deal is not None:
             raise TranscriptError(f"{where}.reshuffled: a re-shuffled hand has a 'migrated' object and no stated deal")
         reshuffled = _parse_reshuffled(h["reshuffled"], f"{where}.reshuffled", players, len(moves))
+    try:
+        adopted = parse_adoption(h["adopted"], f"{where}.adopted", players) if "adopted" in h else None
+    except AdoptionError as exc:
+        raise TranscriptError(str(exc)) from None
     return HandLog(number, host, deals, moves, move_sigs, points, scores,
                    _hex(h["log_signature"], f"{where}.log_signature", 64), deal, boneyard, migrated,
-                   reshuffled, abandoned, _parse_away(h.get("away", []), f"{where}.away", len(moves)))
+                   reshuffled, abandoned, _parse_away(h.get("away", []), f"{where}.away", len(moves)),
+                   adopted)
 
 
 def _parse_away(value: Any, where: str, moves: int) -> frozenset[int]:

@@ -34,6 +34,7 @@ from lanomino.engine import (
 from lanomino.engine.errors import EngineError
 from lanomino.engine.state import Phase
 from lanomino.engine.tiles import TILES
+from lanomino.fair import adoption
 from lanomino.fair import reshuffle as rs
 from lanomino.fair.commit import (
     DealContext,
@@ -169,6 +170,8 @@ class StreamVerifier:
                 hands = [parse_hand(raw, i, len(head.players)) for i, raw in enumerate(raws)]
             state = self._start.copy() if kept == 0 else self._done[kept - 1][1].copy()
             parsed = [done[4] for done in self._done[:kept]]
+            for hand in parsed:  # the keys as those hands left them (their chain was checked)
+                checker.adopt(hand, checked=True)
             for _, _, report, deals, _ in self._done[:kept]:
                 checker.reports.append(report)
                 checker.deals.append(deals)
@@ -192,6 +195,8 @@ def _seat_name(seat: int) -> str:
 class _Checker:
     def __init__(self, t: Transcript) -> None:
         self.t = t
+        self.keys = list(t.keys)  # each seat's key now: a new host may adopt a bot's seat
+        self.adopted_in = [0] * len(t.keys)  # the term of each seat's last adoption
         self.ring = KeyRing()
         self.reports: list[HandReport] = []
         self.deals: list[tuple[DerivedDeal, ...]] = []
@@ -204,7 +209,19 @@ class _Checker:
         return f"the host (seat {hand.host})"
 
     def signed(self, seat: int, signature: bytes, statement: dict[str, Any]) -> bool:
-        return self.ring.verify_statement(self.t.keys[seat], signature, statement)
+        return self.ring.verify_statement(self.keys[seat], signature, statement)
+
+    def adopt(self, hand: HandLog, checked: bool = False) -> None:
+        """The hand's adoption record (fair/adoption.py) takes effect, if the chain holds."""
+        a = hand.adopted
+        if a is None:
+            return
+        term = None if hand.migrated is None else hand.migrated.term
+        problem = None if checked else adoption.check(a, hand.log_host, term, self.adopted_in)
+        if problem is not None:
+            raise self.fail("adoption", f"the host (seat {hand.log_host})", problem)
+        for seat, key in a.keys:
+            self.keys[seat], self.adopted_in[seat] = key, a.term
 
     def run(self) -> None:
         state = self.start()
@@ -252,6 +269,8 @@ class _Checker:
         if hand.reshuffled is not None:
             self.check_reshuffled(state, hand)
             return
+        if hand.migrated is None:
+            self.adopt(hand)  # the new host made this hand's deals: under the adopted keys
         derived: list[DerivedDeal] = []
         self.deals.append(())
         digests: list[bytes] = []
@@ -281,7 +300,8 @@ class _Checker:
                                   [m.raw for m in hand.moves], hand.points, hand.scores,
                                   None if hand.migrated is None else hand.migrated.to_json(),
                                   abandoned=[a.to_json() for a in hand.abandoned],
-                                  away=sorted(hand.away))
+                                  away=sorted(hand.away),
+                                  adopted=None if hand.adopted is None else hand.adopted.to_json())
         if not self.signed(hand.log_host, hand.log_signature, statement):
             raise self.fail("log", self.host(hand), "the host's signature over the hand's log does not verify")
         self.reports.append(HandReport(hand.hand, len(hand.deals),
@@ -357,7 +377,8 @@ class _Checker:
         self.check_scores(state, hand)
         log = log_statement(header, hand.hand, hand.log_host, digests, [[] for _ in hand.deals],
                             [mv.raw for mv in hand.moves], hand.points, hand.scores, m.to_json(), r.raw,
-                            abandoned=[a.to_json() for a in hand.abandoned], away=sorted(hand.away))
+                            abandoned=[a.to_json() for a in hand.abandoned], away=sorted(hand.away),
+                            adopted=None if hand.adopted is None else hand.adopted.to_json())
         if not self.signed(hand.log_host, hand.log_signature, log):
             raise self.fail("log", self.host(hand), "the host's signature over the hand's log does not verify")
         self.reports.append(HandReport(hand.hand, len(hand.deals), sum(len(a.commitments) for a in hand.deals)
@@ -424,7 +445,10 @@ class _Checker:
         if len(hand.move_signatures) != len(hand.moves):
             raise self.fail("move-signature", self.host(hand),
                             f"{len(hand.moves)} moves but {len(hand.move_signatures)} move signatures")
+        at = None if hand.migrated is None else hand.migrated.at
         for index, (move, signature) in enumerate(zip(hand.moves, hand.move_signatures, strict=True)):
+            if index == at:
+                self.adopt(hand)  # the new host's bots sign with their adopted keys from here on
             statement = move_statement(self.t.header_digest, hand.hand, index, move.raw)
             if self.signed(move.seat, signature, statement):
                 continue
@@ -437,6 +461,8 @@ class _Checker:
             raise self.fail("move-signature", self.host(hand),
                             f"move {index + 1} (seat {move.seat}: {move.action}) is not signed by seat {move.seat}: "
                             "moves were changed, added, dropped or reordered")
+        if at is not None and at == len(hand.moves):
+            self.adopt(hand)
 
     def replay(self, state: GameState, hand: HandLog, start: int = 0) -> int:
         draws = 0

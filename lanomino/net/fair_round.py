@@ -79,6 +79,7 @@ class HandDeal:
         self.signatures: list[bytes] = []
         self.unchecked: list[int] = []
         self.reshuffled: dict[str, Any] | None = None  # the re-shuffle after a migration (net/reshuffle.py)
+        self.adopted: dict[str, Any] | None = None  # seats a new host adopted (fair/adoption.py)
         self.migrated: dict[str, int] | None = None  # {"host", "term", "at"} after a host migration  # moves whose signature is not checked yet (peers' moves)
 
     @property
@@ -154,7 +155,7 @@ class HandDeal:
         log_host = self.host_seat if self.migrated is None else self.migrated["host"]
         log = log_statement(self.header, self.hand, log_host, digests, secrets, self.moves,
                             list(points), list(scores), self.migrated, self.reshuffled,
-                            self.abandoned, self.away)
+                            self.abandoned, self.away, self.adopted)
         extra: dict[str, Any] = {} if self.migrated is None else {"migrated": dict(self.migrated)}
         if self.abandoned:
             extra["abandoned"] = [dict(a) for a in self.abandoned]
@@ -162,6 +163,8 @@ class HandDeal:
             extra["away"] = list(self.away)
         if self.reshuffled is not None:
             extra["reshuffled"] = self.reshuffled
+        if self.adopted is not None:
+            extra["adopted"] = self.adopted
         return {**extra, "hand": self.hand, "host": self.host_seat, "deals": [a.to_json() for a in self.attempts],
                 "moves": list(self.moves), "move_signatures": [s.hex() for s in self.signatures],
                 "points": list(points), "scores": list(scores),

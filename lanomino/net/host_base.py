@@ -161,6 +161,7 @@ class HostBase:
         self.turn_since = 0.0
         self.reshuffle_round: Any = None  # a running re-shuffle round (net/reshuffle.Round)
         self.report_due: dict[int, float] = {}  # a new host: when each joined member's report is due
+        self.adoption: dict[str, Any] | None = None  # bots this host adopted, not yet logged
         self._out: list[Outgoing] = []
         self._events: list[SessionEvent] = []
         self.now = 0.0
@@ -180,12 +181,12 @@ class HostBase:
     # ----- sending -------------------------------------------------------------------------------
 
     def _send_bots(self, seat: Seat) -> None:
-        """Give a member the host-side bots' keys, so that it can play them if it hosts next.
+        """Tell a member the host-side bots' levels, so that it can play them if it hosts next.
 
-        A bot's seat belongs to the table, not to a person: the member that takes over after a
-        migration signs the bot's commitments and moves with its key. Sent only over the member's
-        encrypted connection, and only for bots that have a level to play at."""
-        bots = [{"seat": n, "seed": local.identity.seed().hex(), "level": local.level}
+        A bot's seat belongs to the table, not to a person; its private key stays with this host
+        (anyone holding it could sign as the bot). A member that takes over after a migration
+        adopts the bot's seat under a key of its own (fair/adoption.py)."""
+        bots = [{"seat": n, "level": local.level}
                 for n, local in sorted(self.local.items())
                 if local.level and n != self.host_seat and not self._seat(n).left]
         if bots:

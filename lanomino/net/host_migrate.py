@@ -5,8 +5,10 @@ The rebuilt hand is checked before play goes on: the escrow shares must match th
 the secrets they give must open the signed commitments (``escrow.rebuild``); the move log is the
 longest one any member holds, and every other member's log must be a prefix of it. The lost
 host's seat has left the table (its tiles leave with it) unless it came back in time to vote.
-Host-side bots move with the table: every member was given their keys (``bots``), and the new host
-plays them at their level; a bot whose key the new host lacks resigns (signed by the new host).
+Host-side bots move with the table: every member was told their levels (``bots``), never their
+keys; the new host adopts each bot's seat under a key it makes, records that in the next hand
+log it signs (fair/adoption.py) and plays the bot at its level; a bot whose level the new host
+does not know resigns (signed by the new host).
 """
 
 from __future__ import annotations
@@ -38,24 +40,33 @@ class HostMigrate(HostPlay):
     lost_host: int
     reports: dict[int, dict[str, Any]]
     carried: Any  # the peer session this host grew from (its replicated state)
+    keys_before: list[bytes]  # each seat's key before this host adopted the bots' seats
 
     def adopt(self, peer: Any, term: int, lost_host: int,
               bot_policy: Callable[[str], Policy] | None = None) -> None:
         """Take the table over from ``peer``'s replicated state, as host of ``term``; the host-side
-        bots whose keys the peer was given are played with ``bot_policy(level)``."""
+        bots whose level the peer was told are adopted under new keys and played with
+        ``bot_policy(level)``."""
         self.term, self.host_seat, self.lost_host, self.carried = term, peer.seat, lost_host, peer
         self.table, self.header, self.digest = peer.table, dict(peer.header), peer.digest
         self.rules_spec = peer.doc and peer.doc["rules"] or self.rules_spec
         self.local = {peer.seat: self.local[0]}
         if bot_policy is not None:
             for e in peer.roster:
-                if e["kind"] == "bot" and not e.get("left", False) and e["seat"] in peer.bot_seeds:
-                    seed, level = peer.bot_seeds[e["seat"]]
-                    self.local[e["seat"]] = LocalSeat(e["name"], Identity.from_seed(seed), bot_policy(level), level)
+                level = peer.bot_levels.get(e["seat"])
+                if e["kind"] == "bot" and not e.get("left", False) and level is not None:
+                    self.local[e["seat"]] = LocalSeat(e["name"], Identity.generate(), bot_policy(level), level)
+        adopted = sorted(n for n in self.local if n != peer.seat)
+        if adopted:
+            self.adoption = {"host": peer.seat, "term": term,
+                             "keys": [[n, self.local[n].identity.public_key.hex()] for n in adopted]}
         self.seats = [None] * self.players
+        self.keys_before = [b""] * self.players
         for e in peer.roster:
             kind = "host" if e["seat"] == peer.seat else ("bot" if e["kind"] == "bot" else "human")
-            seat = Seat(e["seat"], e["name"], kind, raw_key(e["identity"]), e["curve"], connected=False,
+            self.keys_before[e["seat"]] = raw_key(e["identity"])
+            key = self.local[e["seat"]].identity.public_key if e["seat"] in adopted else raw_key(e["identity"])
+            seat = Seat(e["seat"], e["name"], kind, key, e["curve"], connected=False,
                         left=e.get("left", False), last_heard=self.now, addr=e.get("addr"),
                         away=e.get("away", False))
             self.seats[e["seat"]] = seat  # its connection counts once it has said hello again
@@ -181,13 +192,14 @@ class HostMigrate(HostPlay):
         back in its lobby (as when any seat leaves then), under a new table id so that no secret
         committed for the abandoned deal is ever used again; the lost host's seat is free."""
         self.table = new_table_id()
+        self.adoption = None  # the new match's header lists the adopted keys themselves
         self.state, self.doc, self.header, self.digest, self.header_sigs = None, None, {}, "", {}
         self.local_secrets = {}
 
     def _deal_of_entry(self, entry: dict[str, Any]) -> HandDeal:
         """A finished hand's HandDeal, so a resignation can still be added to it."""
-        keys = [s.identity if s is not None else b"" for s in self.seats]
-        d = HandDeal(self.digest, entry["hand"], entry["host"], keys, self.ring)
+        d = HandDeal(self.digest, entry["hand"], entry["host"], self.keys_before, self.ring)
+        d.adopted = entry.get("adopted")
         for raw in entry["deals"]:
             d.attempts.append(self._attempt(d, raw, [bytes.fromhex(x) for x in raw["secrets"]]))
         d.abandoned = [dict(a) for a in entry.get("abandoned", [])]
@@ -227,8 +239,7 @@ class HostMigrate(HostPlay):
             secrets = rebuild(escrow, [Share(n, bytes.fromhex(s["share"])) for n, s in shares], commitments)
         except (EscrowError, KeyError, ValueError, TypeError):
             return reshuffle.start(self, state, hand)  # a share is lost: re-shuffle the unknown tiles
-        keys = [s.identity if s is not None else b"" for s in self.seats]
-        d = HandDeal(self.digest, hand, self.lost_host, keys, self.ring)  # the lost host dealt it
+        d = HandDeal(self.digest, hand, self.lost_host, self.keys_before, self.ring)  # the lost host's
         for raw_attempt in attempts[:-1]:
             d.attempts.append(self._attempt(d, raw_attempt, []))  # void deals: secrets unknown
         d.attempts.append(self._attempt(d, last, [s for _, s in secrets]))

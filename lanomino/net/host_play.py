@@ -112,6 +112,8 @@ class HostPlay(HostDeal):
         state = self.state
         last = next(e for e in reversed(state.results)) if ended is None else ended
         bad = d.check_signatures()
+        if self.adoption is not None and d.adopted is None:  # the first hand this host logs
+            d.adopted, self.adoption = self.adoption, None
         entry = d.entry(self.identity, last.points, state.scores)
         hands = self.doc["hands"]
         if hands and hands[-1]["hand"] == d.hand:

@@ -26,7 +26,8 @@ Direction and meaning (P = peer, H = host):
   H->P error      a refused message (code, text, the seq it refers to)
   P->H bye        the peer leaves the table;  both ways: ping (liveness)
   P->H back       a seat out of time on the move clock is back (the table's bot stops playing it)
-  H->P bots       the host-side bots' signing keys and levels, for the member that may host next
+  H->P bots       the host-side bots' seats and levels, for the member that may host next (never
+                  their keys: a new host adopts the bots' seats under keys it makes, adoption.py)
   P->H report     after a host migration: the hand's moves and signatures this peer holds, its
                   escrow share (the new host rebuilds the hand from these; see host_migrate.py),
                   its signed claim of its own tiles (for a re-shuffle) and the newest hand log it
@@ -205,7 +206,7 @@ def roster_entry(value: Any, where: str) -> dict[str, Any]:
 
 ROSTER = listof(roster_entry, MAX_SEATS)
 
-BOT_ENTRY: dict[str, Check] = {"seat": SEAT, "seed": KEY32, "level": text(16, r"[a-z]+")}
+BOT_ENTRY: dict[str, Check] = {"seat": SEAT, "level": text(16, r"[a-z]+")}
 
 
 def bot_entry(value: Any, where: str) -> dict[str, Any]:

@@ -59,7 +59,7 @@ class PeerBase:
         self.reshuffle_store: dict[str, Any] = {"secrets": {}, "echoed": set(), "hands": set()}
         self.abandoned: dict[int, list[dict[str, Any]]] = {}  # per hand, attempts that missed a deadline
         self.election: Any = None  # a running host election (election.Election)
-        self.bot_seeds: dict[int, tuple[bytes, str]] = {}  # host-side bots: seat -> (key seed, level)
+        self.bot_levels: dict[int, str] = {}  # host-side bots: seat -> level (never their keys)
         self.migration = migration  # take part in host elections (the node must then act on HostChanged)
         self.addr: str | None = None  # where this peer would host if elected (IP:PORT; the node sets it)
         self.host_seq = 0

@@ -163,6 +163,9 @@ class PeerDeal(PeerBase):
         if report.failure is not None:
             return False, report.failure.describe()
         entry = doc["hands"][-1]
+        adopted = entry.get("adopted")
+        if isinstance(adopted, dict) and any(k[0] == self.seat for k in adopted.get("keys", [])):
+            return False, "the host adopted this seat's key: it would sign for this player"
         if number in self.moves and entry["moves"] != self.moves[number]:
             return False, "the logged moves are not the moves this seat was sent"
         if number in self.dealt:

@@ -37,7 +37,6 @@ from lanomino.engine.errors import EngineError
 from lanomino.fair.commit import (
     CommitmentError,
 )
-from lanomino.fair.identity import Identity
 from lanomino.fair.transcript import (
     TranscriptError,
     header_digest,
@@ -46,7 +45,7 @@ from lanomino.fair.transcript import (
     move_statement,
 )
 from lanomino.net import reshuffle
-from lanomino.net.election import HANDOVER, entry_of, raw_key
+from lanomino.net.election import HANDOVER, entry_of
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.messages import parse_message
 from lanomino.net.peer_base import BASELINE, PeerBase, Phase
@@ -309,17 +308,15 @@ class PeerSession(PeerMigrate):
         self.view = PeerView(self.rules, self.players, self.seat)
 
     def _bots(self, body: dict[str, Any]) -> None:
-        """The host-side bots' keys (this peer plays them if it hosts after a migration)."""
+        """The host-side bots' levels (this peer adopts them if it hosts after a migration)."""
         kinds = {e["seat"]: e for e in self.roster}
-        seeds: dict[int, tuple[bytes, str]] = {}
+        levels: dict[int, str] = {}
         for bot in body["bots"]:
             entry = kinds.get(bot["seat"])
             if entry is None or entry["kind"] != "bot":
                 raise ValueError(f"seat {bot['seat']} is not a bot's seat")
-            if Identity.from_seed(bot["seed"]).public_key != raw_key(entry["identity"]):
-                raise ValueError(f"the key for seat {bot['seat']} is not that bot's")
-            seeds[bot["seat"]] = (bot["seed"], bot["level"])
-        self.bot_seeds = seeds
+            levels[bot["seat"]] = bot["level"]
+        self.bot_levels = levels
 
     _handlers = {
         "challenge": _challenge, "refused": _refused_msg, "welcome": _welcome, "roster": _roster,

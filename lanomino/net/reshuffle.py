@@ -305,8 +305,7 @@ def resume(host: Any, state: GameState, hand: int) -> bool | None:
         rs.reshuffle(state, r.seats, rs.reshuffle_seed(r.ctx, r.round.opened()))
     except (rs.ReshuffleError, CommitmentError):
         return False  # cannot happen: the same claims passed before the round
-    keys = [s.identity if s is not None else b"" for s in host.seats]
-    d = HandDeal(host.digest, hand, host.lost_host, keys, host.ring)  # the lost host dealt it
+    d = HandDeal(host.digest, hand, host.lost_host, host.keys_before, host.ring)  # the lost host's
     for raw in attempts:
         d.attempts.append(host._attempt(d, raw, []))  # their secrets went with the lost host
     d.abandoned = list(host.carried.abandoned.get(hand, []))

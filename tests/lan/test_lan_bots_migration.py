@@ -1,6 +1,7 @@
 """Host-side computer players move with the table (root only): a host with a bot at its table is
-killed mid-match; the two people left elect a new host, which plays the bot from then on (it was
-given the bot's key), and the match is finished by all four seats but the lost host's."""
+killed mid-match; the two people left elect a new host, which plays the bot from then on (it
+adopts the bot's seat under a key of its own), and the match is finished by all four seats but
+the lost host's."""
 
 from __future__ import annotations
 
@@ -34,6 +35,10 @@ def test_the_new_host_plays_the_lost_hosts_bot(lan4: NetLab, tmp_path: Path) -> 
     later = first["moves"][first["migrated"]["at"]:] + [
         m for h in docs[0]["hands"] if h["hand"] > first["hand"] for m in h["moves"]]
     assert [m for m in later if m["seat"] == 3], "the bot made no move under the new host"
+    adopted = [h["adopted"] for h in docs[0]["hands"] if "adopted" in h]  # (verified above)
+    header_key = docs[0]["keys"][3]
+    assert len(adopted) == 1 and [k[0] for k in adopted[0]["keys"]] == [3]
+    assert adopted[0]["keys"][0][1] != header_key  # the bot's key stayed with the lost host
     resumed = [m["at"] for r in results for m in r["migrations"]]
     assert len(resumed) == 1 and resumed[0] - killed_at < 3.0
     assert json.loads(Path(results[0]["transcript"]).read_text())["players"][3].endswith("bot 1")

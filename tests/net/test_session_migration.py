@@ -246,43 +246,55 @@ def test_a_host_cut_off_for_two_grace_periods_gives_up() -> None:
 
 
 @pytest.mark.parametrize(("point", "seed"), [("play", 31), ("commit", 32), ("between", 33)])
-def test_host_side_bots_move_with_the_table(point: str, seed: int) -> None:
-    """The new host plays the lost host's bots (it was given their keys), so they do not resign."""
+def test_host_side_bots_move_with_the_table_under_keys_the_new_host_adopts(point: str, seed: int) -> None:
+    """The bot's private key never left the lost host: the new host adopts the bot's seat under
+    a key it makes, logs the adoption in the next hand it signs, and plays the bot on; the
+    transcript verifies with the bot's moves signed by the adopted key."""
     table = MigratingTable(Rules.preset("classic", target=100), 4, seed=seed, bots=1)
     table.run(_at(table, point))
     assert _at(table, point)(), "the match never reached that point: pick another seed"
+    old_key = table.by_seat(0).host._seat(3).identity  # type: ignore[union-attr]
     table.crash(0)
     table.run(table.over)
     assert table.over()
     check_survivors(table)
     new = table.by_seat(1)
     assert new.host is not None and set(new.host.local) == {1, 3}
+    new_key = new.host.local[3].identity.public_key
+    assert new_key != old_key
     doc = new.host.doc
     assert doc is not None
+    records = [(i, h["adopted"]) for i, h in enumerate(doc["hands"]) if "adopted" in h]
+    assert len(records) == 1
+    first, record = records[0]
+    assert record == {"host": 1, "term": 1, "keys": [[3, new_key.hex()]]}
     moves = [m for h in doc["hands"] for m in h["moves"]]
     assert {"seat": 0, "resign": True} in moves
     assert not [m for m in moves if m["seat"] == 3 and m.get("resign")]
-    first = next(i for i, h in enumerate(doc["hands"]) if "migrated" in h)
-    after = doc["hands"][first]["moves"][doc["hands"][first]["migrated"]["at"]:]
+    start = doc["hands"][first].get("migrated", {"at": 0})["at"]
+    after = doc["hands"][first]["moves"][start:]
     after += [m for h in doc["hands"][first + 1:] for m in h["moves"]]
     assert [m for m in after if m["seat"] == 3], "the bot made no move under the new host"
 
 
-def test_a_forged_bot_key_is_refused_and_changes_nothing() -> None:
+def test_the_bots_keys_never_leave_the_host() -> None:
     table = MigratingTable(Rules.preset("classic", target=100), 4, seed=34, bots=1)
     table.run(lambda: _in_play_of_hand(table, 1, 1))
-    peer = table.by_seat(1).peer
-    assert peer is not None and set(peer.bot_seeds) == {3}
-    before = dict(peer.bot_seeds)
     host = table.by_seat(0).host
     assert host is not None
+    seed = host.local[3].identity.seed().hex()
+    for m in table.machines[1:]:
+        assert m.peer is not None and m.peer.bot_levels == {3: "greedy"}
+    peer = table.by_seat(1).peer
+    assert peer is not None
     seq = host._seat(1).out_seq + 1
-    for bots in ([{"seat": 3, "seed": "11" * 32, "level": "greedy"}],  # not the bot's key
-                 [{"seat": 2, "seed": before[3][0].hex(), "level": "greedy"}]):  # not a bot's seat
-        peer.receive({"v": 1, "type": "bots", "term": 0, "seq": seq, "body": {"bots": bots}}, table.now)
-        seq += 1
-    assert peer.bot_seeds == before
-    assert peer.stats["dropped.refused"] == 2
+    peer.receive({"v": 1, "type": "bots", "term": 0, "seq": seq,
+                  "body": {"bots": [{"seat": 2, "level": "greedy"}]}}, table.now)  # not a bot's seat
+    assert peer.bot_levels == {3: "greedy"} and peer.stats["dropped.refused"] == 1
+    old = {"seat": 3, "seed": seed, "level": "greedy"}  # the old form, with a key: refused
+    peer.receive({"v": 1, "type": "bots", "term": 0, "seq": seq + 1, "body": {"bots": [old]}},
+                 table.now)
+    assert peer.stats["dropped.malformed"] == 1
 
 
 @pytest.mark.parametrize(("point", "seed"), [("header", 41), ("commit", 42), ("echo", 43), ("reveal", 44)])

@@ -1,0 +1,90 @@
+"""A new host adopts the bots' seats under its own keys; verify checks the chain of adoption."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from migrationkit import MigratingTable  # noqa: E402
+
+from lanomino.engine import Rules  # noqa: E402
+from lanomino.fair.adoption import Adoption, AdoptionError, check, parse_adoption  # noqa: E402
+from lanomino.fair.verify import StreamVerifier, verify_transcript  # noqa: E402
+
+KEY = "ab" * 32
+
+
+def test_an_adoption_record_is_parsed_strictly() -> None:
+    a = parse_adoption({"host": 1, "term": 2, "keys": [[3, KEY]]}, "adopted", 4)
+    assert a == Adoption(1, 2, ((3, bytes.fromhex(KEY)),)) and a.adopts(3) and not a.adopts(1)
+    assert parse_adoption(a.to_json(), "adopted", 4) == a
+    for bad in ({"host": 1, "term": 0, "keys": [[3, KEY]]}, {"host": 4, "term": 1, "keys": [[3, KEY]]},
+                {"host": 1, "term": 1, "keys": []}, {"host": 1, "term": 1, "keys": [[3, KEY.upper()]]},
+                {"host": 1, "term": 1, "keys": [[3, "ab"]]}, {"host": 1, "term": 1}):
+        with pytest.raises(AdoptionError):
+            parse_adoption(bad, "adopted", 4)
+
+
+def test_the_chain_of_adoption() -> None:
+    a = Adoption(1, 2, ((3, b"k" * 32),))
+    assert check(a, log_host=1, migration_term=2, last_terms=[0, 0, 0, 0]) is None
+    assert "signs this hand's log" in (check(a, 2, 2, [0, 0, 0, 0]) or "")
+    assert "migration of term 3" in (check(a, 1, 3, [0, 0, 0, 0]) or "")
+    assert "already" in (check(a, 1, 2, [0, 0, 0, 2]) or "")
+    assert "its own seat" in (check(Adoption(1, 2, ((1, b"k" * 32),)), 1, 2, [0] * 4) or "")
+
+
+def _migrated_match() -> dict[str, Any]:
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=31, bots=1)
+    table.run(lambda: (h := table.by_seat(0).host) is not None and h.deal is not None
+              and h.deal.hand == 2 and h.phase.value == "play" and len(h.deal.moves) >= 3)
+    table.crash(0)
+    table.run(table.over)
+    host = table.by_seat(1).host
+    assert host is not None and host.doc is not None
+    return host.doc
+
+
+@pytest.fixture(scope="module")
+def adopted_doc() -> dict[str, Any]:
+    return _migrated_match()
+
+
+def _record(doc: dict[str, Any]) -> dict[str, Any]:
+    return next(h for h in doc["hands"] if "adopted" in h)
+
+
+def test_a_transcript_with_an_adoption_verifies_offline_and_streamed(
+        adopted_doc: dict[str, Any]) -> None:
+    assert verify_transcript(adopted_doc).ok
+    stream = StreamVerifier()
+    for n in range(1, len(adopted_doc["hands"])):  # hand by hand, as a peer checks it (the
+        stream.check({**adopted_doc, "hands": adopted_doc["hands"][:n]})  # end fits the whole only)
+    assert stream.check(adopted_doc).ok
+
+
+def test_without_the_record_the_bots_new_signatures_do_not_verify(adopted_doc: dict[str, Any]) -> None:
+    doc = copy.deepcopy(adopted_doc)
+    del _record(doc)["adopted"]
+    failure = verify_transcript(doc).failure
+    assert failure is not None and failure.check in ("move-signature", "commitment", "log")
+
+
+def test_an_adoption_claimed_by_another_seat_is_refused(adopted_doc: dict[str, Any]) -> None:
+    doc = copy.deepcopy(adopted_doc)
+    _record(doc)["adopted"]["host"] = 2
+    failure = verify_transcript(doc).failure
+    assert failure is not None and failure.check == "adoption" and "signs this hand's log" in failure.message
+
+
+def test_another_key_in_the_record_breaks_the_hosts_log_signature(adopted_doc: dict[str, Any]) -> None:
+    doc = copy.deepcopy(adopted_doc)
+    _record(doc)["adopted"]["keys"][0][1] = KEY
+    failure = verify_transcript(doc).failure
+    assert failure is not None and failure.check in ("move-signature", "commitment", "log")
