@@ -81,6 +81,11 @@ def play_match(tmp_path: Path, preset: str, players: int, seed: int) -> list[str
             if "The match is over:" in screen:
                 break
             if re.search(r"hand \d+ is over", screen.splitlines()[0]):
+                time.sleep(0.3)  # the match's end may show a moment after the hand's
+                screen = tmux.screen()
+                if "The match is over:" in screen:
+                    screens.append(screen)
+                    break
                 hands += 1
                 _check_hand_end(tmux, screen, hands, rules)
                 tmux.keys("Enter")

@@ -61,13 +61,15 @@ def rules_text(rules: Rules, players: int) -> list[str]:
                  "(the line is blocked).")
     lines.append("Going out scores the pips left in the other hands.")
     tie = ("nobody scores" if rules.blocked_tie == "nobody"
-           else "the side holding the lightest single tile wins")
+           else "whoever holds the lightest single tile wins")
+    least = ("the team holding the fewest pips (both partners' tiles together)"
+             if rules.partnership else "whoever holds the fewest pips")
     if rules.blocked_scoring == "difference":
-        lines.append("In a blocked hand the side with the fewest pips wins and scores the others' "
-                     f"pips minus its own; on a tie {tie}.")
+        lines.append(f"In a blocked hand {least} wins and scores the others' pips minus their "
+                     f"own; on a tie {tie}.")
     else:
-        lines.append("In a blocked hand the side with the fewest pips wins and scores all the "
-                     f"others' pips; on a tie {tie}.")
+        lines.append(f"In a blocked hand {least} wins and scores all the others' pips; on a tie "
+                     f"{tie}.")
     if rules.round_to_5:
         lines.append("Hand scores are rounded to the nearest multiple of five.")
     if rules.target:
@@ -75,7 +77,8 @@ def rules_text(rules: Rules, players: int) -> list[str]:
                      + (", even in the middle of a hand." if rules.fives else "."))
     else:
         lines.append("The match is a single hand.")
-    lines.append("A player who resigns leaves with their tiles; with one side left, it wins.")
+    lines.append("A player who resigns leaves with their tiles; when only one player (or team) is "
+                 "left, they win.")
     return lines
 
 

@@ -111,3 +111,25 @@ def test_the_screens_around_the_table_fit(screen: Screen, size: tuple[int, int])
         for scroll in range(0, 40, 5):
             ui.help_scroll = scroll
             assert cut_rows(ui, *size) == [], f"help from {back}, scrolled {scroll}"
+
+
+def test_the_replay_viewer_fits_every_step_of_a_golden_record() -> None:
+    import json
+    from pathlib import Path
+
+    from lanomino.commands.replay import replay_view
+    from lanomino.record import parse_record
+
+    golden = Path(__file__).resolve().parents[1] / "golden"
+    for path in sorted(golden.glob("*.record.json")):
+        try:
+            record = parse_record(json.loads(path.read_text()))
+            view = replay_view(record, "Match #1")
+        except ValueError:
+            continue  # the golden files of illegal moves do not replay
+        ui = UiState(screen=Screen.REPLAY, replay=view, settings=Settings(colour=False))
+        for hand in range(len(view.hands)):
+            for move in range(len(view.hands[hand])):
+                view.hand, view.move = hand, move
+                for size in SIZES:
+                    assert cut_rows(ui, *size) == [], f"{path.name} {hand}/{move} {size}"
