@@ -42,9 +42,8 @@ from lanomino.fair.identity import Identity
 from lanomino.fair.keystore import load_or_create_identity
 from lanomino.net.budget import Budgets
 from lanomino.net.codec import DirectAddress, key_fingerprint
-from lanomino.net.election import entry_of, host_address, members, raw_key
+from lanomino.net.election import entry_of, host_address, newer_host
 from lanomino.net.errors import TransportError
-from lanomino.net.host_base import Phase as HostPhase
 from lanomino.net.session import (
     Closed,
     HandVerified,
@@ -97,9 +96,6 @@ def local_ip_toward(host: str) -> str:
         return "127.0.0.1"
     finally:
         probe.close()
-
-
-RUNNING = (HostPhase.DEAL, HostPhase.PLAY, HostPhase.MIGRATING)
 
 
 def lost_touch_reason(event: LostTouch) -> str:
@@ -324,13 +320,8 @@ class HostNode(_Node):
 
     def quit(self) -> None:
         """Leave: a running match with two or more other people in it is handed over at once."""
-        others = [n for n in members(self.session.roster()) if n != self.session.host_seat]
-        if self.session.phase in RUNNING and len(others) >= 2:
-            self.session.hand_over("the host quit")
-            reason = "the host handed the table over"
-        else:
-            self.session.close()
-            reason = "the host closed the table"
+        handed = self.session.leave("the host quit")
+        reason = "the host handed the table over" if handed else "the host closed the table"
         self._flush()
         self._finish(Outcome(False, seat=self.session.host_seat, reason=reason))
 
@@ -366,7 +357,6 @@ class HostNode(_Node):
     async def _watch_terms(self) -> None:
         """Step down when this table is announced by one of its members with a higher term."""
         from lanomino.discovery.zeroconf_adapter import TableBrowser
-        from lanomino.fair.identity import peer_id
 
         while True:  # a fresh browser asks again at once: done every second while a seat is away
             try:
@@ -374,12 +364,14 @@ class HostNode(_Node):
                     since = self.now()
                     while not (self._someone_away() and self.now() - since >= 1.0):
                         await browser.next_event(0.5)
-                        ids = {peer_id(raw_key(e["identity"])): e["seat"] for e in self.session.roster()}
-                        for seen in list(browser.tables.values()):
-                            a = seen.announcement
-                            if a.name == self.table_name and a.term > self.session.term and a.host_peer_id in ids:
-                                self.session.notice_term(a.term, ids[a.host_peer_id])
-                                self._flush()
+                        seen = [(s.announcement.host_peer_id, s.announcement.term)
+                                for s in list(browser.tables.values())
+                                if s.announcement.name == self.table_name]
+                        newer = newer_host(seen, self.session.roster(), self.session.term,
+                                           self.identity.peer_id)
+                        if newer is not None:
+                            self.session.notice_term(*newer)
+                            self._flush()
             except (OSError, RuntimeError) as exc:  # e.g. the link is down: try again shortly
                 log.info("cannot watch for a newer host: %s", exc)
                 await asyncio.sleep(1.0)
@@ -444,7 +436,8 @@ class PeerNode(_Node):
         self.keys = CurveKeypair.generate()  # kept for the whole match: the roster carries its public half
         self.secrets_path = data_dir / "secrets.json"
         self.session = PeerSession(self.identity, self.keys.public, address.server_key, name=player,
-                                   passphrase=passphrase, timings=timings, secrets=self._load_secrets())
+                                   passphrase=passphrase, timings=timings, secrets=self._load_secrets(),
+                                   migration=migration)
         self.transport = PeerTransport(self.keys, address.server_key, address.host, address.port,
                                        source_ip=source_ip)
         self.source_ip = source_ip
@@ -485,11 +478,7 @@ class PeerNode(_Node):
 
     def quit(self) -> None:
         if self.host is not None:
-            others = [n for n in members(self.host.roster()) if n != self.host.host_seat]
-            if self.host.phase in RUNNING and len(others) >= 2:
-                self.host.hand_over("the host quit")
-            else:
-                self.host.close()
+            self.host.leave("the host quit")
         else:
             self.session.quit(self.now(), "quit")
         self._flush()
@@ -593,7 +582,6 @@ class PeerNode(_Node):
             self._flush_host(self.host)
             return
         session = self.session
-        session.migration = self.migration and len(members(session.roster)) >= 3
         events = session.take_events()
         for event in events:  # secrets reach the disk before the commitment leaves
             if isinstance(event, SecretMade):
@@ -710,21 +698,17 @@ class PeerNode(_Node):
             log.info("cannot watch for a newer host: %s", exc)
 
     def _notice_terms(self, seen: list[TableAnnouncement]) -> None:
-        from lanomino.fair.identity import peer_id
-
         roster = self.host.roster() if self.host is not None else self.session.roster
-        ids = {peer_id(raw_key(e["identity"])): e["seat"] for e in roster}
         mine = self.host.term if self.host is not None else self.session.term
-        newer = [a for a in seen if a.name == self.table_name and a.host_peer_id in ids
-                 and a.host_peer_id != self.identity.peer_id and a.term > mine]
-        if not newer:
+        newer = newer_host([(a.host_peer_id, a.term) for a in seen if a.name == self.table_name],
+                           roster, mine, self.identity.peer_id)
+        if newer is None:
             return
-        best = max(newer, key=lambda a: a.term)
-        term, seat = best.term, ids[best.host_peer_id]
+        term, seat = newer
         host = self.host
-        if host is not None and host.phase is HostPhase.MIGRATING and host.state is None:
+        if host is not None and host.never_resumed():
             log.warning("term %d is hosted by seat %d: this candidate goes back to being a peer", term, seat)
-            host.take_events()
+            host.take_events()  # (what it queued as a candidate is moot)
             host.take_outgoing()
             self._back_to_peer(term, seat)
         elif host is not None:
@@ -743,8 +727,7 @@ class PeerNode(_Node):
         if self.announcer is not None:  # no longer the host: withdraw the announcement
             announcer, self.announcer = self.announcer, None
             self._spawn(announcer.close())
-        self.session.election = None
-        self.session.follow(term, seat, self.now())
+        self.session.rejoin(term, seat, self.now())
 
     def _reconnect(self, event: HostChanged) -> None:
         """Follow the election's candidate: connect to its roster address with its roster key."""

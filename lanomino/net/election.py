@@ -12,11 +12,16 @@ so no term ever has two hosts. A candidate becomes host only once a majority of 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lanomino.fair.identity import peer_id
+
 HANDOVER = "handover"  # a host's bye reason starts with this when it leaves a running match
+# Elections need three members: with two, the one left can never make a majority (it waits for
+# its host, then the host has left under the rules).
+MIN_ELECTORATE = 3
 
 
 def raw_key(value: str | bytes) -> bytes:
@@ -41,6 +46,21 @@ def host_address(entry: dict[str, Any] | None) -> tuple[str, int, str] | None:
 def members(roster: Sequence[dict[str, Any]]) -> list[int]:
     """The seats that vote: people's seats that have not left the table."""
     return [e["seat"] for e in roster if e["kind"] in ("host", "human") and not e.get("left", False)]
+
+
+def can_migrate(roster: Sequence[dict[str, Any]]) -> bool:
+    """The table has enough members for an election when its host is lost."""
+    return len(members(roster)) >= MIN_ELECTORATE
+
+
+def newer_host(announced: Iterable[tuple[str, int]], roster: Sequence[dict[str, Any]], term: int,
+               me: str) -> tuple[int, int] | None:
+    """The newest host of this table that another member announces (``announced``: its peer id
+    and term, for announcements under this table's name), as (term, seat), when its term is
+    higher than ``term``; None otherwise. ``me`` is this node's own peer id."""
+    ids = {peer_id(raw_key(e["identity"])): int(e["seat"]) for e in roster}
+    newer = [(t, ids[p]) for p, t in announced if p in ids and p != me and t > term]
+    return max(newer) if newer else None
 
 
 def majority(count: int) -> int:

@@ -52,6 +52,7 @@ class Phase(enum.Enum):
 
 
 ROUND = (Phase.DEAL,)
+RUNNING = (Phase.DEAL, Phase.PLAY, Phase.MIGRATING)  # a match under way: a leaving host hands over
 
 # What a seat sends when it answers what the table waits for (a ping or a resync is not an answer:
 # a seat that keeps its connection up but never answers still runs out of grace).

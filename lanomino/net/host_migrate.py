@@ -27,7 +27,7 @@ from lanomino.fair.verify import verify_transcript
 from lanomino.net import reshuffle
 from lanomino.net.election import HANDOVER, majority, members, raw_key
 from lanomino.net.fair_round import Attempt, HandDeal, RoundError
-from lanomino.net.host_base import LocalSeat, Phase, Policy, Seat
+from lanomino.net.host_base import RUNNING, LocalSeat, Phase, Policy, Seat
 from lanomino.net.host_play import HostPlay
 from lanomino.net.messages import parse_move
 from lanomino.net.session_base import MigrationDone, MigrationPaused, SteppedDown
@@ -80,6 +80,11 @@ class HostMigrate(HostPlay):
         self.phase = Phase.MIGRATING
         self._try_resume()
 
+    def never_resumed(self) -> bool:
+        """A candidate that has not rebuilt the table yet (no majority): it may go back to being
+        the peer it was when a newer term turns up."""
+        return self.phase is Phase.MIGRATING and self.state is None
+
     def notice_term(self, term: int, host: int) -> None:
         """Another host runs ``term``: if it is newer, stop being host (the node rejoins as a peer)."""
         if term > self.term and self.phase is not Phase.STEPPED_DOWN:
@@ -89,7 +94,7 @@ class HostMigrate(HostPlay):
 
     def hand_over(self, reason: str = "the host is leaving") -> None:
         """Leave a running match on purpose: the peers elect the next host at once (no timeout)."""
-        running = self.phase not in (Phase.LOBBY, Phase.HEADER, Phase.OVER, Phase.STEPPED_DOWN)
+        running = self.phase in RUNNING
         for s in self._humans():
             self._send(s, "bye", reason=(f"{HANDOVER}: {reason}" if running else reason)[:300])
         if not running:

@@ -49,10 +49,19 @@ from lanomino.engine import (
     Resign,
 )
 from lanomino.net import reshuffle
-from lanomino.net.election import majority, members
+from lanomino.net.election import can_migrate, majority, members
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.fair_round import RoundError
-from lanomino.net.host_base import ANSWERS, MAX_PENDING, LocalSeat, Pending, Phase, Policy, Seat
+from lanomino.net.host_base import (
+    ANSWERS,
+    MAX_PENDING,
+    RUNNING,
+    LocalSeat,
+    Pending,
+    Phase,
+    Policy,
+    Seat,
+)
 from lanomino.net.host_deal import HostDeal
 from lanomino.net.host_migrate import HostMigrate
 from lanomino.net.host_play import HostPlay
@@ -127,7 +136,7 @@ class HostSession(HostMigrate):
         (the others may be electing a new host; see election.py)."""
         voters = members(self.roster())
         live = 1 + sum(1 for s in self._humans() if s.connected)
-        return len(voters) >= 3 and live < majority(len(voters))
+        return can_migrate(self.roster()) and live < majority(len(voters))
 
     def handle_timer(self, now: float) -> None:
         self.now = now
@@ -239,6 +248,16 @@ class HostSession(HostMigrate):
             raise IllegalActionError("it is not the host's turn")
         self._play_local(self.host_seat, action)
         self._run_local_seats()
+
+    def leave(self, reason: str = "the host quit") -> bool:
+        """Leave the table on purpose: a running match with two or more other people in it is
+        handed over at once (True: the peers elect the next host); otherwise the table closes."""
+        others = [n for n in members(self.roster()) if n != self.host_seat]
+        if self.phase in RUNNING and len(others) >= 2:
+            self.hand_over(reason)
+            return True
+        self.close()
+        return False
 
     def close(self, reason: str = "the host closed the table") -> None:
         """Tell every peer the table is closing."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from lanomino.net import reshuffle
-from lanomino.net.election import Election, entry_of, succession
+from lanomino.net.election import Election, can_migrate, entry_of, succession
 from lanomino.net.peer_base import Phase
 from lanomino.net.peer_deal import PeerDeal
 from lanomino.net.session_base import HostChanged
@@ -19,7 +19,8 @@ class PeerMigrate(PeerDeal):
         """This seat is at the table (a match under way, or still in the lobby): losing the host
         starts an election."""
         mine = entry_of(self.roster, self.seat)
-        return (self.migration and self.phase is Phase.SEATED and self.seat >= 0
+        return (self.migration and can_migrate(self.roster) and self.phase is Phase.SEATED
+                and self.seat >= 0
                 and mine is not None and not mine.get("left", False))  # a watcher has no vote
 
     def elect(self, now: float) -> None:
@@ -33,6 +34,12 @@ class PeerMigrate(PeerDeal):
             return
         self.election = e
         self.follow(e.term, e.candidate, now)
+
+    def rejoin(self, term: int, seat: int, now: float) -> None:
+        """Follow the host of ``term`` at ``seat`` after this node hosted (it stepped down, or never
+        got a majority): any election of its own is over."""
+        self.election = None
+        self.follow(term, seat, now)
 
     def follow(self, term: int, seat: int, now: float) -> None:
         """Join the host of ``term`` at ``seat`` (an election's candidate, or one seen announced)."""
