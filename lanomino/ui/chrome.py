@@ -18,7 +18,7 @@ def fit(text: str, width: int) -> str:
         return "…"[:width]
     cut = text[: width - 1]
     space = cut.rfind(" ")
-    if space > width // 3:
+    if text[width - 1].isalnum() and space > width // 3:  # the cut falls inside a word
         cut = cut[:space]
     return cut.rstrip(" ,;:·-") + "…"
 

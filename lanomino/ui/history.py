@@ -63,7 +63,7 @@ def date_label(row: dict[str, Any], wide: bool) -> str:
 
 # id, date, table, players, rules, result, check: the widths for a line of at least so many
 # columns (78 fits an 80-column terminal); a width of 0 leaves the column out
-LAYOUTS = ((78, (4, 11, 8, 16, 13, 12, 8)), (0, (4, 11, 0, 14, 13, 12, 0)))
+LAYOUTS = ((78, (4, 11, 7, 14, 13, 15, 8)), (0, (4, 11, 0, 12, 12, 14, 0)))
 
 
 def _widths(width: int) -> tuple[int, ...]:

@@ -123,7 +123,7 @@ def draw_panel(ui: UiState, canvas: Canvas) -> None:
     """The score sheet (s) or the whole log (l), over the table; ↑/↓ scroll, Esc closes."""
     obs = ui.obs
     assert obs is not None
-    table_header(ui, canvas, obs)
+    table_header(ui, canvas, obs, None if ui.hand_result is None else ui.hand_result.hand)
     rows = score_sheet(ui, obs, canvas.width - 2) if ui.view.panel == "sheet" else \
         _log_rows(ui, obs, canvas.width - 2)
     room = canvas.height - 3

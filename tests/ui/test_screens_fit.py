@@ -133,3 +133,13 @@ def test_the_replay_viewer_fits_every_step_of_a_golden_record() -> None:
                 view.hand, view.move = hand, move
                 for size in SIZES:
                     assert cut_rows(ui, *size) == [], f"{path.name} {hand}/{move} {size}"
+
+
+def test_long_text_is_shortened_between_words() -> None:
+    from lanomino.ui.chrome import fit, wrap
+
+    assert fit("drew 6, played 5-1", 13) == "drew 6…"  # never "drew 6, playe"
+    assert fit("You, Ana, Ben, Cleo", 14) == "You, Ana, Ben…"
+    assert fit("short", 10) == "short"
+    assert all(len(line) <= 20 for line in wrap("Deal check: verified ✓ (hand 1: fair: 3 "
+                                                "commitments, 28 tiles, 2 draws, scores)", 20))
