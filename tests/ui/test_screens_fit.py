@@ -143,3 +143,18 @@ def test_long_text_is_shortened_between_words() -> None:
     assert fit("short", 10) == "short"
     assert all(len(line) <= 20 for line in wrap("Deal check: verified ✓ (hand 1: fair: 3 "
                                                 "commitments, 28 tiles, 2 draws, scores)", 20))
+
+
+def test_a_line_that_turns_corners_marks_its_ends_where_they_lie() -> None:
+    from lanomino.ui.board import line_view, tracks
+
+    for ui in match_moments("partnership"):
+        if ui.obs is None or ui.hand_result is not None:
+            continue
+        if tracks(line_view(ui.obs.history), 80) < 2:
+            continue
+        canvas = draw_screen(ui, Canvas(80, 24))
+        marks = {ch for row in canvas.cells for ch, style in row if "class:mark" in style}
+        assert marks == {"L", "R"}
+        return
+    pytest.fail("no hand's line turned a corner")
