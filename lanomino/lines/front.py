@@ -13,33 +13,24 @@ from collections.abc import Callable
 from typing import Any
 
 from lanomino.engine import PRESETS, Draw, Observation, Pass, Play, Rules, RulesError
+from lanomino.lines.menus import MenuTalk, at_menu
 from lanomino.lines.narrator import Narrator
 from lanomino.lines.say import join_words, plural
 from lanomino.lines.talk import (
     LanHeard,
-    history_lines,
     lan_news,
-    parse_setting,
-    replay_lines,
-    rules_lines,
     sentence,
-    settings_lines,
-    stats_lines,
 )
 from lanomino.lines.typed import Command, CommandError, help_lines, parse_command
-from lanomino.ui.lan import HostTable, JoinTable, looks_like_address
+from lanomino.ui.lan import CloseLobby, HostTable, JoinTable, looks_like_address
 from lanomino.ui.state import (
     ContinueSaved,
     FinishMatch,
     LeaveTable,
     NextHand,
-    OpenHistory,
-    OpenReplay,
     QuitApp,
     ResignMatch,
-    SaveSettings,
     Screen,
-    Settings,
     StartLocal,
     Submit,
     UiState,
@@ -64,6 +55,8 @@ class LineFront:
         self.next_said: int | None = None  # the hand whose "type next" was said
         self.over_said = False
         self.resigning = False  # resign was typed once
+        self.menus = MenuTalk(ui, send, say, lambda: self.narrator.words, self._set_words,
+                              self._leave_lobby)
         self.watch_said = False  # "you watch the others" was said
 
     @property
@@ -82,6 +75,7 @@ class LineFront:
         if ui.screen is Screen.MENU and self.screen is not Screen.MENU:
             out += [sentence(ui.notice), self.menu_line()]
         self.screen = ui.screen
+        out += self.menus.lobby_news()
         if ui.lan is not None:
             out += lan_news(ui.lan, self.heard, ui.settings.name)
         if ui.obs is not None:
@@ -117,11 +111,20 @@ class LineFront:
     def waiting(self) -> bool:
         """Whether the game waits for the reader (a prompt is worth showing)."""
         obs = self.ui.obs
-        return self._replaying() or obs is None or obs.phase != "play" or obs.is_my_turn
+        return self.menus.replaying() or obs is None or obs.phase != "play" or obs.is_my_turn
 
     def menu_line(self) -> str:
         return MENU_LINE.format(saved="continue to resume the saved match, "
                                 if self.ui.has_saved_game else "")
+
+    def _leave_lobby(self) -> None:
+        """Stop looking for tables (quietly: the next screen is about to be said)."""
+        if self.ui.screen is Screen.LOBBY and self.ui.lan is None:
+            self.screen = Screen.MENU
+            self.send(CloseLobby())
+
+    def _set_words(self, on: bool) -> None:
+        self.narrator.words = on
 
     def _fresh_table(self) -> None:
         """A new match or table: forget what was said about the last one."""
@@ -137,7 +140,9 @@ class LineFront:
             command = parse_command(text)
             if command.verb != "resign":
                 self.resigning = False
-            getattr(self, f"_do_{command.verb or 'enter'}")(command)
+            verb = command.verb or "enter"
+            handler = getattr(self, f"_do_{verb}", None) or getattr(self.menus, f"do_{verb}")
+            handler(command)
         except CommandError as exc:
             self.say(str(exc))
         self.refresh()
@@ -148,8 +153,8 @@ class LineFront:
         return self.ui.obs
 
     def _do_enter(self, command: Command) -> None:
-        if self._replaying():
-            self._step(1)
+        if self.menus.replaying():
+            self.menus.step(1)
         elif self.ui.hand_result is not None and self.ui.lan is None and self.ui.obs is not None:
             self._do_next(command)
 
@@ -235,11 +240,11 @@ class LineFront:
         raise CommandError(f"You may not {verb}: {reason}. {self.narrator.choices(obs, voice)}")
 
     def _do_next(self, command: Command) -> None:
-        if self._replaying():
+        if self.menus.replaying():
             if command.args[:1] == ("hand",):
-                self._jump(1)
+                self.menus.jump(1)
             else:
-                self._step(1)
+                self.menus.step(1)
             return
         obs = self._obs()
         if obs.outcome is not None:
@@ -275,21 +280,21 @@ class LineFront:
         self.send(QuitApp())
 
     def _do_menu(self, command: Command) -> None:
-        if self._replaying():
-            self._do_stop(command)
+        if self.ui.screen is Screen.LOBBY and self.ui.lan is None:
+            self.send(CloseLobby())
+        elif self.menus.replaying():
+            self.menus.do_stop(command)
         elif self.ui.obs is not None or self.ui.lan is not None:
             self.send(LeaveTable())
         else:
             self.say(self.menu_line())
 
-    def _at_menu(self) -> None:
-        if self.ui.obs is not None or self.ui.lan is not None:
-            raise CommandError("Leave the table first: type menu.")
-
     def _do_new(self, command: Command) -> None:
-        self._at_menu()
+        at_menu(self.ui)
+        start = self.new_match(command.args)
+        self._leave_lobby()
         self._fresh_table()
-        self.send(self.new_match(command.args))
+        self.send(start)
 
     def new_match(self, words: tuple[str, ...]) -> StartLocal:
         """'new 3 allfives hard': players, preset and computer level, in any order.
@@ -316,15 +321,16 @@ class LineFront:
         return StartLocal(rules, players, (level or default_level(levels),))
 
     def _do_continue(self, command: Command) -> None:
-        self._at_menu()
+        at_menu(self.ui)
         if not self.ui.has_saved_game:
             raise CommandError("There is no saved match. Type new to start one.")
+        self._leave_lobby()
         self._fresh_table()
         self.send(ContinueSaved())
 
     def _do_host(self, command: Command) -> None:
         """'host 3 classic 1': seats, preset, computer players (the second number), level."""
-        self._at_menu()
+        at_menu(self.ui)  # (sitting down stops the lobby's search)
         numbers = [int(w) for w in command.args if w.isdigit()]
         rest = [w for w in command.args if not w.isdigit()]
         preset = next((w for w in rest if w in PRESETS), self.ui.settings.preset)
@@ -344,116 +350,15 @@ class LineFront:
         self.send(HostTable("Lanomino", preset, seats, bots, level, None))
 
     def _do_join(self, command: Command) -> None:
-        self._at_menu()
+        at_menu(self.ui)
         parts = command.text.split()
-        if not parts or not looks_like_address(parts[0]):
-            raise CommandError("Say join HOST:PORT/KEY, with the address the host shows, and the "
-                               "passphrase after it if the table has one.")
+        passphrase = " ".join(parts[1:]) or None
+        if parts and parts[0].isdigit():
+            join = self.menus.join_by_number(int(parts[0]), passphrase)
+        elif parts and looks_like_address(parts[0]):
+            join = JoinTable(parts[0], passphrase)
+        else:
+            raise CommandError("Say join and a table's number from tables, or join HOST:PORT/KEY "
+                               "with the address the host shows; the passphrase goes after it.")
         self._fresh_table()
-        self.send(JoinTable(parts[0], " ".join(parts[1:]) or None))
-
-    # ----- rules, settings ------------------------------------------------------------------
-
-    def _do_rules(self, command: Command) -> None:
-        if command.args:
-            name = command.args[0]
-            if name not in PRESETS:
-                presets = join_words(list(PRESETS), "or")
-                raise CommandError(f"There is no preset {name!r}: say {presets}.")
-            rules, players = Rules.preset(name), 4 if Rules.preset(name).partnership else 2
-        elif self.ui.obs is not None:
-            rules, players = self.ui.obs.rules, self.ui.obs.players
-        else:
-            rules = Rules.preset(self.ui.settings.preset)
-            players = 4 if rules.partnership else 2
-        for line in rules_lines(rules, players):
-            self.say(line)
-
-    def _do_settings(self, command: Command) -> None:
-        for line in settings_lines(self.ui.settings.to_dict()):
-            self.say(line)
-
-    def _do_set(self, command: Command) -> None:
-        values = self.ui.settings.to_dict()
-        try:
-            key, value = parse_setting(command.args, command.text, values)
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-        changed = Settings.from_dict({**values, key: value})
-        if changed.to_dict()[key] != value and key != "name":
-            raise CommandError(f"{value!r} is not a value {command.args[0]} can take.")
-        self.ui.settings = changed
-        if key == "words":
-            self.narrator.words = bool(value)
-        self.send(SaveSettings(changed))
-        shown = changed.to_dict()[key]
-        shown = ("on" if shown else "off") if isinstance(shown, bool) else shown
-        self.say(f"{command.args[0]} is now {shown}.")
-
-    # ----- history, stats, replay -----------------------------------------------------------
-
-    def _do_history(self, command: Command) -> None:
-        self._at_menu()
-        self.send(OpenHistory())
-        for line in history_lines(self.ui.history.rows):
-            self.say(line)
-
-    def _do_stats(self, command: Command) -> None:
-        self._at_menu()
-        self.send(OpenHistory())
-        for line in stats_lines(self.ui.history.stats):
-            self.say(line)
-
-    def _do_replay(self, command: Command) -> None:
-        self._at_menu()
-        if len(command.args) != 1 or not command.args[0].lstrip("#").isdigit():
-            raise CommandError("Say replay and a match number from history, for example: replay 3.")
-        self.send(OpenReplay(int(command.args[0].lstrip("#"))))
-        view = self.ui.replay
-        if self.ui.screen is not Screen.REPLAY or view is None:
-            why = sentence(self.ui.history.message)
-            raise CommandError(why or "That match cannot be replayed.")
-        self.say(f"{sentence(view.title)} Type next or press Enter for each move, back, "
-                 "next hand, back hand, or stop.")
-        self._speak_step(None)
-
-    def _replaying(self) -> bool:
-        return self.ui.screen is Screen.REPLAY and self.ui.replay is not None
-
-    def _step(self, delta: int) -> None:
-        view = self.ui.replay
-        assert view is not None
-        hand, move = view.hand, view.move
-        view.step(delta)
-        if (view.hand, view.move) == (hand, move):
-            self.say("That is the end of the match." if delta > 0 else "That is the first move.")
-            return
-        self._speak_step(move if view.hand == hand and delta > 0 else None)
-
-    def _jump(self, delta: int) -> None:
-        view = self.ui.replay
-        assert view is not None
-        hand = view.hand
-        view.jump(delta)
-        if view.hand == hand:
-            self.say("There is no other hand that way.")
-            return
-        self._speak_step(None)
-
-    def _speak_step(self, before: int | None) -> None:
-        assert self.ui.replay is not None
-        for line in replay_lines(self.ui.replay, self.words, before):
-            self.say(line)
-
-    def _do_back(self, command: Command) -> None:
-        if not self._replaying():
-            raise CommandError("Back works in a replay; type menu to leave a table.")
-        if command.args[:1] == ("hand",):
-            self._jump(-1)
-        else:
-            self._step(-1)
-
-    def _do_stop(self, command: Command) -> None:
-        if not self._replaying():
-            raise CommandError("There is no replay to stop.")
-        self.ui.replay, self.ui.screen = None, Screen.MENU
+        self.send(join)

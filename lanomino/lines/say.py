@@ -84,6 +84,10 @@ class Voice:
         shown = [self.number(n) for n in line.ends if n != CLOSED]
         if not shown:
             return "The line is empty."
+        if len(shown) > 2:  # the spinner's arms are open: say which end is which
+            named = [f"{name} {self.number(n)}" for name, n in zip(
+                ("left", "right", "up", "down"), line.ends, strict=True) if n != CLOSED]
+            return f"Ends: {join_words(named)}."
         return f"Ends: {join_words(shown)}."
 
     def tiles(self, tiles: Iterable[Tile]) -> str:

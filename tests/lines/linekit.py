@@ -24,8 +24,9 @@ CHOICE = re.compile(r"(\d+): [^,(.]+?(?: \(([a-z]+)[^)]*\))?(?=,|\.|$)")
 class LinePipe:
     """One ``lanomino ... --lines`` process on pipes."""
 
-    def __init__(self, args: list[str], cwd: Path = ROOT) -> None:
-        self.proc = subprocess.Popen([*LANOMINO, *args], stdin=subprocess.PIPE,
+    def __init__(self, args: list[str], cwd: Path = ROOT, prefix: tuple[str, ...] = ()) -> None:
+        """``prefix`` runs it through another command (``ip netns exec NS``)."""
+        self.proc = subprocess.Popen([*prefix, *LANOMINO, *args], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                      cwd=cwd, bufsize=1)
         self.lines: queue.Queue[str | None] = queue.Queue()

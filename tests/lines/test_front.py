@@ -11,12 +11,13 @@ import pytest
 from lanomino.engine import TILES, Play, Rules
 from lanomino.lines.front import LineFront
 from lanomino.localgame import LocalMatch, make_config
-from lanomino.ui.lan import HostTable, JoinTable
+from lanomino.ui.lan import CloseLobby, HostTable, JoinTable, OpenLobby, TableInfo
 from lanomino.ui.state import (
     OpenHistory,
     QuitApp,
     ResignMatch,
     SaveSettings,
+    Screen,
     StartLocal,
     Submit,
     UiState,
@@ -116,3 +117,35 @@ def test_the_line_mode_never_loads_prompt_toolkit() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_lobby_lists_tables_by_number_and_joins_one() -> None:
+    f, sent, said = front()
+    f.on_line("join 1")
+    assert sent == [] and "type tables" in said[-1]
+    f.on_line("tables")
+    assert sent == [OpenLobby()] and said[-1].startswith("Looking for tables")
+    f.ui.screen = Screen.LOBBY  # as the controller does on OpenLobby
+    f.ui.lobby.set_tables([
+        TableInfo("k", "Kitchen", "classic", 1, 2, False, "10.0.0.2:4000/key1"),
+        TableInfo("p", "Porch", "allfives", 1, 3, True, "10.0.0.3:4000/key2"),
+        TableInfo("s", "Shed", "block", 2, 2, False, "10.0.0.4:4000/key3"),
+    ])
+    said.clear()
+    f.refresh()
+    assert said == ["Table 1: Kitchen, classic, 1 of 2 seats taken.",
+                    "Table 2: Porch, allfives, 1 of 3 seats taken, needs a passphrase.",
+                    "Table 3: Shed, block, 2 of 2 seats taken."]
+    f.refresh()
+    assert len(said) == 3  # nothing said twice
+    for typed, words in (("join 3", "is full"), ("join 2", "needs a passphrase"),
+                         ("join 4", "pick 1 to 3")):
+        f.on_line(typed)
+        assert sent == [OpenLobby()] and words in said[-1], typed
+    f.on_line("join 2 three blind mice")
+    assert sent[-1] == JoinTable("10.0.0.3:4000/key2", "three blind mice", "Porch")
+    f.ui.lobby.message = "wrong passphrase: try again"
+    f.refresh()
+    assert said[-1] == "Wrong passphrase: try again."
+    f.on_line("menu")
+    assert sent[-1] == CloseLobby()

@@ -53,3 +53,16 @@ def test_tiles_as_words_and_digits() -> None:
     assert Voice(("A",)).tile(Tile(5, 3)) == "5-3"
     # what is said can be typed back
     assert parse_command("play six-blank").tile == TileRef(tile=Tile(6, 0))
+
+
+def test_the_ends_are_named_once_the_spinner_opens() -> None:
+    from lanomino.engine import End as E
+    from lanomino.engine.line import Line
+
+    line = Line(fives=True)
+    line.place_first(Tile(5, 5), E.LEFT)
+    assert Voice(("A",)).ends(line) == "Ends: 5 and 5."
+    line.place(Tile(5, 1), E.LEFT)
+    line.place(Tile(6, 5), E.RIGHT)
+    said = Voice(("A",), words=True).ends(line)
+    assert said == "Ends: left one, right six, up five and down five."
