@@ -25,7 +25,6 @@ from lanomino.fair.identity import Identity, KeyRing
 from lanomino.net.budget import Deferrals
 from lanomino.net.codec import PROTOCOL_VERSION
 from lanomino.net.fair_round import HandDeal
-from lanomino.net.messages import build
 from lanomino.net.session_base import (
     Outgoing,
     ProtocolProblem,
@@ -35,6 +34,7 @@ from lanomino.net.session_base import (
     passphrase_key,
 )
 from lanomino.net.throttle import GuessThrottle
+from lanomino.net.wire.schemas import build
 
 Policy = Callable[[Observation], Action]
 MAX_PENDING = 16

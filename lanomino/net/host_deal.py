@@ -24,8 +24,8 @@ from lanomino.fair.transcript import (
 )
 from lanomino.net.fair_round import Attempt, HandDeal, RoundError, closing
 from lanomino.net.host_base import HostBase, Phase, Seat, seat_view
-from lanomino.net.messages import event_to_json
 from lanomino.net.session_base import ProtocolProblem
+from lanomino.net.wire.values import event_to_json
 
 
 class HostDeal(HostBase):

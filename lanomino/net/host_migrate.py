@@ -29,8 +29,8 @@ from lanomino.net.election import HANDOVER, majority, members, raw_key
 from lanomino.net.fair_round import Attempt, HandDeal, RoundError
 from lanomino.net.host_base import RUNNING, LocalSeat, Phase, Policy, Seat
 from lanomino.net.host_play import HostPlay
-from lanomino.net.messages import parse_move
 from lanomino.net.session_base import MigrationDone, MigrationPaused, SteppedDown
+from lanomino.net.wire.values import parse_move
 
 
 class HostMigrate(HostPlay):

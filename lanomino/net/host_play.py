@@ -31,7 +31,6 @@ from lanomino.net.chunks import split_body
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host_base import ROUND, Phase, Seat, seat_view
 from lanomino.net.host_deal import HostDeal
-from lanomino.net.messages import event_to_json, parse_move
 from lanomino.net.session_base import (
     HandVerified,
     MatchOver,
@@ -42,6 +41,7 @@ from lanomino.net.session_base import (
     TranscriptUpdated,
     YourTurn,
 )
+from lanomino.net.wire.values import event_to_json, parse_move
 
 
 class HostPlay(HostDeal):

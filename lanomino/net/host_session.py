@@ -65,7 +65,6 @@ from lanomino.net.host_base import (
 from lanomino.net.host_deal import HostDeal
 from lanomino.net.host_migrate import HostMigrate
 from lanomino.net.host_play import HostPlay
-from lanomino.net.messages import build, parse_message
 from lanomino.net.session_base import (
     LostTouch,
     Outgoing,
@@ -78,6 +77,7 @@ from lanomino.net.session_base import (
     join_statement,
     passphrase_proof,
 )
+from lanomino.net.wire.schemas import build, parse_message
 
 __all__ = ["HostSession", "LocalSeat", "Phase", "Policy", "successor_host"]
 

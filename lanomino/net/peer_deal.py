@@ -27,13 +27,6 @@ from lanomino.fair.transcript import (
     TranscriptError,
     parse_transcript,
 )
-from lanomino.net.messages import (
-    SCHEMAS,
-    check_fields,
-    event_from_json,
-    events_from_json,
-    tiles_from_text,
-)
 from lanomino.net.peer_base import PeerBase, Phase
 from lanomino.net.session_base import (
     HandVerified,
@@ -44,6 +37,9 @@ from lanomino.net.session_base import (
     YourTurn,
 )
 from lanomino.net.view import PeerView
+from lanomino.net.wire.checks import check_fields
+from lanomino.net.wire.schemas import SCHEMAS
+from lanomino.net.wire.values import event_from_json, events_from_json, tiles_from_text
 
 
 class PeerDeal(PeerBase):

@@ -47,7 +47,6 @@ from lanomino.fair.transcript import (
 from lanomino.net import reshuffle
 from lanomino.net.election import HANDOVER, entry_of
 from lanomino.net.errors import RemoteProtocolError
-from lanomino.net.messages import parse_message
 from lanomino.net.peer_base import BASELINE, PeerBase, Phase
 from lanomino.net.peer_deal import PeerDeal, view_after
 from lanomino.net.peer_migrate import PeerMigrate
@@ -63,6 +62,7 @@ from lanomino.net.session_base import (
     passphrase_proof,
 )
 from lanomino.net.view import PeerView
+from lanomino.net.wire.schemas import parse_message
 
 
 class PeerSession(PeerMigrate):

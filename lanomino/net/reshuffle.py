@@ -30,7 +30,7 @@ from lanomino.fair import reshuffle as rs
 from lanomino.fair.commit import CommitmentError, set_digest
 from lanomino.fair.commit_reveal import CommitReveal, Step
 from lanomino.net.fair_round import HandDeal, RoundError
-from lanomino.net.messages import parse_move, tiles_from_text
+from lanomino.net.wire.values import parse_move, tiles_from_text
 
 MAX_CLAIM_ROUNDS = 4
 

@@ -22,8 +22,8 @@ from lanomino.net.chunks import (  # noqa: E402
 )
 from lanomino.net.codec import MAX_MESSAGE_BYTES, decode_json, encode_json  # noqa: E402
 from lanomino.net.errors import LocalProtocolError, RemoteProtocolError  # noqa: E402
-from lanomino.net.messages import build, parse_message  # noqa: E402
 from lanomino.net.session import MatchOver, SecretMade  # noqa: E402
+from lanomino.net.wire.schemas import build, parse_message  # noqa: E402
 
 
 def _object_of(size: int) -> dict[str, str]:

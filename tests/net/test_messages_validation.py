@@ -8,7 +8,8 @@ import pytest
 
 from lanomino.engine import End, Play, TilePlayed, parse_tile
 from lanomino.net.errors import RemoteProtocolError
-from lanomino.net.messages import events_from_json, parse_message, parse_move
+from lanomino.net.wire.schemas import parse_message
+from lanomino.net.wire.values import events_from_json, parse_move
 
 SIG = "ab" * 64
 

@@ -8,7 +8,7 @@ import pytest
 
 from lanomino.engine import HandEnd, HandEnded, HandTally, MatchEnd, MatchEnded, parse_tile
 from lanomino.net.errors import RemoteProtocolError
-from lanomino.net.messages import event_from_json, event_to_json
+from lanomino.net.wire.values import event_from_json, event_to_json
 
 
 def test_hand_and_match_outcomes_round_trip_as_facts() -> None:

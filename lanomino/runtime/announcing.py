@@ -1,0 +1,45 @@
+"""The table's announcement on the LAN while this node hosts it: one ``TableAnnouncer``, kept up
+to date, withdrawn when the node stops hosting (zeroconf is imported only when it is used)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lanomino.discovery.announce import TableAnnouncement
+
+
+class Announcing:
+    """Register, refresh and withdraw one table announcement (a part of a node)."""
+
+    def __init__(self) -> None:
+        self.announcer: Any = None
+
+    @property
+    def active(self) -> bool:
+        return self.announcer is not None
+
+    async def start(self, ips: list[str], port: int,
+                    fresh: Callable[[], TableAnnouncement]) -> None:
+        """Register ``fresh()`` on ``ips``; if the facts changed while it registered, update."""
+        from lanomino.discovery.zeroconf_adapter import TableAnnouncer
+
+        announcer = self.announcer = TableAnnouncer(ips)
+        first = fresh()
+        await announcer.register(first, port, ips)
+        if self.announcer is announcer and fresh() != first:
+            await announcer.update(fresh())  # seats changed while it registered
+
+    async def update(self, announcement: TableAnnouncement) -> None:
+        announcer = self.announcer
+        try:
+            if announcer is not None:
+                await announcer.update(announcement)
+        except RuntimeError:
+            pass  # still registering: ``start`` sends the fresh facts when it is done
+
+    async def withdraw(self) -> None:
+        """Stop announcing (no longer the host, or closing)."""
+        announcer, self.announcer = self.announcer, None
+        if announcer is not None:
+            await announcer.close()

@@ -1,0 +1,224 @@
+"""What host and peer nodes share: the match's outcome, the seat rows a client reads, a bot
+policy, this machine's addresses, and ``NodeBase`` (listeners, transcript files, the play log,
+the timer loop). I/O lives here: asyncio, files, the clock."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import socket
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lanomino.bots import get_bot
+from lanomino.engine import Action, Observation
+from lanomino.net.codec import DirectAddress
+from lanomino.net.session import (
+    HandVerified,
+    LostTouch,
+    ProtocolProblem,
+    SessionEvent,
+    TranscriptUpdated,
+)
+
+log = logging.getLogger("lanomino.node")
+Listener = Callable[[SessionEvent], None]
+
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 LAN addresses (no loopback, no link-local)."""
+    import ifaddr  # zeroconf's own dependency: lists interfaces without root
+
+    found: list[str] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) and not ip.ip.startswith(("127.", "169.254.")):
+                found.append(ip.ip)
+    return found
+
+
+def local_ip_toward(host: str) -> str:
+    """The local address this machine uses to reach ``host`` (a UDP connect: nothing is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect((host, 9))
+        return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def lost_touch_reason(event: LostTouch) -> str:
+    return (f"lost touch with most of the table for {event.seconds:.0f} s: this host stops here "
+            "(if the others went on under a new host, their transcripts hold the rest of the match)")
+
+
+def bot_policy(level: str, seed: int | None = None) -> Callable[[Observation], Action]:
+    bot, rng = get_bot(level), random.Random(seed)
+    return lambda obs: bot(obs, rng)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat of the table as a client shows it (the typed face of a roster entry)."""
+
+    seat: int
+    name: str
+    kind: str  # host | human | bot
+    connected: bool = True
+
+
+def seat_rows(roster: list[dict[str, Any]]) -> tuple[SeatRow, ...]:
+    return tuple(SeatRow(int(e["seat"]), str(e["name"]), str(e["kind"]),
+                         bool(e.get("connected", True))) for e in roster)
+
+
+@dataclass
+class Outcome:
+    """How a node's match ended (what ``--json`` prints)."""
+
+    finished: bool
+    winner: int | None = None
+    scores: tuple[int, ...] = ()
+    hands: int = 0
+    verified: bool = False
+    seat: int | None = None
+    transcript: str | None = None
+    reason: str = ""
+    problems: dict[str, int] = field(default_factory=dict)
+    hosts: dict[int, int] = field(default_factory=dict)  # term -> the host seat this node saw in it
+    migrations: list[dict[str, Any]] = field(default_factory=list)  # what this node did as a new host
+    rejoin: DirectAddress | None = None  # a host that stepped down: where the table's new host is
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": "match_over" if self.finished else "stopped", "finished": self.finished,
+                "winner": self.winner, "scores": list(self.scores), "hands": self.hands,
+                "verified": self.verified, "seat": self.seat, "transcript": self.transcript,
+                "reason": self.reason, "problems": self.problems,
+                "hosts": {str(t): s for t, s in sorted(self.hosts.items())}, "migrations": self.migrations,
+                "stepped_down": self.rejoin is not None or self.reason.startswith("stepped down")}
+
+
+class NodeBase:
+    """What host and peer nodes share: listeners, transcript files, the wake-up for timers."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.listeners: list[Listener] = []
+        self.wake = asyncio.Event()
+        self.done: asyncio.Future[Outcome] | None = None
+        self.transcript_path: Path | None = None
+        self.verified: dict[int, bool] = {}
+        self.tasks: set[asyncio.Future[Any]] = set()
+        self.hosts: dict[int, int] = {0: 0}  # term -> host seat, as this node saw it
+        self.migrations: list[dict[str, Any]] = []
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` in the background, keeping a reference and logging its failure."""
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Future[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("background task failed: %r", task.exception())
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener`` with every session event from now on."""
+        self.listeners.append(listener)
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def _publish(self, event: SessionEvent) -> None:
+        log.debug("%s", event)
+        for listener in self.listeners:
+            listener(event)
+        if isinstance(event, TranscriptUpdated):
+            folder = self.data_dir / "transcripts"
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{event.table}.json"
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(event.transcript, indent=1))
+            tmp.replace(path)
+            self.transcript_path = path
+            self._spawn(asyncio.to_thread(self._log_play, event))
+        elif isinstance(event, HandVerified):
+            self.verified[event.hand] = event.ok
+            if not event.ok:
+                log.warning("hand %d does not verify: %s", event.hand, event.detail)
+        elif isinstance(event, ProtocolProblem):
+            guess = event.code in ("passphrase", "throttled")  # someone may be guessing: say so
+            log.log(logging.WARNING if guess else logging.INFO, "refused (%s): %s", event.code,
+                    event.detail)
+
+    def my_seat(self) -> int | None:
+        """This node's seat at the table, once it has one."""
+        return None
+
+    def table_label(self) -> str:
+        return "LAN table"
+
+    def _log_play(self, event: TranscriptUpdated) -> None:
+        """Add the match, as it stands, to the play log behind history and stats (off the loop)."""
+        from lanomino.store import PlayLog, open_store
+
+        verified = all(self.verified.values()) if self.verified else None
+        store = open_store(self.data_dir)
+        try:
+            PlayLog(store).log_match(event.transcript, uid=f"lan:{event.table}", me=self.my_seat(),
+                                     table=self.table_label(), verified=verified)
+        finally:
+            store.close()
+
+    def _finish(self, outcome: Outcome) -> None:
+        if self.done is not None and not self.done.done():
+            outcome.hosts, outcome.migrations = dict(self.hosts), list(self.migrations)
+            outcome.transcript = str(self.transcript_path) if self.transcript_path else None
+            self.done.set_result(outcome)
+
+    async def _timers(self, handle: Callable[[float], None], deadline: Callable[[], float | None]) -> None:
+        late: float | None = None
+        while True:
+            due = deadline()
+            delay = 1.0 if due is None else max(0.0, due - self.now())
+            self.wake.clear()
+            try:
+                await asyncio.wait_for(self.wake.wait(), min(delay, 1.0))
+            except TimeoutError:
+                pass
+            if due is not None and self.now() >= due:
+                if self.now() - due > 0.1 and late != due:
+                    # this process was stalled (CPU, a debugger...): what arrived meanwhile is read
+                    # before any silence is judged, or a stall here would look like a silent host
+                    late = due
+                    await asyncio.sleep(0.02)
+                    continue
+                handle(self.now())
+                self._flush()
+
+    def _flush(self) -> None:
+        raise NotImplementedError
+
+    async def _serve(self, tasks: list[asyncio.Task[Any]], linger_s: float) -> Outcome:
+        """Run ``tasks`` until the match's outcome is known, then ``linger_s`` more (the last
+        messages, e.g. the hand log and the closing, leave meanwhile); stop them either way."""
+        assert self.done is not None
+        try:
+            outcome = await self.done
+            await asyncio.sleep(linger_s)
+            return outcome
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+

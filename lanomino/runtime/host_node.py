@@ -1,0 +1,212 @@
+"""``HostNode``: a table on the LAN (HostSession + HostTransport + TableAnnouncer)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lanomino.discovery.announce import TableAnnouncement
+from lanomino.engine import Action, Observation, Rules
+from lanomino.fair.identity import Identity
+from lanomino.fair.keystore import load_or_create_identity
+from lanomino.net.budget import Budgets
+from lanomino.net.codec import DirectAddress, key_fingerprint
+from lanomino.net.election import entry_of, host_address, newer_host
+from lanomino.net.session import (
+    HostSession,
+    LocalSeat,
+    LostTouch,
+    MatchOver,
+    SeatLeft,
+    SeatTaken,
+    Sender,
+    SteppedDown,
+    Timings,
+)
+from lanomino.net.zmq_transport import CurveKeypair, HostTransport
+from lanomino.runtime.base import (
+    NodeBase,
+    Outcome,
+    SeatRow,
+    bot_policy,
+    lan_addresses,
+    lost_touch_reason,
+    seat_rows,
+)
+
+if TYPE_CHECKING:
+    from lanomino.runtime.peer_node import PeerNode
+
+log = logging.getLogger("lanomino.node")
+
+
+class HostNode(NodeBase):
+    """A table: HostSession + HostTransport + TableAnnouncer."""
+
+    def __init__(self, *, data_dir: Path, rules: Rules, rules_name: str, seats: int, bots: int,
+                 level: str, name: str, player: str, passphrase: str | None, bind: str | None,
+                 port: int, timings: Timings, interfaces: list[str] | None,
+                 headless: bool = True, announce: bool = True, escrow: bool = True) -> None:
+        super().__init__(data_dir)
+        self.identity = load_or_create_identity(data_dir)
+        self.keys = CurveKeypair.generate()
+        self.table_name, self.rules_name = name, rules_name
+        self.bind, self.port, self.interfaces, self.announce = bind, port, interfaces, announce
+        local_bots = [LocalSeat(f"{level} bot {i + 1}", Identity.generate(), bot_policy(level), level)
+                      for i in range(bots)]
+        self.session = HostSession(self.identity, self.keys.public, rules, seats, name=player,
+                                   host_policy=bot_policy(level) if headless else None, bots=local_bots,
+                                   passphrase=passphrase, timings=timings, escrow=escrow,
+                                   away_policy=bot_policy(level))
+        self.transport = HostTransport(self.keys, bind_ip=bind or "0.0.0.0", port=port,
+                                       on_malformed=lambda _id, exc: self.session.stats.update(
+                                           ["malformed.frame"]),
+                                       budgets=Budgets(), is_seated=self._seated)
+        self.announcer: Any = None
+        self.has_passphrase = passphrase is not None
+        self.passphrase = passphrase  # (a host that steps down rejoins the new host with it)
+        self.addresses: list[str] = []
+
+    def _seated(self, key: str) -> bool:
+        return key in self.session.by_curve
+
+    def my_seat(self) -> int | None:
+        return 0  # the host sits at seat 0
+
+    def table_label(self) -> str:
+        return self.table_name
+
+    def seats(self) -> tuple[SeatRow, ...]:
+        """Who sits where, for a client."""
+        return seat_rows(self.session.roster())
+
+    @property
+    def address(self) -> str:
+        ip = self.addresses[0] if self.addresses else (self.bind or "127.0.0.1")
+        return str(DirectAddress(ip, self.transport.port, self.keys.public))
+
+    def submit(self, action: Action) -> None:
+        """The host's own seat moves (a UI). Raises IllegalActionError."""
+        self.session.submit(action, self.now())
+        self._flush()
+
+    def observation(self) -> Observation | None:
+        return self.session.observation(0)
+
+    def quit(self) -> None:
+        """Leave: a running match with two or more other people in it is handed over at once."""
+        handed = self.session.leave("the host quit")
+        reason = "the host handed the table over" if handed else "the host closed the table"
+        self._flush()
+        self._finish(Outcome(False, seat=self.session.host_seat, reason=reason))
+
+    def _announcement(self) -> TableAnnouncement:
+        return TableAnnouncement(name=self.table_name, rules=self.rules_name[:64],
+                                 seats_taken=self.session.seats_taken, seats_total=self.session.players,
+                                 host_peer_id=self.identity.peer_id, term=self.session.term,
+                                 has_passphrase=self.has_passphrase, host_key=self.keys.public)
+
+    async def start(self) -> None:
+        await self.transport.start()
+        self.addresses = [self.bind] if self.bind and self.bind != "0.0.0.0" else (self.interfaces or lan_addresses())
+        if self.announce and self.addresses:
+            from lanomino.discovery.zeroconf_adapter import TableAnnouncer
+
+            self.announcer = TableAnnouncer(self.interfaces or self.addresses)
+            await self.announcer.register(self._announcement(), self.transport.port, self.addresses)
+
+    async def run(self) -> Outcome:
+        """Serve until the match ends (or ``quit``)."""
+        self.done = asyncio.get_running_loop().create_future()
+        tasks = [asyncio.create_task(self._receive()),
+                 asyncio.create_task(self._timers(self.session.handle_timer, self.session.next_deadline))]
+        if self.announcer is not None:
+            tasks.append(asyncio.create_task(self._watch_terms()))
+        return await self._serve(tasks, linger_s=0.2)
+
+    async def close(self) -> None:
+        if self.announcer is not None:
+            await self.announcer.close()
+        self.transport.close()
+
+    async def _watch_terms(self) -> None:
+        """Step down when this table is announced by one of its members with a higher term."""
+        from lanomino.discovery.zeroconf_adapter import TableBrowser
+
+        while True:  # a fresh browser asks again at once: done every second while a seat is away
+            try:
+                async with TableBrowser(self.interfaces or self.addresses) as browser:
+                    since = self.now()
+                    while not (self._someone_away() and self.now() - since >= 1.0):
+                        await browser.next_event(0.5)
+                        seen = [(s.announcement.host_peer_id, s.announcement.term)
+                                for s in list(browser.tables.values())
+                                if s.announcement.name == self.table_name]
+                        newer = newer_host(seen, self.session.roster(), self.session.term,
+                                           self.identity.peer_id)
+                        if newer is not None:
+                            self.session.notice_term(*newer)
+                            self._flush()
+            except (OSError, RuntimeError) as exc:  # e.g. the link is down: try again shortly
+                log.info("cannot watch for a newer host: %s", exc)
+                await asyncio.sleep(1.0)
+
+    def _new_host_address(self, seat: int) -> DirectAddress | None:
+        """Where the host of a newer term serves: its roster address (its standby ROUTER) and key."""
+        where = host_address(entry_of(self.session.roster(), seat))
+        return None if where is None else DirectAddress(*where)
+
+    def _someone_away(self) -> bool:
+        return any(not e["connected"] and not e["left"] and e["kind"] == "human" for e in self.session.roster())
+
+    async def _receive(self) -> None:
+        while True:
+            incoming = await self.transport.receive()
+            if incoming is None:
+                continue
+            log.debug("in  %s", str(incoming.message)[:120])
+            self.session.receive(Sender(incoming.identity, incoming.peer_key), incoming.message, self.now())
+            self._flush()
+            self.wake.set()
+
+    def _flush(self) -> None:
+        for out in self.session.take_outgoing():
+            self._spawn(self.transport.send(out.route, out.message))
+        reannounce = False
+        for event in self.session.take_events():
+            self._publish(event)
+            if isinstance(event, (SeatTaken, SeatLeft)):
+                reannounce = True
+                log.info("%s", event)
+            elif isinstance(event, MatchOver):
+                self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
+                                     self.session.host_seat, problems=dict(self.session.stats)))
+            elif isinstance(event, LostTouch):
+                log.warning("%s", lost_touch_reason(event))
+                self._finish(Outcome(False, seat=self.session.host_seat, reason=lost_touch_reason(event)))
+            elif isinstance(event, SteppedDown):
+                self.hosts[event.term] = event.host
+                log.warning("term %d has another host (seat %d): this one steps down", event.term, event.host)
+                self._finish(Outcome(False, seat=self.session.host_seat,
+                                     reason=f"stepped down: seat {event.host} hosts term {event.term}",
+                                     rejoin=self._new_host_address(event.host)))
+        if reannounce and self.announcer is not None:
+            self._spawn(self.announcer.update(self._announcement()))
+
+
+def install_quit_handlers(node: HostNode | PeerNode) -> None:
+    """SIGTERM and SIGINT make the node say goodbye and stop."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, node.quit)
+        except (NotImplementedError, RuntimeError):
+            pass
+
+
+def host_fingerprint(node: HostNode) -> str:
+    return key_fingerprint(node.keys.public)
+

@@ -1,0 +1,396 @@
+"""``PeerNode``: a seat at someone's table (PeerSession + PeerTransport); with migration on it
+keeps a standby ROUTER and may become the table's host (docs/host-migration.md). And
+``follow_to_end``: a host that stepped down watches the rest of the match as a peer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from lanomino.discovery.announce import TableAnnouncement
+from lanomino.engine import Action, Observation
+from lanomino.fair.keystore import load_or_create_identity
+from lanomino.net.budget import Budgets
+from lanomino.net.codec import DirectAddress
+from lanomino.net.election import entry_of, host_address, newer_host
+from lanomino.net.errors import TransportError
+from lanomino.net.session import (
+    Closed,
+    HostChanged,
+    HostSession,
+    JoinRefused,
+    LostTouch,
+    MatchOver,
+    MigrationDone,
+    MigrationPaused,
+    PeerSession,
+    SeatLeft,
+    SeatTaken,
+    SecretMade,
+    Sender,
+    SteppedDown,
+    Timings,
+    YourTurn,
+    successor_host,
+)
+from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport
+from lanomino.runtime.announcing import Announcing
+from lanomino.runtime.base import (
+    NodeBase,
+    Outcome,
+    SeatRow,
+    bot_policy,
+    local_ip_toward,
+    lost_touch_reason,
+    seat_rows,
+)
+
+log = logging.getLogger("lanomino.node")
+
+
+class PeerNode(NodeBase):
+    """A seat at someone's table: PeerSession + PeerTransport; a bot plays when ``level`` is set.
+
+    With ``migration`` (the default) the node also keeps a standby ROUTER bound (``host_port``) and
+    takes part in host elections: it may end the match as the table's host (``self.host``)."""
+
+    def __init__(self, *, data_dir: Path, address: DirectAddress, player: str, passphrase: str | None,
+                 timings: Timings, level: str | None, source_ip: str | None = None,
+                 delay_s: float = 0.0, table_name: str | None = None, host_port: int = 0,
+                 migration: bool = True, announce: bool = True) -> None:
+        super().__init__(data_dir)
+        assert address.server_key is not None
+        self.address = address
+        self.identity = load_or_create_identity(data_dir)
+        self.keys = CurveKeypair.generate()  # kept for the whole match: the roster carries its public half
+        self.secrets_path = data_dir / "secrets.json"
+        self.session = PeerSession(self.identity, self.keys.public, address.server_key, name=player,
+                                   passphrase=passphrase, timings=timings, secrets=self._load_secrets(),
+                                   migration=migration)
+        self.transport = PeerTransport(self.keys, address.server_key, address.host, address.port,
+                                       source_ip=source_ip)
+        self.source_ip = source_ip
+        self.policy = bot_policy(level) if level else None
+        self.delay_s = delay_s
+        self.table_name, self.host_port = table_name, host_port
+        self.migration, self.announce = migration, announce
+        self.passphrase = passphrase
+        self.host: HostSession | None = None  # set when an election made this node the host
+        self.standby: HostTransport | None = None
+        self.announcing = Announcing()  # while this node hosts the table
+        self.ready = True  # the transport to the current host has finished its handshake
+        self.backlog: list[dict[str, Any]] = []  # messages for a host still being connected to
+        self.generation = 0
+        self.watching = False  # browsing for a newer host (from the first election on)
+
+    def submit(self, action: Action) -> None:
+        """This seat moves (a UI). Raises IllegalActionError."""
+        if self.host is not None:
+            self.host.submit(action, self.now())
+        else:
+            self.session.submit(action, self.now())
+        self._flush()
+
+    def my_seat(self) -> int | None:
+        seat: int | None = self.session.seat
+        return seat
+
+    def seats(self) -> tuple[SeatRow, ...]:
+        """Who sits where, for a client (from the host session when this node hosts now)."""
+        return seat_rows(self.host.roster() if self.host is not None else self.session.roster)
+
+    def observation(self) -> Observation | None:
+        if self.host is not None:
+            return self.host.observation()
+        obs: Observation | None = self.session.observation()
+        return obs
+
+    def quit(self) -> None:
+        if self.host is not None:
+            self.host.leave("the host quit")
+        else:
+            self.session.quit(self.now(), "quit")
+        self._flush()
+        self._finish(Outcome(False, seat=self.session.seat, reason="quit"))
+
+    def _load_secrets(self) -> dict[tuple[str, int, int], bytes]:
+        try:
+            raw = json.loads(self.secrets_path.read_text())
+            return {(t, int(h), int(a)): bytes.fromhex(s) for t, h, a, s in raw}
+        except (OSError, ValueError, TypeError):
+            return {}
+
+    def _save_secret(self, event: SecretMade) -> None:
+        known = [[t, h, a, s.hex()] for (t, h, a), s in self.session.secrets.items()][-64:]
+        tmp = self.secrets_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(known))
+        tmp.replace(self.secrets_path)
+
+    async def start(self) -> None:
+        if self.migration:
+            ip = self.source_ip or local_ip_toward(self.address.host)
+            self.standby = HostTransport(self.keys, bind_ip=ip, port=self.host_port,
+                                         on_malformed=lambda _id, exc: self._malformed(),
+                                         budgets=Budgets(), is_seated=self._seated_here)
+            await self.standby.start()
+            self.session.addr = f"{ip}:{self.standby.port}"
+        await self.transport.connect()
+        self.session.connect(self.now())
+        self._flush()
+
+    def _seated_here(self, key: str) -> bool:
+        return self.host is not None and key in self.host.by_curve
+
+    def _malformed(self) -> None:
+        if self.host is not None:
+            self.host.stats.update(["malformed.frame"])
+
+    def _active(self) -> HostSession | PeerSession:
+        return self.host if self.host is not None else self.session
+
+    async def run(self) -> Outcome:
+        self.done = asyncio.get_running_loop().create_future()
+        tasks = [asyncio.create_task(self._receive()), asyncio.create_task(self._host_receive()),
+                 asyncio.create_task(self._timers(lambda now: self._active().handle_timer(now),
+                                                  lambda: self._active().next_deadline()))]
+        return await self._serve(tasks, linger_s=0.2 if self.host is not None else 0.05)
+
+    async def close(self) -> None:
+        await self.announcing.withdraw()
+        self.transport.close()
+        if self.standby is not None:
+            self.standby.close()
+
+    async def _receive(self) -> None:
+        while True:
+            transport = self.transport
+            if not self.ready or self.host is not None:
+                await asyncio.sleep(0.01)
+                continue
+            try:
+                message = await transport.receive(0.25)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # the node stops
+                continue  # the transport was closed under a pending receive (a new host)
+            except Exception as exc:  # noqa: BLE001 - the transport was swapped (closed) under us
+                log.debug("receive stopped: %r", exc)
+                await asyncio.sleep(0.01)
+                continue
+            if message is None or transport is not self.transport or self.host is not None:
+                continue
+            log.debug("in  %s", str(message)[:120])
+            self.session.receive(message, self.now())
+            self._flush()
+            self.wake.set()
+
+    async def _host_receive(self) -> None:
+        """After an election made this node the host: serve on the standby ROUTER."""
+        while self.host is None or self.standby is None:
+            await asyncio.sleep(0.01)
+        while True:
+            if self.host is None:
+                await asyncio.sleep(0.01)
+                continue
+            incoming = await self.standby.receive()
+            if incoming is None or self.host is None:
+                continue  # (a candidate that went back to being a peer ignores late joiners)
+            log.debug("in  %s", str(incoming.message)[:120])
+            try:
+                self.host.receive(Sender(incoming.identity, incoming.peer_key), incoming.message, self.now())
+            except Exception:  # a bug in the migration code must not silence the table
+                log.exception("the host session failed on %s", str(incoming.message)[:200])
+                self.host.stats.update(["migration.error"])
+            self._flush()
+            self.wake.set()
+
+    def _flush(self) -> None:
+        if self.host is not None:
+            self._flush_host(self.host)
+            return
+        session = self.session
+        events = session.take_events()
+        for event in events:  # secrets reach the disk before the commitment leaves
+            if isinstance(event, SecretMade):
+                self._save_secret(event)
+            elif isinstance(event, HostChanged):
+                self.hosts[event.term] = event.seat
+                if not self.watching and self.announce and self.table_name and self.session.addr:
+                    self.watching = True
+                    self._spawn(self._watch_terms())
+                if event.mine:
+                    self._become_host(event)
+                else:
+                    self._reconnect(event)
+        if self.host is not None:  # the peer session's last words (none for a candidate) are moot
+            session.take_outgoing()
+        for message in session.take_outgoing():
+            self._spawn(self._send(message))
+        for event in events:
+            self._publish(event)
+            if isinstance(event, YourTurn) and self.policy is not None and self.host is None:
+                self._spawn(self._play(event.observation))
+            elif isinstance(event, MatchOver):
+                self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
+                                     session.seat, reason=event.reason, problems=dict(session.stats)))
+            elif isinstance(event, JoinRefused):
+                self._finish(Outcome(False, seat=None, reason=f"refused: {event.reason}"))
+            elif isinstance(event, Closed):
+                self._finish(Outcome(False, seat=session.seat, reason=event.reason))
+        if self.host is not None:
+            self._flush_host(self.host)
+
+    def _flush_host(self, host: HostSession) -> None:
+        assert self.standby is not None
+        for out in host.take_outgoing():
+            self._spawn(self.standby.send(out.route, out.message))
+        reannounce = False
+        for event in host.take_events():
+            self._publish(event)
+            if isinstance(event, (SeatTaken, SeatLeft)):
+                reannounce = True  # e.g. the lost host's seat is free again (lost before the first deal)
+            if isinstance(event, MigrationPaused):
+                log.warning("term %d: waiting for a majority (%d of %d members here)", event.term,
+                            event.joined, event.needed)
+            elif isinstance(event, MigrationDone):
+                self.migrations.append({"term": event.term, "host": event.host, "rebuilt": event.rebuilt,
+                                        "at": time.time()})
+                log.warning("term %d: this seat hosts the table now", event.term)
+            elif isinstance(event, MatchOver):
+                self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
+                                     self.session.seat, problems=dict(host.stats)))
+            elif isinstance(event, LostTouch):
+                log.warning("%s", lost_touch_reason(event))
+                self._finish(Outcome(False, seat=self.session.seat, reason=lost_touch_reason(event)))
+            elif isinstance(event, SteppedDown):
+                self.hosts[event.term] = event.host
+                log.warning("term %d has another host (seat %d): this one steps down and rejoins it as a peer",
+                            event.term, event.host)
+                self._back_to_peer(event.term, event.host)
+                self._flush()  # the peer session follows the newer host (HostChanged)
+                return
+        if reannounce and self.announcing.active:
+            self._spawn(self.announcing.update(self._announcement(host)))
+
+    def _become_host(self, event: HostChanged) -> None:
+        """This seat is the election's candidate: host the table from the peer's replicated state."""
+        assert self.standby is not None
+        self.generation += 1
+        self.transport.close()
+        self.host = successor_host(self.session, self.now(), policy=self.policy, bot_policy=bot_policy)
+        log.warning("term %d: this seat (%d) takes over the table", event.term, event.seat)
+        if self.announce and self.table_name and self.session.addr:
+            self._spawn(self._announce(self.host))
+
+    def _announcement(self, host: HostSession) -> TableAnnouncement:
+        assert self.table_name is not None
+        spec = host.rules.to_spec()
+        rules = spec["preset"] + ("+" if len(spec) > 1 else "")  # e.g. "classic+": a preset with options
+        return TableAnnouncement(
+            name=self.table_name, rules=rules, seats_taken=host.seats_taken, seats_total=host.players,
+            host_peer_id=self.identity.peer_id, term=host.term, has_passphrase=self.passphrase is not None,
+            host_key=self.keys.public)
+
+    async def _announce(self, host: HostSession) -> None:
+        assert self.standby is not None and self.session.addr is not None
+        ip = self.session.addr.rsplit(":", 1)[0]
+        await self.announcing.start([ip], self.standby.port, lambda: self._announcement(host))
+
+    async def _watch_terms(self) -> None:
+        """During and after an election: an announced host of this table in a higher term is followed
+        (a candidate that never resumed goes back to being a peer; a host that did steps down)."""
+        from lanomino.discovery.zeroconf_adapter import TableBrowser
+
+        assert self.session.addr is not None
+        try:
+            async with TableBrowser([self.session.addr.rsplit(":", 1)[0]]) as browser:
+                while self.done is None or not self.done.done():
+                    await browser.next_event(1.0)
+                    self._notice_terms([seen.announcement for seen in list(browser.tables.values())])
+        except (OSError, RuntimeError) as exc:
+            log.info("cannot watch for a newer host: %s", exc)
+
+    def _notice_terms(self, seen: list[TableAnnouncement]) -> None:
+        roster = self.host.roster() if self.host is not None else self.session.roster
+        mine = self.host.term if self.host is not None else self.session.term
+        newer = newer_host([(a.host_peer_id, a.term) for a in seen if a.name == self.table_name],
+                           roster, mine, self.identity.peer_id)
+        if newer is None:
+            return
+        term, seat = newer
+        host = self.host
+        if host is not None and host.never_resumed():
+            log.warning("term %d is hosted by seat %d: this candidate goes back to being a peer", term, seat)
+            host.take_events()  # (what it queued as a candidate is moot)
+            host.take_outgoing()
+            self._back_to_peer(term, seat)
+        elif host is not None:
+            host.notice_term(term, seat)
+        elif self.session.election is not None:
+            self.session.follow(term, seat, self.now())
+        else:
+            return
+        self._flush()
+        self.wake.set()
+
+    def _back_to_peer(self, term: int, seat: int) -> None:
+        """Stop hosting (a newer term has a host) and follow that host as the peer this node was; a
+        snapshot brings the peer session up to date (its seat may have left: then it watches)."""
+        self.host = None
+        if self.announcing.active:  # no longer the host: withdraw the announcement
+            self._spawn(self.announcing.withdraw())
+        self.session.rejoin(term, seat, self.now())
+
+    def _reconnect(self, event: HostChanged) -> None:
+        """Follow the election's candidate: connect to its roster address with its roster key."""
+        where = host_address(entry_of(self.session.roster, event.seat))
+        self.generation += 1
+        self.transport.close()
+        self.ready, self.backlog = False, []
+        if where is None or not event.curve:
+            log.warning("term %d: seat %d left no address: waiting for the next candidate", event.term, event.seat)
+            return
+        host, port, _ = where
+        self.transport = PeerTransport(self.keys, event.curve, host, port, source_ip=self.source_ip)
+        log.info("term %d: following seat %d at %s:%d", event.term, event.seat, host, port)
+        self._spawn(self._connect(self.transport, self.generation))
+
+    async def _connect(self, transport: PeerTransport, generation: int) -> None:
+        try:
+            await transport.connect(timeout_s=max(1.0, 2 * self.session.timings.liveness_s))
+        except TransportError as exc:
+            log.info("cannot reach the candidate: %s", exc)
+            return
+        if generation != self.generation:
+            transport.close()
+            return
+        self.ready = True
+        backlog, self.backlog = self.backlog, []
+        for message in backlog:
+            await self._send(message)
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        if not self.ready:
+            self.backlog.append(message)
+            return
+        try:
+            await self.transport.send(message)
+        except (OSError, TransportError) as exc:  # the host is away: heartbeats and seq gaps sort it out
+            log.info("send failed: %s", exc)
+
+    async def _play(self, obs: Observation) -> None:
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+        assert self.policy is not None
+        if self.host is not None:
+            return  # this node hosts now: its host session plays the seat
+        try:
+            self.session.submit(self.policy(obs), self.now())
+        except ValueError as exc:
+            log.info("bot move not sent: %s", exc)
+        self._flush()
