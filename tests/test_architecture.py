@@ -80,9 +80,10 @@ LAYERS: tuple[Layer, ...] = (
     ),
     Layer(
         "lanomino.discovery",
-        may_import=("lanomino.engine", "lanomino.net"),
+        may_import=("lanomino.engine", "lanomino.net", "lanomino.fair"),
         never=("time", "asyncio", "socket", "random", *IO_LIBS),
-        exempt={"lanomino.discovery.zeroconf_adapter": ("zeroconf", "asyncio", "socket", "time")},
+        exempt={"lanomino.discovery.zeroconf_adapter": ("zeroconf", "asyncio", "socket", "time"),
+                "lanomino.discovery.key_service": ("asyncio",)},
     ),
     Layer(
         "lanomino.store",

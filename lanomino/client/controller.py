@@ -17,12 +17,14 @@ from lanomino.client.local import LocalTable
 from lanomino.client.logbook import Logbook
 from lanomino.client.seam import Frontend, Headless, Table
 from lanomino.ui import state as s
-from lanomino.ui.lan import CloseLobby, HostTable, JoinTable, OpenLobby, ask_passphrase
+from lanomino.ui.lan import CloseLobby, ConfirmJoin, HostTable, JoinTable, OpenLobby, ask_passphrase
 
 if TYPE_CHECKING:
+    from lanomino.client.address import Resolved, Target
     from lanomino.client.lobby import Lobby, NetOptions
     from lanomino.localgame import LocalMatch
     from lanomino.store import Store
+    from lanomino.store.known_hosts import HostCheck
 
 TABLE_INTENTS = (s.Submit, s.NextHand, s.ResignMatch, s.FinishMatch, s.LeaveTable)
 
@@ -40,6 +42,7 @@ class Controller:
         self.table: Table | None = None
         self.net = net
         self.lobby: Lobby | None = None
+        self.unsure: tuple[Resolved, JoinTable] | None = None  # a host to ask the player about
         if net is not None:
             from lanomino.client.lobby import Lobby
 
@@ -48,7 +51,7 @@ class Controller:
     def handle(self, intent: s.Intent) -> None:
         if isinstance(intent, TABLE_INTENTS):
             self._at_table(intent)
-        elif isinstance(intent, OpenLobby | CloseLobby | JoinTable | HostTable):
+        elif isinstance(intent, OpenLobby | CloseLobby | JoinTable | HostTable | ConfirmJoin):
             self._on_lan(intent)
         elif isinstance(intent, s.StartLocal):
             self._start(intent)
@@ -121,8 +124,8 @@ class Controller:
 
     # ----- LAN tables -------------------------------------------------------------------------
 
-    def _on_lan(self, intent: OpenLobby | CloseLobby | JoinTable | HostTable) -> None:
-        from lanomino.client.lobby import host_table, join_table
+    def _on_lan(self, intent: OpenLobby | CloseLobby | JoinTable | HostTable | ConfirmJoin) -> None:
+        from lanomino.client.lobby import host_table
 
         net, lobby, ui = self.net, self.lobby, self.ui
         if net is None or lobby is None:
@@ -135,9 +138,69 @@ class Controller:
             ui.screen = s.Screen.MENU
         elif isinstance(intent, JoinTable):
             ui.screen = s.Screen.LOBBY  # (where a bad address is explained)
-            self._sit(join_table(ui, self.frontend, net, intent, self._refused(intent)))
-        else:
+            self._join(intent)
+        elif isinstance(intent, ConfirmJoin) and self.unsure is not None:
+            found, join = self.unsure
+            self._trusted(found, join)
+        elif isinstance(intent, HostTable):
             self._sit(host_table(ui, self.frontend, net, intent))
+
+    def _join(self, intent: JoinTable) -> None:
+        """A table seen in the lobby is joined at once; one given by address is asked who it is
+        first (its name, its key; a clear sentence when nobody answers there)."""
+        from lanomino.client.address import parse_target
+        from lanomino.client.lobby import join_table
+
+        assert self.net is not None
+        if intent.name and "/" in intent.address:
+            self._sit(join_table(self.ui, self.frontend, self.net, intent, self._refused(intent)))
+            return
+        try:
+            target = parse_target(intent.address)
+        except ValueError as exc:
+            self.ui.lobby.message = str(exc)
+            return
+        self.ui.lobby.message = f"asking {target.host}:{target.port} who it is…"
+        self.net.spawn(self._ask(target, intent))
+
+    async def _ask(self, target: Target, intent: JoinTable) -> None:
+        from lanomino.client.address import consent_question, resolve
+        from lanomino.discovery.key_service import KeyServiceError
+
+        lobby = self.ui.lobby
+        try:
+            found = await resolve(target, self._check_host)
+        except (KeyServiceError, ValueError) as exc:
+            lobby.message = str(exc)
+            self.redraw()
+            return
+        if self.ui.screen is not s.Screen.LOBBY:
+            return  # the player went elsewhere meanwhile
+        join = JoinTable(str(found.address), intent.passphrase, found.name or intent.name)
+        if found.needs_consent:
+            self.unsure = (found, join)
+            lobby.entry, lobby.message = "trust", consent_question(found)
+        else:
+            self._trusted(found, join)
+        self.redraw()
+
+    async def _check_host(self, host: str, identity: bytes) -> HostCheck:
+        from lanomino.store.known_hosts import KnownHosts
+
+        check = self.writer.submit(KnownHosts(self.store).check, host, identity)
+        return await asyncio.wrap_future(check)
+
+    def _trusted(self, found: Resolved, join: JoinTable) -> None:
+        """Join ``found``'s table, remembering its host as trusted from now on."""
+        from lanomino.client.lobby import join_table
+        from lanomino.store.known_hosts import KnownHosts
+
+        self.unsure = None
+        if found.identity is not None:
+            remember = KnownHosts(self.store).remember
+            self.writer.submit(remember, found.address.host, found.identity, found.name)
+        assert self.net is not None
+        self._sit(join_table(self.ui, self.frontend, self.net, join, self._refused(join)))
 
     def _sit(self, table: Table | None) -> None:
         from lanomino.client.lan import LanTable
@@ -208,10 +271,16 @@ class Controller:
             return
         asyncio.ensure_future(bye())
 
-    def close(self) -> None:
-        """The client is gone: stop any automatic moves."""
-        if isinstance(self.table, LocalTable):
-            self.table.stop()
+    def close(self) -> str:
+        """The client is gone: stop any automatic moves. Returns what to tell the player on the
+        way out ("" for nothing): that a local game in play is saved."""
+        table = self.table
+        if not isinstance(table, LocalTable):
+            return ""
+        table.stop()
+        if table.match.is_over:
+            return ""
+        return "The game is saved: `lanomino play --continue` (or Continue in the menu) resumes it."
 
     def redraw(self) -> None:
         self.frontend.redraw()

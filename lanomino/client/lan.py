@@ -78,6 +78,9 @@ class LanTable:
         lan = self.ui.lan
         if lan is not None and isinstance(node, HostNode):
             lan.address, lan.fingerprint = node.address, host_fingerprint(node)
+            if node.key_service is not None:  # HOST:PORT/CODE works too
+                host = node.address.partition("/")[0]
+                lan.short_address = f"{host}/{lan.fingerprint.replace('-', '')[:8]}"
             lan.seats = node.session.players
             self._roster()
 
@@ -92,6 +95,7 @@ class LanTable:
             await asyncio.sleep(0.25)
             if self.ui.screen is Screen.WAITING:
                 self.ui.lobby.tick += 1
+                self._roster()  # (a peer's session says nothing when the roster changes)
                 self.frontend.redraw()
 
     # ----- the Table protocol -----------------------------------------------------------------
@@ -233,8 +237,7 @@ class LanTable:
         ui = self.ui
         if ui.screen is Screen.WAITING:
             ui.screen = Screen.TABLE
-        if len(ui.names) < obs.players:
-            self._roster()
+        self._roster()  # whoever sat down since (a peer hears of them only in the roster)
         on_new_observation(ui, obs)
         if self.new_host is not None and self.role == "peer":  # its snapshot: play goes on
             self._say(f"{self._who(self.new_host)} hosts the table now; play goes on")

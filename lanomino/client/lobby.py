@@ -157,7 +157,7 @@ def join_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Joi
 
         return PeerNode(data_dir=options.data_dir, address=address, player=player_name(ui),
                         passphrase=intent.passphrase, timings=options.timings_or_default(),
-                        level=None)
+                        level=None, table_name=intent.name or None)
 
     return LanTable(ui, frontend, make, "peer", intent.name or str(address.host), refused)
 

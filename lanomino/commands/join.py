@@ -1,9 +1,12 @@
-"""``lanomino join TABLE|HOST:PORT/KEY``: sit at a table found by name or given by address.
+"""``lanomino join TABLE|HOST:PORT[/CODE]``: sit at a table found by name or given by address.
 
 ``join`` opens the terminal client at that table; with ``--headless`` (or ``--json``) a bot at
-``--level`` plays the seat instead (like ``lanomino bot``, under your ``--player`` name). A direct address must carry
-the host's key (``HOST:PORT/KEY``, as the host prints it): the key is the host's fingerprint and
-CURVE proves it. A table name is looked up with zeroconf on ``--interface`` (default: the LAN).
+``--level`` plays the seat instead (like ``lanomino bot``, under your ``--player`` name). By
+address, the host's key service says who the host is (``client.address``): a code from the host's
+screen (``HOST:PORT/CODE``, the start of its fingerprint) or the full key (``HOST:PORT/KEY``)
+settles it; with neither, a host joined before is trusted and a new one is shown with its
+fingerprint and asked about (headless: refused). A table name is looked up with zeroconf on
+``--interface`` (default: the LAN).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lanomino.commands.host import add_timing_arguments, timings_from_args
@@ -18,13 +22,18 @@ from lanomino.commands.lineplay import add_line_arguments
 from lanomino.narrate import plural
 
 if TYPE_CHECKING:
+    from lanomino.client.address import CheckHost, Resolved
+    from lanomino.discovery.zeroconf_adapter import SeenTable
     from lanomino.node import Outcome, PeerNode
 
-_ADDRESS = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]+(/.*)?")
+# HOST:PORT[/...]; an empty port counts too, to be told it is missing
+_ADDRESS = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]*(/.*)?")
 
 
 def add_peer_arguments(parser: argparse.ArgumentParser, level: str) -> None:
-    parser.add_argument("table", metavar="TABLE|HOST:PORT/KEY", help="a table name seen by `lanomino tables`, or an address")
+    parser.add_argument("table", metavar="TABLE|HOST:PORT[/CODE]",
+                        help="a table name seen by `lanomino tables`, or the address on the host's "
+                             "screen (CODE: the start of its fingerprint, or its full key)")
     parser.add_argument("--passphrase", metavar="P", help="the table's passphrase, if it has one")
     parser.add_argument("--interface", metavar="IP", help="look for tables and connect from this address")
     parser.add_argument("--level", default=level, metavar="L", help=f"bot level playing the seat (default {level})")
@@ -48,24 +57,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_line_arguments(parser)
 
 
-async def find_table(target: str, interface: str | None, timeout_s: float):  # type: ignore[no-untyped-def]
-    """The DirectAddress for TABLE or HOST:PORT/KEY. Raises CliError."""
+def is_address(target: str) -> bool:
+    """An address (``HOST:PORT``, ``HOST:PORT/CODE``, ``HOST:PORT/KEY``, or a bare IP missing its
+    port) rather than a table's name."""
+    from lanomino.client.address import is_bare_host
+
+    return bool(_ADDRESS.fullmatch(target)) or is_bare_host(target)
+
+
+async def find_table(target: str, interface: str | None, timeout_s: float,
+                     data_dir: Path) -> Resolved:
+    """The table TABLE or HOST:PORT[/CODE|/KEY] names, and how far to trust its host.
+    Raises CliError."""
+    from lanomino.cli import CliError
+    from lanomino.client.address import Resolved, Trust, parse_target, resolve
+    from lanomino.discovery.key_service import KeyServiceError
+    from lanomino.net.codec import DirectAddress
+
+    if is_address(target):
+        try:
+            return await resolve(parse_target(target), _known_hosts(data_dir))
+        except (KeyServiceError, ValueError) as exc:
+            raise CliError(str(exc)) from None
+    seen = await _look_up(target, interface, timeout_s)
+    address = DirectAddress(seen.addresses[0], seen.port, seen.announcement.host_key)
+    return Resolved(address, seen.announcement.name, Trust.KEY)
+
+
+async def _look_up(target: str, interface: str | None, timeout_s: float) -> SeenTable:
+    """The one table called ``target`` on the LAN. Raises CliError."""
     import asyncio
 
     from lanomino.cli import CliError
     from lanomino.discovery.zeroconf_adapter import TableBrowser
-    from lanomino.net.codec import DirectAddress, parse_direct_address
     from lanomino.node import lan_addresses
 
-    if _ADDRESS.fullmatch(target):
-        try:
-            address = parse_direct_address(target)
-        except ValueError as exc:
-            raise CliError(str(exc)) from None
-        if address.server_key is None:
-            raise CliError(f"{target}: a direct join needs the host's key, as HOST:PORT/KEY "
-                           "(the host prints it when it opens the table)")
-        return address
     interfaces = [interface] if interface else lan_addresses()
     if not interfaces:
         raise CliError("no LAN interface found: give one with --interface IP")
@@ -80,7 +106,7 @@ async def find_table(target: str, interface: str | None, timeout_s: float):  # t
             await browser.next_event(max(0.05, deadline - loop.time()))
     if not matches:
         raise CliError(f"no table called {target!r} found (try `lanomino tables`)")
-    if len(matches) > 1:  # after a host migration the lost host's record may linger: take the newest term
+    if len(matches) > 1:  # after a migration the lost host's record may linger: take the newest
         top = max(t.announcement.term for t in matches)
         newest = [t for t in matches if t.announcement.term == top]
         if top > 0 and len(newest) == 1:
@@ -88,8 +114,58 @@ async def find_table(target: str, interface: str | None, timeout_s: float):  # t
     if len(matches) > 1:
         names = ", ".join(t.announcement.instance_name for t in matches)
         raise CliError(f"several tables are called {target!r}: {names}; give the full name")
-    seen = matches[0]
-    return DirectAddress(seen.addresses[0], seen.port, seen.announcement.host_key)
+    return matches[0]
+
+
+def _known_hosts(data_dir: Path) -> CheckHost:
+    """Look hosts up in the known hosts of ``data_dir`` (off the event loop)."""
+    import asyncio
+
+    from lanomino.store import open_store
+    from lanomino.store.known_hosts import HostCheck, KnownHosts
+
+    def check(host: str, identity: bytes) -> HostCheck:
+        store = open_store(data_dir)
+        try:
+            return KnownHosts(store).check(host, identity)
+        finally:
+            store.close()
+
+    async def check_host(host: str, identity: bytes) -> HostCheck:
+        return await asyncio.to_thread(check, host, identity)
+
+    return check_host
+
+
+def trust_host(found: Resolved, data_dir: Path, ask: bool) -> None:
+    """Decide on a host not trusted yet (asking on the terminal when ``ask``), then remember the
+    host. Raises CliError when the person (or, headless, the missing code) says no."""
+    from lanomino.cli import CliError
+    from lanomino.store import open_store
+    from lanomino.store.known_hosts import KnownHosts
+
+    if found.needs_consent:
+        from lanomino.client.address import consent_question
+
+        question = consent_question(found)
+        if not ask:
+            where = f"{found.address.host}:{found.address.port}"
+            raise CliError(f"{where} is a host not met before (fingerprint {found.fingerprint}) "
+                           "and nobody is here to compare fingerprints: give the code the host's "
+                           f"screen shows, {where}/CODE (the fingerprint's first 8 characters)")
+        print(question, flush=True)
+        try:
+            answer = input("Join this table? [y/N] ").strip().lower()
+        except EOFError:
+            answer = ""
+        if answer not in ("y", "yes"):
+            raise CliError("not joining")
+    if found.identity is not None:
+        store = open_store(data_dir)
+        try:
+            KnownHosts(store).remember(found.address.host, found.identity, found.name)
+        finally:
+            store.close()
 
 
 def run_peer(args: argparse.Namespace, player: str) -> int:
@@ -110,12 +186,15 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
     logging.basicConfig(level=os.environ.get("LANOMINO_LOG", "WARNING").upper(), stream=sys.stderr)
     timings = timings_from_args(args)
 
+    folder = data_dir(args.data_dir)
+
     async def main() -> int:
-        address = await find_table(args.table, args.interface, args.timeout)
-        node = PeerNode(data_dir=data_dir(args.data_dir), address=address, player=player,
+        found = await find_table(args.table, args.interface, args.timeout, folder)
+        trust_host(found, folder, ask=False)
+        node = PeerNode(data_dir=folder, address=found.address, player=player,
                         passphrase=args.passphrase, timings=timings, level=args.level,
                         source_ip=args.interface, delay_s=args.delay,
-                        table_name=None if _ADDRESS.fullmatch(args.table) else args.table,
+                        table_name=found.name or None,
                         host_port=args.host_port, migration=not args.no_migration)
         try:
             await node.start()
@@ -170,12 +249,15 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from lanomino.commands.play import run_client
+    from lanomino.paths import data_dir
     from lanomino.ui.lan import JoinTable
 
-    if not _ADDRESS.fullmatch(args.table):
+    if not is_address(args.table):
         print(f"looking for {args.table!r}…", flush=True)
-    address = asyncio.run(find_table(args.table, args.interface, args.timeout))
-    name = "" if _ADDRESS.fullmatch(args.table) else args.table
-    return run_client(args, JoinTable(str(address), args.passphrase, name), player=args.player,
+    folder = data_dir(args.data_dir)
+    found = asyncio.run(find_table(args.table, args.interface, args.timeout, folder))
+    trust_host(found, folder, ask=True)
+    join = JoinTable(str(found.address), args.passphrase, found.name)
+    return run_client(args, join, player=args.player,
                       interfaces=[args.interface] if args.interface else None,
                       timings=timings_from_args(args))

@@ -131,8 +131,10 @@ def _run_app(args: argparse.Namespace, store: Store, start: Intent | None, net: 
     try:
         app.run(pre_run=pre_run)
     finally:
-        controller.close()
+        farewell = controller.close()
         writer.shutdown(wait=True)
+    if farewell:
+        print(farewell)
     return 0
 
 

@@ -13,7 +13,7 @@ from lanomino.engine import Action, Observation, Rules
 from lanomino.fair.identity import Identity
 from lanomino.fair.keystore import load_or_create_identity
 from lanomino.net.budget import Budgets
-from lanomino.net.codec import DirectAddress, key_fingerprint
+from lanomino.net.codec import DirectAddress
 from lanomino.net.election import entry_of, host_address, newer_host
 from lanomino.net.session import (
     HostSession,
@@ -66,6 +66,7 @@ class HostNode(NodeBase):
                                            ["malformed.frame"]),
                                        budgets=Budgets(), is_seated=self._seated)
         self.announcer: Any = None
+        self.key_service: Any = None  # discovery.key_service.KeyService, for joins by HOST:PORT
         self.has_passphrase = passphrase is not None
         self.passphrase = passphrase  # (a host that steps down rejoins the new host with it)
         self.addresses: list[str] = []
@@ -110,7 +111,13 @@ class HostNode(NodeBase):
                                  has_passphrase=self.has_passphrase, host_key=self.keys.public)
 
     async def start(self) -> None:
+        from lanomino.discovery.key_service import start_key_service
+        from lanomino.discovery.table_key import encode_answer
+
         await self.transport.start()
+        port = self.transport.port
+        answer = encode_answer(self.identity, self.table_name, port, self.keys.public)
+        self.key_service = await start_key_service(answer, self.bind or "0.0.0.0", port)
         self.addresses = [self.bind] if self.bind and self.bind != "0.0.0.0" else (self.interfaces or lan_addresses())
         if self.announce and self.addresses:
             from lanomino.discovery.zeroconf_adapter import TableAnnouncer
@@ -130,6 +137,8 @@ class HostNode(NodeBase):
     async def close(self) -> None:
         if self.announcer is not None:
             await self.announcer.close()
+        if self.key_service is not None:
+            await self.key_service.close()
         self.transport.close()
 
     async def _watch_terms(self) -> None:
@@ -208,5 +217,9 @@ def install_quit_handlers(node: HostNode | PeerNode) -> None:
 
 
 def host_fingerprint(node: HostNode) -> str:
-    return key_fingerprint(node.keys.public)
+    """The fingerprint both screens show: of the host's identity key (the key service vouches
+    for the table's CURVE key with it)."""
+    from lanomino.discovery.table_key import identity_fingerprint
+
+    return identity_fingerprint(node.identity.public_key)
 

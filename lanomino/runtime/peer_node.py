@@ -99,6 +99,9 @@ class PeerNode(NodeBase):
         seat: int | None = self.session.seat
         return seat
 
+    def table_label(self) -> str:
+        return self.table_name or "LAN table"
+
     def seats(self) -> tuple[SeatRow, ...]:
         """Who sits where, for a client (from the host session when this node hosts now)."""
         return seat_rows(self.host.roster() if self.host is not None else self.session.roster)

@@ -75,6 +75,20 @@ _MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX hand_tile_match ON hand_tile (match_id, seat);
     """,
+    # 2 -> 3: marks on a logged match (left for good; played with hints or undos) and the hosts
+    # a player has joined by address (lanomino/store/known_hosts.py), by their identity key.
+    """
+    ALTER TABLE match ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE match ADD COLUMN assists TEXT NOT NULL DEFAULT '';
+    CREATE TABLE known_host (
+        identity TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        name TEXT NOT NULL,
+        first_seen REAL NOT NULL,
+        last_seen REAL NOT NULL
+    );
+    CREATE INDEX known_host_host ON known_host (host, last_seen);
+    """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 

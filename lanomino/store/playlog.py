@@ -112,6 +112,8 @@ class MatchSummary:
     hands: int
     verified: bool | None
     verification: str
+    abandoned: bool = False  # left for good before its end
+    assists: tuple[str, ...] = ()  # "hint", "undo": the player had help
 
     @property
     def you_won(self) -> bool | None:
@@ -128,6 +130,7 @@ class MatchSummary:
             "rules": self.rules_spec, "kind": self.kind, "finished": self.finished,
             "winner": self.winner, "scores": list(self.scores), "hands": self.hands,
             "you_won": self.you_won, "verified": self.verified, "verification": self.verification,
+            "abandoned": self.abandoned, "assists": list(self.assists),
         }
 
 
@@ -153,6 +156,7 @@ class PlayLog:
         players: Sequence[Player] | None = None,
         verified: bool | None = None,
         started_at: float | None = None,
+        assists: Sequence[str] = (),
     ) -> int:
         """Log (or re-log) a match as it stands; returns its id. Raises PlayLogError."""
         derived = derive(document, verified)
@@ -173,12 +177,13 @@ class PlayLog:
             row = conn.execute("SELECT id FROM match WHERE uid = ?", (uid,)).fetchone()
             values = (now, table, json.dumps(derived.rules_spec), _kind(document), text,
                       int(derived.finished), derived.winner, json.dumps(list(derived.scores)),
-                      len(derived.hands), me, me_side, _flag(derived.verified), derived.verification)
+                      len(derived.hands), me, me_side, _flag(derived.verified),
+                      derived.verification, ",".join(sorted(set(assists))))
             if row is None:
                 cur = conn.execute(
                     "INSERT INTO match (uid, started_at, logged_at, table_name, rules, kind, document, "
-                    "finished, winner, scores, hands, me, me_side, verified, verification) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "finished, winner, scores, hands, me, me_side, verified, verification, "
+                    "assists) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (uid, started_at if started_at is not None else now, *values),
                 )
                 match_id = int(cur.lastrowid or 0)
@@ -187,7 +192,7 @@ class PlayLog:
                 conn.execute(
                     "UPDATE match SET logged_at = ?, table_name = ?, rules = ?, kind = ?, document = ?, "
                     "finished = ?, winner = ?, scores = ?, hands = ?, me = ?, me_side = ?, verified = ?, "
-                    "verification = ? WHERE id = ?", (*values, match_id))
+                    "verification = ?, assists = ? WHERE id = ?", (*values, match_id))
                 for name in ("match_player", "hand", "hand_tile"):
                     conn.execute(f"DELETE FROM {name} WHERE match_id = ?", (match_id,))
             self._write_facts(conn, match_id, players, derived)
@@ -204,6 +209,13 @@ class PlayLog:
         conn.executemany(
             "INSERT INTO hand_tile (match_id, hand_no, seat, tile) VALUES (?, ?, ?, ?)",
             [(match_id, h.hand, seat, tile) for h in derived.hands for seat, tile in h.played])
+
+    def mark_abandoned(self, uid: str) -> bool:
+        """Mark the unfinished match ``uid`` as left for good; False when there is none."""
+        with self.store.writing() as conn:
+            cur = conn.execute("UPDATE match SET abandoned = 1 WHERE uid = ? AND finished = 0",
+                               (uid,))
+            return cur.rowcount > 0
 
     # ----- reading ----------------------------------------------------------------------------
 
@@ -233,13 +245,14 @@ class PlayLog:
 
     def _summary(self, conn: sqlite3.Connection, row: Sequence[Any]) -> MatchSummary:
         (mid, started, table, rules, kind, finished, winner, scores, hands, me, me_side,
-         verified, verification) = row
+         verified, verification, abandoned, assists) = row
         players = tuple(Player(p, n, lv) for p, n, lv in conn.execute(
             "SELECT peer_id, name, level FROM match_player WHERE match_id = ? ORDER BY seat", (mid,)))
         return MatchSummary(
             int(mid), float(started), str(table), players, me, me_side, _loads(rules, {}), str(kind),
             bool(finished), winner, tuple(_loads(scores, [])), int(hands),
-            None if verified is None else bool(verified), str(verification))
+            None if verified is None else bool(verified), str(verification), bool(abandoned),
+            tuple(a for a in str(assists).split(",") if a))
 
     def stats(self) -> Stats:
         """Your results: per opponent and computer level, hands, tiles, streaks."""
@@ -250,7 +263,7 @@ class PlayLog:
 
 
 _SUMMARY_COLUMNS = ("id, started_at, table_name, rules, kind, finished, winner, scores, hands, me, "
-                    "me_side, verified, verification")
+                    "me_side, verified, verification, abandoned, assists")
 
 
 # ----- deriving the facts from a document -----------------------------------------------------

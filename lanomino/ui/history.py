@@ -37,7 +37,7 @@ def rules_label(spec: dict[str, Any]) -> str:
 def result_label(row: dict[str, Any]) -> str:
     scores = "-".join(str(s) for s in row["scores"])
     if not row["finished"]:
-        return f"unfinished {scores}"
+        return f"{'abandoned' if row.get('abandoned') else 'unfinished'} {scores}"
     if row["you_won"] is True:
         return f"won {scores}"
     if row["you_won"] is False:

@@ -58,6 +58,13 @@ def load_key_bindings(ui: UiState, intents: Intents) -> KeyBindings:
     return kb
 
 
+def asks_before_quitting(ui: UiState) -> bool:
+    """Ctrl-C at a LAN table in play asks first (a local game is saved, so it just quits)."""
+    lan = ui.lan
+    return (ui.screen is Screen.TABLE and lan is not None and not lan.over and not lan.closed
+            and not ui.confirm_quit and not ui.resigned and ui.match_result is None)
+
+
 def _on(screen: Screen, ui: UiState) -> Condition:
     return Condition(lambda: ui.screen is screen)
 
@@ -65,7 +72,11 @@ def _on(screen: Screen, ui: UiState) -> Condition:
 def _load_global(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     @kb.add("c-c")
     def _(event: KeyPressEvent) -> None:
-        intents(QuitApp())
+        if asks_before_quitting(ui):
+            cancel(ui)
+            ui.confirm_quit = True  # as q does: at a LAN table, leaving is a seat given up
+        else:
+            intents(QuitApp())
 
     @kb.add("?", filter=Condition(lambda: ui.screen is not Screen.HELP and not typing(ui)))
     def _(event: KeyPressEvent) -> None:

@@ -36,6 +36,11 @@ class JoinTable:
 
 
 @dataclass(frozen=True, slots=True)
+class ConfirmJoin:
+    """Yes to the question about a host not trusted yet (its fingerprint was shown)."""
+
+
+@dataclass(frozen=True, slots=True)
 class HostTable:
     """Open a table on the LAN with the host form's choices."""
 
@@ -78,7 +83,7 @@ class LobbyView:
     searching: bool = False
     error: str = ""  # why there is no discovery (no LAN interface, ...)
     message: str = ""
-    entry: str = ""  # "address" or "passphrase" while typing one, else ""
+    entry: str = ""  # "address" or "passphrase" while typing one; "trust" asking about a host
     text: str = ""
     target: JoinTable | None = None  # the join that waits for a passphrase
     tick: int = 0  # advances while searching (the indicator turns)
@@ -130,7 +135,8 @@ def finish_entry(lobby: LobbyView) -> JoinTable | None:
     text = lobby.text.strip()
     if lobby.entry == "address":
         if not looks_like_address(text):
-            lobby.message = "type the address as the host shows it: HOST:PORT/KEY"
+            lobby.message = ("type the address as the host's screen shows it: HOST:PORT or "
+                             "HOST:PORT/CODE")
             return None
         lobby.entry, lobby.text = "", ""
         return JoinTable(text)
@@ -145,10 +151,10 @@ def finish_entry(lobby: LobbyView) -> JoinTable | None:
 
 
 def looks_like_address(text: str) -> bool:
-    """HOST:PORT/KEY in outline (the driver parses it for real)."""
+    """HOST:PORT, HOST:PORT/CODE or HOST:PORT/KEY in outline (the client parses it for real)."""
     address, slash, key = text.partition("/")
     host, colon, port = address.rpartition(":")
-    return bool(slash and key and host and colon and port.isdigit())
+    return bool(host and colon and port.isdigit() and (key or not slash))
 
 
 # ----- the host form -----------------------------------------------------------------------------
@@ -238,6 +244,7 @@ class LanView:
     table: str  # the table's name
     seats: int = 0
     address: str = ""  # HOST:PORT/KEY, for others to join by
+    short_address: str = ""  # HOST:PORT/CODE (the code: the fingerprint's start), when offered
     fingerprint: str = ""
     roster: list[SeatInfo] = field(default_factory=list)
     status: str = "connecting…"

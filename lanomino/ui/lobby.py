@@ -3,6 +3,8 @@ the lines a networked table adds (the deal's verification at the end of a hand).
 
 from __future__ import annotations
 
+import textwrap
+
 from lanomino.engine import Rules
 from lanomino.ui.helptext import describe_game
 from lanomino.ui.lan import HOST_ROWS, HostForm, LanView, LobbyView
@@ -47,17 +49,21 @@ def draw_lobby(lobby: LobbyView, canvas: Canvas) -> None:
         y += 1
     address_row = len(lobby.tables)
     style = "class:menu.selected" if lobby.index == address_row else ""
-    canvas.put(2, y + (1 if lobby.tables else 0), " Join by address (HOST:PORT/KEY)… ", style)
+    canvas.put(2, y + (1 if lobby.tables else 0), " Join by address (HOST:PORT/CODE)… ", style)
     y += 3
-    if lobby.entry:
+    if lobby.entry in ("address", "passphrase"):
         label = "Address: " if lobby.entry == "address" else "Passphrase: "
         shown = lobby.text if lobby.entry == "address" else "•" * len(lobby.text)
         x = canvas.put(2, y, label, "class:title")
         canvas.put(x, y, (shown + "_")[-(w - x - 2):], "class:key")
         y += 1
-    if lobby.message:
-        canvas.put(2, y, lobby.message[: w - 4], "class:warn")
-    if lobby.entry:
+    if lobby.message:  # (a question about a host's fingerprint takes a few lines)
+        for line in textwrap.wrap(lobby.message, max(20, w - 4))[: max(1, canvas.height - y - 2)]:
+            canvas.put(2, y, line, "class:warn")
+            y += 1
+    if lobby.entry == "trust":
+        _footer(canvas, "y join this table · n or Esc do not")
+    elif lobby.entry:
         _footer(canvas, "type, then Enter · Backspace deletes · Esc cancels")
     else:
         _footer(canvas, f"↑/↓ choose · Enter join · a join by address · {LOCK} needs a passphrase · Esc back")
@@ -124,9 +130,14 @@ def draw_waiting(lan: LanView, canvas: Canvas, tick: int) -> None:
     canvas.put(2, y, f"{SPINNER[tick % len(SPINNER)]} {lan.status}", "class:title")
     y += 2
     if lan.address:
-        canvas.put(2, y, "Others join from the lobby, or by this address:", "class:dim")
-        canvas.put(4, y + 1, lan.address, "class:key")
-        canvas.put(2, y + 2, f"host key fingerprint {lan.fingerprint}", "class:dim")
+        canvas.put(2, y, "Others join from the lobby, or with `lanomino join` and:", "class:dim")
+        canvas.put(4, y + 1, lan.short_address or lan.address, "class:key")
+        canvas.put(2, y + 2, f"host fingerprint {lan.fingerprint} (their screen shows it too)",
+                   "class:dim")
+        if lan.short_address:
+            canvas.put(2, y + 3, "or with the full key:", "class:dim")
+            canvas.put(4, y + 4, lan.address, "class:dim")
+            y += 2
         y += 4
     canvas.put(2, y, "Seats", "class:title")
     for seat in range(lan.seats):

@@ -12,6 +12,7 @@ from lanomino.ui.lan import (
     HOST_ROWS,
     TEXT_ROWS,
     CloseLobby,
+    ConfirmJoin,
     HostForm,
     finish_entry,
     join_selected,
@@ -19,12 +20,13 @@ from lanomino.ui.lan import (
 from lanomino.ui.state import Intent, LeaveTable, Screen, UiState, default_level
 
 Intents = Callable[[Intent], None]
+TYPED = ("address", "passphrase")  # lobby entries that are text being typed
 
 
 def typing(ui: UiState) -> bool:
     """True while a key is text being typed (so `?`, `q` and letters are not commands)."""
     if ui.screen is Screen.LOBBY:
-        return bool(ui.lobby.entry)
+        return ui.lobby.entry in TYPED
     if ui.screen is Screen.HOST:
         return HOST_ROWS[ui.host_form.row] in TEXT_ROWS
     return False
@@ -48,7 +50,18 @@ def load_lobby_bindings(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
 
 def _load_lobby(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     browsing = Condition(lambda: ui.screen is Screen.LOBBY and not ui.lobby.entry)
-    entering = Condition(lambda: ui.screen is Screen.LOBBY and bool(ui.lobby.entry))
+    entering = Condition(lambda: ui.screen is Screen.LOBBY and ui.lobby.entry in TYPED)
+    deciding = Condition(lambda: ui.screen is Screen.LOBBY and ui.lobby.entry == "trust")
+
+    @kb.add("y", filter=deciding)
+    def _(event: KeyPressEvent) -> None:
+        ui.lobby.entry, ui.lobby.message = "", ""
+        intents(ConfirmJoin())
+
+    @kb.add("n", filter=deciding)
+    @kb.add("escape", filter=deciding)
+    def _(event: KeyPressEvent) -> None:
+        ui.lobby.entry, ui.lobby.target, ui.lobby.message = "", None, "not joined"
 
     @kb.add("up", filter=browsing)
     def _(event: KeyPressEvent) -> None:

@@ -28,6 +28,7 @@ from lanomino.narrate import seat_label
 from lanomino.ui.history import HistoryView, ReplayView
 from lanomino.ui.lan import (
     CloseLobby,
+    ConfirmJoin,
     HostForm,
     HostTable,
     JoinTable,
@@ -121,7 +122,8 @@ class OpenReplay:
 
 
 Intent = (Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | FinishMatch | SaveSettings
-          | QuitApp | OpenHistory | OpenReplay | OpenLobby | CloseLobby | JoinTable | HostTable)
+          | QuitApp | OpenHistory | OpenReplay | OpenLobby | CloseLobby | JoinTable | HostTable
+          | ConfirmJoin)
 
 
 # ----- settings ----------------------------------------------------------------------------------

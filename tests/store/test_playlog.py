@@ -182,7 +182,8 @@ def test_an_older_database_is_migrated_keeping_its_settings(tmp_path: Path) -> N
     assert len(PlayLog(store).matches()) == 1
     store.close()
     conn = sqlite3.connect(tmp_path / "lanomino.sqlite3")
-    assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == SCHEMA_VERSION == 2
+    version = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
+    assert version == SCHEMA_VERSION == 3
     conn.close()
 
 

@@ -161,3 +161,17 @@ def test_a_drawn_tile_that_fits_becomes_the_selection() -> None:
     assert ui.obs is not None
     chosen = ui.obs.hand[ui.selected]
     assert any(isinstance(a, Play) and a.tile == chosen for a in ui.obs.legal)
+
+
+def test_ctrl_c_at_a_lan_table_asks_like_q_and_a_second_one_quits(both_ends_state) -> None:
+    from lanomino.ui.lan import LanView
+
+    ui = table_ui(both_ends_state)
+    ui.lan = LanView("peer", "Kitchen", seats=2)
+    # Ctrl-C asks; n stays; Ctrl-C asks again; the last Ctrl-C (run_keys's own) quits
+    intents = run_keys(ui, [CTRL_C, "n", CTRL_C])
+    assert intents == [] and ui.confirm_quit  # (the question was open when the app quit)
+    ui = table_ui(both_ends_state)
+    ui.lan = LanView("peer", "Kitchen", seats=2)
+    ui.lan.over = True  # once the match is over there is nothing to lose: it just quits
+    assert run_keys(ui, []) == []

@@ -78,7 +78,7 @@ def test_lobby_lists_tables_with_rules_seats_and_a_lock() -> None:
     assert "allfives" in kitchen and "1/4" in kitchen and "🔒" not in kitchen
     assert "2/2" in barn and "full" in barn
     assert rows.index(attic) < rows.index(barn) < rows.index(kitchen)  # by name
-    assert "searching… 3 tables found" in text and "Join by address (HOST:PORT/KEY)" in text
+    assert "searching… 3 tables found" in text and "Join by address (HOST:PORT/CODE)" in text
     assert all(len(r) <= 80 for r in rows)
 
 

@@ -1,0 +1,125 @@
+"""The client controller at a real LAN table on 127.0.0.1 (a headless HostNode and PeerNodes in
+one loop, real ZeroMQ and key-service sockets): joining by HOST:PORT asks about the host, shows the
+table's name, keeps every seat's name up to date, logs the match under the table's name and
+remembers the host; a join that fails says so without "You left the table"."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from lanomino.client.controller import Controller
+from lanomino.client.lobby import NetOptions
+from lanomino.engine import Rules
+from lanomino.net.codec import DirectAddress, raw_to_z85
+from lanomino.net.session import Timings
+from lanomino.node import HostNode, PeerNode, host_fingerprint
+from lanomino.store import PlayLog, open_store
+from lanomino.store.known_hosts import KnownHosts
+from lanomino.ui.lan import ConfirmJoin, JoinTable
+from lanomino.ui.state import LeaveTable, Screen, Settings, Submit, UiState
+
+TIMINGS = Timings(heartbeat_s=0.2, liveness_s=1.0, grace_s=5.0)
+
+
+async def until(test: Callable[[], object], what: str, timeout_s: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    while not test():
+        if loop.time() > deadline:
+            raise AssertionError(f"never: {what}")
+        await asyncio.sleep(0.02)
+
+
+def client(tmp_path: Path) -> tuple[UiState, Controller, ThreadPoolExecutor]:
+    ui = UiState(settings=Settings(name="Zed", pause_s=0.0), screen=Screen.LOBBY)
+    store = open_store(tmp_path / "zed")
+    writer = ThreadPoolExecutor(max_workers=1)
+    net = NetOptions(tmp_path / "zed", interfaces=["127.0.0.1"], announce=False, timings=TIMINGS)
+    return ui, Controller(ui, store, writer, None, player_id="local:zed", net=net), writer
+
+
+def test_joining_by_host_and_port_shows_the_table_and_every_seat(tmp_path: Path) -> None:
+    ui, controller, writer = client(tmp_path)
+
+    async def main() -> None:
+        host = HostNode(data_dir=tmp_path / "host", rules=Rules.classic(target=1),
+                        rules_name="classic", seats=3, bots=0, level="random", name="Kitchen",
+                        player="Hal", passphrase=None, bind="127.0.0.1", port=0, timings=TIMINGS,
+                        interfaces=["127.0.0.1"], headless=True, announce=False)
+        await host.start()
+        hosting = asyncio.ensure_future(host.run())
+        port = host.transport.port
+        bea = PeerNode(data_dir=tmp_path / "bea", address=DirectAddress("127.0.0.1", port,
+                       host.keys.public), player="Bea", passphrase=None, timings=TIMINGS,
+                       level="random", migration=False)
+        try:
+            controller.handle(JoinTable(f"127.0.0.1:{port}"))
+            await until(lambda: ui.lobby.entry == "trust", "the player is asked about the host")
+            assert host_fingerprint(host) in ui.lobby.message and "Kitchen" in ui.lobby.message
+            controller.handle(ConfirmJoin())
+            await until(lambda: ui.lan is not None and len(ui.lan.roster) == 2, "seated")
+            assert ui.lan is not None and ui.lan.table == "Kitchen"
+            await bea.start()  # a third player sits down after this one
+            joined = asyncio.ensure_future(bea.run())
+            await until(lambda: ui.obs is not None, "the first deal")
+            assert ui.names == ("Hal", "Zed", "Bea")
+            for _ in range(500):  # play this seat until the one-hand match ends
+                if ui.match_result is not None:
+                    break
+                obs = ui.obs
+                if obs is not None and obs.is_my_turn and obs.phase == "play":
+                    controller.handle(Submit(obs.legal[0]))
+                await asyncio.sleep(0.02)
+            await until(lambda: ui.match_result is not None, "the end of the match")
+            await asyncio.wait_for(joined, 10)
+            await asyncio.wait_for(hosting, 10)
+            controller.handle(LeaveTable())
+            assert ui.screen is Screen.MENU and ui.notice == ""
+            log = PlayLog(controller.store)
+            await until(lambda: writer.submit(log.matches).result(), "the match is logged")
+            [logged] = writer.submit(log.matches).result()
+            assert logged.table == "Kitchen"
+            known = writer.submit(KnownHosts(controller.store).check, "127.0.0.1",
+                                  host.identity.public_key).result()
+            assert known.known and known.name == "Kitchen"
+        finally:
+            for node in (bea, host):
+                node.quit()
+                await node.close()
+            await asyncio.gather(hosting, return_exceptions=True)
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 120))
+    finally:
+        controller.close()
+        writer.shutdown(wait=True)
+        controller.store.close()
+
+
+def test_a_failed_join_says_why_and_leaving_it_does_not_claim_you_left(tmp_path: Path) -> None:
+    ui, controller, writer = client(tmp_path)
+
+    async def main() -> None:
+        closed = 9  # the discard port: nothing listens on it here
+        controller.handle(JoinTable(f"127.0.0.1:{closed}"))
+        await until(lambda: "nobody is listening at 127.0.0.1:9" in ui.lobby.message,
+                    "a closed port is named")
+        assert ui.lan is None and ui.screen is Screen.LOBBY
+        # a table seen in the lobby whose host has gone: the node gives up, the screen says so
+        seen = str(DirectAddress("127.0.0.1", closed, raw_to_z85(bytes(range(32)))))
+        controller.handle(JoinTable(seen, None, "Kitchen"))
+        await until(lambda: ui.lan is not None and bool(ui.lan.closed), "the join fails", 30)
+        assert ui.screen is Screen.WAITING and ui.lan is not None
+        assert ui.lan.closed.startswith("Could not join")
+        controller.handle(LeaveTable())  # Enter on that screen
+        assert ui.screen is Screen.MENU and "You left the table" not in ui.notice
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 60))
+    finally:
+        controller.close()
+        writer.shutdown(wait=True)
+        controller.store.close()

@@ -1,0 +1,216 @@
+"""Joining by address like a person: the key service's signed answer on real sockets on
+127.0.0.1, its budget, a sentence for each way of failing, and the trust rules (code, known host,
+new host, changed key) against a real SQLite store."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lanomino.client.address import Target, Trust, parse_target, resolve
+from lanomino.discovery.key_service import (
+    MAX_OPEN,
+    PER_SECOND,
+    KeyServiceError,
+    fetch_table_key,
+    start_key_service,
+)
+from lanomino.discovery.table_key import encode_answer, matches_code, parse_answer
+from lanomino.fair.identity import Identity
+from lanomino.net.codec import raw_to_z85
+from lanomino.store import open_store
+from lanomino.store.known_hosts import HostCheck, KnownHosts
+
+ROOT = Path(__file__).resolve().parents[2]
+CURVE = raw_to_z85(bytes(range(32)))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def run(coro: Awaitable[Any]) -> Any:
+    return asyncio.run(asyncio.wait_for(coro, 20))  # type: ignore[arg-type]
+
+
+@asynccontextmanager
+async def table(identity: Identity, name: str = "Kitchen",
+                curve: str = CURVE) -> AsyncIterator[tuple[int, Any]]:
+    """A stand-in game port (a listener that only accepts) with the real key service beside it."""
+    for _ in range(20):
+        game = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
+        port = game.sockets[0].getsockname()[1]
+        service = await start_key_service(encode_answer(identity, name, port, curve), "127.0.0.1",
+                                          port)
+        if service is not None:
+            break
+        game.close()
+    else:
+        raise AssertionError("no two free ports side by side")
+    try:
+        yield port, service
+    finally:
+        await service.close()
+        game.close()
+        await game.wait_closed()
+
+
+def no_hosts_known() -> Callable[[str, bytes], Awaitable[HostCheck]]:
+    async def check(host: str, identity: bytes) -> HostCheck:
+        return HostCheck(False)
+    return check
+
+
+# ----- the signed answer -----------------------------------------------------------------------
+
+
+def test_an_answer_is_signed_and_a_changed_name_key_or_port_is_refused() -> None:
+    me = Identity.generate()
+    line = encode_answer(me, "Kitchen", 4000, CURVE)
+    key = parse_answer(line, 4000)
+    assert (key.name, key.port, key.curve, key.identity) == ("Kitchen", 4000, CURVE, me.public_key)
+    assert matches_code(key, key.fingerprint[:9]) and matches_code(key, key.fingerprint[:9].upper())
+    assert not matches_code(key, "0000-0000") or key.fingerprint.startswith("0000-0000")
+    body = json.loads(line)
+    for field, value in (("name", "Attic"), ("curve", raw_to_z85(bytes(32)))):
+        forged = json.dumps({**body, field: value}).encode()
+        with pytest.raises(ValueError, match="signature"):
+            parse_answer(forged, 4000)
+    with pytest.raises(ValueError, match="port 4000, not 4001"):
+        parse_answer(line, 4001)
+    for junk in (b"", b"\xff\xfe", b"[]", b'{"format": "x"}', b"x" * 4096):
+        with pytest.raises(ValueError):
+            parse_answer(junk, 4000)
+
+
+# ----- the service on real sockets -------------------------------------------------------------
+
+
+def test_the_key_service_answers_with_the_tables_name_and_key() -> None:
+    me = Identity.generate()
+
+    async def main() -> None:
+        async with table(me) as (port, _):
+            key = await fetch_table_key("127.0.0.1", port)
+            assert (key.name, key.curve, key.identity) == ("Kitchen", CURVE, me.public_key)
+
+    run(main())
+
+
+def test_the_key_service_turns_away_a_flood_beyond_its_budget() -> None:
+    async def main() -> None:
+        async with table(Identity.generate()) as (port, service):
+            async def one() -> bytes:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port + 1)
+                try:
+                    return await asyncio.wait_for(reader.read(1024), 5)
+                except (ConnectionError, TimeoutError):
+                    return b""
+                finally:
+                    writer.close()
+
+            answers = await asyncio.gather(*(one() for _ in range(3 * int(PER_SECOND))))
+            served = [a for a in answers if a]
+            assert len(served) <= PER_SECOND + 1
+            assert service.turned_away >= len(answers) - len(served) > 0
+            assert service.open == 0 and MAX_OPEN < len(answers)
+
+    run(main())
+
+
+def test_a_closed_port_a_silent_host_and_a_table_without_key_service_each_say_so() -> None:
+    async def main() -> None:
+        closed = free_port()
+        with pytest.raises(KeyServiceError, match=f"nobody is listening at 127.0.0.1:{closed}"):
+            await fetch_table_key("127.0.0.1", closed)
+        # a host that takes the connection and says nothing
+        silent = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+        port = silent.sockets[0].getsockname()[1] - 1
+        started = time.monotonic()
+        with pytest.raises(KeyServiceError, match=f"127.0.0.1:{port} does not answer"):
+            await fetch_table_key("127.0.0.1", port, timeout_s=0.5)
+        assert time.monotonic() - started < 3
+        silent.close()
+        # the game port answers but nothing serves the key (an older host)
+        game = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
+        gport = game.sockets[0].getsockname()[1]
+        with pytest.raises(KeyServiceError, match="full address HOST:PORT/KEY") as info:
+            await fetch_table_key("127.0.0.1", gport)
+        assert info.value.code == "absent"
+        # with the full key that is enough: the table is joined without its name
+        found = await resolve(Target("127.0.0.1", gport, key=CURVE), no_hosts_known())
+        assert found.trust is Trust.KEY and found.address.server_key == CURVE and found.name == ""
+        game.close()
+
+    run(main())
+
+
+def test_a_missing_port_is_named_not_searched_for() -> None:
+    for text in ("127.0.0.1", "127.0.0.1:", "[::1]"):
+        with pytest.raises(ValueError, match="needs the table's port"):
+            parse_target(text)
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "lanomino", "bot", "127.0.0.1", "--timeout", "5"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "127.0.0.1 needs the table's port" in done.stderr
+    assert "no table called" not in done.stderr and time.monotonic() - started < 5
+
+
+# ----- whom to believe -------------------------------------------------------------------------
+
+
+def test_a_code_from_the_hosts_screen_must_match_its_fingerprint() -> None:
+    me = Identity.generate()
+
+    async def main() -> None:
+        async with table(me) as (port, _):
+            key = await fetch_table_key("127.0.0.1", port)
+            code = key.fingerprint.replace("-", "")[:8]
+            found = await resolve(parse_target(f"127.0.0.1:{port}/{code}"), no_hosts_known())
+            assert found.trust is Trust.CODE and found.name == "Kitchen"
+            assert found.address.server_key == CURVE and not found.needs_consent
+            wrong = "0" * 8 if not code.startswith("0" * 8) else "f" * 8
+            with pytest.raises(ValueError, match="WARNING.*does not start with"):
+                await resolve(parse_target(f"127.0.0.1:{port}/{wrong}"), no_hosts_known())
+
+    run(main())
+
+
+def test_a_new_host_is_asked_about_a_known_one_trusted_and_a_changed_key_warned(
+        tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    hosts = KnownHosts(store)
+
+    async def check(host: str, identity: bytes) -> HostCheck:
+        return hosts.check(host, identity)
+
+    first, second = Identity.generate(), Identity.generate()
+
+    async def main() -> None:
+        async with table(first) as (port, _):
+            found = await resolve(parse_target(f"127.0.0.1:{port}"), check)
+            assert found.trust is Trust.NEW and found.needs_consent
+            hosts.remember("127.0.0.1", first.public_key, found.name)
+            again = await resolve(parse_target(f"127.0.0.1:{port}"), check)
+            assert again.trust is Trust.KNOWN and not again.needs_consent
+        async with table(second, name="Attic") as (port, _):
+            changed = await resolve(parse_target(f"127.0.0.1:{port}"), check)
+            assert changed.trust is Trust.CHANGED and changed.needs_consent
+            assert changed.previous == first.public_key and changed.name == "Attic"
+
+    try:
+        run(main())
+    finally:
+        store.close()
