@@ -30,10 +30,11 @@ class KeyServiceError(Exception):
 class KeyService:
     """Serves ``answer`` (one line) to whoever connects, within the budget above."""
 
-    def __init__(self, answer: bytes) -> None:
-        self.answer = answer
+    def __init__(self, answer: bytes, max_open: int = MAX_OPEN,
+                 per_second: float = PER_SECOND) -> None:
+        self.answer, self.max_open, self.per_second = answer, max_open, per_second
         self.open = 0
-        self.tokens, self.filled_at = PER_SECOND, 0.0
+        self.tokens, self.filled_at = per_second, 0.0
         self.turned_away = 0
         self.server: asyncio.Server | None = None
 
@@ -43,9 +44,9 @@ class KeyService:
 
     def _may_serve(self) -> bool:
         now = asyncio.get_running_loop().time()
-        self.tokens = min(PER_SECOND, self.tokens + (now - self.filled_at) * PER_SECOND)
+        self.tokens = min(self.per_second, self.tokens + (now - self.filled_at) * self.per_second)
         self.filled_at = now
-        if self.open >= MAX_OPEN or self.tokens < 1:
+        if self.open >= self.max_open or self.tokens < 1:
             return False
         self.tokens -= 1
         return True
