@@ -47,7 +47,8 @@ def test_the_client_says_who_takes_over_when_the_host_is_lost(tmp_path: Path) ->
         # hosts the table now; play goes on" show while the table changes hands and until the
         # player's turn comes (often too briefly to be caught here: tests/ui checks them); the
         # header keeps saying who hosts.
-        resumed = wait_for(tmux, "127.0.0.1 · hosted by Bo · ", 10)
+        # (the header names the table: "Lanomino", the default name, not the address joined by)
+        resumed = wait_for(tmux, "Lanomino · hosted by Bo · ", 10)
         assert "has left the table" in resumed
         screens = [resumed]
         end = play_until(tmux, "The match is over", screens, timeout_s=60)

@@ -44,11 +44,14 @@ class LanTable:
     async def _run(self) -> None:
         lan = self.ui.lan
         assert lan is not None
+        node: TableNode | None = None
         try:
             node = self.make_node()
             node.subscribe(self._on_event)
             await node.start()
         except (OSError, ValueError) as exc:
+            if node is not None:
+                await node.close()  # what did start (a standby port, a half-made connection)
             verb = "open the table" if self.role == "host" else "join"
             self._closed(f"Could not {verb}: {exc}")
             return

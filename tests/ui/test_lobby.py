@@ -169,10 +169,12 @@ def test_a_full_table_is_not_joined() -> None:
 
 def test_join_by_address_checks_the_form_first() -> None:
     ui = lobby_ui(KITCHEN)
-    intents = run_keys(ui, ["a", *"10.0.0.1:99", "\r"])
-    assert intents == [] and "HOST:PORT/KEY" in ui.lobby.message
-    intents = run_keys(ui, [*"/" + "b" * 52, "\r"])
-    assert intents == [JoinTable("10.0.0.1:99/" + "b" * 52)]
+    intents = run_keys(ui, ["a", *"10.0.0.1", "\r"])  # no port
+    assert intents == [] and "HOST:PORT or HOST:PORT/CODE" in ui.lobby.message
+    intents = run_keys(ui, [*":99", "\r"])
+    assert intents == [JoinTable("10.0.0.1:99")]
+    intents = run_keys(ui, ["a", *"10.0.0.1:99/3f9a0c12", "\r"])
+    assert intents == [JoinTable("10.0.0.1:99/3f9a0c12")]
 
 
 def test_esc_cancels_typing_then_leaves_the_lobby() -> None:
