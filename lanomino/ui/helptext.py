@@ -110,4 +110,7 @@ SETTINGS_TEXT: tuple[tuple[str, str], ...] = (
     ("Default rules", "The rules a new game starts with."),
     ("Computer move pause", "How long a computer player seems to think, so you can follow its "
      "move."),
+    ("Line mode", "From the next start, plain sentences and typed commands instead of this "
+     "screen: for screen readers and scripts (lanomino play --lines does it once)."),
+    ("Tiles as words", "In line mode, tiles are said as five-three rather than 5-3."),
 )

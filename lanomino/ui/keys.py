@@ -26,6 +26,7 @@ from lanomino.ui.state import (
     ResignMatch,
     SaveSettings,
     Screen,
+    Settings,
     SetupForm,
     StartLocal,
     Submit,
@@ -195,10 +196,8 @@ def _load_setup(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
 def change_setting(ui: UiState, delta: int) -> None:
     key = SETTINGS_ROWS[ui.settings_row]
     s = ui.settings
-    if key in ("colour", "sound", "auto_draw"):
-        flags = {"colour": s.colour, "sound": s.sound, "auto_draw": s.auto_draw}
-        flags[key] = not flags[key]
-        ui.settings = replace(s, colour=flags["colour"], sound=flags["sound"], auto_draw=flags["auto_draw"])
+    if key in ("colour", "sound", "auto_draw", "lines", "words"):
+        ui.settings = Settings.from_dict({**s.to_dict(), key: not getattr(s, key)})
     elif key == "level" and ui.levels:
         options = ["", *ui.levels]
         i = options.index(s.level) if s.level in options else 0

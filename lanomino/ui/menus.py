@@ -86,11 +86,13 @@ def draw_setup(ui: UiState, canvas: Canvas) -> None:
     footer(canvas, "↑/↓ choose · ←/→ change · Enter start · Esc back · ? rules")
 
 
-SETTINGS_ROWS = ("name", "colour", "sound", "auto_draw", "level", "preset", "pause_s")
+SETTINGS_ROWS = ("name", "colour", "sound", "auto_draw", "level", "preset", "pause_s", "lines",
+                 "words")
 SETTINGS_LABELS = {
     "name": "Your name", "colour": "Coloured pips", "sound": "Sound (terminal bell)",
     "auto_draw": "Auto-draw", "level": "Default computer level", "preset": "Default rules",
-    "pause_s": "Computer move pause",
+    "pause_s": "Computer move pause", "lines": "Line mode (next start)",
+    "words": "Tiles as words (lines)",
 }
 
 
