@@ -83,3 +83,48 @@ def test_a_line_mode_host_seats_a_bot(tmp_path: Path) -> None:
         if bot is not None and bot.poll() is None:
             bot.kill()
             bot.wait()
+
+
+def test_a_line_mode_player_hears_the_host_change_and_plays_on(tmp_path: Path) -> None:
+    """Three at a table on 127.0.0.1; the host is killed mid-hand: the line mode says who takes
+    over and that play goes on (each said once, none lost to a redraw), then the match ends."""
+    host = subprocess.Popen(
+        [*LANOMINO, "host", "--headless", "--bind", "127.0.0.1", "--no-announce", "--json",
+         "--seats", "3", "--level", "greedy", "--set", "target=1", "--bot-delay", "0.2",
+         "--data-dir", str(tmp_path / "host")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    procs = [host]
+    pipe: LinePipe | None = None
+    try:
+        assert host.stdout is not None
+        address = json.loads(host.stdout.readline())["address"]
+        bot = subprocess.Popen([*LANOMINO, "bot", address, "--player", "Bo", "--level", "greedy",
+                                "--json", "--delay", "0.2", "--data-dir", str(tmp_path / "bot")],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True)
+        procs.append(bot)
+        assert bot.stdout is not None
+        assert json.loads(bot.stdout.readline()) == {"event": "seated", "seat": 1}
+        pipe = LinePipe(["join", address, "--lines", "--player", "Me",
+                         "--data-dir", str(tmp_path / "me")])
+        pipe.until(r"^Your hand: 1: ", timeout_s=20)
+        host.kill()
+        host.wait(timeout=5)
+        gone = pipe.until(r"^The host is gone: ", timeout_s=20)
+        assert gone.startswith("The host is gone: Bo (seat 2) takes the table over (term 1)")
+        play_match(pipe, r"^Bo \(seat 2\) hosts the table now; play goes on\.$", timeout_s=30)
+        play_match(pipe, OVER, timeout_s=60)
+        said = [s for s in pipe.said if not s.startswith(">>> ")]
+        assert len([s for s in said if s.startswith("The host is gone: ")]) == 1
+        assert len([s for s in said if "hosts the table now" in s]) == 1
+        result = json.loads(bot.communicate(timeout=30)[0].strip().splitlines()[-1])
+        assert result["finished"] and result["verified"] and result["hosts"] == {"0": 0, "1": 1}
+        pipe.send("quit")
+        assert pipe.finish() == 0, pipe.stderr()
+    finally:
+        if pipe is not None:
+            pipe.kill()
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
