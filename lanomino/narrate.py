@@ -311,11 +311,15 @@ def standings(ended: MatchEnded, cast: Cast,
 
 
 def last_action(history: Sequence[Event], seat: int) -> str:
-    """What ``seat`` did last this hand: 'played 6-4', 'drew 3', 'drew 2, played 5-1', 'passed'."""
+    """What ``seat`` did last this hand: 'played 6-4', 'drew 3', 'drew 2, played 5-1', 'passed',
+    'played 6-4, scored 10' (All Fives)."""
     mine = [e for e in history if isinstance(e, TilePlayed | TileDrawn | Passed | Resigned)
             and e.seat == seat]
     if not mine:
         return ""
+    at = max(i for i, e in enumerate(history) if e is mine[-1])
+    after = history[at + 1] if at + 1 < len(history) else None
+    scored = f", scored {after.points}" if isinstance(after, PointsScored) else ""
     last = mine[-1]
     drew = 0
     for event in reversed(mine[:-1] if not isinstance(last, TileDrawn) else mine):
@@ -326,13 +330,10 @@ def last_action(history: Sequence[Event], seat: int) -> str:
     if isinstance(last, TileDrawn):
         return f"drew {drew}"
     if isinstance(last, TilePlayed):
-        return f"{before}played {last.tile}"
+        return f"{before}played {last.tile}{scored}"
     if isinstance(last, Passed):
         return f"{before}passed"
     return "resigned"
-
-
-END_NAMES = ("left", "right", "up", "down")
 
 
 def ends_count(line: Line) -> str:

@@ -152,3 +152,15 @@ def test_a_blocked_tie_broken_by_the_lightest_tile_names_it() -> None:
     assert hand_end_sentence(ended, Cast(PAIR, rules, you=0)) == (
         "The line is blocked: you and Ana tie on 9 pips; Ana holds the lightest tile (1-0), "
         "wins and scores the others' 9 pips.")
+
+
+def test_the_last_action_of_a_seat_says_what_an_all_fives_play_scored() -> None:
+    from lanomino.narrate import last_action
+
+    rules = Rules.preset("allfives")
+    state = game(rules, ["6-4 1-1 0-0 3-3 5-5 4-4 2-1", "6-6 4-3 6-2 2-2 0-1 0-2 2-5"])
+    play(state, 1, "6-6")
+    play(state, 0, "6-4", End.LEFT)  # ends 4 and 6-6: 16
+    assert last_action(state.history, 0) == "played 6-4"
+    play(state, 1, "4-3", End.LEFT)  # ends 3 and 6-6: 15
+    assert last_action(state.history, 1) == "played 4-3, scored 15"
