@@ -73,7 +73,8 @@ def main() -> int:
                 args.runs, env)
     print(f"lanomino --help:        {r['ours_wall'] * 1e3:6.1f} ms wall, "
           f"{r['ours_cpu'] * 1e3:6.1f} ms CPU (median of {args.runs})")
-    print(f"stdlib imports only:    {r['ref_wall'] * 1e3:6.1f} ms wall, {r['ref_cpu'] * 1e3:6.1f} ms CPU")
+    print(f"stdlib imports only:    {r['ref_wall'] * 1e3:6.1f} ms wall, "
+          f"{r['ref_cpu'] * 1e3:6.1f} ms CPU")
     print(f"ratio: {r['wall_ratio']:.2f}x wall, {r['cpu_ratio']:.2f}x CPU (goal <= 2x)")
     return 0
 
