@@ -14,6 +14,7 @@ from lanomino.ui.lan import OpenLobby
 from lanomino.ui.lobby_keys import load_lobby_bindings, open_host_form, typing
 from lanomino.ui.menus import SETTINGS_ROWS, choosing_preset, step_help_preset
 from lanomino.ui.panel_keys import load_panel_bindings
+from lanomino.ui.setup import SetupForm
 from lanomino.ui.state import (
     PAUSES_S,
     ContinueSaved,
@@ -27,7 +28,6 @@ from lanomino.ui.state import (
     SaveSettings,
     Screen,
     Settings,
-    SetupForm,
     StartLocal,
     Submit,
     UiState,
