@@ -87,7 +87,19 @@ class Controller:
     # ----- local games ------------------------------------------------------------------------
 
     def _start(self, intent: s.StartLocal) -> None:
+        """A new local game; with a game saved, only once the player says yes (a second start
+        of the same game counts as yes: the line mode's way to say it)."""
         from lanomino.localgame import LocalMatch, make_config
+
+        if self.ui.has_saved_game and not intent.replace_saved:
+            if self.ui.pending_start != intent:
+                self.ui.pending_start, self.ui.screen = intent, s.Screen.SETUP
+                self.ui.message = ("A saved game is waiting: starting a new one gives it up "
+                                   "(History will show it as abandoned).")
+                return
+        self.ui.pending_start = None
+        if self.ui.has_saved_game:
+            self.writer.submit(self._abandon_saved)
 
         seed = self.seed if self.seed is not None else secrets.randbelow(2**31)
         self.seed = None
@@ -115,6 +127,15 @@ class Controller:
         self.table = table
         table.start()
         return table
+
+    def _abandon_saved(self) -> None:
+        """On the store's thread: the saved game is given up; its logged hands say so."""
+        from lanomino.store import PlayLog
+
+        data = self.store.load_game()
+        if data is not None and isinstance(data.get("uid"), str):
+            PlayLog(self.store).mark_abandoned(f"local:{data['uid']}")
+        self.store.clear_game()
 
     def _save(self, record: dict[str, Any] | None) -> None:
         if record is None:
@@ -211,7 +232,13 @@ class Controller:
         self._close_table(keep_screen=True)
         self.table = table
         if isinstance(table, LanTable):
+            table.on_abandon = self._abandoned
             table.start(self.net.spawn)
+
+    def _abandoned(self, uid: str) -> None:
+        from lanomino.store import PlayLog
+
+        self.writer.submit(PlayLog(self.store).mark_abandoned, uid)
 
     def _refused(self, intent: JoinTable) -> Any:
         def refused(code: str, reason: str) -> None:

@@ -32,6 +32,8 @@ class LanTable:
         self.seen_results = 0
         self.new_host: int | None = None  # an election's candidate, until play goes on under it
         self.task: asyncio.Future[Any] | None = None
+        self.logged_as = ""  # the play log's id for this match, once a hand of it is logged
+        self.on_abandon: Callable[[str], None] | None = None  # leaving mid-match: mark it so
         status = "opening the table…" if role == "host" else f"joining {name}…"
         ui.lan = LanView(role, name, status=status)
         ui.obs, ui.hand_result, ui.match_result = None, None, None
@@ -138,6 +140,8 @@ class LanTable:
         notice = ""
         if lan is not None and not lan.over and not lan.closed:
             notice = "You closed the table." if self.role == "host" else "You left the table."
+            if self.logged_as and self.on_abandon is not None:
+                self.on_abandon(self.logged_as)
         self._quit()
         self.ui.lan = None
         return notice
@@ -176,6 +180,8 @@ class LanTable:
             self._observe(event.observation)
         elif isinstance(event, s.YourTurn) and ui.settings.sound:
             self.frontend.bell()
+        elif isinstance(event, s.TranscriptUpdated):
+            self.logged_as = f"lan:{event.table}"  # (the node logs it under this id)
         elif isinstance(event, s.HandVerified):
             lan.verified[event.hand] = (event.ok, event.detail)
         elif isinstance(event, s.MatchOver):

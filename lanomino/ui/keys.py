@@ -161,7 +161,19 @@ def start_from_setup(ui: UiState, intents: Intents) -> None:
 
 
 def _load_setup(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
-    on = _on(Screen.SETUP, ui)
+    on = Condition(lambda: ui.screen is Screen.SETUP and ui.pending_start is None)
+    asking = Condition(lambda: ui.screen is Screen.SETUP and ui.pending_start is not None)
+
+    @kb.add("y", filter=asking)
+    def _(event: KeyPressEvent) -> None:
+        start, ui.pending_start, ui.message = ui.pending_start, None, ""
+        if start is not None:
+            intents(replace(start, replace_saved=True))
+
+    @kb.add("n", filter=asking)
+    @kb.add("escape", filter=asking)
+    def _(event: KeyPressEvent) -> None:
+        ui.pending_start, ui.message = None, ""
 
     @kb.add("up", filter=on)
     def _(event: KeyPressEvent) -> None:

@@ -84,7 +84,8 @@ def draw_setup(ui: UiState, canvas: Canvas) -> None:
         put_wrapped(canvas, 2, y + 3, str(exc), "class:warn", rows=2)
     if ui.message:
         put_wrapped(canvas, 2, y + 5, ui.message, "class:warn", rows=2)
-    footer(canvas, "↑/↓ choose · ←/→ change · Enter start · Esc back · ? rules")
+    footer(canvas, "y start anyway · n keep the saved game" if ui.pending_start is not None
+           else "↑/↓ choose · ←/→ change · Enter start · Esc back · ? rules")
 
 
 SETTINGS_ROWS = ("name", "colour", "sound", "auto_draw", "level", "preset", "pause_s", "lines",

@@ -77,6 +77,7 @@ class StartLocal:
     rules: Rules
     players: int
     levels: tuple[str, ...]  # one per computer seat
+    replace_saved: bool = False  # the player said yes to giving the saved game up
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +214,7 @@ class UiState:
     resigned: bool = False  # the human seat resigned and watches the others finish
     finishing: bool = False  # the rest of the match is being played out at once
     notice: str = ""  # one line shown on the menu (e.g. "you resigned")
+    pending_start: StartLocal | None = None  # a new game waiting for a yes: a game is saved
     # History and stats, and the replay of a logged match
     history: HistoryView = field(default_factory=HistoryView)
     replay: ReplayView | None = None

@@ -34,3 +34,53 @@ def test_quitting_from_the_menu_says_nothing(tmp_path: Path) -> None:
     assert c.close() == ""
     c.writer.shutdown(wait=True)
     c.store.close()
+
+
+def play_first_hand(c: Controller, match: LocalMatch) -> None:
+    """Play this seat with its first legal move until the first hand ends (it is logged)."""
+    import asyncio
+
+    table = c.open_local(match)
+
+    async def play() -> None:
+        while not match.state.results:
+            while await table.step():
+                pass
+            obs = c.ui.obs
+            assert obs is not None
+            if obs.is_my_turn and obs.phase == "play":
+                table.submit(obs.legal[0])
+
+    asyncio.run(play())
+
+
+def test_a_new_game_over_a_saved_one_asks_first_and_marks_it_abandoned(tmp_path: Path) -> None:
+    from lanomino.store import PlayLog
+    from lanomino.ui.state import LeaveTable, Screen, StartLocal
+
+    c = controller(tmp_path)
+    old = LocalMatch(make_config(Rules.classic(target=500), 2, ("random",), "Me", 4))
+    play_first_hand(c, old)
+    c.handle(LeaveTable())
+    assert c.ui.has_saved_game and c.ui.screen is Screen.MENU
+    new = StartLocal(Rules.block(), 2, ("random",))
+    c.handle(new)
+    assert c.ui.pending_start == new and c.ui.screen is Screen.SETUP and c.table is None
+    assert "saved game is waiting" in c.ui.message
+    c.handle(new)  # the same start again (y in the full-screen client): yes
+    assert c.table is not None and c.ui.pending_start is None
+    [logged] = c.writer.submit(PlayLog(c.store).matches).result()
+    assert logged.abandoned and not logged.finished and logged.hands == 1
+    c.close()
+    c.writer.shutdown(wait=True)
+    saved = c.store.load_game()
+    assert saved is not None and saved["uid"] != old.uid  # the save is the new game's now
+    c.store.close()
+
+
+def test_an_abandoned_match_reads_abandoned_in_history() -> None:
+    from lanomino.ui.history import result_label
+
+    row = {"finished": False, "scores": [12, 30], "you_won": None}
+    assert result_label(row) == "unfinished 12-30"
+    assert result_label({**row, "abandoned": True}) == "abandoned 12-30"
