@@ -45,8 +45,8 @@ class Limit:
 # Joining is hello then auth: a burst of 4 lets a joiner retry once; 2 a second after that.
 UNSEATED = Limit(rate_per_s=2.0, burst=4.0)
 # A seated peer sends about 5 messages a second at most (pings, a move, the deal's round); a
-# restarted peer catching up sends a few at once. Twenty times that is never reached honestly.
-SEATED = Limit(rate_per_s=100.0, burst=200.0)
+# restarted peer catching up sends a few at once. Eight times that is never reached honestly.
+SEATED = Limit(rate_per_s=40.0, burst=80.0)
 # A snapshot can be hundreds of kilobytes: two at once, then one every 5 s.
 RESYNC = Limit(rate_per_s=0.2, burst=2.0)
 MAX_CONNECTIONS = 1024
@@ -66,7 +66,8 @@ class Bucket:
 
     def _refill(self, now: float) -> None:
         if now > self.stamp:
-            self.tokens = min(self.limit.burst, self.tokens + (now - self.stamp) * self.limit.rate_per_s)
+            gained = (now - self.stamp) * self.limit.rate_per_s
+            self.tokens = min(self.limit.burst, self.tokens + gained)
             self.stamp = now
 
     def take(self, now: float, cost: float = 1.0) -> bool:
@@ -116,7 +117,7 @@ class Budgets:
 
 
 class Deferrals:
-    """Per-seat budgets for requests whose answer is expensive; the excess is answered late, once."""
+    """Per-seat budgets for requests whose answer is expensive: the excess is answered once, late."""
 
     def __init__(self, limit: Limit = RESYNC) -> None:
         self.limit = limit

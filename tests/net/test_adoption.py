@@ -24,9 +24,14 @@ def test_an_adoption_record_is_parsed_strictly() -> None:
     a = parse_adoption({"host": 1, "term": 2, "keys": [[3, KEY]]}, "adopted", 4)
     assert a == Adoption(1, 2, ((3, bytes.fromhex(KEY)),)) and a.adopts(3) and not a.adopts(1)
     assert parse_adoption(a.to_json(), "adopted", 4) == a
-    for bad in ({"host": 1, "term": 0, "keys": [[3, KEY]]}, {"host": 4, "term": 1, "keys": [[3, KEY]]},
-                {"host": 1, "term": 1, "keys": []}, {"host": 1, "term": 1, "keys": [[3, KEY.upper()]]},
-                {"host": 1, "term": 1, "keys": [[3, "ab"]]}, {"host": 1, "term": 1}):
+    for bad in (
+        {"host": 1, "term": 0, "keys": [[3, KEY]]},
+        {"host": 4, "term": 1, "keys": [[3, KEY]]},
+        {"host": 1, "term": 1, "keys": []},
+        {"host": 1, "term": 1, "keys": [[3, KEY.upper()]]},
+        {"host": 1, "term": 1, "keys": [[3, "ab"]]},
+        {"host": 1, "term": 1},
+    ):
         with pytest.raises(AdoptionError):
             parse_adoption(bad, "adopted", 4)
 
@@ -42,8 +47,15 @@ def test_the_chain_of_adoption() -> None:
 
 def _migrated_match() -> dict[str, Any]:
     table = MigratingTable(Rules.preset("classic", target=100), 4, seed=31, bots=1)
-    table.run(lambda: (h := table.by_seat(0).host) is not None and h.deal is not None
-              and h.deal.hand == 2 and h.phase.value == "play" and len(h.deal.moves) >= 3)
+    table.run(
+        lambda: (
+            (h := table.by_seat(0).host) is not None
+            and h.deal is not None
+            and h.deal.hand == 2
+            and h.phase.value == "play"
+            and len(h.deal.moves) >= 3
+        )
+    )
     table.crash(0)
     table.run(table.over)
     host = table.by_seat(1).host
@@ -61,7 +73,8 @@ def _record(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_transcript_with_an_adoption_verifies_offline_and_streamed(
-        adopted_doc: dict[str, Any]) -> None:
+    adopted_doc: dict[str, Any],
+) -> None:
     assert verify_transcript(adopted_doc).ok
     stream = StreamVerifier()
     for n in range(1, len(adopted_doc["hands"])):  # hand by hand, as a peer checks it (the
@@ -69,7 +82,9 @@ def test_a_transcript_with_an_adoption_verifies_offline_and_streamed(
     assert stream.check(adopted_doc).ok
 
 
-def test_without_the_record_the_bots_new_signatures_do_not_verify(adopted_doc: dict[str, Any]) -> None:
+def test_without_the_record_the_bots_new_signatures_do_not_verify(
+    adopted_doc: dict[str, Any],
+) -> None:
     doc = copy.deepcopy(adopted_doc)
     del _record(doc)["adopted"]
     failure = verify_transcript(doc).failure
@@ -80,10 +95,16 @@ def test_an_adoption_claimed_by_another_seat_is_refused(adopted_doc: dict[str, A
     doc = copy.deepcopy(adopted_doc)
     _record(doc)["adopted"]["host"] = 2
     failure = verify_transcript(doc).failure
-    assert failure is not None and failure.check == "adoption" and "signs this hand's log" in failure.message
+    assert (
+        failure is not None
+        and failure.check == "adoption"
+        and "signs this hand's log" in failure.message
+    )
 
 
-def test_another_key_in_the_record_breaks_the_hosts_log_signature(adopted_doc: dict[str, Any]) -> None:
+def test_another_key_in_the_record_breaks_the_hosts_log_signature(
+    adopted_doc: dict[str, Any],
+) -> None:
     doc = copy.deepcopy(adopted_doc)
     _record(doc)["adopted"]["keys"][0][1] = KEY
     failure = verify_transcript(doc).failure

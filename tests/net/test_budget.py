@@ -32,7 +32,9 @@ def test_unseated_connection_gets_a_small_budget_and_a_seated_one_a_large_one() 
     assert member == SEATED.burst
     assert budgets.dropped == 2000 - stranger - member
     # one second later each has its rate back, not more
-    assert sum(budgets.admit(b"a", seated=False, now=1.0) for _ in range(100)) == UNSEATED.rate_per_s
+    assert (
+        sum(budgets.admit(b"a", seated=False, now=1.0) for _ in range(100)) == UNSEATED.rate_per_s
+    )
 
 
 def test_a_joiner_is_admitted_while_other_connections_flood() -> None:

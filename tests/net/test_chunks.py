@@ -83,16 +83,21 @@ def test_a_restarted_peer_resyncs_after_200_hands() -> None:
     restarted rebuilds the match from it and plays on, and every hand verifies."""
     table = Table(Rules.preset("classic", target=100_000), 2, seed=3)
     old = table.slots[0]
-    table.run(lambda: table.host.doc is not None and len(table.host.doc["hands"]) >= 200,
-              max_time=1e6)
+    table.run(
+        lambda: table.host.doc is not None and len(table.host.doc["hands"]) >= 200, max_time=1e6
+    )
     assert len(encode_json(table.host.doc, max_bytes=10**8)) > 4 * MAX_MESSAGE_BYTES
     old.connected = False
-    saved = {(e.table, e.hand, e.attempt): e.secret for e in old.events if isinstance(e, SecretMade)}
+    saved = {
+        (e.table, e.hand, e.attempt): e.secret for e in old.events if isinstance(e, SecretMade)
+    }
     table.run(lambda: False, max_time=2)
     new = table.add_peer("peer1", identity=old.session.identity, curve_n=42, secrets=saved)
     hands = len(table.host.doc["hands"])
-    table.run(lambda: len(new.session.doc["hands"]) >= hands + 2 if new.session.doc else False,
-              max_time=600)
+    table.run(
+        lambda: len(new.session.doc["hands"]) >= hands + 2 if new.session.doc else False,
+        max_time=600,
+    )
     assert sum(m["type"] == "snapshot_part" for m in new.inbox) >= 5
     assert not any(m["type"] == "snapshot" for m in new.inbox)
     assert new.session.seat == old.session.seat and new.session.verified_all
