@@ -30,6 +30,13 @@ def play_until(tmux: Tmux, done: str, screens: list[str], timeout_s: float = 30.
             return screen
         footer = screen.rstrip().splitlines()[-1]
         if "is over" in screen:
+            # The match's end may arrive just after its last hand's: give it a moment before
+            # Enter (which, once the match is over, leaves for the menu).
+            time.sleep(1.0)
+            screen = tmux.screen()
+            screens.append(screen)
+            if done in screen:
+                return screen
             tmux.keys("Enter")  # a hand ended without deciding the match: on to the next
         elif "Play where" in screen:
             tmux.keys("1")
