@@ -1,13 +1,19 @@
 """Expert: information-set Monte Carlo over hidden hands sampled from what the table has shown.
 
 Theory of operation: at each decision Expert reads its ``Knowledge`` and builds a ``HandSampler``.
-Each simulation samples a fresh world (the other hands and the boneyard order, uniformly among
-those consistent with the voids, counts and opening), picks a root move with UCB1, plays the rest
-of the hand out with a quick greedy policy for every seat, and scores the result by its value for
+Each simulation samples a fresh world (the other hands and the boneyard order, among those
+consistent with the voids, counts and opening), picks a root move with UCB1, plays the rest of
+the hand out with a quick greedy policy for every seat, and scores the result by its value for
 the *match*: the estimated chance that Expert's side wins it from the new scores, so points
-matter more when they decide the match. Because every simulation uses a new world, no move is
-chosen on a guess at the boneyard order. It stops at the time budget or the simulation cap,
-whichever comes first, and plays the move with the best mean value.
+matter more when they decide the match. Worlds are not quite uniform: of four sampled, one is kept
+in proportion to how likely the opponents' past plays were in it (``belief.py``). Because every
+simulation uses a new world, no move is chosen on a guess at the boneyard order. It stops at the
+time budget or the simulation cap, or earlier once the choice is settled, and plays the move with
+the best mean value.
+
+``Settings`` also reaches the variants the benchmarks compared and did not keep (README): a tree
+over Expert's information sets (``tree.py``), exact endgames, Hard's policy or random play in the
+roll-outs, a points margin instead of the match value.
 
 The clock is injected, so a test with a simulation cap and a clock that never advances is exactly
 reproducible from the seed.
@@ -19,7 +25,8 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 from lanomino.bots.base import Bot
 from lanomino.bots.belief import WeightedSampler, past_choices
@@ -36,7 +43,10 @@ from lanomino.bots.tree import TREE_EXPLORE, tree_search
 from lanomino.engine import Action, GameState, Observation, apply
 from lanomino.engine.observe import determinize
 
-__all__ = ["make_expert", "match_value", "rollout_choice", "search", "settled"]
+__all__ = [
+    "Settings", "analyse", "best_move", "make_expert", "match_value", "rollout_choice", "search",
+    "settled",
+]
 
 DEFAULT_BUDGET_S = 0.3
 DEFAULT_MAX_SIMS = 20_000
@@ -60,6 +70,7 @@ def search(
     settle: bool = True,
     rollout: str = "greedy",
     value: str = "match",
+    sampler: HandSampler | WeightedSampler | None = None,
 ) -> list[tuple[Action, int, float]]:
     """(action, simulations, mean value) for each legal move, after a flat search (one level).
 
@@ -68,7 +79,7 @@ def search(
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)
     squares = [0.0] * len(moves)
-    sampler = HandSampler(read_knowledge(obs))
+    sampler = sampler or HandSampler(read_knowledge(obs))
     side = obs.side_of(obs.seat)
     before = tuple(obs.scores)
     deadline = clock() + budget_s
@@ -118,47 +129,77 @@ def _pick(visits: list[int], totals: list[float], sims: int) -> int:
     return max(range(len(scores)), key=scores.__getitem__)
 
 
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How Expert searches; the defaults are the variants that won in the benchmarks (README).
+
+    ``tree``: the information-set tree (``tree.py``) instead of the flat search; ``settle``: let
+    a flat search stop early once its choice is settled; ``rollout``: the policy below the search
+    (see ``playout.ROLLOUTS``); ``value``: what a finished hand is worth (``playout.VALUES``);
+    ``endgame``: solve worlds exactly once at most this many tiles are in the hands (0: never);
+    ``explore``: the tree's UCB1 constant; ``weigh``: sample this many worlds and keep one by how
+    likely the opponents' past plays were in it (``belief.py``; 0 or 1: plain uniform worlds).
+    Raises ValueError for an unknown rollout or value."""
+
+    tree: bool = False
+    settle: bool = True
+    rollout: str = "greedy"
+    value: str = "match"
+    endgame: int = 0
+    explore: float = TREE_EXPLORE
+    weigh: int = 4
+
+    def __post_init__(self) -> None:
+        if self.rollout not in ROLLOUTS or self.value not in VALUES:
+            raise ValueError(f"rollout is one of {ROLLOUTS} and value one of {VALUES}")
+
+
+def analyse(
+    obs: Observation,
+    rng: random.Random,
+    budget_s: float = DEFAULT_BUDGET_S,
+    max_sims: int = DEFAULT_MAX_SIMS,
+    clock: Callable[[], float] = time.perf_counter,
+    settings: Settings = Settings(),
+) -> list[tuple[Action, int, float]]:
+    """(action, simulations, mean value) for each legal move, searched as ``settings`` say."""
+    plain = HandSampler(read_knowledge(obs))
+    sampler: HandSampler | WeightedSampler = plain
+    if settings.weigh > 1:
+        sampler = WeightedSampler(plain, past_choices(obs), settings.weigh)
+    if settings.tree:
+        return tree_search(obs, rng, sampler, budget_s, max_sims, clock, settings.explore,
+                           settings.rollout, settings.value, settings.endgame)
+    return search(obs, rng, budget_s, max_sims, clock, settings.settle, settings.rollout,
+                  settings.value, sampler)
+
+
+def best_move(results: Sequence[tuple[Action, int, float]], settings: Settings) -> Action:
+    """The move to play: the most visited in a tree (its most trusted), else the best mean."""
+    if settings.tree:
+        return max(results, key=lambda r: (r[1], r[2]))[0]
+    return max(results, key=lambda r: (r[2], r[1]))[0]
+
+
 def make_expert(
     budget_s: float = DEFAULT_BUDGET_S,
     max_sims: int = DEFAULT_MAX_SIMS,
     clock: Callable[[], float] = time.perf_counter,
     on_search: Callable[[int], None] | None = None,
-    tree: bool = False,
-    settle: bool = True,
-    rollout: str = "greedy",
-    value: str = "match",
-    endgame: int = 0,
-    explore: float | None = None,
-    weigh: int = 0,
+    **options: Any,
 ) -> Bot:
     """An Expert that thinks for at most ``budget_s`` seconds or ``max_sims`` simulations a move;
-    ``on_search`` (for benchmarks) is told how many simulations each search ran. The other
-    options choose among the variants the benchmarks compared: a ``tree`` search instead of the
-    flat one, ``settle`` (stop a flat search early), the ``rollout`` policy, the ``value`` of a
-    finished hand, exact play of endgames of at most ``endgame`` tiles, the UCB1 constant, and
-    (tree only) resampling worlds by the opponents' past plays, keeping one of ``weigh``."""
-    if rollout not in ROLLOUTS or value not in VALUES:
-        raise ValueError(f"rollout is one of {ROLLOUTS} and value one of {VALUES}")
+    ``on_search`` (for benchmarks) is told how many simulations each search ran; ``options``
+    are ``Settings`` fields. Raises TypeError or ValueError for a bad option."""
+    settings = Settings(**options)
 
     def expert(obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal) == 1:
             return obs.legal[0]
-        if tree:
-            plain = HandSampler(read_knowledge(obs))
-            sampler: HandSampler | WeightedSampler = plain
-            if weigh > 1:
-                sampler = WeightedSampler(plain, past_choices(obs), weigh)
-            c = TREE_EXPLORE if explore is None else explore
-            results = tree_search(
-                obs, rng, sampler, budget_s, max_sims, clock, c, rollout, value, endgame
-            )
-            best = max(results, key=lambda r: (r[1], r[2]))
-        else:
-            results = search(obs, rng, budget_s, max_sims, clock, settle, rollout, value)
-            best = max(results, key=lambda r: (r[2], r[1]))
+        results = analyse(obs, rng, budget_s, max_sims, clock, settings)
         if on_search is not None:
             on_search(sum(r[1] for r in results))
-        return best[0]
+        return best_move(results, settings)
 
     return expert
 

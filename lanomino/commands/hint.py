@@ -52,7 +52,7 @@ class Position:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lanomino.bots.expert import DEFAULT_BUDGET_S, DEFAULT_MAX_SIMS, search
+    from lanomino.bots.expert import DEFAULT_BUDGET_S, DEFAULT_MAX_SIMS, analyse
     from lanomino.cli import CliError
     from lanomino.commands.replay import load_json
     from lanomino.record import MalformedRecordError, parse_record
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"at hand {pos.hand}, move {pos.move} it is {record.players[obs.seat]}'s turn "
                        f"(seat {obs.seat + 1}), not {args.seat}'s")
     rng = random.Random(args.seed)
-    results = search(obs, rng, budget_s=budget, max_sims=sims)
+    results = analyse(obs, rng, budget_s=budget, max_sims=sims)
     ranked = sorted(results, key=lambda r: (-r[2], -r[1]))
     out = hint_json(record, pos, ranked[: args.top], sum(r[1] for r in results))
     if args.json:

@@ -8,6 +8,7 @@ import random
 from bot_positions import deal, opening_position, random_positions
 
 from lanomino.bots.belief import past_choices, weight
+from lanomino.bots.expert import Settings, make_expert
 from lanomino.bots.knowledge import HandSampler, World, read_knowledge
 from lanomino.bots.playout import can_solve, side_values, solve
 from lanomino.bots.tree import Node, _descend, tree_search
@@ -47,6 +48,22 @@ def test_the_tree_is_reproducible_and_grows_below_the_root() -> None:
     # Seat 1's replies are nodes of seat 1's side; Expert's own moves of side 0.
     assert {c.side for c in root.children.values()} == {0}
     assert {g.side for c in root.children.values() for g in c.children.values()} <= {1}
+
+
+def test_the_default_expert_still_plays_for_the_match() -> None:
+    """The All Fives position of test_expert_plays_for_the_match_not_the_hand, searched the
+    default way (weighted worlds): take 5 points early, turn them down when both need 10."""
+    state = new_game(Rules.allfives(), 2)
+    deal(state, ["2-0 2-2 3-0 5-1 5-5 6-2 6-6", "1-0 1-1 2-1 3-2 3-3 4-2 6-3"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    apply(state, 1, Play(parse_tile("6-3"), End.LEFT))
+    shed, points = Play(parse_tile("3-0"), End.LEFT), Play(parse_tile("6-2"), End.RIGHT)
+    expert = make_expert(budget_s=1.0, max_sims=1500, clock=lambda: 0.0)
+    state.scores = [0, 0]
+    assert expert(observe(state, 0), random.Random(1)) == points
+    state.scores = [140, 140]
+    assert expert(observe(state, 0), random.Random(1)) == shed
+    assert Settings().weigh > 1
 
 
 def observe_world(obs: Observation, sampler: HandSampler) -> GameState:
