@@ -3,9 +3,8 @@ the lines a networked table adds (the deal's verification at the end of a hand).
 
 from __future__ import annotations
 
-import textwrap
-
 from lanomino.engine import Rules
+from lanomino.ui.chrome import fit, footer, header, put_wrapped, wrap
 from lanomino.ui.helptext import describe_game
 from lanomino.ui.lan import HOST_ROWS, HostForm, LanView, LobbyView
 from lanomino.ui.render import Canvas
@@ -15,26 +14,18 @@ LOBBY_TOP = 5  # the row of the first table (mouse clicks map rows to tables)
 LOCK = "🔒"
 
 
-def _header(canvas: Canvas, left: str, right: str = "? help") -> None:
-    canvas.put(0, 0, " " * canvas.width, "class:header")
-    canvas.put(1, 0, left[: canvas.width - len(right) - 3], "class:header")
-    canvas.put(canvas.width - len(right) - 1, 0, right, "class:header")
-
-
-def _footer(canvas: Canvas, text: str) -> None:
-    canvas.put(1, canvas.height - 1, text[: canvas.width - 2], "class:dim")
-
-
 def draw_lobby(lobby: LobbyView, canvas: Canvas) -> None:
-    _header(canvas, "Join a table on the LAN")
+    header(canvas, "Join a table on the LAN")
     w = canvas.width
     if lobby.error:
-        canvas.put(2, 2, lobby.error[: w - 4], "class:warn")
+        put_wrapped(canvas, 2, 2, lobby.error, "class:warn", rows=2)
     elif lobby.searching:
         found = len(lobby.tables)
         what = f"{found} table{'s' if found != 1 else ''} found" if found else "no tables yet"
         canvas.put(2, 2, f"{SPINNER[lobby.tick % len(SPINNER)]} searching… {what}", "class:dim")
-    canvas.put(4, LOBBY_TOP - 1, f"{'Table':24} {'Rules':18} {'Seats':6}", "class:title")
+    name_w, rules_w = (24, 18) if w >= 76 else (14, 12)
+    titles = f"{'Table':{name_w}} {'Rules':{rules_w}} {'Seats':6}"
+    canvas.put(4, LOBBY_TOP - 1, titles, "class:title")
     rows = canvas.height - LOBBY_TOP - 5
     first = max(0, lobby.index - rows + 1) if lobby.index < len(lobby.tables) else max(0, len(lobby.tables) - rows)
     y = LOBBY_TOP
@@ -42,10 +33,11 @@ def draw_lobby(lobby: LobbyView, canvas: Canvas) -> None:
         style = "class:menu.selected" if i == lobby.index else ""
         seats = f"{table.seats_taken}/{table.seats_total}"
         note = "full" if table.full else ("other version" if not table.compatible else "")
-        line = f" {table.name[:24]:24} {table.rules[:18]:18} {seats:6}"
+        name, rules = fit(table.name, name_w), fit(table.rules, rules_w)
+        line = f" {name:{name_w}} {rules:{rules_w}} {seats:6}"
         x = canvas.put(2, y, line, style)
         x = canvas.put(x, y, f"{LOCK} " if table.locked else "   ", style)
-        canvas.put(x, y, f"{note:14}", style if note else "class:dim")
+        canvas.put(x, y, fit(note, w - x - 1), style if note else "class:dim")
         y += 1
     address_row = len(lobby.tables)
     style = "class:menu.selected" if lobby.index == address_row else ""
@@ -58,15 +50,16 @@ def draw_lobby(lobby: LobbyView, canvas: Canvas) -> None:
         canvas.put(x, y, (shown + "_")[-(w - x - 2):], "class:key")
         y += 1
     if lobby.message:  # (a question about a host's fingerprint takes a few lines)
-        for line in textwrap.wrap(lobby.message, max(20, w - 4))[: max(1, canvas.height - y - 2)]:
+        for line in wrap(lobby.message, max(20, w - 4))[: max(1, canvas.height - y - 2)]:
             canvas.put(2, y, line, "class:warn")
             y += 1
     if lobby.entry == "trust":
-        _footer(canvas, "y join this table · n or Esc do not")
+        footer(canvas, "y join this table · n or Esc do not")
     elif lobby.entry:
-        _footer(canvas, "type, then Enter · Backspace deletes · Esc cancels")
+        footer(canvas, "type, then Enter · Backspace deletes · Esc cancels")
     else:
-        _footer(canvas, f"↑/↓ choose · Enter join · a join by address · {LOCK} needs a passphrase · Esc back")
+        footer(canvas, f"↑/↓ choose · Enter join · a join by address · {LOCK} needs a passphrase"
+               " · Esc back")
 
 
 def host_value(form: HostForm, key: str, selected: bool) -> str:
@@ -94,15 +87,16 @@ HOST_LABELS = {
 
 
 def draw_host_form(form: HostForm, canvas: Canvas, rules: Rules | None = None) -> None:
-    _header(canvas, "Host a table on the LAN")
+    header(canvas, "Host a table on the LAN")
     y = 2
     for i, key in enumerate(HOST_ROWS):
         selected = i == form.row
         if key == "open":
             canvas.put(4, y + 1, "  Open the table  ", "class:menu.selected" if selected else "class:key")
             continue
-        canvas.put(2, y, f"{HOST_LABELS[key]:>28}  ")
-        canvas.put(32, y, host_value(form, key, selected)[: canvas.width - 34],
+        col = min(28, max(12, canvas.width - 30))
+        canvas.put(2, y, f"{fit(HOST_LABELS[key], col):>{col}}  ")
+        canvas.put(col + 4, y, fit(host_value(form, key, selected), canvas.width - col - 5),
                    "class:menu.selected" if selected else "")
         y += 1
     humans = form.seats - form.bots - 1
@@ -111,34 +105,34 @@ def draw_host_form(form: HostForm, canvas: Canvas, rules: Rules | None = None) -
         game = describe_game(rules or Rules.preset(form.preset))
     except ValueError:
         game = form.preset
-    canvas.put(2, y + 3, f"{game} · you, {who}"
-               + (f" and {form.bots} computer player{'s' if form.bots != 1 else ''}" if form.bots else ""),
-               "class:dim")
+    bots = f" and {form.bots} computer player{'s' if form.bots != 1 else ''}" if form.bots else ""
+    y = put_wrapped(canvas, 2, y + 3, f"{game} · you, {who}{bots}", "class:dim")
     if form.message:
-        canvas.put(2, y + 4, form.message[: canvas.width - 4], "class:warn")
-    _footer(canvas, "↑/↓ choose · ←/→ change · type the name or passphrase · Enter open · Esc back")
+        put_wrapped(canvas, 2, y, form.message, "class:warn", rows=2)
+    footer(canvas, "↑/↓ choose · ←/→ change · type the name or passphrase · Enter open"
+           " · Esc back")
 
 
 def draw_waiting(lan: LanView, canvas: Canvas, tick: int) -> None:
     """Before the first deal: where others join, who sits where; or why the table went away."""
-    _header(canvas, f"Table {lan.table}", "q leave")
+    header(canvas, f"Table {lan.table}", "q leave")
     y = 2
     if lan.closed:
-        canvas.put(2, y, lan.closed[: canvas.width - 4], "class:warn")
-        _footer(canvas, "Enter or q: back")
+        put_wrapped(canvas, 2, y, lan.closed, "class:warn", rows=canvas.height - 4)
+        footer(canvas, "Enter or q: back")
         return
-    canvas.put(2, y, f"{SPINNER[tick % len(SPINNER)]} {lan.status}", "class:title")
-    y += 2
+    y = put_wrapped(canvas, 2, y, f"{SPINNER[tick % len(SPINNER)]} {lan.status}", "class:title",
+                    indent=2, rows=3) + 1
     if lan.address:
-        canvas.put(2, y, "Others join from the lobby, or with `lanomino join` and:", "class:dim")
-        canvas.put(4, y + 1, lan.short_address or lan.address, "class:key")
-        canvas.put(2, y + 2, f"host fingerprint {lan.fingerprint} (their screen shows it too)",
-                   "class:dim")
+        y = put_wrapped(canvas, 2, y, "Others join from the lobby, or with `lanomino join` and:",
+                        "class:dim")
+        y = _address(canvas, y, lan.short_address or lan.address, "class:key")
+        y = put_wrapped(canvas, 2, y, f"host fingerprint {lan.fingerprint} (their screen shows "
+                        "it too)", "class:dim")
         if lan.short_address:
-            canvas.put(2, y + 3, "or with the full key:", "class:dim")
-            canvas.put(4, y + 4, lan.address, "class:dim")
-            y += 2
-        y += 4
+            canvas.put(2, y, "or with the full key:", "class:dim")
+            y = _address(canvas, y + 1, lan.address, "class:dim")
+        y += 1
     canvas.put(2, y, "Seats", "class:title")
     for seat in range(lan.seats):
         info = next((s for s in lan.roster if s.seat == seat), None)
@@ -148,8 +142,18 @@ def draw_waiting(lan: LanView, canvas: Canvas, tick: int) -> None:
             kind = {"host": "host", "bot": "computer", "human": "LAN player"}.get(info.kind, info.kind)
             text = f"{info.name} ({kind})" + ("" if info.connected else " · away")
             style = ""
-        canvas.put(4, y + 1 + seat, f"{seat + 1}. {text}"[: canvas.width - 6], style)
-    _footer(canvas, "the match starts when every seat is taken · q leave · ? help")
+        canvas.put(4, y + 1 + seat, fit(f"{seat + 1}. {text}", canvas.width - 6), style)
+    footer(canvas, "the match starts when every seat is taken · q leave · ? help")
+
+
+def _address(canvas: Canvas, y: int, address: str, style: str) -> int:
+    """An address to type, at column 4; one too long for the screen goes on over more rows
+    (it has no spaces to break at). Returns the next free row."""
+    room = max(8, canvas.width - 6)
+    for start in range(0, len(address), room):
+        canvas.put(4, y, address[start : start + room], style)
+        y += 1
+    return y
 
 
 def verification_line(lan: LanView, hand: int) -> tuple[str, str]:

@@ -158,3 +158,33 @@ def test_a_line_that_turns_corners_marks_its_ends_where_they_lie() -> None:
         assert marks == {"L", "R"}
         return
     pytest.fail("no hand's line turned a corner")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lan_screens_fit(size: tuple[int, int]) -> None:
+    from lanomino.ui.lan import LanView, SeatInfo, TableInfo
+
+    key = "127.0.0.1:4000/" + "a" * 52
+    ui = UiState(screen=Screen.LOBBY)
+    ui.lobby.tables = [TableInfo("k1", "The kitchen table by the window", "allfives", 4, 4, True,
+                                 key),
+                       TableInfo("k2", "Den", "partnership", 1, 4, False, key, compatible=False)]
+    ui.lobby.searching = True
+    ui.lobby.message = ("Could not join: nobody is listening at 127.0.0.1:9 (is the table still "
+                        "open, and is that its port?)")
+    assert cut_rows(ui, *size) == []
+    ui.screen = Screen.HOST
+    ui.host_form.message = "Could not open the table: the port 47311 is taken by another program"
+    for row in range(7):
+        ui.host_form.row = row
+        assert cut_rows(ui, *size) == [], f"host form row {row}"
+    ui.screen = Screen.WAITING
+    ui.lan = LanView("host", "The kitchen table", seats=4, address=key,
+                     short_address="127.0.0.1:4000/db17c004", fingerprint="db17-c004-aff5-78b4",
+                     roster=[SeatInfo(0, "Me", "host", True),
+                             SeatInfo(1, "A long name here", "human", False)],
+                     status="waiting for players (2/4): Bo is on the way and so is someone else")
+    assert cut_rows(ui, *size) == []
+    ui.lan.closed = ("Could not join: no encrypted handshake with tcp://127.0.0.1:9 within 5.0 s "
+                     "(the host did not answer)")
+    assert cut_rows(ui, *size) == []
