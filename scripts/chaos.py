@@ -1,8 +1,8 @@
 """Host-migration soak in a simulated LAN of network namespaces (root only; nothing leaves the machine).
 
 Each game: a headless host and ``--players - 1`` bot peers, each in its own namespace. At a random
-moment after the first hand has ended (a host lost during the first hand's commit-reveal sends the
-table back to the lobby, by the LAN-table rules: nothing to migrate yet) the host is hit by
+moment after the first hand has ended (a host lost during the first hand's deal has its first
+hand dealt again by its successor: not what this soak measures) the host is hit by
 ``--fault``: ``sigkill``, ``sigstop`` (SIGCONT 3 s later), ``cut`` (its link down for 3 s, then up),
 ``random`` (one of those three per game), or ``sigterm`` (a graceful leave). The survivors must finish
 the match with identical, verifying transcripts and scores, and no term may have two hosts. Prints

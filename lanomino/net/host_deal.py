@@ -77,9 +77,14 @@ class HostDeal(HostBase):
     def _new_attempt(self) -> None:
         assert self.state is not None and self.deal is not None
         excluded = self.deal.excluded()
-        seats = [n for n in range(self.players) if self.state.active[n] and n not in excluded
-                 and not (n not in self.local and self._seat(n).left)]
+        seats = [n for n in range(self.players) if self.state.active[n] and n not in excluded]
         a = self.deal.new_attempt(self.table, seats, self.now, self.timings.answer_s)
+        departed = [n for n in seats if n not in self.local and self._seat(n).left]
+        if departed:  # still in the hand (it resigns once dealt) but gone: it cannot answer
+            a.round.abandon_for(departed, self.now)
+            self.deal.abandon()
+            self._new_attempt()
+            return
         self.phase = Phase.DEAL
         for n in seats:
             if n in self.local:

@@ -26,7 +26,7 @@ from lanomino.fair.transcript import TranscriptError, parse_transcript
 from lanomino.fair.verify import verify_transcript
 from lanomino.net import reshuffle
 from lanomino.net.election import HANDOVER, majority, members, raw_key
-from lanomino.net.fair_round import Attempt, HandDeal, RoundError
+from lanomino.net.fair_round import Attempt, HandDeal, RoundError, closing
 from lanomino.net.host_base import RUNNING, LocalSeat, Phase, Policy, Seat
 from lanomino.net.host_play import HostPlay
 from lanomino.net.session_base import MigrationDone, MigrationPaused, SteppedDown
@@ -134,6 +134,8 @@ class HostMigrate(HostPlay):
                 continue
             if (s.kind == "bot" and n not in self.local) or (n == self.lost_host and n not in self.reports):
                 self._seat_left(n, "the host left" if n == self.lost_host else "its host left")
+        if self.phase is Phase.DEAL and self.deal is None:
+            self._start_hand()  # (the lost host, if it left, takes no part: it resigns once dealt)
         self._host_view()
         self._run_local_seats()
 
@@ -184,16 +186,21 @@ class HostMigrate(HostPlay):
         if finished:
             self.last_deal = self._deal_of_entry(self.doc["hands"][-1])
         played = len(finished)
+        if not finished:  # the match began (every header signature is in): it goes on from here
+            self.doc["end"] = closing(self.identity, self.digest, self.host_seat, 0, False, None,
+                                      state.scores)
         if not self._rebuild_hand(state, played + 1):
+            # no hand in play to rebuild (lost during a deal round, or between hands): the next
+            # hand is dealt afresh, members re-committing to the same secrets; once the first
+            # deal has started a table never falls back to the lobby
             self.deal = None
-            self.phase = Phase.DEAL if finished else Phase.LOBBY
-            if not finished:
-                self._reopen()
+            self.phase = Phase.DEAL
             return False
         return True
 
     def _reopen(self) -> None:
-        """The lost host went before the first hand was dealt: no match has begun, so the table is
+        """The lost host went before the match began (in the lobby, or while the header was being
+        signed): no match has begun, so the table is
         back in its lobby (as when any seat leaves then), under a new table id so that no secret
         committed for the abandoned deal is ever used again; the lost host's seat is free."""
         self.table = new_table_id()

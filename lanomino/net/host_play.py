@@ -254,8 +254,7 @@ class HostPlay(HostDeal):
         if self.phase is Phase.DEAL and self.last_deal is None:
             # The first hand's deal began: the table goes on. The seat takes no further part in
             # the round (a fresh attempt without it) and is resigned once the hand is dealt.
-            assert self.deal is not None
-            if number in self.deal.current.round.seats:
+            if self.deal is not None and number in self.deal.current.round.seats:
                 self.deal.current.round.abandon_for([number], self.now)
                 self.deal.abandon()
                 self._new_attempt()

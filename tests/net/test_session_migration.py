@@ -297,10 +297,35 @@ def test_the_bots_keys_never_leave_the_host() -> None:
     assert peer.stats["dropped.malformed"] == 1
 
 
-@pytest.mark.parametrize(("point", "seed"), [("header", 41), ("commit", 42), ("echo", 43), ("reveal", 44)])
+@pytest.mark.parametrize(("point", "seed"), [("commit", 42), ("echo", 43), ("reveal", 44)])
+def test_a_host_lost_during_the_first_deal_does_not_send_the_table_back_to_the_lobby(
+        point: str, seed: int) -> None:
+    """The match had begun (every header signature in): the new host deals the first hand again
+    among the survivors, the lost host resigns as the hand's first move, and the match goes on."""
+    table = MigratingTable(Rules.preset("classic", target=100), 3, seed=seed)
+    lost = table.by_seat(0).host
+    assert lost is not None
+    table.run(lambda: phase_of(lost) == point)
+    assert phase_of(lost) == point and not lost._hands_done()
+    for m in table.machines:  # (the kit learns seats as it steps; it may not have stepped since)
+        if m.peer is not None and m.peer.seat >= 0:
+            m.seat = m.peer.seat
+    table.crash(0)
+    table.run(table.over)
+    assert table.over()
+    check_survivors(table)
+    new = table.by_seat(1).host
+    assert new is not None and new.table == lost.table and new.doc is not None
+    first = new.doc["hands"][0]
+    assert first["moves"][0] == {"seat": 0, "resign": True}
+    assert [c["seat"] for c in first["deals"][0]["commitments"]] == [1, 2]
+    assert not [e for e in table.by_seat(1).events if getattr(e, "code", "") == "lobby"]
+
+
+@pytest.mark.parametrize(("point", "seed"), [("header", 41)])
 def test_a_host_lost_before_the_first_deal_reopens_the_table_and_a_newcomer_fills_it(point: str, seed: int) -> None:
-    """No hand was dealt: the new host goes back to the lobby under a new table id (no secret
-    committed for the abandoned deal is used again), the lost host's seat is free, and the match
+    """No hand was dealt and the match had not begun (the header was being signed): the new host
+    goes back to the lobby under a new table id, the lost host's seat is free, and the match
     starts when someone takes it."""
     table = MigratingTable(Rules.preset("classic", target=100), 3, seed=seed)
     lost = table.by_seat(0).host
