@@ -59,7 +59,8 @@ def capital(text: str) -> str:
 
 
 def _you_up(text: str) -> str:
-    return "You" + text[3:] if text.startswith("you") else text
+    """'you and Ben' -> 'You and Ben'; any name keeps its case ('youssef' too)."""
+    return "You" + text[3:] if text == "you" or text.startswith("you ") else text
 
 
 class Who(NamedTuple):
@@ -207,27 +208,27 @@ def hand_end_sentence(ended: HandEnded, cast: Cast) -> str:
 
 
 def _hand_end(ended: HandEnded, cast: Cast) -> str:
+    # the facts may come from a peer: a missing seat or winner is worded, never asserted
     c = ended.tally
+    who = cast.seat(c.seat).text if c.seat is not None else "a player"
+    side = cast.side(ended.winner) if ended.winner is not None else Who("nobody", False, "")
     if ended.end is HandEnd.RESIGNED:
-        assert c.seat is not None
-        winner = "nobody wins" if ended.winner is None else cast.side(ended.winner).says(
-            "wins the match", "win the match")
-        return f"{cast.seat(c.seat).text} resigned, so {winner}."
+        winner = "nobody wins" if ended.winner is None else side.says("wins the match",
+                                                                     "win the match")
+        return f"{who} resigned, so {winner}."
     if ended.end is HandEnd.TARGET:
-        assert c.seat is not None and ended.winner is not None
         goal = f"the target of {cast.rules.target}"
         if cast.rules.partnership:
-            return (f"{cast.seat(c.seat).text} took {cast.side(ended.winner).text} "
-                    f"to {goal} during the hand.")
-        return f"{cast.seat(c.seat).text} reached {goal} during the hand."
+            return f"{who} took {side.text} to {goal} during the hand."
+        return f"{who} reached {goal} during the hand."
     if ended.end is HandEnd.DOMINO:
-        assert c.seat is not None and ended.winner is not None
         scores = f"the {plural(c.others, 'pip')} left in the other hands"
         if cast.rules.partnership:
-            team = cast.side(ended.winner)
-            text = f"{cast.seat(c.seat).text} went out: {team.says('scores', 'score')} {scores}"
-        else:
+            text = f"{who} went out: {side.says('scores', 'score')} {scores}"
+        elif c.seat is not None:
             text = f"{cast.seat(c.seat).says('went out and scores', 'went out and score')} {scores}"
+        else:
+            text = f"{side.says('went out and scores', 'went out and score')} {scores}"
         return text + _rounded(c.counted, c.earned) + "."
     return _blocked(ended, cast)
 

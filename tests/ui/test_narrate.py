@@ -164,3 +164,15 @@ def test_the_last_action_of_a_seat_says_what_an_all_fives_play_scored() -> None:
     assert last_action(state.history, 0) == "played 6-4"
     play(state, 1, "4-3", End.LEFT)  # ends 3 and 6-6: 15
     assert last_action(state.history, 1) == "played 4-3, scored 15"
+
+
+def test_a_name_keeps_its_case_in_lists() -> None:
+    cast = Cast(("you", "youssef", "random bot"), Rules.preset("classic"), you=0)
+    assert [cast.name(s) for s in range(3)] == ["You", "youssef", "random bot"]
+
+
+def test_facts_missing_from_a_peer_are_worded_not_a_crash() -> None:
+    rules = Rules.preset("classic")
+    for end in HandEnd:
+        ended = HandEnded(1, end, None, (0, 0), (3, 4), ((), ()), HandTally(None, 7, 3, 0, 0))
+        assert hand_end_sentence(ended, Cast(PAIR, rules, you=0)).endswith(".")
