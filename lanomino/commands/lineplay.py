@@ -67,7 +67,6 @@ async def _serve(args: argparse.Namespace, ui: UiState, controller: Controller,
 
     from lanomino.lines.console import Console
     from lanomino.lines.front import LineFront
-    from lanomino.ui.state import QuitApp
 
     loop = asyncio.get_running_loop()
     console = Console(sys.stdin, sys.stdout, prompt=sys.stdin.isatty() and sys.stdout.isatty())
@@ -78,6 +77,7 @@ async def _serve(args: argparse.Namespace, ui: UiState, controller: Controller,
     app = LineFrontend(loop)
     app.on_change = front.refresh
     controller.frontend = app
+    _quit_on_interrupt(loop, front.quit)
     if first is not None:
         controller.handle(first)
     front.refresh()
@@ -100,8 +100,19 @@ async def _serve(args: argparse.Namespace, ui: UiState, controller: Controller,
         text = line.result()
         if text is None:  # end of input: leave as `quit` would
             reading = False
-            controller.handle(QuitApp())
+            front.quit()
         else:
             front.on_line(text)
     controller.close()
     return app.future.result() if app.future.done() else 0
+
+
+def _quit_on_interrupt(loop: asyncio.AbstractEventLoop, quit_: Callable[[], None]) -> None:
+    """Ctrl-C (SIGINT) and SIGTERM leave as quit does: the local match saved, a LAN table told."""
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, quit_)
+        except (NotImplementedError, RuntimeError):  # no signal handlers here (Windows)
+            pass

@@ -77,7 +77,7 @@ class LineFront:
         self.screen = ui.screen
         out += self.menus.lobby_news()
         if ui.lan is not None:
-            out += lan_news(ui.lan, self.heard, ui.settings.name)
+            out += lan_news(ui.lan, self.heard)
         if ui.obs is not None:
             out += self.narrator.update(ui.obs, ui.names)
         if ui.message != self.message:
@@ -275,6 +275,10 @@ class LineFront:
     # ----- leaving, starting ----------------------------------------------------------------
 
     def _do_quit(self, command: Command) -> None:
+        self.quit()
+
+    def quit(self) -> None:
+        """Leave lanomino (typed, at the end of input, or on Ctrl-C): a local match stays saved."""
         if self.ui.lan is None and self.ui.obs is not None and self.ui.obs.outcome is None:
             self.say("The match is saved: lanomino play --lines --continue resumes it.")
         self.send(QuitApp())

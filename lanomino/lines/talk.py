@@ -46,7 +46,7 @@ class LanHeard:
     closed: str = ""
 
 
-def lan_news(lan: LanView, heard: LanHeard, me: str) -> list[str]:
+def lan_news(lan: LanView, heard: LanHeard) -> list[str]:
     """What changed at the table since ``heard`` (which is brought up to date)."""
     out: list[str] = []
     if lan.address and lan.address != heard.address:
@@ -58,7 +58,7 @@ def lan_news(lan: LanView, heard: LanHeard, me: str) -> list[str]:
     roster = tuple(lan.roster)
     if roster and roster != heard.roster:
         heard.roster = roster
-        out.append(_seats(lan, me))
+        out.append(_seats(lan))
     if lan.status and lan.status != heard.status:
         heard.status = lan.status
         out.append(sentence(lan.status))
@@ -75,7 +75,7 @@ def lan_news(lan: LanView, heard: LanHeard, me: str) -> list[str]:
     return out
 
 
-def _seats(lan: LanView, me: str) -> str:
+def _seats(lan: LanView) -> str:
     people = []
     for r in sorted(lan.roster, key=lambda r: r.seat):
         who = "a computer player" if r.kind == "bot" else r.name

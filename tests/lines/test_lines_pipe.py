@@ -5,6 +5,7 @@ settings, tiles as words. Every move the play log holds was said exactly once.""
 from __future__ import annotations
 
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -192,3 +193,21 @@ def test_resigning_watches_the_others_finish(tmp_path: Path) -> None:
         assert pipe.finish() == 0
     finally:
         pipe.kill()
+
+
+def test_an_interrupt_leaves_like_quit(tmp_path: Path) -> None:
+    pipe = local(tmp_path, "--players", "2", "--seed", "9")
+    try:
+        choices = pipe.until(r"Playable: |Nothing fits")
+        pipe.proc.send_signal(signal.SIGINT)
+        assert "--continue" in pipe.until("saved")
+        assert pipe.finish() == 0
+    finally:
+        pipe.kill()
+    again = local(tmp_path, "--continue")
+    try:
+        assert again.until(r"Playable: |Nothing fits") == choices  # saved where it stood
+        again.send("quit")
+        assert again.finish() == 0
+    finally:
+        again.kill()
