@@ -11,8 +11,11 @@ partnership Block, one hand per match, against a process that plays the same num
 the package's own random play; the two alternate (A B A B) and the medians of their CPU time
 (user + system) and wall time are compared.
 
+With ``--expert`` it also prints what Expert's search makes of the engine's speed: simulations
+per decision at its default budget, and per CPU second, on 12 fixed mid-hand positions.
+
     python scripts/bench_engine.py [--seconds 1.0] [--runs 5] [--no-reference]
-        [--hands 6000] [--process-runs 3] [--no-process]
+        [--hands 6000] [--process-runs 3] [--no-process] [--expert]
 """
 
 from __future__ import annotations
@@ -34,7 +37,17 @@ except ImportError:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import lanomino
 
-from lanomino.engine import TILES, Phase, Rules, apply, legal_actions, new_game, start_hand  # noqa: E402
+from lanomino.engine import (  # noqa: E402
+    TILES,
+    Observation,
+    Phase,
+    Rules,
+    apply,
+    legal_actions,
+    new_game,
+    observe,
+    start_hand,
+)
 from lanomino.engine.dealing import deal_for  # noqa: E402
 
 # Hands are played inside whole matches to each preset's target, as at a real table.
@@ -163,6 +176,7 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=6000, help="hands per whole-process run")
     parser.add_argument("--process-runs", type=int, default=3, help="whole-process runs of each")
     parser.add_argument("--no-process", action="store_true", help="skip the whole-process runs")
+    parser.add_argument("--expert", action="store_true", help="also Expert's simulations per move")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rng = random.Random(2026)
@@ -210,9 +224,50 @@ def main() -> int:
                 process_ratio = process["ref_cpu"] / process["ours_cpu"]
                 if not args.json:
                     print_process(process, args.hands, args.process_runs, ratio, process_ratio)
+    if args.expert:
+        per_decision, per_second = expert_sims()
+        results["expert sims per decision"] = per_decision
+        results["expert sims per cpu second"] = per_second
+        if not args.json:
+            print(f"Expert at its default budget: {per_decision:.0f} simulations per decision "
+                  f"(median of 12), {per_second:.0f} per CPU second")
     if args.json:
         print(json.dumps({"hands_per_second": results, "ratio": ratio, "compiled": compiled}))
     return 0
+
+
+def expert_positions(rules: Rules, players: int, seed: int, count: int) -> list[Observation]:
+    """Observations of ``count`` positions a few random moves into a hand, with a choice to make."""
+    rng = random.Random(seed)
+    found: list[Observation] = []
+    while len(found) < count:
+        state = new_game(rules, players)
+        deck = list(TILES)
+        rng.shuffle(deck)
+        start_hand(state, *deal_for(state, deck))
+        for _ in range(rng.randrange(2, 9)):
+            if state.phase is not Phase.PLAY:
+                break
+            moves = legal_actions(state, state.turn)
+            apply(state, state.turn, moves[rng.randrange(len(moves))])
+        if state.phase is Phase.PLAY and len(legal_actions(state, state.turn)) > 1:
+            found.append(observe(state, state.turn))
+    return found
+
+
+def expert_sims() -> tuple[float, float]:
+    """(median simulations per decision, simulations per CPU second) of Expert's search at its
+    default budget over fixed Draw, partnership and All Fives positions."""
+    from lanomino.bots.expert import DEFAULT_BUDGET_S, search
+
+    sims: list[int] = []
+    start = time.process_time()
+    games = ((Rules.classic(), 2), (Rules.partnership_game(), 4), (Rules.allfives(), 3))
+    for rules, players in games:
+        for obs in expert_positions(rules, players, 7, 4):
+            results = search(obs, random.Random(1), DEFAULT_BUDGET_S)
+            sims.append(sum(visits for _, visits, _ in results))
+    return statistics.median(sims), sum(sims) / (time.process_time() - start)
 
 
 def print_process(p: dict[str, float], hands: int, runs: int, loop: float, ratio: float) -> None:
