@@ -87,6 +87,7 @@ class LocalMatch:
         self.uid = secrets.token_hex(8)  # names the match in the play log
         self.started_at = time.time()
         self.record = RecordBuilder(config.rules, config.names)  # the lanomino.record/1 form
+        self.assists: set[str] = set()  # "hint", "undo": help the player had (history says so)
 
     # ----- moves ----------------------------------------------------------------------------
 
@@ -139,8 +140,19 @@ class LocalMatch:
         return {
             "version": SAVE_VERSION, "rules": c.rules.to_spec(), "players": c.players,
             "levels": list(c.levels), "names": list(c.names), "seed": c.seed, "log": list(self.log),
-            "uid": self.uid, "started_at": self.started_at,
+            "uid": self.uid, "started_at": self.started_at, "assists": sorted(self.assists),
         }
+
+    def without_last_move(self, seat: int = HUMAN) -> LocalMatch:
+        """The match as it stood before ``seat``'s last move of this hand (every move after it
+        goes too). Raises ValueError when this hand has no move of that seat to take back."""
+        for i in range(len(self.log) - 1, -1, -1):
+            entry = self.log[i]
+            if entry == "deal":
+                break
+            if entry[0] == seat and entry[1] != "resign":
+                return LocalMatch.from_record({**self.to_record(), "log": self.log[:i]})
+        raise ValueError("there is no move of yours to take back in this hand")
 
     @classmethod
     def from_record(cls, data: dict[str, Any]) -> LocalMatch:
@@ -159,6 +171,7 @@ class LocalMatch:
             match.uid = str(data.get("uid", match.uid))
             started = data.get("started_at", match.started_at)
             match.started_at = float(started) if isinstance(started, int | float) else match.started_at
+            match.assists = {a for a in data.get("assists", []) if a in ("hint", "undo")}
             for entry in data["log"]:
                 if entry == "deal":
                     if match.state.phase is not Phase.DEAL:

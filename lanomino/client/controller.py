@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from lanomino.store import Store
     from lanomino.store.known_hosts import HostCheck
 
-TABLE_INTENTS = (s.Submit, s.NextHand, s.ResignMatch, s.FinishMatch, s.LeaveTable)
+TABLE_INTENTS = (s.Submit, s.NextHand, s.ResignMatch, s.FinishMatch, s.LeaveTable, s.AskHint,
+                 s.UndoMove)
 
 
 class Controller:
@@ -83,6 +84,10 @@ class Controller:
             self._leave()
         elif isinstance(intent, s.FinishMatch):
             table.finish()
+        elif isinstance(intent, s.AskHint):
+            table.hint()
+        elif isinstance(intent, s.UndoMove):
+            table.undo()
 
     # ----- local games ------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from lanomino.ui.state import Screen, UiState, on_new_observation
 
 log = logging.getLogger("lanomino.client")
 Spawn = Callable[[Any], "asyncio.Future[Any]"]
+NO_HELP = "hints and undo are for games against the computer: at a LAN table every move stands"
 
 
 class LanTable:
@@ -133,6 +134,12 @@ class LanTable:
 
     def finish(self) -> None:
         """Nothing to hurry: the table plays on at its own pace."""
+
+    def hint(self) -> None:
+        self.ui.message = NO_HELP
+
+    def undo(self) -> None:
+        self.ui.message = NO_HELP
 
     def leave(self) -> str:
         """A peer says goodbye (its seat resigns); a host closes the table."""

@@ -9,6 +9,7 @@ itself, and ``finish`` plays the rest of the match out at once.
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ from lanomino.client.seam import Frontend
 from lanomino.engine import (
     RESIGN,
     Action,
+    Draw,
     Event,
     HandEnded,
     IllegalActionError,
@@ -28,6 +30,7 @@ from lanomino.localgame import HUMAN, LocalMatch
 from lanomino.ui.state import Screen, UiState, on_new_observation
 
 Save = Callable[[dict[str, Any] | None], None]  # a record to keep, or None: nothing to continue
+HINT_LEVEL = "expert"
 
 
 class LocalTable:
@@ -41,6 +44,7 @@ class LocalTable:
         self._task: asyncio.Task[None] | None = None
         self._dealer: asyncio.TimerHandle | None = None  # the next deal while the player watches
         self._finisher: asyncio.Future[None] | None = None  # the match being played out
+        self._hint: asyncio.Future[None] | None = None  # Expert thinking for the player
 
     def start(self) -> None:
         """Show the table; deal if the match waits for its first hand."""
@@ -95,6 +99,47 @@ class LocalTable:
 
         self._finisher = asyncio.ensure_future(run())
 
+    def hint(self) -> None:
+        """Expert's move for this seat, thought out in a worker thread; the match is marked."""
+        obs = self.match.observe()
+        if not obs.is_my_turn or obs.phase != "play":
+            self.ui.message = "a hint comes when it is your turn"
+            return
+        self._assisted("hint")
+        self.ui.message = "Expert is thinking…"
+        version = self.version
+        rng = random.Random(f"lanomino-hint/{self.match.config.seed}/{len(self.match.log)}")
+
+        async def think() -> None:
+            action = await asyncio.to_thread(get_bot(HINT_LEVEL), obs, rng)
+            if version == self.version:  # (nobody moved meanwhile)
+                self.ui.message = f"Expert would {action_words(action)}"
+                self.frontend.redraw()
+
+        self._hint = asyncio.ensure_future(think())
+
+    def undo(self) -> None:
+        """Take back this seat's last move of the hand, and the computer's answers to it."""
+        try:
+            match = self.match.without_last_move()
+        except ValueError as exc:
+            self.ui.message = str(exc)
+            return
+        self.stop()
+        self.version += 1
+        self.match = match
+        self._assisted("undo")
+        self.ui.hand_result = self.ui.match_result = None
+        self._refresh([])
+        self.ui.message = "your last move is taken back"
+
+    def _assisted(self, how: str) -> None:
+        """Mark the match as played with help: in the save and, once logged, in the play log."""
+        self.match.assists.add(how)
+        self._saved()
+        if self.log is not None and self.match.state.results:
+            self.log(self.match)
+
     def leave(self) -> str:
         self.stop()
         if self._finisher is not None:
@@ -107,11 +152,11 @@ class LocalTable:
         self.stop()
 
     def stop(self) -> None:
-        """No more automatic moves or deals."""
-        for pending in (self._task, self._dealer):
+        """No more automatic moves, deals or hints."""
+        for pending in (self._task, self._dealer, self._hint):
             if pending is not None:
                 pending.cancel()
-        self._task = self._dealer = None
+        self._task = self._dealer = self._hint = None
 
     # ----- the loop -------------------------------------------------------------------------
 
@@ -208,6 +253,13 @@ class LocalTable:
         if version != self.version:
             return None, None  # the human resigned or left meanwhile
         return seat, action
+
+
+def action_words(action: Action) -> str:
+    """'play 6-4 on the left', 'draw', 'pass': a move as a hint says it."""
+    if isinstance(action, Play):
+        return f"play {action.tile}" + (f" on the {action.end}" if action.end is not None else "")
+    return "draw" if isinstance(action, Draw) else "pass"
 
 
 def play_out(match: LocalMatch) -> list[Event]:

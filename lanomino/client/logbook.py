@@ -28,7 +28,8 @@ class Logbook:
                    *(bot_player(c.levels[s], c.names[s]) for s in range(1, c.players))]
         document = copy.deepcopy(match.record.to_json())  # a snapshot: the match goes on
         self.writer.submit(PlayLog(self.store).log_match, document, uid=f"local:{match.uid}", me=0,
-                           players=players, started_at=match.started_at)
+                           players=players, started_at=match.started_at,
+                           assists=sorted(match.assists))
 
     def history(self) -> HistoryView:
         """History and stats, read after every queued write."""

@@ -38,6 +38,12 @@ class Table(Protocol):
     def finish(self) -> None:
         """After resigning: let the others play the match out at once (where that is possible)."""
 
+    def hint(self) -> None:
+        """Show what Expert would play (``ui.message``); only against the computer."""
+
+    def undo(self) -> None:
+        """Take back the player's last move; only against the computer."""
+
     def leave(self) -> str:
         """Stop playing here; the line the menu shows afterwards ("" for none)."""
 

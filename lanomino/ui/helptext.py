@@ -91,10 +91,12 @@ KEYS_TEXT: tuple[tuple[str, str], ...] = (
     ("p", "pass (when nothing fits and nothing can be drawn)"),
     ("s", "the score sheet: every hand of the match so far (s or Esc goes back)"),
     ("l", "the whole log of the match, ↑/↓ to scroll (l or Esc goes back)"),
+    ("h", "against the computer: what Expert would play (History marks the match)"),
+    ("u", "against the computer: take back your last move (History marks the match)"),
     ("Esc", "cancel a choice, go back"),
     ("?", "this help, from any screen"),
     ("q", "leave the table (asks first; the game is saved) or resign"),
-    ("Ctrl-C", "quit at once (the game is saved after every move)"),
+    ("Ctrl-C", "quit (a local game is saved after every move; at a LAN table it asks first)"),
 )
 
 

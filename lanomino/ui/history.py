@@ -35,6 +35,12 @@ def rules_label(spec: dict[str, Any]) -> str:
 
 
 def result_label(row: dict[str, Any]) -> str:
+    helped = row.get("assists") or ()
+    label = _result(row)
+    return f"{label} ({'+'.join(helped)})" if helped else label
+
+
+def _result(row: dict[str, Any]) -> str:
     scores = "-".join(str(s) for s in row["scores"])
     if not row["finished"]:
         return f"{'abandoned' if row.get('abandoned') else 'unfinished'} {scores}"

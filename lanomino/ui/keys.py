@@ -17,6 +17,7 @@ from lanomino.ui.panel_keys import load_panel_bindings
 from lanomino.ui.setup import SetupForm
 from lanomino.ui.state import (
     PAUSES_S,
+    AskHint,
     ContinueSaved,
     FinishMatch,
     Intent,
@@ -31,6 +32,7 @@ from lanomino.ui.state import (
     StartLocal,
     Submit,
     UiState,
+    UndoMove,
     cancel,
     clean_name,
     confirm,
@@ -320,6 +322,14 @@ def _load_table(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     @kb.add(" ", filter=playing)
     def _(event: KeyPressEvent) -> None:
         send(confirm(ui))
+
+    @kb.add("h", filter=playing)
+    def _(event: KeyPressEvent) -> None:
+        intents(AskHint())
+
+    @kb.add("u", filter=playing)
+    def _(event: KeyPressEvent) -> None:
+        intents(UndoMove())
 
     @kb.add("d", filter=playing)
     def _(event: KeyPressEvent) -> None:

@@ -81,6 +81,16 @@ class StartLocal:
 
 
 @dataclass(frozen=True, slots=True)
+class AskHint:
+    """What would Expert play here? (local games against the computer only)"""
+
+
+@dataclass(frozen=True, slots=True)
+class UndoMove:
+    """Take back the player's last move (local games against the computer only)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ContinueSaved:
     """Resume the saved local match."""
 
@@ -124,7 +134,7 @@ class OpenReplay:
 
 Intent = (Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | FinishMatch | SaveSettings
           | QuitApp | OpenHistory | OpenReplay | OpenLobby | CloseLobby | JoinTable | HostTable
-          | ConfirmJoin)
+          | ConfirmJoin | AskHint | UndoMove)
 
 
 # ----- settings ----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from lanomino.client.controller import Controller
 from lanomino.engine import Rules
 from lanomino.localgame import LocalMatch, make_config
 from lanomino.store import open_store
-from lanomino.ui.state import Settings, UiState
+from lanomino.ui.state import Settings, Submit, UiState
 
 
 def controller(tmp_path: Path) -> Controller:
@@ -84,3 +84,66 @@ def test_an_abandoned_match_reads_abandoned_in_history() -> None:
     row = {"finished": False, "scores": [12, 30], "you_won": None}
     assert result_label(row) == "unfinished 12-30"
     assert result_label({**row, "abandoned": True}) == "abandoned 12-30"
+
+
+def test_undo_takes_back_the_last_move_and_a_hint_names_experts_move(tmp_path: Path) -> None:
+    import asyncio
+
+    from lanomino.store import PlayLog
+    from lanomino.ui.state import AskHint, UndoMove
+
+    c = controller(tmp_path)
+    match = LocalMatch(make_config(Rules.classic(target=500), 2, ("random",), "Me", 4))
+    play_first_hand(c, match)  # (logged: the marks must reach the play log too)
+    table = c.table
+    assert table is not None
+
+    async def main() -> None:
+        table.next_hand()
+        while await table.step():
+            pass
+        obs = c.ui.obs
+        assert obs is not None and obs.is_my_turn
+        c.handle(UndoMove())
+        assert "no move of yours" in c.ui.message  # nothing of this hand to take back yet
+        before = (obs.hand, obs.line.tiles, list(obs.line.ends), obs.boneyard)
+        c.handle(AskHint())
+        assert c.ui.message == "Expert is thinking…"
+        for _ in range(500):
+            if c.ui.message.startswith("Expert would "):
+                break
+            await asyncio.sleep(0.02)
+        hint = c.ui.message
+        assert hint.startswith("Expert would ")
+        c.handle(Submit(obs.legal[0]))
+        while await table.step():
+            pass
+        c.handle(UndoMove())
+        again = c.ui.obs
+        assert again is not None and again.is_my_turn
+        assert (again.hand, again.line.tiles, list(again.line.ends), again.boneyard) == before
+        assert c.ui.message == "your last move is taken back"
+
+    asyncio.run(main())
+    assert table.match.assists == {"hint", "undo"}
+    [logged] = c.writer.submit(PlayLog(c.store).matches).result()
+    assert set(logged.assists) == {"hint", "undo"}
+    c.close()
+    c.writer.shutdown(wait=True)
+    saved = c.store.load_game()
+    assert saved is not None and saved["assists"] == ["hint", "undo"]
+    assert LocalMatch.from_record(saved).assists == {"hint", "undo"}
+    c.store.close()
+
+
+def test_a_lan_table_gives_no_hints_and_takes_nothing_back() -> None:
+    from lanomino.client.lan import LanTable
+    from lanomino.client.seam import Headless
+
+    ui = UiState()
+    table = LanTable(ui, Headless(), lambda: None, "peer", "Kitchen",
+                     lambda code, why: None)
+    for ask in (table.hint, table.undo):
+        ui.message = ""
+        ask()
+        assert "against the computer" in ui.message

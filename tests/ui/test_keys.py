@@ -189,3 +189,9 @@ def test_y_starts_over_a_saved_game_and_n_keeps_it() -> None:
     assert ui.pending_start is None
     ui = UiState(screen=Screen.SETUP, levels=["random"], pending_start=start, setup=form)
     assert run_keys(ui, ["n"]) == [] and ui.pending_start is None
+
+
+def test_h_asks_for_a_hint_and_u_takes_a_move_back(both_ends_state) -> None:
+    from lanomino.ui.state import AskHint, UndoMove
+
+    assert run_keys(table_ui(both_ends_state), ["h", "u"]) == [AskHint(), UndoMove()]
