@@ -39,10 +39,25 @@ class LineFrontend:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.future: asyncio.Future[int] = loop.create_future()
         self.on_change: Callable[[], None] = lambda: None
+        import asyncio  # (not at module level: `lanomino --help` loads this module)
+
+        self.changed = asyncio.Event()  # set by every redraw
 
     def redraw(self) -> None:
+        self.changed.set()
         if not self.future.done():  # nothing more is said once the reader has quit
             self.on_change()
+
+    async def until(self, ready: Callable[[], bool]) -> None:
+        """Wait (redraw by redraw) until ``ready()`` holds or the client exits."""
+        import asyncio
+
+        while not ready() and not self.future.done():
+            self.changed.clear()
+            changed: asyncio.Future[Any] = asyncio.ensure_future(self.changed.wait())
+            waits: list[asyncio.Future[Any]] = [changed, self.future]
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            changed.cancel()
 
     def bell(self) -> None:
         """No bell: a screen reader announces the turn, and a pipe wants no control bytes."""
@@ -54,7 +69,9 @@ class LineFrontend:
 
 def run_lines(args: argparse.Namespace, ui: UiState, controller: Controller,
               first: Intent | None) -> int:
-    """Play in line mode on stdin and stdout until quit or the end of input."""
+    """Play in line mode on stdin and stdout until quit or the end of input. Input that is not a
+    terminal is taken a line at a time when the game waits for the reader (their turn, a hand's
+    end, no game), so a file of commands plays the same way every time."""
     import asyncio
 
     return asyncio.run(_serve(args, ui, controller, first))
@@ -83,6 +100,7 @@ async def _serve(args: argparse.Namespace, ui: UiState, controller: Controller,
     front.refresh()
     console.start()
     reading = True
+    scripted = not sys.stdin.isatty()  # input from a file or a program may run ahead of play
     while not app.future.done():
         if front.waiting():
             console.show_prompt()
@@ -98,6 +116,10 @@ async def _serve(args: argparse.Namespace, ui: UiState, controller: Controller,
             break
         console.typed()
         text = line.result()
+        if scripted:  # a line read ahead waits for its moment, as a person would
+            await app.until(front.waiting)
+            if app.future.done():
+                break
         if text is None:  # end of input: leave as `quit` would
             reading = False
             front.quit()

@@ -109,9 +109,11 @@ class LineFront:
         return []
 
     def waiting(self) -> bool:
-        """Whether the game waits for the reader (a prompt is worth showing)."""
+        """Whether the game waits for the reader (a prompt is worth showing, and a line read
+        ahead from a file may be taken); a seat that resigned may always type."""
         obs = self.ui.obs
-        return self.menus.replaying() or obs is None or obs.phase != "play" or obs.is_my_turn
+        return (self.menus.replaying() or obs is None or obs.phase != "play" or obs.is_my_turn
+                or self.ui.resigned)
 
     def menu_line(self) -> str:
         return MENU_LINE.format(saved="continue to resume the saved match, "
@@ -205,8 +207,9 @@ class LineFront:
         plays = [a for a in obs.legal if isinstance(a, Play) and a.tile == tile]
         name = voice.tile(tile)
         if not plays:
-            raise CommandError(f"{name} does not fit: {voice.ends(obs.line)[:-1].lower()}. "
-                               + self.narrator.choices(obs, voice))
+            why = ("it may not open this hand" if obs.line.is_empty
+                   else voice.ends(obs.line)[:-1].lower())
+            raise CommandError(f"{name} does not fit: {why}. " + self.narrator.choices(obs, voice))
         if command.end is not None and not obs.line.is_empty:
             ends = obs.line.ends
             fitting = [p for p in plays if p.end is not None and ends[p.end] == ends[command.end]]

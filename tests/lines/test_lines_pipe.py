@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import re
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from linekit import LinePipe, logged_record, play_match  # noqa: E402
+from linekit import LANOMINO, ROOT, LinePipe, logged_record, play_match  # noqa: E402
 
 OVER = r"^The match is over: "
+MATCH = ("--players", "3", "--seed", "5", "--level", "normal")
+PLAYED: list[str] = []  # everything the whole match below said and was told, in order
 BOX = re.compile(r"[\u2500-\u259f\u25a0-\u25ff]")
 
 
@@ -26,7 +29,7 @@ def local(data: Path, *extra: str) -> LinePipe:
 def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
     """A whole 3-player match played over pipes; its data directory and everything said."""
     data = tmp_path_factory.mktemp("lines")
-    pipe = local(data, "--players", "3", "--seed", "5", "--level", "normal")
+    pipe = local(data, *MATCH)
     try:
         play_match(pipe, OVER)
         assert "Type new for another match" in pipe.until("Type new")
@@ -34,6 +37,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]
         assert pipe.finish() == 0, pipe.stderr()
     finally:
         pipe.kill()
+    PLAYED[:] = pipe.said
     return data, [line for line in pipe.said if not line.startswith(">>> ")]
 
 
@@ -211,3 +215,20 @@ def test_an_interrupt_leaves_like_quit(tmp_path: Path) -> None:
         assert again.finish() == 0
     finally:
         again.kill()
+
+
+def test_a_file_of_commands_replays_the_same_match(finished: tuple[Path, list[str]],
+                                                   tmp_path: Path) -> None:
+    """The commands typed in the whole match above, written to a file and fed at once: each
+    line waits for its moment, so the same seed gives the very same sentences."""
+    _, said = finished
+    data = tmp_path / "again"
+    typed = [line[4:] for line in PLAYED if line.startswith(">>> ")]
+    script = tmp_path / "moves.txt"
+    script.write_text("\n".join(typed) + "\n")
+    with script.open() as moves:
+        out = subprocess.run([*LANOMINO, "play", "--lines", "--pause", "0", "--data-dir",
+                              str(data), *MATCH], stdin=moves, cwd=ROOT, capture_output=True,
+                             text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == said
