@@ -130,9 +130,13 @@ class MenuTalk:
             key, value = parse_setting(command.args, command.text, values)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
+        if key == "level" and value not in self.ui.levels:
+            raise CommandError(f"There is no level {value!r}: say "
+                               f"{join_words(self.ui.levels, 'or')}.")
         changed = Settings.from_dict({**values, key: value})
         if changed.to_dict()[key] != value and key != "name":
-            raise CommandError(f"{value!r} is not a value {command.args[0]} can take.")
+            raise CommandError(f"The setting {command.args[0]} cannot be {value!r}: type "
+                               "settings to hear what each one takes.")
         self.ui.settings = changed
         if key == "words":
             self.set_words(bool(value))
