@@ -8,19 +8,18 @@ directory. ``HostNode`` and ``PeerNode`` are also the API a user interface attac
 to move, ``quit()`` to leave.
 
 Host migration (see docs/host-migration.md): every peer binds a standby ROUTER with its own CURVE
-keypair at start and tells the host where (``hello.addr``; the roster carries it to every peer). When
-its session elects a new host (``HostChanged``), a peer connects to the candidate's roster address
-with the candidate's roster CURVE key; the candidate turns its peer session into a host session
-(``successor_host``), serves on its standby ROUTER and announces the table with the new term. A host
-leaving on purpose (quit, Ctrl-C, SIGTERM) hands over at once; a host that sees its table announced
-with a higher term steps down. Elections run only at tables of three or more people (with two, the
-one left cannot make a majority: it waits for its host as before).
+keypair at start and tells the host where (``hello.addr``; the roster carries it to every peer).
+When its session elects a new host (``HostChanged``), a peer connects to the candidate's roster
+address with the candidate's roster CURVE key; the candidate turns its peer session into a host
+session (``successor_host``), serves on its standby ROUTER and announces the table with the new
+term. A host leaving on purpose (quit, Ctrl-C, SIGTERM) hands over at once; a host that sees its
+table announced with a higher term steps down. Elections run only at tables of three or more people
+(with two, the one left cannot make a majority: it waits for its host as before).
 
 Direct joins (``HOST:PORT/KEY``): the host prints its address with its CURVE public key, and a peer
 that joins by address must be given that key; CURVE then proves it is talking to that host (the key
 is the fingerprint; nothing is trusted on first use).
 """
-
 
 from lanomino.runtime.base import (
     NodeBase,
@@ -36,6 +35,16 @@ from lanomino.runtime.peer_node import PeerNode
 from lanomino.runtime.watch import follow_to_end
 
 __all__ = [
-    "HostNode", "NodeBase", "Outcome", "PeerNode", "SeatRow", "bot_policy", "follow_to_end",
-    "host_fingerprint", "install_quit_handlers", "lan_addresses", "local_ip_toward", "seat_rows",
+    "HostNode",
+    "NodeBase",
+    "Outcome",
+    "PeerNode",
+    "SeatRow",
+    "bot_policy",
+    "follow_to_end",
+    "host_fingerprint",
+    "install_quit_handlers",
+    "lan_addresses",
+    "local_ip_toward",
+    "seat_rows",
 ]

@@ -94,8 +94,9 @@ class CommitReveal:
     abandoned_at: str = ""  # the step it was abandoned at
 
     @classmethod
-    def started(cls, domain: Domain, seats: Sequence[int], now: float,
-                answer_s: float | None) -> CommitReveal:
+    def started(
+        cls, domain: Domain, seats: Sequence[int], now: float, answer_s: float | None
+    ) -> CommitReveal:
         """A round in its COMMIT step, its deadline running from ``now``."""
         r = cls(domain, list(seats), answer_s)
         r.deadline = None if answer_s is None else now + answer_s
@@ -105,8 +106,10 @@ class CommitReveal:
 
     def _to(self, step: Step, now: float) -> None:
         if step not in TRANSITIONS[self.step]:
-            raise RoundError("wrong_phase", f"a {self.domain.label} round cannot go from "
-                             f"{self.step.value} to {step.value}")
+            raise RoundError(
+                "wrong_phase",
+                f"a {self.domain.label} round cannot go from {self.step.value} to {step.value}",
+            )
         self.step = step
         live = step in (Step.COMMIT, Step.ECHO, Step.REVEAL) and self.answer_s is not None
         self.deadline = now + self.answer_s if live and self.answer_s is not None else None
@@ -138,11 +141,14 @@ class CommitReveal:
 
     def _expect(self, step: Step, seat: int) -> None:
         if seat not in self.seats:
-            raise RoundError("wrong_phase",
-                             f"seat {seat} does not take part in this {self.domain.label} round")
+            raise RoundError(
+                "wrong_phase", f"seat {seat} does not take part in this {self.domain.label} round"
+            )
         if self.step is not step:
-            raise RoundError("wrong_phase", f"the {self.domain.label} round is at its "
-                             f"{self.step.value} step, not {step.value}")
+            raise RoundError(
+                "wrong_phase",
+                f"the {self.domain.label} round is at its {self.step.value} step, not {step.value}",
+            )
 
     def add_commit(self, seat: int, committed: bytes, signature: bytes) -> bool:
         """A seat's signed commitment; True when it was new. Raises RoundError."""
@@ -152,8 +158,10 @@ class CommitReveal:
             raise RoundError("bad_commitment", f"seat {seat} already committed to another secret")
         self._expect(Step.COMMIT, seat)
         if not self.domain.verify(seat, signature, self.domain.commit_statement(seat, committed)):
-            raise RoundError("bad_signature",
-                             f"seat {seat}'s {self.domain.label} commitment is not signed by its key")
+            raise RoundError(
+                "bad_signature",
+                f"seat {seat}'s {self.domain.label} commitment is not signed by its key",
+            )
         self.commits[seat] = (committed, signature)
         return True
 
@@ -173,11 +181,13 @@ class CommitReveal:
             return False  # a returning seat echoed the set again before revealing
         self._expect(Step.ECHO, seat)
         if not self.domain.verify(seat, signature, self.domain.echo_statement(seat, digest_)):
-            raise RoundError("bad_signature",
-                             f"seat {seat}'s {self.domain.label} echo is not signed by its key")
+            raise RoundError(
+                "bad_signature", f"seat {seat}'s {self.domain.label} echo is not signed by its key"
+            )
         if not hmac.compare_digest(digest_, self.digest):
-            raise RoundError("equivocation",
-                             f"seat {seat} echoed a different {self.domain.label} set")
+            raise RoundError(
+                "equivocation", f"seat {seat} echoed a different {self.domain.label} set"
+            )
         self.echoes[seat] = (digest_, signature)
         if not self.missing():
             self._to(Step.REVEAL, now)
@@ -189,8 +199,10 @@ class CommitReveal:
             return False
         self._expect(Step.REVEAL, seat)
         if not self.domain.opens(seat, secret, self.commits[seat][0]):
-            raise RoundError("bad_secret", f"seat {seat}'s {self.domain.label} secret does not "
-                             "open its commitment")
+            raise RoundError(
+                "bad_secret",
+                f"seat {seat}'s {self.domain.label} secret does not open its commitment",
+            )
         self.secrets[seat] = secret
         if not self.missing():
             self._to(Step.DONE, now)
@@ -231,11 +243,19 @@ class CommitReveal:
         """The round as a transcript keeps it (``secrets=False``: as every peer may hold it)."""
         return {
             "attempt": attempt,
-            "commitments": [{"seat": s, "commitment": self.commits[s][0].hex(),
-                             "signature": self.commits[s][1].hex()} for s in self.seats],
+            "commitments": [
+                {
+                    "seat": s,
+                    "commitment": self.commits[s][0].hex(),
+                    "signature": self.commits[s][1].hex(),
+                }
+                for s in self.seats
+            ],
             "set_signature": self.set_signature.hex(),
-            "echoes": [{"seat": s, "set": self.echoes[s][0].hex(),
-                        "signature": self.echoes[s][1].hex()} for s in self.seats],
+            "echoes": [
+                {"seat": s, "set": self.echoes[s][0].hex(), "signature": self.echoes[s][1].hex()}
+                for s in self.seats
+            ],
             "secrets": [x.hex() for _, x in self.opened()] if secrets else [],
         }
 
@@ -250,8 +270,9 @@ class CommitReveal:
         return {"attempt": attempt, "step": self.abandoned_at, "unanswered": list(self.unanswered)}
 
 
-def deal_domain(header: str, ctx: DealContext, host: int,
-                verify: Callable[[int, bytes, Statement], bool]) -> Domain:
+def deal_domain(
+    header: str, ctx: DealContext, host: int, verify: Callable[[int, bytes, Statement], bool]
+) -> Domain:
     """The deal's round (``lanomino.commit/1``, ``set/1``, ``echo/1`` statements) for ``ctx``,
     its set signed by seat ``host``."""
     return Domain(

@@ -164,7 +164,7 @@ class HostNode(NodeBase):
                 await asyncio.sleep(1.0)
 
     def _new_host_address(self, seat: int) -> DirectAddress | None:
-        """Where the host of a newer term serves: its roster address (its standby ROUTER) and key."""
+        """Where the host of a newer term serves: its roster address (standby ROUTER) and key."""
         where = host_address(entry_of(self.session.roster(), seat))
         return None if where is None else DirectAddress(*where)
 

@@ -281,7 +281,7 @@ class PeerNode(NodeBase):
             self._spawn(self.announcing.update(self._announcement(host)))
 
     def _become_host(self, event: HostChanged) -> None:
-        """This seat is the election's candidate: host the table from the peer's replicated state."""
+        """This seat is the election's candidate: host the table from the replicated state."""
         assert self.standby is not None
         self.generation += 1
         self.transport.close()
@@ -305,8 +305,9 @@ class PeerNode(NodeBase):
         await self.announcing.start([ip], self.standby.port, lambda: self._announcement(host))
 
     async def _watch_terms(self) -> None:
-        """During and after an election: an announced host of this table in a higher term is followed
-        (a candidate that never resumed goes back to being a peer; a host that did steps down)."""
+        """During and after an election: an announced host of this table in a higher term is
+        followed (a candidate that never resumed goes back to being a peer; a host that did steps
+        down)."""
         from lanomino.discovery.zeroconf_adapter import TableBrowser
 
         assert self.session.addr is not None

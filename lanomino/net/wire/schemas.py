@@ -37,7 +37,8 @@ Every message carries the sender's ``term``; a host refuses any other term, exce
 ``auth``: a joiner (a restarted peer, an old host coming back) learns the term from the challenge.
   H->P reshuffle_commit_req / P->H reshuffle_commit / H->P reshuffle_set / P->H reshuffle_echo /
   H->P reshuffle_reveal_req / P->H reshuffle_reveal
-                  the re-shuffle of the unknown tiles when the escrow cannot be rebuilt (reshuffle.py)
+                  the re-shuffle of the unknown tiles when the escrow cannot be rebuilt
+                  (net/reshuffle.py)
 """
 
 
