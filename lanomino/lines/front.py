@@ -37,8 +37,8 @@ from lanomino.ui.state import (
     default_level,
 )
 
-MENU_LINE = ("Type new to play the computer, {saved}host or join to play on the LAN, history, "
-             "rules, settings, help or quit.")
+MENU_LINE = ("Type new to play the computer, {saved}host, tables or join to play on the LAN, "
+             "history, rules, settings, help or quit.")
 
 
 class LineFront:
