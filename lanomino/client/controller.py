@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from lanomino.store import Store
     from lanomino.store.known_hosts import HostCheck
 
+REMATCH_WAIT_S = 60.0  # how long a joiner waits for its host to open the table again
 TABLE_INTENTS = (s.Submit, s.NextHand, s.ResignMatch, s.FinishMatch, s.LeaveTable, s.AskHint,
                  s.UndoMove)
 
@@ -68,6 +69,8 @@ class Controller:
             self._open_replay(intent.match_id)
         elif isinstance(intent, s.QuitApp):
             self._quit()
+        elif isinstance(intent, s.Rematch):
+            self._rematch()
         self.redraw()
 
     def _at_table(self, intent: s.Intent) -> None:
@@ -239,6 +242,52 @@ class Controller:
         if isinstance(table, LanTable):
             table.on_abandon = self._abandoned
             table.start(self.net.spawn)
+
+    def _rematch(self) -> None:
+        """After a LAN match: a host opens the same table at the same port once the old one has
+        closed; a joiner asks that address again until it answers (for up to REMATCH_WAIT_S)."""
+        from lanomino.client.lan import LanTable
+        from lanomino.client.lobby import host_table
+
+        table, net = self.table, self.net
+        if not isinstance(table, LanTable) or table.again is None or net is None:
+            return
+        again, port, done, old_key = table.again, table.port, table.task, table.key
+        self._close_table()
+        if isinstance(again, HostTable):
+            async def reopen() -> None:
+                if done is not None:
+                    await asyncio.wait([done], timeout=2.0)  # its port is free again
+                self._sit(host_table(self.ui, self.frontend, net, again, port=port or None))
+                self.redraw()
+
+            net.spawn(reopen())
+            return
+        self.ui.screen, self.ui.lan = s.Screen.LOBBY, None
+        self.ui.lobby.message = "waiting for the host to open the table again…"
+        net.spawn(self._ask_again(again, old_key))
+
+    async def _ask_again(self, join: JoinTable, old_key: str) -> None:
+        from lanomino.client.address import parse_target, resolve
+        from lanomino.discovery.key_service import KeyServiceError
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + REMATCH_WAIT_S
+        while self.ui.screen is s.Screen.LOBBY and self.table is None:
+            try:
+                found = await resolve(parse_target(join.address), self._check_host, timeout_s=1.0)
+                if found.address.server_key == old_key:
+                    raise KeyServiceError("silent", "the host has not opened the table again")
+            except (KeyServiceError, ValueError) as exc:  # (the last match's table is no rematch)
+                if loop.time() > deadline:
+                    self.ui.lobby.message = f"no rematch: {exc}"
+                    self.redraw()
+                    return
+                await asyncio.sleep(0.5)
+                continue
+            self._join(join)  # (a host remembered by its identity joins without a question)
+            self.redraw()
+            return
 
     def _abandoned(self, uid: str) -> None:
         from lanomino.store import PlayLog

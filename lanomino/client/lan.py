@@ -14,7 +14,7 @@ from typing import Any
 from lanomino.client.seam import Frontend, TableNode
 from lanomino.engine import RESIGN, Action, IllegalActionError, Observation
 from lanomino.net import session as s
-from lanomino.ui.lan import LanView, SeatInfo
+from lanomino.ui.lan import HostTable, JoinTable, LanView, SeatInfo
 from lanomino.ui.state import Screen, UiState, on_new_observation
 
 log = logging.getLogger("lanomino.client")
@@ -34,6 +34,9 @@ class LanTable:
         self.new_host: int | None = None  # an election's candidate, until play goes on under it
         self.task: asyncio.Future[Any] | None = None
         self.logged_as = ""  # the play log's id for this match, once a hand of it is logged
+        self.again: JoinTable | HostTable | None = None  # how to sit at this table again
+        self.port = 0  # (a host) the port it serves on: a rematch opens there again
+        self.key = ""  # (a peer) the host's key for this match: a rematch waits for a new one
         self.on_abandon: Callable[[str], None] | None = None  # leaving mid-match: mark it so
         status = "opening the table…" if role == "host" else f"joining {name}…"
         ui.lan = LanView(role, name, status=status)
@@ -83,6 +86,7 @@ class LanTable:
 
         lan = self.ui.lan
         if lan is not None and isinstance(node, HostNode):
+            self.port = node.transport.port
             lan.address, lan.fingerprint = node.address, host_fingerprint(node)
             if node.key_service is not None:  # HOST:PORT/CODE works too
                 host = node.address.partition("/")[0]

@@ -141,7 +141,7 @@ def player_name(ui: UiState) -> str:
 def join_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: JoinTable,
                refused: Callable[[str, str], None]) -> LanTable | None:
     """The seat ``intent`` asks for, or None (with ``ui.lobby.message`` saying why)."""
-    from lanomino.net.codec import parse_direct_address
+    from lanomino.net.codec import DirectAddress, parse_direct_address
 
     try:
         address = parse_direct_address(intent.address)
@@ -159,11 +159,15 @@ def join_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Joi
                         passphrase=intent.passphrase, timings=options.timings_or_default(),
                         level=None, table_name=intent.name or None)
 
-    return LanTable(ui, frontend, make, "peer", intent.name or str(address.host), refused)
+    table = LanTable(ui, frontend, make, "peer", intent.name or str(address.host), refused)
+    where = str(DirectAddress(address.host, address.port))  # a rematch asks the key service again
+    table.again = JoinTable(where, intent.passphrase, intent.name)
+    table.key = address.server_key or ""
+    return table
 
 
-def host_table(ui: UiState, frontend: Frontend, options: NetOptions,
-               intent: HostTable) -> LanTable | None:
+def host_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: HostTable,
+               port: int | None = None) -> LanTable | None:
     """The table ``intent`` opens, or None (with ``ui.host_form.message`` saying why)."""
     from lanomino.discovery.announce import _check_name
 
@@ -182,7 +186,9 @@ def host_table(ui: UiState, frontend: Frontend, options: NetOptions,
         return HostNode(data_dir=o.data_dir, rules=rules, rules_name=intent.preset[:64],
                         seats=intent.seats, bots=intent.bots, level=intent.level, name=intent.name,
                         player=player_name(ui), passphrase=intent.passphrase, bind=o.bind,
-                        port=o.port, timings=o.timings_or_default(), interfaces=o.interfaces,
-                        headless=False, announce=o.announce)
+                        port=o.port if port is None else port, timings=o.timings_or_default(),
+                        interfaces=o.interfaces, headless=False, announce=o.announce)
 
-    return LanTable(ui, frontend, make, "host", intent.name, lambda code, reason: None)
+    table = LanTable(ui, frontend, make, "host", intent.name, lambda code, reason: None)
+    table.again = intent
+    return table

@@ -25,6 +25,7 @@ from lanomino.ui.state import (
     NextHand,
     OpenHistory,
     QuitApp,
+    Rematch,
     ResignMatch,
     SaveSettings,
     Screen,
@@ -371,6 +372,11 @@ def _load_table(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     @kb.add("q", filter=asking)
     def _(event: KeyPressEvent) -> None:
         ui.confirm_quit = False
+
+    @kb.add("r", filter=Condition(lambda: ui.screen is Screen.TABLE and not ui.confirm_quit
+                                  and ui.lan is not None and ui.match_result is not None))
+    def _(event: KeyPressEvent) -> None:
+        intents(Rematch())
 
     @kb.add("enter", filter=between)
     @kb.add(" ", filter=between)

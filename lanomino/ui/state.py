@@ -91,6 +91,12 @@ class UndoMove:
 
 
 @dataclass(frozen=True, slots=True)
+class Rematch:
+    """After a LAN match: the host opens the table again at the same address; a joiner sits
+    down at it again as soon as it is open."""
+
+
+@dataclass(frozen=True, slots=True)
 class ContinueSaved:
     """Resume the saved local match."""
 
@@ -134,7 +140,7 @@ class OpenReplay:
 
 Intent = (Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | FinishMatch | SaveSettings
           | QuitApp | OpenHistory | OpenReplay | OpenLobby | CloseLobby | JoinTable | HostTable
-          | ConfirmJoin | AskHint | UndoMove)
+          | ConfirmJoin | AskHint | UndoMove | Rematch)
 
 
 # ----- settings ----------------------------------------------------------------------------------

@@ -113,7 +113,8 @@ def _hint(ui: UiState) -> str:
     if ui.lan is not None and ui.match_result is None:
         return f"Enter: back to the table (the next hand is being dealt) · {panels} · ? help"
     what = "back to the menu" if ui.match_result else "deal the next hand"
-    return f"Enter: {what} · {panels} · ? help"
+    again = "r play again · " if ui.lan is not None and ui.match_result is not None else ""
+    return f"Enter: {what} · {again}{panels} · ? help"
 
 
 # ----- the score sheet and the log ---------------------------------------------------------------

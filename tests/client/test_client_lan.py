@@ -1,7 +1,8 @@
-"""The client controller at a real LAN table on 127.0.0.1 (a headless HostNode and PeerNodes in
-one loop, real ZeroMQ and key-service sockets): joining by HOST:PORT asks about the host, shows the
-table's name, keeps every seat's name up to date, logs the match under the table's name and
-remembers the host; a join that fails says so without "You left the table"."""
+"""The client controller at a real LAN table on 127.0.0.1 (nodes in one loop, real ZeroMQ and
+key-service sockets): joining by HOST:PORT asks about the host, shows the table's name, keeps every
+seat's name up to date, logs the match under the table's name and remembers the host; a join that
+fails says so without "You left the table"; after a match both sides play again at the same
+table."""
 
 from __future__ import annotations
 
@@ -24,12 +25,13 @@ from lanomino.ui.state import LeaveTable, Screen, Settings, Submit, UiState
 TIMINGS = Timings(heartbeat_s=0.2, liveness_s=1.0, grace_s=5.0)
 
 
-async def until(test: Callable[[], object], what: str, timeout_s: float = 20.0) -> None:
+async def until(test: Callable[[], object], what: str | Callable[[], str],
+                timeout_s: float = 20.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_s
     while not test():
         if loop.time() > deadline:
-            raise AssertionError(f"never: {what}")
+            raise AssertionError(f"never: {what if isinstance(what, str) else what()}")
         await asyncio.sleep(0.02)
 
 
@@ -123,3 +125,59 @@ def test_a_failed_join_says_why_and_leaving_it_does_not_claim_you_left(tmp_path:
         controller.close()
         writer.shutdown(wait=True)
         controller.store.close()
+
+
+def test_after_a_lan_match_both_play_again_at_the_same_table(tmp_path: Path) -> None:
+    from lanomino.client.lan import LanTable
+    from lanomino.ui.lan import HostTable
+    from lanomino.ui.state import Rematch
+
+    hui = UiState(settings=Settings(name="Hal", pause_s=0.0))
+    hstore, hwriter = open_store(tmp_path / "hal"), ThreadPoolExecutor(max_workers=1)
+    hnet = NetOptions(tmp_path / "hal", interfaces=["127.0.0.1"], bind="127.0.0.1",
+                      announce=False, timings=TIMINGS)
+    host = Controller(hui, hstore, hwriter, None, player_id="local:hal", net=hnet)
+    zui, joiner, zwriter = client(tmp_path)
+    players = ((hui, host), (zui, joiner))
+
+    async def play_match() -> None:
+        await until(lambda: hui.obs is not None and zui.obs is not None, "the deal", 30)
+        for _ in range(2000):
+            if hui.match_result is not None and zui.match_result is not None:
+                return
+            for ui, c in players:
+                obs = ui.obs
+                if obs is not None and obs.is_my_turn and obs.phase == "play":
+                    c.handle(Submit(obs.legal[0]))
+            await asyncio.sleep(0.02)
+        raise AssertionError("the match did not end")
+
+    async def main() -> None:
+        den = HostTable("Den", "classic", 2, 0, "random", None, rules=Rules.classic(target=1))
+        host.handle(den)
+        await until(lambda: hui.lan is not None and bool(hui.lan.short_address), "open")
+        assert hui.lan is not None
+        joiner.handle(JoinTable(hui.lan.short_address))  # HOST:PORT/CODE from the host's screen
+        await play_match()
+        first = (host.table, joiner.table)
+        port = hui.lan.address.partition("/")[0]
+        joiner.handle(Rematch())  # the joiner may ask first: it waits for the host
+        await asyncio.sleep(0.3)
+        host.handle(Rematch())
+        await until(lambda: isinstance(joiner.table, LanTable) and joiner.table not in first
+                    and zui.obs is not None and not zui.obs.results,
+                    lambda: f"the second match ({hui.screen}, {hui.lan}, {zui.screen}, "
+                    f"{zui.lobby.message!r}, {zui.lobby.entry!r}, {zui.lan})", 40)
+        assert hui.lan is not None and hui.lan.address.partition("/")[0] == port
+        assert zui.lan is not None and zui.lan.table == "Den" and zui.names == ("Hal", "Zed")
+        await play_match()
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 150))
+    finally:
+        for c, w in ((host, hwriter), (joiner, zwriter)):
+            if isinstance(c.table, LanTable):
+                c.table.leave()
+            c.close()
+            w.shutdown(wait=True)
+            c.store.close()

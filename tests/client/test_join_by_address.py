@@ -111,7 +111,7 @@ def test_the_key_service_answers_with_the_tables_name_and_key() -> None:
 def test_the_key_service_turns_away_a_flood_beyond_its_budget() -> None:
     async def main() -> None:
         async with table(Identity.generate()) as (port, service):
-            service.per_second = service.tokens = 2.0  # a small budget: the flood is sure to pass it
+            service.per_second = service.tokens = 2.0  # a small budget: sure to be passed
 
             async def one() -> bytes:
                 reader, writer = await asyncio.open_connection("127.0.0.1", port + 1)
