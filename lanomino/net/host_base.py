@@ -37,7 +37,8 @@ from lanomino.net.throttle import GuessThrottle
 from lanomino.net.wire.schemas import build
 
 Policy = Callable[[Observation], Action]
-MAX_PENDING = 16
+MAX_PENDING = 256  # challenged joiners kept: a flood of hellos (2 a second per connection) cycles
+# through them in seconds, not in the moment a real joiner takes to answer its challenge
 
 
 
