@@ -1,19 +1,18 @@
 """Expert: information-set Monte Carlo over hidden hands sampled from what the table has shown.
 
 Theory of operation: at each decision Expert reads its ``Knowledge`` and builds a ``HandSampler``.
-Each simulation samples a fresh world (the other hands and the boneyard order, among those
-consistent with the voids, counts and opening), picks a root move with UCB1, plays the rest of
+Each simulation samples a fresh world (the other hands and the boneyard order, uniformly among
+those consistent with the voids, counts and opening), picks a root move with UCB1, plays the rest of
 the hand out with a quick greedy policy for every seat, and scores the result by its value for
 the *match*: the estimated chance that Expert's side wins it from the new scores, so points
-matter more when they decide the match. Worlds are not quite uniform: of four sampled, one is kept
-in proportion to how likely the opponents' past plays were in it (``belief.py``). Because every
-simulation uses a new world, no move is chosen on a guess at the boneyard order. It stops at the
-time budget or the simulation cap, or earlier once the choice is settled, and plays the move with
-the best mean value.
+matter more when they decide the match. Because every simulation uses a new world, no move is
+chosen on a guess at the boneyard order. It stops at the time budget or the simulation cap, or
+earlier once the choice is settled, and plays the move with the best mean value.
 
 ``Settings`` also reaches the variants the benchmarks compared and did not keep (README): a tree
-over Expert's information sets (``tree.py``), exact endgames, Hard's policy or random play in the
-roll-outs, a points margin instead of the match value.
+over Expert's information sets (``tree.py``), worlds weighted by the opponents' past plays
+(``belief.py``), exact endgames, Hard's policy or random play in the roll-outs, a points margin
+instead of the match value.
 
 The clock is injected, so a test with a simulation cap and a clock that never advances is exactly
 reproducible from the seed.
@@ -147,7 +146,7 @@ class Settings:
     value: str = "match"
     endgame: int = 0
     explore: float = TREE_EXPLORE
-    weigh: int = 4
+    weigh: int = 0
 
     def __post_init__(self) -> None:
         if self.rollout not in ROLLOUTS or self.value not in VALUES:

@@ -52,18 +52,19 @@ def test_the_tree_is_reproducible_and_grows_below_the_root() -> None:
 
 def test_the_default_expert_still_plays_for_the_match() -> None:
     """The All Fives position of test_expert_plays_for_the_match_not_the_hand, searched the
-    default way (weighted worlds): take 5 points early, turn them down when both need 10."""
+    default way and with weighted worlds: take 5 points early, turn them down when both need 10."""
     state = new_game(Rules.allfives(), 2)
     deal(state, ["2-0 2-2 3-0 5-1 5-5 6-2 6-6", "1-0 1-1 2-1 3-2 3-3 4-2 6-3"])
     apply(state, 0, Play(parse_tile("6-6")))
     apply(state, 1, Play(parse_tile("6-3"), End.LEFT))
     shed, points = Play(parse_tile("3-0"), End.LEFT), Play(parse_tile("6-2"), End.RIGHT)
-    expert = make_expert(budget_s=1.0, max_sims=1500, clock=lambda: 0.0)
-    state.scores = [0, 0]
-    assert expert(observe(state, 0), random.Random(1)) == points
-    state.scores = [140, 140]
-    assert expert(observe(state, 0), random.Random(1)) == shed
-    assert Settings().weigh > 1
+    for weigh in (0, 4):
+        expert = make_expert(budget_s=1.0, max_sims=1500, clock=lambda: 0.0, weigh=weigh)
+        state.scores = [0, 0]
+        assert expert(observe(state, 0), random.Random(1)) == points
+        state.scores = [140, 140]
+        assert expert(observe(state, 0), random.Random(1)) == shed
+    assert Settings() == Settings(tree=False, weigh=0)  # the variants that did not win are off
 
 
 def observe_world(obs: Observation, sampler: HandSampler) -> GameState:
