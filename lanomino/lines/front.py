@@ -10,6 +10,7 @@ against the observation's legal actions before they are sent, so bad input chang
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from lanomino.engine import PRESETS, Draw, Observation, Pass, Play, Rules, RulesError
@@ -22,8 +23,9 @@ from lanomino.lines.talk import (
     sentence,
 )
 from lanomino.lines.typed import Command, CommandError, help_lines, parse_command
-from lanomino.ui.lan import CloseLobby, HostTable, JoinTable, looks_like_address
+from lanomino.ui.lan import CloseLobby, ConfirmJoin, HostTable, JoinTable, looks_like_address
 from lanomino.ui.state import (
+    AskHint,
     ContinueSaved,
     FinishMatch,
     LeaveTable,
@@ -34,6 +36,7 @@ from lanomino.ui.state import (
     StartLocal,
     Submit,
     UiState,
+    UndoMove,
     default_level,
 )
 
@@ -58,6 +61,7 @@ class LineFront:
         self.menus = MenuTalk(ui, send, say, lambda: self.narrator.words, self._set_words,
                               self._leave_lobby)
         self.watch_said = False  # "you watch the others" was said
+        self.asked = ""  # the controller's question last explained ("start", "trust")
 
     @property
     def words(self) -> bool:
@@ -78,14 +82,29 @@ class LineFront:
         out += self.menus.lobby_news()
         if ui.lan is not None:
             out += lan_news(ui.lan, self.heard)
+        if ui.message != self.message:  # (before the game's news: "taken back", then the board)
+            self.message = ui.message
+            said = self.narrator.voice(ui.obs, ui.names).spell(sentence(ui.message)) if (
+                ui.obs is not None) else sentence(ui.message)
+            out += [said] if said and said not in out else []
         if ui.obs is not None:
             out += self.narrator.update(ui.obs, ui.names)
-        if ui.message != self.message:
-            self.message = ui.message
-            said = sentence(ui.message)
-            out += [said] if said and said not in out else []
+        out += self._questions(ui)
         out += self._what_next(ui)
         return [line for line in out if line]
+
+    def _questions(self, ui: UiState) -> list[str]:
+        """How to answer a question the controller asks (once per question)."""
+        asked = ("start" if ui.pending_start is not None else
+                 "trust" if ui.lobby.entry == "trust" and ui.screen is Screen.LOBBY else "")
+        if asked == self.asked:
+            return []
+        self.asked = asked
+        if asked == "start":
+            return ["Type yes to start the new match anyway, or continue to resume the saved one."]
+        if asked == "trust":
+            return ["Type yes to join this table, or menu to leave it."]
+        return []
 
     def _what_next(self, ui: UiState) -> list[str]:
         obs = ui.obs
@@ -269,6 +288,27 @@ class LineFront:
             return
         self.resigning = False
         self.send(ResignMatch())
+
+    def _do_hint(self, command: Command) -> None:
+        self._obs()
+        self.message = ""  # the same hint asked again is said again
+        self.send(AskHint())
+
+    def _do_undo(self, command: Command) -> None:
+        self._obs()
+        self.message, self.next_said, self.over_said = "", None, False
+        self.send(UndoMove())
+
+    def _do_yes(self, command: Command) -> None:
+        pending, lobby = self.ui.pending_start, self.ui.lobby
+        if pending is not None:
+            self._fresh_table()
+            self.send(replace(pending, replace_saved=True))
+        elif lobby.entry == "trust" and self.ui.screen is Screen.LOBBY:
+            self._fresh_table()
+            self.send(ConfirmJoin())
+        else:
+            raise CommandError("There is no question to say yes to.")
 
     def _do_finish(self, command: Command) -> None:
         if not self.ui.resigned:

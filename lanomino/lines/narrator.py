@@ -73,6 +73,12 @@ class Narrator:
         out: list[str] = []
         if self.hand_no is None:
             out += self._first_sight(obs, voice)
+        elif obs.hand_no == self.hand_no and len(obs.history) < self.said:  # moves taken back
+            self.said, self.turn = len(obs.history), None
+            self.results = min(self.results, len(obs.results))
+            self.outcome = obs.outcome is not None
+            self.line = replay_line(obs.history, obs.rules.fives)
+            out += self.board(obs, voice)
         elif obs.hand_no != self.hand_no:
             out += self._missed_results(obs, voice)
             if obs.hand_no > self.hand_no + 1 and obs.rules.no_double == "reshuffle":

@@ -68,7 +68,8 @@ def test_menu_commands_become_intents() -> None:
 @pytest.mark.parametrize("typed", ["new 5", "new partnership 3", "new chess", "host 2 2",
                                    "join nowhere", "continue", "replay x", "set volume 3",
                                    "set pause soon", "set pause 99", "set level godlike",
-                                   "set preset chess", "rules poker", "next", "hand", "finish"])
+                                   "set preset chess", "rules poker", "next", "hand", "finish",
+                                   "yes", "hint", "undo"])
 def test_a_menu_line_that_cannot_be_done_sends_nothing(typed: str) -> None:
     f, sent, said = front()
     f.on_line(typed)

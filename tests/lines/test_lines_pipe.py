@@ -232,3 +232,37 @@ def test_a_file_of_commands_replays_the_same_match(finished: tuple[Path, list[st
                              text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == said
+
+
+def test_hint_undo_and_yes_over_a_saved_match(tmp_path: Path) -> None:
+    pipe = local(tmp_path, "--players", "2", "--seed", "4")
+    try:
+        choices = pipe.until(r"Playable: |Nothing fits")
+        pipe.send("hand")
+        hand = pipe.until(r"^Your hand: ")
+        assert pipe.read() == choices
+        pipe.send("hint")
+        assert re.fullmatch(r"Expert would (play \d-\d( on the \w+)?|draw|pass)\.",
+                            pipe.until(r"^Expert would"))
+        pipe.send(answer_for(choices))
+        pipe.until(r"Playable: |Nothing fits")
+        pipe.send("undo")
+        after = pipe.drain(1.0)
+        assert "Your last move is taken back." in after
+        turn = after.index("Your turn.")
+        assert after[turn + 1:turn + 3] == [hand, choices]  # back where it was
+        pipe.send("quit")
+        assert pipe.finish() == 0
+    finally:
+        pipe.kill()
+    again = local(tmp_path, "--players", "2", "--seed", "4")  # a new match over the saved one
+    try:
+        assert "saved game is waiting" in again.until("saved game")
+        assert again.read() == ("Type yes to start the new match anyway, or continue to resume "
+                                "the saved one.")
+        again.send("yes")
+        assert again.until(r"^Hand 1: ") and again.until(r"Playable: |Nothing fits") == choices
+        again.send("quit")
+        assert again.finish() == 0
+    finally:
+        again.kill()
