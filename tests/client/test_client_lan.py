@@ -181,3 +181,51 @@ def test_after_a_lan_match_both_play_again_at_the_same_table(tmp_path: Path) -> 
             c.close()
             w.shutdown(wait=True)
             c.store.close()
+
+
+def test_a_dropped_joiner_comes_back_to_its_own_seat_and_hand(tmp_path: Path) -> None:
+    from lanomino.client.lan import LanTable
+
+    ui, controller, writer = client(tmp_path)
+
+    async def main() -> None:
+        host = HostNode(data_dir=tmp_path / "host", rules=Rules.classic(target=300),
+                        rules_name="classic", seats=2, bots=0, level="random", name="Kitchen",
+                        player="Hal", passphrase=None, bind="127.0.0.1", port=0, timings=TIMINGS,
+                        interfaces=["127.0.0.1"], headless=True, announce=False)
+        await host.start()
+        hosting = asyncio.ensure_future(host.run())
+        full = host.address
+        try:
+            controller.handle(JoinTable(full, None, "Kitchen"))
+            await until(lambda: ui.obs is not None and ui.obs.phase == "play", "the deal")
+            assert ui.obs is not None
+            hand = ui.obs.hand
+            table = controller.table
+            assert isinstance(table, LanTable) and table.node is not None
+            await table.node.close()  # the line drops: no goodbye
+            if table.task is not None:
+                table.task.cancel()
+            await until(lambda: any(not r.connected for r in host.seats()), "the host notices")
+            again = UiState(settings=Settings(name="Zed", pause_s=0.0), screen=Screen.LOBBY)
+            back = Controller(again, controller.store, writer, None, player_id="local:zed",
+                              net=NetOptions(tmp_path / "zed", interfaces=["127.0.0.1"],
+                                             announce=False, timings=TIMINGS))
+            back.handle(JoinTable(full, None, "Kitchen"))
+            await until(lambda: again.obs is not None and bool(again.obs.hand), "its hand back")
+            assert again.obs is not None and again.obs.seat == 1
+            assert set(again.obs.hand) <= set(hand) and not again.resigned
+            assert all(r.connected for r in host.seats())
+            if isinstance(back.table, LanTable):
+                back.table.leave()
+        finally:
+            host.quit()
+            await host.close()
+            await asyncio.gather(hosting, return_exceptions=True)
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 90))
+    finally:
+        controller.close()
+        writer.shutdown(wait=True)
+        controller.store.close()

@@ -218,3 +218,30 @@ def test_a_new_host_is_asked_about_a_known_one_trusted_and_a_changed_key_warned(
         run(main())
     finally:
         store.close()
+
+
+def test_a_headless_bot_needs_the_code_and_joins_with_it(tmp_path: Path) -> None:
+    lanomino = [sys.executable, "-m", "lanomino"]
+    host = subprocess.Popen(
+        [*lanomino, "host", "--headless", "--bind", "127.0.0.1", "--no-announce", "--json",
+         "--name", "Porch", "--set", "target=1", "--data-dir", str(tmp_path / "host")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert host.stdout is not None
+        listening = json.loads(host.stdout.readline())
+        where = f"127.0.0.1:{listening['port']}"
+        bot = [*lanomino, "bot", "--json", "--level", "random", "--data-dir", str(tmp_path / "b")]
+        refused = subprocess.run([*bot, where], cwd=ROOT, capture_output=True, text=True,
+                                 timeout=60)
+        assert refused.returncode == 2 and listening["fingerprint"] in refused.stderr
+        assert f"{where}/CODE" in refused.stderr
+        code = listening["fingerprint"].replace("-", "")[:8]
+        played = subprocess.run([*bot, f"{where}/{code}"], cwd=ROOT, capture_output=True,
+                                text=True, timeout=120)
+        result = json.loads(played.stdout.strip().splitlines()[-1])
+        assert played.returncode == 0 and result["finished"] and result["verified"]
+        assert host.wait(timeout=30) == 0
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait()
