@@ -128,3 +128,36 @@ def test_a_line_mode_player_hears_the_host_change_and_plays_on(tmp_path: Path) -
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+def test_joining_by_bare_address_asks_first_and_yes_sits_down(tmp_path: Path) -> None:
+    """HOST:PORT without a code: the table is asked who it is, its fingerprint is read out, and
+    only yes joins it (menu would have left it)."""
+    host = subprocess.Popen(
+        [*LANOMINO, "host", "--headless", "--bind", "127.0.0.1", "--no-announce", "--json",
+         "--level", "greedy", "--data-dir", str(tmp_path / "host"), "--seats", "2",
+         "--set", "target=20", *TIMING],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    pipe: LinePipe | None = None
+    try:
+        assert host.stdout is not None
+        listening = json.loads(host.stdout.readline())
+        bare = listening["address"].split("/")[0]
+        pipe = LinePipe(["play", "--lines", "--data-dir", str(tmp_path / "me")])
+        pipe.until("Type new to play the computer")
+        pipe.send(f"join {bare}")
+        question = pipe.until(r" is table 'Lanomino' with the host fingerprint ")
+        assert question.startswith(f"{bare} is table") and listening["fingerprint"] in question
+        assert pipe.read() == "Type yes to join this table, or menu to leave it."
+        pipe.send("yes")
+        play_match(pipe, OVER, timeout_s=120)
+        pipe.send("quit")
+        assert pipe.finish() == 0, pipe.stderr()
+        result = json.loads(host.communicate(timeout=60)[0].splitlines()[-1])
+        assert result["finished"] and result["verified"]
+    finally:
+        if pipe is not None:
+            pipe.kill()
+        if host.poll() is None:
+            host.kill()
+            host.wait()
