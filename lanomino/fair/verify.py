@@ -459,8 +459,9 @@ class _Checker:
             if index in hand.away and self.signed(hand.host_at(index), signature, statement):
                 continue
             raise self.fail("move-signature", self.host(hand),
-                            f"move {index + 1} (seat {move.seat}: {move.action}) is not signed by seat {move.seat}: "
-                            "moves were changed, added, dropped or reordered")
+                            f"move {index + 1} (seat {move.seat}: {move.action}) is not signed by seat "
+                            f"{move.seat}: moves were changed, added, dropped or reordered, or a "
+                            "badly signed move was let in (a host refuses one on arrival)")
         if at is not None and at == len(hand.moves):
             self.adopt(hand)
 
