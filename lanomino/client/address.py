@@ -102,9 +102,9 @@ async def resolve(target: Target, check_host: CheckHost, timeout_s: float = 3.0)
     try:
         answer: TableKey | None = await fetch_table_key(target.host, target.port, timeout_s)
     except KeyServiceError as exc:
-        if target.key is None or exc.code != "absent":
-            raise
-        answer = None  # an older host, or its key port is taken: the full key is enough
+        if target.key is None or exc.code == "refused":
+            raise  # (refused: nothing listens at the game port either)
+        answer = None  # no key service to be had: the full key is enough, the name is unknown
     if target.key is not None:
         return _with_key(target, target.key, answer)
     assert answer is not None

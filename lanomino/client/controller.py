@@ -44,7 +44,7 @@ class Controller:
         self.table: Table | None = None
         self.net = net
         self.lobby: Lobby | None = None
-        self.unsure: tuple[Resolved, JoinTable] | None = None  # a host to ask the player about
+        self.unsure: tuple[Resolved, JoinTable, JoinTable] | None = None  # (found, join, asked)
         if net is not None:
             from lanomino.client.lobby import Lobby
 
@@ -169,7 +169,8 @@ class Controller:
             ui.screen = s.Screen.LOBBY  # (where a bad address is explained)
             self._join(intent)
         elif isinstance(intent, ConfirmJoin) and self.unsure is not None:
-            found, join = self.unsure
+            found, join, _ = self.unsure
+            ui.lobby.entry = ""
             self._trusted(found, join)
         elif isinstance(intent, HostTable):
             self._sit(host_table(ui, self.frontend, net, intent))
@@ -181,6 +182,10 @@ class Controller:
         from lanomino.client.lobby import join_table
 
         assert self.net is not None
+        asking = self.ui.lobby.entry == "trust" and self.unsure is not None
+        if asking and self.unsure is not None and self.unsure[2] == intent:  # asked again: yes
+            self._on_lan(ConfirmJoin())
+            return
         if intent.name and "/" in intent.address:
             self._sit(join_table(self.ui, self.frontend, self.net, intent, self._refused(intent)))
             return
@@ -207,7 +212,7 @@ class Controller:
             return  # the player went elsewhere meanwhile
         join = JoinTable(str(found.address), intent.passphrase, found.name or intent.name)
         if found.needs_consent:
-            self.unsure = (found, join)
+            self.unsure = (found, join, intent)
             lobby.entry, lobby.message = "trust", consent_question(found)
         else:
             self._trusted(found, join)
