@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
-from lanomino.net.budget import RESYNC, SEATED, UNSEATED, Bucket, Budgets, Deferrals, Limit
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sessionkit import Table  # noqa: E402
+
+from lanomino.engine import Rules  # noqa: E402
+from lanomino.net.budget import (  # noqa: E402
+    RESYNC,
+    SEATED,
+    UNSEATED,
+    Bucket,
+    Budgets,
+    Deferrals,
+    Limit,
+)
 
 
 def test_bucket_spends_its_burst_then_refills_at_its_rate() -> None:
@@ -79,3 +95,22 @@ def test_a_seat_that_left_is_owed_nothing() -> None:
         d.ask(3, 0.0)
     d.forget(3)
     assert d.next_due(0.0) is None and d.due(100.0) == []
+
+
+def test_a_host_answers_a_resync_flood_with_few_snapshots() -> None:
+    """Two snapshots at once, then one owed answer per window, however many resyncs came in."""
+    table = Table(Rules.preset("classic", target=100), 2, seed=4)
+    table.run(lambda: table.host.phase.value == "play")
+    slot = table.slots[0]
+    session = slot.session
+    for _ in range(100):
+        session._send("resync")
+    for message in session.take_outgoing():
+        table.to_host(slot, message)
+    sent = [o for o in table.host.take_outgoing() if o.message["type"] == "snapshot"]
+    assert len(sent) == RESYNC.burst
+    due = table.host.next_deadline()
+    assert due is not None and due <= table.now + RESYNC.refill_s
+    table.host.handle_timer(table.now + RESYNC.refill_s)
+    later = [o for o in table.host.take_outgoing() if o.message["type"] == "snapshot"]
+    assert len(later) == 1  # the 98 others were one owed answer
