@@ -229,3 +229,42 @@ def test_a_dropped_joiner_comes_back_to_its_own_seat_and_hand(tmp_path: Path) ->
         controller.close()
         writer.shutdown(wait=True)
         controller.store.close()
+
+
+def test_leaving_a_lan_match_before_its_end_marks_it_abandoned(tmp_path: Path) -> None:
+    ui, controller, writer = client(tmp_path)
+
+    async def main() -> None:
+        host = HostNode(data_dir=tmp_path / "host", rules=Rules.classic(target=300),
+                        rules_name="classic", seats=2, bots=0, level="random", name="Kitchen",
+                        player="Hal", passphrase=None, bind="127.0.0.1", port=0, timings=TIMINGS,
+                        interfaces=["127.0.0.1"], headless=True, announce=False)
+        await host.start()
+        hosting = asyncio.ensure_future(host.run())
+        log = PlayLog(controller.store)
+        try:
+            controller.handle(JoinTable(host.address, None, "Kitchen"))
+            for _ in range(3000):  # play this seat until the first hand is logged
+                if writer.submit(log.matches).result():
+                    break
+                obs = ui.obs
+                if obs is not None and obs.is_my_turn and obs.phase == "play":
+                    controller.handle(Submit(obs.legal[0]))
+                await asyncio.sleep(0.02)
+            [before] = writer.submit(log.matches).result()
+            assert not before.finished and not before.abandoned
+            controller.handle(LeaveTable())
+            assert ui.notice == "You left the table."
+            [after] = writer.submit(log.matches).result()
+            assert after.abandoned and after.id == before.id
+        finally:
+            host.quit()
+            await host.close()
+            await asyncio.gather(hosting, return_exceptions=True)
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 120))
+    finally:
+        controller.close()
+        writer.shutdown(wait=True)
+        controller.store.close()
