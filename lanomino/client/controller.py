@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -299,7 +300,7 @@ class Controller:
 
         self.writer.submit(PlayLog(self.store).mark_abandoned, uid)
 
-    def _refused(self, intent: JoinTable) -> Any:
+    def _refused(self, intent: JoinTable) -> Callable[[str, str], None]:
         def refused(code: str, reason: str) -> None:
             self.table, self.ui.lan = None, None
             self.handle(OpenLobby())

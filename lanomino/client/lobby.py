@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lanomino.client.lan import LanTable
-from lanomino.client.seam import Frontend, TableNode
+from lanomino.client.seam import Browser, Frontend, TableNode
 from lanomino.engine import Rules
 from lanomino.ui.lan import HostTable, JoinTable, TableInfo
 from lanomino.ui.state import UiState
@@ -37,7 +37,7 @@ class NetOptions:
     port: int = 0
     announce: bool = True
     timings: Timings | None = None  # None: the defaults
-    browser_factory: Callable[[list[str]], Any] | None = None  # tests pass a fake TableBrowser
+    browser_factory: Callable[[list[str]], Browser] | None = None  # tests pass a stand-in
     tasks: set[asyncio.Future[Any]] = field(default_factory=set)
 
     def spawn(self, coro: Any) -> asyncio.Future[Any]:
@@ -68,7 +68,7 @@ def table_info(seen: SeenTable) -> TableInfo:
                      a.has_passphrase, address, a.is_compatible)
 
 
-def _table_browser(interfaces: list[str]) -> Any:
+def _table_browser(interfaces: list[str]) -> Browser:
     from lanomino.discovery.zeroconf_adapter import TableBrowser
 
     return TableBrowser(interfaces)

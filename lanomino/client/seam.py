@@ -13,12 +13,13 @@ line mode.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from lanomino.engine import Action
 
 if TYPE_CHECKING:
+    from lanomino.discovery.zeroconf_adapter import SeenTable
     from lanomino.net.session import SessionEvent
     from lanomino.node import Outcome, SeatRow
 
@@ -68,6 +69,19 @@ class TableNode(Protocol):
     def quit(self) -> None: ...
 
     def seats(self) -> tuple[SeatRow, ...]: ...
+
+
+class Browser(Protocol):
+    """What the lobby needs from a table browser (``discovery.zeroconf_adapter.TableBrowser``)."""
+
+    @property
+    def tables(self) -> Mapping[str, SeenTable]: ...
+
+    async def start(self) -> None: ...
+
+    async def next_event(self, timeout_s: float | None = None) -> object: ...
+
+    async def close(self) -> None: ...
 
 
 class Frontend(Protocol):
