@@ -26,9 +26,9 @@ def test_line_mode_in_a_terminal(tmp_path: Path) -> None:
     try:
         tmux("new-session", "-d", "-x", "80", "-y", "24", "-s", "play", command)
         tmux.path = tmux("display-message", "-p", "#{socket_path}").strip()
-        screen = wait_for(tmux, "Playable:")
+        screen = wait_for(tmux, "Playable: 5: 6-6.\n>")  # the prompt waits after the turn's lines
         assert tmux("display-message", "-p", "-t", "play", "#{alternate_on}").strip() == "0"
-        assert screen.rstrip().endswith(">")  # the prompt waits after the turn's lines
+        assert screen.rstrip().endswith(">")
         assert not re.search(r"[\u2500-\u257f]", screen)
         tmux.keys("hand", "Enter")
         screen = wait_for(tmux, "> hand\nYour hand: 1: ")  # the answer right below the command
