@@ -16,8 +16,8 @@ from lanomino.engine import Action, Observation
 from lanomino.fair.keystore import load_or_create_identity
 from lanomino.net.budget import Budgets
 from lanomino.net.codec import DirectAddress
-from lanomino.net.election import entry_of, host_address, newer_host
 from lanomino.net.errors import TransportError
+from lanomino.net.member import Announce, Connect, Effect, Serve, TableMember, Watch, Withdraw
 from lanomino.net.session import (
     Closed,
     HostChanged,
@@ -35,7 +35,6 @@ from lanomino.net.session import (
     SteppedDown,
     Timings,
     YourTurn,
-    successor_host,
 )
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport
 from lanomino.runtime.announcing import Announcing
@@ -79,20 +78,22 @@ class PeerNode(NodeBase):
         self.table_name, self.host_port = table_name, host_port
         self.migration, self.announce = migration, announce
         self.passphrase = passphrase
-        self.host: HostSession | None = None  # set when an election made this node the host
+        # the role switch (peer, candidate, host) is the member's; this node carries it out
+        self.member = TableMember(self.session, policy=self.policy, bot_policy=bot_policy)
         self.standby: HostTransport | None = None
         self.announcing = Announcing()  # while this node hosts the table
         self.ready = True  # the transport to the current host has finished its handshake
         self.backlog: list[dict[str, Any]] = []  # messages for a host still being connected to
         self.generation = 0
-        self.watching = False  # browsing for a newer host (from the first election on)
+
+    @property
+    def host(self) -> HostSession | None:
+        """The host session, once an election made this node the table's host."""
+        return self.member.host
 
     def submit(self, action: Action) -> None:
         """This seat moves (a UI). Raises IllegalActionError."""
-        if self.host is not None:
-            self.host.submit(action, self.now())
-        else:
-            self.session.submit(action, self.now())
+        self.member.submit(action, self.now())
         self._flush()
 
     def my_seat(self) -> int | None:
@@ -104,19 +105,13 @@ class PeerNode(NodeBase):
 
     def seats(self) -> tuple[SeatRow, ...]:
         """Who sits where, for a client (from the host session when this node hosts now)."""
-        return seat_rows(self.host.roster() if self.host is not None else self.session.roster)
+        return seat_rows(self.member.roster())
 
     def observation(self) -> Observation | None:
-        if self.host is not None:
-            return self.host.observation()
-        obs: Observation | None = self.session.observation()
-        return obs
+        return self.member.observation()
 
     def quit(self) -> None:
-        if self.host is not None:
-            self.host.leave("the host quit")
-        else:
-            self.session.quit(self.now(), "quit")
+        self.member.quit(self.now())
         self._flush()
         self._finish(Outcome(False, seat=self.session.seat, reason="quit"))
 
@@ -152,14 +147,11 @@ class PeerNode(NodeBase):
         if self.host is not None:
             self.host.stats.update(["malformed.frame"])
 
-    def _active(self) -> HostSession | PeerSession:
-        return self.host if self.host is not None else self.session
-
     async def run(self) -> Outcome:
         self.done = asyncio.get_running_loop().create_future()
         tasks = [asyncio.create_task(self._receive()), asyncio.create_task(self._host_receive()),
-                 asyncio.create_task(self._timers(lambda now: self._active().handle_timer(now),
-                                                  lambda: self._active().next_deadline()))]
+                 asyncio.create_task(self._timers(self.member.handle_timer,
+                                                  self.member.next_deadline))]
         return await self._serve(tasks, linger_s=0.2 if self.host is not None else 0.05)
 
     async def close(self) -> None:
@@ -213,30 +205,23 @@ class PeerNode(NodeBase):
             self.wake.set()
 
     def _flush(self) -> None:
-        if self.host is not None:
-            self._flush_host(self.host)
+        member = self.member
+        if member.host is not None:
+            self._flush_host(member.host)
             return
         session = self.session
-        events = session.take_events()
+        events = member.peer_events(self.now())  # (an election may make this member the host)
         for event in events:  # secrets reach the disk before the commitment leaves
             if isinstance(event, SecretMade):
                 self._save_secret(event)
             elif isinstance(event, HostChanged):
                 self.hosts[event.term] = event.seat
-                if not self.watching and self.announce and self.table_name and self.session.addr:
-                    self.watching = True
-                    self._spawn(self._watch_terms())
-                if event.mine:
-                    self._become_host(event)
-                else:
-                    self._reconnect(event)
-        if self.host is not None:  # the peer session's last words (none for a candidate) are moot
-            session.take_outgoing()
-        for message in session.take_outgoing():
+        self._carry_out(member.take_effects())
+        for message in member.peer_outgoing():
             self._spawn(self._send(message))
         for event in events:
             self._publish(event)
-            if isinstance(event, YourTurn) and self.policy is not None and self.host is None:
+            if isinstance(event, YourTurn) and self.policy is not None and member.host is None:
                 self._spawn(self._play(event.observation))
             elif isinstance(event, MatchOver):
                 self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
@@ -245,24 +230,24 @@ class PeerNode(NodeBase):
                 self._finish(Outcome(False, seat=None, reason=f"refused: {event.reason}"))
             elif isinstance(event, Closed):
                 self._finish(Outcome(False, seat=session.seat, reason=event.reason))
-        if self.host is not None:
-            self._flush_host(self.host)
+        if member.host is not None:
+            self._flush_host(member.host)
 
     def _flush_host(self, host: HostSession) -> None:
         assert self.standby is not None
         for out in host.take_outgoing():
             self._spawn(self.standby.send(out.route, out.message))
         reannounce = False
-        for event in host.take_events():
+        for event in self.member.host_events(self.now()):
             self._publish(event)
             if isinstance(event, (SeatTaken, SeatLeft)):
-                reannounce = True  # e.g. the lost host's seat is free again (lost before the first deal)
+                reannounce = True  # e.g. a seat freed in a reopened lobby
             if isinstance(event, MigrationPaused):
                 log.warning("term %d: waiting for a majority (%d of %d members here)", event.term,
                             event.joined, event.needed)
             elif isinstance(event, MigrationDone):
-                self.migrations.append({"term": event.term, "host": event.host, "rebuilt": event.rebuilt,
-                                        "at": time.time()})
+                self.migrations.append({"term": event.term, "host": event.host,
+                                        "rebuilt": event.rebuilt, "at": time.time()})
                 log.warning("term %d: this seat hosts the table now", event.term)
             elif isinstance(event, MatchOver):
                 self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
@@ -272,23 +257,32 @@ class PeerNode(NodeBase):
                 self._finish(Outcome(False, seat=self.session.seat, reason=lost_touch_reason(event)))
             elif isinstance(event, SteppedDown):
                 self.hosts[event.term] = event.host
-                log.warning("term %d has another host (seat %d): this one steps down and rejoins it as a peer",
+                log.warning("term %d has another host (seat %d): this one steps down, follows it",
                             event.term, event.host)
-                self._back_to_peer(event.term, event.host)
+                self._carry_out(self.member.take_effects())
                 self._flush()  # the peer session follows the newer host (HostChanged)
                 return
         if reannounce and self.announcing.active:
             self._spawn(self.announcing.update(self._announcement(host)))
 
-    def _become_host(self, event: HostChanged) -> None:
-        """This seat is the election's candidate: host the table from the replicated state."""
-        assert self.standby is not None
-        self.generation += 1
-        self.transport.close()
-        self.host = successor_host(self.session, self.now(), policy=self.policy, bot_policy=bot_policy)
-        log.warning("term %d: this seat (%d) takes over the table", event.term, event.seat)
-        if self.announce and self.table_name and self.session.addr:
-            self._spawn(self._announce(self.host))
+    def _carry_out(self, effects: list[Effect]) -> None:
+        """Do what the table member decided (net/member.py): connect, serve, announce, withdraw,
+        watch."""
+        can_announce = bool(self.announce and self.table_name and self.session.addr)
+        for effect in effects:
+            if isinstance(effect, Connect):
+                self._reconnect(effect)
+            elif isinstance(effect, Serve):
+                self.generation += 1  # (the standby ROUTER serves: _host_receive)
+                self.transport.close()
+                log.warning("term %d: this seat (%d) takes over the table", effect.term,
+                            self.session.seat)
+            elif isinstance(effect, Announce) and can_announce and self.member.host is not None:
+                self._spawn(self._announce(self.member.host))
+            elif isinstance(effect, Withdraw) and self.announcing.active:
+                self._spawn(self.announcing.withdraw())
+            elif isinstance(effect, Watch) and can_announce:
+                self._spawn(self._watch_terms())
 
     def _announcement(self, host: HostSession) -> TableAnnouncement:
         assert self.table_name is not None
@@ -320,48 +314,25 @@ class PeerNode(NodeBase):
             log.info("cannot watch for a newer host: %s", exc)
 
     def _notice_terms(self, seen: list[TableAnnouncement]) -> None:
-        roster = self.host.roster() if self.host is not None else self.session.roster
-        mine = self.host.term if self.host is not None else self.session.term
-        newer = newer_host([(a.host_peer_id, a.term) for a in seen if a.name == self.table_name],
-                           roster, mine, self.identity.peer_id)
-        if newer is None:
+        announced = [(a.host_peer_id, a.term) for a in seen if a.name == self.table_name]
+        if not self.member.notice_newer(announced, self.identity.peer_id, self.now()):
             return
-        term, seat = newer
-        host = self.host
-        if host is not None and host.never_resumed():
-            log.warning("term %d is hosted by seat %d: this candidate goes back to being a peer", term, seat)
-            host.take_events()  # (what it queued as a candidate is moot)
-            host.take_outgoing()
-            self._back_to_peer(term, seat)
-        elif host is not None:
-            host.notice_term(term, seat)
-        elif self.session.election is not None:
-            self.session.follow(term, seat, self.now())
-        else:
-            return
+        self._carry_out(self.member.take_effects())
         self._flush()
         self.wake.set()
 
-    def _back_to_peer(self, term: int, seat: int) -> None:
-        """Stop hosting (a newer term has a host) and follow that host as the peer this node was; a
-        snapshot brings the peer session up to date (its seat may have left: then it watches)."""
-        self.host = None
-        if self.announcing.active:  # no longer the host: withdraw the announcement
-            self._spawn(self.announcing.withdraw())
-        self.session.rejoin(term, seat, self.now())
-
-    def _reconnect(self, event: HostChanged) -> None:
-        """Follow the election's candidate: connect to its roster address with its roster key."""
-        where = host_address(entry_of(self.session.roster, event.seat))
+    def _reconnect(self, effect: Connect) -> None:
+        """Follow the host of a term: connect to its roster address with its roster key."""
         self.generation += 1
         self.transport.close()
         self.ready, self.backlog = False, []
-        if where is None or not event.curve:
-            log.warning("term %d: seat %d left no address: waiting for the next candidate", event.term, event.seat)
+        if effect.where is None:
+            log.warning("term %d: seat %d left no address: waiting for the next candidate",
+                        effect.term, effect.seat)
             return
-        host, port, _ = where
-        self.transport = PeerTransport(self.keys, event.curve, host, port, source_ip=self.source_ip)
-        log.info("term %d: following seat %d at %s:%d", event.term, event.seat, host, port)
+        host, port, curve = effect.where
+        self.transport = PeerTransport(self.keys, curve, host, port, source_ip=self.source_ip)
+        log.info("term %d: following seat %d at %s:%d", effect.term, effect.seat, host, port)
         self._spawn(self._connect(self.transport, self.generation))
 
     async def _connect(self, transport: PeerTransport, generation: int) -> None:

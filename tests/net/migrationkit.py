@@ -12,7 +12,9 @@ from typing import Any
 from sessionkit import FAST, Table, bot_policy
 
 from lanomino.engine import Action, Observation, Rules
+from lanomino.fair.identity import peer_id
 from lanomino.net.codec import decode_json, encode_json
+from lanomino.net.member import TableMember
 from lanomino.net.session import (
     HostChanged,
     HostSession,
@@ -21,7 +23,6 @@ from lanomino.net.session import (
     SessionEvent,
     Timings,
     YourTurn,
-    successor_host,
 )
 
 
@@ -39,6 +40,13 @@ class Machine:
     hosted_terms: list[int] = field(default_factory=list)
     stepped_down: list[int] = field(default_factory=list)
     frozen: bool = False
+    member: TableMember | None = None  # a peer's role switch: the same object the node drives
+
+    def identity_key(self) -> bytes:
+        if self.member is not None:
+            return self.member.peer.identity.public_key
+        assert self.host is not None
+        return self.host.identity.public_key
 
 
 class MigratingTable:
@@ -56,6 +64,8 @@ class MigratingTable:
         for slot in self.base.slots:
             slot.session.migration = True
             m = Machine(-1, slot.sender, slot.bot or bot_policy("greedy", seed), peer=slot.session)
+            m.member = TableMember(slot.session, policy=m.policy,
+                                   bot_policy=lambda level: bot_policy(level, seed))
             self.machines.append(m)
         self.base.host.local[0] = self.base.host.local[0].__class__(
             self.base.host.local[0].name, self.base.host.local[0].identity, self.machines[0].policy)
@@ -130,9 +140,15 @@ class MigratingTable:
             if not m.up:
                 continue
             if m.host is not None:
-                m.events += m.host.take_events()
+                if m.member is not None and m.member.host is m.host:
+                    m.events += m.member.host_events(self.now)
+                    self._sync(m)
+                else:
+                    m.events += m.host.take_events()
             if m.peer is not None:
-                for event in m.peer.take_events():
+                peer_events = (m.member.peer_events(self.now) if m.member is not None
+                               else m.peer.take_events())
+                for event in peer_events:
                     m.events.append(event)
                     moved = True
                     self._peer_event(m, event)
@@ -145,11 +161,17 @@ class MigratingTable:
             m.peer.submit(m.policy(event.observation), self.now)
         elif isinstance(event, HostChanged):
             m.follows = event.seat
-            if event.mine:
-                m.host = successor_host(m.peer, self.now, policy=m.policy,
-                                        bot_policy=lambda level: bot_policy(level, self.seed))
+            if event.mine:  # the member became the candidate (TableMember made its host session)
                 m.hosted_terms.append(event.term)
-                m.peer = None
+                self._sync(m)
+
+    def _sync(self, m: Machine) -> None:
+        """The kit runs one session per machine: the member's host, else its peer."""
+        if m.member is None:
+            return
+        m.member.take_effects()  # (the kit routes by ``follows``: no sockets to connect)
+        m.host = m.member.host
+        m.peer = m.member.peer if m.member.host is None else None
 
     def _discovery(self) -> None:
         """Each live host's announcement (term, seat) reaches every live machine."""
@@ -159,16 +181,19 @@ class MigratingTable:
         top = max(live, key=lambda h: h.host.term)  # type: ignore[union-attr]
         assert top.host is not None
         term = top.host.term
+        announced = [(peer_id(top.identity_key()), term)]
         for m in self.machines:
             if not m.up or m is top:
                 continue
-            if m.host is not None and m.host.term < term and m.host.phase.value != "stepped_down":
-                m.host.notice_term(term, top.seat)
+            if m.member is not None:  # what the node does on seeing the announcement
+                hosting = m.host.term if m.host is not None else None
+                if m.member.notice_newer(announced, peer_id(m.identity_key()), self.now):
+                    if hosting is not None:
+                        m.stepped_down.append(hosting)
+                    self._sync(m)
+            elif m.host is not None and m.host.term < term and m.host.phase.value != "stepped_down":
+                m.host.notice_term(term, top.seat)  # a host that never was a peer (seat 0)
                 m.stepped_down.append(m.host.term)
-                if m.host.phase.value == "stepped_down" and m.host.state is None:
-                    m.peer, m.host = m.host.carried, None  # it never resumed: back to the peer it was
-            if m.peer is not None and m.peer.election is not None and m.peer.term < term:
-                m.peer.follow(term, top.seat, self.now)
 
     def run(self, until: Callable[[], bool], max_time: float = 600.0, tick: float = 0.25) -> None:
         limit = self.now + max_time
