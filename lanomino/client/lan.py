@@ -82,6 +82,7 @@ class LanTable:
 
     def _opened(self, node: TableNode) -> None:
         """A hosted table is open: show where others join it."""
+        from lanomino.discovery.table_key import join_code
         from lanomino.node import HostNode, host_fingerprint
 
         lan = self.ui.lan
@@ -90,7 +91,7 @@ class LanTable:
             lan.address, lan.fingerprint = node.address, host_fingerprint(node)
             if node.key_service is not None:  # HOST:PORT/CODE works too
                 host = node.address.partition("/")[0]
-                lan.short_address = f"{host}/{lan.fingerprint.replace('-', '')[:8]}"
+                lan.short_address = f"{host}/{join_code(lan.fingerprint)}"
             lan.seats = node.session.players
             self._roster()
 

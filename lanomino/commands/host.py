@@ -130,6 +130,12 @@ def run(args: argparse.Namespace) -> int:
             else:
                 print(f"table {args.name!r} open at {node.address}", flush=True)
                 print(f"host key fingerprint {host_fingerprint(node)}", flush=True)
+                if node.key_service is not None:
+                    from lanomino.discovery.table_key import join_code
+
+                    code = join_code(host_fingerprint(node))
+                    where = node.address.partition("/")[0]
+                    print(f"others join with: lanomino join {where}/{code}", flush=True)
             outcome = await node.run()
         finally:
             await node.close()

@@ -97,6 +97,11 @@ def _hex(value: object, size: int) -> bytes:
         raise ValueError("the answer's keys are out of shape") from None
 
 
+def join_code(fingerprint: str) -> str:
+    """The code a host's screen shows for ``HOST:PORT/CODE``: the fingerprint's first digits."""
+    return fingerprint.replace("-", "")[:CODE_MIN]
+
+
 def is_code(text: str) -> bool:
     """A short code typed from the host's screen (8 to 16 hex digits of the fingerprint)."""
     return bool(_CODE_RE.fullmatch(text)) and CODE_MIN <= len(text.replace("-", "")) <= 16
