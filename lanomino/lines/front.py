@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from lanomino.engine import PRESETS, Draw, Observation, Pass, Play, Rules, RulesError
+from lanomino.engine import PRESETS, Draw, Observation, Pass, Rules, RulesError
 from lanomino.lines.menus import MenuTalk, at_menu
+from lanomino.lines.moves import check_turn, draw_or_pass, play_for
 from lanomino.lines.narrator import Narrator
-from lanomino.lines.say import join_words, plural
+from lanomino.lines.say import Voice
 from lanomino.lines.talk import (
     LanHeard,
     lan_news,
@@ -197,69 +198,23 @@ class LineFront:
 
     # ----- moves ----------------------------------------------------------------------------
 
-    def _my_turn(self) -> Observation:
+    def _my_turn(self) -> tuple[Observation, Voice]:
         obs = self._obs()
         voice = self.narrator.voice(obs, self.ui.names)
-        if obs.phase != "play":
-            raise CommandError("The hand is over." + (" Type next to deal the next one."
-                                                      if self.ui.lan is None else ""))
-        if not obs.is_my_turn:
-            raise CommandError(f"It is {voice.who(obs.turn, False)}'s turn, not yours."
-                               if obs.turn != voice.me else "It is not your turn.")
-        return obs
+        check_turn(obs, voice, local=self.ui.lan is None)
+        return obs, voice
 
     def _do_play(self, command: Command) -> None:
-        obs = self._my_turn()
-        voice = self.narrator.voice(obs, self.ui.names)
-        ref = command.tile
-        assert ref is not None  # the parser always sets it for play
-        if ref.number is not None:
-            if ref.number > len(obs.hand):
-                raise CommandError(f"You hold {plural(len(obs.hand), 'tile')}: "
-                                   f"there is no tile {ref.number}. Type hand to hear them.")
-            tile = obs.hand[ref.number - 1]
-        else:
-            assert ref.tile is not None
-            tile = ref.tile
-            if tile not in obs.hand:
-                raise CommandError(f"You do not hold {voice.tile(tile)}. Type hand to hear yours.")
-        plays = [a for a in obs.legal if isinstance(a, Play) and a.tile == tile]
-        name = voice.tile(tile)
-        if not plays:
-            why = ("it may not open this hand" if obs.line.is_empty
-                   else voice.ends(obs.line)[:-1].lower())
-            raise CommandError(f"{name} does not fit: {why}. " + self.narrator.choices(obs, voice))
-        if command.end is not None and not obs.line.is_empty:
-            ends = obs.line.ends
-            fitting = [p for p in plays if p.end is not None and ends[p.end] == ends[command.end]]
-            if not fitting:
-                places = join_words([str(p.end) for p in plays if p.end is not None], "or")
-                raise CommandError(f"{name} does not fit on the {command.end}; it fits on the "
-                                   f"{places}.")
-            plays = fitting[:1]
-        if len(plays) > 1:
-            places_ = [str(p.end) for p in plays]
-            raise CommandError(f"{name} fits on the {join_words(places_, 'or')}: say play "
-                               f"{tile} {places_[0]}, or play {tile} {places_[1]}.")
-        self.send(Submit(plays[0]))
+        obs, voice = self._my_turn()
+        self.send(Submit(play_for(obs, voice, command, self.narrator.choices(obs, voice))))
 
     def _do_draw(self, command: Command) -> None:
-        self._draw_or_pass(Draw, "draw")
+        obs, voice = self._my_turn()
+        self.send(Submit(draw_or_pass(obs, Draw, self.narrator.choices(obs, voice))))
 
     def _do_pass(self, command: Command) -> None:
-        self._draw_or_pass(Pass, "pass")
-
-    def _draw_or_pass(self, kind: type[Draw] | type[Pass], verb: str) -> None:
-        obs = self._my_turn()
-        for action in obs.legal:
-            if isinstance(action, kind):
-                self.send(Submit(action))
-                return
-        voice = self.narrator.voice(obs, self.ui.names)
-        reason = ("the boneyard has tiles to draw" if verb == "pass" and any(
-            isinstance(a, Draw) for a in obs.legal) else "a tile of yours fits"
-                  if any(isinstance(a, Play) for a in obs.legal) else "nothing may be drawn")
-        raise CommandError(f"You may not {verb}: {reason}. {self.narrator.choices(obs, voice)}")
+        obs, voice = self._my_turn()
+        self.send(Submit(draw_or_pass(obs, Pass, self.narrator.choices(obs, voice))))
 
     def _do_next(self, command: Command) -> None:
         if self.menus.replaying():
