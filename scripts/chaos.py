@@ -59,7 +59,7 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
                           "--data-dir", str(data / "host"), "--name", name, "--seats", str(players),
                           "--set", f"target={args.target}", "--bot-delay", str(args.pace), *timing])
     host.expect(lambda m: m.get("event") == "listening", 15)
-    peers = [lab.spawn(h, [*LANOMINO, "bot", name, "--interface", h.ip, "--json", "--level", "greedy",
+    peers = [lab.spawn(h, [*LANOMINO, "bot", name, "--interface", h.ip, "--timeout", "15", "--json", "--level", "greedy",
                            "--data-dir", str(data / f"p{h.index}"), "--player", f"p{h.index}",
                            "--delay", str(args.pace), *timing]) for h in others]
     first = time.monotonic() + 30  # wait for the first hand to end (see the module docstring)

@@ -165,7 +165,7 @@ def play(plan: Plan, data: Path, wait_s: float = 60) -> Run:
                               "--set", f"target={TARGET_BETWEEN if plan.moment == 'between' else TARGET}",
                               "--bot-delay", PACE, "--grace", "8"])
         host.expect(lambda m: m.get("event") == "listening", 30)
-        peers = [lab.spawn(h, [*LANOMINO, "bot", name, "--interface", h.ip, "--json", "--level", "greedy",
+        peers = [lab.spawn(h, [*LANOMINO, "bot", name, "--interface", h.ip, "--timeout", "15", "--json", "--level", "greedy",
                                "--data-dir", str(data / f"p{h.index}"), "--player", f"p{h.index}",
                                "--delay", PACE, "--timeout", "15", "--grace", "8"],
                            env={"LANOMINO_LOG": "DEBUG" if h is others[0] else "INFO"}) for h in others]

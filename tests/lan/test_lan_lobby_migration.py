@@ -36,7 +36,7 @@ def test_a_host_killed_in_the_lobby_is_replaced_and_newcomers_fill_the_table(lan
     assert [t for t in seen if t["term"] == 1] and all(t["rules"] == "classic+" for t in seen if t["term"] == 1), seen  # classic, target 60
     assert any(t["seats"] == "2/4" for t in seen if t["term"] == 1), seen
     assert all(p.popen.poll() is None for p in first)
-    late = [lan4.spawn(where, [*LANOMINO, "bot", "Early", "--interface", where.ip, "--json", "--level", "greedy",
+    late = [lan4.spawn(where, [*LANOMINO, "bot", "Early", "--interface", where.ip, "--timeout", "15", "--json", "--level", "greedy",
                                "--data-dir", str(tmp_path / name), "--player", name, "--delay", PACE, *FAST])
             for where, name in ((h3, "late3"), (h0, "late0"))]
     try:

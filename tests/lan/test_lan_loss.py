@@ -84,7 +84,7 @@ def test_ten_percent_loss_on_the_hosts_link_moves_no_host(tmp_path: Path) -> Non
                               "--data-dir", str(tmp_path / "host"), "--name", "Lossy", "--seats", "3",
                               "--set", "target=1000", "--bot-delay", PACE])
         host.expect(lambda m: m.get("event") == "listening", 30)
-        peers = [lab.spawn(h, [*LANOMINO, "bot", "Lossy", "--interface", h.ip, "--json", "--level", "greedy",
+        peers = [lab.spawn(h, [*LANOMINO, "bot", "Lossy", "--interface", h.ip, "--timeout", "15", "--json", "--level", "greedy",
                                "--data-dir", str(tmp_path / f"p{h.index}"), "--player", f"p{h.index}",
                                "--delay", PACE, "--timeout", "15"]) for h in (h1, h2)]
         for p in peers:

@@ -31,12 +31,14 @@ def start_table(lab: NetLab, data: Path, name: str, players: int = 3,
                           "--set", f"target={target}", "--bot-delay", PACE, *FAST])
     host.expect(lambda m: m.get("event") == "listening", 15)
     peers = [bot(lab, h, data, name) for h in others]
+    for peer in peers:  # a fault injected before everyone sat down would test the lobby instead
+        peer.expect(lambda m: m.get("event") == "seated", 30)
     return host, peers
 
 
 def bot(lab: NetLab, where: LabHost, data: Path, table: str) -> LabProcess:
     name = f"p{where.index}"
-    return lab.spawn(where, [*LANOMINO, "bot", table, "--interface", where.ip, "--json", "--level", "greedy",
+    return lab.spawn(where, [*LANOMINO, "bot", table, "--interface", where.ip, "--timeout", "15", "--json", "--level", "greedy",
                              "--data-dir", str(data / name), "--player", name, "--delay", PACE, *FAST],
                      env={"LANOMINO_LOG": "INFO"})  # refusals and reconnections show in a failure's report
 
@@ -134,7 +136,7 @@ def test_the_hosts_link_cut_for_three_seconds_moves_the_table(lan4: NetLab, tmp_
 def test_two_of_four_lost_pause_the_table_until_one_returns(lan4: NetLab, tmp_path: Path) -> None:
     """The host and the next in line freeze: 2 of 4 members cannot elect; seat 1 wakes and play goes on."""
     host, peers = start_table(lan4, tmp_path, "Quorum", players=4, target=100)
-    seats = {p.expect(lambda m: m.get("event") == "seated", 15)["seat"]: p for p in peers}
+    seats = {next(m for m in p.seen if m.get("event") == "seated")["seat"]: p for p in peers}
     running_after([host, *peers], 1.0)
     for frozen in (host, seats[1]):
         os.killpg(frozen.pid, signal.SIGSTOP)

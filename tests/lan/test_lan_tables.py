@@ -29,7 +29,7 @@ def host(lab: NetLab, where: LabHost, data: Path, *extra: str) -> tuple[LabProce
 
 
 def bot(lab: NetLab, where: LabHost, data: Path, target: str, name: str, *extra: str) -> LabProcess:
-    return lab.spawn(where, [*LANOMINO, "bot", target, "--interface", where.ip, "--json", "--level", "greedy",
+    return lab.spawn(where, [*LANOMINO, "bot", target, "--interface", where.ip, "--timeout", "15", "--json", "--level", "greedy",
                              "--data-dir", str(data / name), "--player", name, *FAST, *extra])
 
 
