@@ -16,7 +16,6 @@ from lanomino.engine import Event, HandEnded, MatchEnded, Rules, Tile, TilePlaye
 from lanomino.engine.line import CLOSED, Line
 from lanomino.narrate import Cast, event_line, hand_points, listed
 
-NUMBER_WORDS = ("blank", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 _TILE = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")  # "5-3" as narrate writes a tile
 
 
@@ -51,15 +50,15 @@ class Voice:
     # ----- values ---------------------------------------------------------------------------
 
     def number(self, n: int) -> str:
-        return NUMBER_WORDS[n] if self.words and 0 <= n < len(NUMBER_WORDS) else str(n)
+        return self._spoken.number(n)
 
     def tile(self, tile: Tile) -> str:
-        """'5-3', or 'five-three' / 'double-six' with words."""
-        if not self.words:
-            return str(tile)
-        if tile.is_double:
-            return f"double-{self.number(tile.high)}"
-        return f"{self.number(tile.high)}-{self.number(tile.low)}"
+        """'5-3', or 'five-three' / 'double-six' with words (the narration's own words)."""
+        return self._spoken.tile(tile)
+
+    @property
+    def _spoken(self) -> Cast:
+        return Cast(self.names, self.rules, self.me, words=self.words)
 
     def spell(self, text: str) -> str:
         """``text`` with its tiles as words when ``words`` is set."""

@@ -10,7 +10,7 @@ import difflib
 from dataclasses import dataclass
 
 from lanomino.engine import End, Tile
-from lanomino.lines.say import NUMBER_WORDS
+from lanomino.narrate import NUMBER_WORDS
 
 # verb -> (other spellings, what help says about it)
 VERBS: dict[str, tuple[tuple[str, ...], str]] = {
