@@ -114,7 +114,7 @@ def test_a_finished_hand_or_a_bad_file_is_refused(tmp_path: Path, capsys: pytest
     path = tmp_path / "over.json"
     path.write_text(json.dumps(blocked))
     code, _, err = hint(capsys, str(path))
-    assert code == 2 and "hand 1 is over after 1 moves" in err
+    assert code == 2 and "hand 1 is over after 1 move:" in err
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     code, _, err = hint(capsys, str(bad))

@@ -124,7 +124,9 @@ def find_position(record: Record, hand: int | None, move: int | None, name: str)
         raise CliError(f"{name}: {exc}") from None
     state = result.state
     if state.phase is not Phase.PLAY:
-        raise CliError(f"hand {h} is over after {m - 1} moves: nobody is to move there "
+        from lanomino.narrate import plural
+
+        raise CliError(f"hand {h} is over after {plural(m - 1, 'move')}: nobody is to move there "
                        "(pick an earlier --move)")
     first = not any(isinstance(mv.action, Play) for mv in moves[: m - 1])
     recorded = as_action(moves[m - 1], first) if m <= len(moves) else None
