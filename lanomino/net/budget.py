@@ -44,9 +44,12 @@ class Limit:
 
 # Joining is hello then auth: a burst of 4 lets a joiner retry once; 2 a second after that.
 UNSEATED = Limit(rate_per_s=2.0, burst=4.0)
-# A seated peer sends about 5 messages a second at most (pings, a move, the deal's round); a
-# restarted peer catching up sends a few at once. Eight times that is never reached honestly.
-SEATED = Limit(rate_per_s=40.0, burst=80.0)
+# A seated person sends a few messages a second (pings, a move, the deal's round), but a
+# computer player with no delay (`lanomino bot` by default) plays hands back to back: a 2-seat
+# table of two such bots sent over 40 a second and stalled once its moves were dropped (nothing
+# resends a dropped move). 400 a second is far above any honest peer, and a flood over it is
+# still dropped before parsing.
+SEATED = Limit(rate_per_s=400.0, burst=800.0)
 # A snapshot can be hundreds of kilobytes: two at once, then one every 5 s.
 RESYNC = Limit(rate_per_s=0.2, burst=2.0)
 MAX_CONNECTIONS = 1024
