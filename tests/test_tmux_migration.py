@@ -49,7 +49,10 @@ def test_the_client_says_who_takes_over_when_the_host_is_lost(tmp_path: Path) ->
         # header keeps saying who hosts.
         # (the header names the table: "Lanomino", the default name, not the address joined by)
         resumed = wait_for(tmux, "Lanomino · hosted by Bo · ", 10)
-        assert "has left the table" in resumed
+        # Killed during hand 1's deal, the host's seat leaves as the re-dealt hand's first move:
+        # the log line may come a moment after the new header.
+        if "has left the table" not in resumed:
+            resumed = wait_for(tmux, "has left the table", 10)
         screens = [resumed]
         end = play_until(tmux, "The match is over", screens, timeout_s=60)
         assert "Deal check: verified ✓" in end
