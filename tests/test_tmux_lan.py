@@ -53,7 +53,8 @@ def play_until(tmux: Tmux, done: str, screens: list[str], timeout_s: float = 30.
                 tmux.keys("Right", "Enter")
                 time.sleep(0.05)
         time.sleep(0.1)
-    raise AssertionError(f"{done!r} never appeared; last screen:\n{screens[-1]}")
+    distinct = [s for i, s in enumerate(screens) if i == 0 or s != screens[i - 1]]
+    raise AssertionError(f"{done!r} never appeared; last screens:\n" + "\n-----\n".join(distinct[-4:]))
 
 
 def test_host_in_the_client_and_a_headless_bot_play_over_loopback(tmp_path: Path) -> None:

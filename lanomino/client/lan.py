@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -271,6 +272,8 @@ class LanTable:
             if ui.settings.sound:
                 self.frontend.bell()
         if obs.outcome is not None:
+            if ui.match_result is None:
+                ui.match_at = time.monotonic()
             ui.match_result = obs.outcome
             ui.resigned = False
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -45,6 +46,10 @@ from lanomino.ui.state import (
 )
 
 Intents = Callable[[Intent], None]
+
+# An Enter pressed on a hand's summary just before the match's result arrives over the LAN would
+# otherwise leave the table unseen: for this long after the result shows, Enter does nothing.
+MATCH_PAUSE_S = 1.0
 
 
 def load_key_bindings(ui: UiState, intents: Intents) -> KeyBindings:
@@ -381,4 +386,8 @@ def _load_table(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     @kb.add("enter", filter=between)
     @kb.add(" ", filter=between)
     def _(event: KeyPressEvent) -> None:
-        intents(LeaveTable() if ui.match_result is not None else NextHand())
+        if ui.match_result is None:
+            intents(NextHand())
+        elif time.monotonic() - ui.match_at >= MATCH_PAUSE_S:
+            intents(LeaveTable())
+        # else the result came over the LAN a moment ago: that Enter was meant for the hand summary

@@ -227,6 +227,7 @@ class UiState:
     confirm_quit: bool = False
     hand_result: HandEnded | None = None  # shown until Enter deals the next hand
     match_result: MatchEnded | None = None
+    match_at: float = 0.0  # monotonic time the match result arrived (an Enter just before it waits)
     resigned: bool = False  # the human seat resigned and watches the others finish
     finishing: bool = False  # the rest of the match is being played out at once
     notice: str = ""  # one line shown on the menu (e.g. "you resigned")

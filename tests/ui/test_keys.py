@@ -1,14 +1,17 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lanomino.engine import Draw, End, Play, Rules, apply, new_game, observe, parse_tile, start_hand
+from lanomino.engine.events import MatchEnd, MatchEnded
 from lanomino.engine.tiles import TILES
 from lanomino.ui.app import build_app
+from lanomino.ui.keys import MATCH_PAUSE_S
 from lanomino.ui.state import (
     LeaveTable,
     QuitApp,
@@ -195,3 +198,15 @@ def test_h_asks_for_a_hint_and_u_takes_a_move_back(both_ends_state) -> None:
     from lanomino.ui.state import AskHint, UndoMove
 
     assert run_keys(table_ui(both_ends_state), ["h", "u"]) == [AskHint(), UndoMove()]
+
+
+def test_an_enter_meant_for_the_hand_summary_does_not_skip_a_match_result_that_just_arrived(
+        both_ends_state) -> None:
+    """Over the LAN the match's result may come a moment after its last hand's: an Enter pressed
+    in that moment (to leave the hand summary) must not take the player to the menu unseen."""
+    ui = table_ui(both_ends_state)
+    ui.match_result = MatchEnded(1, (40, 101), (1, 0), MatchEnd.TARGET)
+    ui.match_at = time.monotonic()
+    assert run_keys(ui, ["\r"]) == []
+    ui.match_at = time.monotonic() - MATCH_PAUSE_S
+    assert run_keys(ui, ["\r"]) == [LeaveTable()]
