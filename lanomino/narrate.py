@@ -29,6 +29,7 @@ from lanomino.engine import (
     TileDrawn,
     TilePlayed,
 )
+from lanomino.engine.errors import seat_name
 from lanomino.engine.line import CLOSED, Line
 
 NUMBER_WORDS = ("blank", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -38,7 +39,12 @@ def seat_label(seat: int, names: Sequence[str] = ()) -> str:
     """How a person reads a seat: its player's name, else "seat N" counted from 1."""
     if 0 <= seat < len(names) and names[seat]:
         return names[seat]
-    return f"seat {seat + 1}"
+    return seat_name(seat)
+
+
+def refusal_for(seat: int, message: str) -> str:
+    """An engine refusal ("seat 1 may not pass: ...") as the person at ``seat`` reads it."""
+    return message.replace(f"{seat_name(seat)}'s", "your").replace(f"{seat_name(seat)} ", "you ")
 
 
 def plural(count: int, noun: str) -> str:

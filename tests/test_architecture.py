@@ -104,9 +104,10 @@ LAYERS: tuple[Layer, ...] = (
     ),
     Layer(  # the controller shows its state through a Frontend: no terminal library of its own
         "lanomino.client",
-        may_import=("lanomino.engine", "lanomino.ui", "lanomino.net", "lanomino.store",
-                    "lanomino.bots", "lanomino.record", "lanomino.fair", "lanomino.discovery",
-                    "lanomino.localgame", "lanomino.node", "lanomino.commands.replay"),
+        may_import=("lanomino.engine", "lanomino.narrate", "lanomino.ui", "lanomino.net",
+                    "lanomino.store", "lanomino.bots", "lanomino.record", "lanomino.fair",
+                    "lanomino.discovery", "lanomino.localgame", "lanomino.node",
+                    "lanomino.commands.replay"),
         never=("sqlite3", *HEAVY),
     ),
     Layer(  # the line mode: the client's plain state and words, never the full-screen toolkit

@@ -14,6 +14,7 @@ from typing import Any
 
 from lanomino.client.seam import Frontend, TableNode
 from lanomino.engine import RESIGN, Action, IllegalActionError, Observation
+from lanomino.narrate import refusal_for
 from lanomino.net import session as s
 from lanomino.ui.lan import HostTable, JoinTable, LanView, SeatInfo
 from lanomino.ui.state import Screen, UiState, on_new_observation
@@ -119,7 +120,8 @@ class LanTable:
             self.node.submit(action)
             self.ui.message = ""
         except (IllegalActionError, ValueError) as exc:
-            self.ui.message = str(exc)
+            seat = self.ui.obs.seat if self.ui.obs is not None else -1
+            self.ui.message = refusal_for(seat, str(exc))
         self.frontend.redraw()
 
     def next_hand(self) -> None:

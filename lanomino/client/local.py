@@ -27,6 +27,7 @@ from lanomino.engine import (
     Play,
 )
 from lanomino.localgame import HUMAN, LocalMatch
+from lanomino.narrate import refusal_for
 from lanomino.ui.state import Screen, UiState, on_new_observation
 
 Save = Callable[[dict[str, Any] | None], None]  # a record to keep, or None: nothing to continue
@@ -67,7 +68,7 @@ class LocalTable:
         try:
             events = self.match.apply(HUMAN, action)
         except IllegalActionError as exc:
-            self.ui.message = str(exc).replace(f"seat {HUMAN} ", "you ")
+            self.ui.message = refusal_for(HUMAN, str(exc))
             self.frontend.redraw()
             return
         self._after_move(events)

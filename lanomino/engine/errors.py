@@ -17,3 +17,8 @@ class TileError(EngineError):
 
 class IllegalActionError(EngineError):
     """An action that the rules do not allow in this position."""
+
+
+def seat_name(seat: int) -> str:
+    """A seat as a person reads it in a message: "seat N", counted from 1 (JSON counts from 0)."""
+    return f"seat {seat + 1}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from lanomino.engine.actions import DRAW, PASS, Action, Draw, End, Pass, Play, Resign
-from lanomino.engine.errors import IllegalActionError
+from lanomino.engine.errors import IllegalActionError, seat_name
 from lanomino.engine.events import Event, Passed, PointsScored, Resigned, TileDrawn, TilePlayed
 from lanomino.engine.line import CLOSED, Line
 from lanomino.engine.scoring import end_of_hand, end_of_match
@@ -163,9 +163,9 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
     if kind is not Play and kind is not Draw and kind is not Pass:
         raise IllegalActionError(f"not an action: {action!r}")
     if state.phase is not _PLAY:
-        raise IllegalActionError(f"seat {seat} may not {action}: no hand is in play")
+        raise IllegalActionError(f"{seat_name(seat)} may not {action}: no hand is in play")
     if seat != state.turn:
-        raise IllegalActionError(f"seat {seat} may not {action}: it is seat {state.turn}'s turn")
+        raise IllegalActionError(f"{seat_name(seat)} may not {action}: it is {seat_name(state.turn)}'s turn")
     if kind is Play:
         return _play(state, seat, action)  # type: ignore[arg-type]
     if kind is Draw:
@@ -187,7 +187,7 @@ def _play(state: GameState, seat: int, action: Play) -> list[Event]:
     hands = state.hands
     hand = hands[seat]
     if not hand & tile.bit:
-        raise IllegalActionError(f"seat {seat} may not play {tile}: it is not in seat {seat}'s hand")
+        raise IllegalActionError(f"{seat_name(seat)} may not play {tile}: it is not in {seat_name(seat)}'s hand")
     line = state.line
     if line.tiles == 0:
         return _lead(state, seat, action)
@@ -223,11 +223,11 @@ def _lead(state: GameState, seat: int, action: Play) -> list[Event]:
     tile = action.tile
     if state.must_lead is not None and tile != state.must_lead:
         raise IllegalActionError(
-            f"seat {seat} may not lead {tile}: this hand must be opened with {state.must_lead}"
+            f"{seat_name(seat)} may not lead {tile}: this hand must be opened with {state.must_lead}"
         )
     high_on = action.end or End.LEFT
     if high_on not in (End.LEFT, End.RIGHT):
-        raise IllegalActionError(f"seat {seat} may not lead {tile} {high_on}: the first tile lies left-right")
+        raise IllegalActionError(f"{seat_name(seat)} may not lead {tile} {high_on}: the first tile lies left-right")
     line = state.line
     exposed = line.place_first(tile, high_on)
     state.hands[seat] ^= tile.bit
@@ -264,8 +264,8 @@ def _after_fives_play(state: GameState, seat: int, played: TilePlayed) -> list[E
 def _refuse_end(state: GameState, seat: int, tile: Tile, end: End) -> None:
     n = state.line.ends[end]
     if n == CLOSED:
-        raise IllegalActionError(f"seat {seat} may not play {tile} {end}: that end is not open")
-    raise IllegalActionError(f"seat {seat} may not play {tile} {end}: it does not match the {n}")
+        raise IllegalActionError(f"{seat_name(seat)} may not play {tile} {end}: that end is not open")
+    raise IllegalActionError(f"{seat_name(seat)} may not play {tile} {end}: it does not match the {n}")
 
 
 def _resolve_end(state: GameState, seat: int, tile: Tile, end: End | None) -> End:
@@ -277,27 +277,27 @@ def _resolve_end(state: GameState, seat: int, tile: Tile, end: End | None) -> En
     places = fitting_ends(state, tile)
     if not places:
         showing = " or ".join(str(n) for n in line.open_numbers())
-        raise IllegalActionError(f"seat {seat} may not play {tile}: it does not match the {showing}")
+        raise IllegalActionError(f"{seat_name(seat)} may not play {tile}: it does not match the {showing}")
     if len(places) > 1:
         raise IllegalActionError(
-            f"seat {seat} must say where {tile} goes: it fits {' and '.join(str(p) for p in places)}"
+            f"{seat_name(seat)} must say where {tile} goes: it fits {' and '.join(str(p) for p in places)}"
         )
     return places[0]
 
 
 def _draw(state: GameState, seat: int) -> list[Event]:
     if not state.rules.draws:
-        raise IllegalActionError(f"seat {seat} may not draw: nobody draws in this game")
+        raise IllegalActionError(f"{seat_name(seat)} may not draw: nobody draws in this game")
     if not state.can_draw():
         left = state.boneyard_left()
         what = "the boneyard is empty" if left == 0 else f"the last {left} tiles stay in the boneyard"
-        raise IllegalActionError(f"seat {seat} may not draw: {what}")
+        raise IllegalActionError(f"{seat_name(seat)} may not draw: {what}")
     if state.line.tiles == 0:
-        raise IllegalActionError(f"seat {seat} may not draw: the hand has not been opened")
+        raise IllegalActionError(f"{seat_name(seat)} may not draw: the hand has not been opened")
     if not state.rules.draw_when_playable:
         why = _why_not_stuck(state, seat)
         if why:
-            raise IllegalActionError(f"seat {seat} may not draw: {why}")
+            raise IllegalActionError(f"{seat_name(seat)} may not draw: {why}")
     tile = state.boneyard[state.drawn]
     state.drawn += 1
     state.drawable -= 1
@@ -309,12 +309,12 @@ def _draw(state: GameState, seat: int) -> list[Event]:
 
 def _pass(state: GameState, seat: int) -> list[Event]:
     if state.line.tiles == 0:
-        raise IllegalActionError(f"seat {seat} may not pass: it must open the hand")
+        raise IllegalActionError(f"{seat_name(seat)} may not pass: the hand has not been opened")
     why = _why_not_stuck(state, seat)
     if why:
-        raise IllegalActionError(f"seat {seat} may not pass: {why}")
+        raise IllegalActionError(f"{seat_name(seat)} may not pass: {why}")
     if state.can_draw():
-        raise IllegalActionError(f"seat {seat} may not pass: it must draw from the boneyard")
+        raise IllegalActionError(f"{seat_name(seat)} may not pass: the boneyard has tiles to draw")
     passed = Passed(seat, state.line.open_numbers())
     state.history.append(passed)
     state.turn = state.next_seat[seat]
@@ -329,7 +329,8 @@ def _maybe_blocked(state: GameState) -> list[Event]:
 
 def _resign(state: GameState, seat: int) -> list[Event]:
     if not can_resign(state, seat):
-        raise IllegalActionError(f"seat {seat} may not resign: it is not playing in this match")
+        why = "the match is over" if state.phase is Phase.OVER else "that seat is not in the match"
+        raise IllegalActionError(f"{seat_name(seat)} may not resign: {why}")
     state.active[seat] = False
     state.next_seat = [state.next_active(s) for s in range(state.players)]
     state.departed.append(seat)

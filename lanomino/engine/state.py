@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 
-from lanomino.engine.errors import IllegalActionError
+from lanomino.engine.errors import IllegalActionError, seat_name
 from lanomino.engine.events import DealVoided, Event, HandEnded, HandStarted, MatchEnded
 from lanomino.engine.line import CLOSED, Line
 from lanomino.engine.opening import choose_opener
@@ -185,7 +185,7 @@ def check_deal(state: GameState, deal: Sequence[Sequence[Tile]], boneyard: Seque
     for seat, hand in enumerate(deal):
         want = size if state.active[seat] else 0
         if len(hand) != want:
-            raise IllegalActionError(f"seat {seat} was dealt {len(hand)} tiles, not {want}")
+            raise IllegalActionError(f"{seat_name(seat)} was dealt {len(hand)} tiles, not {want}")
         mask = 0
         for tile in hand:
             mask |= tile.bit

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lanomino.engine.errors import seat_name
 from lanomino.fair.canonical import digest, u32
 from lanomino.fair.entropy import fresh_bytes
 
@@ -64,7 +65,7 @@ def tagged_commitment(tag: bytes, context: bytes, seat: int, secret: bytes) -> b
     if len(secret) != SECRET_BYTES:
         raise CommitmentError(f"a secret is {SECRET_BYTES} bytes, not {len(secret)}")
     if not 0 <= seat < 256:
-        raise CommitmentError(f"no seat {seat}")
+        raise CommitmentError(f"no {seat_name(seat)}")
     return hashlib.sha256(tag + context + bytes([seat]) + secret).digest()
 
 
@@ -103,7 +104,7 @@ def check_own_in_set(statement: dict[str, Any], seat: int, committed: bytes) -> 
     """A peer's check of the set before it reveals. Raises CommitmentError."""
     entries = statement.get("commitments", [])
     if [seat, committed.hex()] not in entries:
-        raise CommitmentError(f"seat {seat}'s commitment is missing from the host's set")
+        raise CommitmentError(f"{seat_name(seat)}'s commitment is missing from the host's set")
     seats = [entry[0] for entry in entries]
     if seats != sorted(set(seats)):
         raise CommitmentError("the host's set is not one commitment per seat in seat order")
@@ -113,4 +114,4 @@ def check_echoes(expected: bytes, echoes: Sequence[tuple[int, bytes]]) -> None:
     """The host's check that every peer saw the same set. Raises CommitmentError naming a seat."""
     for seat, echoed in echoes:
         if not hmac.compare_digest(expected, echoed):
-            raise CommitmentError(f"seat {seat} received a different commitment set")
+            raise CommitmentError(f"{seat_name(seat)} received a different commitment set")

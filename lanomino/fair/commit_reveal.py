@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lanomino.engine.errors import seat_name
 from lanomino.fair.commit import (
     DealContext,
     commit_statement,
@@ -142,7 +143,7 @@ class CommitReveal:
     def _expect(self, step: Step, seat: int) -> None:
         if seat not in self.seats:
             raise RoundError(
-                "wrong_phase", f"seat {seat} does not take part in this {self.domain.label} round"
+                "wrong_phase", f"{seat_name(seat)} does not take part in this {self.domain.label} round"
             )
         if self.step is not step:
             raise RoundError(
@@ -155,12 +156,12 @@ class CommitReveal:
         if seat in self.commits and seat in self.seats:
             if self.commits[seat][0] == committed:
                 return False  # the same commitment again (a resent message): nothing new
-            raise RoundError("bad_commitment", f"seat {seat} already committed to another secret")
+            raise RoundError("bad_commitment", f"{seat_name(seat)} already committed to another secret")
         self._expect(Step.COMMIT, seat)
         if not self.domain.verify(seat, signature, self.domain.commit_statement(seat, committed)):
             raise RoundError(
                 "bad_signature",
-                f"seat {seat}'s {self.domain.label} commitment is not signed by its key",
+                f"{seat_name(seat)}'s {self.domain.label} commitment is not signed by that seat's key",
             )
         self.commits[seat] = (committed, signature)
         return True
@@ -182,11 +183,11 @@ class CommitReveal:
         self._expect(Step.ECHO, seat)
         if not self.domain.verify(seat, signature, self.domain.echo_statement(seat, digest_)):
             raise RoundError(
-                "bad_signature", f"seat {seat}'s {self.domain.label} echo is not signed by its key"
+                "bad_signature", f"{seat_name(seat)}'s {self.domain.label} echo is not signed by that seat's key"
             )
         if not hmac.compare_digest(digest_, self.digest):
             raise RoundError(
-                "equivocation", f"seat {seat} echoed a different {self.domain.label} set"
+                "equivocation", f"{seat_name(seat)} echoed a different {self.domain.label} set"
             )
         self.echoes[seat] = (digest_, signature)
         if not self.missing():
@@ -201,7 +202,7 @@ class CommitReveal:
         if not self.domain.opens(seat, secret, self.commits[seat][0]):
             raise RoundError(
                 "bad_secret",
-                f"seat {seat}'s {self.domain.label} secret does not open its commitment",
+                f"{seat_name(seat)}'s {self.domain.label} secret does not open their commitment",
             )
         self.secrets[seat] = secret
         if not self.missing():

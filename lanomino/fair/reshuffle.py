@@ -43,6 +43,7 @@ from lanomino.engine import (
     Tile,
     apply,
 )
+from lanomino.engine.errors import seat_name
 from lanomino.engine.events import TilePlayed
 from lanomino.engine.line import Line
 from lanomino.engine.state import _STATE_FIELDS, Phase
@@ -165,12 +166,12 @@ def world_at(state: GameState, attempts: int, opener: int, claims: Mapping[int, 
     seen: set[Tile] = set()
     for seat, c in sorted(claims.items()):
         if seat != c.seat or seat not in dealt_to:
-            raise ReshuffleError("claim", seat, f"seat {seat} claims tiles but was not dealt in")
+            raise ReshuffleError("claim", seat, f"{seat_name(seat)} claims tiles but was not dealt in")
         if len(c.dealt) != size:
-            raise ReshuffleError("claim", seat, f"seat {seat} claims {len(c.dealt)} dealt tiles, not {size}")
+            raise ReshuffleError("claim", seat, f"{seat_name(seat)} claims {len(c.dealt)} dealt tiles, not {size}")
         for t in (*c.dealt, *c.drawn):
             if t in seen:
-                raise ReshuffleError("claim", seat, f"{t} is claimed twice (seat {seat})")
+                raise ReshuffleError("claim", seat, f"{t} is claimed twice ({seat_name(seat)})")
             seen.add(t)
     # who drew which boneyard position
     owner: list[int] = [s for s, a in moves if isinstance(a, Draw)]
@@ -180,7 +181,7 @@ def world_at(state: GameState, attempts: int, opener: int, claims: Mapping[int, 
     for seat, c in claims.items():
         positions = [p for p, s in enumerate(owner) if s == seat]
         if len(positions) != len(c.drawn):
-            raise ReshuffleError("claim", seat, f"seat {seat} claims {len(c.drawn)} draws but drew {len(positions)} times")
+            raise ReshuffleError("claim", seat, f"{seat_name(seat)} claims {len(c.drawn)} draws but drew {len(positions)} times")
         for p, t in zip(positions, c.drawn, strict=True):
             boneyard[p] = t
     reserved = {p for p, s in enumerate(owner) if s in claims}
@@ -224,7 +225,7 @@ def _start(state: GameState, deal: list[list[Tile]], boneyard: list[Tile], attem
     if state.phase is not Phase.DEAL:
         raise ReshuffleError("unfinished", None, "the match is not waiting for a deal")
     if not 0 <= opener < state.players or not state.active[opener]:
-        raise ReshuffleError("claim", None, f"seat {opener} cannot have opened the hand")
+        raise ReshuffleError("claim", None, f"{seat_name(opener)} cannot have opened the hand")
     state.hands = [sum(t.bit for t in h) for h in deal]
     state.hand_no += attempts
     state.boneyard = list(boneyard)
@@ -271,7 +272,7 @@ def _fit(state: GameState, seat: int, action: Action, unknown: Sequence[int], re
         place = _holder(state, action.tile, places)
         mine = tiles_in(state.hands[seat])
         if place is None or not mine:
-            raise ReshuffleError("ownership", seat, f"move {index + 1}: seat {seat} played {action.tile}, "
+            raise ReshuffleError("ownership", seat, f"move {index + 1}: {seat_name(seat)} played {action.tile}, "
                                  "which a claimant holds or the line already shows")
         _swap_in(state, seat, action.tile, mine[0], place)
         return
@@ -283,8 +284,8 @@ def _fit(state: GameState, seat: int, action: Action, unknown: Sequence[int], re
     for tile in tiles_in(state.hands[seat] & fits):
         spare = next(((t, p) for p in places for t in _tiles_at(state, p) if not t.bit & fits), None)
         if spare is None:
-            raise ReshuffleError("legality", seat, f"move {index + 1}: seat {seat} could not have been "
-                                 "stuck: every tile it could hold fits the line")
+            raise ReshuffleError("legality", seat, f"move {index + 1}: {seat_name(seat)} could not have been "
+                                 "stuck: every tile that seat could hold fits the line")
         t, p = spare
         # the spare comes into the seat's hand, the fitting tile goes where the spare was
         state.hands[seat] ^= tile.bit | t.bit

@@ -31,7 +31,7 @@ from lanomino.engine import (
     new_game,
     start_hand,
 )
-from lanomino.engine.errors import EngineError
+from lanomino.engine.errors import EngineError, seat_name
 from lanomino.engine.state import Phase
 from lanomino.engine.tiles import TILES
 from lanomino.fair import adoption
@@ -189,7 +189,16 @@ class StreamVerifier:
 
 
 def _seat_name(seat: int) -> str:
-    return f"seat {seat}"
+    """A seat in a problem's words, counted from 1 (the JSON's seat fields count from 0)."""
+    return seat_name(seat)
+
+
+def _seats_named(seats: Sequence[int]) -> str:
+    return "seats " + ", ".join(str(seat + 1) for seat in seats) if seats else "no seats"
+
+
+def _side_name(side: int, partnership: bool) -> str:
+    return f"the team of seats {side + 1} and {side + 3}" if partnership else _seat_name(side)
 
 
 class _Checker:
@@ -206,7 +215,10 @@ class _Checker:
         return _Failed(Failure(check, self.hand_no, blame, message))
 
     def host(self, hand: HandLog) -> str:
-        return f"the host (seat {hand.host})"
+        return f"the host ({_seat_name(hand.host)})"
+
+    def won(self, state: GameState, winner: int | None) -> str:
+        return "no winner" if winner is None else f"won by {_side_name(winner, state.rules.partnership)}"
 
     def signed(self, seat: int, signature: bytes, statement: dict[str, Any]) -> bool:
         return self.ring.verify_statement(self.keys[seat], signature, statement)
@@ -219,7 +231,7 @@ class _Checker:
         term = None if hand.migrated is None else hand.migrated.term
         problem = None if checked else adoption.check(a, hand.log_host, term, self.adopted_in)
         if problem is not None:
-            raise self.fail("adoption", f"the host (seat {hand.log_host})", problem)
+            raise self.fail("adoption", f"the host ({_seat_name(hand.log_host)})", problem)
         for seat, key in a.keys:
             self.keys[seat], self.adopted_in[seat] = key, a.term
 
@@ -240,7 +252,7 @@ class _Checker:
         for seat, signature in enumerate(t.header_signatures):
             if not self.signed(seat, signature, header_statement(t.header_digest, seat)):
                 raise self.fail("header", "the transcript",
-                                f"seat {seat}'s signature on the match header (table, rules, players, keys) "
+                                f"{_seat_name(seat)}'s signature on the match header (table, rules, players, keys) "
                                 "does not verify: the header was changed after the players agreed to it")
         try:
             rules = Rules.from_spec(t.rules_spec)
@@ -249,7 +261,7 @@ class _Checker:
             raise self.fail("rules", "every player (all signed these rules)", f"the rules are not playable: {exc}") from None
 
     def check_end(self, state: GameState) -> None:
-        end, host = self.t.end, f"the host (seat {self.t.end.host})"
+        end, host = self.t.end, f"the host ({_seat_name(self.t.end.host)})"
         statement = end_statement(self.t.header_digest, end.host, end.hands, end.finished, end.winner, end.scores)
         if not self.signed(end.host, end.signature, statement):
             raise self.fail("end", host, "the host's closing statement is not signed by the host")
@@ -259,8 +271,8 @@ class _Checker:
         over = state.phase is Phase.OVER
         winner = state.outcome.winner if state.outcome is not None else None
         if (end.finished, end.winner, end.scores) != (over, winner, tuple(state.scores)):
-            said = f"{'finished' if end.finished else 'unfinished'}, winner {end.winner}, scores {list(end.scores)}"
-            real = f"{'finished' if over else 'unfinished'}, winner {winner}, scores {state.scores}"
+            said = f"{'finished' if end.finished else 'unfinished'}, {self.won(state, end.winner)}, scores {list(end.scores)}"
+            real = f"{'finished' if over else 'unfinished'}, {self.won(state, winner)}, scores {state.scores}"
             raise self.fail("end", host, f"the closing statement says the match is {said}; the moves give {real}")
 
     def check_hand(self, state: GameState, hand: HandLog) -> None:
@@ -315,7 +327,7 @@ class _Checker:
         re-shuffle as far as the claims allow, the re-shuffle's own commit-reveal, then the rest."""
         r, m = hand.reshuffled, hand.migrated
         assert r is not None and m is not None  # the parser sees to both
-        new_host = f"the new host (seat {r.host})"
+        new_host = f"the new host ({_seat_name(r.host)})"
         self.deals.append(())
         digests = [self.check_commitments(state, hand, attempt, opened=bool(attempt.secrets))[0]
                    for attempt in hand.deals]
@@ -329,17 +341,17 @@ class _Checker:
             if not self.signed(claim.seat, claim.signature, rs.claim_statement(
                     header, hand.hand, r.term, claim.seat, claim.dealt, claim.drawn)):
                 raise self.fail("claim", new_host,
-                                f"seat {claim.seat}'s claim of its tiles is not signed by seat {claim.seat}")
+                                f"{_seat_name(claim.seat)}'s claim of their tiles is not signed by {_seat_name(claim.seat)}")
             claims[claim.seat] = claim
         ctx = rs.ReshuffleContext(self.t.table, hand.hand, r.term)
         seats, claimants = [c.seat for c in r.commitments], sorted(claims)
         if seats != claimants:
             raise self.fail("reshuffle-commitment", new_host,
-                            f"the re-shuffle's commitments come from seats {seats}, but seats {claimants} claimed")
+                            f"the re-shuffle's commitments come from {_seats_named(seats)}, but {_seats_named(claimants)} claimed")
         for c in r.commitments:
             if not self.signed(c.seat, c.signature, rs.commit_statement(header, ctx, c.seat, c.commitment)):
                 raise self.fail("reshuffle-commitment", new_host,
-                                f"seat {c.seat}'s re-shuffle commitment is not signed by seat {c.seat}")
+                                f"{_seat_name(c.seat)}'s re-shuffle commitment is not signed by {_seat_name(c.seat)}")
         statement = rs.set_statement(header, ctx, r.host, r.at, r.opener, rs.claims_digest(r.claims),
                                      [(c.seat, c.commitment) for c in r.commitments])
         if not self.signed(r.host, r.set_signature, statement):
@@ -347,18 +359,18 @@ class _Checker:
                             "(claims, opener, commitments) does not verify")
         expected = set_digest(statement)
         if [e.seat for e in r.echoes] != claimants:
-            raise self.fail("reshuffle-echo", new_host, f"echoes of the re-shuffle's set come from seats "
-                            f"{[e.seat for e in r.echoes]}, not {claimants}")
+            raise self.fail("reshuffle-echo", new_host, f"echoes of the re-shuffle's set come from "
+                            f"{_seats_named([e.seat for e in r.echoes])}, not {_seats_named(claimants)}")
         for e in r.echoes:
             if not self.signed(e.seat, e.signature, rs.echo_statement(header, ctx, e.seat, e.set_digest)):
-                raise self.fail("reshuffle-echo", new_host, f"seat {e.seat}'s echo of the re-shuffle's set is not signed by it")
+                raise self.fail("reshuffle-echo", new_host, f"{_seat_name(e.seat)}'s echo of the re-shuffle's set is not signed by {_seat_name(e.seat)}")
             if e.set_digest != expected:
                 raise self.fail("equivocation", new_host,
-                                f"re-shuffle: seat {e.seat} was sent a different set than the one published")
+                                f"re-shuffle: {_seat_name(e.seat)} was sent a different set than the one published")
         for c, secret in zip(r.commitments, r.secrets, strict=True):
             if not rs.reshuffle_opens(ctx, c.seat, secret, c.commitment):
                 raise self.fail("reshuffle-secret", _seat_name(c.seat),
-                                f"seat {c.seat}'s re-shuffle secret does not match its commitment")
+                                f"{_seat_name(c.seat)}'s re-shuffle secret does not match their commitment")
         self.check_move_signatures(hand)
         try:
             world = rs.world_at(state, len(hand.deals), r.opener, claims,
@@ -393,11 +405,11 @@ class _Checker:
         seats = [c.seat for c in attempt.commitments]
         if seats != active:
             raise self.fail("commitment", self.host(hand),
-                            f"deal {attempt.attempt}: the commitment set has seats {seats}, but the seats in play are {active}")
+                            f"deal {attempt.attempt}: the commitment set has {_seats_named(seats)}, but {_seats_named(active)} are in play")
         for c in attempt.commitments:
             if not self.signed(c.seat, c.signature, commit_statement(header, ctx, c.seat, c.commitment)):
                 raise self.fail("commitment", self.host(hand),
-                                f"deal {attempt.attempt}: seat {c.seat}'s commitment is not signed by seat {c.seat}'s key")
+                                f"deal {attempt.attempt}: {_seat_name(c.seat)}'s commitment is not signed by {_seat_name(c.seat)}'s key")
         statement = set_statement(header, ctx, hand.host, [(c.seat, c.commitment) for c in attempt.commitments])
         if not self.signed(hand.host, attempt.set_signature, statement):
             raise self.fail("set", self.host(hand),
@@ -406,20 +418,20 @@ class _Checker:
         echo_seats = [e.seat for e in attempt.echoes]
         if echo_seats != active:
             raise self.fail("echo", self.host(hand),
-                            f"deal {attempt.attempt}: echoes of the set come from seats {echo_seats}, not {active}")
+                            f"deal {attempt.attempt}: echoes of the set come from {_seats_named(echo_seats)}, not {_seats_named(active)}")
         for e in attempt.echoes:
             if not self.signed(e.seat, e.signature, echo_statement(header, ctx, e.seat, e.set_digest)):
                 raise self.fail("echo", self.host(hand),
-                                f"deal {attempt.attempt}: seat {e.seat}'s echo of the set is not signed by seat {e.seat}")
+                                f"deal {attempt.attempt}: {_seat_name(e.seat)}'s echo of the set is not signed by {_seat_name(e.seat)}")
             if e.set_digest != expected:
                 raise self.fail("equivocation", self.host(hand),
-                                f"deal {attempt.attempt}: seat {e.seat} was sent a different commitment set than the one published")
+                                f"deal {attempt.attempt}: {_seat_name(e.seat)} was sent a different commitment set than the one published")
         if not opened:
             return expected, []
         for c, secret in zip(attempt.commitments, attempt.secrets, strict=True):
             if not opens(ctx, c.seat, secret, c.commitment):
                 raise self.fail("secret", _seat_name(c.seat),
-                                f"seat {c.seat}'s secret does not match its commitment")
+                                f"{_seat_name(c.seat)}'s secret does not match their commitment")
         return expected, [(c.seat, s) for c, s in zip(attempt.commitments, attempt.secrets, strict=True)]
 
     def check_stated_deal(self, hand: HandLog, derived: DerivedDeal) -> None:
@@ -433,7 +445,7 @@ class _Checker:
                 want = dealt[i] if i < len(dealt) else None
                 if got != want:
                     raise self.fail("deal", self.host(hand),
-                                    f"the host dealt {got or 'nothing'} to seat {seat} but the committed shuffle gives it {want or 'nothing'}")
+                                    f"the host dealt {got or 'nothing'} to {_seat_name(seat)} but the committed shuffle gives that seat {want or 'nothing'}")
         for i in range(max(len(hand.stated_boneyard), len(derived.boneyard))):
             got = hand.stated_boneyard[i] if i < len(hand.stated_boneyard) else None
             want = derived.boneyard[i] if i < len(derived.boneyard) else None
@@ -459,8 +471,8 @@ class _Checker:
             if index in hand.away and self.signed(hand.host_at(index), signature, statement):
                 continue
             raise self.fail("move-signature", self.host(hand),
-                            f"move {index + 1} (seat {move.seat}: {move.action}) is not signed by seat "
-                            f"{move.seat}: moves were changed, added, dropped or reordered, or a "
+                            f"move {index + 1} ({_seat_name(move.seat)}: {move.action}) is not signed by "
+                            f"{_seat_name(move.seat)}: moves were changed, added, dropped or reordered, or a "
                             "badly signed move was let in (a host refuses one on arrival)")
         if at is not None and at == len(hand.moves):
             self.adopt(hand)
@@ -471,7 +483,7 @@ class _Checker:
             action = move.action
             if isinstance(action, Play) and state.phase is Phase.PLAY and not state.hands[move.seat] >> action.tile.index & 1:
                 raise self.fail("ownership", _seat_name(move.seat),
-                                f"move {index}: seat {move.seat} played {action.tile}, which it does not hold: "
+                                f"move {index}: {_seat_name(move.seat)} played {action.tile}, which {_seat_name(move.seat)} does not hold: "
                                 + _where_is(state, action.tile, self.deals[-1][-1]))
             try:
                 apply(state, move.seat, action)
@@ -495,16 +507,16 @@ class _Checker:
         if len(stated) != len(actual):
             raise self.fail("score", self.host(hand), f"the {what} lists {len(stated)} sides, not {len(actual)}")
         side = next(i for i, (a, b) in enumerate(zip(stated, actual, strict=True)) if a != b)
-        name = f"team {side}" if state.rules.partnership else f"seat {side}"
+        name = _side_name(side, state.rules.partnership)
         raise self.fail("score", self.host(hand),
-                        f"the transcript gives {name} {stated[side]} as its {what}, but the rules give {actual[side]}")
+                        f"the transcript gives {name} {stated[side]} as the {what}, but the rules give {actual[side]}")
 
 
 def _where_is(state: GameState, tile: Tile, deal: DerivedDeal) -> str:
     for seat in range(state.players):
         if state.hands[seat] >> tile.index & 1:
             how = "dealt it to" if tile in deal.hands[seat] else "let it be drawn by"
-            return f"seat {seat} holds it (the committed shuffle {how} seat {seat})"
+            return f"{_seat_name(seat)} holds it (the committed shuffle {how} {_seat_name(seat)})"
     if tile in deal.boneyard and deal.boneyard.index(tile) >= state.drawn:
         return f"it is still in the boneyard (position {deal.boneyard.index(tile) + 1})"
     return "it is already on the line"

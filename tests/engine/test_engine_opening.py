@@ -61,7 +61,7 @@ def test_highest_double_opens_the_first_hand_and_must_be_led() -> None:
     assert legal_actions(state, 0) == ()
     with pytest.raises(IllegalActionError, match="must be opened with 6-6"):
         play(state, 2, "5-5")
-    with pytest.raises(IllegalActionError, match="seat 2's turn"):
+    with pytest.raises(IllegalActionError, match="^seat 1 may not play 5-4: it is seat 3's turn$"):
         play(state, 0, "5-4")
 
 

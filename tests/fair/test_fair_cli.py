@@ -44,8 +44,8 @@ def test_a_tampered_transcript_exits_1_naming_hand_check_and_blame(
     assert main(["verify", write(tmp_path, doc)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert LINE.fullmatch(out[0])
-    assert out[-1] == ("NOT FAIR: hand 2: seat 2's secret does not match its commitment "
-                       "[check: secret; blame: seat 2]")
+    assert out[-1] == ("NOT FAIR: hand 2: seat 3's secret does not match their commitment "
+                       "[check: secret; blame: seat 3]")
 
 
 def test_json_output(tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,7 +58,7 @@ def test_json_output(tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.Ca
     doc["hands"][0]["points"][0] += 1
     assert main(["verify", write(tmp_path, doc), "--json"]) == 1
     failure = json.loads(capsys.readouterr().out)["failure"]
-    assert (failure["check"], failure["hand"], failure["blame"]) == ("score", 1, "the host (seat 0)")
+    assert (failure["check"], failure["hand"], failure["blame"]) == ("score", 1, "the host (seat 1)")
 
 
 @pytest.mark.parametrize("content", ["", "{", "[1, 2]", '{"format": "lanomino.transcript/1"}', "\udcff",

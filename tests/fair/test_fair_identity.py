@@ -71,7 +71,7 @@ def test_a_peer_refuses_a_set_without_its_commitment_and_the_host_catches_equivo
     mine = commitment(ctx, 1, b"\x01" * 32)
     other = commitment(ctx, 1, b"\x02" * 32)
     statement = set_statement("h", ctx, 0, [(0, commitment(ctx, 0, b"\x00" * 32)), (1, other)])
-    with pytest.raises(CommitmentError, match="seat 1's commitment is missing"):
+    with pytest.raises(CommitmentError, match="seat 2's commitment is missing"):
         check_own_in_set(statement, 1, mine)
-    with pytest.raises(CommitmentError, match="seat 2 received a different"):
+    with pytest.raises(CommitmentError, match="seat 3 received a different"):
         check_echoes(b"x" * 32, [(1, b"x" * 32), (2, b"y" * 32)])

@@ -244,36 +244,36 @@ def t_drop_last_hand_and_fix_count(doc: Doc) -> None:
 Tamper = Callable[[Doc], None]
 CASES: list[tuple[str, Tamper, str, str, str]] = [
     # (source, tampering, check, blame, words in the message)
-    ("classic", t_secret, "secret", "seat 1", "seat 1's secret does not match its commitment"),
-    ("classic", t_swap_secrets, "secret", "seat 0", "seat 0's secret"),
-    ("classic", t_commitment, "commitment", "the host (seat 0)", "seat 1's commitment is not signed"),
-    ("classic", t_commitment_signature, "commitment", "the host (seat 0)", "seat 2's commitment"),
-    ("classic", t_set_signature, "set", "the host (seat 0)", "commitment set"),
-    ("classic", t_echo_signature, "echo", "the host (seat 0)", "seat 1's echo"),
-    ("classic", t_equivocation, "equivocation", "the host (seat 0)", "seat 2 was sent a different commitment set"),
-    ("classic", t_header_signature, "header", "the transcript", "seat 1's signature on the match header"),
-    ("classic", t_move_signature, "move-signature", "the host (seat 0)", "move 5"),
-    ("classic", t_log_signature, "log", "the host (seat 0)", "log"),
-    ("classic", t_move_tile, "move-signature", "the host (seat 0)", "not signed by seat 0"),
-    ("classic", t_move_tile_resigned, "ownership", "seat 0",
-     "which it does not hold: seat 1 holds it (the committed shuffle dealt it to seat 1)"),
-    ("classic", t_illegal_pass_resigned, "legality", "seat 2", "seat 2 may not pass"),
-    ("classic", t_drop_move, "move-signature", "the host (seat 0)", "move 4"),
+    ("classic", t_secret, "secret", "seat 2", "seat 2's secret does not match their commitment"),
+    ("classic", t_swap_secrets, "secret", "seat 1", "seat 1's secret"),
+    ("classic", t_commitment, "commitment", "the host (seat 1)", "seat 2's commitment is not signed"),
+    ("classic", t_commitment_signature, "commitment", "the host (seat 1)", "seat 3's commitment"),
+    ("classic", t_set_signature, "set", "the host (seat 1)", "commitment set"),
+    ("classic", t_echo_signature, "echo", "the host (seat 1)", "seat 2's echo"),
+    ("classic", t_equivocation, "equivocation", "the host (seat 1)", "seat 3 was sent a different commitment set"),
+    ("classic", t_header_signature, "header", "the transcript", "seat 2's signature on the match header"),
+    ("classic", t_move_signature, "move-signature", "the host (seat 1)", "move 5"),
+    ("classic", t_log_signature, "log", "the host (seat 1)", "log"),
+    ("classic", t_move_tile, "move-signature", "the host (seat 1)", "not signed by seat 1"),
+    ("classic", t_move_tile_resigned, "ownership", "seat 1",
+     "which seat 1 does not hold: seat 2 holds it (the committed shuffle dealt it to seat 2)"),
+    ("classic", t_illegal_pass_resigned, "legality", "seat 3", "seat 3 may not pass"),
+    ("classic", t_drop_move, "move-signature", "the host (seat 1)", "move 4"),
     ("classic", t_drop_move_resigned, "legality", "seat", "turn"),
-    ("classic", t_duplicate_move, "move-signature", "the host (seat 0)", "move 5"),
+    ("classic", t_duplicate_move, "move-signature", "the host (seat 1)", "move 5"),
     ("classic", t_duplicate_move_resigned, "ownership", "seat", "it is already on the line"),
-    ("classic", t_truncate_moves, "unfinished", "the host (seat 0)", "stop before the hand is over"),
-    ("classic", t_points, "score", "the host (seat 0)", "gives seat 2 32 as its points for this hand, but the rules give 27"),
-    ("classic", t_scores, "score", "the host (seat 0)", "seat 0 1 as its match score, but the rules give 0"),
+    ("classic", t_truncate_moves, "unfinished", "the host (seat 1)", "stop before the hand is over"),
+    ("classic", t_points, "score", "the host (seat 1)", "gives seat 3 32 as the points for this hand, but the rules give 27"),
+    ("classic", t_scores, "score", "the host (seat 1)", "seat 1 1 as the match score, but the rules give 0"),
     ("classic", t_rules, "header", "the transcript", "rules"),
     ("classic", t_unplayable_rules_resigned, "rules", "every player", "36 tiles"),
     ("classic", t_algorithm, "algorithm", "the transcript", "unknown shuffle algorithm"),
-    ("classic", t_swap_keys, "header", "the transcript", "seat 0's signature"),
+    ("classic", t_swap_keys, "header", "the transcript", "seat 1's signature"),
     ("classic", t_swap_players, "header", "the transcript", "players"),
-    ("classic", t_host, "set", "the host (seat 1)", "commitment set"),
+    ("classic", t_host, "set", "the host (seat 2)", "commitment set"),
     ("classic", t_table, "header", "the transcript", "table"),
-    ("classic", t_drop_last_hand, "end", "the host (seat 0)", "hands were cut off or added"),
-    ("classic", t_drop_last_hand_and_fix_count, "end", "the host (seat 0)", "not signed by the host"),
+    ("classic", t_drop_last_hand, "end", "the host (seat 1)", "hands were cut off or added"),
+    ("classic", t_drop_last_hand_and_fix_count, "end", "the host (seat 1)", "not signed by the host"),
 ]
 
 
@@ -297,7 +297,7 @@ def test_the_host_dealing_other_tiles_is_named_tile_by_tile() -> None:
     deal[1][0], deal[2][0] = got, want
     failure = verify_transcript(doc).failure
     assert failure is not None and (failure.check, failure.hand) == ("deal", 2)
-    assert failure.message == f"the host dealt {got} to seat 1 but the committed shuffle gives it {want}"
+    assert failure.message == f"the host dealt {got} to seat 2 but the committed shuffle gives that seat {want}"
 
 
 def test_two_boneyard_tiles_out_of_order_are_caught() -> None:
@@ -305,7 +305,7 @@ def test_two_boneyard_tiles_out_of_order_are_caught() -> None:
     bone = doc["hands"][0]["boneyard"]
     bone[0], bone[1] = bone[1], bone[0]
     failure = verify_transcript(doc).failure
-    assert failure is not None and failure.check == "deal" and failure.blame == "the host (seat 0)"
+    assert failure is not None and failure.check == "deal" and failure.blame == "the host (seat 1)"
     assert "position 1" in failure.message
 
 

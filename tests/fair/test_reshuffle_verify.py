@@ -114,7 +114,7 @@ def test_a_signed_claim_that_does_not_fit_the_moves_blames_its_seat(
         e["signature"] = keys[e["seat"]].sign_statement(rs.echo_statement(header, ctx, e["seat"], set_digest(set_))).hex()
     report = verify_transcript(doc)
     assert report.failure is not None
-    assert (report.failure.check, report.failure.blame) == ("claim", f"seat {claim['seat']}")
+    assert (report.failure.check, report.failure.blame) == ("claim", f"seat {claim['seat'] + 1}")
 
 
 def test_the_reshuffle_has_its_own_domain() -> None:

@@ -59,7 +59,7 @@ def test_an_illegal_move_names_hand_move_and_reason() -> None:
     # hand 1 blocks at once: 2 pips against 5, seat 0 wins and opens hand 2 with any tile
     with pytest.raises(IllegalMoveError) as raised:
         replay(parse_record(doc))
-    assert str(raised.value) == "hand 2, move 2: seat 1 may not pass: 5-3 fits the 5"
+    assert str(raised.value) == "hand 2, move 2: seat 2 may not pass: 5-3 fits the 5"
     assert (raised.value.hand, raised.value.move) == (2, 2)
 
 

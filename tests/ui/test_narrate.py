@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from tablekit import game, play, went_out
 
 from lanomino.engine import (
@@ -10,6 +11,7 @@ from lanomino.engine import (
     HandEnd,
     HandEnded,
     HandTally,
+    IllegalActionError,
     MatchEnd,
     MatchEnded,
     Rules,
@@ -24,6 +26,7 @@ from lanomino.narrate import (
     hand_points,
     match_end_sentence,
     plural,
+    refusal_for,
     seat_label,
     standings,
 )
@@ -100,6 +103,19 @@ def test_seats_are_counted_from_one_for_people() -> None:
     assert seat_label(0) == "seat 1" and seat_label(2, ("Ana", "")) == "seat 3"
     assert seat_label(1, ("Ana", "Bo")) == "Bo"
     assert plural(1, "pip") == "1 pip" and plural(0, "pip") == "0 pips"
+
+
+def test_an_engine_refusal_names_seats_from_one_and_the_reader_as_you() -> None:
+    state = game(Rules.preset("block", hand_size=2), ["5-5 5-1", "6-2 3-0"])
+    play(state, 0, "5-5")
+    with pytest.raises(IllegalActionError) as raised:
+        play(state, 1, "5-4")
+    assert str(raised.value) == "seat 2 may not play 5-4: it is not in seat 2's hand"
+    assert refusal_for(1, str(raised.value)) == "you may not play 5-4: it is not in your hand"
+    with pytest.raises(IllegalActionError) as raised:
+        play(state, 0, "5-1")
+    assert refusal_for(1, str(raised.value)) == "seat 1 may not play 5-1: it is your turn"
+    assert refusal_for(0, str(raised.value)) == "you may not play 5-1: it is seat 2's turn"
 
 
 def test_all_fives_points_are_itemised_and_the_ends_counted() -> None:
