@@ -22,7 +22,8 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
 
-__all__ = ["Bucket", "Budgets", "Deferrals", "Limit", "SEATED", "UNSEATED", "RESYNC"]
+__all__ = ["Bucket", "Budgets", "Deferrals", "Limit", "SEATED", "UNSEATED", "RESYNC", "WATCHING",
+           "Standing"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +51,15 @@ UNSEATED = Limit(rate_per_s=2.0, burst=4.0)
 # resends a dropped move). 400 a second is far above any honest peer, and a flood over it is
 # still dropped before parsing.
 SEATED = Limit(rate_per_s=400.0, burst=800.0)
+# A watcher sends pings (4 a second at the default heartbeat), now and then a resync, one bye:
+# a little more than joining, far less than a seat.
+WATCHING = Limit(rate_per_s=8.0, burst=16.0)
 # A snapshot can be hundreds of kilobytes: two at once, then one every 5 s.
 RESYNC = Limit(rate_per_s=0.2, burst=2.0)
 MAX_CONNECTIONS = 1024
+# What the host knows of a connection's key: True (it has a seat), False (none yet), or
+# "watching" (an admitted watcher, net/watchers.py).
+Standing = bool | str
 
 
 @dataclass(slots=True)
@@ -92,19 +99,23 @@ class Budgets:
     """Per-connection message budgets for a host (see the module docstring)."""
 
     def __init__(self, unseated: Limit = UNSEATED, seated: Limit = SEATED,
-                 max_connections: int = MAX_CONNECTIONS) -> None:
+                 max_connections: int = MAX_CONNECTIONS, watching: Limit = WATCHING) -> None:
         if max_connections < 1:
             raise ValueError("max_connections must be at least 1")
         self.unseated, self.seated, self.max_connections = unseated, seated, max_connections
+        self.watching = watching
         self._buckets: OrderedDict[Hashable, Bucket] = OrderedDict()
         self.dropped = 0
 
     def __len__(self) -> int:
         return len(self._buckets)
 
-    def admit(self, connection: Hashable, seated: bool, now: float) -> bool:
+    def admit(self, connection: Hashable, seated: Standing, now: float) -> bool:
         """Whether one more message from ``connection`` is within its budget (spending it)."""
-        limit = self.seated if seated else self.unseated
+        if seated == "watching":
+            limit = self.watching
+        else:
+            limit = self.seated if seated is True else self.unseated
         bucket = self._buckets.get(connection)
         if bucket is None or bucket.limit is not limit:  # new, or it took a seat (or left one)
             bucket = Bucket.full(limit, now)

@@ -28,12 +28,14 @@ from lanomino.net.fair_round import HandDeal
 from lanomino.net.session_base import (
     Outgoing,
     ProtocolProblem,
+    Sender,
     SessionEvent,
     Stats,
     Timings,
     passphrase_key,
 )
 from lanomino.net.throttle import GuessThrottle
+from lanomino.net.watchers import DEFAULT_CAP, Watchers
 from lanomino.net.wire.schemas import build
 
 Policy = Callable[[Observation], Action]
@@ -99,6 +101,7 @@ class Pending:
     table: bytes
     since: float
     addr: str | None = None
+    watch: bool = False  # it asked to watch, not to sit (net/watchers.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +123,7 @@ class HostBase:
                  timings: Timings | None = None, term: int = 0,
                  secret_source: Callable[[], bytes] = new_secret, rules_spec: dict[str, Any] | None = None,
                  table_id: bytes | None = None, escrow: bool = True,
-                 away_policy: Policy | None = None) -> None:
+                 away_policy: Policy | None = None, watchers: int = DEFAULT_CAP) -> None:
         rules.check_players(seats)
         if len(bots) > seats - 1:
             raise ValueError(f"{len(bots)} bots leave no seat for the host at a table of {seats}")
@@ -164,6 +167,7 @@ class HostBase:
         self.reshuffle_round: Any = None  # a running re-shuffle round (net/reshuffle.Round)
         self.report_due: dict[int, float] = {}  # a new host: when each joined member's report is due
         self.adoption: dict[str, Any] | None = None  # bots this host adopted, not yet logged
+        self.watchers = Watchers(watchers)  # people following the table without a seat
         self._out: list[Outgoing] = []
         self._events: list[SessionEvent] = []
         self.now = 0.0
@@ -217,8 +221,28 @@ class HostBase:
 
     def _broadcast_roster(self) -> None:
         roster = self.roster()
+        counts = {"watching": len(self.watchers), "watch_cap": self.watchers.cap}
         for s in self._audience():
-            self._send(s, "roster", roster=roster, seats=self.players)
+            self._send(s, "roster", roster=roster, seats=self.players, **counts)
+        self._publish("roster", roster=roster, seats=self.players, **counts)
+
+    def _publish(self, type_: str, **body: Any) -> None:
+        """A public message to every watcher (net/watchers.py): ``body`` holds no private tile."""
+        self._out += self.watchers.publish(type_, self.term, self.now, **body)
+
+    def _challenge(self, sender: Sender, name: str, identity: bytes, addr: str | None,
+                   watch: bool = False) -> None:
+        """Challenge a joiner (or a watcher) to sign a fresh nonce; too many waiting: the oldest
+        challenge is forgotten."""
+        if len(self.pending) >= MAX_PENDING:
+            oldest = min(self.pending, key=lambda k: self.pending[k].since)
+            del self.pending[oldest]
+        nonce = self.secret_source()
+        self.pending[sender.curve] = Pending(name, identity, sender.route, nonce, self.table, self.now,
+                                             addr, watch)
+        self._out.append(Outgoing(sender.route, build(
+            "challenge", self.term, 1, nonce=nonce.hex(), table=self.table.hex(),
+            passphrase=self.pass_key is not None, host=self.identity.public_key.hex())))
 
     def _refuse(self, route: bytes, seat: int | None, code: str, detail: str, ref: int) -> None:
         self.stats[f"refused.{code}"] += 1

@@ -25,6 +25,7 @@ from lanomino.fair.transcript import (
 from lanomino.net.fair_round import Attempt, HandDeal, RoundError, closing
 from lanomino.net.host_base import HostBase, Phase, Seat, seat_view
 from lanomino.net.session_base import ProtocolProblem
+from lanomino.net.watchers import VIEWER
 from lanomino.net.wire.values import event_to_json
 
 
@@ -43,6 +44,7 @@ class HostDeal(HostBase):
         self.phase = Phase.HEADER
         for s in self._humans():
             self._send(s, "match", header=self.header)
+        self._publish("match", header=self.header)  # (public: every transcript opens with it)
 
     def _agree(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
         if self.phase is not Phase.HEADER:
@@ -62,6 +64,7 @@ class HostDeal(HostBase):
         for s in self._humans():
             self._send(s, "begin", signatures=sigs)
             self._send_bots(s)
+        self._publish("begin", signatures=sigs)
         self._start_hand()
 
     # ----- the fair deal -----------------------------------------------------------------------
@@ -180,6 +183,9 @@ class HostDeal(HostBase):
             self._send(s, "deal", hand=a.ctx.hand, tiles=[str(t) for t in hands[s.seat]], events=[started],
                        turn=self.state.turn, attempts=[x.public_json() for x in self.deal.attempts],
                        abandoned=list(self.deal.abandoned))
+        self._publish("deal", hand=a.ctx.hand, tiles=[], events=[event_to_json(seat_view(events[0], VIEWER))],
+                      turn=self.state.turn, attempts=[x.public_json() for x in self.deal.attempts],
+                      abandoned=list(self.deal.abandoned))  # watchers: no tiles, no must_lead
         self._host_view()
         self._after_deal()
 

@@ -24,7 +24,7 @@ from lanomino.fair.identity import Identity
 from lanomino.fair.shuffle import derive_deal
 from lanomino.fair.transcript import TranscriptError, parse_transcript
 from lanomino.fair.verify import verify_transcript
-from lanomino.net import reshuffle
+from lanomino.net import host_watchers, reshuffle
 from lanomino.net.election import HANDOVER, majority, members, raw_key
 from lanomino.net.fair_round import Attempt, HandDeal, RoundError, closing
 from lanomino.net.host_base import RUNNING, LocalSeat, Phase, Policy, Seat
@@ -97,6 +97,7 @@ class HostMigrate(HostPlay):
         running = self.phase in RUNNING
         for s in self._humans():
             self._send(s, "bye", reason=(f"{HANDOVER}: {reason}" if running else reason)[:300])
+        self._publish("bye", reason=(f"{HANDOVER}: {reason}" if running else reason)[:300])
         if not running:
             return
         self.phase = Phase.STEPPED_DOWN
@@ -129,6 +130,8 @@ class HostMigrate(HostPlay):
         for n in joined:
             if n != self.host_seat:
                 self._send_snapshot(self._seat(n))
+        for w in self.watchers:  # watchers that followed this host (net/watchers.py)
+            host_watchers.send_snapshot(self, w)
         for n, s in enumerate(self.seats):
             if s is None or s.left or n == self.host_seat:
                 continue

@@ -41,6 +41,7 @@ from lanomino.net.session_base import (
     TranscriptUpdated,
     YourTurn,
 )
+from lanomino.net.watchers import VIEWER
 from lanomino.net.wire.values import event_to_json, parse_move
 
 
@@ -99,6 +100,10 @@ class HostPlay(HostDeal):
                     mine = [*mine[:i], event_to_json(public_event(e, s.seat)), *mine[i + 1:]]
             self._send(s, "update", hand=d.hand, index=index, move=move, signature=signature,
                        events=mine, turn=turn)
+        if len(self.watchers):  # every drawn tile hidden: a watcher views from no seat
+            seen = [event_to_json(public_event(e, VIEWER)) for e in events] if drawn else public
+            self._publish("update", hand=d.hand, index=index, move=move, signature=signature,
+                          events=seen, turn=turn)
         ended = next((e for e in events if isinstance(e, HandEnded)), None)
         finished = any(isinstance(e, MatchEnded) for e in events)
         if ended is not None or finished:
@@ -125,6 +130,7 @@ class HostPlay(HostDeal):
         self.doc["end"] = closing(self.identity, self.digest, self.host_seat, len(hands), over, winner, state.scores)
         for s in self._audience():
             self._send(s, "hand_log", entry=entry, end=self.doc["end"])
+        self._publish("hand_log", entry=entry, end=self.doc["end"])  # the reveal: public now
         if bad:
             self.stats["hand.unverified"] += 1  # the match's result says so (MatchOver.verified)
         for index, seat in bad:
@@ -300,18 +306,24 @@ class HostPlay(HostDeal):
         if seat.route is not None:
             self._send(seat, "bye", reason="you left the table")
 
-    def _send_snapshot(self, seat: Seat) -> None:
-        """Everything the seat may know now, then whatever it still owes the deal."""
+    def snapshot_body(self, viewer: int) -> dict[str, Any]:
+        """Everything ``viewer`` (a seat, or VIEWER: a watcher, who holds no tiles) may know now."""
         play: dict[str, Any] | None = None
         state, d = self.state, self.deal
         if self.phase is Phase.PLAY and state is not None and d is not None:
-            history = [event_to_json(seat_view(e, seat.seat)) for e in state.history]
-            play = {"hand": d.hand, "tiles": [str(t) for t in self.dealt[seat.seat]], "events": history,
+            history = [event_to_json(seat_view(e, viewer)) for e in state.history]
+            tiles = [str(t) for t in self.dealt[viewer]] if viewer != VIEWER else []
+            play = {"hand": d.hand, "tiles": tiles, "events": history,
                     "moves": d.moves, "signatures": [s.hex() for s in d.signatures], "turn": state.turn,
                     "attempts": [x.public_json() for x in d.attempts],
                     "abandoned": list(d.abandoned)}
-        snapshot = {"seat": seat.seat, "roster": self.roster(), "seats": self.players,
-                    "rules": self.rules_spec, "transcript": self.doc, "play": play}
+        return {"seat": viewer, "roster": self.roster(), "seats": self.players,
+                "rules": self.rules_spec, "transcript": self.doc, "play": play}
+
+    def _send_snapshot(self, seat: Seat) -> None:
+        """Everything the seat may know now, then whatever it still owes the deal."""
+        d = self.deal
+        snapshot = self.snapshot_body(seat.seat)
         parts = split_body(snapshot)  # a long match's transcript outgrows one message
         for part in parts:
             self._send(seat, "snapshot_part", **part)

@@ -48,13 +48,12 @@ from lanomino.engine import (
     IllegalActionError,
     Resign,
 )
-from lanomino.net import reshuffle
+from lanomino.net import host_watchers, reshuffle
 from lanomino.net.election import can_migrate, majority, members
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.fair_round import RoundError
 from lanomino.net.host_base import (
     ANSWERS,
-    MAX_PENDING,
     RUNNING,
     LocalSeat,
     Pending,
@@ -122,6 +121,9 @@ class HostSession(HostMigrate):
             if s.unanswered_since is not None and not cut_off:
                 times.append(s.unanswered_since + t.grace_s)
         times.extend(self.report_due.values())
+        watching = self.watchers.next_deadline(self.now, t)  # watchers (net/watchers.py)
+        if watching is not None:
+            times.append(watching)
         clock = self.move_clock()
         if clock is not None:
             times.append(clock)
@@ -163,6 +165,7 @@ class HostSession(HostMigrate):
         for s in self._audience():
             if s.left and now - s.last_sent >= t.heartbeat_s:
                 self._send(s, "ping")  # a watcher is kept posted, never judged
+        host_watchers.tick(self, now)  # watchers (net/watchers.py)
         if self.bot_due is not None and now >= self.bot_due:
             self.bot_due = None
             self._run_local_seats(fire=True)
@@ -202,7 +205,7 @@ class HostSession(HostMigrate):
             ref = message.get("seq") if isinstance(message, Mapping) else 0
             self._refuse(sender.route, seat_no, "malformed", str(exc), ref if isinstance(ref, int) else 0)
             return
-        if msg.term != self.term and msg.type not in ("hello", "auth"):  # a joiner learns the term from us
+        if msg.term != self.term and msg.type not in ("hello", "auth", "watch"):  # a joiner learns the term from us
             code = "stale_term" if msg.term < self.term else "future_term"
             self._refuse(sender.route, seat_no, code, f"this table is in term {self.term}", msg.seq)
             return
@@ -211,6 +214,13 @@ class HostSession(HostMigrate):
             return
         if msg.type == "auth":
             self._auth(sender, msg.seq, msg.body)
+            return
+        watcher = self.watchers.get(sender.curve) if seat_no is None else None
+        if msg.type == "watch" or watcher is not None:  # watchers (net/watchers.py)
+            if watcher is None:
+                host_watchers.hello(self, sender, msg.body)
+            else:
+                host_watchers.receive(self, watcher, sender.route, msg)
             return
         seat = self.seats[seat_no] if seat_no is not None else None
         if seat is None or (seat.left and not seat.watching):
@@ -263,6 +273,7 @@ class HostSession(HostMigrate):
         """Tell every peer the table is closing."""
         for s in self._audience():
             self._send(s, "bye", reason=reason[:300])
+        self._publish("bye", reason=reason[:300])
 
     # ----- joining -----------------------------------------------------------------------------
 
@@ -277,15 +288,7 @@ class HostSession(HostMigrate):
         if owner is None and (self.phase is not Phase.LOBBY or self._free_seat() is None):
             self._refuse_join(sender.route, "full", "every seat at this table is taken")
             return
-        if len(self.pending) >= MAX_PENDING:
-            oldest = min(self.pending, key=lambda k: self.pending[k].since)
-            del self.pending[oldest]
-        nonce = self.secret_source()
-        self.pending[sender.curve] = Pending(body["name"], body["identity"], sender.route, nonce,
-                                             self.table, self.now, body["addr"])
-        self._out.append(Outgoing(sender.route, build(
-            "challenge", self.term, 1, nonce=nonce.hex(), table=self.table.hex(),
-            passphrase=self.pass_key is not None, host=self.identity.public_key.hex())))
+        self._challenge(sender, body["name"], body["identity"], body["addr"])
 
     def _auth(self, sender: Sender, seq: int, body: dict[str, Any]) -> None:
         p = self.pending.pop(sender.curve, None)
@@ -297,6 +300,9 @@ class HostSession(HostMigrate):
             self._refuse_join(sender.route, "bad_signature", "the join is not signed by the identity key")
             return
         if self.pass_key is not None and not self._passphrase_ok(sender, p, body["proof"]):
+            return
+        if p.watch:  # watchers (net/watchers.py)
+            host_watchers.admit(self, sender, p, seq)
             return
         seat = self._seat_of_identity(p.identity)
         rejoined = seat is not None
@@ -376,7 +382,8 @@ def successor_host(peer: Any, now: float, *, policy: Policy | None, timings: Tim
                        timings=timings or peer.timings, secret_source=secret_source or peer.secret_source,
                        table_id=peer.table, term=election.term,
                        escrow=bool(peer.escrow) or not peer.dealt,  # (as the table dealt so far)
-                       away_policy=bot_policy("normal") if bot_policy is not None else None)
+                       away_policy=bot_policy("normal") if bot_policy is not None else None,
+                       watchers=peer.watch_cap)  # (the lost host's limit on watchers)
     host.now = now
     host.adopt(peer, election.term, election.lost_host, bot_policy)
     return host

@@ -42,7 +42,8 @@ class PeerBase:
     def __init__(self, identity: Identity, curve: str, host_curve: str, *, name: str,
                  passphrase: str | None = None, timings: Timings | None = None,
                  secrets: Mapping[tuple[str, int, int], bytes] | None = None,
-                 secret_source: Any = new_secret, term: int = 0, migration: bool = False) -> None:
+                 secret_source: Any = new_secret, term: int = 0, migration: bool = False,
+                 watch: bool = False) -> None:
         self.identity, self.curve, self.host_curve, self.name = identity, curve, host_curve, name
         self.passphrase = passphrase
         self.timings = timings or Timings()
@@ -61,6 +62,9 @@ class PeerBase:
         self.election: Any = None  # a running host election (election.Election)
         self.bot_levels: dict[int, str] = {}  # host-side bots: seat -> level (never their keys)
         self.migration = migration  # take part in host elections (the node must then act on HostChanged)
+        self.watch = watch  # a watcher: no seat, no vote, follows the table (net/watchers.py)
+        self.watching = 0  # how many watch the table (the roster says)
+        self.watch_cap = 8  # how many may (the roster says; a new host keeps the same limit)
         self.addr: str | None = None  # where this peer would host if elected (IP:PORT; the node sets it)
         self.host_seq = 0
         self.my_seq = 0
@@ -103,10 +107,17 @@ class PeerBase:
 
     # ----- small things --------------------------------------------------------------------------
 
-    def _error(self, body: dict[str, Any]) -> None:
-        if body["code"] == "not_seated" and self.election is not None:  # a new host: say hello
+    def _hello(self) -> None:
+        """Ask the host for a seat (or, for a watcher, to watch)."""
+        if self.watch:
+            self._send("watch", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve)
+        else:
             self._send("hello", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve,
                        addr=self.addr)
+
+    def _error(self, body: dict[str, Any]) -> None:
+        if body["code"] == "not_seated" and self.election is not None:  # a new host: say hello
+            self._hello()
         if body["code"] in ("illegal", "out_of_turn", "stale", "bad_signature"):
             self.pending_move = None
         self._events.append(ProtocolProblem(body["code"], body["message"], self.seat))

@@ -164,7 +164,7 @@ class PeerDeal(PeerBase):
             return False, "the host adopted this seat's key: it would sign for this player"
         if number in self.moves and entry["moves"] != self.moves[number]:
             return False, "the logged moves are not the moves this seat was sent"
-        if number in self.dealt:
+        if number in self.dealt and self.seat >= 0:  # (a watcher was dealt nothing)
             derived = report.deals[-1][-1].hands[self.seat]
             if sorted(derived, key=str) != sorted(self.dealt[number], key=str):
                 return False, "the committed shuffle does not give this seat the tiles it was dealt"

@@ -19,6 +19,8 @@ class PeerMigrate(PeerDeal):
         """This seat is at the table (a match under way, or still in the lobby): losing the host
         starts an election."""
         mine = entry_of(self.roster, self.seat)
+        if self.watch:  # no vote, but it follows the table's election to the new host
+            return self.migration and can_migrate(self.roster) and self.phase is Phase.SEATED
         return (self.migration and can_migrate(self.roster) and self.phase is Phase.SEATED
                 and self.seat >= 0
                 and mine is not None and not mine.get("left", False))  # a watcher has no vote
@@ -55,8 +57,7 @@ class PeerMigrate(PeerDeal):
         self._events.append(HostChanged(term, seat, curve, mine))
         if not mine:
             self.now = now
-            self._send("hello", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve,
-                       addr=self.addr)
+            self._hello()
 
     def report(self) -> dict[str, Any]:
         """What this peer holds of the hand in play, for a new host (the ``report`` body)."""

@@ -76,9 +76,8 @@ class PeerSession(PeerMigrate):
     def connect(self, now: float) -> None:
         """Start (or restart, on a new connection) the join handshake."""
         self.now = self.last_heard = now
-        self.phase = Phase.CONNECTING if self.seat < 0 else self.phase
-        self._send("hello", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve,
-                       addr=self.addr)
+        self.phase = Phase.CONNECTING if self.seat < 0 and not self.joined else self.phase
+        self._hello()
 
     def take_outgoing(self) -> list[dict[str, Any]]:
         out, self._out = self._out, []
@@ -151,6 +150,8 @@ class PeerSession(PeerMigrate):
         """Send this seat's move. Raises IllegalActionError when it may not be made now."""
         self.now = now
         view = self.view
+        if self.watch:
+            raise IllegalActionError("a watcher cannot move: it has no seat at this table")
         if view is None or self.phase is not Phase.SEATED or view.phase != "play":
             raise IllegalActionError("no hand is in play")
         if self.pending_move is not None:
@@ -249,7 +250,7 @@ class PeerSession(PeerMigrate):
                 return
             key = passphrase_key(self.passphrase, body["host"])
             proof = passphrase_proof(key, nonce, self.host_curve, self.curve, self.identity.public_key).hex()
-        self.phase = Phase.CHALLENGED if self.seat < 0 else self.phase
+        self.phase = Phase.CHALLENGED if self.seat < 0 and not self.joined else self.phase
         self._send("auth", signature=self.identity.sign_statement(statement).hex(), proof=proof)
 
     def _refused_msg(self, body: dict[str, Any]) -> None:
@@ -260,7 +261,14 @@ class PeerSession(PeerMigrate):
         self._events.append(JoinRefused(code, reason))
         self._events.append(Closed(reason))
 
+    @property
+    def joined(self) -> bool:
+        """A watcher that was let in (its seat stays -1: it has none)."""
+        return self.watch and self.phase in (Phase.SEATED, Phase.OVER)
+
     def _welcome(self, body: dict[str, Any]) -> None:
+        if (body["seat"] < 0) != self.watch:
+            raise ValueError("a watcher's welcome has no seat, a player's has one")
         self.seat, self.players, self.roster = body["seat"], body["seats"], body["roster"]
         self.host_seat = _host_in(self.roster, self.host_seat)
         self.rules = Rules.from_spec(body["rules"])
@@ -269,7 +277,7 @@ class PeerSession(PeerMigrate):
         self.resync_asked, self.resync_due = False, None
         self._events.append(Joined(self.seat, self.players))
         # a new host (or, for a restarted peer, a host of a later term): say what this seat holds
-        if self.election is not None or self.term > 0:
+        if not self.watch and (self.election is not None or self.term > 0):
             self._send("report", **self.report())
 
     def _bye_or_handover(self, body: dict[str, Any]) -> None:
@@ -280,11 +288,17 @@ class PeerSession(PeerMigrate):
 
     def _roster(self, body: dict[str, Any]) -> None:
         self.roster = body["roster"]
+        self.watching, self.watch_cap = body["watching"], body["watch_cap"]
         self.host_seat = _host_in(self.roster, self.host_seat)
 
     def _match(self, body: dict[str, Any]) -> None:
         header = body["header"]
         keys = [bytes.fromhex(k) for k in header.get("keys", []) if isinstance(k, str)]
+        if self.watch:  # nothing to sign: a watcher only keeps the header to check the hands
+            self.header, self.keys, self.digest = header, keys, header_digest(header)
+            self.table = bytes.fromhex(header["table"])
+            self.doc, self.view = None, None
+            return
         if len(keys) != self.players or keys[self.seat] != self.identity.public_key:
             raise ValueError("the match header does not list this seat's key")
         if Rules.from_spec(header.get("rules", {})) != self.rules:

@@ -48,7 +48,7 @@ import zmq.auth
 from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils.monitor import parse_monitor_message
 
-from lanomino.net.budget import Budgets
+from lanomino.net.budget import Budgets, Standing
 from lanomino.net.codec import (
     MAX_MESSAGE_BYTES,
     DirectAddress,
@@ -225,7 +225,7 @@ class HostTransport:
         max_message_bytes: int = MAX_MESSAGE_BYTES,
         on_malformed: MalformedHandler | None = None,
         budgets: Budgets | None = None,
-        is_seated: Callable[[str], bool] | None = None,
+        is_seated: Callable[[str], Standing] | None = None,
     ) -> None:
         self.keypair = keypair
         self.stats = TransportStats()

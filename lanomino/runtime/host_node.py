@@ -71,8 +71,10 @@ class HostNode(NodeBase):
         self.passphrase = passphrase  # (a host that steps down rejoins the new host with it)
         self.addresses: list[str] = []
 
-    def _seated(self, key: str) -> bool:
-        return key in self.session.by_curve
+    def _seated(self, key: str) -> bool | str:
+        if key in self.session.by_curve:
+            return True
+        return "watching" if self.session.watchers.get(key) is not None else False
 
     def my_seat(self) -> int | None:
         return 0  # the host sits at seat 0

@@ -140,8 +140,12 @@ class PeerNode(NodeBase):
         self.session.connect(self.now())
         self._flush()
 
-    def _seated_here(self, key: str) -> bool:
-        return self.host is not None and key in self.host.by_curve
+    def _seated_here(self, key: str) -> bool | str:
+        if self.host is None:
+            return False
+        if key in self.host.by_curve:
+            return True
+        return "watching" if self.host.watchers.get(key) is not None else False
 
     def _malformed(self) -> None:
         if self.host is not None:

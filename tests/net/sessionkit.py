@@ -71,7 +71,8 @@ class Table:
 
     def __init__(self, rules: Rules, players: int, *, peers: int | None = None, bots: int = 0,
                  passphrase: str | None = None, peer_passphrase: str | None = None,
-                 timings: Timings = FAST, level: str = "greedy", seed: int = 1) -> None:
+                 timings: Timings = FAST, level: str = "greedy", seed: int = 1,
+                 watchers: int = 8) -> None:
         self.now = 0.0
         self.rules = rules
         self.timings = timings
@@ -80,7 +81,7 @@ class Table:
         self.host = HostSession(Identity.generate(), curve_key(0), rules, players, name="host",
                                 host_policy=bot_policy(level, seed), bots=host_bots,
                                 passphrase=passphrase, timings=timings,
-                                secret_source=counter_secrets(f"host{seed}"))
+                                secret_source=counter_secrets(f"host{seed}"), watchers=watchers)
         self.host_events: list[SessionEvent] = []
         self.slots: list[PeerSlot] = []
         count = players - 1 - bots if peers is None else peers
@@ -91,12 +92,13 @@ class Table:
 
     def add_peer(self, name: str, *, passphrase: str | None = None, seed: int = 0,
                  identity: Identity | None = None, curve_n: int | None = None,
-                 bot: str | None = "greedy", secrets: dict[tuple[str, int, int], bytes] | None = None) -> PeerSlot:
+                 bot: str | None = "greedy", secrets: dict[tuple[str, int, int], bytes] | None = None,
+                 watch: bool = False) -> PeerSlot:
         n = curve_n if curve_n is not None else len(self.slots) + 1
         curve = curve_key(n)
         session = PeerSession(identity or Identity.generate(), curve, self.host.curve, name=name,
                               passphrase=passphrase, timings=self.timings, secrets=secrets,
-                              secret_source=counter_secrets(f"{name}/{seed}/{n}"))
+                              secret_source=counter_secrets(f"{name}/{seed}/{n}"), watch=watch)
         slot = PeerSlot(session, Sender(f"route-{n}-{len(self.slots)}".encode(), curve),
                         bot_policy(bot, seed) if bot else None)
         self.slots.append(slot)
@@ -104,6 +106,13 @@ class Table:
         return slot
 
     # ----- delivery --------------------------------------------------------------------------
+
+    def add_watcher(self, name: str, *, passphrase: str | None = None, curve_n: int | None = None,
+                    identity: Identity | None = None) -> PeerSlot:
+        """A watcher (no seat, no bot): it follows the table (net/watchers.py)."""
+        n = curve_n if curve_n is not None else 100 + len(self.slots)
+        return self.add_peer(name, passphrase=passphrase, curve_n=n, identity=identity, bot=None,
+                             watch=True)
 
     def to_host(self, slot: PeerSlot, message: dict[str, Any]) -> None:
         data = encode_json(message)

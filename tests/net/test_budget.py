@@ -114,3 +114,14 @@ def test_a_host_answers_a_resync_flood_with_few_snapshots() -> None:
     table.host.handle_timer(table.now + RESYNC.refill_s)
     later = [o for o in table.host.take_outgoing() if o.message["type"] == "snapshot"]
     assert len(later) == 1  # the 98 others were one owed answer
+
+
+def test_a_watcher_gets_a_small_budget_between_a_joiner_and_a_seat() -> None:
+    from lanomino.net.budget import WATCHING
+
+    budgets = Budgets()
+    watcher = sum(budgets.admit("w", "watching", 0.0) for _ in range(100))
+    joiner = sum(budgets.admit("j", False, 0.0) for _ in range(100))
+    seat = sum(budgets.admit("s", True, 0.0) for _ in range(100))
+    assert watcher == WATCHING.burst and joiner < watcher < seat
+    assert budgets.admit("w", "watching", 1.0)  # it refills: pings keep flowing

@@ -112,6 +112,8 @@ def pair(first: Check, second: Check) -> Check:
 
 
 SEAT = integer(0, MAX_SEATS - 1)
+VIEWER = integer(-1, MAX_SEATS - 1)  # a seat, or -1: a watcher (net/watchers.py)
+MAX_WATCHERS = 64
 HAND = integer(1, MAX_HAND)
 COUNT = integer(0, MAX_HAND)
 KEY32 = hexbytes(32)

@@ -11,8 +11,10 @@ Direction and meaning (P = peer, H = host):
                   (IP:PORT or null; the roster carries it): "I want a seat"
   H->P challenge  a nonce, the table id, whether a passphrase is needed, the host's identity
   P->H auth       signature over the join statement (proves the identity key), passphrase proof
-  H->P welcome    your seat and the current roster;  H->P refused: why not (then forgotten)
-  H->P roster     the replicated seat list (succession order is seat order, host first)
+  W->H watch      like hello, from a watcher (no seat; net/watchers.py); challenge and auth follow
+  H->P welcome    your seat (-1 for a watcher) and the current roster;  H->P refused: why not
+  H->P roster     the replicated seat list (succession order is seat order, host first), how
+                  many watch and how many may
   H->P match      the transcript header every seat signs;  P->H agree: the header signature
   H->P begin      every seat's header signature (the match starts)
   H->P commit_req / P->H commit / H->P commit_set / P->H echo / H->P reveal_req / P->H reveal
@@ -68,9 +70,11 @@ from lanomino.net.wire.checks import (
     MAX_MOVES,
     MAX_SEATS,
     MAX_TEXT,
+    MAX_WATCHERS,
     SEAT,
     SIG,
     TILE_TEXT,
+    VIEWER,
     Check,
     boolean,
     check_fields,
@@ -117,9 +121,11 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "hello": {"name": name_text, "identity": KEY32, "curve": CURVE, "addr": optional(ADDR)},
     "challenge": {"nonce": KEY32, "table": hexbytes(16), "passphrase": boolean, "host": KEY32},
     "auth": {"signature": SIG, "proof": optional(KEY32)},
-    "welcome": {"seat": SEAT, "seats": integer(2, MAX_SEATS), "roster": ROSTER, "rules": obj},
+    "welcome": {"seat": VIEWER, "seats": integer(2, MAX_SEATS), "roster": ROSTER, "rules": obj},
     "refused": {"code": CODE, "reason": text(MAX_TEXT)},
-    "roster": {"roster": ROSTER, "seats": integer(2, MAX_SEATS)},
+    "roster": {"roster": ROSTER, "seats": integer(2, MAX_SEATS),
+               "watching": integer(0, MAX_WATCHERS), "watch_cap": integer(0, MAX_WATCHERS)},
+    "watch": {"name": name_text, "identity": KEY32, "curve": CURVE},
     "match": {"header": obj},
     "agree": {"signature": SIG},
     "begin": {"signatures": listof(SIG, MAX_SEATS)},
@@ -141,7 +147,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
                "events": listof(obj, MAX_EVENTS), "turn": SEAT},
     "hand_log": {"entry": obj, "end": obj},
     "resync": {},
-    "snapshot": {"seat": SEAT, "roster": ROSTER, "seats": integer(2, MAX_SEATS), "rules": obj,
+    "snapshot": {"seat": VIEWER, "roster": ROSTER, "seats": integer(2, MAX_SEATS), "rules": obj,
                  "transcript": optional(obj), "play": optional(obj)},
     "error": {"code": CODE, "message": text(MAX_TEXT), "ref": COUNT},
     "bye": {"reason": text(MAX_TEXT)},
