@@ -25,6 +25,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("host", "lanomino.commands.host", "open a table on the LAN, played in the client or headless"),
     ("tables", "lanomino.commands.tables", "list the tables on the LAN"),
     ("join", "lanomino.commands.join", "sit at a LAN table, by name or HOST:PORT/KEY, in the client"),
+    ("watch", "lanomino.commands.watch", "follow a LAN table without a seat, checking every deal"),
     ("bot", "lanomino.commands.bot", "a headless bot player that joins a table and verifies every hand"),
     ("history", "lanomino.commands.history", "the matches in your play log, newest first"),
     ("stats", "lanomino.commands.stats", "your results: wins per opponent and level, hands, tiles, streaks"),

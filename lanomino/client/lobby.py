@@ -37,6 +37,7 @@ class NetOptions:
     port: int = 0
     announce: bool = True
     timings: Timings | None = None  # None: the defaults
+    watchers: int = 8  # how many may watch a table hosted here (net/watchers.py)
     browser_factory: Callable[[list[str]], Browser] | None = None  # tests pass a stand-in
     tasks: set[asyncio.Future[Any]] = field(default_factory=set)
 
@@ -187,7 +188,8 @@ def host_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Hos
                         seats=intent.seats, bots=intent.bots, level=intent.level, name=intent.name,
                         player=player_name(ui), passphrase=intent.passphrase, bind=o.bind,
                         port=o.port if port is None else port, timings=o.timings_or_default(),
-                        interfaces=o.interfaces, headless=False, announce=o.announce)
+                        interfaces=o.interfaces, headless=False, announce=o.announce,
+                        watchers=o.watchers)
 
     table = LanTable(ui, frontend, make, "host", intent.name, lambda code, reason: None)
     table.again = intent

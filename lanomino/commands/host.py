@@ -46,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--passphrase", metavar="P",
                         help="joiners must know this (it never travels; wrong guesses are "
                              "throttled to about one a minute: three random words are best)")
+    parser.add_argument("--watchers", type=int, default=8, metavar="N",
+                        help="how many people may watch without a seat (default 8; 0: nobody; "
+                             "the passphrase applies to them too)")
     parser.add_argument("--no-escrow", dest="escrow", action="store_false",
                         help="deal without escrow: the other players together can no longer "
                              "read every hand; a lost host's unknown tiles are re-shuffled "
@@ -92,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         advice = passphrase_advice(args.passphrase)
         if advice is not None:
             print(f"lanomino host: note: {advice}", file=sys.stderr)
+    if not 0 <= args.watchers <= 64:
+        raise CliError("--watchers must be 0..64")
     if not 0 <= args.bots < args.seats:
         raise CliError(f"--bots must be 0..{args.seats - 1} at a table of {args.seats}")
     try:
@@ -106,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
         table = HostTable(args.name, args.rules, args.seats, args.bots, args.level, args.passphrase, rules=rules)
         return run_client(args, table, player=args.player, interfaces=args.interface, bind=args.bind,
-                          port=args.port, announce=not args.no_announce,
+                          port=args.port, announce=not args.no_announce, watchers=args.watchers,
                           timings=timings_from_args(args, args.bot_delay))
     logging.basicConfig(level=os.environ.get("LANOMINO_LOG", "WARNING").upper(), stream=sys.stderr)
     timings = timings_from_args(args, args.bot_delay)
@@ -116,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
                         bots=args.bots, level=args.level, name=args.name, player=args.player or "host",
                         passphrase=args.passphrase, bind=args.bind, port=args.port, timings=timings,
                         interfaces=args.interface, headless=True, announce=not args.no_announce,
-                        escrow=args.escrow)
+                        escrow=args.escrow, watchers=args.watchers)
         try:
             await node.start()
         except OSError as exc:

@@ -22,6 +22,8 @@ from lanomino.commands.lineplay import add_line_arguments
 from lanomino.narrate import plural
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lanomino.client.address import CheckHost, Resolved
     from lanomino.discovery.zeroconf_adapter import SeenTable
     from lanomino.node import Outcome, PeerNode
@@ -176,7 +178,7 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
 
     from lanomino.bots import get_bot
     from lanomino.cli import CliError
-    from lanomino.node import PeerNode, install_quit_handlers
+    from lanomino.node import PeerNode
     from lanomino.paths import data_dir
 
     try:
@@ -196,28 +198,18 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
                         source_ip=args.interface, delay_s=args.delay,
                         table_name=found.name or None,
                         host_port=args.host_port, migration=not args.no_migration)
-        try:
-            await node.start()
-        except OSError as exc:
-            raise CliError(str(exc)) from None
-        install_quit_handlers(node)
-        if args.json:  # one line when seated (a test or script learns the seat before the end)
+        seated: list[int] = []
+
+        def on_event(event: object) -> None:
             from lanomino.net.session import Joined
 
-            seated: list[int] = []
+            if args.json and isinstance(event, Joined) and not seated:  # (a script learns the seat)
+                seated.append(event.seat)
+                print(json.dumps({"event": "seated", "seat": event.seat}), flush=True)
 
-            def on_event(event: object) -> None:
-                if isinstance(event, Joined) and not seated:
-                    seated.append(event.seat)
-                    print(json.dumps({"event": "seated", "seat": event.seat}), flush=True)
-
-            node.subscribe(on_event)
-        try:
-            outcome = await node.run()
-        finally:
-            await node.close()
+        outcome = await run_node(node, on_event, args.json)
         if args.json:
-            print(json.dumps(outcome.to_json()), flush=True)
+            pass  # (run_node printed the outcome)
         elif outcome.finished:
             print(f"match over: {_result(node, outcome)}; {plural(outcome.hands, 'hand')}, "
                   f"{'every hand verified' if outcome.verified else 'NOT VERIFIED'}; transcript {outcome.transcript}")
@@ -228,6 +220,27 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
         return 3 if outcome.reason.startswith("refused") else 1
 
     return asyncio.run(main())
+
+
+async def run_node(node: PeerNode, listener: Callable[[object], None], as_json: bool) -> Outcome:
+    """Start ``node``, run it to its end (``listener`` hears its events) and close it; with
+    ``as_json`` the outcome is printed as one JSON line. Raises CliError when it cannot start."""
+    from lanomino.cli import CliError
+    from lanomino.node import install_quit_handlers
+
+    try:
+        await node.start()
+    except OSError as exc:
+        raise CliError(str(exc)) from None
+    install_quit_handlers(node)
+    node.subscribe(listener)
+    try:
+        outcome = await node.run()
+    finally:
+        await node.close()
+    if as_json:
+        print(json.dumps(outcome.to_json()), flush=True)
+    return outcome
 
 
 def _result(node: PeerNode, outcome: Outcome) -> str:

@@ -49,7 +49,8 @@ class HostNode(NodeBase):
     def __init__(self, *, data_dir: Path, rules: Rules, rules_name: str, seats: int, bots: int,
                  level: str, name: str, player: str, passphrase: str | None, bind: str | None,
                  port: int, timings: Timings, interfaces: list[str] | None,
-                 headless: bool = True, announce: bool = True, escrow: bool = True) -> None:
+                 headless: bool = True, announce: bool = True, escrow: bool = True,
+                 watchers: int = 8) -> None:
         super().__init__(data_dir)
         self.identity = load_or_create_identity(data_dir)
         self.keys = CurveKeypair.generate()
@@ -60,7 +61,7 @@ class HostNode(NodeBase):
         self.session = HostSession(self.identity, self.keys.public, rules, seats, name=player,
                                    host_policy=bot_policy(level) if headless else None, bots=local_bots,
                                    passphrase=passphrase, timings=timings, escrow=escrow,
-                                   away_policy=bot_policy(level))
+                                   away_policy=bot_policy(level), watchers=watchers)
         self.transport = HostTransport(self.keys, bind_ip=bind or "0.0.0.0", port=port,
                                        on_malformed=lambda _id, exc: self.session.stats.update(
                                            ["malformed.frame"]),

@@ -60,7 +60,7 @@ class PeerNode(NodeBase):
     def __init__(self, *, data_dir: Path, address: DirectAddress, player: str, passphrase: str | None,
                  timings: Timings, level: str | None, source_ip: str | None = None,
                  delay_s: float = 0.0, table_name: str | None = None, host_port: int = 0,
-                 migration: bool = True, announce: bool = True) -> None:
+                 migration: bool = True, announce: bool = True, watch: bool = False) -> None:
         super().__init__(data_dir)
         assert address.server_key is not None
         self.address = address
@@ -69,7 +69,7 @@ class PeerNode(NodeBase):
         self.secrets_path = data_dir / "secrets.json"
         self.session = PeerSession(self.identity, self.keys.public, address.server_key, name=player,
                                    passphrase=passphrase, timings=timings, secrets=self._load_secrets(),
-                                   migration=migration)
+                                   migration=migration, watch=watch)
         self.transport = PeerTransport(self.keys, address.server_key, address.host, address.port,
                                        source_ip=source_ip)
         self.source_ip = source_ip
@@ -77,6 +77,7 @@ class PeerNode(NodeBase):
         self.delay_s = delay_s
         self.table_name, self.host_port = table_name, host_port
         self.migration, self.announce = migration, announce
+        self.watch = watch  # a watcher (net/watchers.py): follows elections, never hosts
         self.passphrase = passphrase
         # the role switch (peer, candidate, host) is the member's; this node carries it out
         self.member = TableMember(self.session, policy=self.policy, bot_policy=bot_policy)
@@ -98,7 +99,7 @@ class PeerNode(NodeBase):
 
     def my_seat(self) -> int | None:
         seat: int | None = self.session.seat
-        return seat
+        return None if self.watch else seat
 
     def table_label(self) -> str:
         return self.table_name or "LAN table"
@@ -129,7 +130,7 @@ class PeerNode(NodeBase):
         tmp.replace(self.secrets_path)
 
     async def start(self) -> None:
-        if self.migration:
+        if self.migration and not self.watch:
             ip = self.source_ip or local_ip_toward(self.address.host)
             self.standby = HostTransport(self.keys, bind_ip=ip, port=self.host_port,
                                          on_malformed=lambda _id, exc: self._malformed(),
