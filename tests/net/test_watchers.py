@@ -188,3 +188,35 @@ def test_a_silent_watcher_is_forgotten_and_the_count_goes_down() -> None:
     assert len(t.host.watchers) == 0
     t.run(lambda: all(s.session.watching == 0 for s in t.slots if s.connected), max_time=5)
     assert all(s.session.watching == 0 for s in t.slots if s.connected)
+
+
+def test_a_host_crash_carries_the_watchers_over_to_the_new_host() -> None:
+    from migrationkit import MigratingTable
+    from test_session_migration import check_survivors
+
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=3, watchers=2)
+    watchers = [m for m in table.machines if m.peer is not None and m.peer.watch]
+    seen: list[list[dict[str, Any]]] = []
+    for m in watchers:  # every message a watcher is given, under either host
+        assert m.peer is not None
+        inbox: list[dict[str, Any]] = []
+        seen.append(inbox)
+        receive = m.peer.receive
+        m.peer.receive = (lambda r, box: lambda msg, now: (box.append(msg), r(msg, now))[1])(  # type: ignore[method-assign]
+            receive, inbox)
+    h = table.by_seat(0).host
+    assert h is not None
+    table.run(lambda: h.deal is not None and h.deal.hand == 2 and h.phase.value == "play"
+              and len(h.deal.moves) >= 3)
+    assert len(h.watchers) == 2
+    table.crash(0)
+    table.run(table.over)
+    assert table.over()
+    new = table.by_seat(1).host
+    assert new is not None and new.term == 1
+    assert len(new.watchers) == 2 and len(members(new.roster())) == 3  # they follow, never vote
+    check_survivors(table)  # the watchers' transcripts are the players', and they verify
+    for m, inbox in zip(watchers, seen, strict=True):
+        assert m.peer is not None and m.peer.term == 1 and m.peer.seat == -1
+        assert all(e.ok for e in m.events if isinstance(e, HandVerified))
+        assert private_tiles_seen(inbox) == []
