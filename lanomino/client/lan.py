@@ -97,6 +97,22 @@ class LanTable:
             lan.seats = node.session.players
             self._roster()
 
+    def _hosting_here(self) -> None:
+        """This member took the table over: show where others join it now, as a host's screen
+        does (its own port, its fingerprint, the short form while its key service answers)."""
+        from lanomino.discovery.table_key import identity_fingerprint, join_code
+        from lanomino.net.codec import DirectAddress
+        from lanomino.node import PeerNode
+
+        node, lan = self.node, self.ui.lan
+        if not isinstance(node, PeerNode) or lan is None or node.standby is None:
+            return
+        ip = (node.session.addr or "127.0.0.1").rsplit(":", 1)[0]
+        lan.address = str(DirectAddress(ip, node.standby.port, node.keys.public))
+        lan.fingerprint = identity_fingerprint(node.identity.public_key)
+        code = join_code(lan.fingerprint) if node.answering.service is not None else ""
+        lan.short_address = f"{ip}:{node.standby.port}/{code}" if code else ""
+
     def _follow(self, peer: TableNode) -> None:
         """The node this table now goes through: a peer of the new host (this seat watches)."""
         self.node, self.role = peer, "peer"
@@ -225,6 +241,7 @@ class LanTable:
         elif isinstance(event, s.MigrationDone) and ui.lan is not None:
             self.new_host = None
             ui.lan.host_note = "you host"
+            self._hosting_here()
             self._say(f"you host the table now (term {event.term}); play goes on")
         elif isinstance(event, s.SteppedDown):
             self._say(f"{self._who(event.host)} hosts the table now (term {event.term}): "

@@ -43,3 +43,29 @@ class Announcing:
         announcer, self.announcer = self.announcer, None
         if announcer is not None:
             await announcer.close()
+
+
+class Answering:
+    """The key service (``discovery.key_service``, port + 1) while this node hosts: a member that
+    took the table over answers joins by ``HOST:PORT`` as the first host did."""
+
+    def __init__(self) -> None:
+        self.service: Any = None  # discovery.key_service.KeyService
+        self.generation = 0  # bumped by close: a start still binding then closes what it made
+
+    async def start(self, answer: bytes, ip: str, port: int) -> None:
+        from lanomino.discovery.key_service import start_key_service
+
+        await self.close()
+        generation = self.generation
+        service = await start_key_service(answer, ip, port)
+        if service is not None and generation != self.generation:
+            await service.close()
+        elif service is not None:
+            self.service = service
+
+    async def close(self) -> None:
+        self.generation += 1
+        service, self.service = self.service, None
+        if service is not None:
+            await service.close()

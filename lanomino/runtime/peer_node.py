@@ -37,7 +37,7 @@ from lanomino.net.session import (
     YourTurn,
 )
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport
-from lanomino.runtime.announcing import Announcing
+from lanomino.runtime.announcing import Announcing, Answering
 from lanomino.runtime.base import (
     NodeBase,
     Outcome,
@@ -83,6 +83,7 @@ class PeerNode(NodeBase):
         self.member = TableMember(self.session, policy=self.policy, bot_policy=bot_policy)
         self.standby: HostTransport | None = None
         self.announcing = Announcing()  # while this node hosts the table
+        self.answering = Answering()  # its key service, while this node hosts
         self.ready = True  # the transport to the current host has finished its handshake
         self.backlog: list[dict[str, Any]] = []  # messages for a host still being connected to
         self.generation = 0
@@ -161,6 +162,7 @@ class PeerNode(NodeBase):
 
     async def close(self) -> None:
         await self.announcing.withdraw()
+        await self.answering.close()
         self.transport.close()
         if self.standby is not None:
             self.standby.close()
@@ -282,12 +284,24 @@ class PeerNode(NodeBase):
                 self.transport.close()
                 log.warning("term %d: this seat (%d) takes over the table", effect.term,
                             self.session.seat)
+                self._spawn(self._answer_keys())
             elif isinstance(effect, Announce) and can_announce and self.member.host is not None:
                 self._spawn(self._announce(self.member.host))
-            elif isinstance(effect, Withdraw) and self.announcing.active:
+            elif isinstance(effect, Withdraw):
                 self._spawn(self.announcing.withdraw())
+                self._spawn(self.answering.close())
             elif isinstance(effect, Watch) and can_announce:
                 self._spawn(self._watch_terms())
+
+    async def _answer_keys(self) -> None:
+        """Serve the key service beside the standby ROUTER, as a first host does."""
+        from lanomino.discovery.table_key import encode_answer
+
+        if self.standby is None or self.session.addr is None:
+            return
+        answer = encode_answer(self.identity, self.table_label(), self.standby.port,
+                               self.keys.public)
+        await self.answering.start(answer, self.session.addr.rsplit(":", 1)[0], self.standby.port)
 
     def _announcement(self, host: HostSession) -> TableAnnouncement:
         assert self.table_name is not None

@@ -245,3 +245,68 @@ def test_a_headless_bot_needs_the_code_and_joins_with_it(tmp_path: Path) -> None
         if host.poll() is None:
             host.kill()
             host.wait()
+
+
+def test_a_member_that_took_the_table_over_answers_joins_by_host_and_port(tmp_path: Path) -> None:
+    """The host of a three-person table dies mid-match; the member elected in its place serves
+    the key service beside its own port, as the first host did, and stops it when it closes."""
+    from lanomino.client.lan import LanTable
+    from lanomino.client.seam import Headless
+    from lanomino.discovery.table_key import join_code
+    from lanomino.engine import Rules
+    from lanomino.net.codec import DirectAddress
+    from lanomino.net.session import MigrationDone, Timings
+    from lanomino.node import HostNode, PeerNode
+    from lanomino.ui.state import UiState
+
+    timings = Timings(heartbeat_s=0.2, liveness_s=1.0, grace_s=8.0)
+
+    async def main() -> None:
+        host = HostNode(data_dir=tmp_path / "host", rules=Rules.classic(target=500),
+                        rules_name="classic", seats=3, bots=0, level="random", name="Kitchen",
+                        player="Hal", passphrase=None, bind="127.0.0.1", port=0, timings=timings,
+                        interfaces=["127.0.0.1"], headless=True, announce=False)
+        await host.start()
+        hosting = asyncio.ensure_future(host.run())
+        address = DirectAddress("127.0.0.1", host.transport.port, host.keys.public)
+        peers = [PeerNode(data_dir=tmp_path / name, address=address, player=name, passphrase=None,
+                          timings=timings, level="random", delay_s=0.05, table_name="Kitchen",
+                          announce=False) for name in ("Bea", "Cy")]
+        for peer in peers:
+            await peer.start()
+        playing = [asyncio.ensure_future(peer.run()) for peer in peers]
+        try:
+            await until(lambda: all(p.observation() is not None for p in peers), 20)
+            hosting.cancel()  # the host dies: no goodbye, its sockets and key service gone
+            await asyncio.gather(hosting, return_exceptions=True)
+            await host.close()
+            await until(lambda: any(p.answering.service is not None for p in peers), 20)
+            new = next(p for p in peers if p.answering.service is not None)
+            assert new.standby is not None
+            answer = await fetch_table_key("127.0.0.1", new.standby.port)
+            assert (answer.name, answer.curve) == ("Kitchen", new.keys.public)
+            assert answer.identity == new.identity.public_key  # its own fingerprint, not Hal's
+            # its screen shows the short address that reaches it now
+            ui = UiState()
+            seat = LanTable(ui, Headless(), lambda: new, "peer", "Kitchen", lambda c, r: None)
+            seat.node = new
+            seat._on_event(MigrationDone(1, new.session.seat, True))
+            assert ui.lan is not None and ui.lan.fingerprint == answer.fingerprint
+            assert ui.lan.short_address == (f"127.0.0.1:{new.standby.port}/"
+                                            f"{join_code(answer.fingerprint)}")
+        finally:
+            for peer in peers:
+                peer.quit()
+            await asyncio.gather(*playing, return_exceptions=True)
+            for peer in peers:
+                await peer.close()
+        assert all(p.answering.service is None for p in peers)
+
+    run(main())
+
+
+async def until(test: Callable[[], bool], timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not test():
+        assert time.monotonic() < deadline, "never happened"
+        await asyncio.sleep(0.05)
