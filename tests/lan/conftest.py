@@ -13,12 +13,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from netlab import NetLab, live_namespaces, require_netns  # noqa: E402
 
 
-@pytest.fixture
-def lan4() -> Iterator[NetLab]:
-    """Four hosts on one bridge; every namespace and process is gone afterwards."""
+def _lab(hosts: int, subnet: str) -> Iterator[NetLab]:
     require_netns()
-    lab = NetLab(hosts=4, subnet="10.78.0")
+    lab = NetLab(hosts=hosts, subnet=subnet)
     with lab:
         yield lab
     assert not [ns for ns in live_namespaces() if ns.startswith(lab.prefix)]
     assert not [p.pid for p in lab.processes if p.popen.poll() is None]
+
+
+@pytest.fixture
+def lan4() -> Iterator[NetLab]:
+    """Four hosts on one bridge; every namespace and process is gone afterwards."""
+    yield from _lab(4, "10.78.0")
+
+
+@pytest.fixture
+def lan6() -> Iterator[NetLab]:
+    """Six hosts on one bridge (e.g. four players and two watchers); all gone afterwards."""
+    yield from _lab(6, "10.79.0")

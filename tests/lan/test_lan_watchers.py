@@ -1,0 +1,57 @@
+"""Two watchers, each in its own namespace, follow a 4-player match over a simulated LAN while
+its host is killed: they follow the election to the new host, end with the players' transcript
+and were sent no private message. Root only."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from netlab import NetLab
+from test_lan_migration import FAST, LANOMINO, check_survivors, result, running_after, start_table
+
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(180)]
+
+PRIVATE = ("commit_req", "commit_set", "reveal_req", "escrow", "bots")
+TYPE = re.compile(r"'type': '([a-z_]+)'")
+
+
+def test_two_watchers_follow_a_host_kill_and_end_with_the_players_transcript(
+        lan6: NetLab, tmp_path: Path) -> None:
+    name = "Watched"
+    watchers, received = [], []
+    for where in lan6.hosts[4:6]:
+        seen: list[str] = []  # the type (and opening) of every message the watcher was sent
+        proc = lan6.spawn(where, [*LANOMINO, "watch", name, "--interface", where.ip, "--timeout", "15",
+                                  "--json", "--data-dir", str(tmp_path / f"w{where.index}"),
+                                  "--player", f"w{where.index}", *FAST],
+                          env={"LANOMINO_LOG": "DEBUG"})
+        proc.stderr_hooks.append(lambda line, box=seen: box.append(line) if "in  {'v'" in line else None)
+        watchers.append(proc)
+        received.append(seen)
+        time.sleep(0.1)
+    time.sleep(1.0)  # (the host is not up yet: the watchers look for it for up to 15 s)
+    host, peers = start_table(lan6, tmp_path, name, players=4, target=100)
+    for w in watchers:
+        w.expect(lambda m: m.get("event") == "watching", 30)
+    running_after([host, *peers, *watchers], 1.0)
+    host.kill()
+    players = [result(p, 90) for p in peers]
+    docs = check_survivors(players)
+    for w, seen in zip(watchers, received, strict=True):
+        end = result(w, 60)
+        assert end["finished"] and end["verified"] and end["seat"] == -1, end
+        assert json.loads(Path(end["transcript"]).read_text()) == docs[0]
+        hands = [m for m in w.seen if m.get("event") == "hand"]
+        # every hand checked (a hand amended after the migration is checked again)
+        assert {h["hand"] for h in hands} == {h["hand"] for h in docs[0]["hands"]}
+        assert all(h["verified"] for h in hands)
+        assert len({int(t) for t in end["hosts"]}) >= 2  # it followed the new host
+        kinds = [k for line in seen for k in TYPE.findall(line)[:1]]
+        assert "deal" in kinds and "update" in kinds and "hand_log" in kinds
+        assert not set(kinds) & set(PRIVATE), set(kinds) & set(PRIVATE)
+        deals = [line for line in seen if "'type': 'deal'" in line]
+        assert deals and all("'tiles': []" in line for line in deals)  # dealt no tile, ever
