@@ -251,20 +251,24 @@ class Controller:
 
     def _rematch(self) -> None:
         """After a LAN match: a host opens the same table at the same port once the old one has
-        closed; a joiner asks that address again until it answers (for up to REMATCH_WAIT_S)."""
+        closed, each person's seat kept for them (client/rematch.py); a joiner asks that address
+        again until it answers (for up to REMATCH_WAIT_S) and sits down in its kept seat."""
         from lanomino.client.lan import LanTable
         from lanomino.client.lobby import host_table
+        from lanomino.client.rematch import kept_seats
 
         table, net = self.table, self.net
         if not isinstance(table, LanTable) or table.again is None or net is None:
             return
         again, port, done, old_key = table.again, table.port, table.task, table.key
+        kept = kept_seats(table.node)  # the same seats for the same people
         self._close_table()
         if isinstance(again, HostTable):
             async def reopen() -> None:
                 if done is not None:
                     await asyncio.wait([done], timeout=2.0)  # its port is free again
-                self._sit(host_table(self.ui, self.frontend, net, again, port=port or None))
+                self._sit(host_table(self.ui, self.frontend, net, again, port=port or None,
+                                     kept=kept))
                 self.redraw()
 
             net.spawn(reopen())

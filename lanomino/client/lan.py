@@ -40,6 +40,8 @@ class LanTable:
         self.port = 0  # (a host) the port it serves on: a rematch opens there again
         self.key = ""  # (a peer) the host's key for this match: a rematch waits for a new one
         self.on_abandon: Callable[[str], None] | None = None  # leaving mid-match: mark it so
+        self.kept_names: dict[int, str] = {}  # (a rematch's host) seats kept for their players
+        self.offer: asyncio.Future[Any] | None = None  # (a peer) looking out for a rematch
         status = "opening the table…" if role == "host" else f"joining {name}…"
         ui.lan = LanView(role, name, status=status)
         ui.obs, ui.hand_result, ui.match_result = None, None, None
@@ -94,7 +96,7 @@ class LanTable:
             if node.key_service is not None:  # HOST:PORT/CODE works too
                 host = node.address.partition("/")[0]
                 lan.short_address = f"{host}/{join_code(lan.fingerprint)}"
-            lan.seats = node.session.players
+            lan.seats, lan.kept = node.session.players, dict(self.kept_names)
             self._roster()
 
     def _hosting_here(self) -> None:
@@ -174,11 +176,13 @@ class LanTable:
             if self.logged_as and self.on_abandon is not None:
                 self.on_abandon(self.logged_as)
         self._quit()
+        self._stop_looking()
         self.ui.lan = None
         return notice
 
     async def shutdown(self, timeout_s: float = 1.0) -> None:
         self._quit()
+        self._stop_looking()
         if self.task is not None:
             await asyncio.wait([self.task], timeout=timeout_s)
 
@@ -217,6 +221,7 @@ class LanTable:
             lan.verified[event.hand] = (event.ok, event.detail)
         elif isinstance(event, s.MatchOver):
             lan.over, lan.status = True, "the match is over"
+            self._look_for_rematch()
         elif isinstance(event, s.JoinRefused):
             lan.over = True  # nothing to say goodbye to
             self.on_refused(event.code, event.reason)
@@ -246,6 +251,22 @@ class LanTable:
         elif isinstance(event, s.SteppedDown):
             self._say(f"{self._who(event.host)} hosts the table now (term {event.term}): "
                       "this machine lost touch with the others and no longer hosts")
+
+    def _look_for_rematch(self) -> None:
+        """A joiner: watch the host's address for its offer to play again (client/rematch.py)."""
+        from lanomino.client.rematch import watch_for_offer
+
+        lan, again = self.ui.lan, self.again
+        if self.role != "peer" or lan is None or not isinstance(again, JoinTable) or self.offer:
+            return
+        ui = self.ui
+        self.offer = asyncio.ensure_future(watch_for_offer(
+            lan, lambda: ui.lan is lan, again, self.key, self._name(0), self.frontend.redraw))
+
+    def _stop_looking(self) -> None:
+        if self.offer is not None:
+            self.offer.cancel()
+            self.offer = None
 
     def _name(self, seat: int) -> str:
         names = self.ui.names

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lanomino.client.lan import LanTable
+from lanomino.client.rematch import HOLD_S
 from lanomino.client.seam import Browser, Frontend, TableNode
 from lanomino.engine import Rules
 from lanomino.ui.lan import HostTable, JoinTable, TableInfo
@@ -168,8 +169,10 @@ def join_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Joi
 
 
 def host_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: HostTable,
-               port: int | None = None) -> LanTable | None:
-    """The table ``intent`` opens, or None (with ``ui.host_form.message`` saying why)."""
+               port: int | None = None,
+               kept: tuple[dict[bytes, int], dict[int, str]] = ({}, {})) -> LanTable | None:
+    """The table ``intent`` opens, or None (with ``ui.host_form.message`` saying why); ``kept``:
+    a rematch's seats kept for their players (client/rematch.py)."""
     from lanomino.discovery.announce import _check_name
 
     rules = intent.rules or Rules.preset(intent.preset)
@@ -189,8 +192,8 @@ def host_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Hos
                         player=player_name(ui), passphrase=intent.passphrase, bind=o.bind,
                         port=o.port if port is None else port, timings=o.timings_or_default(),
                         interfaces=o.interfaces, headless=False, announce=o.announce,
-                        watchers=o.watchers)
+                        watchers=o.watchers, reserve=kept[0], reserve_s=HOLD_S)
 
     table = LanTable(ui, frontend, make, "host", intent.name, lambda code, reason: None)
-    table.again = intent
+    table.again, table.kept_names = intent, dict(kept[1])
     return table

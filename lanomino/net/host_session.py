@@ -41,6 +41,7 @@ from __future__ import annotations
 import hmac
 import math
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from lanomino.engine import (
@@ -88,6 +89,8 @@ GIVE_UP_GRACES = 2
 class HostSession(HostMigrate):
     """The host's end of a table (see the module docstring)."""
 
+    reserved: Mapping[bytes, int] = MappingProxyType({})  # a rematch's seats (``reserve``)
+    reserved_until = 0.0
     # ----- the sans-I/O interface ------------------------------------------------------------
 
     def take_outgoing(self) -> list[Outgoing]:
@@ -285,7 +288,7 @@ class HostSession(HostMigrate):
         if owner is not None and owner.left and (owner.kind == "bot" or self.phase is Phase.LOBBY):
             self._refuse_join(sender.route, "left", "that seat has left this match")
             return
-        if owner is None and (self.phase is not Phase.LOBBY or self._free_seat() is None):
+        if owner is None and (self.phase is not Phase.LOBBY or self._free_seat(body["identity"]) is None):
             self._refuse_join(sender.route, "full", "every seat at this table is taken")
             return
         self._challenge(sender, body["name"], body["identity"], body["addr"])
@@ -307,7 +310,7 @@ class HostSession(HostMigrate):
         seat = self._seat_of_identity(p.identity)
         rejoined = seat is not None
         if seat is None:
-            number = self._free_seat()
+            number = self._free_seat(p.identity)
             if number is None or self.phase is not Phase.LOBBY or p.table != self.table:
                 self._refuse_join(sender.route, "full", "every seat at this table is taken")
                 return
@@ -358,8 +361,15 @@ class HostSession(HostMigrate):
     def _seat_of_identity(self, identity: bytes) -> Seat | None:
         return next((s for s in self.seats if s is not None and s.identity == identity), None)
 
-    def _free_seat(self) -> int | None:
-        return next((i for i, s in enumerate(self.seats) if s is None), None)
+    def reserve(self, seats: Mapping[bytes, int], until: float) -> None:
+        """A rematch: until ``until``, each identity key's seat of the last match is kept for it."""
+        self.reserved, self.reserved_until = dict(seats), until
+
+    def _free_seat(self, identity: bytes) -> int | None:
+        held = dict(self.reserved) if self.now < self.reserved_until else {}
+        mine = held.pop(identity, None)
+        free = [i for i, s in enumerate(self.seats) if s is None and i not in held.values()]
+        return mine if mine in free else next(iter(free), None)
 
     _handlers: dict[str, Callable[[HostSession, Seat, dict[str, Any], int], None]] = {
         "agree": HostDeal._agree, "commit": HostDeal._commit, "echo": HostDeal._echo,

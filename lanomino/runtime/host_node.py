@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,7 +51,8 @@ class HostNode(NodeBase):
                  level: str, name: str, player: str, passphrase: str | None, bind: str | None,
                  port: int, timings: Timings, interfaces: list[str] | None,
                  headless: bool = True, announce: bool = True, escrow: bool = True,
-                 watchers: int = 8) -> None:
+                 watchers: int = 8, reserve: Mapping[bytes, int] | None = None,
+                 reserve_s: float = 60.0) -> None:
         super().__init__(data_dir)
         self.identity = load_or_create_identity(data_dir)
         self.keys = CurveKeypair.generate()
@@ -71,6 +73,7 @@ class HostNode(NodeBase):
         self.has_passphrase = passphrase is not None
         self.passphrase = passphrase  # (a host that steps down rejoins the new host with it)
         self.addresses: list[str] = []
+        self.reserve, self.reserve_s = dict(reserve or {}), reserve_s  # a rematch's kept seats
 
     def _seated(self, key: str) -> bool | str:
         if key in self.session.by_curve:
@@ -118,6 +121,8 @@ class HostNode(NodeBase):
         from lanomino.discovery.table_key import encode_answer
 
         await self.transport.start()
+        if self.reserve:
+            self.session.reserve(self.reserve, self.now() + self.reserve_s)
         port = self.transport.port
         answer = encode_answer(self.identity, self.table_name, port, self.keys.public)
         self.key_service = await start_key_service(answer, self.bind or "0.0.0.0", port)

@@ -93,7 +93,8 @@ KEYS_TEXT: tuple[tuple[str, str], ...] = (
     ("l", "the whole log of the match, ↑/↓ to scroll (l or Esc goes back)"),
     ("h", "against the computer: what Expert would play (History marks the match)"),
     ("u", "against the computer: take back your last move (History marks the match)"),
-    ("r", "after a LAN match: play again (the host opens the same table, the others sit again)"),
+    ("r", "after a LAN match: play again (the host offers it and keeps everyone's seat; "
+          "the others see the offer and accept with r)"),
     ("Esc", "cancel a choice, go back"),
     ("?", "this help, from any screen"),
     ("q", "leave the table (asks first; the game is saved) or resign"),

@@ -252,6 +252,8 @@ class LanView:
     closed: str = ""  # why the table went away (empty while it is there)
     over: bool = False
     host_note: str = ""  # after a host migration, who hosts now (shown in the table's header)
+    rematch: str = ""  # (a joiner, after the match) the host who offers to play again
+    kept: dict[int, str] = field(default_factory=dict)  # (a rematch's host) seat -> kept for
 
     @property
     def taken(self) -> int:

@@ -137,7 +137,8 @@ def draw_waiting(lan: LanView, canvas: Canvas, tick: int) -> None:
     for seat in range(lan.seats):
         info = next((s for s in lan.roster if s.seat == seat), None)
         if info is None:
-            text, style = "(free)", "class:dim"
+            kept = lan.kept.get(seat)
+            text, style = f"(kept for {kept})" if kept else "(free)", "class:dim"
         else:
             kind = {"host": "host", "bot": "computer", "human": "LAN player"}.get(info.kind, info.kind)
             text = f"{info.name} ({kind})" + ("" if info.connected else " · away")

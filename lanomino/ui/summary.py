@@ -94,6 +94,9 @@ def _words(ui: UiState, obs: Observation, result: HandEnded | None, width: int) 
             text(line, style)
     if match is not None:
         text(match_end_sentence(match, cast, left), "class:winner")
+        if ui.lan is not None and ui.lan.rematch:
+            text(f"{ui.lan.rematch} offers a rematch, everyone in the same seat: r to play on",
+                 "class:title")
         ranked = standings(match, cast, left)
         place_w = max(len(place) for place, _, _ in ranked) + 1
         for place, side, points in ranked:

@@ -1,8 +1,8 @@
 """The client controller at a real LAN table on 127.0.0.1 (nodes in one loop, real ZeroMQ and
 key-service sockets): joining by HOST:PORT asks about the host, shows the table's name, keeps every
 seat's name up to date, logs the match under the table's name and remembers the host; a join that
-fails says so without "You left the table"; after a match both sides play again at the same
-table."""
+fails says so without "You left the table"; after a match the host offers a rematch and everyone
+who accepts plays on in the seat they had."""
 
 from __future__ import annotations
 
@@ -35,12 +35,14 @@ async def until(test: Callable[[], object], what: str | Callable[[], str],
         await asyncio.sleep(0.02)
 
 
-def client(tmp_path: Path) -> tuple[UiState, Controller, ThreadPoolExecutor]:
-    ui = UiState(settings=Settings(name="Zed", pause_s=0.0), screen=Screen.LOBBY)
-    store = open_store(tmp_path / "zed")
+def client(tmp_path: Path, name: str = "Zed") -> tuple[UiState, Controller, ThreadPoolExecutor]:
+    ui = UiState(settings=Settings(name=name, pause_s=0.0), screen=Screen.LOBBY)
+    folder = tmp_path / name.lower()
+    store = open_store(folder)
     writer = ThreadPoolExecutor(max_workers=1)
-    net = NetOptions(tmp_path / "zed", interfaces=["127.0.0.1"], announce=False, timings=TIMINGS)
-    return ui, Controller(ui, store, writer, None, player_id="local:zed", net=net), writer
+    net = NetOptions(folder, interfaces=["127.0.0.1"], announce=False, timings=TIMINGS)
+    return ui, Controller(ui, store, writer, None, player_id=f"local:{name.lower()}",
+                          net=net), writer
 
 
 def test_joining_by_host_and_port_shows_the_table_and_every_seat(tmp_path: Path) -> None:
@@ -127,7 +129,10 @@ def test_a_failed_join_says_why_and_leaving_it_does_not_claim_you_left(tmp_path:
         controller.store.close()
 
 
-def test_after_a_lan_match_both_play_again_at_the_same_table(tmp_path: Path) -> None:
+def test_after_a_lan_match_the_host_offers_a_rematch_and_everyone_keeps_their_seat(
+        tmp_path: Path) -> None:
+    """Three people: after the match the host offers to play again (r), both joiners see the
+    offer, and accepting in the other order still gives each the seat they had."""
     from lanomino.client.lan import LanTable
     from lanomino.ui.lan import HostTable
     from lanomino.ui.state import Rematch
@@ -137,13 +142,14 @@ def test_after_a_lan_match_both_play_again_at_the_same_table(tmp_path: Path) -> 
     hnet = NetOptions(tmp_path / "hal", interfaces=["127.0.0.1"], bind="127.0.0.1",
                       announce=False, timings=TIMINGS)
     host = Controller(hui, hstore, hwriter, None, player_id="local:hal", net=hnet)
-    zui, joiner, zwriter = client(tmp_path)
-    players = ((hui, host), (zui, joiner))
+    bui, bea, bwriter = client(tmp_path, "Bea")
+    cui, cy, cwriter = client(tmp_path, "Cy")
+    players = ((hui, host), (bui, bea), (cui, cy))
 
     async def play_match() -> None:
-        await until(lambda: hui.obs is not None and zui.obs is not None, "the deal", 30)
-        for _ in range(2000):
-            if hui.match_result is not None and zui.match_result is not None:
+        await until(lambda: all(ui.obs is not None for ui, _ in players), "the deal", 30)
+        for _ in range(3000):
+            if all(ui.match_result is not None for ui, _ in players):
                 return
             for ui, c in players:
                 obs = ui.obs
@@ -153,29 +159,42 @@ def test_after_a_lan_match_both_play_again_at_the_same_table(tmp_path: Path) -> 
         raise AssertionError("the match did not end")
 
     async def main() -> None:
-        den = HostTable("Den", "classic", 2, 0, "random", None, rules=Rules.classic(target=1))
+        den = HostTable("Den", "classic", 3, 0, "random", None, rules=Rules.classic(target=1))
         host.handle(den)
         await until(lambda: hui.lan is not None and bool(hui.lan.short_address), "open")
         assert hui.lan is not None
-        joiner.handle(JoinTable(hui.lan.short_address))  # HOST:PORT/CODE from the host's screen
+        bea.handle(JoinTable(hui.lan.short_address))  # HOST:PORT/CODE from the host's screen
+        await until(lambda: hui.lan is not None and len(hui.lan.roster) == 2, "Bea seated")
+        cy.handle(JoinTable(hui.lan.short_address))
         await play_match()
-        first = (host.table, joiner.table)
+        assert hui.names == bui.names == cui.names == ("Hal", "Bea", "Cy")
+        first = (host.table, bea.table, cy.table)
         port = hui.lan.address.partition("/")[0]
-        joiner.handle(Rematch())  # the joiner may ask first: it waits for the host
-        await asyncio.sleep(0.3)
-        host.handle(Rematch())
-        await until(lambda: isinstance(joiner.table, LanTable) and joiner.table not in first
-                    and zui.obs is not None and not zui.obs.results,
-                    lambda: f"the second match ({hui.screen}, {hui.lan}, {zui.screen}, "
-                    f"{zui.lobby.message!r}, {zui.lobby.entry!r}, {zui.lan})", 40)
+        assert bui.lan is not None and cui.lan is not None and not bui.lan.rematch
+        host.handle(Rematch())  # the host offers: both joiners' summaries say so
+        await until(lambda: bui.lan is not None and bui.lan.rematch == "Hal"
+                    and cui.lan is not None and cui.lan.rematch == "Hal", "the offer is seen", 20)
+        assert hui.lan is not None and hui.lan.kept == {1: "Bea", 2: "Cy"}
+        cy.handle(Rematch())  # Cy accepts first, yet keeps seat 3
+        await until(lambda: hui.lan is not None and [r.name for r in hui.lan.roster]
+                    == ["Hal", "Cy"], "Cy back", 20)
+        assert [r.seat for r in hui.lan.roster] == [0, 2]
+        bea.handle(Rematch())
+        await until(lambda: all(isinstance(c.table, LanTable) and c.table not in first
+                                and ui.obs is not None and not ui.obs.results
+                                for ui, c in players),
+                    lambda: f"the second match ({hui.screen}, {hui.lan}, {bui.lobby.message!r})",
+                    40)
         assert hui.lan is not None and hui.lan.address.partition("/")[0] == port
-        assert zui.lan is not None and zui.lan.table == "Den" and zui.names == ("Hal", "Zed")
+        assert hui.names == bui.names == cui.names == ("Hal", "Bea", "Cy")
+        assert (bui.obs is not None and bui.obs.seat == 1 and cui.obs is not None
+                and cui.obs.seat == 2)
         await play_match()
 
     try:
         asyncio.run(asyncio.wait_for(main(), 150))
     finally:
-        for c, w in ((host, hwriter), (joiner, zwriter)):
+        for c, w in ((host, hwriter), (bea, bwriter), (cy, cwriter)):
             if isinstance(c.table, LanTable):
                 c.table.leave()
             c.close()
