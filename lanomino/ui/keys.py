@@ -48,8 +48,9 @@ from lanomino.ui.state import (
 Intents = Callable[[Intent], None]
 
 # An Enter pressed on a hand's summary just before the match's result arrives over the LAN would
-# otherwise leave the table unseen: for this long after the result shows, Enter does nothing.
-MATCH_PAUSE_S = 1.0
+# otherwise leave the table unseen: for this long after the result shows (less than a person
+# takes to read it and react), Enter does nothing.
+MATCH_PAUSE_S = 0.5
 
 
 def load_key_bindings(ui: UiState, intents: Intents) -> KeyBindings:

@@ -43,7 +43,7 @@ def bot(lab: NetLab, where: LabHost, data: Path, table: str) -> LabProcess:
                      env={"LANOMINO_LOG": "INFO"})  # refusals and reconnections show in a failure's report
 
 
-def result(proc: LabProcess, timeout_s: float = 60) -> dict[str, Any]:
+def result(proc: LabProcess, timeout_s: float = 120) -> dict[str, Any]:
     return proc.expect(lambda m: m.get("event") in ("match_over", "stopped"), timeout_s)
 
 
