@@ -211,7 +211,8 @@ class Controller:
             return
         if self.ui.screen is not s.Screen.LOBBY:
             return  # the player went elsewhere meanwhile
-        join = JoinTable(str(found.address), intent.passphrase, found.name or intent.name)
+        join = JoinTable(str(found.address), intent.passphrase, found.name or intent.name,
+                         intent.watch)
         if found.needs_consent:
             self.unsure = (found, join, intent)
             lobby.entry, lobby.message = "trust", consent_question(found)
@@ -311,7 +312,8 @@ class Controller:
             if code == "passphrase":
                 why = ("wrong passphrase: try again" if intent.passphrase
                        else "this table needs a passphrase")
-                ask_passphrase(self.ui.lobby, JoinTable(intent.address, None, intent.name), why)
+                ask_passphrase(self.ui.lobby, JoinTable(intent.address, None, intent.name,
+                                                        intent.watch), why)
             else:
                 self.ui.lobby.message = f"Refused: {reason}"
         return refused

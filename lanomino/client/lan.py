@@ -48,6 +48,12 @@ class LanTable:
         ui.resigned = ui.finishing = ui.confirm_quit = False
         ui.screen, ui.message = Screen.WAITING, ""
 
+    def watch(self) -> None:
+        """This terminal follows the table without a seat (net/watchers.py)."""
+        assert self.ui.lan is not None
+        self.ui.lan.watching = True
+        self.ui.lan.status = f"watching {self.ui.lan.table}…"
+
     def start(self, spawn: Spawn) -> None:
         self.task = spawn(self._run())
 
@@ -173,6 +179,7 @@ class LanTable:
         notice = ""
         if lan is not None and not lan.over and not lan.closed:
             notice = "You closed the table." if self.role == "host" else "You left the table."
+            notice = "You stopped watching." if lan.watching else notice
             if self.logged_as and self.on_abandon is not None:
                 self.on_abandon(self.logged_as)
         self._quit()
@@ -287,6 +294,7 @@ class LanTable:
         if lan is None or node is None:
             return
         lan.roster = [SeatInfo(r.seat, r.name, r.kind, r.connected) for r in node.seats()]
+        lan.watchers = node.watching()
         names = {r.seat: r.name for r in lan.roster}
         self.ui.names = tuple(names.get(n, f"seat {n + 1}") for n in range(lan.seats))
         kinds = {r.seat: r.kind for r in lan.roster}

@@ -159,11 +159,13 @@ def join_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Joi
 
         return PeerNode(data_dir=options.data_dir, address=address, player=player_name(ui),
                         passphrase=intent.passphrase, timings=options.timings_or_default(),
-                        level=None, table_name=intent.name or None)
+                        level=None, table_name=intent.name or None, watch=intent.watch)
 
     table = LanTable(ui, frontend, make, "peer", intent.name or str(address.host), refused)
+    if intent.watch:
+        table.watch()
     where = str(DirectAddress(address.host, address.port))  # a rematch asks the key service again
-    table.again = JoinTable(where, intent.passphrase, intent.name)
+    table.again = JoinTable(where, intent.passphrase, intent.name, intent.watch)
     table.key = address.server_key or ""
     return table
 

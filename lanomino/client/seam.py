@@ -70,6 +70,9 @@ class TableNode(Protocol):
 
     def seats(self) -> tuple[SeatRow, ...]: ...
 
+    def watching(self) -> int:
+        """How many people watch the table (net/watchers.py)."""
+
 
 class Browser(Protocol):
     """What the lobby needs from a table browser (``discovery.zeroconf_adapter.TableBrowser``)."""

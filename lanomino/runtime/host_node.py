@@ -83,6 +83,10 @@ class HostNode(NodeBase):
     def my_seat(self) -> int | None:
         return 0  # the host sits at seat 0
 
+    def watching(self) -> int:
+        """How many people watch this table."""
+        return len(self.session.watchers)
+
     def table_label(self) -> str:
         return self.table_name
 

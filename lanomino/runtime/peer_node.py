@@ -102,6 +102,10 @@ class PeerNode(NodeBase):
         seat: int | None = self.session.seat
         return None if self.watch else seat
 
+    def watching(self) -> int:
+        """How many people watch the table (the roster says; this node's own count if it hosts)."""
+        return len(self.host.watchers) if self.host is not None else self.session.watching
+
     def table_label(self) -> str:
         return self.table_name or "LAN table"
 

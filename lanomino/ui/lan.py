@@ -28,11 +28,12 @@ class CloseLobby:
 
 @dataclass(frozen=True, slots=True)
 class JoinTable:
-    """Sit at the table at ``address`` (HOST:PORT/KEY)."""
+    """Sit at the table at ``address`` (HOST:PORT/KEY); ``watch``: follow it without a seat."""
 
     address: str
     passphrase: str | None = None
     name: str = ""  # the table's name, when it was seen in the lobby
+    watch: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +87,7 @@ class LobbyView:
     entry: str = ""  # "address" or "passphrase" while typing one; "trust" asking about a host
     text: str = ""
     target: JoinTable | None = None  # the join that waits for a passphrase
+    watch: bool = False  # the address being typed is for watching, not for a seat
     tick: int = 0  # advances while searching (the indicator turns)
 
     def selected(self) -> TableInfo | None:
@@ -102,24 +104,24 @@ class LobbyView:
             self.index = min(self.index, len(self.tables))
 
 
-def join_selected(lobby: LobbyView) -> JoinTable | None:
-    """Enter on a lobby row: the join to make now, or None (asking for an address or passphrase,
-    or saying why the table cannot be joined)."""
+def join_selected(lobby: LobbyView, watch: bool = False) -> JoinTable | None:
+    """Enter (or, ``watch``, w) on a lobby row: the join to make now, or None (asking for an
+    address or passphrase, or saying why the table cannot be joined)."""
     table = lobby.selected()
     lobby.message = ""
     if table is None:
-        lobby.entry, lobby.text = "address", ""
+        lobby.entry, lobby.text, lobby.watch = "address", "", watch
         return None
     if not table.compatible:
         lobby.message = f"{table.name} runs another version of lanomino"
         return None
-    if table.full:
-        lobby.message = f"{table.name} is full"
+    if table.full and not watch:  # (a full table may still be watched)
+        lobby.message = f"{table.name} is full: w watches it"
         return None
     if not table.address:
         lobby.message = f"{table.name}: its address is not known yet"
         return None
-    join = JoinTable(table.address, None, table.name)
+    join = JoinTable(table.address, None, table.name, watch)
     if table.locked:
         ask_passphrase(lobby, join, f"{table.name} needs a passphrase")
         return None
@@ -139,12 +141,12 @@ def finish_entry(lobby: LobbyView) -> JoinTable | None:
                              "HOST:PORT/CODE")
             return None
         lobby.entry, lobby.text = "", ""
-        return JoinTable(text)
+        return JoinTable(text, watch=lobby.watch)
     if lobby.entry == "passphrase" and lobby.target is not None:
         if not lobby.text:
             lobby.message = "type the passphrase (Esc to cancel)"
             return None
-        join = JoinTable(lobby.target.address, lobby.text, lobby.target.name)
+        join = JoinTable(lobby.target.address, lobby.text, lobby.target.name, lobby.target.watch)
         lobby.entry, lobby.text, lobby.target, lobby.message = "", "", None, ""
         return join
     return None
@@ -254,6 +256,8 @@ class LanView:
     host_note: str = ""  # after a host migration, who hosts now (shown in the table's header)
     rematch: str = ""  # (a joiner, after the match) the host who offers to play again
     kept: dict[int, str] = field(default_factory=dict)  # (a rematch's host) seat -> kept for
+    watching: bool = False  # this terminal watches the table: it has no seat (net/watchers.py)
+    watchers: int = 0  # how many people watch the table
 
     @property
     def taken(self) -> int:

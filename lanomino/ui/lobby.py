@@ -58,8 +58,8 @@ def draw_lobby(lobby: LobbyView, canvas: Canvas) -> None:
     elif lobby.entry:
         footer(canvas, "type, then Enter · Backspace deletes · Esc cancels")
     else:
-        footer(canvas, f"↑/↓ choose · Enter join · a join by address · {LOCK} needs a passphrase"
-               " · Esc back")
+        footer(canvas, f"↑/↓ choose · Enter join · w watch · a join by address · {LOCK} needs a "
+               "passphrase · Esc back")
 
 
 def host_value(form: HostForm, key: str, selected: bool) -> str:

@@ -79,9 +79,16 @@ def _load_lobby(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
         if join is not None:
             intents(join)
 
+    @kb.add("w", filter=browsing)
+    def _(event: KeyPressEvent) -> None:
+        join = join_selected(ui.lobby, watch=True)  # watch the table, without a seat
+        if join is not None:
+            intents(join)
+
     @kb.add("a", filter=browsing)
     def _(event: KeyPressEvent) -> None:
         ui.lobby.entry, ui.lobby.text, ui.lobby.message = "address", "", ""
+        ui.lobby.watch = False
 
     @kb.add("escape", filter=browsing)
     @kb.add("q", filter=browsing)

@@ -26,6 +26,8 @@ def table_header(ui: UiState, canvas: Canvas, obs: Observation, over: int | None
     where = f"{ui.lan.table} · " if ui.lan is not None else ""
     if ui.lan is not None and ui.lan.host_note:
         where += f"{ui.lan.host_note} · "
+    if ui.lan is not None and ui.lan.watchers:
+        where += f"{ui.lan.watchers} watching · "
     if over is not None:
         what = f"hand {over} is over"
     else:
@@ -101,7 +103,7 @@ def draw_opponent(ui: UiState, obs: Observation, canvas: Canvas, seat: int, y: i
     turn = obs.phase == "play" and obs.turn == seat
     level = ui.seat_levels[seat] if seat < len(ui.seat_levels) else ""
     name = seat_name(ui, seat)
-    if obs.rules.partnership and obs.side_of(seat) == obs.side_of(obs.seat):
+    if obs.rules.partnership and obs.seat >= 0 and obs.side_of(seat) == obs.side_of(obs.seat):
         name += " (partner)"
     elif level:
         name += f" ({level})"
@@ -120,6 +122,10 @@ def draw_opponent(ui: UiState, obs: Observation, canvas: Canvas, seat: int, y: i
 
 
 def _draw_own(ui: UiState, obs: Observation, canvas: Canvas, y: int) -> None:
+    if obs.seat < 0:  # a watcher: no seat, no hand; whose turn it is
+        turn = f"{seat_name(ui, obs.turn)} to play" if obs.phase == "play" else ""
+        canvas.put(1, y, fit(f"Watching · no seat · {turn}", canvas.width - 2), "class:title")
+        return
     score = obs.scores[obs.side_of(obs.seat)]
     partner = ""
     if obs.rules.partnership:
@@ -174,6 +180,8 @@ def _message(ui: UiState, obs: Observation, width: int) -> list[Row]:
 def _leave_question(ui: UiState) -> str:
     if ui.lan is None:
         return "Leave the table? y: leave (the game is saved) · r: resign the match · n: stay"
+    if ui.lan.watching:
+        return "Stop watching? y: stop · n: stay"
     if ui.lan.role == "host":
         return "Close the table for everyone? y: close · r: resign and watch · n: stay"
     return "Leave the table? y: leave (you resign) · r: resign and watch · n: stay"
@@ -188,6 +196,8 @@ def _keys_hint(ui: UiState, obs: Observation) -> str:
     if ui.places:
         return "←/→ or number: choose the end · Enter play · Esc cancel"
     panels = "s scores · l log"
+    if ui.lan is not None and ui.lan.watching:
+        return f"watching: every hand is shown when it ends · {panels}"
     if obs.is_my_turn:
         extra = []
         if any(type(a).__name__ == "Draw" for a in obs.legal):
