@@ -16,16 +16,20 @@ def lanomino(*args: str) -> list[str]:
     return [sys.executable, "-m", "lanomino", *args]
 
 
-@pytest.mark.timeout(120)
-def test_a_watcher_follows_a_match_to_its_end_with_the_players_transcript(tmp_path: Path) -> None:
+def open_table(tmp_path: Path) -> tuple[subprocess.Popen[str], str]:
+    """A headless 2-seat host on 127.0.0.1 (a short match), and its HOST:PORT/KEY."""
     host = subprocess.Popen(lanomino("host", "--headless", "--json", "--seats", "2", "--bind", "127.0.0.1",
                                      "--no-announce", "--bot-delay", "0.01", "--set", "target=30",
                                      "--data-dir", str(tmp_path / "host")),
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert host.stdout is not None
+    return host, str(json.loads(host.stdout.readline())["address"])
+
+
+@pytest.mark.timeout(120)
+def test_a_watcher_follows_a_match_to_its_end_with_the_players_transcript(tmp_path: Path) -> None:
+    host, address = open_table(tmp_path)
     try:
-        assert host.stdout is not None
-        listening = json.loads(host.stdout.readline())
-        address = listening["address"]
         watcher = subprocess.Popen(lanomino("watch", address, "--json", "--interface", "127.0.0.1",
                                             "--data-dir", str(tmp_path / "watcher")),
                                    cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -47,3 +51,38 @@ def test_a_watcher_follows_a_match_to_its_end_with_the_players_transcript(tmp_pa
     finally:
         host.kill()
         host.wait(timeout=10)
+
+
+@pytest.mark.timeout(120)
+def test_watch_lines_narrates_the_match_from_no_seat_over_a_pipe(tmp_path: Path) -> None:
+    host, address = open_table(tmp_path)
+    try:
+        watcher = subprocess.Popen(lanomino("watch", address, "--lines", "--interface", "127.0.0.1",
+                                            "--data-dir", str(tmp_path / "watcher")),
+                                   cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL, text=True)
+        assert watcher.stdout is not None and watcher.stdin is not None
+        seen: list[str] = []
+        for line in watcher.stdout:  # let in before the seat fills
+            seen.append(line)
+            if "Waiting for players" in line:
+                break
+        bot = subprocess.run(lanomino("bot", address, "--json", "--interface", "127.0.0.1", "--delay", "0.01",
+                                      "--data-dir", str(tmp_path / "bot")),
+                             cwd=ROOT, capture_output=True, text=True, timeout=90)
+        assert bot.returncode == 0, bot.stderr[-2000:]
+        for line in watcher.stdout:
+            seen.append(line)
+            if "The match is over." in line:
+                break
+        watcher.stdin.write("quit\n")
+        watcher.stdin.flush()
+        watcher.wait(timeout=20)
+        text = "".join(seen)
+        assert "opened with" in text and "checked: the deal and every move were fair" in text
+        assert "Your hand" not in text and "Your turn" not in text  # no seat, no hand
+    finally:
+        for proc in (host, locals().get("watcher")):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)

@@ -1,10 +1,12 @@
 """``lanomino watch TABLE|HOST:PORT[/CODE]``: follow a table without a seat.
 
 The table is found and its host checked as for ``join`` (a code or the full key, or a host met
-before). The watcher is sent only what is public (net/watchers.py); it says each event as one
-sentence on its own line (the line mode's narrator, from no seat), checks every hand's deal when
-its log arrives, keeps the transcript, and exits 0 when the match ends. ``--json`` prints JSON
-lines instead: ``{"event": "watching"}`` once let in, one line per checked hand, and the outcome.
+before; in the client a new host's fingerprint is shown and asked about). The watcher is sent
+only what is public (net/watchers.py), checks every hand's deal when its log arrives and keeps
+the transcript. By default the client shows the table (full screen, or ``--lines``); with
+``--headless`` each event is one sentence on stdout (the line mode's narrator, from no seat) and
+it exits 0 when the match ends; ``--json`` prints JSON lines instead: ``{"event": "watching"}``
+once let in, one line per checked hand, and the outcome.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from lanomino.commands.host import add_timing_arguments, timings_from_args
+from lanomino.commands.lineplay import add_line_arguments
 from lanomino.narrate import plural
 
 if TYPE_CHECKING:
@@ -25,8 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a table name seen by `lanomino tables`, or the address the host's "
                              "screen shows (CODE: the start of its fingerprint, or its full key)")
     parser.add_argument("--passphrase", metavar="P", help="the table's passphrase, if it has one")
-    parser.add_argument("--player", default="watcher", metavar="NAME",
-                        help="the name the table knows you by (default: watcher)")
+    parser.add_argument("--player", default=None, metavar="NAME",
+                        help="the name the table knows you by (default: your name in Settings; "
+                             "headless: watcher)")
     parser.add_argument("--interface", metavar="IP",
                         help="look for tables and connect from this address")
     parser.add_argument("--timeout", type=float, default=3.0, metavar="S",
@@ -34,14 +38,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", metavar="DIR", help="keys and transcripts live here")
     parser.add_argument("--json", action="store_true",
                         help="JSON lines (let in, each checked hand, the outcome) instead of sentences")
-    parser.add_argument("--lines", action="store_true",
-                        help="one sentence per event, for screen readers and pipes (for now the "
-                             "only way watch shows a table)")
-    parser.add_argument("--words", action="store_true", help="say tiles as words, five-three")
+    parser.add_argument("--headless", action="store_true",
+                        help="no client: one sentence per event on stdout, exit when the match ends")
     add_timing_arguments(parser)
+    add_line_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.headless or args.json:
+        return _run_headless(args)
+    import asyncio
+
+    from lanomino.commands.join import find_table, is_address, trust_host
+    from lanomino.commands.play import run_client
+    from lanomino.paths import data_dir
+    from lanomino.ui.lan import JoinTable
+
+    if not is_address(args.table):
+        print(f"looking for {args.table!r}…", flush=True)
+    folder = data_dir(args.data_dir)
+    found = asyncio.run(find_table(args.table, args.interface, args.timeout, folder))
+    trust_host(found, folder, ask=True)
+    watch = JoinTable(str(found.address), args.passphrase, found.name, watch=True)
+    return run_client(args, watch, player=args.player,
+                      interfaces=[args.interface] if args.interface else None,
+                      timings=timings_from_args(args))
+
+
+def _run_headless(args: argparse.Namespace) -> int:
     import asyncio
     import logging
     import os
@@ -57,10 +81,10 @@ def run(args: argparse.Namespace) -> int:
     async def main() -> int:
         found = await find_table(args.table, args.interface, args.timeout, folder)
         trust_host(found, folder, ask=False)
-        node = PeerNode(data_dir=folder, address=found.address, player=args.player,
+        node = PeerNode(data_dir=folder, address=found.address, player=args.player or "watcher",
                         passphrase=args.passphrase, timings=timings_from_args(args), level=None,
                         source_ip=args.interface, table_name=found.name or None, watch=True)
-        outcome = await run_node(node, _printer(node, args.json, args.words), args.json)
+        outcome = await run_node(node, _printer(node, args.json, bool(args.words)), args.json)
         if args.json:
             pass  # (run_node printed the outcome)
         elif outcome.finished:

@@ -31,7 +31,8 @@ from lanomino.ui.board import Placed, line_view
 
 def voice_for(obs: Observation, names: tuple[str, ...], words: bool, plays: bool = True) -> Voice:
     seats = names + tuple(f"Seat {s + 1}" for s in range(len(names), obs.players))
-    return Voice(seats, obs.seat if plays else None, obs.rules, words)
+    me = obs.seat if plays and obs.seat >= 0 else None  # (seat -1: a watcher, net/watchers.py)
+    return Voice(seats, me, obs.rules, words)
 
 
 def replay_line(events: Sequence[Event], fives: bool) -> Line:
