@@ -94,13 +94,13 @@ def _words(ui: UiState, obs: Observation, result: HandEnded | None, width: int) 
             text(line, style)
     if match is not None:
         text(match_end_sentence(match, cast, left), "class:winner")
-        if ui.lan is not None and ui.lan.rematch:
-            text(f"{ui.lan.rematch} offers a rematch, everyone in the same seat: r to play on",
-                 "class:title")
         ranked = standings(match, cast, left)
         place_w = max(len(place) for place, _, _ in ranked) + 1
         for place, side, points in ranked:
             rows.append([("", f"  {place:<{place_w}}{fit(side, 28):<28} {points:4} pts")])
+        if ui.lan is not None and ui.lan.rematch:
+            text(f"{ui.lan.rematch} offers a rematch, everyone in the same seat: r to play on",
+                 "class:title")
     else:
         scores = " · ".join(f"{cast.side_name(s)} {p}" for s, p in enumerate(obs.scores))
         target = f" (playing to {obs.rules.target})" if obs.rules.target else ""

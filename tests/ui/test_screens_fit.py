@@ -188,3 +188,22 @@ def test_the_lan_screens_fit(size: tuple[int, int]) -> None:
     ui.lan.closed = ("Could not join: no encrypted handshake with tcp://127.0.0.1:9 within 5.0 s "
                      "(the host did not answer)")
     assert cut_rows(ui, *size) == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_rematch_offer_and_the_seats_it_keeps_fit(size: tuple[int, int]) -> None:
+    """A joiner's match end with the host's offer to play again, and the host's waiting screen
+    with the seats it keeps, at both sizes: whole, and the offer's words all there."""
+    from lanomino.ui.lan import LanView, SeatInfo
+
+    *_, ui = match_moments("partnership")
+    assert ui.match_result is not None
+    ui.lan = LanView("peer", "Den", seats=4, over=True, rematch="Tess")
+    assert cut_rows(ui, *size) == []
+    text = " ".join(draw_screen(ui, Canvas(*size)).text().split())
+    assert "Tess offers a rematch, everyone in the same seat: r to play on" in text
+    ui.screen = Screen.WAITING
+    ui.lan = LanView("host", "Den", seats=4, roster=[SeatInfo(0, "Tess", "host", True)],
+                     kept={1: "Ana", 2: "Ben", 3: "A name longer than the screen is wide, at 60"})
+    assert cut_rows(ui, *size) == []
+    assert "2. (kept for Ana)" in draw_screen(ui, Canvas(*size)).text()
