@@ -228,7 +228,7 @@ def _hand_end(ended: HandEnded, cast: Cast) -> str:
             return f"{who} took {side.text} to {goal} during the hand."
         return f"{who} reached {goal} during the hand."
     if ended.end is HandEnd.DOMINO:
-        scores = f"the {plural(c.others, 'pip')} left in the other hands"
+        scores = f"the {plural(c.others, 'pip')} {_pips_held(ended, cast)}"
         if cast.rules.partnership:
             text = f"{who} went out: {side.says('scores', 'score')} {scores}"
         elif c.seat is not None:
@@ -237,6 +237,18 @@ def _hand_end(ended: HandEnded, cast: Cast) -> str:
             text = f"{side.says('went out and scores', 'went out and score')} {scores}"
         return text + _rounded(c.counted, c.earned) + "."
     return _blocked(ended, cast)
+
+
+def _pips_held(ended: HandEnded, cast: Cast) -> str:
+    """Who holds the pips that went-out scores: "Ana has left", "you and Cleo have left"."""
+    sides = 2 if cast.rules.partnership else len(ended.pips_left)
+    held = [s for s, pips in enumerate(ended.pips_left)
+            if pips is not None and s % sides != ended.winner]
+    if not 0 < len(held) <= 2:
+        return "left in the other hands"
+    who = [cast.seat(s) for s in held]
+    have = "have" if len(who) > 1 or who[0].plural else "has"
+    return f"{listed([w.text for w in who])} {have} left"
 
 
 def _blocked(ended: HandEnded, cast: Cast) -> str:

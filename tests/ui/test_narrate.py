@@ -40,9 +40,9 @@ def test_you_went_out_and_score_one_pip_in_your_own_grammar() -> None:
     ended = state.results[-1]
     assert ended.end is HandEnd.DOMINO and ended.tally == HandTally(0, 1, 0, 1, 1)
     assert hand_end_sentence(ended, Cast(PAIR, state.rules, you=0)) == (
-        "You went out and score the 1 pip left in the other hands.")
+        "You went out and score the 1 pip Ana has left.")
     assert hand_end_sentence(ended, Cast(PAIR, state.rules, you=1)) == (
-        "Tess went out and scores the 1 pip left in the other hands.")
+        "Tess went out and scores the 1 pip you have left.")
 
 
 def test_a_player_named_you_gets_you_grammar_in_a_replay() -> None:
@@ -52,7 +52,7 @@ def test_a_player_named_you_gets_you_grammar_in_a_replay() -> None:
         "You opened with 6-6.",
         "Ana passed: no 6.",
         "You played 6-5 on the left: 5 showing.",
-        "Hand 1 is over: You went out and score the 1 pip left in the other hands.",
+        "Hand 1 is over: You went out and score the 1 pip Ana has left.",
     ]
 
 
@@ -61,9 +61,17 @@ def test_in_partnership_the_one_who_went_out_is_named_and_the_team_scores() -> N
     ended = HandEnded(3, HandEnd.DOMINO, 0, (25, 0), (0, 9, 0, 18), ((),) * 4,
                       HandTally(2, 27, 0, 27, 25))
     assert hand_end_sentence(ended, Cast(FOUR, rules, you=0)) == (
-        "Ben went out: you and Ben score the 27 pips left in the other hands, rounded to 25.")
+        "Ben went out: you and Ben score the 27 pips Ana and Cleo have left, rounded to 25.")
     assert hand_end_sentence(ended, Cast(FOUR, rules, you=1)) == (
-        "Ben went out: Tess and Ben score the 27 pips left in the other hands, rounded to 25.")
+        "Ben went out: Tess and Ben score the 27 pips you and Cleo have left, rounded to 25.")
+    three = HandEnded(1, HandEnd.DOMINO, 0, (9, 0, 0), (0, 4, 5), ((),) * 3,
+                      HandTally(0, 9, 0, 9, 9))
+    assert hand_end_sentence(three, Cast(FOUR[:3], Rules.preset("block"), you=0)) == (
+        "You went out and score the 9 pips Ana and Ben have left.")
+    alone = HandEnded(1, HandEnd.DOMINO, 0, (4, 0, 0), (0, None, 4), ((),) * 3,
+                      HandTally(0, 4, 0, 4, 4))  # Ana left the table: only Ben's pips count
+    assert hand_end_sentence(alone, Cast(FOUR[:3], Rules.preset("block"), you=0)) == (
+        "You went out and score the 4 pips Ben has left.")
 
 
 def test_a_blocked_hand_says_whose_pips_without_calling_a_person_its() -> None:

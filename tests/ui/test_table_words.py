@@ -158,7 +158,7 @@ def test_the_end_of_a_hand_keeps_the_board_and_a_lan_header_shows_the_hand_that_
     text = screen(ui)
     assert "hand 1 is over" in text.splitlines()[0]
     assert "[5|6]" in text and "╭6╮" in text  # the final line, winning tile included
-    assert "You went out and score the 1 pip left in the other hands." in " ".join(text.split())
+    assert "You went out and score the 1 pip Ana has left." in " ".join(text.split())
     # a LAN table deals the next hand before Enter: the summary still shows hand 1
     ui.lan = LanView("peer", "Den", seats=2)
     deal_hand(state, ["3-3 2-1", "4-4 0-1"])
