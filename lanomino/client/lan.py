@@ -294,11 +294,12 @@ class LanTable:
         if lan is None or node is None:
             return
         lan.roster = [SeatInfo(r.seat, r.name, r.kind, r.connected) for r in node.seats()]
-        lan.watchers = node.watching()
+        lan.watchers, lan.move_clock_s = node.watching(), node.move_clock()
         names = {r.seat: r.name for r in lan.roster}
         self.ui.names = tuple(names.get(n, f"seat {n + 1}") for n in range(lan.seats))
         kinds = {r.seat: r.kind for r in lan.roster}
-        self.ui.seat_levels = tuple("bot" if kinds.get(n) == "bot" else ""
+        away = {r.seat for r in node.seats() if r.away}  # the move clock ran out: a bot plays it
+        self.ui.seat_levels = tuple("bot" if kinds.get(n) == "bot" else "away" if n in away else ""
                                     for n in range(lan.seats))
         if self.ui.screen is Screen.WAITING:
             lan.status = lan.waiting_line()

@@ -73,6 +73,9 @@ class TableNode(Protocol):
     def watching(self) -> int:
         """How many people watch the table (net/watchers.py)."""
 
+    def move_clock(self) -> float | None:
+        """The host's move clock in seconds a move (None: no clock)."""
+
 
 class Browser(Protocol):
     """What the lobby needs from a table browser (``discovery.zeroconf_adapter.TableBrowser``)."""

@@ -107,6 +107,8 @@ def _printer(node: PeerNode, as_json: bool, words: bool) -> Any:
 
     narrator = Narrator(words=words, plays=False)
     told = [0]  # the watching count last said (nobody, until a roster says)
+    clock: list[float | None] = [None]  # the move clock last said
+    away: set[int] = set()  # the seats last said to be out of time
 
     def say(text: str) -> None:
         print(text, flush=True)
@@ -128,9 +130,19 @@ def _printer(node: PeerNode, as_json: bool, words: bool) -> Any:
             names = tuple(row.name for row in sorted(node.seats(), key=lambda r: r.seat))
             for line in narrator.update(event.observation, names):
                 say(line)
-        watching = node.session.watching
-        if not as_json and watching != told[0] and node.session.joined:
-            told[0] = watching
-            say(f"{watching} watching.")
+        if as_json or not node.session.joined:
+            return
+        if node.session.watching != told[0]:
+            told[0] = node.session.watching
+            say(f"{told[0]} watching.")
+        if node.move_clock() != clock[0]:
+            clock[0] = node.move_clock()
+            say("No move clock." if clock[0] is None else f"Move clock: {clock[0]:g} s a move.")
+        rows = node.seats()
+        for row in rows:
+            if row.away != (row.seat in away):
+                away.symmetric_difference_update({row.seat})
+                say(f"{row.name} is out of time: the table's bot plays for them." if row.away
+                    else f"{row.name} is back.")
 
     return on_event

@@ -221,7 +221,9 @@ class HostBase:
 
     def _broadcast_roster(self) -> None:
         roster = self.roster()
-        counts = {"watching": len(self.watchers), "watch_cap": self.watchers.cap}
+        clock = self.timings.move_s
+        counts = {"watching": len(self.watchers), "watch_cap": self.watchers.cap,
+                  "move_clock_ms": None if clock is None else max(1, round(clock * 1000))}
         for s in self._audience():
             self._send(s, "roster", roster=roster, seats=self.players, **counts)
         self._publish("roster", roster=roster, seats=self.players, **counts)

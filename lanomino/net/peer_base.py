@@ -65,6 +65,7 @@ class PeerBase:
         self.watch = watch  # a watcher: no seat, no vote, follows the table (net/watchers.py)
         self.watching = 0  # how many watch the table (the roster says)
         self.watch_cap = 8  # how many may (the roster says; a new host keeps the same limit)
+        self.move_clock_s: float | None = None  # the host's move clock, if it keeps one
         self.addr: str | None = None  # where this peer would host if elected (IP:PORT; the node sets it)
         self.host_seq = 0
         self.my_seq = 0

@@ -289,6 +289,8 @@ class PeerSession(PeerMigrate):
     def _roster(self, body: dict[str, Any]) -> None:
         self.roster = body["roster"]
         self.watching, self.watch_cap = body["watching"], body["watch_cap"]
+        clock = body["move_clock_ms"]
+        self.move_clock_s = None if clock is None else clock / 1000
         self.host_seat = _host_in(self.roster, self.host_seat)
 
     def _match(self, body: dict[str, Any]) -> None:

@@ -73,11 +73,12 @@ class SeatRow:
     name: str
     kind: str  # host | human | bot
     connected: bool = True
+    away: bool = False  # out of time on the move clock: the table's bot plays the seat
 
 
 def seat_rows(roster: list[dict[str, Any]]) -> tuple[SeatRow, ...]:
     return tuple(SeatRow(int(e["seat"]), str(e["name"]), str(e["kind"]),
-                         bool(e.get("connected", True))) for e in roster)
+                         bool(e.get("connected", True)), bool(e.get("away", False))) for e in roster)
 
 
 @dataclass

@@ -87,6 +87,9 @@ class HostNode(NodeBase):
         """How many people watch this table."""
         return len(self.session.watchers)
 
+    def move_clock(self) -> float | None:
+        return self.session.timings.move_s
+
     def table_label(self) -> str:
         return self.table_name
 

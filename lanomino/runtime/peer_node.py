@@ -106,6 +106,10 @@ class PeerNode(NodeBase):
         """How many people watch the table (the roster says; this node's own count if it hosts)."""
         return len(self.host.watchers) if self.host is not None else self.session.watching
 
+    def move_clock(self) -> float | None:
+        """The move clock of the table's host (a new host after a migration keeps none)."""
+        return self.host.timings.move_s if self.host is not None else self.session.move_clock_s
+
     def table_label(self) -> str:
         return self.table_name or "LAN table"
 

@@ -258,6 +258,7 @@ class LanView:
     kept: dict[int, str] = field(default_factory=dict)  # (a rematch's host) seat -> kept for
     watching: bool = False  # this terminal watches the table: it has no seat (net/watchers.py)
     watchers: int = 0  # how many people watch the table
+    move_clock_s: float | None = None  # the host's move clock (None: a player may take all day)
 
     @property
     def taken(self) -> int:

@@ -28,6 +28,8 @@ def table_header(ui: UiState, canvas: Canvas, obs: Observation, over: int | None
         where += f"{ui.lan.host_note} · "
     if ui.lan is not None and ui.lan.watchers:
         where += f"{ui.lan.watchers} watching · "
+    if ui.lan is not None and ui.lan.move_clock_s:
+        where += f"{ui.lan.move_clock_s:g} s a move · "
     if over is not None:
         what = f"hand {over} is over"
     else:

@@ -220,3 +220,19 @@ def test_a_host_crash_carries_the_watchers_over_to_the_new_host() -> None:
         assert m.peer is not None and m.peer.term == 1 and m.peer.seat == -1
         assert all(e.ok for e in m.events if isinstance(e, HandVerified))
         assert private_tiles_seen(inbox) == []
+
+
+def test_a_watcher_is_told_the_move_clock_and_who_is_out_of_time() -> None:
+    from sessionkit import FAST
+
+    from lanomino.net.session import Timings
+
+    clocked = Timings(heartbeat_s=FAST.heartbeat_s, liveness_s=FAST.liveness_s, grace_s=FAST.grace_s,
+                      move_s=2.0)
+    t = Table(Rules.preset("classic"), 2, timings=clocked)
+    t.slots[0].mute = frozenset({"move"})  # the player never moves: it runs out of time
+    w = t.add_watcher("ada")
+    t.run(lambda: any(e.get("away") for e in w.session.roster), max_time=60)
+    assert w.session.move_clock_s == 2.0
+    away = [e["seat"] for e in w.session.roster if e.get("away")]
+    assert away == [1] and t.host.stats["move_clock.away"] >= 1

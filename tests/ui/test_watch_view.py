@@ -55,3 +55,12 @@ def test_the_table_seen_from_no_seat_shows_every_player_and_no_hand() -> None:
 
 def test_a_watcher_has_no_partner() -> None:
     assert "(partner)" not in screen(watched_table(partnership=True))
+
+
+def test_the_header_shows_the_move_clock_and_an_away_seat_is_marked() -> None:
+    ui = watched_table()
+    assert ui.lan is not None
+    ui.lan.move_clock_s = 30.0
+    ui.seat_levels = ("", "away", "", "")  # (the client marks a seat the move clock gave the bot)
+    text = screen(ui)
+    assert "30 s a move" in text and "peer1 (away)" in text

@@ -14,7 +14,7 @@ Direction and meaning (P = peer, H = host):
   W->H watch      like hello, from a watcher (no seat; net/watchers.py); challenge and auth follow
   H->P welcome    your seat (-1 for a watcher) and the current roster;  H->P refused: why not
   H->P roster     the replicated seat list (succession order is seat order, host first), how
-                  many watch and how many may
+                  many watch and how many may, the host's move clock (ms a move, or null)
   H->P match      the transcript header every seat signs;  P->H agree: the header signature
   H->P begin      every seat's header signature (the match starts)
   H->P commit_req / P->H commit / H->P commit_set / P->H echo / H->P reveal_req / P->H reveal
@@ -124,7 +124,8 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "welcome": {"seat": VIEWER, "seats": integer(2, MAX_SEATS), "roster": ROSTER, "rules": obj},
     "refused": {"code": CODE, "reason": text(MAX_TEXT)},
     "roster": {"roster": ROSTER, "seats": integer(2, MAX_SEATS),
-               "watching": integer(0, MAX_WATCHERS), "watch_cap": integer(0, MAX_WATCHERS)},
+               "watching": integer(0, MAX_WATCHERS), "watch_cap": integer(0, MAX_WATCHERS),
+               "move_clock_ms": optional(integer(1, 86_400_000))},
     "watch": {"name": name_text, "identity": KEY32, "curve": CURVE},
     "match": {"header": obj},
     "agree": {"signature": SIG},
