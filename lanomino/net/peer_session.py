@@ -33,7 +33,7 @@ from lanomino.engine import (
     Resign,
     Rules,
 )
-from lanomino.engine.errors import EngineError
+from lanomino.engine.errors import EngineError, seat_name
 from lanomino.fair.commit import (
     CommitmentError,
 )
@@ -158,7 +158,7 @@ class PeerSession(PeerMigrate):
             raise IllegalActionError("the last move has not been confirmed yet")
         if not isinstance(action, Resign):
             if view.turn != self.seat:
-                raise IllegalActionError(f"it is seat {view.turn}'s turn")
+                raise IllegalActionError(f"it is {seat_name(view.turn)}'s turn")
             if action not in view.observation().legal:
                 raise IllegalActionError(f"{action} is not a legal move now")
         move = move_json(self.seat, action)

@@ -7,11 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sessionkit import FAST, PeerSlot, Table  # noqa: E402
 
-from lanomino.engine import Play, Rules, Tile  # noqa: E402
+from lanomino.engine import IllegalActionError, Play, Rules, Tile  # noqa: E402
 from lanomino.fair.commit import DealContext  # noqa: E402
 from lanomino.fair.escrow import Escrow, Share, rebuild  # noqa: E402
 from lanomino.fair.identity import Identity  # noqa: E402
@@ -262,3 +264,14 @@ def test_no_escrow_with_a_single_human_peer() -> None:
     table = Table(Rules.preset("classic", target=30), 4, bots=2, seed=9)
     table.run(lambda: table.host.phase.value == "play")
     assert table.slots[0].session.escrow == {}
+
+
+def test_a_move_out_of_turn_is_refused_in_words_that_count_seats_from_one() -> None:
+    table = Table(Rules.preset("classic", target=60), 3, seed=11)
+    a, b = table.slots
+    until_turn(table, a)
+    obs = a.session.view.observation() if a.session.view is not None else None
+    assert obs is not None and obs.turn == a.session.seat
+    with pytest.raises(IllegalActionError) as refused:
+        b.session.submit(obs.legal[0], table.now)
+    assert str(refused.value) == f"it is seat {a.session.seat + 1}'s turn"
