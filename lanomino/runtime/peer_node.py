@@ -78,6 +78,7 @@ class PeerNode(NodeBase):
         self.table_name, self.host_port = table_name, host_port
         self.migration, self.announce = migration, announce
         self.watch = watch  # a watcher (net/watchers.py): follows elections, never hosts
+        self.lan_ip = source_ip or ""  # this node's address on the table's LAN (set by start)
         self.passphrase = passphrase
         # the role switch (peer, candidate, host) is the member's; this node carries it out
         self.member = TableMember(self.session, policy=self.policy, bot_policy=bot_policy)
@@ -139,8 +140,8 @@ class PeerNode(NodeBase):
         tmp.replace(self.secrets_path)
 
     async def start(self) -> None:
+        ip = self.lan_ip = self.source_ip or local_ip_toward(self.address.host)  # (browsed on)
         if self.migration and not self.watch:
-            ip = self.source_ip or local_ip_toward(self.address.host)
             self.standby = HostTransport(self.keys, bind_ip=ip, port=self.host_port,
                                          on_malformed=lambda _id, exc: self._malformed(),
                                          budgets=Budgets(), is_seated=self._seated_here)
@@ -298,7 +299,7 @@ class PeerNode(NodeBase):
             elif isinstance(effect, Withdraw):
                 self._spawn(self.announcing.withdraw())
                 self._spawn(self.answering.close())
-            elif isinstance(effect, Watch) and can_announce:
+            elif isinstance(effect, Watch) and self.announce and self.table_name:  # (watchers too)
                 self._spawn(self._watch_terms())
 
     async def _answer_keys(self) -> None:
@@ -331,9 +332,8 @@ class PeerNode(NodeBase):
         down)."""
         from lanomino.discovery.zeroconf_adapter import TableBrowser
 
-        assert self.session.addr is not None
         try:
-            async with TableBrowser([self.session.addr.rsplit(":", 1)[0]]) as browser:
+            async with TableBrowser([self.lan_ip]) as browser:
                 while self.done is None or not self.done.done():
                     await browser.next_event(1.0)
                     self._notice_terms([seen.announcement for seen in list(browser.tables.values())])
