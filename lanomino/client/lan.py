@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from lanomino.client.rematch import HOLD_S
 from lanomino.client.seam import Frontend, TableNode
 from lanomino.engine import RESIGN, Action, IllegalActionError, Observation
 from lanomino.narrate import refusal_for
@@ -41,6 +42,7 @@ class LanTable:
         self.key = ""  # (a peer) the host's key for this match: a rematch waits for a new one
         self.on_abandon: Callable[[str], None] | None = None  # leaving mid-match: mark it so
         self.kept_names: dict[int, str] = {}  # (a rematch's host) seats kept for their players
+        self.kept_until = 0.0
         self.offer: asyncio.Future[Any] | None = None  # (a peer) looking out for a rematch
         status = "opening the table…" if role == "host" else f"joining {name}…"
         ui.lan = LanView(role, name, status=status)
@@ -103,6 +105,7 @@ class LanTable:
                 host = node.address.partition("/")[0]
                 lan.short_address = f"{host}/{join_code(lan.fingerprint)}"
             lan.seats, lan.kept = node.session.players, dict(self.kept_names)
+            self.kept_until = time.monotonic() + HOLD_S  # then a kept seat is anyone's
             self._roster()
 
     def _hosting_here(self) -> None:
@@ -130,6 +133,9 @@ class LanTable:
         """Turn the waiting screen's indicator while nobody moves."""
         while True:
             await asyncio.sleep(0.25)
+            lan = self.ui.lan
+            if lan is not None and lan.kept and time.monotonic() > self.kept_until:
+                lan.kept = {}  # the rematch's hold is over: those seats are free for anyone
             if self.ui.screen is Screen.WAITING:
                 self.ui.lobby.tick += 1
                 self._roster()  # (a peer's session says nothing when the roster changes)
