@@ -32,6 +32,7 @@ from lanomino.ui.state import (
     LeaveTable,
     NextHand,
     QuitApp,
+    Rematch,
     ResignMatch,
     Screen,
     StartLocal,
@@ -115,8 +116,12 @@ class LineFront:
             if self.over_said:
                 return []
             self.over_said = True
+            if ui.lan is not None and ui.lan.role == "host":
+                return ["Type again to offer the others a rematch, everyone in the same seat, "
+                        "menu for the menu, or quit."]
             if ui.lan is not None:
-                return ["Type quit to leave the table."]
+                return ["Type again to play on here when the host offers a rematch, menu for "
+                        "the menu, or quit."]
             return ["Type new for another match, menu for the menu, or quit."]
         if ui.resigned and not self.watch_said:
             self.watch_said = True
@@ -280,6 +285,12 @@ class LineFront:
         if self.ui.lan is None and self.ui.obs is not None and self.ui.obs.outcome is None:
             self.say("The match is saved: lanomino play --lines --continue resumes it.")
         self.send(QuitApp())
+
+    def _do_again(self, command: Command) -> None:
+        if self.ui.lan is None or self.ui.match_result is None:
+            raise CommandError("A rematch comes after a LAN match is over.")
+        self._fresh_table()
+        self.send(Rematch())
 
     def _do_menu(self, command: Command) -> None:
         if self.ui.screen is Screen.LOBBY and self.ui.lan is None:

@@ -44,6 +44,7 @@ class LanHeard:
     roster: tuple[Any, ...] = ()
     verified: set[int] = field(default_factory=set)
     closed: str = ""
+    rematch: str = ""
 
 
 def lan_news(lan: LanView, heard: LanHeard) -> list[str]:
@@ -72,6 +73,10 @@ def lan_news(lan: LanView, heard: LanHeard) -> list[str]:
     if lan.closed and lan.closed != heard.closed:
         heard.closed = lan.closed
         out.append(sentence(lan.closed))
+    if lan.rematch and lan.rematch != heard.rematch:
+        heard.rematch = lan.rematch
+        out.append(f"{lan.rematch} offers a rematch, everyone in the same seat: "
+                   "type again to play on.")
     return out
 
 

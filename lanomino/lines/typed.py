@@ -29,6 +29,7 @@ VERBS: dict[str, tuple[tuple[str, ...], str]] = {
     "new": (("start",), "a new match against the computer: new 3 allfives hard"),
     "continue": (("resume",), "resume the saved match"),
     "menu": (("leave",), "leave the table (a local match stays saved)"),
+    "again": (("rematch",), "after a LAN match: play again at the table, everyone in their seat"),
     "host": ((), "open a LAN table: host 3 classic"),
     "tables": (("lobby",), "look for tables on the LAN, numbered for join"),
     "join": ((), "sit at a LAN table: join 2, or join HOST:PORT/KEY, then any passphrase"),

@@ -151,3 +151,23 @@ def test_the_lobby_lists_tables_by_number_and_joins_one() -> None:
     assert said[-1] == "Wrong passphrase: try again."
     f.on_line("menu")
     assert sent[-1] == CloseLobby()
+
+
+def test_after_a_lan_match_the_offer_is_said_and_again_accepts_it() -> None:
+    from lanomino.engine import MatchEnd, MatchEnded
+    from lanomino.ui.lan import LanView
+    from lanomino.ui.state import Rematch
+
+    f, sent, said, match = at_table()
+    ui = f.ui
+    ui.lan = LanView("peer", "Den", seats=2)
+    f.on_line("again")
+    assert sent == [] and "A rematch comes after a LAN match is over." in said
+    ui.match_result = MatchEnded(1, (101, 0), (1, 0), MatchEnd.TARGET)
+    f.refresh()
+    assert any("Type again to play on here when the host offers a rematch" in s for s in said)
+    ui.lan.rematch = "Ana"
+    f.refresh()
+    assert "Ana offers a rematch, everyone in the same seat: type again to play on." in said
+    f.on_line("again")
+    assert sent == [Rematch()]

@@ -45,7 +45,8 @@ def test_a_line_mode_player_joins_a_lan_table(tmp_path: Path) -> None:
                          "--data-dir", str(tmp_path / "bea"), *TIMING])
         assert "At the table: host (seat 1) and Bea (seat 2)" in pipe.until(r"^At the table")
         play_match(pipe, OVER, timeout_s=120)
-        pipe.until(r"^Type quit to leave the table\.$")
+        pipe.until(r"^Type again to play on here when the host offers a rematch, menu for the "
+                   r"menu, or quit\.$")
         pipe.send("next")
         assert pipe.until(r"^The match is over\. ") == "The match is over. Type quit to leave."
         pipe.send("quit")
