@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lanomino.engine import PRESETS, Rules
+from lanomino.narrate import listed
 
 SEATS_MIN, SEATS_MAX = 2, 4
 
@@ -265,4 +266,8 @@ class LanView:
         return len(self.roster)
 
     def waiting_line(self) -> str:
+        seated = {r.seat for r in self.roster}
+        kept = [name for seat, name in sorted(self.kept.items()) if seat not in seated]
+        if kept:  # a rematch's host
+            return f"rematch offered: waiting for {listed(kept)} ({self.taken}/{self.seats})"
         return f"waiting for players ({self.taken}/{self.seats})"

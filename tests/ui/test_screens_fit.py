@@ -205,5 +205,7 @@ def test_a_rematch_offer_and_the_seats_it_keeps_fit(size: tuple[int, int]) -> No
     ui.screen = Screen.WAITING
     ui.lan = LanView("host", "Den", seats=4, roster=[SeatInfo(0, "Tess", "host", True)],
                      kept={1: "Ana", 2: "Ben", 3: "A name longer than the screen is wide, at 60"})
+    ui.lan.status = ui.lan.waiting_line()
     assert cut_rows(ui, *size) == []
     assert "2. (kept for Ana)" in draw_screen(ui, Canvas(*size)).text()
+    assert ui.lan.waiting_line().startswith("rematch offered: waiting for Ana, Ben and A name")
