@@ -313,12 +313,13 @@ class HostPlay(HostDeal):
         if self.phase is Phase.PLAY and state is not None and d is not None:
             history = [event_to_json(seat_view(e, viewer)) for e in state.history]
             tiles = [str(t) for t in self.dealt[viewer]] if viewer != VIEWER else []
-            play = {"hand": d.hand, "tiles": tiles, "events": history,
-                    "moves": d.moves, "signatures": [s.hex() for s in d.signatures], "turn": state.turn,
+            play = {"hand": d.hand, "tiles": tiles, "events": history,  # (copies: it is sent later)
+                    "moves": list(d.moves), "signatures": [s.hex() for s in d.signatures], "turn": state.turn,
                     "attempts": [x.public_json() for x in d.attempts],
                     "abandoned": list(d.abandoned)}
+        doc = None if self.doc is None else {**self.doc, "hands": list(self.doc["hands"])}
         return {"seat": viewer, "roster": self.roster(), "seats": self.players,
-                "rules": self.rules_spec, "transcript": self.doc, "play": play}
+                "rules": self.rules_spec, "transcript": doc, "play": play}
 
     def _send_snapshot(self, seat: Seat) -> None:
         """Everything the seat may know now, then whatever it still owes the deal."""

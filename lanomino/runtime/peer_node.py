@@ -195,7 +195,7 @@ class PeerNode(NodeBase):
                 continue
             if message is None or transport is not self.transport or self.host is not None:
                 continue
-            log.debug("in  %s", str(message)[:120])
+            log.debug("in  %s", message if self.watch else str(message)[:120])  # (a watcher: all)
             self.session.receive(message, self.now())
             self._flush()
             self.wake.set()

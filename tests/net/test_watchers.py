@@ -236,3 +236,38 @@ def test_a_watcher_is_told_the_move_clock_and_who_is_out_of_time() -> None:
     assert w.session.move_clock_s == 2.0
     away = [e["seat"] for e in w.session.roster if e.get("away")]
     assert away == [1] and t.host.stats["move_clock.away"] >= 1
+
+
+def test_a_snapshot_is_a_copy_of_the_table_as_it_stood() -> None:
+    """A snapshot leaves later than it is made (the runtime sends asynchronously): moves made
+    meanwhile must not appear in it without their events (a watcher would see a tile early)."""
+    from lanomino.net.watchers import VIEWER
+
+    t = Table(Rules.preset("classic"), 2, seed=4)
+    t.run(lambda: t.host.deal is not None and len(t.host.deal.moves) >= 2, max_time=60)
+    body = t.host.snapshot_body(VIEWER)
+    moves, events = len(body["play"]["moves"]), len(body["play"]["events"])
+    hands = len(body["transcript"]["hands"])
+    t.run(lambda: t.host.deal is not None and t.host.deal.hand >= 2, max_time=120)
+    assert (len(body["play"]["moves"]), len(body["play"]["events"])) == (moves, events)
+    assert len(body["transcript"]["hands"]) == hands
+
+
+@pytest.mark.parametrize("seed,hand,moves", [(1, 1, 2), (1, 1, 9), (2, 2, 5), (5, 1, 0)])
+def test_no_host_crash_point_shows_a_watcher_a_tile_early(seed: int, hand: int, moves: int) -> None:
+    from migrationkit import MigratingTable
+
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=seed, watchers=1)
+    w = next(m for m in table.machines if m.peer is not None and m.peer.watch)
+    assert w.peer is not None
+    inbox: list[dict[str, Any]] = []
+    receive = w.peer.receive
+    w.peer.receive = lambda msg, now: (inbox.append(msg), receive(msg, now))[1]  # type: ignore[method-assign]
+    h = table.by_seat(0).host
+    assert h is not None
+    table.run(lambda: h.deal is not None and h.deal.hand == hand and h.phase.value == "play"
+              and len(h.deal.moves) >= moves)
+    table.crash(0)
+    table.run(table.over)
+    assert table.over() and any(m["type"] == "snapshot" for m in inbox)
+    assert private_tiles_seen(inbox) == []
