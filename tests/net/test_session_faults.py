@@ -275,3 +275,21 @@ def test_a_move_out_of_turn_is_refused_in_words_that_count_seats_from_one() -> N
     with pytest.raises(IllegalActionError) as refused:
         b.session.submit(obs.legal[0], table.now)
     assert str(refused.value) == f"it is seat {a.session.seat + 1}'s turn"
+
+
+def test_a_rematch_keeps_each_players_seat_and_a_stranger_takes_only_a_free_one() -> None:
+    bea, cy = Identity.generate(), Identity.generate()
+    table = Table(Rules.preset("classic", target=60), 4, peers=0, seed=3)
+    table.host.reserve({bea.public_key: 2, cy.public_key: 1}, until=100.0)
+    sam = table.add_peer("Sam", seed=1)  # a stranger first: seats 1 and 2 are kept
+    table.run(lambda: sam.session.seat >= 0)
+    late = [table.add_peer("Cy", seed=2, identity=cy), table.add_peer("Bea", seed=3, identity=bea)]
+    table.run(lambda: all(s.session.seat >= 0 for s in late))
+    assert [s.session.seat for s in (sam, *late)] == [3, 1, 2]
+
+    lapsed = Table(Rules.preset("classic", target=60), 3, peers=0, seed=4)
+    lapsed.host.reserve({bea.public_key: 1}, until=5.0)
+    lapsed.now = 6.0  # Bea did not come back within the hold: her seat is anyone's
+    first = lapsed.add_peer("Sam", seed=1)
+    lapsed.run(lambda: first.session.seat >= 0)
+    assert first.session.seat == 1
