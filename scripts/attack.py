@@ -228,7 +228,7 @@ class Table:
         passphrase: str | None = None,
         target: int = 100,
         bot_delay: float = 0.05,
-        escrow: bool = True,
+        escrow: bool = False,
         extra: tuple[str, ...] = (),
     ) -> Table:
         args = [
@@ -256,8 +256,8 @@ class Table:
         ]
         if passphrase is not None:
             args += ["--passphrase", passphrase]
-        if not escrow:
-            args.append("--no-escrow")
+        if escrow:
+            args.append("--escrow")
         args += extra
         host = await Child.start("host", args, work / "host.err")
         listening = await host.wait_for("listening", 20)
@@ -869,11 +869,11 @@ def _raw(value: str | bytes) -> bytes:
     return value if isinstance(value, bytes) else bytes.fromhex(value)
 
 
-async def attack_escrow_pool(work: Path, escrow: bool = True) -> Row:
+async def attack_escrow_pool(work: Path, escrow: bool = False) -> Row:
     from lanomino.fair.commit import DealContext
     from lanomino.fair.escrow import Escrow, Share, rebuild_unchecked
 
-    row = Row("two non-host players pool escrow shares" + ("" if escrow else " (--no-escrow)"))
+    row = Row("two non-host players pool escrow shares" + (" (--escrow)" if escrow else ""))
     table = await Table.open(work, seats=3, escrow=escrow)
     nodes: list[Any] = []
     tasks: list[asyncio.Future[Any]] = []
@@ -993,8 +993,8 @@ ATTACKS: dict[str, Callable[[Path], Awaitable[Row]]] = {
     "passphrase": attack_passphrase,
     "long-match": attack_long_match,
     "resync": attack_resync_amplify,
-    "escrow-pool": attack_escrow_pool,
-    "escrow-pool-off": lambda w: attack_escrow_pool(w, escrow=False),
+    "escrow-pool": attack_escrow_pool,  # the default table: no escrow
+    "escrow-pool-on": lambda w: attack_escrow_pool(w, escrow=True),
     "bot-keys": attack_bot_keys,
 }
 

@@ -194,7 +194,8 @@ def host_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Hos
                         player=player_name(ui), passphrase=intent.passphrase, bind=o.bind,
                         port=o.port if port is None else port, timings=o.timings_or_default(),
                         interfaces=o.interfaces, headless=False, announce=o.announce,
-                        watchers=o.watchers, reserve=kept[0], reserve_s=HOLD_S)
+                        watchers=o.watchers, reserve=kept[0], reserve_s=HOLD_S,
+                        escrow=intent.escrow)
 
     table = LanTable(ui, frontend, make, "host", intent.name, lambda code, reason: None)
     table.again, table.kept_names = intent, dict(kept[1])

@@ -49,10 +49,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--watchers", type=int, default=8, metavar="N",
                         help="how many people may watch without a seat (default 8; 0: nobody; "
                              "the passphrase applies to them too)")
-    parser.add_argument("--no-escrow", dest="escrow", action="store_false",
-                        help="deal without escrow: the other players together can no longer "
-                             "read every hand; a lost host's unknown tiles are re-shuffled "
-                             "instead (see the README's trust model)")
+    escrow = parser.add_mutually_exclusive_group()
+    escrow.add_argument("--escrow", dest="escrow", action="store_true", default=False,
+                        help="deal with escrow: a lost host's hand is rebuilt exactly, but the "
+                             "other players together could read every hand (see the README's "
+                             "trust model)")
+    escrow.add_argument("--no-escrow", dest="escrow", action="store_false",
+                        help="deal without escrow (the default): no group of players can read "
+                             "another's tiles; a lost host's unknown tiles are re-shuffled")
     parser.add_argument("--move-time", type=float, default=None, metavar="S",
                         help="a move clock: a player who has not moved S seconds after the turn "
                              "began is away, and the table's bot plays the seat until they are "
@@ -109,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
         from lanomino.commands.play import run_client
         from lanomino.ui.lan import HostTable
 
-        table = HostTable(args.name, args.rules, args.seats, args.bots, args.level, args.passphrase, rules=rules)
+        table = HostTable(args.name, args.rules, args.seats, args.bots, args.level, args.passphrase, rules=rules,
+                          escrow=args.escrow)
         return run_client(args, table, player=args.player, interfaces=args.interface, bind=args.bind,
                           port=args.port, announce=not args.no_announce, watchers=args.watchers,
                           timings=timings_from_args(args, args.bot_delay))

@@ -101,6 +101,9 @@ class Report:
     hands: tuple[HandReport, ...]
     failure: Failure | None
     deals: tuple[tuple[DerivedDeal, ...], ...] = field(repr=False)  # per hand, per attempt
+    # the engine state after the last hand (None when a check failed): a finished re-shuffled
+    # hand can only be replayed this way, as its claims and re-shuffle say
+    state: GameState | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -134,7 +137,7 @@ def verify_parsed(transcript: Transcript) -> Report:
         checker.run()
     except _Failed as failed:
         return Report(tuple(checker.reports), failed.failure, tuple(checker.deals))
-    return Report(tuple(checker.reports), None, tuple(checker.deals))
+    return Report(tuple(checker.reports), None, tuple(checker.deals), checker.state)
 
 
 class StreamVerifier:
@@ -185,7 +188,7 @@ class StreamVerifier:
             checker.check_end(state)
         except _Failed as failed:
             return Report(tuple(checker.reports), failed.failure, tuple(checker.deals))
-        return Report(tuple(checker.reports), None, tuple(checker.deals))
+        return Report(tuple(checker.reports), None, tuple(checker.deals), state.copy())
 
 
 def _seat_name(seat: int) -> str:
@@ -210,6 +213,7 @@ class _Checker:
         self.reports: list[HandReport] = []
         self.deals: list[tuple[DerivedDeal, ...]] = []
         self.hand_no: int | None = None
+        self.state: GameState | None = None  # after the last hand, once every check passed
 
     def fail(self, check: str, blame: str, message: str) -> _Failed:
         return _Failed(Failure(check, self.hand_no, blame, message))
@@ -242,6 +246,7 @@ class _Checker:
             self.check_hand(state, hand)
         self.hand_no = None
         self.check_end(state)
+        self.state = state
 
     def start(self) -> GameState:
         """The header's checks; the engine state before the first hand."""

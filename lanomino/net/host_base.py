@@ -122,7 +122,7 @@ class HostBase:
                  bots: Sequence[LocalSeat] = (), passphrase: str | None = None,
                  timings: Timings | None = None, term: int = 0,
                  secret_source: Callable[[], bytes] = new_secret, rules_spec: dict[str, Any] | None = None,
-                 table_id: bytes | None = None, escrow: bool = True,
+                 table_id: bytes | None = None, escrow: bool = False,
                  away_policy: Policy | None = None, watchers: int = DEFAULT_CAP) -> None:
         rules.check_players(seats)
         if len(bots) > seats - 1:

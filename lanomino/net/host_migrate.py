@@ -21,6 +21,7 @@ from lanomino.engine import DealVoided, GameState, HandEnded, apply, new_game, s
 from lanomino.fair.commit import DealContext, new_table_id
 from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
 from lanomino.fair.identity import Identity
+from lanomino.fair.replay import state_after
 from lanomino.fair.shuffle import derive_deal
 from lanomino.fair.transcript import TranscriptError, parse_transcript
 from lanomino.fair.verify import verify_transcript
@@ -176,15 +177,11 @@ class HostMigrate(HostPlay):
             return False
         # before the first hand ends the document has no "end" yet: nothing to replay
         finished = parse_transcript(self.doc).hands if self.doc["hands"] else ()
-        state = new_game(self.rules, self.players)
-        for hand in finished:
-            for attempt in hand.deals:
-                ctx = DealContext(self.table, hand.hand, attempt.attempt)
-                opened = list(zip([c.seat for c in attempt.commitments], attempt.secrets, strict=True))
-                _, hands, boneyard = derive_deal(ctx, opened, self.rules, state.active)
-                start_hand(state, hands, boneyard)
-            for move in hand.moves:
-                apply(state, move.seat, move.action)
+        if finished:
+            report = self.carried.verifier.check(self.doc)
+            state = state_after(parse_transcript(self.doc), self.rules, report)
+        else:
+            state = new_game(self.rules, self.players)
         self.state = state
         if finished:
             self.last_deal = self._deal_of_entry(self.doc["hands"][-1])

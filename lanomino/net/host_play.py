@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from lanomino.engine import (
@@ -91,6 +92,7 @@ class HostPlay(HostDeal):
         turn = self.state.turn
         signature = sig.hex()
         drawn = [i for i, e in enumerate(events) if type(e) is TileDrawn]  # hidden from the others
+        updates: list[tuple[Seat, dict[str, Any]]] = []
         for s in self._audience():
             mine = public
             for i in drawn:
@@ -98,21 +100,36 @@ class HostPlay(HostDeal):
                 assert isinstance(e, TileDrawn)
                 if e.seat != s.seat:
                     mine = [*mine[:i], event_to_json(public_event(e, s.seat)), *mine[i + 1:]]
-            self._send(s, "update", hand=d.hand, index=index, move=move, signature=signature,
-                       events=mine, turn=turn)
+            updates.append((s, {"hand": d.hand, "index": index, "move": move, "signature": signature,
+                                "events": mine, "turn": turn}))
+        watched: dict[str, Any] | None = None
         if len(self.watchers):  # every drawn tile hidden: a watcher views from no seat
             seen = [event_to_json(public_event(e, VIEWER)) for e in events] if drawn else public
-            self._publish("update", hand=d.hand, index=index, move=move, signature=signature,
-                          events=seen, turn=turn)
+            watched = {"hand": d.hand, "index": index, "move": move, "signature": signature,
+                       "events": seen, "turn": turn}
+
+        def send_updates() -> None:
+            for s, body in updates:
+                self._send(s, "update", **body)
+            if watched is not None:
+                self._publish("update", **watched)
+
         ended = next((e for e in events if isinstance(e, HandEnded)), None)
         finished = any(isinstance(e, MatchEnded) for e in events)
         if ended is not None or finished:
-            self._hand_over(d, ended)
+            self._hand_over(d, ended, send_updates)
         else:
+            send_updates()
             self._host_view()
 
-    def _hand_over(self, d: HandDeal, ended: HandEnded | None) -> None:
-        """Publish the hand's transcript entry (or an amended last one) and move on."""
+    def _hand_over(self, d: HandDeal, ended: HandEnded | None,
+                   then: Callable[[], None] | None = None) -> None:
+        """Publish the hand's transcript entry (or an amended last one) and move on.
+
+        The log goes to every member before the updates of the move that ended the hand (``then``
+        sends them): a
+        member that knows the hand is over then holds the log too, with every secret in it, so
+        a host lost in between is survived without escrow (the new host takes that log)."""
         assert self.state is not None and self.doc is not None
         state = self.state
         last = next(e for e in reversed(state.results)) if ended is None else ended
@@ -131,6 +148,8 @@ class HostPlay(HostDeal):
         for s in self._audience():
             self._send(s, "hand_log", entry=entry, end=self.doc["end"])
         self._publish("hand_log", entry=entry, end=self.doc["end"])  # the reveal: public now
+        if then is not None:
+            then()  # the update of the move that ended the hand: after its log
         if bad:
             self.stats["hand.unverified"] += 1  # the match's result says so (MatchOver.verified)
         for index, seat in bad:

@@ -87,6 +87,7 @@ class PeerBase:
         self.escrow: dict[tuple[int, int], dict[str, Any]] = {}
         self.verified: dict[int, bool] = {}
         self.verifier = StreamVerifier()
+        self.early_log: dict[str, Any] | None = None  # a hand log ahead of the hand's last move
         self.pending_move: int | None = None
         self.resync_asked = False
         self.parts = Reassembler()  # a snapshot arriving in parts (net/chunks.py)

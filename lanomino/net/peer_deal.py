@@ -8,9 +8,6 @@ from lanomino.engine import (
     GameState,
     HandStarted,
     Rules,
-    apply,
-    new_game,
-    start_hand,
 )
 from lanomino.engine.observe import public_events
 from lanomino.fair.commit import (
@@ -22,7 +19,7 @@ from lanomino.fair.commit import (
     set_digest,
     set_statement,
 )
-from lanomino.fair.shuffle import derive_deal
+from lanomino.fair.replay import state_after
 from lanomino.fair.transcript import (
     TranscriptError,
     parse_transcript,
@@ -116,6 +113,10 @@ class PeerDeal(PeerBase):
             self.pending_move = None
         view.apply(events, body["turn"])
         self._changed()
+        early = self.early_log
+        if early is not None and early["entry"].get("hand") == body["hand"] and early["entry"]["moves"] == moves:
+            self.early_log = None
+            self._hand_log(early)  # the log came first (see HostPlay._hand_over): now it fits
 
     def _changed(self) -> None:
         view = self._require_view()
@@ -129,6 +130,11 @@ class PeerDeal(PeerBase):
             raise ValueError("a hand log before the match began")
         entry, end = body["entry"], body["end"]
         number = entry.get("hand")
+        seen, logged = self.moves.get(number), entry.get("moves")
+        if seen is not None and isinstance(logged, list) and len(logged) > len(seen) and logged[:len(seen)] == seen:
+            self.early_log = body  # the move that ended the hand follows it (kept for a new host)
+            return
+        self.early_log = None
         hands = doc["hands"]
         if hands and hands[-1].get("hand") == number:
             hands[-1] = entry
@@ -184,6 +190,7 @@ class PeerDeal(PeerBase):
         self.resync_asked, self.resync_due = False, None
         self.pending_move = None
         self.election = None  # a snapshot from the host we follow: any election is over
+        self.early_log = None  # the snapshot's transcript says it all
         doc = body["transcript"]
         if doc is None:
             return
@@ -192,8 +199,9 @@ class PeerDeal(PeerBase):
         self.digest, self.keys = transcript.header_digest, list(transcript.keys)
         self.table = transcript.table
         self.doc = doc
-        self.view = view_after(transcript, self.rules, self.seat)
-        ok = self.verifier.check(doc).ok
+        report = self.verifier.check(doc)
+        ok = report.ok
+        self.view = view_after(state_after(transcript, self.rules, report), self.rules, self.seat)
         for hand in transcript.hands:
             self.verified.setdefault(hand.hand, ok)
         for entry in doc["hands"]:  # hands that ended while this seat was away (or its host changed)
@@ -240,19 +248,9 @@ class PeerDeal(PeerBase):
 
 
 
-def view_after(transcript: Any, rules: Rules, seat: int) -> PeerView:
-    """A seat's view after the finished hands of a transcript (everything in it is public)."""
-    state: GameState = new_game(rules, len(transcript.players))
+def view_after(state: GameState, rules: Rules, seat: int) -> PeerView:
+    """A seat's view after the finished hands whose engine state is ``state`` (all of it public)."""
     view = PeerView(rules, state.players, seat)
-    for hand in transcript.hands:
-        for attempt in hand.deals:
-            ctx = DealContext(transcript.table, hand.hand, attempt.attempt)
-            opened = list(zip([c.seat for c in attempt.commitments], attempt.secrets, strict=True))
-            _, hands, boneyard = derive_deal(ctx, opened, rules, state.active)
-            events = start_hand(state, hands, boneyard)
-            view.history = list(events)
-        for move in hand.moves:
-            apply(state, move.seat, move.action)
     view.scores, view.active = list(state.scores), list(state.active)
     view.phase, view.hand_no, view.dealt_hands = state.phase.value, state.hand_no, state.dealt_hands
     view.results, view.outcome = list(state.results), state.outcome

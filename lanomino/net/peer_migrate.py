@@ -77,6 +77,8 @@ class PeerMigrate(PeerDeal):
     def _last_hand_log(self) -> dict[str, Any] | None:
         """The newest hand log this peer has (the new host may have missed it: the lost host can
         die between sending it to one peer and to the next)."""
+        if self.early_log is not None:  # the host died before the hand's last move came
+            return {"entry": self.early_log["entry"], "end": self.early_log["end"]}
         if self.doc is None or not self.doc["hands"] or self.doc["end"] is None:
             return None
         return {"entry": self.doc["hands"][-1], "end": self.doc["end"]}

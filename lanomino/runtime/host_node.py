@@ -50,7 +50,7 @@ class HostNode(NodeBase):
     def __init__(self, *, data_dir: Path, rules: Rules, rules_name: str, seats: int, bots: int,
                  level: str, name: str, player: str, passphrase: str | None, bind: str | None,
                  port: int, timings: Timings, interfaces: list[str] | None,
-                 headless: bool = True, announce: bool = True, escrow: bool = True,
+                 headless: bool = True, announce: bool = True, escrow: bool = False,
                  watchers: int = 8, reserve: Mapping[bytes, int] | None = None,
                  reserve_s: float = 60.0) -> None:
         super().__init__(data_dir)

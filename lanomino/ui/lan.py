@@ -53,6 +53,7 @@ class HostTable:
     level: str
     passphrase: str | None
     rules: Rules | None = None  # set when the command line gave --set options (the form cannot)
+    escrow: bool = False  # deal with escrow (the README's trust model says what it costs)
 
 
 # ----- the lobby ---------------------------------------------------------------------------------
@@ -162,7 +163,7 @@ def looks_like_address(text: str) -> bool:
 
 # ----- the host form -----------------------------------------------------------------------------
 
-HOST_ROWS = ("name", "preset", "seats", "bots", "level", "passphrase", "open")
+HOST_ROWS = ("name", "preset", "seats", "bots", "level", "passphrase", "escrow", "open")
 TEXT_ROWS = ("name", "passphrase")
 
 
@@ -176,6 +177,7 @@ class HostForm:
     bots: int = 0
     level: str = "normal"
     passphrase: str = ""
+    escrow: bool = False
     row: int = len(HOST_ROWS) - 1
     message: str = ""
 
@@ -197,6 +199,8 @@ class HostForm:
         elif key == "level" and levels:
             i = levels.index(self.level) if self.level in levels else 0
             self.level = levels[(i + delta) % len(levels)]
+        elif key == "escrow":
+            self.escrow = not self.escrow
         self.bots = min(self.bots, self.seats - 1)
 
     def type(self, text: str) -> None:
@@ -225,7 +229,8 @@ class HostForm:
             self.message = str(exc)
             return None
         self.message = ""
-        return HostTable(name, self.preset, self.seats, self.bots, self.level, self.passphrase or None)
+        return HostTable(name, self.preset, self.seats, self.bots, self.level, self.passphrase or None,
+                         escrow=self.escrow)
 
 
 # ----- a networked table -------------------------------------------------------------------------

@@ -77,13 +77,22 @@ def host_value(form: HostForm, key: str, selected: bool) -> str:
         return f"‹ {form.bots} ›"
     if key == "level":
         return f"‹ {form.level.capitalize()} ›"
+    if key == "escrow":
+        return f"‹ {'on' if form.escrow else 'off'} ›"
     return ""
 
 
 HOST_LABELS = {
     "name": "Table name", "preset": "Rules", "seats": "Seats (you included)",
     "bots": "Seats for computer players", "level": "Computer level", "passphrase": "Passphrase",
+    "escrow": "Escrow",
 }
+
+
+# the README's trust model, in a line each
+ESCROW_OFF = "No escrow: no group of players can see another's tiles; a lost host's are re-shuffled."
+ESCROW_ON = ("Escrow: a lost host's deal is rebuilt exactly, but all the other players together "
+             "could see every hand.")
 
 
 def draw_host_form(form: HostForm, canvas: Canvas, rules: Rules | None = None) -> None:
@@ -107,6 +116,7 @@ def draw_host_form(form: HostForm, canvas: Canvas, rules: Rules | None = None) -
         game = form.preset
     bots = f" and {form.bots} computer player{'s' if form.bots != 1 else ''}" if form.bots else ""
     y = put_wrapped(canvas, 2, y + 3, f"{game} · you, {who}{bots}", "class:dim")
+    y = put_wrapped(canvas, 2, y, ESCROW_ON if form.escrow else ESCROW_OFF, "class:dim", rows=2)
     if form.message:
         put_wrapped(canvas, 2, y, form.message, "class:warn", rows=2)
     footer(canvas, "↑/↓ choose · ←/→ change · type the name or passphrase · Enter open"

@@ -249,6 +249,7 @@ def test_a_seat_that_leaves_a_three_player_match_between_hands_is_resigned_and_p
 
 def test_escrow_shares_go_to_the_human_peers_and_together_rebuild_the_deal() -> None:
     table = Table(Rules.preset("classic", target=30), 4, seed=9)
+    table.host.escrow = True  # the table option (lanomino host --escrow)
     table.run(lambda: table.host.phase.value == "play")
     shares = [s.session.escrow[(1, table.host.deal.current.ctx.attempt)] for s in table.slots]  # type: ignore[union-attr]
     a = table.host.deal.current  # type: ignore[union-attr]
@@ -262,6 +263,7 @@ def test_escrow_shares_go_to_the_human_peers_and_together_rebuild_the_deal() -> 
 
 def test_no_escrow_with_a_single_human_peer() -> None:
     table = Table(Rules.preset("classic", target=30), 4, bots=2, seed=9)
+    table.host.escrow = True
     table.run(lambda: table.host.phase.value == "play")
     assert table.slots[0].session.escrow == {}
 
@@ -293,3 +295,13 @@ def test_a_rematch_keeps_each_players_seat_and_a_stranger_takes_only_a_free_one(
     first = lapsed.add_peer("Sam", seed=1)
     lapsed.run(lambda: first.session.seat >= 0)
     assert first.session.seat == 1
+
+
+def test_a_table_deals_without_escrow_by_default() -> None:
+    """Three human peers, yet none holds a share: no coalition of players can rebuild a secret."""
+    table = Table(Rules.preset("classic", target=30), 4, seed=9)
+    assert not table.host.escrow
+    table.run(lambda: table.host.phase.value == "play")
+    assert all(s.session.escrow == {} for s in table.slots) and table.host.escrow_shares == {}
+    table.run(table.over)
+    assert all(s.session.verified_all for s in table.slots)

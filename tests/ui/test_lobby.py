@@ -146,6 +146,15 @@ def test_host_form_takes_a_name_seats_bots_and_a_passphrase() -> None:
     assert ui.screen is Screen.HOST  # the driver moves on once the table opens
 
 
+def test_the_host_form_deals_without_escrow_unless_it_is_turned_on() -> None:
+    ui = UiState(screen=Screen.HOST, levels=["normal"], host_form=HostForm(name="Den"))
+    assert "no group of players can see another's tiles" in screen(ui)
+    intents = run_keys(ui, [UP, RIGHT, DOWN, "\r"])
+    assert intents == [HostTable("Den", "classic", 2, 0, "normal", None, escrow=True)]
+    ui = UiState(screen=Screen.HOST, levels=["normal"], host_form=HostForm(name="Den"))
+    assert run_keys(ui, ["\r"]) == [HostTable("Den", "classic", 2, 0, "normal", None, escrow=False)]
+
+
 def test_host_form_refuses_an_empty_name() -> None:
     ui = UiState(screen=Screen.HOST, host_form=HostForm(name="", row=HOST_ROWS.index("open")))
     assert run_keys(ui, ["\r"]) == []
