@@ -7,245 +7,52 @@ the shuffle algorithm, each player's signature over each of their moves, and the
 over the hand's log. The deal itself is derived from the secrets, not stored (a hand may carry
 the record's "deal" and "boneyard" too; the verifier then checks them against the shuffle).
 
-This module holds the statements that get signed and a strict parser: ``parse_transcript``
-turns JSON into typed values or raises ``TranscriptError`` saying which field is wrong.
+This module is the strict parser: ``parse_transcript`` turns JSON into the typed values of
+``transcript_model.py`` or raises ``TranscriptError`` saying which field is wrong. The statements
+that get signed are in ``statements.py``; both are named here too, as one place to import from.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from lanomino.engine import DRAW, PASS, RESIGN, Action, End, Play, Tile, parse_tile
 from lanomino.engine.errors import EngineError
-from lanomino.fair.adoption import Adoption, AdoptionError, parse_adoption
-from lanomino.fair.canonical import digest
+from lanomino.fair.adoption import AdoptionError, parse_adoption
 from lanomino.fair.reshuffle import Claim
+from lanomino.fair.statements import (
+    end_statement,
+    header_digest,
+    header_of,
+    header_statement,
+    log_statement,
+    move_json,
+    move_statement,
+)
+from lanomino.fair.transcript_model import (
+    FORMAT,
+    Abandoned,
+    DealAttempt,
+    Echo,
+    HandLog,
+    MatchEnd,
+    Migration,
+    Move,
+    Reshuffled,
+    SignedCommitment,
+    Transcript,
+    TranscriptError,
+)
 
-FORMAT = "lanomino.transcript/1"
+__all__ = [
+    "FORMAT", "Abandoned", "DealAttempt", "Echo", "HandLog", "MatchEnd", "Migration", "Move",
+    "Reshuffled", "SignedCommitment", "Transcript", "TranscriptError", "end_statement",
+    "header_digest", "header_of", "header_statement", "log_statement", "move_json",
+    "move_statement", "parse_hand", "parse_transcript",
+]
+
 _HEX = re.compile(r"[0-9a-f]*")
-
-
-class TranscriptError(ValueError):
-    """A transcript that is not well-formed JSON of the expected shape."""
-
-
-# ----- the model -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SignedCommitment:
-    seat: int
-    commitment: bytes
-    signature: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class Echo:
-    seat: int
-    set_digest: bytes
-    signature: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class DealAttempt:
-    attempt: int
-    commitments: tuple[SignedCommitment, ...]
-    set_signature: bytes
-    echoes: tuple[Echo, ...]
-    secrets: tuple[bytes, ...]  # parallel to ``commitments``
-
-
-@dataclass(frozen=True, slots=True)
-class Abandoned:
-    """A deal attempt that missed a deadline: the step it stopped at and the seats that did not
-    answer (they take no part in the hand's later attempts)."""
-
-    attempt: int
-    step: str  # commit | echo | reveal
-    unanswered: tuple[int, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"attempt": self.attempt, "step": self.step, "unanswered": list(self.unanswered)}
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    seat: int
-    action: Action
-    raw: dict[str, Any]  # exactly as written: this is what the seat signed
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """The host changed during a hand: from move ``at`` on, seat ``host`` (elected in ``term``) was
-    host; it signs the hand's log and may sign resignations from then on."""
-
-    host: int
-    term: int
-    at: int
-
-    def to_json(self) -> dict[str, int]:
-        return {"host": self.host, "term": self.term, "at": self.at}
-
-
-@dataclass(frozen=True, slots=True)
-class Reshuffled:
-    """The deal could not be rebuilt after a migration: from move ``at`` on, the unknown tiles were
-    dealt again by a commit-reveal round among the seats that claimed their hands
-    (``lanomino/fair/reshuffle.py``). ``raw`` is the object as written (the log signs its digest)."""
-
-    term: int
-    host: int
-    at: int
-    opener: int
-    claims: tuple[Claim, ...]
-    commitments: tuple[SignedCommitment, ...]
-    set_signature: bytes
-    echoes: tuple[Echo, ...]
-    secrets: tuple[bytes, ...]
-    raw: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class HandLog:
-    hand: int
-    host: int
-    deals: tuple[DealAttempt, ...]
-    moves: tuple[Move, ...]
-    move_signatures: tuple[bytes, ...]
-    points: tuple[int, ...]
-    scores: tuple[int, ...]
-    log_signature: bytes
-    stated_deal: tuple[tuple[Tile, ...], ...] | None
-    stated_boneyard: tuple[Tile, ...] | None
-    migrated: Migration | None = None
-    reshuffled: Reshuffled | None = None
-    abandoned: tuple[Abandoned, ...] = ()
-    away: frozenset[int] = frozenset()  # moves the table's bot made for a seat out of time
-    adopted: Adoption | None = None  # seats the new host took over under its own keys
-
-    def excluded_before(self, attempt: int) -> set[int]:
-        """The seats that failed to answer an attempt of this hand before ``attempt``."""
-        return {s for a in self.abandoned if a.attempt < attempt for s in a.unanswered}
-
-    @property
-    def log_host(self) -> int:
-        """The seat that signs the hand's log (the host when the hand ended)."""
-        return self.host if self.migrated is None else self.migrated.host
-
-    def host_at(self, index: int) -> int:
-        """The seat that was host when move ``index`` (0-based) was made."""
-        m = self.migrated
-        return self.host if m is None or index < m.at else m.host
-
-
-@dataclass(frozen=True, slots=True)
-class MatchEnd:
-    """The host's closing statement: how many hands, whether the match finished, the result.
-    Without it a transcript could be cut short after any hand without anyone noticing."""
-
-    host: int
-    hands: int
-    finished: bool
-    winner: int | None
-    scores: tuple[int, ...]
-    signature: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class Transcript:
-    header: dict[str, Any]  # format, algorithm, table, rules, players, keys: as written
-    header_digest: str
-    table: bytes
-    algorithm: str
-    rules_spec: dict[str, Any]
-    players: tuple[str, ...]
-    keys: tuple[bytes, ...]
-    header_signatures: tuple[bytes, ...]
-    hands: tuple[HandLog, ...]
-    end: MatchEnd
-
-
-# ----- signed statements ---------------------------------------------------------------------
-
-
-def header_of(
-    table: bytes, algorithm: str, rules_spec: dict[str, Any], players: Sequence[str], keys: Sequence[bytes]
-) -> dict[str, Any]:
-    return {"format": FORMAT, "algorithm": algorithm, "table": table.hex(), "rules": rules_spec,
-            "players": list(players), "keys": [k.hex() for k in keys]}
-
-
-def header_digest(header: dict[str, Any]) -> str:
-    return digest(header).hex()
-
-
-def header_statement(header: str, seat: int) -> dict[str, Any]:
-    """What every seat signs before the first hand: it agrees to the table, rules, players, keys."""
-    return {"type": "lanomino.header/1", "header": header, "seat": seat}
-
-
-def move_statement(header: str, hand: int, index: int, move: dict[str, Any]) -> dict[str, Any]:
-    """What a seat signs for its ``index``-th move (0-based) of a hand."""
-    return {"type": "lanomino.move/1", "header": header, "hand": hand, "index": index, "move": move}
-
-
-def log_statement(
-    header: str,
-    hand: int,
-    host: int,
-    set_digests: Sequence[bytes],
-    secrets: Sequence[Sequence[tuple[int, bytes]]],
-    moves: Sequence[dict[str, Any]],
-    points: Sequence[int],
-    scores: Sequence[int],
-    migrated: dict[str, int] | None = None,
-    reshuffled: dict[str, Any] | None = None,
-    abandoned: Sequence[dict[str, Any]] = (),
-    away: Sequence[int] = (),
-    adopted: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """What the host signs when a hand ends: the sets, the secrets, the moves and the result (and,
-    when the host changed during the hand, that migration; ``host`` is then the new host; and when
-    the unknown tiles were re-shuffled, the digest of the ``reshuffled`` object)."""
-    extra: dict[str, Any] = {} if migrated is None else {"migrated": dict(migrated)}
-    if reshuffled is not None:
-        extra["reshuffled"] = digest(reshuffled).hex()
-    if abandoned:
-        extra["abandoned"] = [dict(a) for a in abandoned]
-    if away:
-        extra["away"] = list(away)
-    if adopted is not None:  # the seats this host took over under its own keys (fair/adoption.py)
-        extra["adopted"] = adopted
-    return {**extra, "type": "lanomino.log/1", "header": header, "hand": hand, "host": host,
-            "sets": [d.hex() for d in set_digests],
-            "secrets": [[[seat, s.hex()] for seat, s in attempt] for attempt in secrets],
-            "moves": digest(list(moves)).hex(), "points": list(points), "scores": list(scores)}
-
-
-def end_statement(
-    header: str, host: int, hands: int, finished: bool, winner: int | None, scores: Sequence[int]
-) -> dict[str, Any]:
-    """What the host signs when the transcript closes (the match ended or was abandoned)."""
-    return {"type": "lanomino.end/1", "header": header, "host": host, "hands": hands,
-            "finished": finished, "winner": winner, "scores": list(scores)}
-
-
-def move_json(seat: int, action: Action) -> dict[str, Any]:
-    """The record's JSON form of a move."""
-    if isinstance(action, Play):
-        out: dict[str, Any] = {"seat": seat, "play": str(action.tile)}
-        if action.end is not None:
-            out["end"] = str(action.end)
-        return out
-    name = {DRAW: "draw", PASS: "pass", RESIGN: "resign"}[action]
-    return {"seat": seat, name: True}
-
-
-# ----- the parser ----------------------------------------------------------------------------
 
 
 def parse_transcript(doc: Any) -> Transcript:

@@ -1,0 +1,79 @@
+"""What the verifier says about a transcript: a report per hand, or the failure and who is to
+blame. Pure values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lanomino.engine import GameState, Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    check: str  # algorithm, header, rules, sequence, commitment, set, echo, equivocation,
+    # secret, deal, move-signature, ownership, legality, unfinished, score, log, end; in a
+    # re-shuffled hand also reshuffle, claim, reshuffle-commitment, reshuffle-set, reshuffle-echo,
+    # reshuffle-secret
+    hand: int | None
+    blame: str
+    message: str
+
+    def describe(self) -> str:
+        where = f"hand {self.hand}: " if self.hand is not None else ""
+        return f"{where}{self.message} [check: {self.check}; blame: {self.blame}]"
+
+
+@dataclass(frozen=True, slots=True)
+class HandReport:
+    hand: int
+    attempts: int
+    commitments: int
+    tiles: int
+    draws: int
+    scores: tuple[int, ...]
+
+    def describe(self) -> str:
+        scores = "-".join(str(s) for s in self.scores)
+        redeals = f" ({self.attempts} deals)" if self.attempts > 1 else ""
+        return (f"hand {self.hand}: fair: {self.commitments} commitments{redeals}, {self.tiles} tiles, "
+                f"{self.draws} draws, scores {scores}")
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedDeal:
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+    void: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    hands: tuple[HandReport, ...]
+    failure: Failure | None
+    deals: tuple[tuple[DerivedDeal, ...], ...] = field(repr=False)  # per hand, per attempt
+    # the engine state after the last hand (None when a check failed): a finished re-shuffled
+    # hand can only be replayed this way, as its claims and re-shuffle say
+    state: GameState | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    def to_json(self) -> dict[str, Any]:
+        f = self.failure
+        return {
+            "ok": self.ok,
+            "hands": [{"hand": h.hand, "attempts": h.attempts, "commitments": h.commitments,
+                       "tiles": h.tiles, "draws": h.draws, "scores": list(h.scores)} for h in self.hands],
+            "failure": None if f is None else {"check": f.check, "hand": f.hand, "blame": f.blame,
+                                               "message": f.message},
+        }
+
+
+class Failed(Exception):
+    """A check failed (raised inside the checker, turned into a Report by its caller)."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure

@@ -1,0 +1,83 @@
+"""What gets signed in a transcript: the header, each move, a hand's log, the closing. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from lanomino.engine import DRAW, PASS, RESIGN, Action, Play
+from lanomino.fair.canonical import digest
+from lanomino.fair.transcript_model import FORMAT
+
+
+def header_of(
+    table: bytes, algorithm: str, rules_spec: dict[str, Any], players: Sequence[str], keys: Sequence[bytes]
+) -> dict[str, Any]:
+    return {"format": FORMAT, "algorithm": algorithm, "table": table.hex(), "rules": rules_spec,
+            "players": list(players), "keys": [k.hex() for k in keys]}
+
+
+def header_digest(header: dict[str, Any]) -> str:
+    return digest(header).hex()
+
+
+def header_statement(header: str, seat: int) -> dict[str, Any]:
+    """What every seat signs before the first hand: it agrees to the table, rules, players, keys."""
+    return {"type": "lanomino.header/1", "header": header, "seat": seat}
+
+
+def move_statement(header: str, hand: int, index: int, move: dict[str, Any]) -> dict[str, Any]:
+    """What a seat signs for its ``index``-th move (0-based) of a hand."""
+    return {"type": "lanomino.move/1", "header": header, "hand": hand, "index": index, "move": move}
+
+
+def log_statement(
+    header: str,
+    hand: int,
+    host: int,
+    set_digests: Sequence[bytes],
+    secrets: Sequence[Sequence[tuple[int, bytes]]],
+    moves: Sequence[dict[str, Any]],
+    points: Sequence[int],
+    scores: Sequence[int],
+    migrated: dict[str, int] | None = None,
+    reshuffled: dict[str, Any] | None = None,
+    abandoned: Sequence[dict[str, Any]] = (),
+    away: Sequence[int] = (),
+    adopted: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What the host signs when a hand ends: the sets, the secrets, the moves and the result (and,
+    when the host changed during the hand, that migration; ``host`` is then the new host; and when
+    the unknown tiles were re-shuffled, the digest of the ``reshuffled`` object)."""
+    extra: dict[str, Any] = {} if migrated is None else {"migrated": dict(migrated)}
+    if reshuffled is not None:
+        extra["reshuffled"] = digest(reshuffled).hex()
+    if abandoned:
+        extra["abandoned"] = [dict(a) for a in abandoned]
+    if away:
+        extra["away"] = list(away)
+    if adopted is not None:  # the seats this host took over under its own keys (fair/adoption.py)
+        extra["adopted"] = adopted
+    return {**extra, "type": "lanomino.log/1", "header": header, "hand": hand, "host": host,
+            "sets": [d.hex() for d in set_digests],
+            "secrets": [[[seat, s.hex()] for seat, s in attempt] for attempt in secrets],
+            "moves": digest(list(moves)).hex(), "points": list(points), "scores": list(scores)}
+
+
+def end_statement(
+    header: str, host: int, hands: int, finished: bool, winner: int | None, scores: Sequence[int]
+) -> dict[str, Any]:
+    """What the host signs when the transcript closes (the match ended or was abandoned)."""
+    return {"type": "lanomino.end/1", "header": header, "host": host, "hands": hands,
+            "finished": finished, "winner": winner, "scores": list(scores)}
+
+
+def move_json(seat: int, action: Action) -> dict[str, Any]:
+    """The record's JSON form of a move."""
+    if isinstance(action, Play):
+        out: dict[str, Any] = {"seat": seat, "play": str(action.tile)}
+        if action.end is not None:
+            out["end"] = str(action.end)
+        return out
+    name = {DRAW: "draw", PASS: "pass", RESIGN: "resign"}[action]
+    return {"seat": seat, name: True}

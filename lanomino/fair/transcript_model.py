@@ -1,0 +1,156 @@
+"""The parsed transcript's values (``lanomino.transcript/1``): hands, deals, moves, the end. Pure.
+
+``lanomino.fair.transcript`` builds them from JSON (``parse_transcript``) and names them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lanomino.engine import Action, Tile
+from lanomino.fair.adoption import Adoption
+from lanomino.fair.reshuffle import Claim
+
+FORMAT = "lanomino.transcript/1"
+
+
+class TranscriptError(ValueError):
+    """A transcript that is not well-formed JSON of the expected shape."""
+
+
+# ----- the model -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SignedCommitment:
+    seat: int
+    commitment: bytes
+    signature: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Echo:
+    seat: int
+    set_digest: bytes
+    signature: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class DealAttempt:
+    attempt: int
+    commitments: tuple[SignedCommitment, ...]
+    set_signature: bytes
+    echoes: tuple[Echo, ...]
+    secrets: tuple[bytes, ...]  # parallel to ``commitments``
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    """A deal attempt that missed a deadline: the step it stopped at and the seats that did not
+    answer (they take no part in the hand's later attempts)."""
+
+    attempt: int
+    step: str  # commit | echo | reveal
+    unanswered: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"attempt": self.attempt, "step": self.step, "unanswered": list(self.unanswered)}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    seat: int
+    action: Action
+    raw: dict[str, Any]  # exactly as written: this is what the seat signed
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """The host changed during a hand: from move ``at`` on, seat ``host`` (elected in ``term``) was
+    host; it signs the hand's log and may sign resignations from then on."""
+
+    host: int
+    term: int
+    at: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"host": self.host, "term": self.term, "at": self.at}
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffled:
+    """The deal could not be rebuilt after a migration: from move ``at`` on, the unknown tiles were
+    dealt again by a commit-reveal round among the seats that claimed their hands
+    (``lanomino/fair/reshuffle.py``). ``raw`` is the object as written (the log signs its digest)."""
+
+    term: int
+    host: int
+    at: int
+    opener: int
+    claims: tuple[Claim, ...]
+    commitments: tuple[SignedCommitment, ...]
+    set_signature: bytes
+    echoes: tuple[Echo, ...]
+    secrets: tuple[bytes, ...]
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class HandLog:
+    hand: int
+    host: int
+    deals: tuple[DealAttempt, ...]
+    moves: tuple[Move, ...]
+    move_signatures: tuple[bytes, ...]
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    log_signature: bytes
+    stated_deal: tuple[tuple[Tile, ...], ...] | None
+    stated_boneyard: tuple[Tile, ...] | None
+    migrated: Migration | None = None
+    reshuffled: Reshuffled | None = None
+    abandoned: tuple[Abandoned, ...] = ()
+    away: frozenset[int] = frozenset()  # moves the table's bot made for a seat out of time
+    adopted: Adoption | None = None  # seats the new host took over under its own keys
+
+    def excluded_before(self, attempt: int) -> set[int]:
+        """The seats that failed to answer an attempt of this hand before ``attempt``."""
+        return {s for a in self.abandoned if a.attempt < attempt for s in a.unanswered}
+
+    @property
+    def log_host(self) -> int:
+        """The seat that signs the hand's log (the host when the hand ended)."""
+        return self.host if self.migrated is None else self.migrated.host
+
+    def host_at(self, index: int) -> int:
+        """The seat that was host when move ``index`` (0-based) was made."""
+        m = self.migrated
+        return self.host if m is None or index < m.at else m.host
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnd:
+    """The host's closing statement: how many hands, whether the match finished, the result.
+    Without it a transcript could be cut short after any hand without anyone noticing."""
+
+    host: int
+    hands: int
+    finished: bool
+    winner: int | None
+    scores: tuple[int, ...]
+    signature: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    header: dict[str, Any]  # format, algorithm, table, rules, players, keys: as written
+    header_digest: str
+    table: bytes
+    algorithm: str
+    rules_spec: dict[str, Any]
+    players: tuple[str, ...]
+    keys: tuple[bytes, ...]
+    header_signatures: tuple[bytes, ...]
+    hands: tuple[HandLog, ...]
+    end: MatchEnd
