@@ -176,13 +176,14 @@ class Checker:
                                   None if hand.migrated is None else hand.migrated.to_json(),
                                   abandoned=[a.to_json() for a in hand.abandoned],
                                   away=sorted(hand.away),
-                                  adopted=None if hand.adopted is None else hand.adopted.to_json())
+                                  adopted=None if hand.adopted is None else hand.adopted.to_json(),
+                                  refused=[r.to_json() for r in hand.refused])
         if not self.signed(hand.log_host, hand.log_signature, statement):
             raise self.fail("log", self.host(hand), "the host's signature over the hand's log does not verify")
         self.reports.append(HandReport(hand.hand, len(hand.deals),
                                        sum(len(a.commitments) for a in hand.deals),
                                        len(derived[-1].boneyard) + sum(len(h) for h in derived[-1].hands),
-                                       draws, tuple(state.scores)))
+                                       draws, tuple(state.scores), hand.refused))
 
     def check_reshuffled(self, state: GameState, hand: HandLog) -> None:
         """A hand whose deal could not be rebuilt after a migration (docs/fair-deal.md, "Re-shuffling
@@ -253,11 +254,12 @@ class Checker:
         log = log_statement(header, hand.hand, hand.log_host, digests, [[] for _ in hand.deals],
                             [mv.raw for mv in hand.moves], hand.points, hand.scores, m.to_json(), r.raw,
                             abandoned=[a.to_json() for a in hand.abandoned], away=sorted(hand.away),
-                            adopted=None if hand.adopted is None else hand.adopted.to_json())
+                            adopted=None if hand.adopted is None else hand.adopted.to_json(),
+                            refused=[r.to_json() for r in hand.refused])
         if not self.signed(hand.log_host, hand.log_signature, log):
             raise self.fail("log", self.host(hand), "the host's signature over the hand's log does not verify")
         self.reports.append(HandReport(hand.hand, len(hand.deals), sum(len(a.commitments) for a in hand.deals)
-                                       + len(r.commitments), len(TILES), draws, tuple(state.scores)))
+                                       + len(r.commitments), len(TILES), draws, tuple(state.scores), hand.refused))
 
     def check_commitments(self, state: GameState, hand: HandLog, attempt: Any,
                           opened: bool = True) -> tuple[bytes, list[tuple[int, bytes]]]:

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lanomino.engine import GameState, Tile
+from lanomino.engine.errors import seat_name
+from lanomino.fair.transcript_model import Refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,12 +34,14 @@ class HandReport:
     tiles: int
     draws: int
     scores: tuple[int, ...]
+    faults: tuple[Refusal, ...] = ()  # seats whose badly signed messages the host refused
 
     def describe(self) -> str:
         scores = "-".join(str(s) for s in self.scores)
         redeals = f" ({self.attempts} deals)" if self.attempts > 1 else ""
+        faults = "".join(f"; at fault: {r.describe()}" for r in self.faults)
         return (f"hand {self.hand}: fair: {self.commitments} commitments{redeals}, {self.tiles} tiles, "
-                f"{self.draws} draws, scores {scores}")
+                f"{self.draws} draws, scores {scores}{faults}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +64,17 @@ class Report:
     def ok(self) -> bool:
         return self.failure is None
 
+    @property
+    def faults(self) -> tuple[tuple[int, Refusal], ...]:
+        """(hand, refusal) for every badly signed message the host refused: the seat is at fault."""
+        return tuple((h.hand, r) for h in self.hands for r in h.faults)
+
     def to_json(self) -> dict[str, Any]:
         f = self.failure
         return {
             "ok": self.ok,
+            "faults": [{"hand": hand, "blame": seat_name(r.seat), **r.to_json()}
+                       for hand, r in self.faults],
             "hands": [{"hand": h.hand, "attempts": h.attempts, "commitments": h.commitments,
                        "tiles": h.tiles, "draws": h.draws, "scores": list(h.scores)} for h in self.hands],
             "failure": None if f is None else {"check": f.check, "hand": f.hand, "blame": f.blame,

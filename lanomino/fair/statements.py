@@ -45,6 +45,7 @@ def log_statement(
     abandoned: Sequence[dict[str, Any]] = (),
     away: Sequence[int] = (),
     adopted: dict[str, Any] | None = None,
+    refused: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     """What the host signs when a hand ends: the sets, the secrets, the moves and the result (and,
     when the host changed during the hand, that migration; ``host`` is then the new host; and when
@@ -58,6 +59,8 @@ def log_statement(
         extra["away"] = list(away)
     if adopted is not None:  # the seats this host took over under its own keys (fair/adoption.py)
         extra["adopted"] = adopted
+    if refused:  # badly signed messages refused on arrival: the host says whose they were
+        extra["refused"] = [dict(r) for r in refused]
     return {**extra, "type": "lanomino.log/1", "header": header, "hand": hand, "host": host,
             "sets": [d.hex() for d in set_digests],
             "secrets": [[[seat, s.hex()] for seat, s in attempt] for attempt in secrets],

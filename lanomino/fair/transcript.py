@@ -32,6 +32,8 @@ from lanomino.fair.statements import (
 )
 from lanomino.fair.transcript_model import (
     FORMAT,
+    MAX_REFUSED,
+    REFUSABLE,
     Abandoned,
     DealAttempt,
     Echo,
@@ -39,6 +41,7 @@ from lanomino.fair.transcript_model import (
     MatchEnd,
     Migration,
     Move,
+    Refusal,
     Reshuffled,
     SignedCommitment,
     Transcript,
@@ -46,8 +49,8 @@ from lanomino.fair.transcript_model import (
 )
 
 __all__ = [
-    "FORMAT", "Abandoned", "DealAttempt", "Echo", "HandLog", "MatchEnd", "Migration", "Move",
-    "Reshuffled", "SignedCommitment", "Transcript", "TranscriptError", "end_statement",
+    "FORMAT", "MAX_REFUSED", "REFUSABLE", "Abandoned", "DealAttempt", "Echo", "HandLog", "MatchEnd", "Migration", "Move",
+    "Refusal", "Reshuffled", "SignedCommitment", "Transcript", "TranscriptError", "end_statement",
     "header_digest", "header_of", "header_statement", "log_statement", "move_json",
     "move_statement", "parse_hand", "parse_transcript",
 ]
@@ -101,7 +104,7 @@ def _parse_end(value: Any, players: int) -> MatchEnd:
 def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
     h = _obj(value, where, {"hand", "host", "deals", "moves", "move_signatures", "points", "scores",
                             "log_signature"}, {"deal", "boneyard", "migrated", "reshuffled", "abandoned",
-                                                "away", "adopted"})
+                                                "away", "adopted", "refused"})
     if _int(h["hand"], f"{where}.hand") != number:
         raise TranscriptError(f"{where}.hand: expected {number}")
     host = _seat(h["host"], f"{where}.host", players)
@@ -148,7 +151,24 @@ def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
     return HandLog(number, host, deals, moves, move_sigs, points, scores,
                    _hex(h["log_signature"], f"{where}.log_signature", 64), deal, boneyard, migrated,
                    reshuffled, abandoned, _parse_away(h.get("away", []), f"{where}.away", len(moves)),
-                   adopted)
+                   adopted, _parse_refused(h.get("refused", []), f"{where}.refused", players))
+
+
+def _parse_refused(value: Any, where: str, players: int) -> tuple[Refusal, ...]:
+    items = _list(value, where)
+    if len(items) > MAX_REFUSED:
+        raise TranscriptError(f"{where}: at most {MAX_REFUSED} refusals a hand")
+    out: list[Refusal] = []
+    for i, r in enumerate(items):
+        at = f"{where}[{i}]"
+        r = _obj(r, at, {"seat", "what", "why"})
+        if r["what"] not in REFUSABLE:
+            raise TranscriptError(f"{at}.what: one of {', '.join(REFUSABLE)}")
+        why = _str(r["why"], f"{at}.why")
+        if len(why) > 300:
+            raise TranscriptError(f"{at}.why: at most 300 characters")
+        out.append(Refusal(_seat(r["seat"], f"{at}.seat", players), r["what"], why))
+    return tuple(out)
 
 
 def _parse_away(value: Any, where: str, moves: int) -> frozenset[int]:

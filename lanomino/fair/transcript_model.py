@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lanomino.engine import Action, Tile
+from lanomino.engine.errors import seat_name
 from lanomino.fair.adoption import Adoption
 from lanomino.fair.reshuffle import Claim
 
@@ -65,6 +66,29 @@ class Move:
     raw: dict[str, Any]  # exactly as written: this is what the seat signed
 
 
+# what a seat may send badly signed, and the most refusals one hand's log lists
+REFUSABLE = ("move", "commit", "echo", "reshuffle_commit", "reshuffle_echo")
+MAX_REFUSED = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A message of ``seat``'s that the host refused on arrival because its signature was not the
+    seat's (``what``: its type). It never entered the log; the host states it here, signed, so
+    that the seat is the one at fault, not the host."""
+
+    seat: int
+    what: str
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "what": self.what, "why": self.why}
+
+    def describe(self) -> str:
+        return (f"{seat_name(self.seat)} sent a {self.what.replace('_', ' ')} not signed by their "
+                f"key (refused on arrival: {self.why})")
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """The host changed during a hand: from move ``at`` on, seat ``host`` (elected in ``term``) was
@@ -113,6 +137,7 @@ class HandLog:
     abandoned: tuple[Abandoned, ...] = ()
     away: frozenset[int] = frozenset()  # moves the table's bot made for a seat out of time
     adopted: Adoption | None = None  # seats the new host took over under its own keys
+    refused: tuple[Refusal, ...] = ()  # badly signed messages the host refused on arrival
 
     def excluded_before(self, attempt: int) -> set[int]:
         """The seats that failed to answer an attempt of this hand before ``attempt``."""

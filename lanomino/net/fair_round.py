@@ -15,7 +15,13 @@ from typing import Any
 from lanomino.fair.commit import DealContext
 from lanomino.fair.commit_reveal import CommitReveal, Domain, RoundError, Step, deal_domain
 from lanomino.fair.identity import Identity, KeyRing
-from lanomino.fair.transcript import end_statement, log_statement, move_statement
+from lanomino.fair.transcript import (
+    MAX_REFUSED,
+    REFUSABLE,
+    end_statement,
+    log_statement,
+    move_statement,
+)
 
 __all__ = ["Attempt", "HandDeal", "RoundError", "closing"]
 
@@ -80,7 +86,14 @@ class HandDeal:
         self.unchecked: list[int] = []
         self.reshuffled: dict[str, Any] | None = None  # the re-shuffle after a migration (net/reshuffle.py)
         self.adopted: dict[str, Any] | None = None  # seats a new host adopted (fair/adoption.py)
+        self.refused: list[dict[str, Any]] = []  # badly signed messages refused (who, what, why)
         self.migrated: dict[str, int] | None = None  # {"host", "term", "at"} after a host migration  # moves whose signature is not checked yet (peers' moves)
+
+    def blame(self, seat: int, what: str, why: str) -> None:
+        """A seat's message was refused for its signature: the hand's log says so (who, what,
+        why), so the verifier holds that seat at fault, not the host (at most MAX_REFUSED)."""
+        if what in REFUSABLE and len(self.refused) < MAX_REFUSED:
+            self.refused.append({"seat": seat, "what": what, "why": why[:300]})
 
     @property
     def current(self) -> Attempt:
@@ -155,7 +168,7 @@ class HandDeal:
         log_host = self.host_seat if self.migrated is None else self.migrated["host"]
         log = log_statement(self.header, self.hand, log_host, digests, secrets, self.moves,
                             list(points), list(scores), self.migrated, self.reshuffled,
-                            self.abandoned, self.away, self.adopted)
+                            self.abandoned, self.away, self.adopted, self.refused)
         extra: dict[str, Any] = {} if self.migrated is None else {"migrated": dict(self.migrated)}
         if self.abandoned:
             extra["abandoned"] = [dict(a) for a in self.abandoned]
@@ -165,6 +178,8 @@ class HandDeal:
             extra["reshuffled"] = self.reshuffled
         if self.adopted is not None:
             extra["adopted"] = self.adopted
+        if self.refused:
+            extra["refused"] = [dict(r) for r in self.refused]
         return {**extra, "hand": self.hand, "host": self.host_seat, "deals": [a.to_json() for a in self.attempts],
                 "moves": list(self.moves), "move_signatures": [s.hex() for s in self.signatures],
                 "points": list(points), "scores": list(scores),

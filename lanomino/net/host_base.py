@@ -22,6 +22,7 @@ from lanomino.fair.commit import (
     new_table_id,
 )
 from lanomino.fair.identity import Identity, KeyRing
+from lanomino.fair.verify import StreamVerifier
 from lanomino.net.budget import Deferrals
 from lanomino.net.codec import PROTOCOL_VERSION
 from lanomino.net.fair_round import HandDeal
@@ -150,6 +151,7 @@ class HostBase:
         self.digest = ""
         self.header_sigs: dict[int, bytes] = {}
         self.doc: dict[str, Any] | None = None  # the transcript so far
+        self.verifier = StreamVerifier()  # the host's own check of it, hand by hand
         self.deal: HandDeal | None = None  # the hand being dealt or played
         self.last_deal: HandDeal | None = None  # the hand before it (a resignation may be added)
         self.dealt: list[list[Any]] = []
@@ -246,7 +248,12 @@ class HostBase:
             "challenge", self.term, 1, nonce=nonce.hex(), table=self.table.hex(),
             passphrase=self.pass_key is not None, host=self.identity.public_key.hex())))
 
-    def _refuse(self, route: bytes, seat: int | None, code: str, detail: str, ref: int) -> None:
+    def _refuse(self, route: bytes, seat: int | None, code: str, detail: str, ref: int,
+                what: str = "") -> None:
+        """Answer a refused message (``what``: its type) with an error; a badly signed one is
+        also written into the hand's log, naming the seat that sent it (HandDeal.blame)."""
+        if code == "bad_signature" and seat is not None and self.deal is not None:
+            self.deal.blame(seat, what, detail)
         self.stats[f"refused.{code}"] += 1
         self._events.append(ProtocolProblem(code, detail, seat))
         ref = ref if 0 <= ref < 2**53 else 0

@@ -76,6 +76,7 @@ class HostMigrate(HostPlay):
         self.members = members(peer.roster)
         self.reports = {peer.seat: peer.report()}
         self.doc = copy.deepcopy(peer.doc)  # None: the host was lost before the match began
+        self.verifier = peer.verifier  # the hands it checked as a peer need no second check
         self.header_sigs = {n: bytes.fromhex(s) for n, s in enumerate(self.doc["header_signatures"])} if self.doc else {}
         self.local_secrets = {(h, a, peer.seat): s for (t, h, a), s in peer.secrets.items() if t == peer.table.hex()}
         self.phase = Phase.MIGRATING

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from lanomino.engine import (
@@ -19,12 +19,14 @@ from lanomino.engine import (
 from lanomino.engine import (
     Phase as EnginePhase,
 )
+from lanomino.engine.errors import seat_name
 from lanomino.engine.observe import public_event
 from lanomino.fair.commit import (
     new_table_id,
 )
 from lanomino.fair.commit_reveal import Step
 from lanomino.fair.transcript import (
+    TranscriptError,
     move_json,
     move_statement,
 )
@@ -66,7 +68,7 @@ class HostPlay(HostDeal):
         statement = move_statement(self.digest, d.hand, len(d.moves), body["move"])
         if not self.ring.verify_statement(d.keys[seat.seat], body["signature"], statement):
             raise RoundError("bad_signature",
-                             f"move {len(d.moves) + 1} is not signed by seat {seat.seat}'s key")
+                             f"move {len(d.moves) + 1} is not signed by {seat_name(seat.seat)}'s key")
         try:
             events = apply(state, seat.seat, action)
         except IllegalActionError as exc:
@@ -150,14 +152,14 @@ class HostPlay(HostDeal):
         self._publish("hand_log", entry=entry, end=self.doc["end"])  # the reveal: public now
         if then is not None:
             then()  # the update of the move that ended the hand: after its log
-        if bad:
-            self.stats["hand.unverified"] += 1  # the match's result says so (MatchOver.verified)
         for index, seat in bad:
             self.stats["refused.bad_signature"] += 1
-            self._events.append(ProtocolProblem("bad_signature", f"move {index + 1} is not signed by seat {seat}",
+            self._events.append(ProtocolProblem("bad_signature", f"move {index + 1} is not signed by {seat_name(seat)}",
                                                 seat))
-        detail = "the host built this hand" if not bad else f"{len(bad)} moves carry a bad signature"
-        self._events.append(HandVerified(d.hand, not bad, detail))
+        ok, detail = self._own_check(bad)
+        if not ok:
+            self.stats["hand.unverified"] += 1  # the match's result says so (MatchOver.verified)
+        self._events.append(HandVerified(d.hand, ok, detail))
         self._events.append(TranscriptUpdated(self.table.hex(), self.doc, over))
         self._host_view()
         if over:
@@ -168,6 +170,19 @@ class HostPlay(HostDeal):
         elif ended is not None:
             self.last_deal = d
             self._start_hand()
+
+    def _own_check(self, bad: Sequence[tuple[int, int]]) -> tuple[bool, str]:
+        """The host runs the verifier on its own transcript after each hand (as every peer does):
+        the result it reports counts every problem that check finds, not only bad signatures."""
+        if bad:
+            return False, f"{len(bad)} moves carry a bad signature"
+        try:
+            report = self.verifier.check(self.doc)
+        except TranscriptError as exc:
+            return False, f"malformed transcript: {exc}"
+        if report.failure is not None:
+            return False, report.failure.describe()
+        return True, report.hands[-1].describe() if report.hands else "no hands"
 
     def _run_local_seats(self, fire: bool = False) -> None:
         """Let host-side bots move while it is their turn: at once, or each after ``bot_delay_s``

@@ -248,7 +248,7 @@ class HostSession(HostMigrate):
             handler(self, seat, msg.body, msg.seq)
         except (RoundError, RemoteProtocolError) as exc:
             code = exc.code if isinstance(exc, RoundError) else "malformed"
-            self._refuse(sender.route, seat.seat, code, str(exc), msg.seq)
+            self._refuse(sender.route, seat.seat, code, str(exc), msg.seq, msg.type)
 
     def submit(self, action: Action, now: float) -> None:
         """The host's own seat moves (from a UI). Raises IllegalActionError when it may not."""

@@ -137,8 +137,12 @@ def test_moves_with_garbage_signatures_are_refused_and_the_match_verifies(
     result = over(host)
     agree(result, over(peer))
     assert result["problems"].get("refused.bad_signature") == 3
+    assert result["verified"] and done["seat"] not in (None, 0)
     check = lan4.run(h0, [*LANOMINO, "verify", result["transcript"], "--json"], timeout_s=60)
-    assert json.loads(check.stdout)["ok"], check.stdout
+    verdict = json.loads(check.stdout)
+    assert verdict["ok"], check.stdout
+    # each refusal is in the signed log: the forger's seat is at fault, never the host
+    assert [(f["what"], f["blame"]) for f in verdict["faults"]] == [("move", f"seat {done['seat'] + 1}")] * 3
 
 
 def test_passphrase_guessing_is_throttled_and_logged(lan4: NetLab, tmp_path: Path) -> None:

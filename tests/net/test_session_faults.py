@@ -139,6 +139,36 @@ def test_a_badly_signed_move_is_refused_on_arrival_and_never_logged() -> None:
     over = [e for e in table.host_events if isinstance(e, MatchOver)]
     assert over and over[0].verified
     assert all(slot.session.verified_all for slot in table.slots)
+    # the refusal is in the hand's signed log: the verifier names the seat, never the host
+    doc = table.host.doc
+    assert doc is not None
+    assert doc["hands"][0]["refused"] == [
+        {"seat": s.seat, "what": "move", "why": f"move {moves_before + 1} is not signed by seat {s.seat + 1}'s key"}]
+    report = verify_transcript(doc)
+    assert report.ok and [(hand, r.seat, r.what) for hand, r in report.faults] == [(1, s.seat, "move")]
+    assert report.to_json()["faults"][0]["blame"] == f"seat {s.seat + 1}"  # (words count from 1)
+    assert f"at fault: seat {s.seat + 1} sent a move not signed by their key" in report.hands[0].describe()
+    tampered = copy.deepcopy(doc)
+    tampered["hands"][0]["refused"][0]["seat"] = 3 - s.seat  # the host may not blame another seat
+    failure = verify_transcript(tampered).failure
+    assert failure is not None and failure.check == "log" and "the host" in failure.blame
+
+
+def test_the_host_reports_every_problem_its_own_check_of_the_transcript_finds() -> None:
+    """The host checks its own transcript after each hand, as the peers do: a problem its move
+    signature check cannot see (here a secret that does not open its commitment) makes its
+    result unverified too."""
+    table = Table(Rules.preset("classic", target=30), 3, seed=12)
+    table.run(lambda: table.host.phase.value == "play")
+    a = table.host.deal.current  # type: ignore[union-attr]
+    seat = next(n for n in a.round.secrets if n != 0)
+    a.round.secrets[seat] = bytes(32)  # as if it had revealed another secret than it committed to
+    finish(table)
+    checks = [e for e in table.host_events if isinstance(e, HandVerified)]
+    assert not checks[0].ok and "secret does not match their commitment" in checks[0].detail
+    over = [e for e in table.host_events if isinstance(e, MatchOver)]
+    assert over and not over[0].verified  # (a transcript that fails at hand 1 fails after it too)
+    assert table.host.stats["hand.unverified"] == sum(not e.ok for e in checks) == len(checks)
 
 
 def test_the_hosts_result_is_not_verified_when_its_own_check_found_a_problem() -> None:
