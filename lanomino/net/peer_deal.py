@@ -146,6 +146,18 @@ class PeerDeal(PeerBase):
         self._events.append(HandVerified(number, ok, detail))
         self._transcript_updated(doc)
 
+    def _settle_early_log(self) -> None:
+        """The host went silent after sending a hand's log but before the update of the move that
+        ended the hand: take the hand's last moves from the signed log (the view catches up with
+        the next snapshot). When the log says the match is over, it is over for this seat too."""
+        early, self.early_log = self.early_log, None
+        if early is None:
+            return
+        number = early["entry"]["hand"]
+        self.moves[number] = list(early["entry"]["moves"])
+        self.move_sigs[number] = list(early["entry"]["move_signatures"])
+        self._hand_log(early)
+
     def _transcript_updated(self, doc: dict[str, Any]) -> None:
         """Report the transcript as it stands; when its end says the match is over, so is this seat's."""
         end = doc["end"]

@@ -104,6 +104,7 @@ class PeerSession(PeerMigrate):
         if not self.silent and now - self.last_heard >= self.timings.liveness_s:
             self.silent = True
             self._events.append(HostSilent(self.last_heard))
+            self._settle_early_log()  # the update it waited for will not come now
             if self.can_elect():
                 self.elect(now)  # the host (or the candidate followed so far) is gone
                 return
