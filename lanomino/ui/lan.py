@@ -273,6 +273,8 @@ class LanView:
     def waiting_line(self) -> str:
         seated = {r.seat for r in self.roster}
         kept = [name for seat, name in sorted(self.kept.items()) if seat not in seated]
+        watching = f" · {self.watchers} watching" if self.watchers else ""
         if kept:  # a rematch's host
-            return f"rematch offered: waiting for {listed(kept)} ({self.taken}/{self.seats})"
-        return f"waiting for players ({self.taken}/{self.seats})"
+            return (f"rematch offered: waiting for {listed(kept)} ({self.taken}/{self.seats})"
+                    f"{watching}")
+        return f"waiting for players ({self.taken}/{self.seats}){watching}"

@@ -64,3 +64,10 @@ def test_the_header_shows_the_move_clock_and_an_away_seat_is_marked() -> None:
     ui.seat_levels = ("", "away", "", "")  # (the client marks a seat the move clock gave the bot)
     text = screen(ui)
     assert "30 s a move" in text and "peer1 (away)" in text
+
+
+def test_the_waiting_room_says_how_many_watch() -> None:
+    lan = LanView("host", "Kitchen", seats=2)
+    assert lan.waiting_line() == "waiting for players (0/2)"
+    lan.watchers = 2
+    assert lan.waiting_line() == "waiting for players (0/2) · 2 watching"
