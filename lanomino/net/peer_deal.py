@@ -174,12 +174,12 @@ class PeerDeal(PeerBase):
             report = self.verifier.check(doc)  # only the new (or amended) hand is checked
         except TranscriptError as exc:
             return False, f"malformed transcript: {exc}"
-        if report.failure is not None:
-            return False, report.failure.describe()
         entry = doc["hands"][-1]
-        adopted = entry.get("adopted")
+        adopted = entry.get("adopted")  # checked first: the most exact reason this seat can give
         if isinstance(adopted, dict) and any(k[0] == self.seat for k in adopted.get("keys", [])):
             return False, "the host adopted this seat's key: it would sign for this player"
+        if report.failure is not None:
+            return False, report.failure.describe()
         if number in self.moves and entry["moves"] != self.moves[number]:
             return False, "the logged moves are not the moves this seat was sent"
         if number in self.dealt and self.seat >= 0:  # (a watcher was dealt nothing)

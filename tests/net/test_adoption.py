@@ -109,3 +109,33 @@ def test_another_key_in_the_record_breaks_the_hosts_log_signature(
     _record(doc)["adopted"]["keys"][0][1] = KEY
     failure = verify_transcript(doc).failure
     assert failure is not None and failure.check in ("move-signature", "commitment", "log")
+
+
+def test_a_new_host_that_adopts_a_persons_seat_fails_that_persons_check() -> None:
+    """Only host-side bots' seats may be adopted. A new host that also lists a person's seat (here
+    seat 2, still at the table) could sign that player's moves: seat 2 fails the hand at once,
+    and the verifier, switching seat 2 to the new key, refuses seat 2's own later signatures."""
+    from lanomino.fair.identity import Identity
+    from lanomino.net.session import HandVerified, MatchOver
+
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=31, bots=1)
+    table.run(lambda: (h := table.by_seat(0).host) is not None and h.deal is not None
+              and h.deal.hand == 2 and h.phase.value == "play" and len(h.deal.moves) >= 3)
+    table.crash(0)
+    table.run(lambda: (h := table.by_seat(1).host) is not None and h.adoption is not None)
+    new = table.by_seat(1).host
+    assert new is not None and new.adoption is not None
+    assert [n for n, _ in new.adoption["keys"]] == [3]  # the bot's seat, as it should be
+    new.adoption["keys"].append([2, Identity.generate().public_key.hex()])  # and a person's
+    seat2 = table.by_seat(2)
+    seen = len(seat2.events)
+    table.run(lambda: any(isinstance(e, HandVerified) for e in seat2.events[seen:]))
+    check = next(e for e in seat2.events[seen:] if isinstance(e, HandVerified))
+    assert not check.ok and "adopted this seat's key" in check.detail
+    table.run(table.over)
+    over = [e for e in seat2.events if isinstance(e, MatchOver)]
+    assert over and not over[-1].verified
+    assert new.doc is not None
+    failure = verify_transcript(new.doc).failure
+    assert failure is not None and failure.check in ("move-signature", "commitment")
+    assert "seat 3" in failure.message and "the host" in failure.blame  # (words count from 1)
