@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lanomino.engine.errors import seat_name
+
 __all__ = ["Adoption", "AdoptionError", "check", "parse_adoption"]
 
 
@@ -75,16 +77,17 @@ def check(adoption: Adoption, log_host: int, migration_term: int | None,
     the term of that hand's migration, if any), given each seat's last adoption term (0: never);
     None when it holds."""
     if adoption.host != log_host:
-        return f"seat {adoption.host} adopts seats, but seat {log_host} signs this hand's log"
+        return (f"{seat_name(adoption.host)} adopts seats, but {seat_name(log_host)} signs this "
+                "hand's log")
     if migration_term is not None and adoption.term != migration_term:
         return f"the adoption is of term {adoption.term}, the migration of term {migration_term}"
     seats = [s for s, _ in adoption.keys]
     if len(set(seats)) != len(seats):
         return "a seat is adopted twice in one record"
     if adoption.host in seats:
-        return f"the host (seat {adoption.host}) adopts its own seat"
+        return f"the host ({seat_name(adoption.host)}) adopts the host's own seat"
     for seat in seats:
         if adoption.term <= last_terms[seat]:
-            return (f"seat {seat} is adopted in term {adoption.term}, "
-                    f"but it was adopted in term {last_terms[seat]} already")
+            return (f"{seat_name(seat)} is adopted in term {adoption.term}, "
+                    f"but that seat was adopted in term {last_terms[seat]} already")
     return None
