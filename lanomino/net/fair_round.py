@@ -84,7 +84,7 @@ class HandDeal:
         self.moves: list[dict[str, Any]] = []
         self.signatures: list[bytes] = []
         self.unchecked: list[int] = []
-        self.reshuffled: dict[str, Any] | None = None  # the re-shuffle after a migration (net/reshuffle.py)
+        self.reshuffled: dict[str, Any] | None = None  # the re-shuffle after a migration (host/reshuffle_round.py)
         self.adopted: dict[str, Any] | None = None  # seats a new host adopted (fair/adoption.py)
         self.refused: list[dict[str, Any]] = []  # badly signed messages refused (who, what, why)
         self.migrated: dict[str, int] | None = None  # {"host", "term", "at"} after a host migration  # moves whose signature is not checked yet (peers' moves)
@@ -122,6 +122,16 @@ class HandDeal:
                          secrets=dict(zip(seats, secrets, strict=False)))
         r.digest = next(iter(echoes.values()))[0] if echoes else b""
         return Attempt(ctx, r)
+
+    def attempt_from_json(self, table: bytes, raw: dict[str, Any], secrets: list[bytes]) -> Attempt:
+        """A finished attempt of this hand from its JSON (a transcript's, a peer's record)."""
+        commits = {c["seat"]: (bytes.fromhex(c["commitment"]), bytes.fromhex(c["signature"]))
+                   for c in raw["commitments"]}
+        echoes = {e["seat"]: (bytes.fromhex(e["set"]), bytes.fromhex(e["signature"]))
+                  for e in raw["echoes"]}
+        return self.restored_attempt(DealContext(table, self.hand, raw["attempt"]),
+                                     [c["seat"] for c in raw["commitments"]], commits,
+                                     bytes.fromhex(raw["set_signature"]), echoes, secrets)
 
     def abandon(self) -> list[int]:
         """The current attempt missed a deadline: keep who failed to answer (the transcript says

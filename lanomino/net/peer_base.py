@@ -16,6 +16,7 @@ from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.verify import StreamVerifier
 from lanomino.net.chunks import Reassembler
 from lanomino.net.codec import PROTOCOL_VERSION
+from lanomino.net.peer_reshuffle import ReshuffleAnswers
 from lanomino.net.session_base import (
     Closed,
     ProtocolProblem,
@@ -56,8 +57,7 @@ class PeerBase:
         self.host_seat = 0  # the seat of the current host (another after a migration)
         self.move_sigs: dict[int, list[str]] = {}  # per hand, the signatures of the moves (hex)
         self.attempts: dict[int, list[dict[str, Any]]] = {}  # per hand, the deal attempts without secrets
-        # the re-shuffle rounds this peer took part in (net/reshuffle.py)
-        self.reshuffle_store: dict[str, Any] = {"secrets": {}, "echoed": set(), "hands": set()}
+        self.reshuffle = ReshuffleAnswers(self)  # its part in re-shuffle rounds (peer_reshuffle.py)
         self.abandoned: dict[int, list[dict[str, Any]]] = {}  # per hand, attempts that missed a deadline
         self.election: Any = None  # a running host election (election.Election)
         self.bot_levels: dict[int, str] = {}  # host-side bots: seat -> level (never their keys)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from lanomino.net import reshuffle
 from lanomino.net.election import Election, can_migrate, entry_of, succession
 from lanomino.net.peer_base import Phase
 from lanomino.net.peer_deal import PeerDeal
@@ -71,7 +70,7 @@ class PeerMigrate(PeerDeal):
                 escrow = {**held, "digests": [d.hex() if isinstance(d, bytes) else d for d in held["digests"]]}
         return {"hand": hand, "moves": list(self.moves.get(hand, [])),
                 "signatures": list(self.move_sigs.get(hand, [])), "escrow": escrow,
-                "claim": reshuffle.own_claim(self, hand),  # for a re-shuffle (net/reshuffle.py)
+                "claim": self.reshuffle.claim(hand),  # for a re-shuffle (peer_reshuffle.py)
                 "last": self._last_hand_log()}
 
     def _last_hand_log(self) -> dict[str, Any] | None:

@@ -44,7 +44,6 @@ from lanomino.fair.transcript import (
     move_json,
     move_statement,
 )
-from lanomino.net import reshuffle
 from lanomino.net.election import HANDOVER, entry_of
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.peer_base import BASELINE, PeerBase, Phase
@@ -335,6 +334,15 @@ class PeerSession(PeerMigrate):
             levels[bot["seat"]] = bot["level"]
         self.bot_levels = levels
 
+    def _reshuffle_commit_req(self, body: dict[str, Any]) -> None:
+        self.reshuffle.commit_req(body)
+
+    def _reshuffle_set(self, body: dict[str, Any]) -> None:
+        self.reshuffle.set(body)
+
+    def _reshuffle_reveal_req(self, body: dict[str, Any]) -> None:
+        self.reshuffle.reveal_req(body)
+
     _handlers = {
         "challenge": _challenge, "refused": _refused_msg, "welcome": _welcome, "roster": _roster,
         "match": _match, "begin": _begin, "commit_req": PeerDeal._commit_req, "commit_set": PeerDeal._commit_set,
@@ -343,8 +351,8 @@ class PeerSession(PeerMigrate):
         "snapshot_part": PeerDeal._snapshot_part,
         "error": PeerBase._error, "bye": _bye_or_handover, "ping": PeerBase._ping,
         "bots": _bots,
-        "reshuffle_commit_req": reshuffle.peer_commit_req, "reshuffle_set": reshuffle.peer_set,
-        "reshuffle_reveal_req": reshuffle.peer_reveal_req,
+        "reshuffle_commit_req": _reshuffle_commit_req, "reshuffle_set": _reshuffle_set,
+        "reshuffle_reveal_req": _reshuffle_reveal_req,
     }
 
 

@@ -8,8 +8,10 @@ between these and the ZeroMQ transport; tests move them in memory on a fake cloc
 
 from __future__ import annotations
 
-from lanomino.net.host_session import HostSession, LocalSeat, Policy, successor_host
-from lanomino.net.host_session import Phase as HostPhase
+from collections.abc import Callable
+
+from lanomino.net.host.session import HostSession, LocalSeat, Policy
+from lanomino.net.host.session import Phase as HostPhase
 from lanomino.net.peer_session import PeerSession
 from lanomino.net.peer_session import Phase as PeerPhase
 from lanomino.net.session_base import (
@@ -54,8 +56,31 @@ def rejoin_as_peer(host: HostSession, now: float, term: int, seat: int) -> PeerS
     lost host): the new host lets it watch the match to its end. The caller connects it (the
     roster's ``addr`` and ``curve`` say where) and calls ``connect(now)``."""
     entry = next(e for e in host.roster() if e["seat"] == seat)
-    peer = PeerSession(host.identity, host.curve, entry["curve"] or "", name=host._seat(host.host_seat).name,
+    name = host.shared.seat(host.host_seat).name
+    peer = PeerSession(host.identity, host.curve, entry["curve"] or "", name=name,
                        timings=host.timings, secret_source=host.secret_source, term=term)
     peer.now = now
     return peer
 
+
+def successor_host(peer: PeerSession, now: float, *, policy: Policy | None,
+                   timings: Timings | None = None,
+                   secret_source: Callable[[], bytes] | None = None,
+                   bot_policy: Callable[[str], Policy] | None = None) -> HostSession:
+    """The host a peer becomes when an election picks it (its ``HostChanged.mine``): built from the
+    peer's replicated state; it waits for a majority of the members, then resumes the table."""
+    election = peer.election
+    assert election is not None and election.candidate == peer.seat and peer.rules is not None
+    host = HostSession(peer.identity, peer.curve, peer.rules, peer.players, name=peer.name,
+                       host_policy=policy,
+                       # (a lobby reopened after a migration asks newcomers for it)
+                       passphrase=peer.passphrase,
+                       timings=timings or peer.timings,
+                       secret_source=secret_source or peer.secret_source,
+                       table_id=peer.table, term=election.term,
+                       escrow=bool(peer.escrow) or not peer.dealt,  # (as the table dealt so far)
+                       away_policy=bot_policy("normal") if bot_policy is not None else None,
+                       watchers=peer.watch_cap)  # (the lost host's limit on watchers)
+    host.now = now
+    host.adopt(peer, election.term, election.lost_host, bot_policy)
+    return host

@@ -90,7 +90,7 @@ class MigratingTable:
                 m.peer.receive(decode_json(encode_json(message)), self.now)
             m.inbox.clear()
         if m.host is not None:
-            for s in m.host._humans():
+            for s in m.host.shared.humans():
                 s.last_heard = self.now
 
     def by_seat(self, seat: int) -> Machine:

@@ -332,6 +332,6 @@ def test_a_table_deals_without_escrow_by_default() -> None:
     table = Table(Rules.preset("classic", target=30), 4, seed=9)
     assert not table.host.escrow
     table.run(lambda: table.host.phase.value == "play")
-    assert all(s.session.escrow == {} for s in table.slots) and table.host.escrow_shares == {}
+    assert all(s.session.escrow == {} for s in table.slots) and table.host.dealing.escrow_shares == {}
     table.run(table.over)
     assert all(s.session.verified_all for s in table.slots)

@@ -255,7 +255,7 @@ def test_host_side_bots_move_with_the_table_under_keys_the_new_host_adopts(point
     table = MigratingTable(Rules.preset("classic", target=100), 4, seed=seed, bots=1)
     table.run(_at(table, point))
     assert _at(table, point)(), "the match never reached that point: pick another seed"
-    old_key = table.by_seat(0).host._seat(3).identity  # type: ignore[union-attr]
+    old_key = table.by_seat(0).host.shared.seat(3).identity  # type: ignore[union-attr]
     table.crash(0)
     table.run(table.over)
     assert table.over()
@@ -289,7 +289,7 @@ def test_the_bots_keys_never_leave_the_host() -> None:
         assert m.peer is not None and m.peer.bot_levels == {3: "greedy"}
     peer = table.by_seat(1).peer
     assert peer is not None
-    seq = host._seat(1).out_seq + 1
+    seq = host.shared.seat(1).out_seq + 1
     peer.receive({"v": 1, "type": "bots", "term": 0, "seq": seq,
                   "body": {"bots": [{"seat": 2, "level": "greedy"}]}}, table.now)  # not a bot's seat
     assert peer.bot_levels == {3: "greedy"} and peer.stats["dropped.refused"] == 1
@@ -308,7 +308,7 @@ def test_a_host_lost_during_the_first_deal_does_not_send_the_table_back_to_the_l
     lost = table.by_seat(0).host
     assert lost is not None
     table.run(lambda: phase_of(lost) == point)
-    assert phase_of(lost) == point and not lost._hands_done()
+    assert phase_of(lost) == point and not lost.play.hands_done()
     for m in table.machines:  # (the kit learns seats as it steps; it may not have stepped since)
         if m.peer is not None and m.peer.seat >= 0:
             m.seat = m.peer.seat
@@ -333,7 +333,7 @@ def test_a_host_lost_before_the_first_deal_reopens_the_table_and_a_newcomer_fill
     lost = table.by_seat(0).host
     assert lost is not None
     table.run(lambda: phase_of(lost) == point)
-    assert phase_of(lost) == point and not lost._hands_done()
+    assert phase_of(lost) == point and not lost.play.hands_done()
     for m in table.machines:  # (the kit learns seats as it steps; it may not have stepped since)
         if m.peer is not None and m.peer.seat >= 0:
             m.seat = m.peer.seat
@@ -396,7 +396,7 @@ def test_a_host_killed_between_a_hands_last_move_and_its_hand_log_is_survived(
     lost = table.by_seat(0).host
     assert lost is not None
     lost.escrow = escrow
-    send = lost._send
+    send = lost.shared.send
     dead = []
 
     def dies_at_the_hand_log(to: Any, type_: str, **body: Any) -> None:
@@ -410,7 +410,7 @@ def test_a_host_killed_between_a_hands_last_move_and_its_hand_log_is_survived(
         elif not dead:
             send(to, type_, **body)
 
-    lost._send = dies_at_the_hand_log  # type: ignore[method-assign]
+    lost.shared.send = dies_at_the_hand_log  # type: ignore[method-assign]
     table.run(lambda: bool(dead))
     table.step()  # (what did go out is delivered)
     assert dead and lost.doc is not None and len(lost.doc["hands"]) == hand
@@ -484,7 +484,7 @@ def test_the_new_host_replays_a_longer_log_than_its_own(players: int, seed: int)
     table = MigratingTable(Rules.preset("classic", target=100), players, seed=seed)
     lost = table.by_seat(0).host
     assert lost is not None
-    send = lost._send
+    send = lost.shared.send
     dead: list[int] = []
 
     def loses_one_update(to: Any, type_: str, **body: Any) -> None:
@@ -497,7 +497,7 @@ def test_the_new_host_replays_a_longer_log_than_its_own(players: int, seed: int)
                 dead.append(body["index"])  # the last one it sent
         send(to, type_, **body)
 
-    lost._send = loses_one_update  # type: ignore[method-assign]
+    lost.shared.send = loses_one_update  # type: ignore[method-assign]
     table.run(lambda: bool(dead))
     table.step()
     table.crash(0)

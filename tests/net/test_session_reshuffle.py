@@ -32,8 +32,8 @@ def lose_host_and_a_holder(seed: int, hand: int = 2, moves: int = 4) -> tuple[Mi
     host = table.by_seat(0).host
     assert host is not None and _in_play(table, hand, moves)
     table.crash(1)
-    host._split_escrow = lambda: None  # type: ignore[method-assign]  # it dies before the re-split
-    host._seat_left(1, "quit")
+    host.dealing.split_escrow = lambda: None  # type: ignore[method-assign]  # it dies before the re-split
+    host.play.seat_left(1, "quit")
     table.step()  # the roster and the resignation reach seats 2 and 3
     table.crash(0)
     assert host.deal is not None

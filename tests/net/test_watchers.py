@@ -245,7 +245,7 @@ def test_a_snapshot_is_a_copy_of_the_table_as_it_stood() -> None:
 
     t = Table(Rules.preset("classic"), 2, seed=4)
     t.run(lambda: t.host.deal is not None and len(t.host.deal.moves) >= 2, max_time=60)
-    body = t.host.snapshot_body(VIEWER)
+    body = t.host.play.snapshot_body(VIEWER)
     moves, events = len(body["play"]["moves"]), len(body["play"]["events"])
     hands = len(body["transcript"]["hands"])
     t.run(lambda: t.host.deal is not None and t.host.deal.hand >= 2, max_time=120)

@@ -31,7 +31,7 @@ Direction and meaning (P = peer, H = host):
   H->P bots       the host-side bots' seats and levels, for the member that may host next (never
                   their keys: a new host adopts the bots' seats under keys it makes, adoption.py)
   P->H report     after a host migration: the hand's moves and signatures this peer holds, its
-                  escrow share (the new host rebuilds the hand from these; see host_migrate.py),
+                  escrow share (the new host rebuilds the hand from these; see net/host/takeover.py),
                   its signed claim of its own tiles (for a re-shuffle) and the newest hand log it
                   has (``last``: the lost host may have died while sending it out)
 
@@ -40,7 +40,7 @@ Every message carries the sender's ``term``; a host refuses any other term, exce
   H->P reshuffle_commit_req / P->H reshuffle_commit / H->P reshuffle_set / P->H reshuffle_echo /
   H->P reshuffle_reveal_req / P->H reshuffle_reveal
                   the re-shuffle of the unknown tiles when the escrow cannot be rebuilt
-                  (net/reshuffle.py)
+                  (net/host/reshuffle_round.py)
 """
 
 
@@ -154,7 +154,7 @@ SCHEMAS: dict[str, dict[str, Check]] = {
     "bye": {"reason": text(MAX_TEXT)},
     "report": {"hand": COUNT, "moves": listof(obj, MAX_MOVES), "signatures": listof(SIG, MAX_MOVES),
                "escrow": optional(obj), "claim": optional(obj), "last": optional(obj)},
-    # the re-shuffle round after a migration whose escrow cannot be rebuilt (net/reshuffle.py)
+    # the re-shuffle round after a migration whose escrow cannot be rebuilt (net/host/reshuffle_round.py)
     "reshuffle_commit_req": {"hand": HAND, "term": HAND, "at": COUNT},
     "reshuffle_commit": {"hand": HAND, "term": HAND, "commitment": KEY32, "signature": SIG},
     "reshuffle_set": {"hand": HAND, "term": HAND, "at": COUNT, "opener": SEAT, "claims": KEY32,

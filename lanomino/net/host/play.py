@@ -1,0 +1,385 @@
+"""The host session's play part: moves, the hand's end, host-side bots, leaving, snapshots. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lanomino.engine import (
+    RESIGN,
+    Action,
+    Event,
+    HandEnded,
+    IllegalActionError,
+    MatchEnded,
+    TileDrawn,
+    apply,
+    observe,
+)
+from lanomino.engine import (
+    Phase as EnginePhase,
+)
+from lanomino.engine.errors import seat_name
+from lanomino.engine.observe import public_event
+from lanomino.fair.commit import (
+    new_table_id,
+)
+from lanomino.fair.commit_reveal import Step
+from lanomino.fair.transcript import (
+    move_json,
+    move_statement,
+)
+from lanomino.net.budget import Deferrals
+from lanomino.net.chunks import split_body
+from lanomino.net.fair_round import HandDeal, RoundError, closing
+from lanomino.net.host.deal import Dealing
+from lanomino.net.host.table import ROUND, Phase, Policy, Seat, Table, seat_view
+from lanomino.net.session_base import (
+    HandVerified,
+    MatchOver,
+    ProtocolProblem,
+    SeatAway,
+    SeatLeft,
+    TranscriptUpdated,
+    YourTurn,
+)
+from lanomino.net.watchers import VIEWER
+from lanomino.net.wire.values import event_to_json, parse_move
+
+
+class Playing:
+    """Moves, the end of a hand, host-side bots, the move clock, leaving, snapshots: one part of a
+    HostSession. Its own state: when a host-side bot moves next, the turn the move clock times,
+    the snapshot budget. It asks the deal part for the next hand."""
+
+    def __init__(self, table: Table, deal: Dealing, *, away_policy: Policy | None) -> None:
+        self.t, self.dealing = table, deal
+        self.bot_due: float | None = None
+        self.resyncs = Deferrals()  # a snapshot costs far more than its request: a budget per seat
+        self.away_policy = away_policy  # the table's bot, for a seat out of time (move clock)
+        self.turn_key: tuple[int, int] = (0, -1)  # (hand, move index) of the turn being timed
+        self.turn_since = 0.0
+
+    # ----- play ----------------------------------------------------------------------------------
+
+    def move(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        state, d = self.t.state, self.t.deal
+        if self.t.phase is not Phase.PLAY or state is None or d is None:
+            raise RoundError("wrong_phase", "no hand is in play")
+        if body["hand"] != d.hand or body["index"] != len(d.moves):
+            raise RoundError("stale", f"the hand is {d.hand} at move {len(d.moves)}")
+        action = parse_move(body["move"], seat.seat)
+        self.back(seat, body, seq)  # a seat out of time that moves again is back
+        if state.turn != seat.seat and action is not RESIGN:
+            raise RoundError("out_of_turn", f"it is seat {state.turn}'s turn")
+        # Checked on arrival: a move whose signature is not the seat's never enters the log (the
+        # transcript would then not verify, and it would not be the host's fault).
+        statement = move_statement(self.t.digest, d.hand, len(d.moves), body["move"])
+        if not self.t.ring.verify_statement(d.keys[seat.seat], body["signature"], statement):
+            who = seat_name(seat.seat)
+            raise RoundError("bad_signature", f"move {len(d.moves) + 1} is not signed by {who}'s key")
+        try:
+            events = apply(state, seat.seat, action)
+        except IllegalActionError as exc:
+            raise RoundError("illegal", str(exc)) from None
+        self._record(seat.seat, body["move"], body["signature"], events, d)
+        self.run_local_seats()
+
+    def play_local(self, seat: int, action: Action) -> None:
+        assert self.t.state is not None and self.t.deal is not None
+        d = self.t.deal
+        move = move_json(seat, action)
+        events = apply(self.t.state, seat, action)
+        sig = self.t.local[seat].identity.sign_statement(move_statement(self.t.digest, d.hand,
+                                                                        len(d.moves), move))
+        self._record(seat, move, sig, events, d)
+
+    def _record(self, seat: int, move: dict[str, Any], sig: bytes, events: list[Event],
+                d: HandDeal) -> None:
+        """A move applied: keep it for the transcript, send each peer its view, end the hand."""
+        assert self.t.state is not None
+        index = len(d.moves)
+        d.moves.append(move)
+        d.signatures.append(sig)
+        public = [event_to_json(e) for e in events]
+        turn = self.t.state.turn
+        signature = sig.hex()
+        drawn = [i for i, e in enumerate(events) if type(e) is TileDrawn]  # hidden from the others
+        updates: list[tuple[Seat, dict[str, Any]]] = []
+        for s in self.t.audience():
+            mine = public
+            for i in drawn:
+                e = events[i]
+                assert isinstance(e, TileDrawn)
+                if e.seat != s.seat:
+                    mine = [*mine[:i], event_to_json(public_event(e, s.seat)), *mine[i + 1:]]
+            updates.append((s, {"hand": d.hand, "index": index, "move": move,
+                                "signature": signature, "events": mine, "turn": turn}))
+        watched: dict[str, Any] | None = None
+        if len(self.t.watchers):  # every drawn tile hidden: a watcher views from no seat
+            seen = [event_to_json(public_event(e, VIEWER)) for e in events] if drawn else public
+            watched = {"hand": d.hand, "index": index, "move": move, "signature": signature,
+                       "events": seen, "turn": turn}
+
+        def send_updates() -> None:
+            for s, body in updates:
+                self.t.send(s, "update", **body)
+            if watched is not None:
+                self.t.publish("update", **watched)
+
+        ended = next((e for e in events if isinstance(e, HandEnded)), None)
+        finished = any(isinstance(e, MatchEnded) for e in events)
+        if ended is not None or finished:
+            self.hand_over(d, ended, send_updates)
+        else:
+            send_updates()
+            self.t.host_view()
+
+    def hand_over(self, d: HandDeal, ended: HandEnded | None,
+                  then: Callable[[], None] | None = None) -> None:
+        """Publish the hand's transcript entry (or an amended last one) and move on.
+
+        The log goes to every member before the updates of the move that ended the hand (``then``
+        sends them): a member that knows the hand is over then holds the log too, with every
+        secret in it, so a host lost in between is survived without escrow (the new host takes
+        that log)."""
+        assert self.t.state is not None and self.t.doc is not None
+        state = self.t.state
+        last = next(e for e in reversed(state.results)) if ended is None else ended
+        bad = d.check_signatures()
+        if self.t.adoption is not None and d.adopted is None:  # the first hand this host logs
+            d.adopted, self.t.adoption = self.t.adoption, None
+        entry = d.entry(self.t.identity, last.points, state.scores)
+        hands = self.t.doc["hands"]
+        if hands and hands[-1]["hand"] == d.hand:
+            hands[-1] = entry
+        else:
+            hands.append(entry)
+        over = state.phase is EnginePhase.OVER
+        winner = state.outcome.winner if state.outcome is not None else None
+        self.t.doc["end"] = closing(self.t.identity, self.t.digest, self.t.host_seat, len(hands),
+                                    over, winner, state.scores)
+        for s in self.t.audience():
+            self.t.send(s, "hand_log", entry=entry, end=self.t.doc["end"])
+        self.t.publish("hand_log", entry=entry, end=self.t.doc["end"])  # the reveal: public now
+        if then is not None:
+            then()  # the update of the move that ended the hand: after its log
+        for index, seat in bad:
+            self.t.stats["refused.bad_signature"] += 1
+            self.t.events.append(ProtocolProblem(
+                "bad_signature", f"move {index + 1} is not signed by {seat_name(seat)}", seat))
+        ok, detail = self.t.own_check(bad)
+        if not ok:
+            self.t.stats["hand.unverified"] += 1  # the match's result says so (MatchOver.verified)
+        self.t.events.append(HandVerified(d.hand, ok, detail))
+        self.t.events.append(TranscriptUpdated(self.t.table.hex(), self.t.doc, over))
+        self.t.host_view()
+        if over:
+            self.t.go(Phase.OVER)
+            self.bot_due = None
+            verified = self.t.stats["hand.unverified"] == 0
+            self.t.events.append(MatchOver(winner, tuple(state.scores), len(hands), verified))
+        elif ended is not None:
+            self.t.last_deal = d
+            self.dealing.start_hand()
+
+    def run_local_seats(self, fire: bool = False) -> None:
+        """Let host-side bots move while it is their turn: at once, or each after ``bot_delay_s``
+        (``fire``: that delay is over for the bot to move now)."""
+        while self.t.phase is Phase.PLAY and self.t.state is not None:
+            turn = self.t.state.turn
+            local = self.t.local.get(turn)
+            seat = self.t.seats[turn]
+            if local is None and seat is not None and seat.away and not seat.left:
+                self._play_away(turn)
+                continue
+            if local is None or self.bot_due is not None:
+                return
+            if local.policy is None:
+                self.t.events.append(YourTurn(observe(self.t.state, turn)))
+                return
+            if self.t.timings.bot_delay_s > 0 and not fire:
+                self.bot_due = self.t.now + self.t.timings.bot_delay_s
+                return
+            fire = False
+            self.play_local(turn, local.policy(observe(self.t.state, turn)))
+
+    def _play_away(self, seat: int) -> None:
+        """The table's bot moves for a seat out of time (signed by the host; the hand's log lists
+        the move under ``away``)."""
+        assert self.t.state is not None and self.t.deal is not None
+        d, obs = self.t.deal, observe(self.t.state, seat)
+        action = self.away_policy(obs) if self.away_policy is not None else obs.legal[0]
+        move = move_json(seat, action)
+        events = apply(self.t.state, seat, action)
+        sig = self.t.identity.sign_statement(move_statement(self.t.digest, d.hand, len(d.moves),
+                                                            move))
+        d.away.append(len(d.moves))
+        self._record(seat, move, sig, events, d)
+
+    def move_clock(self) -> float | None:
+        """When the seat to move runs out of time (None: no move clock, or no remote seat to time).
+        The clock starts when the turn is first seen here (after the move before it)."""
+        state, d, limit = self.t.state, self.t.deal, self.t.timings.move_s
+        if limit is None or self.t.phase is not Phase.PLAY or state is None or d is None:
+            return None
+        seat = self.t.seats[state.turn]
+        if state.turn in self.t.local or seat is None or seat.left or seat.away:
+            return None
+        key = (d.hand, len(d.moves))
+        if key != self.turn_key:
+            self.turn_key, self.turn_since = key, self.t.now
+        return self.turn_since + limit
+
+    def out_of_time(self, now: float) -> None:
+        due = self.move_clock()
+        if due is None or now < due:
+            return
+        assert self.t.state is not None
+        seat = self.t.seat(self.t.state.turn)
+        seat.away = True
+        self.t.stats["move_clock.away"] += 1
+        self.t.events.append(SeatAway(seat.seat, True))
+        self.t.broadcast_roster()
+        self.run_local_seats()
+
+    def back(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        if seat.away:
+            seat.away = False
+            self.t.events.append(SeatAway(seat.seat, False))
+            self.t.broadcast_roster()
+
+    def after_deal(self) -> None:
+        """A hand was just dealt: seats that left during its deal (the first hand: there is no
+        hand before to write their resignation into) resign now; then the bots move."""
+        assert self.t.state is not None and self.t.deal is not None
+        for n, seat in enumerate(self.t.seats):
+            if (seat is not None and seat.left and self.t.state.active[n]
+                    and self.t.phase is Phase.PLAY):
+                self._resign(n, self.t.deal)
+        if self.t.phase is Phase.PLAY:
+            self.dealing.split_escrow()
+        self.run_local_seats()
+
+    # ----- leaving -------------------------------------------------------------------------------
+
+    def bye(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        if seat.left:
+            seat.watching = False  # a watcher stops following
+            return
+        self.seat_left(seat.seat, f"quit: {body['reason']}" if body["reason"] else "quit")
+
+    def ping(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        pass  # being heard is all a ping is for
+
+    def resync(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        if self.resyncs.ask(seat.seat, self.t.now):  # else answered once, later (handle_timer)
+            self.send_snapshot(seat)
+
+    def seat_left(self, number: int, reason: str) -> None:
+        seat = self.t.seat(number)
+        if seat.left or self.t.phase is Phase.OVER:
+            return
+        self.t.events.append(SeatLeft(number, reason))
+        if self.t.phase in (Phase.LOBBY, Phase.HEADER):
+            self._back_to_lobby(seat)
+            return
+        seat.left = True
+        seat.connected = False
+        self.t.broadcast_roster()
+        assert self.t.state is not None
+        if self.t.phase is Phase.DEAL and self.t.last_deal is None:
+            # The first hand's deal began: the table goes on. The seat takes no further part in
+            # the round (a fresh attempt without it) and is resigned once the hand is dealt.
+            if self.t.deal is not None and number in self.t.deal.current.round.seats:
+                self.t.deal.current.round.abandon_for([number], self.t.now)
+                self.t.deal.abandon()
+                self.dealing.new_attempt()
+            return
+        if self.t.phase is Phase.PLAY:
+            assert self.t.deal is not None
+            self._resign(number, self.t.deal)
+            if self.t.phase is Phase.PLAY:
+                self.dealing.split_escrow()
+                self.run_local_seats()
+            return
+        # Between hands: the resignation closes the last hand; the next deal starts again.
+        assert self.t.last_deal is not None
+        self._resign(number, self.t.last_deal)
+        if not self._over():
+            self.dealing.start_hand()
+
+    def _resign(self, number: int, d: HandDeal) -> None:
+        assert self.t.state is not None
+        move = move_json(number, RESIGN)
+        events = apply(self.t.state, number, RESIGN)
+        sig = self.t.identity.sign_statement(move_statement(self.t.digest, d.hand, len(d.moves),
+                                                            move))
+        self._record(number, move, sig, events, d)
+        if d is self.t.last_deal and not any(isinstance(e, MatchEnded) for e in events):
+            self.hand_over(d, None)  # the amended last hand, re-signed
+
+    def _over(self) -> bool:
+        return self.t.phase is Phase.OVER
+
+    def hands_done(self) -> bool:
+        return self.t.doc is not None and bool(self.t.doc["hands"])
+
+    def _back_to_lobby(self, seat: Seat) -> None:
+        """A seat left before the first hand was dealt: free it; the next match gets a new id."""
+        if seat.curve is not None:
+            self.t.by_curve.pop(seat.curve, None)
+        self.t.seats[seat.seat] = None
+        if self.t.phase is not Phase.LOBBY:
+            self.t.table = new_table_id()
+            self.t.go(Phase.LOBBY)
+            self.t.state, self.t.doc, self.t.deal = None, None, None
+            self.t.header_sigs = {}
+        self.t.broadcast_roster()
+        if seat.route is not None:
+            self.t.send(seat, "bye", reason="you left the table")
+
+    def snapshot_body(self, viewer: int) -> dict[str, Any]:
+        """Everything ``viewer`` (a seat, or VIEWER: a watcher, who holds no tiles) may know now."""
+        play: dict[str, Any] | None = None
+        state, d = self.t.state, self.t.deal
+        if self.t.phase is Phase.PLAY and state is not None and d is not None:
+            history = [event_to_json(seat_view(e, viewer)) for e in state.history]
+            tiles = [str(t) for t in self.t.dealt[viewer]] if viewer != VIEWER else []
+            play = {"hand": d.hand, "tiles": tiles, "events": history,  # (copies: sent later)
+                    "moves": list(d.moves), "signatures": [s.hex() for s in d.signatures],
+                    "turn": state.turn,
+                    "attempts": [x.public_json() for x in d.attempts],
+                    "abandoned": list(d.abandoned)}
+        doc = None if self.t.doc is None else {**self.t.doc, "hands": list(self.t.doc["hands"])}
+        return {"seat": viewer, "roster": self.t.roster(), "seats": self.t.players,
+                "rules": self.t.rules_spec, "transcript": doc, "play": play}
+
+    def send_snapshot(self, seat: Seat) -> None:
+        """Everything the seat may know now, then whatever it still owes the deal."""
+        d = self.t.deal
+        snapshot = self.snapshot_body(seat.seat)
+        parts = split_body(snapshot)  # a long match's transcript outgrows one message
+        for part in parts:
+            self.t.send(seat, "snapshot_part", **part)
+        if not parts:
+            self.t.send(seat, "snapshot", **snapshot)
+        n = seat.seat
+        if self.t.doc is not None:
+            self.t.send_bots(seat)
+        if self.t.phase is Phase.HEADER and n not in self.t.header_sigs:
+            self.t.send(seat, "match", header=self.t.header)
+        if d is None or self.t.phase not in ROUND:
+            if n in self.dealing.escrow_shares and self.t.phase is Phase.PLAY:
+                self.t.send(seat, "escrow", **self.dealing.escrow_shares[n])
+            return
+        a = d.current
+        if n not in a.round.missing():
+            return
+        if a.round.step is Step.COMMIT:
+            self.t.send(seat, "commit_req", hand=d.hand, attempt=a.ctx.attempt)
+        elif a.round.step is Step.ECHO:
+            self.dealing.send_set(seat)
+        elif a.round.step is Step.REVEAL:
+            self.dealing.send_set(seat)  # a restarted peer reveals only for a set it has checked
+            self.t.send(seat, "reveal_req", hand=d.hand, attempt=a.ctx.attempt)

@@ -1,0 +1,281 @@
+"""The table every part of the host session shares: seats, the match so far, the phase, the outbox.
+
+Pure (see session.py). The parts (``deal``, ``play``, ``takeover``, ``reshuffle_round``,
+``joining``) each keep their own state and read and write the table through this object; the
+phase has one owner, ``Table.go``, which enforces ``TRANSITIONS``.
+
+Phases and their transitions (``TRANSITIONS`` below is the table ``go`` enforces)::
+
+    LOBBY  --all seats taken-->  HEADER  --every header signature-->  DEAL
+    DEAL   --the round is done--> PLAY | DEAL (void deal, or a step's deadline: a fresh attempt)
+    PLAY   --hand over--> DEAL (next hand) | OVER
+    DEAL   --a seat left between hands and ended the match--> OVER
+    HEADER --a seat left--> LOBBY (new table id; once the first deal began, never again)
+    LOBBY  --a peer became host (takeover)--> MIGRATING
+    MIGRATING --resumed--> LOBBY (lost before the match) | DEAL | PLAY | OVER
+    any but STEPPED_DOWN --a newer term, a hand-over, cut off--> STEPPED_DOWN
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lanomino.engine import (
+    Action,
+    Event,
+    GameState,
+    HandStarted,
+    Observation,
+    Rules,
+    observe,
+)
+from lanomino.engine.observe import public_event
+from lanomino.fair.identity import Identity, KeyRing
+from lanomino.fair.transcript import TranscriptError
+from lanomino.fair.verify import StreamVerifier
+from lanomino.net.codec import PROTOCOL_VERSION
+from lanomino.net.errors import LocalProtocolError
+from lanomino.net.fair_round import HandDeal
+from lanomino.net.session_base import (
+    ObservationChanged,
+    Outgoing,
+    ProtocolProblem,
+    SessionEvent,
+    Stats,
+    Timings,
+)
+from lanomino.net.watchers import DEFAULT_CAP, Watchers
+from lanomino.net.wire.schemas import build
+
+Policy = Callable[[Observation], Action]
+
+
+class Phase(enum.Enum):
+    LOBBY = "lobby"
+    HEADER = "header"
+    DEAL = "deal"  # a commit-reveal round runs (its step: ``deal.current.round.step``)
+    PLAY = "play"
+    OVER = "over"
+    MIGRATING = "migrating"  # a new host waits for a majority of the members and their reports
+    STEPPED_DOWN = "stepped_down"  # this host saw a higher term: it is a peer now
+
+
+_DOWN = Phase.STEPPED_DOWN
+TRANSITIONS: Mapping[Phase, frozenset[Phase]] = {
+    Phase.LOBBY: frozenset({Phase.HEADER, Phase.MIGRATING, _DOWN}),
+    Phase.HEADER: frozenset({Phase.DEAL, Phase.LOBBY, _DOWN}),
+    Phase.DEAL: frozenset({Phase.DEAL, Phase.PLAY, Phase.OVER, _DOWN}),
+    Phase.PLAY: frozenset({Phase.DEAL, Phase.OVER, _DOWN}),
+    Phase.OVER: frozenset({_DOWN}),
+    Phase.MIGRATING: frozenset({Phase.LOBBY, Phase.DEAL, Phase.PLAY, Phase.OVER, _DOWN}),
+    Phase.STEPPED_DOWN: frozenset(),
+}
+
+ROUND = (Phase.DEAL,)
+RUNNING = (Phase.DEAL, Phase.PLAY, Phase.MIGRATING)  # a match under way: a leaving host hands over
+
+
+@dataclass(slots=True)
+class Seat:
+    """A taken seat, as the host tracks it."""
+
+    seat: int
+    name: str
+    kind: str  # host | human | bot
+    identity: bytes
+    curve: str | None = None
+    route: bytes | None = None
+    connected: bool = True
+    last_heard: float = 0.0
+    last_sent: float = 0.0
+    in_seq: int = 0  # the last seq accepted from this seat
+    out_seq: int = 0  # the last seq sent to this seat
+    left: bool = False
+    addr: str | None = None  # where this seat would host after a migration (IP:PORT)
+    watching: bool = False  # a person whose seat has left follows the match to its end
+    unanswered_since: float | None = None  # it let a deadline pass: its grace period runs from here
+    away: bool = False  # out of time on the move clock: the table's bot plays it until it is back
+
+    def roster(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "identity": self.identity.hex(),
+                "curve": self.curve, "kind": self.kind,
+                "connected": self.connected and not self.left,
+                "left": self.left, "addr": self.addr, "away": self.away}
+
+
+@dataclass(frozen=True, slots=True)
+class LocalSeat:
+    """A seat the host plays itself: its own (``policy`` None: the UI submits) or a bot's."""
+
+    name: str
+    identity: Identity
+    policy: Policy | None
+    level: str = ""  # a host-side bot's level: a new host after a migration plays it at this level
+
+
+class Table:
+    """What every part of the host session shares: the table's state and how to send."""
+
+    def __init__(self, identity: Identity, curve: str, rules: Rules, players: int, *,
+                 rules_spec: dict[str, Any], timings: Timings, term: int, table_id: bytes,
+                 secret_source: Callable[[], bytes], watchers: int = DEFAULT_CAP) -> None:
+        self.identity, self.curve, self.rules, self.players = identity, curve, rules, players
+        self.rules_spec = rules_spec
+        self.timings = timings
+        self.term = term
+        self.secret_source = secret_source
+        self.table = table_id
+        self.stats = Stats()
+        self.ring = KeyRing()
+        self.host_seat = 0  # the seat this host plays (another after a migration)
+        self.local: dict[int, LocalSeat] = {}
+        self.seats: list[Seat | None] = [None] * players
+        self.by_curve: dict[str, int] = {}  # the seat each proven CURVE key sits in
+        self.state: GameState | None = None
+        self.header: dict[str, Any] = {}
+        self.digest = ""
+        self.header_sigs: dict[int, bytes] = {}
+        self.doc: dict[str, Any] | None = None  # the transcript so far
+        self.verifier = StreamVerifier()  # the host's own check of it, hand by hand
+        self.deal: HandDeal | None = None  # the hand being dealt or played
+        self.last_deal: HandDeal | None = None  # the hand before it (a resignation may be added)
+        self.dealt: list[list[Any]] = []
+        self.adoption: dict[str, Any] | None = None  # bots this host adopted, not yet logged
+        self.watchers = Watchers(watchers)  # people following the table without a seat
+        self.out: list[Outgoing] = []
+        self.events: list[SessionEvent] = []
+        self.now = 0.0
+        self._phase = Phase.LOBBY
+
+    # ----- the phase: one owner ------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    def go(self, to: Phase) -> None:
+        """Move to phase ``to``.
+
+        Raises:
+            LocalProtocolError: ``TRANSITIONS`` does not allow it (a bug here, never a peer's).
+        """
+        if to not in TRANSITIONS[self._phase]:
+            raise LocalProtocolError(f"the host may not go from {self._phase.value} to {to.value}")
+        self._phase = to
+
+    # ----- queries -------------------------------------------------------------------------------
+
+    @property
+    def seats_taken(self) -> int:
+        return sum(1 for s in self.seats if s is not None and not s.left)
+
+    def roster(self) -> list[dict[str, Any]]:
+        return [s.roster() for s in self.seats if s is not None]
+
+    def observation(self, seat: int | None = None) -> Observation | None:
+        if self.state is None:
+            return None
+        return observe(self.state, self.host_seat if seat is None else seat)
+
+    def seat(self, number: int) -> Seat:
+        seat = self.seats[number]
+        assert seat is not None
+        return seat
+
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if s is not None and s.kind == "human" and not s.left]
+
+    def audience(self) -> list[Seat]:
+        """Everyone who hears the table's public messages: the humans playing, then the watchers."""
+        return [s for s in self.seats
+                if s is not None and (s.kind == "human" and not s.left or s.watching)]
+
+    # ----- sending -------------------------------------------------------------------------------
+
+    def send(self, to: Seat, type_: str, **body: Any) -> None:
+        to.out_seq += 1
+        to.last_sent = self.now
+        if to.route is None:
+            return
+        message = {"v": PROTOCOL_VERSION, "type": type_, "term": self.term, "seq": to.out_seq,
+                   "body": body}
+        self.out.append(Outgoing(to.route, message))
+
+    def send_bots(self, seat: Seat) -> None:
+        """Tell a member the host-side bots' levels, so that it can play them if it hosts next.
+
+        A bot's seat belongs to the table, not to a person; its private key stays with this host
+        (anyone holding it could sign as the bot). A member that takes over after a migration
+        adopts the bot's seat under a key of its own (fair/adoption.py)."""
+        bots = [{"seat": n, "level": local.level}
+                for n, local in sorted(self.local.items())
+                if local.level and n != self.host_seat and not self.seat(n).left]
+        if bots:
+            self.send(seat, "bots", bots=bots)
+
+    def broadcast_roster(self) -> None:
+        roster = self.roster()
+        clock = self.timings.move_s
+        counts = {"watching": len(self.watchers), "watch_cap": self.watchers.cap,
+                  "move_clock_ms": None if clock is None else max(1, round(clock * 1000))}
+        for s in self.audience():
+            self.send(s, "roster", roster=roster, seats=self.players, **counts)
+        self.publish("roster", roster=roster, seats=self.players, **counts)
+
+    def publish(self, type_: str, **body: Any) -> None:
+        """A public message to every watcher (net/watchers.py): ``body`` holds no private tile."""
+        self.out += self.watchers.publish(type_, self.term, self.now, **body)
+
+    def refuse(self, route: bytes, seat: int | None, code: str, detail: str, ref: int,
+               what: str = "") -> None:
+        """Answer a refused message (``what``: its type) with an error; a badly signed one is
+        also written into the hand's log, naming the seat that sent it (HandDeal.blame)."""
+        if code == "bad_signature" and seat is not None and self.deal is not None:
+            self.deal.blame(seat, what, detail)
+        self.stats[f"refused.{code}"] += 1
+        self.events.append(ProtocolProblem(code, detail, seat))
+        ref = ref if 0 <= ref < 2**53 else 0
+        if seat is not None and self.seats[seat] is not None:
+            self.send(self.seat(seat), "error", code=code, message=detail[:300], ref=ref)
+        else:
+            self.out.append(Outgoing(route, build("error", self.term, 1, code=code,
+                                                  message=detail[:300], ref=ref)))
+
+    def no_answer(self, number: int, now: float) -> None:
+        """Seat ``number`` let a deadline pass: it counts as dropped (its grace period starts;
+        past it, the table's leave rules apply)."""
+        seat = self.seat(number)
+        self.stats["deadline.no_answer"] += 1
+        self.events.append(ProtocolProblem("no_answer", f"seat {number} did not answer in time",
+                                           number))
+        if seat.unanswered_since is None:
+            seat.unanswered_since = now
+
+    def own_check(self, bad: Sequence[tuple[int, int]]) -> tuple[bool, str]:
+        """The host runs the verifier on its own transcript after each hand (as every peer does):
+        the result it reports counts every problem that check finds, not only bad signatures."""
+        if bad:
+            return False, f"{len(bad)} moves carry a bad signature"
+        try:
+            report = self.verifier.check(self.doc)
+        except TranscriptError as exc:
+            return False, f"malformed transcript: {exc}"
+        if report.failure is not None:
+            return False, report.failure.describe()
+        return True, report.hands[-1].describe() if report.hands else "no hands"
+
+    def host_view(self) -> None:
+        """The host's own seat, played from a UI, sees the table change."""
+        if self.state is not None and self.local[self.host_seat].policy is None:
+            self.events.append(ObservationChanged(observe(self.state, self.host_seat)))
+
+
+def seat_view(event: Event, seat: int) -> Event:
+    """``event`` as ``seat`` may see it on the wire: another seat's drawn tile is hidden, and so is
+    the tile the opener must lead with (it shows who holds it until it is played)."""
+    if type(event) is HandStarted and event.must_lead is not None and event.opener != seat:
+        return event._replace(must_lead=None)
+    return public_event(event, seat)

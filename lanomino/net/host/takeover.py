@@ -1,0 +1,394 @@
+"""A new host after a migration: built from a peer's replicated state, it waits for a majority of
+the members, rebuilds the hand in play from their reports and the escrow, and resumes. Pure.
+
+The rebuilt hand is checked before play goes on: the escrow shares must match their digests and
+the secrets they give must open the signed commitments (``escrow.rebuild``); the move log is the
+longest one any member holds, and every other member's log must be a prefix of it. The lost
+host's seat has left the table (its tiles leave with it) unless it came back in time to vote.
+Host-side bots move with the table: every member was told their levels (``bots``), never their
+keys; the new host adopts each bot's seat under a key it makes, records that in the next hand
+log it signs (fair/adoption.py) and plays the bot at its level; a bot whose level the new host
+does not know resigns (signed by the new host).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from lanomino.engine import (
+    DealVoided,
+    GameState,
+    HandEnded,
+    HandStarted,
+    apply,
+    new_game,
+    start_hand,
+)
+from lanomino.fair import reshuffle as rs
+from lanomino.fair.commit import CommitmentError, DealContext, new_table_id
+from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
+from lanomino.fair.identity import Identity
+from lanomino.fair.replay import state_after
+from lanomino.fair.shuffle import derive_deal
+from lanomino.fair.transcript import TranscriptError, parse_transcript
+from lanomino.fair.verify import verify_transcript
+from lanomino.net.election import HANDOVER, majority, members, raw_key
+from lanomino.net.fair_round import HandDeal, RoundError, closing
+from lanomino.net.host.deal import Dealing
+from lanomino.net.host.play import Playing
+from lanomino.net.host.reshuffle_round import Hand, Reshuffling, Round
+from lanomino.net.host.table import RUNNING, LocalSeat, Phase, Policy, Seat, Table
+from lanomino.net.session_base import MigrationDone, MigrationPaused, SteppedDown
+from lanomino.net.wire.values import parse_move
+
+if TYPE_CHECKING:
+    from lanomino.net.peer_session import PeerSession
+
+
+class Takeover:
+    """Taking over a table (see the module docstring): one part of a HostSession. Its own state:
+    the peer session it grew from, the members and their reports, the keys before adoption; it
+    holds the re-shuffle part (``reshuffle``), which only a new host runs."""
+
+    def __init__(self, table: Table, deal: Dealing, play: Playing) -> None:
+        self.t, self.dealing, self.play = table, deal, play
+        self.reshuffle = Reshuffling(table, self.try_resume)
+        self.members: list[int] = []
+        self.lost_host = -1
+        self.reports: dict[int, dict[str, Any]] = {}
+        self.carried: PeerSession | None = None  # the peer session this host grew from
+        self.keys_before: list[bytes] = []  # each seat's key before this host adopted the bots'
+        self.report_due: dict[int, float] = {}  # when each joined member's report is due
+        self.resumed: Callable[[], None] = _nothing  # the table resumed: the watchers' snapshots
+
+    def adopt(self, peer: PeerSession, term: int, lost_host: int,
+              bot_policy: Callable[[str], Policy] | None = None) -> None:
+        """Take the table over from ``peer``'s replicated state, as host of ``term``; the host-side
+        bots whose level the peer was told are adopted under new keys and played with
+        ``bot_policy(level)``."""
+        self.t.term, self.t.host_seat = term, peer.seat
+        self.lost_host, self.carried = lost_host, peer
+        self.t.table, self.t.header, self.t.digest = peer.table, dict(peer.header), peer.digest
+        self.t.rules_spec = peer.doc and peer.doc["rules"] or self.t.rules_spec
+        self.t.local = {peer.seat: self.t.local[0]}
+        if bot_policy is not None:
+            for e in peer.roster:
+                level = peer.bot_levels.get(e["seat"])
+                if e["kind"] == "bot" and not e.get("left", False) and level is not None:
+                    self.t.local[e["seat"]] = LocalSeat(e["name"], Identity.generate(),
+                                                        bot_policy(level), level)
+        adopted = sorted(n for n in self.t.local if n != peer.seat)
+        if adopted:
+            self.t.adoption = {"host": peer.seat, "term": term,
+                             "keys": [[n,
+                                       self.t.local[n].identity.public_key.hex()] for n in adopted]}
+        self.t.seats = [None] * self.t.players
+        self.keys_before = [b""] * self.t.players
+        for e in peer.roster:
+            kind = "host" if e["seat"] == peer.seat else ("bot" if e["kind"] == "bot" else "human")
+            self.keys_before[e["seat"]] = raw_key(e["identity"])
+            key = (self.t.local[e["seat"]].identity.public_key if e["seat"] in adopted
+                   else raw_key(e["identity"]))
+            seat = Seat(e["seat"], e["name"], kind, key, e["curve"], connected=False,
+                        left=e.get("left", False), last_heard=self.t.now, addr=e.get("addr"),
+                        away=e.get("away", False))
+            self.t.seats[e["seat"]] = seat  # its connection counts once it has said hello again
+        me = self.t.seat(peer.seat)
+        me.connected = True
+        self.members = members(peer.roster)
+        self.reports = {peer.seat: peer.report()}
+        self.t.doc = copy.deepcopy(peer.doc)  # None: the host was lost before the match began
+        self.t.verifier = peer.verifier  # the hands it checked as a peer need no second check
+        self.t.header_sigs = {n: bytes.fromhex(s) for n,
+                              s in enumerate(self.t.doc["header_signatures"])} if self.t.doc else {}
+        self.dealing.local_secrets = {(h, a, peer.seat): s for (t, h, a),
+                                      s in peer.secrets.items() if t == peer.table.hex()}
+        self.t.go(Phase.MIGRATING)
+        self.try_resume()
+
+    def never_resumed(self) -> bool:
+        """A candidate that has not rebuilt the table yet (no majority): it may go back to being
+        the peer it was when a newer term turns up."""
+        return self.t.phase is Phase.MIGRATING and self.t.state is None
+
+    def notice_term(self, term: int, host: int) -> None:
+        """Another host runs ``term``: if it is newer, stop being host (the node rejoins as a
+        peer)."""
+        if term > self.t.term and self.t.phase is not Phase.STEPPED_DOWN:
+            self.t.go(Phase.STEPPED_DOWN)
+            self.play.bot_due = None
+            self.t.events.append(SteppedDown(term, host))
+
+    def hand_over(self, reason: str = "the host is leaving") -> None:
+        """Leave a running match on purpose: the peers elect the next host at once (no timeout)."""
+        running = self.t.phase in RUNNING
+        for s in self.t.humans():
+            self.t.send(s, "bye", reason=(f"{HANDOVER}: {reason}" if running else reason)[:300])
+        self.t.publish("bye", reason=(f"{HANDOVER}: {reason}" if running else reason)[:300])
+        if not running:
+            return
+        self.t.go(Phase.STEPPED_DOWN)
+        self.play.bot_due = None
+
+    def expire(self, now: float) -> None:
+        """The waits of a new host: a re-shuffle step, a joined member's report."""
+        self.reshuffle.expire(now)
+        for n, due in list(self.report_due.items()):
+            if now >= due:  # a member joined this new host but sends no report
+                del self.report_due[n]
+                self.t.no_answer(n, now)
+
+    def member_back(self, seat: Seat) -> None:
+        """A member joined this new host (its report follows, within ``answer_s``)."""
+        if seat.seat not in self.reports:
+            self.report_due[seat.seat] = self.t.now + self.t.timings.answer_s
+        self.t.broadcast_roster()
+
+    def report(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+        if self.t.phase is not Phase.MIGRATING:
+            return  # late: the table has resumed, the snapshot it got says it all
+        self.reports[seat.seat] = body
+        self.report_due.pop(seat.seat, None)
+        self.try_resume()
+
+    def try_resume(self) -> None:
+        need = majority(len(self.members))
+        joined = [n for n in self.members if n in self.reports]
+        if len(joined) < need:
+            self.t.events.append(MigrationPaused(self.t.term, len(joined), need))
+            return
+        self._catch_up()
+        rebuilt = self._rebuild()
+        if self.t.phase is Phase.MIGRATING:
+            return  # a re-shuffle round among the survivors runs first (reshuffle_round.py)
+        self.t.events.append(MigrationDone(self.t.term, self.t.host_seat, rebuilt))
+        for n in joined:
+            if n != self.t.host_seat:
+                self.play.send_snapshot(self.t.seat(n))
+        self.resumed()  # the watchers that followed this host get theirs (watching.py)
+        for n, s in enumerate(self.t.seats):
+            if s is None or s.left or n == self.t.host_seat:
+                continue
+            if ((s.kind == "bot" and n not in self.t.local)
+                    or (n == self.lost_host and n not in self.reports)):
+                self.play.seat_left(n, "the host left" if n == self.lost_host else "its host left")
+        if self.t.phase is Phase.DEAL and self.t.deal is None:
+            # (the lost host, if it left, takes no part: it resigns once dealt)
+            self.dealing.start_hand()
+        self.t.host_view()
+        self.play.run_local_seats()
+
+    # ----- rebuilding --------------------------------------------------------------------------
+
+    def _catch_up(self) -> None:
+        """Take a finished hand's log that a member has and this host missed (the lost host died
+        while sending it out). It is the lost host's signed entry: kept only if the transcript
+        with it verifies."""
+        if self.t.doc is None:
+            return
+        for report in self.reports.values():
+            last = report.get("last")
+            hands = self.t.doc["hands"]
+            if not isinstance(last, dict) or not isinstance(last.get("entry"), dict):
+                continue
+            entry, end = last["entry"], last.get("end")
+            if entry.get("hand") != len(hands) + 1:
+                continue  # nothing new (or a gap: not this host's to fill)
+            candidate = {**self.t.doc, "hands": [*hands, entry], "end": end}
+            try:
+                ok = verify_transcript(candidate).ok
+            except (TranscriptError, ValueError, TypeError, KeyError):
+                ok = False
+            if ok:
+                self.t.doc = candidate
+            else:
+                self.t.stats["migration.bad_hand_log"] += 1
+
+    def _rebuild(self) -> bool:
+        """The game state after the finished hands, then the hand in play if there is one."""
+        if self.t.doc is None:  # lost in the lobby or while the header was being signed
+            self.t.deal = None
+            self.t.go(Phase.LOBBY)
+            self._reopen()
+            return False
+        # before the first hand ends the document has no "end" yet: nothing to replay
+        finished = parse_transcript(self.t.doc).hands if self.t.doc["hands"] else ()
+        if finished:
+            assert self.carried is not None
+            report = self.carried.verifier.check(self.t.doc)
+            state = state_after(parse_transcript(self.t.doc), self.t.rules, report)
+        else:
+            state = new_game(self.t.rules, self.t.players)
+        self.t.state = state
+        if finished:
+            self.t.last_deal = self._deal_of_entry(self.t.doc["hands"][-1])
+        played = len(finished)
+        if not finished:  # the match began (every header signature is in): it goes on from here
+            self.t.doc["end"] = closing(self.t.identity, self.t.digest, self.t.host_seat, 0, False,
+                                        None,
+                                      state.scores)
+        if not self._rebuild_hand(state, played + 1):
+            # no hand in play to rebuild (lost during a deal round, or between hands): the next
+            # hand is dealt afresh, members re-committing to the same secrets; once the first
+            # deal has started a table never falls back to the lobby
+            self.t.deal = None
+            self.t.go(Phase.DEAL)
+            return False
+        return True
+
+    def _reopen(self) -> None:
+        """The lost host went before the match began (in the lobby, or while the header was being
+        signed): no match has begun, so the table is
+        back in its lobby (as when any seat leaves then), under a new table id so that no secret
+        committed for the abandoned deal is ever used again; the lost host's seat is free."""
+        self.t.table = new_table_id()
+        self.t.adoption = None  # the new match's header lists the adopted keys themselves
+        self.t.state, self.t.doc, self.t.header = None, None, {}
+        self.t.digest, self.t.header_sigs = "", {}
+        self.dealing.local_secrets = {}
+
+    def _deal_of_entry(self, entry: dict[str, Any]) -> HandDeal:
+        """A finished hand's HandDeal, so a resignation can still be added to it."""
+        d = HandDeal(self.t.digest, entry["hand"], entry["host"], self.keys_before, self.t.ring)
+        d.adopted = entry.get("adopted")
+        for raw in entry["deals"]:
+            secrets = [bytes.fromhex(x) for x in raw["secrets"]]
+            d.attempts.append(d.attempt_from_json(self.t.table, raw, secrets))
+        d.abandoned = [dict(a) for a in entry.get("abandoned", [])]
+        d.moves = list(entry["moves"])
+        d.signatures = [bytes.fromhex(s) for s in entry["move_signatures"]]
+        d.migrated = {"host": self.t.host_seat, "term": self.t.term, "at": len(d.moves)}
+        return d
+
+    def _rebuild_hand(self, state: GameState, hand: int) -> bool:
+        """The hand in play from the escrow and the members' move logs; False when none was dealt
+        (or the escrow cannot be rebuilt: then the hand is dealt again). Raises nothing."""
+        assert self.carried is not None
+        reshuffled = self.reshuffle.finished(hand)
+        if reshuffled is not None:
+            return self._resume_reshuffled(state, hand, reshuffled)
+        attempts = self.carried.attempts.get(hand)
+        shares = [(n, r["escrow"]) for n,
+                  r in self.reports.items() if r["hand"] == hand and r["escrow"]]
+        if not attempts:
+            return False
+        if not shares:
+            return self._reshuffle(state, hand)  # no escrow: re-shuffle the unknown tiles
+        raw = shares[0][1]
+        try:
+            escrow = Escrow(DealContext(self.t.table, hand, raw["attempt"]), tuple(raw["seats"]),
+                            tuple(raw["holders"]),
+                            tuple(bytes.fromhex(x) for x in raw["digests"]))
+            last = attempts[-1]
+            commitments = {c["seat"]: bytes.fromhex(c["commitment"]) for c in last["commitments"]}
+            secrets = rebuild(escrow, [Share(n, bytes.fromhex(s["share"])) for n, s in shares],
+                              commitments)
+        except (EscrowError, KeyError, ValueError, TypeError):
+            return self._reshuffle(state, hand)  # a share is lost: re-shuffle the unknown tiles
+        d = HandDeal(self.t.digest, hand, self.lost_host, self.keys_before,
+                     self.t.ring)  # the lost host's
+        for raw_attempt in attempts[:-1]:
+            # void deals: their secrets are unknown
+            d.attempts.append(d.attempt_from_json(self.t.table, raw_attempt, []))
+        d.attempts.append(d.attempt_from_json(self.t.table, last, [s for _, s in secrets]))
+        d.abandoned = list(self.carried.abandoned.get(hand, []))
+        if len(attempts) > 1:  # void deals before this one: their secrets are gone with the host
+            return self._reshuffle(state, hand)
+        ctx = d.current.ctx
+        _, hands, boneyard = derive_deal(ctx, d.current.opened(), self.t.rules, state.active)
+        events = start_hand(state, hands, boneyard)
+        if isinstance(events[0], DealVoided):
+            return False
+        moves, sigs = self.longest_log(hand)
+        ended: HandEnded | None = None
+        for index, (move, sig) in enumerate(zip(moves, sigs, strict=True)):
+            try:
+                events = apply(state, move["seat"], parse_move(move, move["seat"]))
+            except (RoundError, ValueError):
+                break
+            ended = next((e for e in events if isinstance(e, HandEnded)), ended)
+            d.moves.append(move)
+            d.signatures.append(sig)
+            d.unchecked.append(index)
+        d.migrated = {"host": self.t.host_seat, "term": self.t.term, "at": len(d.moves)}
+        d.away = d.signed_by(self.lost_host)
+        self.t.deal, self.t.dealt = d, [list(h) for h in hands]
+        self.t.go(Phase.PLAY)
+        if ended is not None:
+            # the log's last move ended the hand, but the lost host's hand log never went out:
+            # publish it now (signed by this host) and go on to the next hand, or the match's end
+            self.play.hand_over(d, ended)
+            return True
+        self.dealing.split_escrow()
+        return True
+
+    def longest_log(self, hand: int) -> tuple[list[dict[str, Any]], list[bytes]]:
+        """The longest move log the members reported, with its signatures as bytes (a validated
+        report holds bytes, this host's own report hex)."""
+        logs = [(r["moves"], r["signatures"]) for r in self.reports.values() if r["hand"] == hand]
+        moves, sigs = max(logs, key=lambda log: len(log[0]))
+        for other, _ in logs:
+            if moves[:len(other)] != other:
+                self.t.stats["migration.log_mismatch"] += 1
+        return list(moves), [raw_key(s) for s in sigs]
+
+    # ----- the re-shuffle (reshuffle_round.py) -------------------------------------------------
+
+    def _reshuffle(self, state: GameState, hand: int) -> bool:
+        """The escrow could not give the hand in play back: start (or keep waiting for) the
+        re-shuffle round. False when no re-shuffle is possible (no hand was dealt, this hand was
+        re-shuffled before, no claim fits the log): the hand is then dealt again, as before."""
+        if self.reshuffle.running(hand):
+            return True
+        carried = self.carried
+        assert carried is not None
+        attempts = carried.attempts.get(hand)
+        view = carried.view
+        if not attempts or hand in carried.reshuffle.hands or view is None or not view.history:
+            return False
+        started = view.history[0]
+        if not isinstance(started, HandStarted):
+            return False
+        moves, sigs = self.longest_log(hand)
+        if not self.reshuffle.start(state, Hand(hand, len(attempts), started, moves, sigs),
+                                    self.reports):
+            return False
+        carried.reshuffle.hands.add(hand)
+        return True
+
+    def _resume_reshuffled(self, state: GameState, hand: int, r: Round) -> bool:
+        """The hand in play after a finished re-shuffle round."""
+        assert self.carried is not None
+        attempts = self.carried.attempts.get(hand, [])
+        claims = {c.seat: c for c in r.claims}
+        try:
+            world = rs.world_at(state, len(attempts), r.opener, claims, r.actions())
+            rs.reshuffle(state, r.seats, rs.reshuffle_seed(r.ctx, r.round.opened()))
+        except (rs.ReshuffleError, CommitmentError):
+            return False  # cannot happen: the same claims passed before the round
+        t = self.t
+        d = HandDeal(t.digest, hand, self.lost_host, self.keys_before, t.ring)  # the lost host's
+        for raw in attempts:
+            # their secrets went with the lost host
+            d.attempts.append(d.attempt_from_json(self.t.table, raw, []))
+        d.abandoned = list(self.carried.abandoned.get(hand, []))
+        d.moves = list(r.moves)
+        d.signatures = list(r.signatures)
+        d.unchecked = list(range(len(d.moves)))
+        d.away = d.signed_by(self.lost_host)
+        d.migrated = {"host": t.host_seat, "term": t.term, "at": len(d.moves)}
+        d.reshuffled = r.to_json(t.host_seat)
+        t.deal, t.dealt = d, [list(h) for h in world.deal]
+        t.go(Phase.PLAY)
+        # a person whose hand is in no claim cannot be told its new tiles consistently: it leaves
+        for n, seat in enumerate(t.seats):
+            if (seat is not None and not seat.left and state.active[n] and n not in claims
+                    and n not in t.local and n != self.lost_host):
+                self.play.seat_left(n, "its hand was not in the re-shuffle")
+        return True
+
+
+def _nothing() -> None:
+    pass
