@@ -177,6 +177,11 @@ class HostSession:
         return self.shared.secret_source
 
     @property
+    def adoption(self) -> dict[str, Any] | None:
+        """The bots' seats a new host adopted, not yet logged (fair/adoption.py)."""
+        return self.shared.adoption
+
+    @property
     def watchers(self) -> Watchers:
         return self.shared.watchers
 
