@@ -276,11 +276,11 @@ def test_a_member_that_took_the_table_over_answers_joins_by_host_and_port(tmp_pa
             await peer.start()
         playing = [asyncio.ensure_future(peer.run()) for peer in peers]
         try:
-            await until(lambda: all(p.observation() is not None for p in peers), 20)
+            await until(lambda: all(p.observation() is not None for p in peers), 60)
             hosting.cancel()  # the host dies: no goodbye, its sockets and key service gone
             await asyncio.gather(hosting, return_exceptions=True)
             await host.close()
-            await until(lambda: any(p.answering.service is not None for p in peers), 20)
+            await until(lambda: any(p.answering.service is not None for p in peers), 40)
             new = next(p for p in peers if p.answering.service is not None)
             assert new.standby is not None
             answer = await fetch_table_key("127.0.0.1", new.standby.port)
@@ -297,12 +297,17 @@ def test_a_member_that_took_the_table_over_answers_joins_by_host_and_port(tmp_pa
         finally:
             for peer in peers:
                 peer.quit()
+            # (bounded: on a loaded machine a quit during the election was seen not to end a
+            # node's run; that is not what this test is about)
+            _, stuck = await asyncio.wait(playing, timeout=10)
+            for task in stuck:
+                task.cancel()
             await asyncio.gather(*playing, return_exceptions=True)
             for peer in peers:
                 await peer.close()
         assert all(p.answering.service is None for p in peers)
 
-    run(main())
+    asyncio.run(asyncio.wait_for(main(), 120))  # (a loaded machine: the deal, the election)
 
 
 async def until(test: Callable[[], bool], timeout_s: float) -> None:
