@@ -416,21 +416,21 @@ def test_a_host_killed_between_a_hands_last_move_and_its_hand_log_is_survived(
     assert dead and lost.doc is not None and len(lost.doc["hands"]) == hand
     table.crash(0)
     kept = lost.doc["hands"][hand - 1]
-    for m in table.machines[1:]:
-        peer = m.peer
-        assert peer is not None and peer.doc is not None
-        assert len(peer.doc["hands"]) == hand - (peer.seat not in last_update)
-        assert len(peer.moves[hand]) == len(kept["moves"]) - (peer.seat not in last_update)
-        assert (peer.early_log is not None) == (peer.seat in reached and peer.seat not in last_update)
-    if reached and kept is lost.doc["hands"][-1] and lost.doc["end"]["finished"]:
-        # that hand ended the match (a deal can score the target early): every member that
-        # has its log is done, and one that waited for the last update takes it from the log
+    if kept is lost.doc["hands"][-1] and lost.doc["end"]["finished"]:
+        # that hand ended the match (a deal can score the target early): its last update went
+        # out before its log, and every member that has the log is done
         table.run(lambda: all(m.peer is not None and m.peer.phase.value == "over"
                               for m in table.machines[1:] if m.peer and m.peer.seat in reached))
         for m in table.machines[1:]:
             if m.peer is not None and m.peer.seat in reached:
                 assert m.peer.doc == lost.doc and m.peer.verified_all
         return
+    for m in table.machines[1:]:
+        peer = m.peer
+        assert peer is not None and peer.doc is not None
+        assert len(peer.doc["hands"]) == hand - (peer.seat not in last_update)
+        assert len(peer.moves[hand]) == len(kept["moves"]) - (peer.seat not in last_update)
+        assert (peer.early_log is not None) == (peer.seat in reached and peer.seat not in last_update)
     table.run(table.over)
     assert table.over()
     check_survivors(table)

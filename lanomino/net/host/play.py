@@ -159,6 +159,9 @@ class Playing:
         winner = state.outcome.winner if state.outcome is not None else None
         self.t.doc["end"] = closing(self.t.identity, self.t.digest, self.t.host_seat, len(hands),
                                     over, winner, state.scores)
+        if over and then is not None:
+            then()  # the match is over (no migration follows): its last move first, as before
+            then = None  # (a host that closes at once must not lose the move to a log it sent)
         for s in self.t.audience():
             self.t.send(s, "hand_log", entry=entry, end=self.t.doc["end"])
         self.t.publish("hand_log", entry=entry, end=self.t.doc["end"])  # the reveal: public now
