@@ -32,6 +32,10 @@ class Layer:
     exempt: dict[str, tuple[str, ...]] = field(default_factory=dict)  # module -> names it may use anyway
 
 
+# what both sessions (net/host/, net/peer/) build on
+NET_PLUMBING = ("lanomino.net.chunks", "lanomino.net.codec", "lanomino.net.election",
+                "lanomino.net.errors", "lanomino.net.session_base")
+
 LAYERS: tuple[Layer, ...] = (
     Layer(
         "lanomino.engine",
@@ -69,6 +73,21 @@ LAYERS: tuple[Layer, ...] = (
         "lanomino.net.wire",
         may_import=("lanomino.engine", "lanomino.net.codec", "lanomino.net.errors",
                     "lanomino.net.chunks"),
+        never=("time", "asyncio", "socket", "random", *IO_LIBS),
+        third_party=(),
+    ),
+    Layer(  # the host's session and its parts; a new host grows from a peer's session (type only)
+        "lanomino.net.host",
+        may_import=("lanomino.engine", "lanomino.fair", "lanomino.net.wire", *NET_PLUMBING,
+                    "lanomino.net.budget", "lanomino.net.fair_round", "lanomino.net.throttle",
+                    "lanomino.net.watchers", "lanomino.net.peer.session"),
+        never=("time", "asyncio", "socket", "random", *IO_LIBS),
+        third_party=(),
+    ),
+    Layer(  # the peer's session and its parts: never the host's
+        "lanomino.net.peer",
+        may_import=("lanomino.engine", "lanomino.fair", "lanomino.net.wire", *NET_PLUMBING,
+                    "lanomino.net.view"),
         never=("time", "asyncio", "socket", "random", *IO_LIBS),
         third_party=(),
     ),
@@ -301,6 +320,38 @@ def test_protocol_core_modules_stay_small() -> None:
     over = {n: lines for n, lines in big.items() if lines > OVER_LIMIT.get(n, CORE_LIMIT)}
     assert over == {}
 
+# Sessions have their parts instead of inheriting them (STYLE.md): no class in net/ sits on a
+# stack of more than two of our own classes (itself and one base).
+MAX_CLASS_STACK = 2
+
+
+def class_stacks(package: str) -> dict[str, int]:
+    """Each class defined under ``package``: how many lanomino classes its longest chain of bases
+    holds, itself included (a base is found by its name among the classes of ``lanomino``)."""
+    bases: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases[f"{name}.{node.name}"] = [
+                    b.id if isinstance(b, ast.Name) else b.attr for b in node.bases
+                    if isinstance(b, (ast.Name, ast.Attribute))]
+    by_name: dict[str, list[str]] = {}
+    for qualified in bases:
+        by_name.setdefault(qualified.rpartition(".")[2], []).append(qualified)
+
+    def depth(qualified: str, seen: frozenset[str]) -> int:
+        parents = [q for b in bases[qualified] for q in by_name.get(b, []) if q not in seen]
+        return 1 + max((depth(q, seen | {q}) for q in parents), default=0)
+
+    return {q: depth(q, frozenset({q})) for q in bases if _in(q.rpartition(".")[0], package)}
+
+
+def test_no_class_stack_in_net_is_deeper_than_two() -> None:
+    stacks = class_stacks("lanomino.net")
+    assert "lanomino.net.host.session.HostSession" in stacks  # the walk found the sessions
+    assert stacks["lanomino.net.peer.session.PeerSession"] == 2  # PeerState -> PeerSession
+    assert {q: d for q, d in stacks.items() if d > MAX_CLASS_STACK} == {}
+
 
 # ----- the checker itself --------------------------------------------------------------------------
 
@@ -322,3 +373,16 @@ def test_checker_sees_a_wrong_arrow(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert any("library numpy" in v for v in found)
     assert any("imports zmq" in v for v in found)  # type-only imports count for the arrows
     assert [i.runtime for i in imports_of(fake / "bad.py") if i.module == "zmq"] == [False]
+
+
+def test_checker_counts_a_class_stack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "lanomino" / "net"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    source = "class A:\n    pass\nclass B(A):\n    pass\nclass C(B):\n    pass\n"
+    (fake / "stack.py").write_text(source)
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "lanomino")
+    monkeypatch.setattr(sys.modules[__name__], "MODULES", all_modules())
+    assert class_stacks("lanomino.net") == {"lanomino.net.stack.A": 1, "lanomino.net.stack.B": 2,
+                                            "lanomino.net.stack.C": 3}

@@ -29,7 +29,7 @@ from typing import Any
 from lanomino.engine import Action, Observation
 from lanomino.net.election import entry_of, host_address, newer_host
 from lanomino.net.host.session import HostSession, Policy
-from lanomino.net.peer_session import PeerSession
+from lanomino.net.peer.session import PeerSession
 from lanomino.net.session import successor_host
 from lanomino.net.session_base import HostChanged, SessionEvent, SteppedDown
 

@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from lanomino.net.host.session import HostSession, LocalSeat, Policy
 from lanomino.net.host.session import Phase as HostPhase
-from lanomino.net.peer_session import PeerSession
-from lanomino.net.peer_session import Phase as PeerPhase
+from lanomino.net.peer.session import PeerSession
+from lanomino.net.peer.session import Phase as PeerPhase
 from lanomino.net.session_base import (
     Closed,
     HandVerified,

@@ -166,7 +166,7 @@ def test_a_peer_whose_resync_the_host_never_answers_asks_again_after_the_deadlin
         None if message.get("type") == "resync" else host_receive(sender, message, now))
     sent: list[str] = []
     peer.session.now = table.now
-    peer.session._ask_resync()
+    peer.session.dealing.ask_resync()
     sent += [m["type"] for m in peer.session._out]
     asked = table.now
     table.run(lambda: bool(problems(peer.events, "no_answer")), max_time=30)

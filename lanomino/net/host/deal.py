@@ -108,8 +108,8 @@ class Dealing:
             if n in self.t.local:
                 secret = self._local_secret(n)
                 c = commitment(a.ctx, n, secret)
-                sig = self.t.local[n].identity.sign_statement(commit_statement(self.t.digest,
-                                                                               a.ctx, n, c))
+                statement = commit_statement(self.t.digest, a.ctx, n, c)
+                sig = self.t.local[n].identity.sign_statement(statement)
                 a.round.add_commit(n, c, sig)
             else:
                 self.t.send(self.t.seat(n), "commit_req", hand=a.ctx.hand, attempt=a.ctx.attempt)

@@ -77,7 +77,8 @@ class Playing:
         statement = move_statement(self.t.digest, d.hand, len(d.moves), body["move"])
         if not self.t.ring.verify_statement(d.keys[seat.seat], body["signature"], statement):
             who = seat_name(seat.seat)
-            raise RoundError("bad_signature", f"move {len(d.moves) + 1} is not signed by {who}'s key")
+            raise RoundError("bad_signature",
+                             f"move {len(d.moves) + 1} is not signed by {who}'s key")
         try:
             events = apply(state, seat.seat, action)
         except IllegalActionError as exc:
@@ -90,8 +91,8 @@ class Playing:
         d = self.t.deal
         move = move_json(seat, action)
         events = apply(self.t.state, seat, action)
-        sig = self.t.local[seat].identity.sign_statement(move_statement(self.t.digest, d.hand,
-                                                                        len(d.moves), move))
+        statement = move_statement(self.t.digest, d.hand, len(d.moves), move)
+        sig = self.t.local[seat].identity.sign_statement(statement)
         self._record(seat, move, sig, events, d)
 
     def _record(self, seat: int, move: dict[str, Any], sig: bytes, events: list[Event],
@@ -215,8 +216,8 @@ class Playing:
         action = self.away_policy(obs) if self.away_policy is not None else obs.legal[0]
         move = move_json(seat, action)
         events = apply(self.t.state, seat, action)
-        sig = self.t.identity.sign_statement(move_statement(self.t.digest, d.hand, len(d.moves),
-                                                            move))
+        sig = self.t.identity.sign_statement(
+            move_statement(self.t.digest, d.hand, len(d.moves), move))
         d.away.append(len(d.moves))
         self._record(seat, move, sig, events, d)
 
@@ -316,8 +317,8 @@ class Playing:
         assert self.t.state is not None
         move = move_json(number, RESIGN)
         events = apply(self.t.state, number, RESIGN)
-        sig = self.t.identity.sign_statement(move_statement(self.t.digest, d.hand, len(d.moves),
-                                                            move))
+        sig = self.t.identity.sign_statement(
+            move_statement(self.t.digest, d.hand, len(d.moves), move))
         self._record(number, move, sig, events, d)
         if d is self.t.last_deal and not any(isinstance(e, MatchEnded) for e in events):
             self.hand_over(d, None)  # the amended last hand, re-signed

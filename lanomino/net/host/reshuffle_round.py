@@ -2,9 +2,9 @@
 
 Theory (the format and the checks are in docs/fair-deal.md, "Re-shuffling the unknown tiles"):
 every member's ``report`` to a new host carries its *claim*, its own dealt tiles and draws signed
-(``net/peer_reshuffle.py`` makes it; the report goes to the new host only, which is trusted for
-secrecy like any host). When the takeover part cannot rebuild the deal from the escrow it calls
-``Reshuffling.start``: the new host keeps the claims that fit the longest move log
+(``net/peer/reshuffle_answers.py`` makes it; the report goes to the new host only, which is
+trusted for secrecy like any host). When the takeover part cannot rebuild the deal from the
+escrow it calls ``Reshuffling.start``: the new host keeps the claims that fit the longest move log
 (``fair.reshuffle.world_at``) and runs a commit-reveal round among their seats in the re-shuffle's
 own domain:
 
@@ -176,8 +176,8 @@ class Reshuffling:
 
     def _check(self, body: dict[str, Any], seat: int) -> Round:
         r = self.round
-        if r is None or (body["hand"], body["term"]) != (r.ctx.hand,
-                                                         r.ctx.term) or seat not in r.seats:
+        key = (body["hand"], body["term"])
+        if r is None or key != (r.ctx.hand, r.ctx.term) or seat not in r.seats:
             raise RoundError("stale", "no re-shuffle round is waiting for this seat")
         return r
 
@@ -204,9 +204,8 @@ class Reshuffling:
         t = self.t
         m, me = r.round, t.host_seat
         if m.after_commits(t.identity.sign_statement, t.now):
-            m.add_echo(me, m.digest, t.identity.sign_statement(m.domain.echo_statement(me,
-                                                                                       m.digest)),
-                       t.now)
+            echo = t.identity.sign_statement(m.domain.echo_statement(me, m.digest))
+            m.add_echo(me, m.digest, echo, t.now)
             for n in r.seats:
                 if n != me:
                     t.send(t.seat(n), "reshuffle_set", hand=r.ctx.hand, term=r.ctx.term, at=r.at,

@@ -67,8 +67,8 @@ class Seating:
 
     def __init__(self, table: Table, passphrase: str | None) -> None:
         self.t = table
-        self.pass_key = passphrase_key(passphrase,
-                                       table.identity.public_key) if passphrase else None
+        self.pass_key = (passphrase_key(passphrase, table.identity.public_key) if passphrase
+                         else None)
         self.pending: dict[str, Pending] = {}
         self.guesses = GuessThrottle()  # wrong passphrases: backoff per key and per table
         self.reserved: Mapping[bytes, int] = {}  # a rematch's seats (``reserve``)

@@ -55,7 +55,7 @@ from lanomino.net.watchers import DEFAULT_CAP, Watchers
 from lanomino.net.wire.schemas import parse_message
 
 if TYPE_CHECKING:
-    from lanomino.net.peer_session import PeerSession
+    from lanomino.net.peer.session import PeerSession
 
 __all__ = ["HostSession", "LocalSeat", "Phase", "Policy"]
 
@@ -281,8 +281,8 @@ class HostSession:
             msg = parse_message(message)
         except RemoteProtocolError as exc:
             ref = message.get("seq") if isinstance(message, Mapping) else 0
-            t.refuse(sender.route, seat_no, "malformed", str(exc), ref if isinstance(ref,
-                                                                                     int) else 0)
+            ref = ref if isinstance(ref, int) else 0
+            t.refuse(sender.route, seat_no, "malformed", str(exc), ref)
             return
         if msg.term != t.term and msg.type not in ("hello", "auth", "watch"):  # a joiner learns it
             code = "stale_term" if msg.term < t.term else "future_term"

@@ -1,8 +1,8 @@
 """The table every part of the host session shares: seats, the match so far, the phase, the outbox.
 
-Pure (see session.py). The parts (``deal``, ``play``, ``takeover``, ``reshuffle_round``,
-``joining``) each keep their own state and read and write the table through this object; the
-phase has one owner, ``Table.go``, which enforces ``TRANSITIONS``.
+Pure (see session.py). The parts (``seating``, ``deal``, ``play``, ``takeover``,
+``reshuffle_round``, ``watching``) each keep their own state and read and write the table through
+this object; the phase has one owner, ``Table.go``, which enforces ``TRANSITIONS``.
 
 Phases and their transitions (``TRANSITIONS`` below is the table ``go`` enforces)::
 

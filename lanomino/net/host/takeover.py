@@ -44,7 +44,7 @@ from lanomino.net.session_base import MigrationDone, MigrationPaused, SteppedDow
 from lanomino.net.wire.values import parse_move
 
 if TYPE_CHECKING:
-    from lanomino.net.peer_session import PeerSession
+    from lanomino.net.peer.session import PeerSession
 
 
 class Takeover:
@@ -81,9 +81,8 @@ class Takeover:
                                                         bot_policy(level), level)
         adopted = sorted(n for n in self.t.local if n != peer.seat)
         if adopted:
-            self.t.adoption = {"host": peer.seat, "term": term,
-                             "keys": [[n,
-                                       self.t.local[n].identity.public_key.hex()] for n in adopted]}
+            keys = [[n, self.t.local[n].identity.public_key.hex()] for n in adopted]
+            self.t.adoption = {"host": peer.seat, "term": term, "keys": keys}
         self.t.seats = [None] * self.t.players
         self.keys_before = [b""] * self.t.players
         for e in peer.roster:
@@ -227,8 +226,7 @@ class Takeover:
         played = len(finished)
         if not finished:  # the match began (every header signature is in): it goes on from here
             self.t.doc["end"] = closing(self.t.identity, self.t.digest, self.t.host_seat, 0, False,
-                                        None,
-                                      state.scores)
+                                        None, state.scores)
         if not self._rebuild_hand(state, played + 1):
             # no hand in play to rebuild (lost during a deal round, or between hands): the next
             # hand is dealt afresh, members re-committing to the same secrets; once the first

@@ -24,7 +24,7 @@ Host messages carry a per-peer ``seq``: an old one is dropped, a gap asks for a 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from lanomino.engine import (
@@ -36,7 +36,9 @@ from lanomino.engine import (
 from lanomino.engine.errors import EngineError, seat_name
 from lanomino.fair.commit import (
     CommitmentError,
+    new_secret,
 )
+from lanomino.fair.identity import Identity
 from lanomino.fair.transcript import (
     TranscriptError,
     header_digest,
@@ -46,9 +48,9 @@ from lanomino.fair.transcript import (
 )
 from lanomino.net.election import HANDOVER, entry_of
 from lanomino.net.errors import RemoteProtocolError
-from lanomino.net.peer_base import BASELINE, PeerBase, Phase
-from lanomino.net.peer_deal import PeerDeal, view_after
-from lanomino.net.peer_migrate import PeerMigrate
+from lanomino.net.peer.deal import PeerDealing, view_after
+from lanomino.net.peer.elections import PeerElections
+from lanomino.net.peer.state import BASELINE, PeerState, Phase
 from lanomino.net.session_base import (
     Closed,
     HostSilent,
@@ -56,6 +58,7 @@ from lanomino.net.session_base import (
     JoinRefused,
     MatchOver,
     SessionEvent,
+    Timings,
     join_statement,
     passphrase_key,
     passphrase_proof,
@@ -63,19 +66,67 @@ from lanomino.net.session_base import (
 from lanomino.net.view import PeerView
 from lanomino.net.wire.schemas import parse_message
 
+Handler = Callable[[dict[str, Any]], None]
 
-class PeerSession(PeerMigrate):
-    """One peer's end of a table (see the module docstring)."""
 
-    # (digest, hand, index, move JSON, signature): a move signed ahead by ``presign``
-    _presigned: tuple[str, int, int, dict[str, Any], bytes] | None = None
+class PeerSession(PeerState):
+    """One peer's end of a table (see the module docstring): the peer's state (``PeerState``)
+    and its parts, ``dealing`` and ``elections`` (and ``reshuffle``, the state's)."""
+
+    def __init__(self, identity: Identity, curve: str, host_curve: str, *, name: str,
+                 passphrase: str | None = None, timings: Timings | None = None,
+                 secrets: Mapping[tuple[str, int, int], bytes] | None = None,
+                 secret_source: Callable[[], bytes] = new_secret, term: int = 0,
+                 migration: bool = False, watch: bool = False) -> None:
+        super().__init__(identity, curve, host_curve, name=name, passphrase=passphrase,
+                         timings=timings, secrets=secrets, secret_source=secret_source, term=term,
+                         migration=migration, watch=watch)
+        # (digest, hand, index, move JSON, signature): a move signed ahead by ``presign``
+        self._presigned: tuple[str, int, int, dict[str, Any], bytes] | None = None
+        self.dealing = d = PeerDealing(self)
+        self.elections = PeerElections(self)
+        r = self.reshuffle
+        self._handlers: dict[str, Handler] = {
+            "challenge": self._challenge, "refused": self._refused_msg, "welcome": self._welcome,
+            "roster": self._roster, "match": self._match, "begin": self._begin,
+            "commit_req": d.commit_req, "commit_set": d.commit_set, "reveal_req": d.reveal_req,
+            "escrow": d.escrow, "deal": d.deal, "update": d.update, "hand_log": d.hand_log,
+            "snapshot": d.snapshot, "snapshot_part": d.snapshot_part,
+            "error": self._error, "bye": self._bye_or_handover, "ping": self._ping,
+            "bots": self.elections.bots,
+            "reshuffle_commit_req": r.commit_req, "reshuffle_set": r.set,
+            "reshuffle_reveal_req": r.reveal_req,
+        }
+
+    # ----- elections (elections.py) ------------------------------------------------------------
+
+    def can_elect(self) -> bool:
+        """This seat is at the table: losing the host starts an election."""
+        return self.elections.can_elect()
+
+    def elect(self, now: float) -> None:
+        """The host (or the candidate followed so far) is gone: follow the next candidate."""
+        self.elections.elect(now)
+
+    def rejoin(self, term: int, seat: int, now: float) -> None:
+        """Follow the host of ``term`` at ``seat`` after this node hosted."""
+        self.elections.rejoin(term, seat, now)
+
+    def follow(self, term: int, seat: int, now: float) -> None:
+        """Join the host of ``term`` at ``seat``."""
+        self.elections.follow(term, seat, now)
+
+    def report(self) -> dict[str, Any]:
+        """What this peer holds of the hand in play, for a new host (the ``report`` body)."""
+        return self.elections.report()
 
     # ----- the sans-I/O interface ------------------------------------------------------------
 
     def connect(self, now: float) -> None:
         """Start (or restart, on a new connection) the join handshake."""
         self.now = self.last_heard = now
-        self.phase = Phase.CONNECTING if self.seat < 0 and not self.joined else self.phase
+        if self.seat < 0 and not self.joined:
+            self.go(Phase.CONNECTING)
         self._hello()
 
     def take_outgoing(self) -> list[dict[str, Any]]:
@@ -103,19 +154,20 @@ class PeerSession(PeerMigrate):
         if not self.silent and now - self.last_heard >= self.timings.liveness_s:
             self.silent = True
             self._events.append(HostSilent(self.last_heard))
-            self._settle_early_log()  # the update it waited for will not come now
+            self.dealing.settle_early_log()  # the update it waited for will not come now
             if self.can_elect():
                 self.elect(now)  # the host (or the candidate followed so far) is gone
                 return
         if self.resync_due is not None and now >= self.resync_due:
             self._resync_unanswered(now)
             return
-        if (self.silent and self.election is None and not self.can_elect() and self.phase is Phase.SEATED
-                and now - self.last_heard >= self.timings.grace_s):
+        if (self.silent and self.election is None and not self.can_elect()
+                and self.phase is Phase.SEATED and now - self.last_heard >= self.timings.grace_s):
             self._host_left()
             return
-        if self.phase in (Phase.CONNECTING, Phase.CHALLENGED) and now - self.last_heard >= self.timings.grace_s:
-            self.phase = Phase.CLOSED  # the host went away in the middle of letting this peer in
+        if self.phase in (Phase.CONNECTING,
+                          Phase.CHALLENGED) and now - self.last_heard >= self.timings.grace_s:
+            self.go(Phase.CLOSED)  # the host went away in the middle of letting this peer in
             self._events.append(Closed("no answer from the host"))
             return
         if now - self.last_sent >= self.timings.heartbeat_s and self.phase is not Phase.CONNECTING:
@@ -127,7 +179,7 @@ class PeerSession(PeerMigrate):
         altogether is judged by the liveness and grace rules)."""
         self.resync_due, self.resync_asked = None, False
         self._problem("no_answer", "the host did not answer a resync in time")
-        self._ask_resync()
+        self.dealing.ask_resync()
 
     def _host_left(self) -> None:
         """The host has been silent past the grace period and no new host can be elected (fewer than
@@ -136,15 +188,18 @@ class PeerSession(PeerMigrate):
         so the host's partner loses). Before the match began, the table is simply gone."""
         view = self.view
         mine = entry_of(self.roster, self.seat)
-        if self.doc is None or view is None or self.rules is None or mine is None or mine.get("left", False):
-            self.phase = Phase.CLOSED  # (a watcher, whose seat has left, wins nothing)
+        if (self.doc is None or view is None or self.rules is None or mine is None
+                or mine.get("left", False)):
+            self.go(Phase.CLOSED)  # (a watcher, whose seat has left, wins nothing)
             self._events.append(Closed("the host has gone (silent past the grace period)"))
             return
         obs = view.observation()
         winner = (self.host_seat % 2) ^ 1 if self.rules.partnership else self.seat
-        self.phase = Phase.OVER
-        self._events.append(MatchOver(winner, tuple(obs.scores), len(self.doc["hands"]), self.verified_all,
-                                      reason=f"the host left the table (silent for {self.timings.grace_s:.0f} s)"))
+        self.go(Phase.OVER)
+        self._events.append(MatchOver(winner, tuple(obs.scores), len(self.doc["hands"]),
+                                      self.verified_all,
+                                      reason=("the host left the table (silent for "
+                                              f"{self.timings.grace_s:.0f} s)")))
 
     def submit(self, action: Action, now: float) -> None:
         """Send this seat's move. Raises IllegalActionError when it may not be made now."""
@@ -201,7 +256,7 @@ class PeerSession(PeerMigrate):
         self.now = now
         if self.phase not in (Phase.CLOSED,):
             self._send("bye", reason=reason[:300])
-        self.phase = Phase.CLOSED
+        self.go(Phase.CLOSED)
 
     def receive(self, message: Mapping[str, Any], now: float) -> None:
         """One decoded message from the host. Never raises for anything the host sends."""
@@ -220,8 +275,9 @@ class PeerSession(PeerMigrate):
             self._problem("replayed", f"host seq {msg.seq} again")
             return
         else:
-            if msg.seq > self.host_seq + 1 and self.phase is Phase.SEATED and not msg.type.startswith("snapshot"):
-                self._ask_resync()
+            if (msg.seq > self.host_seq + 1 and self.phase is Phase.SEATED
+                    and not msg.type.startswith("snapshot")):
+                self.dealing.ask_resync()
             self.host_seq = msg.seq
         self.term = msg.term
         self.last_heard = now
@@ -231,8 +287,9 @@ class PeerSession(PeerMigrate):
             self._problem("wrong_direction", f"{msg.type} is not for a peer")
             return
         try:
-            handler(self, msg.body)
-        except (RemoteProtocolError, CommitmentError, EngineError, TranscriptError, ValueError) as exc:
+            handler(msg.body)
+        except (RemoteProtocolError, CommitmentError, EngineError, TranscriptError,
+                ValueError) as exc:
             self._problem("refused", f"{msg.type}: {exc}")
 
     # ----- joining -----------------------------------------------------------------------------
@@ -249,15 +306,17 @@ class PeerSession(PeerMigrate):
                 self._refused("passphrase", "this table needs a passphrase (use --passphrase)")
                 return
             key = passphrase_key(self.passphrase, body["host"])
-            proof = passphrase_proof(key, nonce, self.host_curve, self.curve, self.identity.public_key).hex()
-        self.phase = Phase.CHALLENGED if self.seat < 0 and not self.joined else self.phase
+            proof = passphrase_proof(key, nonce, self.host_curve, self.curve,
+                                     self.identity.public_key).hex()
+        if self.seat < 0 and not self.joined:
+            self.go(Phase.CHALLENGED)
         self._send("auth", signature=self.identity.sign_statement(statement).hex(), proof=proof)
 
     def _refused_msg(self, body: dict[str, Any]) -> None:
         self._refused(body["code"], body["reason"])
 
     def _refused(self, code: str, reason: str) -> None:
-        self.phase = Phase.CLOSED
+        self.go(Phase.CLOSED)
         self._events.append(JoinRefused(code, reason))
         self._events.append(Closed(reason))
 
@@ -273,7 +332,7 @@ class PeerSession(PeerMigrate):
         self.host_seat = _host_in(self.roster, self.host_seat)
         self.rules = Rules.from_spec(body["rules"])
         if self.phase is not Phase.OVER:
-            self.phase = Phase.SEATED
+            self.go(Phase.SEATED)
         self.resync_asked, self.resync_due = False, None
         self._events.append(Joined(self.seat, self.players))
         # a new host (or, for a restarted peer, a host of a later term): say what this seat holds
@@ -317,43 +376,14 @@ class PeerSession(PeerMigrate):
         if not self.header or len(sigs) != self.players:
             raise ValueError("begin before the header, or with the wrong number of signatures")
         for seat, sig in enumerate(sigs):
-            if not self.ring.verify_statement(self.keys[seat], sig, header_statement(self.digest, seat)):
+            statement = header_statement(self.digest, seat)
+            if not self.ring.verify_statement(self.keys[seat], sig, statement):
                 raise ValueError(f"seat {seat}'s header signature does not verify")
         assert self.rules is not None
-        self.doc = {**self.header, "header_signatures": [s.hex() for s in sigs], "hands": [], "end": None}
+        self.doc = {**self.header, "header_signatures": [s.hex() for s in sigs], "hands": [],
+                    "end": None}
         self.view = PeerView(self.rules, self.players, self.seat)
 
-    def _bots(self, body: dict[str, Any]) -> None:
-        """The host-side bots' levels (this peer adopts them if it hosts after a migration)."""
-        kinds = {e["seat"]: e for e in self.roster}
-        levels: dict[int, str] = {}
-        for bot in body["bots"]:
-            entry = kinds.get(bot["seat"])
-            if entry is None or entry["kind"] != "bot":
-                raise ValueError(f"seat {bot['seat']} is not a bot's seat")
-            levels[bot["seat"]] = bot["level"]
-        self.bot_levels = levels
-
-    def _reshuffle_commit_req(self, body: dict[str, Any]) -> None:
-        self.reshuffle.commit_req(body)
-
-    def _reshuffle_set(self, body: dict[str, Any]) -> None:
-        self.reshuffle.set(body)
-
-    def _reshuffle_reveal_req(self, body: dict[str, Any]) -> None:
-        self.reshuffle.reveal_req(body)
-
-    _handlers = {
-        "challenge": _challenge, "refused": _refused_msg, "welcome": _welcome, "roster": _roster,
-        "match": _match, "begin": _begin, "commit_req": PeerDeal._commit_req, "commit_set": PeerDeal._commit_set,
-        "reveal_req": PeerDeal._reveal_req, "escrow": PeerDeal._escrow, "deal": PeerDeal._deal,
-        "update": PeerDeal._update, "hand_log": PeerDeal._hand_log, "snapshot": PeerDeal._snapshot,
-        "snapshot_part": PeerDeal._snapshot_part,
-        "error": PeerBase._error, "bye": _bye_or_handover, "ping": PeerBase._ping,
-        "bots": _bots,
-        "reshuffle_commit_req": _reshuffle_commit_req, "reshuffle_set": _reshuffle_set,
-        "reshuffle_reveal_req": _reshuffle_reveal_req,
-    }
 
 
 def _host_in(roster: list[dict[str, Any]], known: int) -> int:

@@ -1,14 +1,24 @@
-"""A peer session's state and plumbing: phases, sending, problems. Pure (see peer_session.py)."""
+"""A peer session's state and plumbing: the phase and its one owner, sending, problems. Pure.
+
+``PeerSession`` (session.py) is a ``PeerState`` that has its parts: ``PeerDealing`` (deal.py),
+``Elections`` (elections.py) and ``ReshuffleAnswers`` (reshuffle_answers.py); each reads and writes
+this state. The phase changes only through ``go``, which enforces ``TRANSITIONS``::
+
+    CONNECTING --challenge--> CHALLENGED --welcome--> SEATED --hand_log(finished)--> OVER
+    any --refused / bye / quit--> CLOSED
+    CLOSED --welcome / hand_log(finished) still in flight, or connect() again--> SEATED | OVER |
+    CONNECTING
+
+Going to the phase a peer is in already is no change and always allowed.
+"""
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from lanomino.engine import (
-    Rules,
-)
+from lanomino.engine import Observation, Rules
 from lanomino.fair.commit import (
     new_secret,
 )
@@ -16,7 +26,9 @@ from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.verify import StreamVerifier
 from lanomino.net.chunks import Reassembler
 from lanomino.net.codec import PROTOCOL_VERSION
-from lanomino.net.peer_reshuffle import ReshuffleAnswers
+from lanomino.net.election import Election
+from lanomino.net.errors import LocalProtocolError
+from lanomino.net.peer.reshuffle_answers import ReshuffleAnswers
 from lanomino.net.session_base import (
     Closed,
     ProtocolProblem,
@@ -37,14 +49,23 @@ class Phase(enum.Enum):
     CLOSED = "closed"
 
 
-class PeerBase:
-    """What every part of the peer session shares."""
+TRANSITIONS: Mapping[Phase, frozenset[Phase]] = {
+    Phase.CONNECTING: frozenset({Phase.CHALLENGED, Phase.SEATED, Phase.OVER, Phase.CLOSED}),
+    Phase.CHALLENGED: frozenset({Phase.CONNECTING, Phase.SEATED, Phase.OVER, Phase.CLOSED}),
+    Phase.SEATED: frozenset({Phase.OVER, Phase.CLOSED}),
+    Phase.OVER: frozenset({Phase.CLOSED}),
+    Phase.CLOSED: frozenset({Phase.CONNECTING, Phase.SEATED, Phase.OVER}),
+}
+
+
+class PeerState:
+    """What every part of the peer session shares: the table as this seat knows it."""
 
     def __init__(self, identity: Identity, curve: str, host_curve: str, *, name: str,
                  passphrase: str | None = None, timings: Timings | None = None,
                  secrets: Mapping[tuple[str, int, int], bytes] | None = None,
-                 secret_source: Any = new_secret, term: int = 0, migration: bool = False,
-                 watch: bool = False) -> None:
+                 secret_source: Callable[[], bytes] = new_secret, term: int = 0,
+                 migration: bool = False, watch: bool = False) -> None:
         self.identity, self.curve, self.host_curve, self.name = identity, curve, host_curve, name
         self.passphrase = passphrase
         self.timings = timings or Timings()
@@ -52,21 +73,25 @@ class PeerBase:
         self.secret_source = secret_source
         self.stats = Stats()
         self.ring = KeyRing()
-        self.phase = Phase.CONNECTING
+        self._phase = Phase.CONNECTING
         self.term = term
         self.host_seat = 0  # the seat of the current host (another after a migration)
         self.move_sigs: dict[int, list[str]] = {}  # per hand, the signatures of the moves (hex)
-        self.attempts: dict[int, list[dict[str, Any]]] = {}  # per hand, the deal attempts without secrets
-        self.reshuffle = ReshuffleAnswers(self)  # its part in re-shuffle rounds (peer_reshuffle.py)
-        self.abandoned: dict[int, list[dict[str, Any]]] = {}  # per hand, attempts that missed a deadline
-        self.election: Any = None  # a running host election (election.Election)
+        # per hand, the deal attempts without secrets
+        self.attempts: dict[int, list[dict[str, Any]]] = {}
+        self.reshuffle = ReshuffleAnswers(self)  # its part in re-shuffle rounds
+        # per hand, attempts that missed a deadline
+        self.abandoned: dict[int, list[dict[str, Any]]] = {}
+        self.election: Election | None = None  # a running host election
         self.bot_levels: dict[int, str] = {}  # host-side bots: seat -> level (never their keys)
-        self.migration = migration  # take part in host elections (the node must then act on HostChanged)
+        # take part in host elections (the node must then act on HostChanged)
+        self.migration = migration
         self.watch = watch  # a watcher: no seat, no vote, follows the table (net/watchers.py)
         self.watching = 0  # how many watch the table (the roster says)
         self.watch_cap = 8  # how many may (the roster says; a new host keeps the same limit)
         self.move_clock_s: float | None = None  # the host's move clock, if it keeps one
-        self.addr: str | None = None  # where this peer would host if elected (IP:PORT; the node sets it)
+        # where this peer would host if elected (IP:PORT; the node sets it)
+        self.addr: str | None = None
         self.host_seq = 0
         self.my_seq = 0
         self.seat = -1
@@ -100,11 +125,25 @@ class PeerBase:
         self._events: list[SessionEvent] = []
 
     @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    def go(self, to: Phase) -> None:
+        """Move to phase ``to`` (staying where it is is no change).
+
+        Raises:
+            LocalProtocolError: ``TRANSITIONS`` does not allow it (a bug here, never the host's).
+        """
+        if to is not self._phase and to not in TRANSITIONS[self._phase]:
+            raise LocalProtocolError(f"a peer may not go from {self._phase.value} to {to.value}")
+        self._phase = to
+
+    @property
     def verified_all(self) -> bool:
         """Every hand so far checked out (False before the first hand)."""
         return bool(self.verified) and all(self.verified.values())
 
-    def observation(self) -> Any:
+    def observation(self) -> Observation | None:
         return None if self.view is None else self.view.observation()
 
     # ----- small things --------------------------------------------------------------------------
@@ -112,10 +151,11 @@ class PeerBase:
     def _hello(self) -> None:
         """Ask the host for a seat (or, for a watcher, to watch)."""
         if self.watch:
-            self._send("watch", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve)
+            self._send("watch", name=self.name, identity=self.identity.public_key.hex(),
+                       curve=self.curve)
         else:
-            self._send("hello", name=self.name, identity=self.identity.public_key.hex(), curve=self.curve,
-                       addr=self.addr)
+            self._send("hello", name=self.name, identity=self.identity.public_key.hex(),
+                       curve=self.curve, addr=self.addr)
 
     def _error(self, body: dict[str, Any]) -> None:
         if body["code"] == "not_seated" and self.election is not None:  # a new host: say hello
@@ -126,7 +166,7 @@ class PeerBase:
 
     def _bye(self, body: dict[str, Any]) -> None:
         if self.phase is not Phase.OVER:
-            self.phase = Phase.CLOSED
+            self.go(Phase.CLOSED)
         self._events.append(Closed(body["reason"]))
 
     def _ping(self, body: dict[str, Any]) -> None:
@@ -144,5 +184,6 @@ class PeerBase:
     def _send(self, type_: str, **body: Any) -> None:
         self.my_seq += 1
         self.last_sent = self.now
-        self._out.append({"v": PROTOCOL_VERSION, "type": type_, "term": self.term, "seq": self.my_seq,
+        self._out.append({"v": PROTOCOL_VERSION, "type": type_, "term": self.term,
+                          "seq": self.my_seq,
                           "body": body})

@@ -1,0 +1,294 @@
+"""A peer session's part in the fair deal, the hand in play, hand checks and snapshots. Pure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lanomino.engine import (
+    GameState,
+    HandStarted,
+    Rules,
+)
+from lanomino.engine.observe import public_events
+from lanomino.fair.commit import (
+    DealContext,
+    check_own_in_set,
+    commit_statement,
+    commitment,
+    echo_statement,
+    set_digest,
+    set_statement,
+)
+from lanomino.fair.replay import state_after
+from lanomino.fair.transcript import (
+    TranscriptError,
+    parse_transcript,
+)
+from lanomino.net.peer.state import PeerState, Phase
+from lanomino.net.session_base import (
+    HandVerified,
+    MatchOver,
+    ObservationChanged,
+    SecretMade,
+    TranscriptUpdated,
+    YourTurn,
+)
+from lanomino.net.view import PeerView
+from lanomino.net.wire.checks import check_fields
+from lanomino.net.wire.schemas import SCHEMAS
+from lanomino.net.wire.values import event_from_json, events_from_json, tiles_from_text
+
+
+class PeerDealing:
+    """The fair deal, the hand in play, the checks of each hand, snapshots: one part of a
+    PeerSession, reading and writing the peer's state (``PeerState``)."""
+
+    def __init__(self, peer: PeerState) -> None:
+        self.p = peer
+
+    # ----- the fair deal -----------------------------------------------------------------------
+
+    def _ctx(self, body: dict[str, Any]) -> DealContext:
+        return DealContext(self.p.table, body["hand"], body["attempt"])
+
+    def commit_req(self, body: dict[str, Any]) -> None:
+        ctx = self._ctx(body)
+        key = (self.p.table.hex(), ctx.hand, ctx.attempt)
+        if key not in self.p.secrets:
+            self.p.secrets[key] = self.p.secret_source()
+            self.p._events.append(SecretMade(key[0], ctx.hand, ctx.attempt, self.p.secrets[key]))
+        c = commitment(ctx, self.p.seat, self.p.secrets[key])
+        self.p.committed[(ctx.hand, ctx.attempt)] = c
+        sig = self.p.identity.sign_statement(commit_statement(self.p.digest, ctx, self.p.seat, c))
+        self.p._send("commit", hand=ctx.hand, attempt=ctx.attempt, commitment=c.hex(),
+                     signature=sig.hex())
+
+    def commit_set(self, body: dict[str, Any]) -> None:
+        ctx = self._ctx(body)
+        mine = self.p.committed.get((ctx.hand, ctx.attempt))
+        if mine is None:
+            raise ValueError("a commitment set for a deal this seat did not commit to")
+        statement = set_statement(self.p.digest, ctx, self.p.host_seat, body["commitments"])
+        check_own_in_set(statement, self.p.seat, mine)
+        if not self.p.ring.verify_statement(self.p.keys[self.p.host_seat], body["signature"],
+                                            statement):
+            raise ValueError("the commitment set is not signed by the host")
+        digest = set_digest(statement)
+        self.p.echoed[(ctx.hand, ctx.attempt)] = digest
+        sig = self.p.identity.sign_statement(echo_statement(self.p.digest, ctx, self.p.seat,
+                                                            digest))
+        self.p._send("echo", hand=ctx.hand, attempt=ctx.attempt, set=digest.hex(),
+                     signature=sig.hex())
+
+    def reveal_req(self, body: dict[str, Any]) -> None:
+        ctx = self._ctx(body)
+        if (ctx.hand, ctx.attempt) not in self.p.echoed:
+            raise ValueError("asked to reveal before this seat echoed the commitment set")
+        secret = self.p.secrets[(self.p.table.hex(), ctx.hand, ctx.attempt)]
+        self.p._send("reveal", hand=ctx.hand, attempt=ctx.attempt, secret=secret.hex())
+
+    def escrow(self, body: dict[str, Any]) -> None:
+        self.p.escrow[(body["hand"], body["attempt"])] = body
+
+    def deal(self, body: dict[str, Any]) -> None:
+        view = self.p._require_view()
+        tiles = tiles_from_text(body["tiles"], "tiles")
+        started = event_from_json(body["events"][0] if body["events"] else None, "events[0]")
+        if not isinstance(started, HandStarted):
+            raise ValueError("a deal starts with the HandStarted event")
+        self.p.hand = body["hand"]
+        self.p.dealt[self.p.hand] = tiles
+        self.p.moves[self.p.hand] = []
+        self.p.move_sigs[self.p.hand] = []
+        self.p.attempts[self.p.hand] = body["attempts"]
+        self.p.abandoned[self.p.hand] = body["abandoned"]
+        self.p.pending_move = None
+        view.start_hand(tiles, started, body["turn"])
+        self.changed()
+
+    # ----- play ----------------------------------------------------------------------------------
+
+    def update(self, body: dict[str, Any]) -> None:
+        view = self.p._require_view()
+        moves = self.p.moves.setdefault(body["hand"], [])
+        if body["index"] != len(moves):
+            self.ask_resync()
+            return
+        events = events_from_json(body["events"])
+        moves.append(body["move"])
+        self.p.move_sigs.setdefault(body["hand"], []).append(body["signature"].hex())
+        if self.p.pending_move is not None and body["move"].get("seat") == self.p.seat:
+            self.p.pending_move = None
+        view.apply(events, body["turn"])
+        self.changed()
+        early = self.p.early_log
+        if (early is not None and early["entry"].get("hand") == body["hand"]
+                and early["entry"]["moves"] == moves):
+            self.p.early_log = None
+            self.hand_log(early)  # the log came first (see net/host/play.py): now it fits
+
+    def changed(self) -> None:
+        view = self.p._require_view()
+        self.p._events.append(ObservationChanged(make=view.observation))  # built if someone looks
+        if (view.phase == "play" and view.turn == self.p.seat and self.p.pending_move is None
+                and self.p.phase is Phase.SEATED):
+            self.p._events.append(YourTurn(view.observation()))
+
+    def hand_log(self, body: dict[str, Any]) -> None:
+        doc = self.p.doc
+        if doc is None:
+            raise ValueError("a hand log before the match began")
+        entry, end = body["entry"], body["end"]
+        number = entry.get("hand")
+        seen, logged = self.p.moves.get(number), entry.get("moves")
+        ahead = isinstance(logged, list) and len(logged) > len(seen or [])
+        if seen is not None and ahead and logged[:len(seen)] == seen:
+            self.p.early_log = body  # the move that ended the hand follows it (kept for a new host)
+            return
+        self.p.early_log = None
+        hands = doc["hands"]
+        if hands and hands[-1].get("hand") == number:
+            hands[-1] = entry
+        else:
+            hands.append(entry)
+        doc["end"] = end
+        ok, detail = self._check_hand(doc, number)
+        self.p.verified[number] = ok
+        self.p._events.append(HandVerified(number, ok, detail))
+        self._transcript_updated(doc)
+
+    def settle_early_log(self) -> None:
+        """The host went silent after sending a hand's log but before the update of the move that
+        ended the hand: take the hand's last moves from the signed log (the view catches up with
+        the next snapshot). When the log says the match is over, it is over for this seat too."""
+        early, self.p.early_log = self.p.early_log, None
+        if early is None:
+            return
+        number = early["entry"]["hand"]
+        self.p.moves[number] = list(early["entry"]["moves"])
+        self.p.move_sigs[number] = list(early["entry"]["move_signatures"])
+        self.hand_log(early)
+
+    def _transcript_updated(self, doc: dict[str, Any]) -> None:
+        """Report the transcript as it stands; when its end says the match is over, so is this
+        seat's."""
+        end = doc["end"]
+        finished = isinstance(end, dict) and end.get("finished") is True
+        self.p._events.append(TranscriptUpdated(self.p.table.hex(), doc, finished))
+        if finished:
+            self.p.go(Phase.OVER)
+            self.p._events.append(MatchOver(end.get("winner"), tuple(end.get("scores", ())),
+                                            len(doc["hands"]),
+                                          self.p.verified_all))
+
+    def _check_hand(self, doc: dict[str, Any], number: Any) -> tuple[bool, str]:
+        """This seat's own checks of a finished hand, then the full verifier."""
+        try:
+            report = self.p.verifier.check(doc)  # only the new (or amended) hand is checked
+        except TranscriptError as exc:
+            return False, f"malformed transcript: {exc}"
+        entry = doc["hands"][-1]
+        adopted = entry.get("adopted")  # checked first: the most exact reason this seat can give
+        if isinstance(adopted, dict) and any(k[0] == self.p.seat for k in adopted.get("keys", [])):
+            return False, "the host adopted this seat's key: it would sign for this player"
+        if report.failure is not None:
+            return False, report.failure.describe()
+        if number in self.p.moves and entry["moves"] != self.p.moves[number]:
+            return False, "the logged moves are not the moves this seat was sent"
+        if number in self.p.dealt and self.p.seat >= 0:  # (a watcher was dealt nothing)
+            derived = report.deals[-1][-1].hands[self.p.seat]
+            if sorted(derived, key=str) != sorted(self.p.dealt[number], key=str):
+                return False, "the committed shuffle does not give this seat the tiles it was dealt"
+        for attempt in entry["deals"]:
+            mine = self.p.secrets.get((self.p.table.hex(), number, attempt["attempt"]))
+            seats = [c["seat"] for c in attempt["commitments"]]
+            # (no secrets: a re-shuffled hand)
+            if (mine is not None and self.p.seat in seats and attempt["secrets"]
+                    and attempt["secrets"][seats.index(self.p.seat)] != mine.hex()):
+                return False, "the published secret of this seat is not the one it revealed"
+        return True, report.hands[-1].describe() if report.hands else "no hands"
+
+    # ----- recovery ----------------------------------------------------------------------------
+
+    def snapshot(self, body: dict[str, Any]) -> None:
+        self.p.seat, self.p.players, self.p.roster = body["seat"], body["seats"], body["roster"]
+        self.p.rules = Rules.from_spec(body["rules"])
+        self.p.resync_asked, self.p.resync_due = False, None
+        self.p.pending_move = None
+        self.p.election = None  # a snapshot from the host we follow: any election is over
+        self.p.early_log = None  # the snapshot's transcript says it all
+        doc = body["transcript"]
+        if doc is None:
+            return
+        transcript = parse_transcript({**doc, "end": doc["end"]})
+        self.p.header = {k: doc[k] for k in ("format", "algorithm", "table", "rules", "players",
+                                             "keys")}
+        self.p.digest, self.p.keys = transcript.header_digest, list(transcript.keys)
+        self.p.table = transcript.table
+        self.p.doc = doc
+        report = self.p.verifier.check(doc)
+        ok = report.ok
+        self.p.view = view_after(state_after(transcript, self.p.rules, report), self.p.rules,
+                                 self.p.seat)
+        for hand in transcript.hands:
+            self.p.verified.setdefault(hand.hand, ok)
+        # hands that ended while this seat was away (or its host changed)
+        for entry in doc["hands"]:
+            seen, logged = self.p.moves.get(entry["hand"]), entry["moves"]
+            if seen is None or seen == logged:
+                continue
+            # the log is not what this seat was sent: that stays a failure
+            if logged[:len(seen)] != seen:
+                self.p.verified[entry["hand"]] = False
+                self.p._problem("log_mismatch",
+                                f"hand {entry['hand']}: the logged moves are not the ones sent")
+                continue
+            self.p.moves[entry["hand"]] = list(logged)  # the moves it missed, from the signed log
+            self.p.move_sigs[entry["hand"]] = list(entry["move_signatures"])
+        play = body["play"]
+        if play is None:
+            self.p._events.append(ObservationChanged(self.p.view.observation()))
+            end = doc["end"]
+            finished = isinstance(end, dict) and end.get("finished") is True
+            if finished and self.p.phase is not Phase.OVER:
+                self._transcript_updated(doc)  # e.g. a watcher that came back as the match ended
+            return
+        self.p.hand = play["hand"]
+        self.p.dealt[self.p.hand] = tiles_from_text(play["tiles"], "play.tiles")
+        events = events_from_json(play["events"], "play.events")
+        if not events or not isinstance(events[0], HandStarted):
+            raise ValueError("a snapshot's hand starts with HandStarted")
+        self.p.view.start_hand(self.p.dealt[self.p.hand], events[0], play["turn"])
+        self.p.view.apply(events[1:], play["turn"])
+        self.p.moves[self.p.hand] = list(play["moves"])
+        self.p.move_sigs[self.p.hand] = [str(s) for s in play.get("signatures", [])]
+        self.p.attempts[self.p.hand] = list(play.get("attempts", []))
+        self.p.abandoned[self.p.hand] = list(play.get("abandoned", []))
+        self.changed()
+
+    def snapshot_part(self, body: dict[str, Any]) -> None:
+        """One part of a snapshot too large for a message: the snapshot once all are in."""
+        whole = self.p.parts.add(body["part"], body["parts"], body["data"])
+        if whole is not None:
+            self.snapshot(check_fields(whole, SCHEMAS["snapshot"], "snapshot"))
+
+    def ask_resync(self) -> None:
+        if not self.p.resync_asked:
+            self.p.resync_asked = True
+            self.p.resync_due = self.p.now + self.p.timings.answer_s
+            self.p._send("resync")
+
+
+
+def view_after(state: GameState, rules: Rules, seat: int) -> PeerView:
+    """A seat's view after the finished hands whose engine state is ``state`` (all of it public)."""
+    view = PeerView(rules, state.players, seat)
+    view.scores, view.active = list(state.scores), list(state.active)
+    view.phase, view.hand_no, view.dealt_hands = state.phase.value, state.hand_no, state.dealt_hands
+    view.results, view.outcome = list(state.results), state.outcome
+    view.last_opener, view.last_winner_seat = state.last_opener, state.last_winner_seat
+    view.hand_points = list(state.hand_points)
+    view.history = public_events(state.history, seat)
+    view.turn, view.opener = state.turn, state.opener
+    view.changed()
+    return view

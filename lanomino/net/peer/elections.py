@@ -1,0 +1,104 @@
+"""A peer's part in host migration: noticing the host is gone, following the succession order,
+and reporting what it holds to the new host. Pure (see election.py for the theory)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lanomino.net.election import Election, can_migrate, entry_of, succession
+from lanomino.net.peer.state import PeerState, Phase
+from lanomino.net.session_base import HostChanged
+
+
+class PeerElections:
+    """Host elections and the report to a new host: one part of a PeerSession, reading and
+    writing the peer's state (``PeerState``)."""
+
+    def __init__(self, peer: PeerState) -> None:
+        self.p = peer
+
+    def can_elect(self) -> bool:
+        """This seat is at the table (a match under way, or still in the lobby): losing the host
+        starts an election."""
+        mine = entry_of(self.p.roster, self.p.seat)
+        if self.p.watch:  # no vote, but it follows the table's election to the new host
+            return self.p.migration and can_migrate(self.p.roster) and self.p.phase is Phase.SEATED
+        return (self.p.migration and can_migrate(self.p.roster) and self.p.phase is Phase.SEATED
+                and self.p.seat >= 0
+                and mine is not None and not mine.get("left", False))  # a watcher has no vote
+
+    def elect(self, now: float) -> None:
+        """The host (or the candidate followed so far) is gone: follow the next candidate."""
+        e = self.p.election
+        if e is None:
+            order = tuple(succession(self.p.roster, self.p.host_seat))
+            e = Election(self.p.host_seat, self.p.term, order)
+        else:
+            e = e.next()
+        if not e.order:
+            return
+        self.p.election = e
+        self.follow(e.term, e.candidate, now)
+
+    def rejoin(self, term: int, seat: int, now: float) -> None:
+        """Follow the host of ``term`` at ``seat`` after this node hosted (it stepped down, or never
+        got a majority): any election of its own is over."""
+        self.p.election = None
+        self.follow(term, seat, now)
+
+    def follow(self, term: int, seat: int, now: float) -> None:
+        """Join the host of ``term`` at ``seat`` (an election's candidate, or one seen
+        announced)."""
+        entry = entry_of(self.p.roster, seat)
+        curve = str(entry["curve"]) if entry is not None and entry["curve"] else ""
+        self.p.term, self.p.host_seat, self.p.host_curve = term, seat, curve
+        self.p.host_seq = 0
+        # a candidate gets twice the liveness timeout: it may notice the silence (and start
+        # serving) up to one timeout after this peer did, e.g. when only this peer got the bye
+        self.p.silent, self.p.last_heard = False, now + self.p.timings.liveness_s
+        self.p.resync_asked, self.p.resync_due, self.p.pending_move = False, None, None
+        mine = seat == self.p.seat
+        self.p._events.append(HostChanged(term, seat, curve, mine))
+        if not mine:
+            self.p.now = now
+            self.p._hello()
+
+    def report(self) -> dict[str, Any]:
+        """What this peer holds of the hand in play, for a new host (the ``report`` body)."""
+        hand = self.p.hand if self.p.hand in self.p.moves and self._hand_open() else 0
+        escrow = None
+        if hand:
+            attempts = self.p.attempts.get(hand, [])
+            last = attempts[-1]["attempt"] if attempts else 0
+            held = self.p.escrow.get((hand, last))
+            if held is not None:  # back to the wire form (the validated body holds bytes)
+                digests = [d.hex() if isinstance(d, bytes) else d for d in held["digests"]]
+                escrow = {**held, "digests": digests}
+        return {"hand": hand, "moves": list(self.p.moves.get(hand, [])),
+                "signatures": list(self.p.move_sigs.get(hand, [])), "escrow": escrow,
+                "claim": self.p.reshuffle.claim(hand),  # for a re-shuffle (reshuffle_answers.py)
+                "last": self._last_hand_log()}
+
+    def _last_hand_log(self) -> dict[str, Any] | None:
+        """The newest hand log this peer has (the new host may have missed it: the lost host can
+        die between sending it to one peer and to the next)."""
+        if self.p.early_log is not None:  # the host died before the hand's last move came
+            return {"entry": self.p.early_log["entry"], "end": self.p.early_log["end"]}
+        if self.p.doc is None or not self.p.doc["hands"] or self.p.doc["end"] is None:
+            return None
+        return {"entry": self.p.doc["hands"][-1], "end": self.p.doc["end"]}
+
+    def _hand_open(self) -> bool:
+        done = len(self.p.doc["hands"]) if self.p.doc is not None else 0
+        return self.p.hand > done
+
+    def bots(self, body: dict[str, Any]) -> None:
+        """The host-side bots' levels (this peer adopts them if it hosts after a migration)."""
+        kinds = {e["seat"]: e for e in self.p.roster}
+        levels: dict[int, str] = {}
+        for bot in body["bots"]:
+            entry = kinds.get(bot["seat"])
+            if entry is None or entry["kind"] != "bot":
+                raise ValueError(f"seat {bot['seat']} is not a bot's seat")
+            levels[bot["seat"]] = bot["level"]
+        self.p.bot_levels = levels
