@@ -42,8 +42,8 @@ from lanomino.fair.commit import (  # noqa: E402
     set_digest,
     set_statement,
 )
+from lanomino.fair.fair_match import run_match  # noqa: E402
 from lanomino.fair.identity import Identity  # noqa: E402
-from lanomino.fair.selfplay import run_match  # noqa: E402
 from lanomino.fair.shuffle import derive_deal  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 

@@ -386,3 +386,15 @@ def test_checker_counts_a_class_stack(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.setattr(sys.modules[__name__], "MODULES", all_modules())
     assert class_stacks("lanomino.net") == {"lanomino.net.stack.A": 1, "lanomino.net.stack.B": 2,
                                             "lanomino.net.stack.C": 3}
+
+
+def test_no_name_is_shared_by_a_fair_module_and_a_net_module_or_two_self_plays() -> None:
+    """The collisions the layout issue named stay gone: the re-shuffle's two sides and the three
+    self-plays each have their own name (``lanomino selfplay`` is commands/selfplay.py)."""
+    def names(package: str) -> set[str]:
+        return {n.rpartition(".")[2] for n in MODULES if _in(n, package) and n != package
+                and not MODULES[n].name == "__init__.py"}
+
+    assert names("lanomino.fair") & names("lanomino.net") == set()
+    selfplays = [n for n in MODULES if n.rpartition(".")[2] == "selfplay"]
+    assert selfplays == ["lanomino.commands.selfplay"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
+from lanomino.botmatch import play_match, shuffle
 from lanomino.bots import get_bot
 from lanomino.engine import TILES, Rules
-from lanomino.selfplay import play_match, shuffle
 
 
 def test_shuffle_orders_the_deck_as_random_shuffle_does_and_leaves_the_same_state() -> None:

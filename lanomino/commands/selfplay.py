@@ -30,9 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here, and pathlib and secrets only when used: a short run is mostly start-up.
+    from lanomino.botmatch import play_match
     from lanomino.bots import get_bot
     from lanomino.cli import CliError
-    from lanomino.selfplay import play_match
 
     rules = rules_from_args(args)
     try:
@@ -109,8 +109,8 @@ def _play_fair(rules: Any, bots: Any, rng: random.Random, names: list[str], path
                preset: str) -> Any:
     """One match through ``lanomino.fair`` (every seat runs its side of the protocol); writes
     the transcript to ``path`` and returns a MatchResult for the summary."""
-    from lanomino.fair.selfplay import play_fair_match
-    from lanomino.selfplay import MatchResult
+    from lanomino.botmatch import MatchResult
+    from lanomino.fair.fair_match import play_fair_match
 
     seat_rngs = [random.Random(rng.getrandbits(64)) for _ in bots]
     fair = play_fair_match(rules, names, bots, seat_rngs, rules_spec=rules.to_spec(preset))

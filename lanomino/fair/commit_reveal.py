@@ -3,7 +3,7 @@
 Theory of operation. A round gathers, from a fixed list of seats, a signed commitment each; the
 host then signs the ordered set, every seat echoes the set's digest (signed), and every seat
 reveals the secret it committed to. The deal of a hand (``net/fair_round.py``), the re-shuffle
-after a migration (``net/reshuffle_round.py``) and fair self-play (``fair/selfplay.py``) all run
+after a migration (``net/reshuffle_round.py``) and fair self-play (``fair/fair_match.py``) all run
 this one machine; they differ only in their ``Domain``: which statements are signed and how a
 secret opens a commitment.
 

@@ -11,8 +11,8 @@ from typing import Any
 from lanomino.bots.simple import greedy_bot, random_bot
 from lanomino.engine import Rules
 from lanomino.fair.canonical import canonical_json
+from lanomino.fair.fair_match import run_match
 from lanomino.fair.identity import Identity
-from lanomino.fair.selfplay import run_match
 from lanomino.fair.transcript import header_digest, header_statement, move_statement
 
 TABLE = bytes(range(16))

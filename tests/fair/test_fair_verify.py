@@ -371,7 +371,7 @@ def test_a_seat_that_resigns_mid_match_stops_committing() -> None:
 
     from lanomino.bots.simple import random_bot
     from lanomino.engine import RESIGN, Rules
-    from lanomino.fair.selfplay import run_match
+    from lanomino.fair.fair_match import run_match
 
     turns = {"n": 0}
 

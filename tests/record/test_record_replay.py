@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lanomino.botmatch import play_match
 from lanomino.bots import get_bot
 from lanomino.engine import TILES, Rules
 from lanomino.record import FORMAT, IllegalMoveError, parse_record, replay
-from lanomino.selfplay import play_match
 
 
 def _rest(*used: str) -> list[str]:
