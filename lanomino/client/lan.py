@@ -321,7 +321,6 @@ class LanTable:
             if self.ui.lan is not None:
                 self.ui.lan.host_note = f"hosted by {self._name(self.new_host)}"
             self.new_host = None
-        summary_shown = ui.hand_result is not None  # (its Enter may be on its way)
         if len(obs.results) > self.seen_results:
             self.seen_results = len(obs.results)
             ui.hand_result = obs.results[-1]
@@ -329,10 +328,7 @@ class LanTable:
                 self.frontend.bell()
         if obs.outcome is not None:
             if ui.match_result is None:
-                # the match's end after a hand summary already shown (a leaver between hands, a
-                # new host): an Enter pressed just now was meant for that summary; with its last
-                # hand's end (the usual case) there was nothing to dismiss, and Enter leaves at once
-                ui.match_at = time.monotonic() if summary_shown else 0.0
+                ui.match_at = time.monotonic()
             ui.match_result = obs.outcome
             ui.resigned = False
 

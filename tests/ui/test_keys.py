@@ -210,37 +210,3 @@ def test_an_enter_meant_for_the_hand_summary_does_not_skip_a_match_result_that_j
     assert run_keys(ui, ["\r"]) == []
     ui.match_at = time.monotonic() - MATCH_PAUSE_S
     assert run_keys(ui, ["\r"]) == [LeaveTable()]
-
-
-def test_at_a_lan_table_enter_leaves_a_match_that_ended_with_its_last_hand_at_once() -> None:
-    """The last hand's end and the match's come in one observation: nothing else was on screen,
-    so the first Enter goes back to the menu. A match that ends after a hand summary was already
-    up (a seat left between hands) keeps the moment's wait for an Enter meant for that summary."""
-    from tablekit import PASS_THEN_OUT, game, play, went_out
-
-    from lanomino.client.lan import LanTable
-    from lanomino.client.seam import Headless
-    from lanomino.engine import PASS, RESIGN
-    from lanomino.net.session import ObservationChanged
-
-    def lan_ui() -> tuple[UiState, LanTable]:
-        ui = UiState(screen=Screen.TABLE, names=("You", "Ana"))
-        return ui, LanTable(ui, Headless(), lambda: None, "peer", "Den", lambda c, r: None)
-
-    state = game(Rules.preset("block", hand_size=2, target=1), PASS_THEN_OUT)
-    play(state, 0, "6-6")
-    apply(state, 1, PASS)
-    play(state, 0, "6-5", End.LEFT)  # seat 0 goes out: the hand and the match are over
-    ui, table = lan_ui()
-    table._on_event(ObservationChanged(observe(state, 0)))
-    assert ui.hand_result is not None and ui.match_result is not None
-    assert run_keys(ui, ["\r"]) == [LeaveTable()]
-
-    state, _ = went_out()  # to 100: the match goes on, then seat 1 resigns between hands
-    ui, table = lan_ui()
-    table._on_event(ObservationChanged(observe(state, 0)))
-    assert ui.hand_result is not None and ui.match_result is None
-    apply(state, 1, RESIGN)
-    table._on_event(ObservationChanged(observe(state, 0)))
-    assert ui.match_result is not None
-    assert run_keys(ui, ["\r"]) == []
