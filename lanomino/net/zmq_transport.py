@@ -131,6 +131,10 @@ def _readable(sock: zmq.Socket[Any]) -> bool:
     """A message is queued (reading ``EVENTS`` also lowers the descriptor)."""
     return bool(sock.getsockopt(zmq.EVENTS) & zmq.POLLIN)  # type: ignore[operator,arg-type]
 
+# A closing socket's queued messages get this long to leave; a peer gone meanwhile costs at most
+# this much at close (a ROUTER drops what it cannot route at once).
+CLOSE_LINGER_MS = 500
+
 
 class _Wakeup:
     """Receives on a plain zmq socket from asyncio: NOBLOCK reads, woken by the socket's descriptor.
@@ -340,13 +344,15 @@ class HostTransport:
         return True
 
     def close(self) -> None:
-        """Stop listening at once (LINGER 0) and release the context. Safe to call twice."""
+        """Stop listening and release the context; messages already queued to connected peers
+        get ``CLOSE_LINGER_MS`` to leave (a match's last update and hand log). Safe to call
+        twice."""
         sock, auth, ctx, wakeup = self._sock, self._auth, self._ctx, self._wakeup
         self._sock = self._auth = self._ctx = self._wakeup = None
         if wakeup is not None:
             wakeup.close()
         if sock is not None:
-            sock.close(linger=0)
+            sock.close(linger=CLOSE_LINGER_MS)
         if auth is not None:
             auth.stop()
         if ctx is not None:

@@ -18,6 +18,7 @@ from typing import Any
 from lanomino.bots import get_bot
 from lanomino.engine import Action, Observation
 from lanomino.net.codec import DirectAddress
+from lanomino.net.errors import LocalProtocolError, TransportError
 from lanomino.net.session import (
     HandVerified,
     LostTouch,
@@ -126,6 +127,16 @@ class NodeBase:
         task = asyncio.ensure_future(coro)
         self.tasks.add(task)
         task.add_done_callback(self._done)
+
+    @staticmethod
+    def _deliver(transport: Any, outgoing: Any) -> None:
+        """Hand one host message to the transport now (``send_now`` never blocks): a message
+        queued in a task instead may still be waiting when the node closes at the match's end,
+        and the last update or hand log is then never sent."""
+        try:
+            transport.send_now(outgoing.route, outgoing.message)
+        except (TransportError, LocalProtocolError) as exc:
+            log.warning("cannot send %s: %s", outgoing.message.get("type"), exc)
 
     def _done(self, task: asyncio.Future[Any]) -> None:
         self.tasks.discard(task)

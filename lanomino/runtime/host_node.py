@@ -198,7 +198,7 @@ class HostNode(NodeBase):
 
     def _flush(self) -> None:
         for out in self.session.take_outgoing():
-            self._spawn(self.transport.send(out.route, out.message))
+            self._deliver(self.transport, out)
         reannounce = False
         for event in self.session.take_events():
             self._publish(event)

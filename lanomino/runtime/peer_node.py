@@ -252,7 +252,7 @@ class PeerNode(NodeBase):
     def _flush_host(self, host: HostSession) -> None:
         assert self.standby is not None
         for out in host.take_outgoing():
-            self._spawn(self.standby.send(out.route, out.message))
+            self._deliver(self.standby, out)
         reannounce = False
         for event in self.member.host_events(self.now()):
             self._publish(event)
