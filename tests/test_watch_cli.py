@@ -49,8 +49,10 @@ def test_a_watcher_follows_a_match_to_its_end_with_the_players_transcript(tmp_pa
         played = json.loads(bot.stdout.splitlines()[-1])
         assert Path(outcome["transcript"]).read_bytes() == Path(played["transcript"]).read_bytes()
     finally:
-        host.kill()
-        host.wait(timeout=10)
+        for proc in (host, locals().get("watcher")):  # (a failed run leaves no watcher behind)
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
 
 
 @pytest.mark.timeout(120)
