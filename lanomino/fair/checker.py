@@ -41,7 +41,7 @@ from lanomino.fair.commit import (
     set_statement,
 )
 from lanomino.fair.identity import KeyRing
-from lanomino.fair.report import DerivedDeal, Failed, Failure, HandReport
+from lanomino.fair.report import Blamed, DerivedDeal, Failed, Failure, HandReport
 from lanomino.fair.shuffle import ALGORITHM, derive_deal
 from lanomino.fair.statements import end_statement, header_statement, log_statement, move_statement
 from lanomino.fair.transcript_model import HandLog, Transcript
@@ -73,11 +73,14 @@ class Checker:
         self.hand_no: int | None = None
         self.state: GameState | None = None  # after the last hand, once every check passed
 
-    def fail(self, check: str, blame: str, message: str) -> Failed:
-        return Failed(Failure(check, self.hand_no, blame, message))
+    def fail(self, check: str, blame: Blamed | str, message: str) -> Failed:
+        """The failure of ``check``, blaming a seat (``Blamed``) or someone who is not one."""
+        if isinstance(blame, str):
+            return Failed(Failure(check, self.hand_no, blame, message))
+        return Failed(Failure(check, self.hand_no, blame.words, message, blame.seat))
 
-    def host(self, hand: HandLog) -> str:
-        return f"the host ({_seat_name(hand.host)})"
+    def host(self, hand: HandLog) -> Blamed:
+        return Blamed.host(hand.host)
 
     def won(self, state: GameState, winner: int | None) -> str:
         return "no winner" if winner is None else f"won by {_side_name(winner, state.rules.partnership)}"
@@ -93,7 +96,7 @@ class Checker:
         term = None if hand.migrated is None else hand.migrated.term
         problem = None if checked else adoption.check(a, hand.log_host, term, self.adopted_in)
         if problem is not None:
-            raise self.fail("adoption", f"the host ({_seat_name(hand.log_host)})", problem)
+            raise self.fail("adoption", Blamed.host(hand.log_host), problem)
         for seat, key in a.keys:
             self.keys[seat], self.adopted_in[seat] = key, a.term
 
@@ -124,7 +127,7 @@ class Checker:
             raise self.fail("rules", "every player (all signed these rules)", f"the rules are not playable: {exc}") from None
 
     def check_end(self, state: GameState) -> None:
-        end, host = self.t.end, f"the host ({_seat_name(self.t.end.host)})"
+        end, host = self.t.end, Blamed.host(self.t.end.host)
         statement = end_statement(self.t.header_digest, end.host, end.hands, end.finished, end.winner, end.scores)
         if not self.signed(end.host, end.signature, statement):
             raise self.fail("end", host, "the host's closing statement is not signed by the host")
@@ -191,7 +194,7 @@ class Checker:
         re-shuffle as far as the claims allow, the re-shuffle's own commit-reveal, then the rest."""
         r, m = hand.reshuffled, hand.migrated
         assert r is not None and m is not None  # the parser sees to both
-        new_host = f"the new host ({_seat_name(r.host)})"
+        new_host = Blamed.host(r.host, new=True)
         self.deals.append(())
         digests = [self.check_commitments(state, hand, attempt, opened=bool(attempt.secrets))[0]
                    for attempt in hand.deals]
@@ -233,14 +236,14 @@ class Checker:
                                 f"re-shuffle: {_seat_name(e.seat)} was sent a different set than the one published")
         for c, secret in zip(r.commitments, r.secrets, strict=True):
             if not rs.reshuffle_opens(ctx, c.seat, secret, c.commitment):
-                raise self.fail("reshuffle-secret", _seat_name(c.seat),
+                raise self.fail("reshuffle-secret", Blamed.player(c.seat),
                                 f"{_seat_name(c.seat)}'s re-shuffle secret does not match their commitment")
         self.check_move_signatures(hand)
         try:
             world = rs.world_at(state, len(hand.deals), r.opener, claims,
                                 [(mv.seat, mv.action) for mv in hand.moves[:r.at]])
         except rs.ReshuffleError as exc:
-            blame = new_host if exc.seat is None else _seat_name(exc.seat)
+            blame = new_host if exc.seat is None else Blamed.player(exc.seat)
             raise self.fail(exc.check, blame, f"before the re-shuffle: {exc}") from None
         derived = DerivedDeal(tuple(map(tuple, world.deal)), tuple(world.boneyard), False)
         self.deals[-1] = tuple(replace(derived, void=n < len(hand.deals)) for n in range(1, len(hand.deals) + 1))
@@ -295,7 +298,7 @@ class Checker:
             return expected, []
         for c, secret in zip(attempt.commitments, attempt.secrets, strict=True):
             if not opens(ctx, c.seat, secret, c.commitment):
-                raise self.fail("secret", _seat_name(c.seat),
+                raise self.fail("secret", Blamed.player(c.seat),
                                 f"{_seat_name(c.seat)}'s secret does not match their commitment")
         return expected, [(c.seat, s) for c, s in zip(attempt.commitments, attempt.secrets, strict=True)]
 
@@ -347,13 +350,13 @@ class Checker:
         for index, move in enumerate(hand.moves[start:], start=start + 1):
             action = move.action
             if isinstance(action, Play) and state.phase is Phase.PLAY and not state.hands[move.seat] >> action.tile.index & 1:
-                raise self.fail("ownership", _seat_name(move.seat),
+                raise self.fail("ownership", Blamed.player(move.seat),
                                 f"move {index}: {_seat_name(move.seat)} played {action.tile}, which {_seat_name(move.seat)} does not hold: "
                                 + _where_is(state, action.tile, self.deals[-1][-1]))
             try:
                 apply(state, move.seat, action)
             except IllegalActionError as exc:
-                raise self.fail("legality", _seat_name(move.seat), f"move {index}: {exc}") from None
+                raise self.fail("legality", Blamed.player(move.seat), f"move {index}: {exc}") from None
             draws += isinstance(action, Draw)
         if state.phase is Phase.PLAY:
             raise self.fail("unfinished", self.host(hand), "the moves stop before the hand is over")

@@ -14,6 +14,7 @@ import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from lanomino.engine.errors import seat_name
 from lanomino.fair.commit import SECRET_BYTES, DealContext, opens
 from lanomino.fair.entropy import fresh_bytes
 
@@ -100,9 +101,9 @@ def rebuild(
     for holder, expected in zip(escrow.holders, escrow.digests, strict=True):
         share = by_holder.get(holder)
         if share is None:
-            raise EscrowError(f"seat {holder}'s escrow share is missing")
+            raise EscrowError(f"{seat_name(holder)}'s escrow share is missing")
         if not hmac.compare_digest(share_digest(escrow.ctx, holder, share.data), expected):
-            raise EscrowError(f"seat {holder}'s escrow share is wrong")
+            raise EscrowError(f"{seat_name(holder)}'s escrow share is wrong")
         data = share.data if data is None else _xor(data, share.data)
     assert data is not None
     if len(data) != SECRET_BYTES * len(escrow.seats):
@@ -113,7 +114,7 @@ def rebuild(
     for seat, secret in secrets:
         committed = commitments.get(seat)
         if committed is None or not opens(escrow.ctx, seat, secret, committed):
-            raise EscrowError(f"the rebuilt secret of seat {seat} does not match its commitment")
+            raise EscrowError(f"the rebuilt secret of {seat_name(seat)} does not match its commitment")
     return secrets
 
 

@@ -12,14 +12,31 @@ from lanomino.fair.transcript_model import Refusal
 
 
 @dataclass(frozen=True, slots=True)
+class Blamed:
+    """Whom a failed check blames: ``seat`` (counted from 0, as in the JSON) in words."""
+
+    seat: int
+    words: str
+
+    @classmethod
+    def player(cls, seat: int) -> Blamed:
+        return cls(seat, seat_name(seat))
+
+    @classmethod
+    def host(cls, seat: int, new: bool = False) -> Blamed:
+        return cls(seat, f"the {'new ' if new else ''}host ({seat_name(seat)})")
+
+
+@dataclass(frozen=True, slots=True)
 class Failure:
     check: str  # algorithm, header, rules, sequence, commitment, set, echo, equivocation,
     # secret, deal, move-signature, ownership, legality, unfinished, score, log, end; in a
     # re-shuffled hand also reshuffle, claim, reshuffle-commitment, reshuffle-set, reshuffle-echo,
     # reshuffle-secret
     hand: int | None
-    blame: str
+    blame: str  # in words, seats counted from 1 ("the host (seat 1)")
     message: str
+    seat: int | None = None  # the seat blamed, counted from 0 (None: nobody's seat)
 
     def describe(self) -> str:
         where = f"hand {self.hand}: " if self.hand is not None else ""
@@ -73,12 +90,13 @@ class Report:
         f = self.failure
         return {
             "ok": self.ok,
+            "seats_from": 0,  # every "seat" field counts from 0; the words ("blame") from 1
             "faults": [{"hand": hand, "blame": seat_name(r.seat), **r.to_json()}
                        for hand, r in self.faults],
             "hands": [{"hand": h.hand, "attempts": h.attempts, "commitments": h.commitments,
                        "tiles": h.tiles, "draws": h.draws, "scores": list(h.scores)} for h in self.hands],
             "failure": None if f is None else {"check": f.check, "hand": f.hand, "blame": f.blame,
-                                               "message": f.message},
+                                               "seat": f.seat, "message": f.message},
         }
 
 

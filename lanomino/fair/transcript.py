@@ -302,7 +302,8 @@ def _int(value: Any, where: str) -> int:
 def _seat(value: Any, where: str, players: int) -> int:
     seat = _int(value, where)
     if not 0 <= seat < players:
-        raise TranscriptError(f"{where}: no seat {seat} at a table of {players}")
+        raise TranscriptError(f"{where}: {seat} is not a seat index at a table of {players} "
+                              f"(indices count from 0)")
     return seat
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from lanomino.discovery.announce import TableAnnouncement
 from lanomino.engine import Action, Observation, Rules
+from lanomino.engine.errors import seat_name
 from lanomino.fair.identity import Identity
 from lanomino.fair.keystore import load_or_create_identity
 from lanomino.net.budget import Budgets
@@ -213,9 +214,10 @@ class HostNode(NodeBase):
                 self._finish(Outcome(False, seat=self.session.host_seat, reason=lost_touch_reason(event)))
             elif isinstance(event, SteppedDown):
                 self.hosts[event.term] = event.host
-                log.warning("term %d has another host (seat %d): this one steps down", event.term, event.host)
+                log.warning("term %d has another host (%s): this one steps down", event.term,
+                            seat_name(event.host))
                 self._finish(Outcome(False, seat=self.session.host_seat,
-                                     reason=f"stepped down: seat {event.host} hosts term {event.term}",
+                                     reason=f"stepped down: {seat_name(event.host)} hosts term {event.term}",
                                      rejoin=self._new_host_address(event.host)))
         if reannounce and self.announcer is not None:
             self._spawn(self.announcer.update(self._announcement()))

@@ -13,6 +13,7 @@ from typing import Any
 
 from lanomino.discovery.announce import TableAnnouncement
 from lanomino.engine import Action, Observation
+from lanomino.engine.errors import seat_name
 from lanomino.fair.keystore import load_or_create_identity
 from lanomino.net.budget import Budgets
 from lanomino.net.codec import DirectAddress
@@ -273,8 +274,8 @@ class PeerNode(NodeBase):
                 self._finish(Outcome(False, seat=self.session.seat, reason=lost_touch_reason(event)))
             elif isinstance(event, SteppedDown):
                 self.hosts[event.term] = event.host
-                log.warning("term %d has another host (seat %d): this one steps down, follows it",
-                            event.term, event.host)
+                log.warning("term %d has another host (%s): this one steps down, follows it",
+                            event.term, seat_name(event.host))
                 self._carry_out(self.member.take_effects())
                 self._flush()  # the peer session follows the newer host (HostChanged)
                 return
@@ -354,12 +355,12 @@ class PeerNode(NodeBase):
         self.transport.close()
         self.ready, self.backlog = False, []
         if effect.where is None:
-            log.warning("term %d: seat %d left no address: waiting for the next candidate",
-                        effect.term, effect.seat)
+            log.warning("term %d: %s left no address: waiting for the next candidate",
+                        effect.term, seat_name(effect.seat))
             return
         host, port, curve = effect.where
         self.transport = PeerTransport(self.keys, curve, host, port, source_ip=self.source_ip)
-        log.info("term %d: following seat %d at %s:%d", effect.term, effect.seat, host, port)
+        log.info("term %d: following %s at %s:%d", effect.term, seat_name(effect.seat), host, port)
         self._spawn(self._connect(self.transport, self.generation))
 
     async def _connect(self, transport: PeerTransport, generation: int) -> None:

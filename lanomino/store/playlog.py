@@ -168,7 +168,7 @@ class PlayLog:
         if len(players) != seats:
             raise PlayLogError(f"{len(players)} players given for {seats} seats")
         if me is not None and not 0 <= me < seats:
-            raise PlayLogError(f"seat {me} is not at this table")
+            raise PlayLogError(f"seat index {me} (counted from 0) is not at this table")
         partnership = _rules(derived.rules_spec).partnership
         me_side = None if me is None else (me % 2 if partnership else me)
         text = json.dumps(document, separators=(",", ":"))

@@ -59,6 +59,20 @@ def test_json_output(tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.Ca
     assert main(["verify", write(tmp_path, doc), "--json"]) == 1
     failure = json.loads(capsys.readouterr().out)["failure"]
     assert (failure["check"], failure["hand"], failure["blame"]) == ("score", 1, "the host (seat 1)")
+    assert failure["seat"] == 0  # the blamed seat's index, counted from 0 as JSON does
+
+
+def test_json_keeps_seat_indices_from_0_and_says_so_while_its_words_count_from_1(
+        tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    doc = json.loads(json.dumps(fair_doc))
+    secret = doc["hands"][1]["deals"][0]["secrets"][2]
+    doc["hands"][1]["deals"][0]["secrets"][2] = ("0" if secret[0] != "0" else "1") + secret[1:]
+    assert main(["verify", write(tmp_path, doc), "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert result["seats_from"] == 0
+    failure = result["failure"]
+    assert (failure["seat"], failure["blame"]) == (2, "seat 3")
+    assert failure["message"] == "seat 3's secret does not match their commitment"
 
 
 @pytest.mark.parametrize("content", ["", "{", "[1, 2]", '{"format": "lanomino.transcript/1"}', "\udcff",

@@ -47,7 +47,7 @@ def test_resplit_after_a_holder_leaves() -> None:
     assert rebuild(new_escrow, new, COMMITS) == SECRETS
     # Old shares are worthless against the new escrow: fresh pads were drawn.
     mixed = [new[0], Share(3, old[2].data)]
-    with pytest.raises(EscrowError, match="seat 3's escrow share is wrong"):
+    with pytest.raises(EscrowError, match="seat 4's escrow share is wrong"):  # (index 3)
         rebuild(new_escrow, mixed, COMMITS)
 
 
@@ -60,13 +60,13 @@ def test_resplit_down_to_one_holder_is_refused() -> None:
 def test_a_wrong_share_is_named() -> None:
     escrow, shares = split(CTX, SECRETS, [0, 2, 3])
     bad = Share(2, bytes(b ^ 1 for b in shares[1].data))
-    with pytest.raises(EscrowError, match="seat 2's escrow share is wrong"):
+    with pytest.raises(EscrowError, match="seat 3's escrow share is wrong"):  # counted from 1
         rebuild(escrow, [shares[0], bad, shares[2]], COMMITS)
 
 
 def test_a_missing_share_is_named() -> None:
     escrow, shares = split(CTX, SECRETS, [1, 2, 3])
-    with pytest.raises(EscrowError, match="seat 3's escrow share is missing"):
+    with pytest.raises(EscrowError, match="seat 4's escrow share is missing"):
         rebuild(escrow, shares[:2], COMMITS)
 
 
@@ -76,5 +76,5 @@ def test_shares_that_do_not_open_the_commitments_are_caught() -> None:
     wrong = [SECRETS[0], (1, b"\x77" * 32), *SECRETS[2:]]
     escrow, shares = split(CTX, wrong, [2, 3])
     assert escrow.digests == tuple(share_digest(CTX, s.holder, s.data) for s in shares)
-    with pytest.raises(EscrowError, match="seat 1 does not match its commitment"):
+    with pytest.raises(EscrowError, match="seat 2 does not match its commitment"):
         rebuild(escrow, shares, COMMITS)

@@ -111,6 +111,8 @@ def test_bad_messages_are_refused_counted_and_the_match_goes_on() -> None:
     assert (state.turn, list(state.hands), table.host.deal and len(table.host.deal.moves)) == before
     assert {"illegal", "stale", "malformed", "replayed"} <= set(errors(a))
     assert "out_of_turn" in errors(b)
+    [told] = [e for e in b.events if isinstance(e, ProtocolProblem) and e.code == "out_of_turn"]
+    assert told.detail == f"it is seat {a.session.seat + 1}'s turn"  # in words: from 1
     finish(table)
     for slot in table.slots:
         assert slot.session.verified_all

@@ -71,7 +71,7 @@ class Playing:
         action = parse_move(body["move"], seat.seat)
         self.back(seat, body, seq)  # a seat out of time that moves again is back
         if state.turn != seat.seat and action is not RESIGN:
-            raise RoundError("out_of_turn", f"it is seat {state.turn}'s turn")
+            raise RoundError("out_of_turn", f"it is {seat_name(state.turn)}'s turn")
         # Checked on arrival: a move whose signature is not the seat's never enters the log (the
         # transcript would then not verify, and it would not be the host's fault).
         statement = move_statement(self.t.digest, d.hand, len(d.moves), body["move"])

@@ -32,6 +32,7 @@ from lanomino.engine import (
     Rules,
     observe,
 )
+from lanomino.engine.errors import seat_name
 from lanomino.engine.observe import public_event
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.transcript import TranscriptError
@@ -249,7 +250,7 @@ class Table:
         past it, the table's leave rules apply)."""
         seat = self.seat(number)
         self.stats["deadline.no_answer"] += 1
-        self.events.append(ProtocolProblem("no_answer", f"seat {number} did not answer in time",
+        self.events.append(ProtocolProblem("no_answer", f"{seat_name(number)} did not answer in time",
                                            number))
         if seat.unanswered_since is None:
             seat.unanswered_since = now

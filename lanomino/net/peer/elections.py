@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lanomino.engine.errors import seat_name
 from lanomino.net.election import Election, can_migrate, entry_of, succession
 from lanomino.net.peer.state import PeerState, Phase
 from lanomino.net.session_base import HostChanged
@@ -99,6 +100,6 @@ class PeerElections:
         for bot in body["bots"]:
             entry = kinds.get(bot["seat"])
             if entry is None or entry["kind"] != "bot":
-                raise ValueError(f"seat {bot['seat']} is not a bot's seat")
+                raise ValueError(f"{seat_name(bot['seat'])} is not a bot's seat")
             levels[bot["seat"]] = bot["level"]
         self.p.bot_levels = levels

@@ -378,7 +378,7 @@ class PeerSession(PeerState):
         for seat, sig in enumerate(sigs):
             statement = header_statement(self.digest, seat)
             if not self.ring.verify_statement(self.keys[seat], sig, statement):
-                raise ValueError(f"seat {seat}'s header signature does not verify")
+                raise ValueError(f"{seat_name(seat)}'s header signature does not verify")
         assert self.rules is not None
         self.doc = {**self.header, "header_signatures": [s.hex() for s in sigs], "hands": [],
                     "end": None}

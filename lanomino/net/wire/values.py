@@ -28,7 +28,7 @@ from lanomino.engine import (
     TilePlayed,
     parse_tile,
 )
-from lanomino.engine.errors import EngineError
+from lanomino.engine.errors import EngineError, seat_name
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.wire.checks import (
     HAND,
@@ -86,7 +86,7 @@ def _end(value: Any, where: str) -> End:
 def parse_move(move: Any, seat: int, where: str = "move") -> Action:
     """A move in the record's JSON form for ``seat``. Raises RemoteProtocolError."""
     if not isinstance(move, dict) or move.get("seat") != seat or isinstance(move.get("seat"), bool):
-        raise RemoteProtocolError(f"field {where!r}: expected a move by seat {seat}")
+        raise RemoteProtocolError(f"field {where!r}: expected a move by {seat_name(seat)}")
     kinds = set(move) - {"seat", "end"}
     if len(kinds) != 1:
         raise RemoteProtocolError(f"field {where!r}: a move is one of play, draw, pass, resign")
