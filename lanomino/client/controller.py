@@ -199,18 +199,24 @@ class Controller:
         self.net.spawn(self._ask(target, intent))
 
     async def _ask(self, target: Target, intent: JoinTable) -> None:
-        from lanomino.client.address import consent_question, resolve
+        from lanomino.client.address import resolve
         from lanomino.discovery.key_service import KeyServiceError
 
-        lobby = self.ui.lobby
         try:
             found = await resolve(target, self._check_host)
         except (KeyServiceError, ValueError) as exc:
-            lobby.message = str(exc)
+            self.ui.lobby.message = str(exc)
             self.redraw()
             return
         if self.ui.screen is not s.Screen.LOBBY:
             return  # the player went elsewhere meanwhile
+        self._answered(found, intent)
+
+    def _answered(self, found: Resolved, intent: JoinTable) -> None:
+        """The table at ``intent``'s address said who it is: join, or ask about a new host."""
+        from lanomino.client.address import consent_question
+
+        lobby = self.ui.lobby
         join = JoinTable(str(found.address), intent.passphrase, found.name or intent.name,
                          intent.watch)
         if found.needs_consent:
@@ -262,6 +268,7 @@ class Controller:
         if not isinstance(table, LanTable) or table.again is None or net is None:
             return
         again, port, done, old_key = table.again, table.port, table.task, table.key
+        played_with = table.host_identity  # (a host after a migration: the match vouches for it)
         kept = kept_seats(table.node)  # the same seats for the same people
         self._close_table()
         if isinstance(again, HostTable):
@@ -276,17 +283,25 @@ class Controller:
             return
         self.ui.screen, self.ui.lan = s.Screen.LOBBY, None
         self.ui.lobby.message = "waiting for the host to open the table again…"
-        net.spawn(self._ask_again(again, old_key))
+        net.spawn(self._ask_again(again, old_key, played_with))
 
-    async def _ask_again(self, join: JoinTable, old_key: str) -> None:
+    async def _ask_again(self, join: JoinTable, old_key: str, played_with: bytes) -> None:
+        """Ask the host's address until it opens the table again; a host whose identity key this
+        player's last match was played with needs no question (it signed that match)."""
         from lanomino.client.address import parse_target, resolve
         from lanomino.discovery.key_service import KeyServiceError
+        from lanomino.store.known_hosts import HostCheck
+
+        async def check(host: str, identity: bytes) -> HostCheck:
+            if played_with and identity == played_with:
+                return HostCheck(True)
+            return await self._check_host(host, identity)
 
         loop = asyncio.get_running_loop()
         deadline = loop.time() + REMATCH_WAIT_S
         while self.ui.screen is s.Screen.LOBBY and self.table is None:
             try:
-                found = await resolve(parse_target(join.address), self._check_host, timeout_s=1.0)
+                found = await resolve(parse_target(join.address), check, timeout_s=1.0)
                 if found.address.server_key == old_key:
                     raise KeyServiceError("silent", "the host has not opened the table again")
             except (KeyServiceError, ValueError) as exc:  # (the last match's table is no rematch)
@@ -296,8 +311,8 @@ class Controller:
                     return
                 await asyncio.sleep(0.5)
                 continue
-            self._join(join)  # (a host remembered by its identity joins without a question)
-            self.redraw()
+            if self.ui.screen is s.Screen.LOBBY and self.table is None:
+                self._answered(found, join)  # (a host remembered or played with: no question)
             return
 
     def _abandoned(self, uid: str) -> None:

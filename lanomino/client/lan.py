@@ -10,6 +10,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from lanomino.client.rematch import HOLD_S
@@ -35,11 +36,13 @@ class LanTable:
         self.node: TableNode | None = None
         self.seen_results = 0
         self.new_host: int | None = None  # an election's candidate, until play goes on under it
+        self.host_seat = 0  # who hosts the table (another seat after a migration)
         self.task: asyncio.Future[Any] | None = None
         self.logged_as = ""  # the play log's id for this match, once a hand of it is logged
         self.again: JoinTable | HostTable | None = None  # how to sit at this table again
         self.port = 0  # (a host) the port it serves on: a rematch opens there again
         self.key = ""  # (a peer) the host's key for this match: a rematch waits for a new one
+        self.host_identity = b""  # (a peer, after a migration) the new host's identity key
         self.on_abandon: Callable[[str], None] | None = None  # leaving mid-match: mark it so
         self.kept_names: dict[int, str] = {}  # (a rematch's host) seats kept for their players
         self.kept_until = 0.0
@@ -119,6 +122,8 @@ class LanTable:
         if not isinstance(node, PeerNode) or lan is None or node.standby is None:
             return
         ip = (node.session.addr or "127.0.0.1").rsplit(":", 1)[0]
+        self.port = node.standby.port  # (a rematch opens the table again here)
+        self.role = lan.role = "host"
         lan.address = str(DirectAddress(ip, node.standby.port, node.keys.public))
         lan.fingerprint = identity_fingerprint(node.identity.public_key)
         code = join_code(lan.fingerprint) if node.answering.service is not None else ""
@@ -234,7 +239,7 @@ class LanTable:
             lan.verified[event.hand] = (event.ok, event.detail)
         elif isinstance(event, s.MatchOver):
             lan.over, lan.status = True, "the match is over"
-            self._look_for_rematch()
+            self._after_the_match()
         elif isinstance(event, s.JoinRefused):
             lan.over = True  # nothing to say goodbye to
             self.on_refused(event.code, event.reason)
@@ -262,19 +267,38 @@ class LanTable:
             self._hosting_here()
             self._say(f"you host the table now (term {event.term}); play goes on")
         elif isinstance(event, s.SteppedDown):
+            self.role = "peer"  # (this member hosted; the newer host offers any rematch)
+            if ui.lan is not None:
+                ui.lan.role = "peer"
             self._say(f"{self._who(event.host)} hosts the table now (term {event.term}): "
                       "this machine lost touch with the others and no longer hosts")
 
-    def _look_for_rematch(self) -> None:
-        """A joiner: watch the host's address for its offer to play again (client/rematch.py)."""
-        from lanomino.client.rematch import watch_for_offer
+    def _after_the_match(self) -> None:
+        """A member that hosts the table now may offer a rematch as a first host does; a joiner
+        watches the host's address for that offer (client/rematch.py)."""
+        from lanomino.client.rematch import hosted_again, watch_for_offer
 
+        hosting = hosted_again(self.node)
+        if hosting is not None:
+            self.again = hosting
+            return
         lan, again = self.ui.lan, self.again
         if self.role != "peer" or lan is None or not isinstance(again, JoinTable) or self.offer:
             return
         ui = self.ui
         self.offer = asyncio.ensure_future(watch_for_offer(
-            lan, lambda: ui.lan is lan, again, self.key, self._name(0), self.frontend.redraw))
+            lan, lambda: ui.lan is lan, again, self.key, self._name(self.host_seat),
+            self.frontend.redraw))
+
+    def _follow_new_host(self, seat: int) -> None:
+        """Play goes on under the member at ``seat``: a rematch is its to offer, at its address."""
+        from lanomino.client.rematch import new_host_at
+
+        self.host_seat = seat
+        where = new_host_at(self.node, seat)
+        if where is not None and isinstance(self.again, JoinTable):
+            self.again = replace(self.again, address=where[0])
+            self.key, self.host_identity = where[1], where[2]
 
     def _stop_looking(self) -> None:
         if self.offer is not None:
@@ -317,6 +341,7 @@ class LanTable:
         self._roster()  # whoever sat down since (a peer hears of them only in the roster)
         on_new_observation(ui, obs)
         if self.new_host is not None and self.role == "peer":  # its snapshot: play goes on
+            self._follow_new_host(self.new_host)
             self._say(f"{self._who(self.new_host)} hosts the table now; play goes on")
             if self.ui.lan is not None:
                 self.ui.lan.host_note = f"hosted by {self._name(self.new_host)}"

@@ -159,7 +159,8 @@ def join_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Joi
 
         return PeerNode(data_dir=options.data_dir, address=address, player=player_name(ui),
                         passphrase=intent.passphrase, timings=options.timings_or_default(),
-                        level=None, table_name=intent.name or None, watch=intent.watch)
+                        level=None, table_name=intent.name or None, watch=intent.watch,
+                        announce=options.announce)  # (as a new host after a migration)
 
     table = LanTable(ui, frontend, make, "peer", intent.name or str(address.host), refused)
     if intent.watch:
