@@ -18,6 +18,11 @@ def _lab(hosts: int, subnet: str) -> Iterator[NetLab]:
     lab = NetLab(hosts=hosts, subnet=subnet)
     with lab:
         yield lab
+        # Shown by pytest only when the test failed: what every process said last, so that a
+        # stall names the member that stopped rather than only the one the test waited on.
+        for process in lab.processes:
+            print(f"--- pid {process.pid} in {process.host.namespace}, last stderr lines:")
+            print("\n".join(list(process.stderr_tail)[-40:]))
     assert not [ns for ns in live_namespaces() if ns.startswith(lab.prefix)]
     assert not [p.pid for p in lab.processes if p.popen.poll() is None]
 

@@ -15,7 +15,10 @@ from typing import Any
 import pytest
 from netlab import LabHost, LabProcess, NetLab
 
-pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
+# A peer waits up to RESULT_S for its result, well inside the test's own timeout, so that a stall
+# fails with the processes' logs rather than a bare pytest-timeout stack.
+RESULT_S = 100
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(240)]
 
 LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
 FAST = ["--heartbeat", "0.2", "--grace", "8"]
@@ -28,7 +31,8 @@ def start_table(lab: NetLab, data: Path, name: str, players: int = 3,
     h0, *others = lab.hosts[:players]
     host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json", "--level", "greedy",
                           "--data-dir", str(data / "host"), "--name", name, "--seats", str(players),
-                          "--set", f"target={target}", "--bot-delay", PACE, *FAST])
+                          "--set", f"target={target}", "--bot-delay", PACE, *FAST],
+                     env={"LANOMINO_LOG": "INFO"})
     host.expect(lambda m: m.get("event") == "listening", 15)
     peers = [bot(lab, h, data, name) for h in others]
     for peer in peers:  # a fault injected before everyone sat down would test the lobby instead
@@ -43,7 +47,7 @@ def bot(lab: NetLab, where: LabHost, data: Path, table: str) -> LabProcess:
                      env={"LANOMINO_LOG": "INFO"})  # refusals and reconnections show in a failure's report
 
 
-def result(proc: LabProcess, timeout_s: float = 120) -> dict[str, Any]:
+def result(proc: LabProcess, timeout_s: float = RESULT_S) -> dict[str, Any]:
     return proc.expect(lambda m: m.get("event") in ("match_over", "stopped"), timeout_s)
 
 
