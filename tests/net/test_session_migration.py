@@ -180,6 +180,37 @@ def test_an_old_host_that_comes_back_steps_down_and_may_not_play_on() -> None:
     check_survivors(table)  # the watcher's transcript is the survivors' too, and it verifies
 
 
+def test_an_old_host_back_while_the_new_host_waits_for_a_majority_still_may_not_play_on() -> None:
+    """Its report makes the majority (so the table resumes), but its seat leaves all the same: what
+    follows the new host is a fresh peer that holds no tiles and plays nothing. Keeping the seat
+    stalled the LAN table for ever, the turn coming round to a seat nobody plays."""
+    table = MigratingTable(Rules.preset("classic", target=100), 3, seed=10)
+    table.run(lambda: _in_play_of_hand(table, 2, 2))
+    old, new = table.by_seat(0), table.by_seat(1)
+    table.crash(0, frozen=True)
+    table.crash(2, frozen=True)  # the new host alone is no majority of three: it waits
+    table.run(lambda: new.host is not None and new.host.phase.value == "migrating", max_time=30)
+    table.run(lambda: False, max_time=1)
+    assert new.host is not None and new.host.phase.value == "migrating"
+    table.revive(0)
+    table.run(lambda: bool(old.stepped_down))
+    assert old.host is not None
+    old.peer = rejoin_as_peer(old.host, table.now, new.host.term, 1)
+    old.host, old.follows = None, 1
+    old.peer.connect(table.now)
+    seen = len(old.events)
+    table.run(lambda: new.host is not None and new.host.phase.value != "migrating", max_time=30)
+    assert new.host.phase.value != "migrating"  # the old host's report made the majority
+    table.revive(2)  # (its hand was in no claim of the re-shuffle: its seat has left too)
+    table.run(table.over)
+    assert table.over()
+    assert not [e for e in old.events[seen:] if isinstance(e, YourTurn)]  # it never plays again
+    doc = new.host.doc
+    assert doc is not None
+    assert {"seat": 0, "resign": True} in [m for h in doc["hands"] for m in h["moves"]]
+    check_survivors(table)
+
+
 def test_without_migration_a_silent_host_is_waited_for_not_replaced() -> None:
     """Until the node acts on elections, a peer keeps its host through a long silence."""
     table = MigratingTable(Rules.preset("classic", target=100), 3, seed=12)

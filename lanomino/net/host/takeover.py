@@ -4,7 +4,8 @@ the members, rebuilds the hand in play from their reports and the escrow, and re
 The rebuilt hand is checked before play goes on: the escrow shares must match their digests and
 the secrets they give must open the signed commitments (``escrow.rebuild``); the move log is the
 longest one any member holds, and every other member's log must be a prefix of it. The lost
-host's seat has left the table (its tiles leave with it) unless it came back in time to vote.
+host's seat has left the table (its tiles leave with it), even when it came back in time to vote:
+what follows the new host for it is a fresh peer that holds no tiles.
 Host-side bots move with the table: every member was told their levels (``bots``), never their
 keys; the new host adopts each bot's seat under a key it makes, records that in the next hand
 log it signs (fair/adoption.py) and plays the bot at its level; a bot whose level the new host
@@ -164,15 +165,18 @@ class Takeover:
             return  # a re-shuffle round among the survivors runs first (reshuffle_round.py)
         self.t.events.append(MigrationDone(self.t.term, self.t.host_seat, rebuilt))
         for n in joined:
-            if n != self.t.host_seat:
+            if n != self.t.host_seat and n != self.lost_host:
                 self.play.send_snapshot(self.t.seat(n))
         self.resumed()  # the watchers that followed this host get theirs (watching.py)
         for n, s in enumerate(self.t.seats):
             if s is None or s.left or n == self.t.host_seat:
                 continue
-            if ((s.kind == "bot" and n not in self.t.local)
-                    or (n == self.lost_host and n not in self.reports)):
+            # the lost host leaves even when it came back in time to vote: what follows this
+            # host for it is a fresh peer, without its tiles, that plays nothing
+            if (s.kind == "bot" and n not in self.t.local) or n == self.lost_host:
                 self.play.seat_left(n, "the host left" if n == self.lost_host else "its host left")
+        if self.lost_host in joined:  # (its snapshot shows its seat gone: it watches)
+            self.play.send_snapshot(self.t.seat(self.lost_host))
         if self.t.phase is Phase.DEAL and self.t.deal is None:
             # (the lost host, if it left, takes no part: it resigns once dealt)
             self.dealing.start_hand()
