@@ -3,7 +3,8 @@
 The rules engine is plain Python. When it can, installation also compiles its hot modules with
 mypyc (they are written to ``mypy --strict``): same code, same behaviour, several times fewer
 interpreter steps per move, which the bots' search, self-play and the engine benchmark feel
-directly (``lanomino/botmatch.py`` is compiled too: its loop is the self-play hot path). The
+directly (``lanomino/botmatch.py`` is compiled too: its loop is the self-play hot path, and so are
+the random bots and their draws, ``bots/simple.py`` and ``bots/chance.py``). The
 compiled extensions are optional: without a C compiler, or with ``LANOMINO_PURE=1`` in the
 environment, the pure-Python package is installed instead.
 """
@@ -25,6 +26,8 @@ HOT_MODULES = [
     "lanomino/engine/play.py",
     "lanomino/engine/observe.py",
     "lanomino/botmatch.py",
+    "lanomino/bots/chance.py",
+    "lanomino/bots/simple.py",
 ]
 
 

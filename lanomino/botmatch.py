@@ -1,8 +1,9 @@
 """Whole matches between bots, in-process: used by ``lanomino selfplay`` and benchmarks.
 
-Compiled with mypyc when installed (see setup.py): the loop below and ``shuffle`` run at engine
-speed, and every move costs one ``observe`` (its legal moves computed there, once), one bot call
-and one ``apply``.
+Compiled with mypyc when installed (see setup.py): the loop below runs at engine speed, and every
+move costs one ``observe`` (its legal moves computed there, once), one bot call and one ``apply``.
+``shuffle`` and ``seeded`` (bots/chance.py) draw as ``random.Random`` does, at a fraction of its
+interpreted cost.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lanomino.bots import Bot
+from lanomino.bots.chance import seeded, shuffle
 from lanomino.engine import (
     TILES,
     GameState,
     MatchEnded,
     Phase,
     Rules,
-    Tile,
     apply,
     new_game,
     observe,
@@ -42,25 +43,6 @@ class MatchResult:
     record: dict[str, Any] | None
 
 
-def shuffle(rng: random.Random, deck: list[Tile]) -> None:
-    """``rng.shuffle(deck)``: the same order from the same generator state, without the
-    interpreted calls per tile. ``random.Random.shuffle`` swaps each place i, from the last down,
-    with ``_randbelow(i + 1)``: ``getrandbits(k)``, k = (i + 1).bit_length(), until it is below
-    i + 1 (tests/test_selfplay.py checks that the two agree). A generator of another type, which
-    may draw differently, is left to its own ``shuffle``."""
-    if type(rng) is not random.Random:
-        rng.shuffle(deck)
-        return
-    getrandbits = rng.getrandbits
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
-
-
 def play_match(
     rules: Rules,
     bots: Sequence[Bot],
@@ -72,7 +54,7 @@ def play_match(
     """Play one match; ``rng`` shuffles the decks and seeds every seat's own random source."""
     players = len(bots)
     state = new_game(rules, players)
-    seat_rngs = [random.Random(rng.getrandbits(64)) for _ in range(players)]
+    seat_rngs = [seeded(rng.getrandbits(64)) for _ in range(players)]
     builder = None
     if keep_record:  # imported only when wanted: lanomino.record is most of a short run's start-up
         from lanomino.record.writer import RecordBuilder

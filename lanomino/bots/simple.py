@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
+from lanomino.bots.chance import choice
 from lanomino.engine import Action, Observation, Play
 
 
 def random_bot(obs: Observation, rng: random.Random) -> Action:
     """Any legal move, uniformly."""
-    return rng.choice(obs.legal)
+    return choice(rng, obs.legal)
 
 
 def greedy_bot(obs: Observation, rng: random.Random) -> Action:
@@ -19,4 +20,4 @@ def greedy_bot(obs: Observation, rng: random.Random) -> Action:
         return obs.legal[0]
     best = max((a.tile.pips, a.tile.is_double) for a in plays)
     choices = [a for a in plays if (a.tile.pips, a.tile.is_double) == best]
-    return rng.choice(choices)
+    return choice(rng, choices)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from typing import Final, overload
+from typing import Any, Final, overload
 
 from lanomino.engine.actions import Action
 from lanomino.engine.events import Event, HandEnded, MatchEnded, TileDrawn
@@ -35,7 +35,7 @@ class History(Sequence[Event]):
     __slots__ = ("_events", "_n")
 
     def __init__(self, events: list[Event], n: int) -> None:
-        self._events = events  # only ever appended to, by observe()
+        self._events = events  # only ever appended to (state.history in a game without draws)
         self._n = n
 
     def __len__(self) -> int:
@@ -127,12 +127,17 @@ def public_events(events: Sequence[Event], viewer: int) -> list[Event]:
 def public_history(state: GameState, seat: int) -> History:
     """This hand's history as ``seat`` may see it now: O(events since its last look)."""
     history = state.history
+    if not state.rules.draws:  # no TileDrawn: the whole history is public, one log for all
+        return History(history, len(history))
     if state.views_of is not history:  # a new hand (or a new list): start the seats' logs again
         state.views = [[] for _ in range(state.players)]
         state.views_of = history
     view = state.views[seat]
     for i in range(len(view), len(history)):
-        view.append(public_event(history[i], seat))
+        event = history[i]
+        if type(event) is TileDrawn and event.seat != seat and event.tile is not None:
+            event = TileDrawn(event.seat, None, event.ends, event.boneyard)
+        view.append(event)
     return History(view, len(view))
 
 
@@ -168,11 +173,35 @@ def observe(state: GameState, seat: int) -> Observation:
             opener, must_lead, line, boneyard, drawable, scores, hand_points, history, legal,
             results, outcome, last_opener, last_winner_seat,
         )
-    return Observation(
-        seat, rules, players, phase_name, hand_no, dealt_hands, hand, hand_sizes, active, turn,
-        opener, must_lead, line, boneyard, drawable, scores, hand_points, history, legal, results,
-        outcome, last_opener, last_winner_seat,
-    )
+    # Interpreted, a frozen dataclass's __init__ sets each field with object.__setattr__, which
+    # cost half of observe(): the draft (the same slots, plain stores) becomes the class instead.
+    obs = _Draft()
+    obs.seat = seat
+    obs.rules = rules
+    obs.players = players
+    obs.phase = phase_name
+    obs.hand_no = hand_no
+    obs.dealt_hands = dealt_hands
+    obs.hand = hand
+    obs.hand_sizes = hand_sizes
+    obs.active = active
+    obs.turn = turn
+    obs.opener = opener
+    obs.must_lead = must_lead
+    obs.line = line
+    obs.boneyard = boneyard
+    obs.drawable = drawable
+    obs.scores = scores
+    obs.hand_points = hand_points
+    obs.history = history
+    obs.legal = legal
+    obs.results = results
+    obs.outcome = outcome
+    obs.last_opener = last_opener
+    obs.last_winner_seat = last_winner_seat
+    obs.__class__ = Observation
+    made: Observation = obs
+    return made
 
 
 _PLAY: Final = Phase.PLAY
@@ -182,6 +211,13 @@ _DEAL: Final = Phase.DEAL
 # dataclass's generated __init__ makes one interpreted __setattr__ call per field, which cost more
 # than the rest of a move. Interpreted, the frozen class refuses such stores, so the class is used.
 _COMPILED: Final = not __file__.endswith(".py")
+# The interpreted route's draft: a plain class with the very slots of Observation, so that an
+# instance may take Observation as its class once every field is stored (checked below).
+def _draft_class() -> Any:
+    return type("_Draft", (), {"__slots__": vars(Observation)["__slots__"]})
+
+
+_Draft: Final[Any] = None if _COMPILED else _draft_class()
 
 
 def _native_observation(

@@ -1,0 +1,75 @@
+"""``random.Random``'s own draws, without its interpreted layers: ``choice``, ``shuffle`` and a
+seeded generator, each giving exactly what the ``random.Random`` method gives from the same state
+and leaving the generator in the same state (tests/bots/test_bot_chance.py checks both).
+
+Why: a random bot's whole move is one ``rng.choice``, which is two interpreted calls around one
+``getrandbits``; self-play spends as long there as in the engine. Compiled with mypyc when
+installed (see setup.py). A generator of another type, which may draw differently, is left to its
+own methods.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Final, TypeVar
+
+T = TypeVar("T")
+# Typed loosely: typeshed knows neither the seed argument of the C type's __new__ nor gauss_next.
+_NEW: Final[Any] = random.Random.__new__
+
+
+def choice(rng: random.Random, seq: Sequence[T]) -> T:
+    """``rng.choice(seq)``. ``Random.choice`` takes ``_randbelow(len(seq))``: ``getrandbits(k)``,
+    k = len(seq).bit_length(), until it is below len(seq). Raises IndexError when seq is empty."""
+    if type(rng) is not random.Random:
+        return rng.choice(seq)
+    n = len(seq)
+    if not n:
+        raise IndexError("Cannot choose from an empty sequence")
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return seq[r]
+
+
+def shuffle(rng: random.Random, deck: list[T]) -> None:
+    """``rng.shuffle(deck)``: each place i, from the last down, swaps with ``_randbelow(i + 1)``."""
+    if type(rng) is not random.Random:
+        rng.shuffle(deck)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+def _seeds_in_new() -> bool:
+    """Whether ``Random.__new__(Random, seed)`` seeds the generator as ``Random(seed)`` does.
+
+    CPython's C type seeds itself from the argument of ``__new__``, and ``Random.__init__`` then
+    seeds it a second time with the same integer; where that holds, half the work is skipped."""
+    try:
+        fresh = _NEW(random.Random, 2**63 + 12345)
+        fresh.gauss_next = None
+        return bool(fresh.getstate() == random.Random(2**63 + 12345).getstate())
+    except (AttributeError, TypeError):
+        return False
+
+
+_SEEDS_IN_NEW = _seeds_in_new()
+
+
+def seeded(seed: int) -> random.Random:
+    """``random.Random(seed)`` for a non-negative integer seed."""
+    if not _SEEDS_IN_NEW:
+        return random.Random(seed)
+    rng = _NEW(random.Random, seed)
+    rng.gauss_next = None
+    made: random.Random = rng
+    return made
