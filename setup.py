@@ -17,6 +17,7 @@ from setuptools import setup
 
 HOT_MODULES = [
     "lanomino/engine/tiles.py",
+    "lanomino/engine/rules.py",
     "lanomino/engine/actions.py",
     "lanomino/engine/line.py",
     "lanomino/engine/opening.py",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from lanomino.bots import Bot
 from lanomino.bots.chance import seeded, shuffle
@@ -31,8 +31,8 @@ from lanomino.engine.dealing import deal_for
 if TYPE_CHECKING:
     from lanomino.record.writer import RecordBuilder
 
-_PLAY = Phase.PLAY
-_OVER = Phase.OVER
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
 
 
 @dataclass(frozen=True, slots=True)

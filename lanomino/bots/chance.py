@@ -62,7 +62,7 @@ def _seeds_in_new() -> bool:
         return False
 
 
-_SEEDS_IN_NEW = _seeds_in_new()
+_SEEDS_IN_NEW: Final = _seeds_in_new()
 
 
 def seeded(seed: int) -> random.Random:

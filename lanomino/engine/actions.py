@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Final
 
 from lanomino.engine.tiles import Tile
 
@@ -71,6 +72,6 @@ class Resign:
 
 Action = Play | Draw | Pass | Resign
 
-DRAW = Draw()
-PASS = Pass()
-RESIGN = Resign()
+DRAW: Final = Draw()
+PASS: Final = Pass()
+RESIGN: Final = Resign()

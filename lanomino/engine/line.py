@@ -7,11 +7,16 @@ tile; they count for All Fives only once a tile lies on them.
 
 from __future__ import annotations
 
+from typing import Final
+
 from lanomino.engine.actions import End
 from lanomino.engine.tiles import Tile
 
-CLOSED = -1
-LEFT, RIGHT, UP, DOWN = 0, 1, 2, 3
+CLOSED: Final = -1
+LEFT: Final = 0
+RIGHT: Final = 1
+UP: Final = 2
+DOWN: Final = 3
 
 
 class Line:
@@ -36,6 +41,23 @@ class Line:
         new.double = self.double[:]
         new.counted = self.counted[:]
         new.pending = set(self.pending)
+        new.spinner = self.spinner
+        new.tiles = self.tiles
+        new.first = self.first
+        return new
+
+    def snapshot(self) -> Line:
+        """A copy that stays as the line is now, for an observation (read-only). Outside All
+        Fives, once the first tile lies, play changes only the ends and the tile count (play.py),
+        so the rest is shared instead of copied; ``copy()`` of a snapshot is a full copy."""
+        if self.fives or self.tiles == 0:
+            return self.copy()
+        new = Line.__new__(Line)
+        new.fives = False
+        new.ends = self.ends[:]
+        new.double = self.double
+        new.counted = self.counted
+        new.pending = self.pending
         new.spinner = self.spinner
         new.tiles = self.tiles
         new.first = self.first

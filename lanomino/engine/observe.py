@@ -89,7 +89,7 @@ class Observation:
     turn: int
     opener: int
     must_lead: Tile | None  # set in the opener's own observation (HandStarted announces it to all)
-    line: Line  # a private copy; treat as read-only
+    line: Line  # a snapshot (Line.snapshot): read-only; copy() it to try moves
     boneyard: int  # tiles left in the boneyard
     drawable: int  # of those, how many may still be drawn
     scores: tuple[int, ...]
@@ -153,12 +153,12 @@ def observe(state: GameState, seat: int) -> Observation:
     hand_no = state.hand_no
     dealt_hands = state.dealt_hands
     hand = tiles_in(state.hands[seat])
-    hand_sizes = tuple(map(int.bit_count, state.hands))
+    hand_sizes = tuple(h.bit_count() for h in state.hands)
     active = tuple(state.active)
     turn = state.turn
     opener = state.opener
     must_lead = state.must_lead if seat == state.opener else None
-    line = state.line.copy()
+    line = state.line.snapshot()
     scores = tuple(state.scores)
     hand_points = tuple(state.hand_points)
     history = public_history(state, seat)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from lanomino.engine.tiles import TILES, Tile, heavier, tiles_in
 
 if TYPE_CHECKING:
     from lanomino.engine.state import GameState
 
-DOUBLES_HIGH_FIRST: tuple[Tile, ...] = tuple(t for t in reversed(TILES) if t.is_double)
+DOUBLES_HIGH_FIRST: Final[tuple[Tile, ...]] = tuple(t for t in reversed(TILES) if t.is_double)
 
 
 def choose_opener(state: GameState) -> tuple[int, Tile | None] | None:

@@ -8,6 +8,7 @@ line, is kept flat and table-driven (scripts/bench_engine.py measures it).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from lanomino.engine.actions import DRAW, PASS, Action, Draw, End, Pass, Play, Resign
 from lanomino.engine.errors import IllegalActionError, seat_name
@@ -17,9 +18,9 @@ from lanomino.engine.scoring import end_of_hand, end_of_match
 from lanomino.engine.state import GameState, Phase
 from lanomino.engine.tiles import OTHER, TILES, WITH, Tile, tiles_in
 
-_ENDS = tuple(End)
+_ENDS: Final = tuple(End)
 # PLAYS[tile index][end index]: prebuilt actions, so the hot path allocates nothing.
-PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(t, e) for e in End) for t in TILES)
+PLAYS: Final[tuple[tuple[Play, ...], ...]] = tuple(tuple(Play(t, e) for e in End) for t in TILES)
 
 
 # ----- legal actions -------------------------------------------------------------------------
@@ -89,10 +90,11 @@ def _plays_at(e: int, n: int) -> dict[int, tuple[Play, ...]]:
         sub = (sub - 1) & base
 
 
-_new_tuple = tuple.__new__
-_PLAYS_AT = tuple(tuple(_plays_at(e, n) for n in range(len(WITH))) for e in range(4))
-_LEFT_PLAYS, _RIGHT_PLAYS = _PLAYS_AT[0], _PLAYS_AT[1]
-_PLAY = Phase.PLAY
+_new_tuple: Final = tuple.__new__
+_PLAYS_AT: Final = tuple(tuple(_plays_at(e, n) for n in range(len(WITH))) for e in range(4))
+_LEFT_PLAYS: Final = _PLAYS_AT[0]
+_RIGHT_PLAYS: Final = _PLAYS_AT[1]
+_PLAY: Final = Phase.PLAY
 
 
 def can_resign(state: GameState, seat: int) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from typing import Final
 
 from lanomino.engine.errors import IllegalActionError, seat_name
 from lanomino.engine.events import DealVoided, Event, HandEnded, HandStarted, MatchEnded
@@ -127,7 +128,7 @@ class GameState:
 # The fields copy() carries over (not the seats' public logs: a copy builds its own). A literal,
 # not GameState.__slots__, so that the module also compiles with mypyc (see setup.py), where
 # native classes have no __slots__ to read.
-_STATE_FIELDS: tuple[str, ...] = (
+_STATE_FIELDS: Final[tuple[str, ...]] = (
         "rules", "players", "sides", "scores", "active", "departed", "phase", "hand_no",
         "hands", "boneyard", "drawn", "turn", "opener", "must_lead", "line", "hand_points",
         "history", "last_opener", "last_winner_seat", "results", "outcome", "dealt_hands",

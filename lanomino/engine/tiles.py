@@ -8,10 +8,11 @@ bitmasks over those indices, which is what makes the engine's hot path cheap.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from lanomino.engine.errors import TileError
 
-DEFAULT_TOP = 6
+DEFAULT_TOP: Final = 6
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -61,16 +62,16 @@ def make_set(top: int = DEFAULT_TOP) -> tuple[Tile, ...]:
     return tuple(Tile(h, lo) for h in range(top + 1) for lo in range(h + 1))
 
 
-TILES: tuple[Tile, ...] = make_set(DEFAULT_TOP)
-TOP = DEFAULT_TOP
-NUMBERS = range(TOP + 1)
-FULL_MASK = (1 << len(TILES)) - 1
+TILES: Final[tuple[Tile, ...]] = make_set(DEFAULT_TOP)
+TOP: Final = DEFAULT_TOP
+NUMBERS: Final = range(TOP + 1)
+FULL_MASK: Final = (1 << len(TILES)) - 1
 
 # WITH[n]: bitmask of the tiles carrying number n.
-WITH: tuple[int, ...] = tuple(
+WITH: Final[tuple[int, ...]] = tuple(
     sum(1 << t.index for t in TILES if t.has(n)) for n in NUMBERS
 )
-PIPS: tuple[int, ...] = tuple(t.pips for t in TILES)
+PIPS: Final[tuple[int, ...]] = tuple(t.pips for t in TILES)
 
 
 def parse_tile(text: object, top: int = DEFAULT_TOP) -> Tile:
@@ -101,7 +102,7 @@ def _chunk_tiles(chunk: int) -> tuple[tuple[Tile, ...], ...]:
 
 
 # The tiles of every 7-bit slice of a mask, so that listing a hand is four lookups.
-_TILES_BY_CHUNK = tuple(_chunk_tiles(c) for c in range(4))
+_TILES_BY_CHUNK: Final = tuple(_chunk_tiles(c) for c in range(4))
 
 
 def tiles_in(mask: int) -> tuple[Tile, ...]:
@@ -128,7 +129,7 @@ def _chunk_pips(chunk: int) -> tuple[int, ...]:
 
 
 # Pip totals of every 7-tile slice of a mask: four lookups instead of a walk over the tiles.
-_PIPS_BY_CHUNK = tuple(_chunk_pips(c) for c in range(4))
+_PIPS_BY_CHUNK: Final = tuple(_chunk_pips(c) for c in range(4))
 
 
 def pips_of(mask: int) -> int:
@@ -144,7 +145,7 @@ def pips_of(mask: int) -> int:
 # OTHER[tile index][n]: the number left showing when the tile is laid against n; -1 if it does not fit.
 # Each row ends with one more -1, so that a closed end (CLOSED == -1, e.g. up/down outside All
 # Fives) indexes it and never fits: without it, index -1 read the entry for a six.
-OTHER: tuple[tuple[int, ...], ...] = tuple(
+OTHER: Final[tuple[tuple[int, ...], ...]] = tuple(
     (*(t.other(n) if t.has(n) else -1 for n in NUMBERS), -1) for t in TILES
 )
 

@@ -19,22 +19,36 @@ from lanomino.engine import (
     observe,
 )
 from lanomino.engine.dealing import deal_for
+from lanomino.engine.line import Line
 from lanomino.engine.observe import History, Observation, public_events
 from lanomino.engine.state import start_hand
 
 
-def _playouts(rules: Rules, players: int, seed: int) -> list[tuple[object, list[object]]]:
+def _line_fields(line: Line) -> tuple[object, ...]:
+    return (line.fives, tuple(line.ends), tuple(line.double), tuple(line.counted),
+            frozenset(line.pending), line.spinner, line.tiles, line.first)
+
+
+def _playouts(rules: Rules, players: int, seed: int) -> list[tuple[Observation, list[object]]]:
     """Random matches; after every move, each seat's observation and the full history then."""
+    return [(obs, history) for obs, history, _ in _playouts_with_lines(rules, players, seed)]
+
+
+def _playouts_with_lines(
+    rules: Rules, players: int, seed: int
+) -> list[tuple[Observation, list[object], tuple[object, ...]]]:
+    """``_playouts``, with each moment's line as plain values too."""
     rng = random.Random(seed)
     state = new_game(rules, players)
-    seen: list[tuple[object, list[object]]] = []
+    seen: list[tuple[Observation, list[object], tuple[object, ...]]] = []
     while state.phase is not Phase.OVER and state.hand_no < 30:
         deck = list(TILES)
         rng.shuffle(deck)
         start_hand(state, *deal_for(state, deck))
         while state.phase is Phase.PLAY:
             for seat in range(players):
-                seen.append((observe(state, seat), list(public_events(state.history, seat))))
+                seen.append((observe(state, seat), list(public_events(state.history, seat)),
+                             _line_fields(state.line)))
             obs = observe(state, state.turn)
             apply(state, state.turn, rng.choice(obs.legal))
     return seen
@@ -58,6 +72,21 @@ def test_every_history_stays_the_public_history_of_its_moment(preset: str) -> No
         for event in obs.history:
             if isinstance(event, TileDrawn) and event.seat != obs.seat:
                 assert event.tile is None
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_line_stays_the_line_of_its_moment(preset: str) -> None:
+    # Outside All Fives an observation's line shares what play no longer changes (Line.snapshot).
+    players = 4 if preset == "partnership" else 3
+    seen = _playouts_with_lines(Rules.preset(preset, target=60), players, seed=len(preset) + 1)
+    assert len(seen) > 50
+    for obs, _, line in seen:  # checked after the match: later moves changed nothing
+        assert _line_fields(obs.line) == line
+        trial = obs.line.copy()  # a copy of a snapshot is the caller's own
+        if trial.tiles:
+            trial.double[0] = not trial.double[0]
+            trial.counted[1] = not trial.counted[1]
+            assert _line_fields(obs.line) == line
 
 
 def _dealt(seed: int) -> GameState:
