@@ -269,6 +269,7 @@ class Controller:
             return
         again, port, done, old_key = table.again, table.port, table.task, table.key
         played_with = table.host_identity  # (a host after a migration: the match vouches for it)
+        table.offer.accept()  # (leaving this table declines nothing)
         kept = kept_seats(table.node)  # the same seats for the same people
         self._close_table()
         if isinstance(again, HostTable):

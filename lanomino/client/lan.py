@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from lanomino.client.rematch import HOLD_S
+from lanomino.client.rematch import HOLD_S, Offer
 from lanomino.client.seam import Frontend, TableNode
 from lanomino.engine import RESIGN, Action, IllegalActionError, Observation
 from lanomino.narrate import refusal_for
@@ -46,7 +46,8 @@ class LanTable:
         self.on_abandon: Callable[[str], None] | None = None  # leaving mid-match: mark it so
         self.kept_names: dict[int, str] = {}  # (a rematch's host) seats kept for their players
         self.kept_until = 0.0
-        self.offer: asyncio.Future[Any] | None = None  # (a peer) looking out for a rematch
+        self.offer = Offer()  # (a peer) the host's offer to play again: looked for, declined
+        self.spawn: Spawn | None = None
         status = "opening the table…" if role == "host" else f"joining {name}…"
         ui.lan = LanView(role, name, status=status)
         ui.obs, ui.hand_result, ui.match_result = None, None, None
@@ -60,6 +61,7 @@ class LanTable:
         self.ui.lan.status = f"watching {self.ui.lan.table}…"
 
     def start(self, spawn: Spawn) -> None:
+        self.spawn = spawn
         self.task = spawn(self._run())
 
     async def _run(self) -> None:
@@ -194,13 +196,18 @@ class LanTable:
             if self.logged_as and self.on_abandon is not None:
                 self.on_abandon(self.logged_as)
         self._quit()
-        self._stop_looking()
+        saying_no = self.offer.stop(self.again)
+        if saying_no is not None and self.spawn is not None:
+            self.spawn(saying_no)
+            notice = f"You declined {self._name(self.host_seat)}'s rematch: they are told."
         self.ui.lan = None
         return notice
 
     async def shutdown(self, timeout_s: float = 1.0) -> None:
         self._quit()
-        self._stop_looking()
+        saying_no = self.offer.stop(self.again)
+        if saying_no is not None:
+            await asyncio.wait([asyncio.ensure_future(saying_no)], timeout=3.0)
         if self.task is not None:
             await asyncio.wait([self.task], timeout=timeout_s)
 
@@ -227,7 +234,11 @@ class LanTable:
             return
         if isinstance(event, s.Joined):
             lan.seats = event.seats
-        if isinstance(event, (s.Joined, s.SeatTaken, s.SeatLeft, s.SeatDisconnected)):
+        if isinstance(event, s.SeatDeclined):  # (a rematch's host) the seat is anyone's now
+            lan.kept.pop(event.seat, None)
+            lan.declined.append(event.name)
+        if isinstance(event, (s.Joined, s.SeatTaken, s.SeatLeft, s.SeatDisconnected,
+                              s.SeatDeclined)):
             self._roster()
         elif isinstance(event, s.ObservationChanged):
             self._observe(event.observation)
@@ -276,19 +287,16 @@ class LanTable:
     def _after_the_match(self) -> None:
         """A member that hosts the table now may offer a rematch as a first host does; a joiner
         watches the host's address for that offer (client/rematch.py)."""
-        from lanomino.client.rematch import hosted_again, watch_for_offer
+        from lanomino.client.rematch import hosted_again
 
         hosting = hosted_again(self.node)
         if hosting is not None:
             self.again = hosting
             return
-        lan, again = self.ui.lan, self.again
-        if self.role != "peer" or lan is None or not isinstance(again, JoinTable) or self.offer:
-            return
-        ui = self.ui
-        self.offer = asyncio.ensure_future(watch_for_offer(
-            lan, lambda: ui.lan is lan, again, self.key, self._name(self.host_seat),
-            self.frontend.redraw))
+        lan, again, ui = self.ui.lan, self.again, self.ui
+        if self.role == "peer" and lan is not None and isinstance(again, JoinTable):
+            self.offer.look(lan, lambda: ui.lan is lan, again, self.key,
+                            self._name(self.host_seat), self.frontend.redraw)
 
     def _follow_new_host(self, seat: int) -> None:
         """Play goes on under the member at ``seat``: a rematch is its to offer, at its address."""
@@ -299,11 +307,6 @@ class LanTable:
         if where is not None and isinstance(self.again, JoinTable):
             self.again = replace(self.again, address=where[0])
             self.key, self.host_identity = where[1], where[2]
-
-    def _stop_looking(self) -> None:
-        if self.offer is not None:
-            self.offer.cancel()
-            self.offer = None
 
     def _name(self, seat: int) -> str:
         names = self.ui.names

@@ -22,7 +22,9 @@ from lanomino.ui.state import UiState
 
 if TYPE_CHECKING:
     from lanomino.discovery.zeroconf_adapter import SeenTable
+    from lanomino.net.codec import DirectAddress
     from lanomino.net.session import Timings
+    from lanomino.node import PeerNode
 
 log = logging.getLogger("lanomino.client")
 LOBBY_TICK_S = 0.15  # how often the lobby redraws (the searching indicator turns)
@@ -163,6 +165,15 @@ def join_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Joi
                         announce=options.announce)  # (as a new host after a migration)
 
     table = LanTable(ui, frontend, make, "peer", intent.name or str(address.host), refused)
+
+    def watcher_at(where: DirectAddress) -> PeerNode:  # (one who declines a rematch: its host)
+        from lanomino.node import PeerNode as Node
+
+        return Node(data_dir=options.data_dir, address=where, player=player_name(ui),
+                        passphrase=intent.passphrase, timings=options.timings_or_default(),
+                        level=None, watch=True, migration=False, announce=False)
+
+    table.offer.watcher_at = watcher_at
     if intent.watch:
         table.watch()
     where = str(DirectAddress(address.host, address.port))  # a rematch asks the key service again

@@ -11,21 +11,29 @@ After a host migration the member that hosts at the match's end offers it (``hos
 opens the table again at its own port (where the others reconnected), sitting at seat 0 as every
 host does; whoever had seat 0 (the host that left) is kept the seat this host had. The others look
 out for the offer at that member's address (``new_host_at``).
+
+A joiner who goes back to the menu instead says no (``decline``): it is let in as a watcher and
+says goodbye with ``net.watchers.DECLINE``; the host frees the seat at once and its waiting screen
+says who declined.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from lanomino.client.seam import TableNode
+    from lanomino.discovery.table_key import TableKey
+    from lanomino.net.codec import DirectAddress
+    from lanomino.node import PeerNode
     from lanomino.ui.lan import HostTable, JoinTable, LanView
 
 HOLD_S = 60.0  # how long a rematch keeps the last match's seats for their players
 OFFER_WAIT_S = 180.0  # how long a joiner's summary looks out for the host's offer
 ASK_EVERY_S = 1.0
+DECLINE_WAIT_S = 5.0  # how long a joiner who says no waits to be let in to say it
 
 
 def kept_seats(node: TableNode | None) -> tuple[dict[bytes, int], dict[int, str]]:
@@ -78,16 +86,17 @@ def new_host_at(node: TableNode | None, seat: int) -> tuple[str, str, bytes] | N
 
 
 async def watch_for_offer(lan: LanView, still_here: Callable[[], bool], join: JoinTable,
-                          old_key: str, host: str, redraw: Callable[[], None]) -> None:
+                          old_key: str, host: str, redraw: Callable[[], None]) -> TableKey | None:
     """Ask the last match's address until it answers with a new key (the host's offer: then
-    ``lan.rematch`` names the host), the player moves on, or ``OFFER_WAIT_S`` pass."""
+    ``lan.rematch`` names the host, and the answer is returned), the player moves on, or
+    ``OFFER_WAIT_S`` pass (None)."""
     from lanomino.client.address import parse_target
     from lanomino.discovery.key_service import KeyServiceError, fetch_table_key
 
     try:
         target = parse_target(join.address)
     except ValueError:
-        return
+        return None
     loop = asyncio.get_running_loop()
     deadline = loop.time() + OFFER_WAIT_S
     while still_here() and loop.time() < deadline:
@@ -98,5 +107,78 @@ async def watch_for_offer(lan: LanView, still_here: Callable[[], bool], join: Jo
         if answer is not None and answer.curve != old_key and still_here():
             lan.rematch = host
             redraw()
-            return
+            return answer
         await asyncio.sleep(ASK_EVERY_S)
+    return None
+
+
+class Offer:
+    """A joiner's side of a rematch: it looks out for the host's offer (``look``), and once one
+    was seen, leaving without accepting it says no (``stop``)."""
+
+    def __init__(self) -> None:
+        self.looking: asyncio.Future[Any] | None = None
+        self.offered: TableKey | None = None  # the host's offer, once seen
+        self.watcher_at: Callable[[DirectAddress], PeerNode] | None = None  # (join_table's)
+
+    def look(self, lan: LanView, still_here: Callable[[], bool], join: JoinTable, old_key: str,
+             host: str, redraw: Callable[[], None]) -> None:
+        """Watch ``join``'s address for the offer (``watch_for_offer``), once."""
+        if self.looking is None:
+            self.looking = asyncio.ensure_future(
+                watch_for_offer(lan, still_here, join, old_key, host, redraw))
+            self.looking.add_done_callback(self._seen)
+
+    def _seen(self, done: asyncio.Future[Any]) -> None:
+        if not done.cancelled() and done.exception() is None:
+            self.offered = done.result()
+
+    def accept(self) -> None:
+        """The player takes the offer: leaving the last match declines nothing."""
+        self.offered = None
+
+    def stop(self, join: object) -> Coroutine[Any, Any, bool] | None:
+        """Stop looking; the way to decline the offer seen at ``join``'s address (None: no offer
+        was seen, or it was accepted)."""
+        from lanomino.client.address import parse_target
+        from lanomino.net.codec import DirectAddress
+        from lanomino.ui.lan import JoinTable
+
+        if self.looking is not None:
+            self.looking.cancel()
+            self.looking = None
+        offered, self.offered = self.offered, None
+        if offered is None or self.watcher_at is None or not isinstance(join, JoinTable):
+            return None
+        host = parse_target(join.address).host
+        return decline(self.watcher_at(DirectAddress(host, offered.port, offered.curve)))
+
+
+async def decline(node: PeerNode) -> bool:
+    """Tell a rematch's host (``node``: a watcher of its table) that this player will not play
+    it, within ``DECLINE_WAIT_S``. True when the host was told."""
+    from lanomino.net.session import Closed, Joined, JoinRefused
+    from lanomino.net.watchers import DECLINE
+
+    let_in: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+    def heard(event: object) -> None:
+        if isinstance(event, Joined | JoinRefused | Closed) and not let_in.done():
+            let_in.set_result(isinstance(event, Joined))
+
+    node.subscribe(heard)
+    running: asyncio.Future[Any] | None = None
+    try:
+        await asyncio.wait_for(node.start(), DECLINE_WAIT_S)
+        running = asyncio.ensure_future(node.run())
+        told = await asyncio.wait_for(let_in, DECLINE_WAIT_S)
+        if told:
+            node.quit(DECLINE)
+            await asyncio.wait([running], timeout=1.0)  # (its goodbye leaves)
+        return told
+    except (TimeoutError, OSError, ValueError):
+        return False
+    finally:
+        if running is not None and not running.done():
+            running.cancel()
+        await node.close()

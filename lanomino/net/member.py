@@ -123,12 +123,12 @@ class TableMember:
     def next_deadline(self) -> float | None:
         return self.active.next_deadline()
 
-    def quit(self, now: float) -> None:
+    def quit(self, now: float, reason: str = "quit") -> None:
         """Leave: as host, hand a running match over (or close the table); as peer, say bye."""
         if self.host is not None:
             self.host.leave("the host quit")
         else:
-            self.peer.quit(now, "quit")
+            self.peer.quit(now, reason)
 
     def peer_events(self, now: float) -> list[SessionEvent]:
         """The peer session's events, after acting on the role changes they call for."""

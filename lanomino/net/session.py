@@ -29,6 +29,7 @@ from lanomino.net.session_base import (
     Outgoing,
     ProtocolProblem,
     SeatAway,
+    SeatDeclined,
     SeatDisconnected,
     SeatLeft,
     SeatTaken,
@@ -44,7 +45,7 @@ from lanomino.net.session_base import (
 __all__ = [
     "Closed", "HandVerified", "HostPhase", "HostSession", "HostSilent", "Joined", "JoinRefused",
     "LocalSeat", "LostTouch", "MatchOver", "ObservationChanged", "Outgoing", "PeerPhase", "PeerSession", "Policy",
-    "ProtocolProblem", "SeatAway", "SeatDisconnected", "SeatLeft", "SeatTaken", "SecretMade", "Sender",
+    "ProtocolProblem", "SeatAway", "SeatDeclined", "SeatDisconnected", "SeatLeft", "SeatTaken", "SecretMade", "Sender",
     "SessionEvent", "Timings", "TranscriptUpdated", "YourTurn", "HostChanged", "MigrationDone",
     "MigrationPaused", "SteppedDown", "rejoin_as_peer", "successor_host",
 ]

@@ -108,6 +108,14 @@ class SeatLeft:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatDeclined:
+    """The player a rematch kept ``seat`` for said no: the seat is open to anyone now."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Joined:
     """A peer session was given its seat."""
 
@@ -262,7 +270,7 @@ class Closed:
 
 
 SessionEvent = (
-    SeatTaken | SeatDisconnected | SeatLeft | SeatAway | Joined | JoinRefused | ObservationChanged | YourTurn
+    SeatTaken | SeatDisconnected | SeatLeft | SeatDeclined | SeatAway | Joined | JoinRefused | ObservationChanged | YourTurn
     | HandVerified | TranscriptUpdated | MatchOver | ProtocolProblem | SecretMade | HostSilent | Closed
     | HostChanged | MigrationPaused | MigrationDone | SteppedDown | LostTouch
 )

@@ -4,7 +4,9 @@ Theory of operation. A watcher connects like a joiner but says ``watch`` instead
 it gets the same challenge, signs the same join statement and, at a table with a passphrase,
 proves it knows it. Admitted, it has no seat: it is not in the roster, so it never counts for
 seats, the majority or an election (election.py reads the roster only), and the host refuses
-anything from it but ``ping``, ``resync`` and ``bye``.
+anything from it but ``ping``, ``resync`` and ``bye``. A player whose seat a rematch keeps says no
+this way: admitted as a watcher (even where watching is off or full), it says ``bye`` with the
+reason ``DECLINE``, and the host frees the seat.
 
 What a watcher is sent is public, by construction: the host hands this part only bodies built
 for ``VIEWER`` (-1), a viewer every seat is "another seat" to: the roster, the match header and
@@ -28,11 +30,12 @@ from lanomino.net.codec import PROTOCOL_VERSION
 from lanomino.net.session_base import Outgoing, Timings
 from lanomino.net.wire.checks import MAX_WATCHERS
 
-__all__ = ["DEFAULT_CAP", "VIEWER", "Watcher", "Watchers", "FROM_WATCHER"]
+__all__ = ["DECLINE", "DEFAULT_CAP", "VIEWER", "Watcher", "Watchers", "FROM_WATCHER"]
 
 DEFAULT_CAP = 8
 VIEWER = -1  # the seat a watcher views the table from: every hand is another seat's
 FROM_WATCHER = frozenset({"ping", "resync", "bye"})  # all a watcher may send once admitted
+DECLINE = "declined the rematch"  # the bye by which a player gives up the seat a rematch keeps
 
 
 @dataclass(slots=True)

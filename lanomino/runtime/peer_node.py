@@ -122,8 +122,9 @@ class PeerNode(NodeBase):
     def observation(self) -> Observation | None:
         return self.member.observation()
 
-    def quit(self) -> None:
-        self.member.quit(self.now())
+    def quit(self, reason: str = "quit") -> None:
+        """Say goodbye (``reason``: the bye's, e.g. net.watchers.DECLINE) and stop."""
+        self.member.quit(self.now(), reason)
         self._flush()
         self._finish(Outcome(False, seat=self.session.seat, reason="quit"))
 

@@ -262,6 +262,7 @@ class LanView:
     host_note: str = ""  # after a host migration, who hosts now (shown in the table's header)
     rematch: str = ""  # (a joiner, after the match) the host who offers to play again
     kept: dict[int, str] = field(default_factory=dict)  # (a rematch's host) seat -> kept for
+    declined: list[str] = field(default_factory=list)  # (a rematch's host) who said no
     watching: bool = False  # this terminal watches the table: it has no seat (net/watchers.py)
     watchers: int = 0  # how many people watch the table
     move_clock_s: float | None = None  # the host's move clock (None: a player may take all day)
@@ -274,6 +275,8 @@ class LanView:
         seated = {r.seat for r in self.roster}
         kept = [name for seat, name in sorted(self.kept.items()) if seat not in seated]
         watching = f" · {self.watchers} watching" if self.watchers else ""
+        if self.declined:
+            watching += f" · {listed(self.declined)} declined the rematch"
         if kept:  # a rematch's host
             return (f"rematch offered: waiting for {listed(kept)} ({self.taken}/{self.seats})"
                     f"{watching}")

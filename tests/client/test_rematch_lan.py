@@ -1,6 +1,7 @@
 """Rematches at a real LAN table on 127.0.0.1 (client controllers in one loop, real ZeroMQ and
 key-service sockets): after a host migration the member that hosts at the end offers the rematch
-at its own address, and everyone, the host that left included, sits down again."""
+at its own address, and everyone, the host that left included, sits down again; a player who goes
+back to the menu instead declines, and the host frees the seat at once and says so."""
 
 from __future__ import annotations
 
@@ -21,13 +22,13 @@ from lanomino.ui.state import LeaveTable, Rematch, Screen, Settings, Submit, UiS
 Person = tuple[UiState, Controller, ThreadPoolExecutor]
 
 
-def person(tmp_path: Path, name: str) -> Person:
+def person(tmp_path: Path, name: str, watchers: int = 8) -> Person:
     """A client that would host on 127.0.0.1 only (a rematch's host opens a table)."""
     ui = UiState(settings=Settings(name=name, pause_s=0.0), screen=Screen.MENU)
     folder = tmp_path / name.lower()
     writer = ThreadPoolExecutor(max_workers=1)
     net = NetOptions(folder, interfaces=["127.0.0.1"], bind="127.0.0.1", announce=False,
-                     timings=TIMINGS)
+                     timings=TIMINGS, watchers=watchers)
     return ui, Controller(ui, open_store(folder), writer, None, player_id=f"local:{name.lower()}",
                           net=net), writer
 
@@ -44,6 +45,19 @@ async def play_out(people: list[Person], what: str) -> None:
                 c.handle(Submit(obs.legal[0]))
         await asyncio.sleep(0.02)
     raise AssertionError(f"the match did not end: {what}")
+
+
+async def open_table(host: Person, seats: int, joiners: list[Person]) -> None:
+    """``host`` opens a one-hand table of ``seats``; ``joiners`` sit down by its HOST:PORT/CODE,
+    one after the other."""
+    hui, controller, _ = host
+    controller.handle(HostTable("Den", "classic", seats, 0, "random", None,
+                                rules=Rules.classic(target=1)))
+    await until(lambda: hui.lan is not None and bool(hui.lan.short_address), "open")
+    for n, (_, joiner, _) in enumerate(joiners, 2):
+        assert hui.lan is not None
+        joiner.handle(JoinTable(hui.lan.short_address))
+        await until(lambda n=n: hui.lan is not None and len(hui.lan.roster) == n, "seated", 30)
 
 
 def close_all(people: list[Person]) -> None:
@@ -65,13 +79,7 @@ def test_after_a_migration_the_new_host_offers_the_rematch_at_its_own_address(
     (hui, host, _), (bui, b, _), (cui, c, _) = hal, bea, cy
 
     async def main() -> None:
-        host.handle(HostTable("Den", "classic", 3, 0, "random", None,
-                              rules=Rules.classic(target=1)))
-        await until(lambda: hui.lan is not None and bool(hui.lan.short_address), "open")
-        assert hui.lan is not None
-        b.handle(JoinTable(hui.lan.short_address))
-        await until(lambda: hui.lan is not None and len(hui.lan.roster) == 2, "Bea seated")
-        c.handle(JoinTable(hui.lan.short_address))
+        await open_table(hal, 3, [bea, cy])
         await until(lambda: all(ui.obs is not None and ui.obs.phase == "play"
                                 for ui in (hui, bui, cui)), "the deal", 30)
         host.handle(LeaveTable())  # the host quits mid-hand: the table is handed over
@@ -102,5 +110,42 @@ def test_after_a_migration_the_new_host_offers_the_rematch_at_its_own_address(
 
     try:
         asyncio.run(asyncio.wait_for(main(), 200))
+    finally:
+        close_all([hal, bea, cy])
+
+
+def test_a_player_who_goes_back_to_the_menu_declines_and_the_host_frees_the_seat(
+        tmp_path: Path) -> None:
+    """Hal offers Bea a rematch at a table nobody may watch; Bea goes back to the menu instead.
+    Hal's waiting screen says she declined and keeps the seat no longer: a newcomer takes it at
+    once, well within the minute a kept seat waits."""
+    hal, bea, cy = person(tmp_path, "Hal", watchers=0), person(tmp_path, "Bea"), \
+        person(tmp_path, "Cy")
+    (hui, host, _), (bui, b, _), (cui, c, _) = hal, bea, cy
+
+    async def main() -> None:
+        await open_table(hal, 2, [bea])
+        await until(lambda: hui.obs is not None and bui.obs is not None, "the deal", 30)
+        await play_out([hal, bea], "the first match")
+        host.handle(Rematch())
+        await until(lambda: bui.lan is not None and bui.lan.rematch == "Hal", "the offer", 30)
+        assert hui.lan is not None and hui.lan.kept == {1: "Bea"}
+        b.handle(LeaveTable())  # Enter on the result screen: back to the menu
+        assert bui.screen is Screen.MENU and bui.notice == "You declined Hal's rematch: they are told."
+        await until(lambda: hui.lan is not None and not hui.lan.kept
+                    and "Bea declined the rematch" in hui.lan.status,
+                    lambda: f"Hal hears Bea's no ({hui.lan})", 20)
+        assert hui.lan is not None and hui.lan.status == (
+            "waiting for players (1/2) · Bea declined the rematch")
+        c.handle(JoinTable(hui.lan.short_address))  # a newcomer: the seat is free now
+        await until(lambda: hui.obs is not None and not hui.obs.results and cui.obs is not None,
+                    lambda: f"Cy sits down ({cui.lobby.message!r}, {cui.lan})", 30)
+        assert hui.names == cui.names == ("Hal", "Cy")
+        for _, who, _ in (hal, cy):
+            who.handle(LeaveTable())
+        await asyncio.sleep(0.3)
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 150))
     finally:
         close_all([hal, bea, cy])

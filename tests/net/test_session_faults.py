@@ -329,6 +329,30 @@ def test_a_rematch_keeps_each_players_seat_and_a_stranger_takes_only_a_free_one(
     assert first.session.seat == 1
 
 
+def test_a_kept_seat_is_freed_when_its_player_declines_and_only_then() -> None:
+    """Declining is a watcher's goodbye with the DECLINE reason (net/watchers.py), let in even
+    where watching is off; another goodbye, or another player's no, frees nothing."""
+    from lanomino.net.session import SeatDeclined
+    from lanomino.net.watchers import DECLINE
+
+    bea, cy = Identity.generate(), Identity.generate()
+    table = Table(Rules.preset("classic", target=60), 3, peers=0, seed=5, watchers=0)
+    table.host.reserve({bea.public_key: 1, cy.public_key: 2}, until=100.0)
+    cy_looks = table.add_watcher("Cy", identity=cy)
+    table.run(lambda: cy_looks.session.joined)
+    cy_looks.session.quit(table.now, "quit")  # a plain goodbye is no answer
+    bea_says_no = table.add_watcher("Bea", identity=bea)
+    table.run(lambda: bea_says_no.session.joined)
+    bea_says_no.session.quit(table.now, DECLINE)
+    table.run(lambda: any(isinstance(e, SeatDeclined) for e in table.host_events))
+    assert [e for e in table.host_events if isinstance(e, SeatDeclined)] == [SeatDeclined(1, "Bea")]
+    stranger = table.add_peer("Sam", seed=1)
+    table.run(lambda: stranger.session.seat >= 0)
+    assert stranger.session.seat == 1  # Bea's seat is anyone's now; Cy's is still kept
+    nosy = table.add_watcher("Nosy")  # a stranger may not watch where watching is off
+    table.run(lambda: any(isinstance(e, JoinRefused) for e in nosy.events))
+
+
 def test_a_table_deals_without_escrow_by_default() -> None:
     """Three human peers, yet none holds a share: no coalition of players can rebuild a secret."""
     table = Table(Rules.preset("classic", target=30), 4, seed=9)

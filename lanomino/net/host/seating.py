@@ -21,6 +21,7 @@ from lanomino.net.session_base import (
     LostTouch,
     Outgoing,
     ProtocolProblem,
+    SeatDeclined,
     SeatDisconnected,
     SeatTaken,
     Sender,
@@ -71,7 +72,7 @@ class Seating:
                          else None)
         self.pending: dict[str, Pending] = {}
         self.guesses = GuessThrottle()  # wrong passphrases: backoff per key and per table
-        self.reserved: Mapping[bytes, int] = {}  # a rematch's seats (``reserve``)
+        self.reserved: dict[bytes, int] = {}  # a rematch's seats (``reserve``)
         self.reserved_until = 0.0
         self.seat_left: Callable[[int, str], None] = _nobody_left  # the play part's
         # a watcher answered its challenge (the watching part's, watching.py)
@@ -182,6 +183,15 @@ class Seating:
     def reserve(self, seats: Mapping[bytes, int], until: float) -> None:
         """A rematch: until ``until``, each identity key's seat of the last match is kept for it."""
         self.reserved, self.reserved_until = dict(seats), until
+
+    def holds(self, identity: bytes) -> bool:
+        """A rematch keeps a seat for ``identity`` now."""
+        return identity in self.reserved and self.t.now < self.reserved_until
+
+    def decline(self, identity: bytes, name: str) -> None:
+        """The player a rematch keeps a seat for says no: the seat is anyone's from now on."""
+        if self.holds(identity) and self.seat_of_identity(identity) is None:
+            self.t.events.append(SeatDeclined(self.reserved.pop(identity), name))
 
     def _free_seat(self, identity: bytes) -> int | None:
         held = dict(self.reserved) if self.t.now < self.reserved_until else {}

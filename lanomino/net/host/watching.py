@@ -15,7 +15,7 @@ from lanomino.net.host.play import Playing
 from lanomino.net.host.seating import Pending, Seating
 from lanomino.net.host.table import Phase, Table
 from lanomino.net.session_base import ProtocolProblem, Sender
-from lanomino.net.watchers import FROM_WATCHER, VIEWER, Watcher
+from lanomino.net.watchers import DECLINE, FROM_WATCHER, VIEWER, Watcher
 from lanomino.net.wire.schemas import Message
 
 
@@ -37,7 +37,7 @@ class Watching:
             refuse(sender.route, "seated", "this key has a seat at this table: join it instead")
             return
         refusal = self.t.watchers.refusal(body["identity"])
-        if refusal is not None:
+        if refusal is not None and not self.seating.holds(body["identity"]):  # (may decline)
             refuse(sender.route, *refusal)
             return
         self.seating.challenge(sender, body["name"], body["identity"], None, watch=True)
@@ -46,7 +46,7 @@ class Watching:
         """A watcher proved its key (and the passphrase): welcome it, and bring it up to date."""
         t = self.t
         refusal = t.watchers.refusal(pending.identity)  # (the table may have filled meanwhile)
-        if refusal is not None:
+        if refusal is not None and not self.seating.holds(pending.identity):
             self.seating.refuse_join(sender.route, *refusal)
             return
         w = t.watchers.admit(pending.name, pending.identity, sender.curve, sender.route, t.now, seq)
@@ -69,6 +69,8 @@ class Watching:
                          msg.seq)
             return
         if msg.type == "bye":
+            if msg.body["reason"] == DECLINE:
+                self.seating.decline(w.identity, w.name)
             t.watchers.drop(w.curve)
             t.broadcast_roster()
         elif msg.type == "resync" and t.watchers.resyncs.ask(w.number, t.now):
