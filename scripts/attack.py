@@ -57,6 +57,7 @@ from lanomino.net.session_base import (  # noqa: E402
     passphrase_key,
     passphrase_proof,
 )
+from lanomino.net.wire.messages import Move, Resync  # noqa: E402
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parent.parent
@@ -566,11 +567,10 @@ async def seated_flood(address: DirectAddress, data_dir: Path) -> int:
         while time.monotonic() < end:
             for i in range(50):
                 if i % 2:
-                    session._send("resync")
+                    session._send(Resync())
                 else:
                     move = {"seat": session.seat, "pass": True}
-                    session._send("move", hand=max(1, session.hand), index=0, move=move,
-                                  signature="00" * 64)
+                    session._send(Move(max(1, session.hand), 0, move, bytes(64)))
                 sent += 1
             send_raw(node)
             await asyncio.sleep(0.001)
@@ -623,7 +623,7 @@ async def attack_resync_amplify(work: Path) -> Row:
         asked = 0
         for _ in range(20):
             for _ in range(50):
-                node.session._send("resync")
+                node.session._send(Resync())
             asked += send_raw(node)
             await asyncio.sleep(0.05)
         await asyncio.sleep(3)

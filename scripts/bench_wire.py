@@ -17,11 +17,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from dataclasses import dataclass  # noqa: E402
 from typing import Annotated, Any, Literal  # noqa: E402
 
 from lanomino.net.codec import decode_json, encode_json  # noqa: E402
-from lanomino.net.wire.schemas import parse_message  # noqa: E402
+from lanomino.net.wire.schemas import envelope, parse_message  # noqa: E402
 
 try:
     import msgspec
@@ -57,14 +56,6 @@ update = {
 raw_move, raw_update = encode_json(move), encode_json(update)
 
 
-@dataclass(frozen=True, slots=True)
-class MoveBody:
-    hand: int
-    index: int
-    move: dict[str, Any]
-    signature: bytes
-
-
 def msgspec_decoders() -> tuple[Any, Any]:
     assert msgspec is not None
     hex128 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{128}$")]
@@ -84,7 +75,7 @@ def msgspec_decoders() -> tuple[Any, Any]:
         body: MMove
 
     class MUpdate(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-        hand: count
+        hand: Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
         index: count
         move: dict[str, Any]
         signature: hex128
@@ -111,33 +102,28 @@ def bench(fn: Any, n: int = 20000) -> float:
     return statistics.median(runs)
 
 
-def stdlib_move() -> MoveBody:
-    m = parse_message(decode_json(raw_move))
-    b = m.body
-    return MoveBody(b["hand"], b["index"], b["move"], b["signature"])
-
-
 def main() -> None:
-    print(f"move   stdlib json + checks + dataclass: {bench(stdlib_move):6.2f} us")
-    print(
-        f"update stdlib json + checks:              "
-        f"{bench(lambda: parse_message(decode_json(raw_update))):6.2f} us"
-    )
-    print(
-        f"json.loads alone (move):                  {bench(lambda: json.loads(raw_move)):6.2f} us"
-    )
+    update_body = parse_message(decode_json(raw_update)).body
+    rows = [
+        ("move   stdlib json + checks -> typed body", lambda: parse_message(decode_json(raw_move))),
+        ("update stdlib json + checks -> typed body",
+         lambda: parse_message(decode_json(raw_update))),
+        ("update typed body -> JSON bytes (ours)", lambda: encode_json(envelope(update_body, 0, 40))),
+        ("json.loads alone (move)", lambda: json.loads(raw_move)),
+    ]
+    for label, fn in rows:
+        print(f"{label + ':':45}{bench(fn):6.2f} us")
     if msgspec is None:
         print("msgspec is not installed: pip install msgspec to compare")
         return
     dec_move, dec_update = msgspec_decoders()
-    print(
-        f"move   msgspec decode+validate (+hex):    "
-        f"{bench(lambda: bytes.fromhex(dec_move.decode(raw_move).body.signature)):6.2f} us"
-    )
-    print(
-        "update msgspec decode+validate:           "
-        f"{bench(lambda: dec_update.decode(raw_update)):6.2f} us"
-    )
+    print(f"move   msgspec decode+validate (+hex):       "
+          f"{bench(lambda: bytes.fromhex(dec_move.decode(raw_move).body.signature)):6.2f} us")
+    print(f"update msgspec decode+validate (+hex):       "
+          f"{bench(lambda: bytes.fromhex(dec_update.decode(raw_update).body.signature)):6.2f} us")
+    decoded = dec_update.decode(raw_update)
+    encoder = msgspec.json.Encoder()
+    print(f"{'update msgspec Struct -> JSON bytes:':45}{bench(lambda: encoder.encode(decoded)):6.2f} us")
 
 
 if __name__ == "__main__":

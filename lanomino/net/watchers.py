@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from lanomino.net.budget import Deferrals
-from lanomino.net.codec import PROTOCOL_VERSION
 from lanomino.net.session_base import Outgoing, Timings
-from lanomino.net.wire.checks import MAX_WATCHERS
+from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import MAX_WATCHERS, JsonObject
+from lanomino.net.wire.schemas import to_body, wrap
 
 __all__ = ["DECLINE", "DEFAULT_CAP", "VIEWER", "Watcher", "Watchers", "FROM_WATCHER"]
 
@@ -108,17 +108,19 @@ class Watchers:
 
     # ----- sending ---------------------------------------------------------------------------
 
-    def send(self, to: Watcher, type_: str, term: int, now: float, **body: Any) -> Outgoing:
+    def send(self, to: Watcher, body: m.Body, term: int, now: float) -> Outgoing:
         """One message to one watcher, on its own seq."""
+        return self._send(to, body.TYPE, to_body(body), term, now)
+
+    def publish(self, body: m.Body, term: int, now: float) -> list[Outgoing]:
+        """The same public message to every watcher (its body encoded once for all)."""
+        wire = to_body(body) if self._by_curve else {}
+        return [self._send(w, body.TYPE, wire, term, now) for w in self]
+
+    def _send(self, to: Watcher, type_: str, wire: JsonObject, term: int, now: float) -> Outgoing:
         to.out_seq += 1
         to.last_sent = now
-        message = {"v": PROTOCOL_VERSION, "type": type_, "term": term, "seq": to.out_seq,
-                   "body": body}
-        return Outgoing(to.route, message)
-
-    def publish(self, type_: str, term: int, now: float, **body: Any) -> list[Outgoing]:
-        """The same public message to every watcher."""
-        return [self.send(w, type_, term, now, **body) for w in self]
+        return Outgoing(to.route, wrap(type_, wire, term, to.out_seq))
 
     # ----- time ------------------------------------------------------------------------------
 
@@ -134,7 +136,7 @@ class Watchers:
             if now - w.last_heard >= timings.grace_s:
                 gone = self.drop(w.curve) or gone
             elif now - w.last_sent >= timings.heartbeat_s:
-                out.append(self.send(w, "ping", term, now))
+                out.append(self.send(w, m.Ping(), term, now))
         return out, gone, due
 
     def next_deadline(self, now: float, timings: Timings) -> float | None:

@@ -21,6 +21,7 @@ from lanomino.net.budget import (  # noqa: E402
     Deferrals,
     Limit,
 )
+from lanomino.net.wire.messages import Resync  # noqa: E402
 
 
 def test_bucket_spends_its_burst_then_refills_at_its_rate() -> None:
@@ -104,7 +105,7 @@ def test_a_host_answers_a_resync_flood_with_few_snapshots() -> None:
     slot = table.slots[0]
     session = slot.session
     for _ in range(100):
-        session._send("resync")
+        session._send(Resync())
     for message in session.take_outgoing():
         table.to_host(slot, message)
     sent = [o for o in table.host.take_outgoing() if o.message["type"] == "snapshot"]

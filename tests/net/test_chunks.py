@@ -23,7 +23,8 @@ from lanomino.net.chunks import (  # noqa: E402
 from lanomino.net.codec import MAX_MESSAGE_BYTES, decode_json, encode_json  # noqa: E402
 from lanomino.net.errors import LocalProtocolError, RemoteProtocolError  # noqa: E402
 from lanomino.net.session import MatchOver, SecretMade  # noqa: E402
-from lanomino.net.wire.schemas import build, parse_message  # noqa: E402
+from lanomino.net.wire.messages import SnapshotPart  # noqa: E402
+from lanomino.net.wire.schemas import build, parse_message, to_body  # noqa: E402
 
 
 def _object_of(size: int) -> dict[str, str]:
@@ -53,9 +54,9 @@ def test_the_largest_part_fits_in_one_message() -> None:
     parts = split_body(body)
     assert len(parts) >= 2
     for part in parts:
-        message = build("snapshot_part", 0, 1, **part)
+        message = build(SnapshotPart(part["part"], part["parts"], part["data"]), 0, 1)
         assert len(encode_json(message)) < MAX_MESSAGE_BYTES
-        assert parse_message(decode_json(encode_json(message))).body == part
+        assert to_body(parse_message(decode_json(encode_json(message))).body) == part
     joined = Reassembler()
     results = [joined.add(p["part"], p["parts"], p["data"]) for p in parts]
     assert results[:-1] == [None] * (len(parts) - 1) and results[-1] == body

@@ -8,6 +8,7 @@ import pytest
 
 from lanomino.engine import End, Play, TilePlayed, parse_tile
 from lanomino.net.errors import RemoteProtocolError
+from lanomino.net.wire import messages as m
 from lanomino.net.wire.schemas import parse_message
 from lanomino.net.wire.values import events_from_json, parse_move
 
@@ -30,8 +31,9 @@ def refused(message: dict[str, Any]) -> str:
 
 def test_a_good_update_parses() -> None:
     msg = parse_message(update())
-    assert (msg.type, msg.term, msg.seq, msg.body["turn"]) == ("update", 0, 3, 2)
-    assert msg.body["signature"] == bytes.fromhex(SIG)
+    assert isinstance(msg.body, m.Update)
+    assert (msg.type, msg.term, msg.seq, msg.body.turn) == ("update", 0, 3, 2)
+    assert msg.body.signature == bytes.fromhex(SIG)
 
 
 @pytest.mark.parametrize(("message", "words"), [

@@ -285,9 +285,8 @@ def test_escrow_shares_go_to_the_human_peers_and_together_rebuild_the_deal() -> 
     table.run(lambda: table.host.phase.value == "play")
     shares = [s.session.escrow[(1, table.host.deal.current.ctx.attempt)] for s in table.slots]  # type: ignore[union-attr]
     a = table.host.deal.current  # type: ignore[union-attr]
-    escrow = Escrow(a.ctx, tuple(shares[0]["seats"]), tuple(shares[0]["holders"]),
-                    tuple(shares[0]["digests"]))
-    got = rebuild(escrow, [Share(s.session.seat, bytes.fromhex(x["share"])) for s, x in zip(table.slots, shares, strict=True)],
+    escrow = Escrow(a.ctx, shares[0].seats, shares[0].holders, shares[0].digests)
+    got = rebuild(escrow, [Share(s.session.seat, bytes.fromhex(x.share)) for s, x in zip(table.slots, shares, strict=True)],
                   {n: c for n, (c, _) in a.commits.items()})
     assert got == a.opened()
     assert isinstance(a.ctx, DealContext)

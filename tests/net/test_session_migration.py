@@ -25,6 +25,7 @@ from lanomino.net.session import (  # noqa: E402
     YourTurn,
     rejoin_as_peer,
 )
+from lanomino.net.wire.messages import Body, HandLog, Update  # noqa: E402
 
 
 def _in_play_of_hand(table: MigratingTable, hand: int, moves: int) -> bool:
@@ -430,16 +431,16 @@ def test_a_host_killed_between_a_hands_last_move_and_its_hand_log_is_survived(
     send = lost.shared.send
     dead = []
 
-    def dies_at_the_hand_log(to: Any, type_: str, **body: Any) -> None:
-        if type_ == "hand_log" and body["entry"]["hand"] == hand:
-            dead.append(type_)
+    def dies_at_the_hand_log(to: Any, body: Body) -> None:
+        if isinstance(body, HandLog) and body.entry["hand"] == hand:
+            dead.append(body.TYPE)
             if to.seat in reached:
-                send(to, type_, **body)
-        elif (dead and type_ == "update" and body["hand"] == hand and to.seat in last_update
-                and any(e.get("e") == "hand_ended" for e in body["events"])):
-            send(to, type_, **body)
+                send(to, body)
+        elif (dead and isinstance(body, Update) and body.hand == hand and to.seat in last_update
+                and any(e.get("e") == "hand_ended" for e in body.events)):
+            send(to, body)
         elif not dead:
-            send(to, type_, **body)
+            send(to, body)
 
     lost.shared.send = dies_at_the_hand_log  # type: ignore[method-assign]
     table.run(lambda: bool(dead))
@@ -518,15 +519,15 @@ def test_the_new_host_replays_a_longer_log_than_its_own(players: int, seed: int)
     send = lost.shared.send
     dead: list[int] = []
 
-    def loses_one_update(to: Any, type_: str, **body: Any) -> None:
+    def loses_one_update(to: Any, body: Body) -> None:
         if dead:
             return
-        if type_ == "update" and body["hand"] == 2 and body["index"] == 4:
+        if isinstance(body, Update) and body.hand == 2 and body.index == 4:
             if to.seat == 1:
                 return  # lost on the way to the next host
             if to.seat == players - 1:
-                dead.append(body["index"])  # the last one it sent
-        send(to, type_, **body)
+                dead.append(body.index)  # the last one it sent
+        send(to, body)
 
     lost.shared.send = loses_one_update  # type: ignore[method-assign]
     table.run(lambda: bool(dead))

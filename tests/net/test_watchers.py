@@ -24,6 +24,7 @@ from lanomino.net.session import (  # noqa: E402
     ProtocolProblem,
     TranscriptUpdated,
 )
+from lanomino.net.wire.messages import Move  # noqa: E402
 
 TILE = re.compile(r"[0-9]{1,2}-[0-9]{1,2}")
 
@@ -133,8 +134,8 @@ def test_a_watcher_cannot_move() -> None:
     state = t.host.state
     assert state is not None
     moves = len(t.host.deal.moves) if t.host.deal else 0
-    w.session._send("move", hand=t.host.deal.hand if t.host.deal else 1, index=moves,
-                    move={"seat": state.turn, "action": "draw"}, signature="00" * 64)
+    w.session._send(Move(t.host.deal.hand if t.host.deal else 1, moves,
+                         {"seat": state.turn, "action": "draw"}, bytes(64)))
     t.step()
     problems = [e for e in w.events if isinstance(e, ProtocolProblem)]
     assert any(p.code == "watcher" and "cannot move" in p.detail for p in problems)
@@ -245,12 +246,14 @@ def test_a_snapshot_is_a_copy_of_the_table_as_it_stood() -> None:
 
     t = Table(Rules.preset("classic"), 2, seed=4)
     t.run(lambda: t.host.deal is not None and len(t.host.deal.moves) >= 2, max_time=60)
-    body = t.host.play.snapshot_body(VIEWER)
-    moves, events = len(body["play"]["moves"]), len(body["play"]["events"])
-    hands = len(body["transcript"]["hands"])
+    snapshot = t.host.play.snapshot_body(VIEWER)
+    play, doc = snapshot.play, snapshot.transcript
+    assert play is not None and doc is not None
+    moves, events = len(play["moves"]), len(play["events"])
+    hands = len(doc["hands"])
     t.run(lambda: t.host.deal is not None and t.host.deal.hand >= 2, max_time=120)
-    assert (len(body["play"]["moves"]), len(body["play"]["events"])) == (moves, events)
-    assert len(body["transcript"]["hands"]) == hands
+    assert (len(play["moves"]), len(play["events"])) == (moves, events)
+    assert len(doc["hands"]) == hands
 
 
 @pytest.mark.parametrize("seed,hand,moves", [(1, 1, 2), (1, 1, 9), (2, 2, 5), (5, 1, 0)])

@@ -5,7 +5,6 @@ Pure (see session.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from lanomino.engine import (
     DealVoided,
@@ -28,6 +27,7 @@ from lanomino.fair.transcript import (
 from lanomino.net.fair_round import Attempt, HandDeal, RoundError, closing
 from lanomino.net.host.table import Phase, Seat, Table, seat_view
 from lanomino.net.watchers import VIEWER
+from lanomino.net.wire import messages as m
 from lanomino.net.wire.values import event_to_json
 
 
@@ -40,7 +40,7 @@ class Dealing:
     def __init__(self, table: Table, *, escrow: bool) -> None:
         self.t = table
         self.escrow = escrow  # a table option (the README's trust model says what it costs)
-        self.escrow_shares: dict[int, dict[str, Any]] = {}
+        self.escrow_shares: dict[int, m.Escrow] = {}
         self.local_secrets: dict[tuple[int, int, int], bytes] = {}
         self.after_deal: Callable[[], None] = _nothing
 
@@ -55,17 +55,18 @@ class Dealing:
         self.t.header_sigs = {n: p.identity.sign_statement(header_statement(self.t.digest, n))
                             for n, p in self.t.local.items()}
         self.t.go(Phase.HEADER)
+        match = m.Match(self.t.header)
         for s in self.t.humans():
-            self.t.send(s, "match", header=self.t.header)
-        self.t.publish("match", header=self.t.header)  # (public: every transcript opens with it)
+            self.t.send(s, match)
+        self.t.publish(match)  # (public: every transcript opens with it)
 
-    def agree(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def agree(self, seat: Seat, body: m.Agree, seq: int) -> None:
         if self.t.phase is not Phase.HEADER:
             raise RoundError("wrong_phase", "no match header is waiting for signatures")
-        if not self.t.ring.verify_statement(seat.identity, body["signature"],
+        if not self.t.ring.verify_statement(seat.identity, body.signature,
                                           header_statement(self.t.digest, seat.seat)):
             raise RoundError("bad_signature", "the header signature does not verify")
-        self.t.header_sigs[seat.seat] = body["signature"]
+        self.t.header_sigs[seat.seat] = body.signature
         if len(self.t.header_sigs) == self.t.players:
             self._begin()
 
@@ -75,10 +76,11 @@ class Dealing:
         self.t.doc = {**self.t.header, "header_signatures": sigs, "hands": [],
                     "end": closing(self.t.identity, self.t.digest, self.t.host_seat, 0, False,
                                    None, self.t.state.scores)}
+        begin = m.Begin(tuple(self.t.header_sigs[n] for n in range(self.t.players)))
         for s in self.t.humans():
-            self.t.send(s, "begin", signatures=sigs)
+            self.t.send(s, begin)
             self.t.send_bots(s)
-        self.t.publish("begin", signatures=sigs)
+        self.t.publish(begin)
         self.start_hand()
 
     # ----- the fair deal -----------------------------------------------------------------------
@@ -112,7 +114,7 @@ class Dealing:
                 sig = self.t.local[n].identity.sign_statement(statement)
                 a.round.add_commit(n, c, sig)
             else:
-                self.t.send(self.t.seat(n), "commit_req", hand=a.ctx.hand, attempt=a.ctx.attempt)
+                self.t.send(self.t.seat(n), m.CommitReq(a.ctx.hand, a.ctx.attempt))
         self._advance_round()
 
     def _local_secret(self, seat: int) -> bytes:
@@ -123,19 +125,19 @@ class Dealing:
             self.local_secrets[key] = self.t.secret_source()
         return self.local_secrets[key]
 
-    def commit(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def commit(self, seat: Seat, body: m.Commit, seq: int) -> None:
         a = self._check_round(body)
-        if a.round.add_commit(seat.seat, body["commitment"], body["signature"]):
+        if a.round.add_commit(seat.seat, body.commitment, body.signature):
             self._advance_round()
 
-    def echo(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def echo(self, seat: Seat, body: m.Echo, seq: int) -> None:
         a = self._check_round(body)
-        if a.round.add_echo(seat.seat, body["set"], body["signature"], self.t.now):
+        if a.round.add_echo(seat.seat, body.set, body.signature, self.t.now):
             self._advance_round()
 
-    def reveal(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def reveal(self, seat: Seat, body: m.Reveal, seq: int) -> None:
         a = self._check_round(body)
-        if a.round.add_secret(seat.seat, body["secret"], self.t.now):
+        if a.round.add_secret(seat.seat, body.secret, self.t.now):
             self._advance_round()
 
     def _advance_round(self) -> None:
@@ -158,8 +160,7 @@ class Dealing:
                 if n in self.t.local:
                     r.add_secret(n, self._local_secret(n), self.t.now)
                 elif n not in r.secrets:
-                    self.t.send(self.t.seat(n), "reveal_req", hand=a.ctx.hand,
-                                attempt=a.ctx.attempt)
+                    self.t.send(self.t.seat(n), m.RevealReq(a.ctx.hand, a.ctx.attempt))
         if r.done:
             self._deal_out(a)
 
@@ -186,33 +187,29 @@ class Dealing:
             return
         self.t.go(Phase.PLAY)
         self.t.dealt = [list(h) for h in hands]
+        attempts = tuple(x.public_json() for x in self.t.deal.attempts)
+        abandoned = tuple(self.t.deal.abandoned)
         for s in self.t.audience():
             started = event_to_json(seat_view(events[0], s.seat))
-            self.t.send(s, "deal", hand=a.ctx.hand, tiles=[str(t) for t in hands[s.seat]],
-                        events=[started],
-                       turn=self.t.state.turn,
-                       attempts=[x.public_json() for x in self.t.deal.attempts],
-                       abandoned=list(self.t.deal.abandoned))
-        self.t.publish("deal", hand=a.ctx.hand, tiles=[],
-                       events=[event_to_json(seat_view(events[0], VIEWER))],
-                       turn=self.t.state.turn,
-                       attempts=[x.public_json() for x in self.t.deal.attempts],
-                       abandoned=list(self.t.deal.abandoned))  # watchers: no tiles, no must_lead
+            self.t.send(s, m.Deal(a.ctx.hand, tuple(str(t) for t in hands[s.seat]), (started,),
+                                  self.t.state.turn, attempts, abandoned))
+        self.t.publish(m.Deal(a.ctx.hand, (), (event_to_json(seat_view(events[0], VIEWER)),),
+                              self.t.state.turn, attempts,
+                              abandoned))  # watchers: no tiles, no must_lead
         self.t.host_view()
         self.after_deal()
 
     def send_set(self, seat: Seat) -> None:
         assert self.t.deal is not None
         a = self.t.deal.current
-        self.t.send(seat, "commit_set", hand=a.ctx.hand, attempt=a.ctx.attempt,
-                   commitments=[[n, c.hex()] for n, c in a.round.commitments()],
-                   signature=a.set_signature.hex())
+        self.t.send(seat, m.CommitSet(a.ctx.hand, a.ctx.attempt, tuple(a.round.commitments()),
+                                      a.set_signature))
 
-    def _check_round(self, body: dict[str, Any]) -> Attempt:
+    def _check_round(self, body: m.Commit | m.Echo | m.Reveal) -> Attempt:
         d = self.t.deal
         if self.t.phase is not Phase.DEAL or d is None:
             raise RoundError("wrong_phase", f"the table is in the {self.t.phase.value} phase")
-        if (body["hand"], body["attempt"]) != (d.hand, d.current.ctx.attempt):
+        if (body.hand, body.attempt) != (d.hand, d.current.ctx.attempt):
             raise RoundError("stale", f"this deal is hand {d.hand} attempt {d.current.ctx.attempt}")
         return d.current
 
@@ -232,11 +229,10 @@ class Dealing:
         except EscrowError:
             return  # fewer than two holders: losing the host follows the leave rules
         for share in shares:
-            self.escrow_shares[share.holder] = {
-                "hand": a.ctx.hand, "attempt": a.ctx.attempt, "seats": list(escrow.seats),
-                "holders": list(escrow.holders), "digests": [d.hex() for d in escrow.digests],
-                "share": share.data.hex()}
-            self.t.send(self.t.seat(share.holder), "escrow", **self.escrow_shares[share.holder])
+            self.escrow_shares[share.holder] = m.Escrow(
+                a.ctx.hand, a.ctx.attempt, tuple(escrow.seats), tuple(escrow.holders),
+                tuple(escrow.digests), share.data.hex())
+            self.t.send(self.t.seat(share.holder), self.escrow_shares[share.holder])
 
 
 def _nothing() -> None:

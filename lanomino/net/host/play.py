@@ -30,7 +30,6 @@ from lanomino.fair.transcript import (
     move_statement,
 )
 from lanomino.net.budget import Deferrals
-from lanomino.net.chunks import split_body
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.table import ROUND, Phase, Policy, Seat, Table, seat_view
@@ -44,6 +43,8 @@ from lanomino.net.session_base import (
     YourTurn,
 )
 from lanomino.net.watchers import VIEWER
+from lanomino.net.wire import messages as m
+from lanomino.net.wire.schemas import snapshot_parts
 from lanomino.net.wire.values import event_to_json, parse_move
 
 
@@ -62,20 +63,20 @@ class Playing:
 
     # ----- play ----------------------------------------------------------------------------------
 
-    def move(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def move(self, seat: Seat, body: m.Move, seq: int) -> None:
         state, d = self.t.state, self.t.deal
         if self.t.phase is not Phase.PLAY or state is None or d is None:
             raise RoundError("wrong_phase", "no hand is in play")
-        if body["hand"] != d.hand or body["index"] != len(d.moves):
+        if body.hand != d.hand or body.index != len(d.moves):
             raise RoundError("stale", f"the hand is {d.hand} at move {len(d.moves)}")
-        action = parse_move(body["move"], seat.seat)
+        action = parse_move(body.move, seat.seat)
         self.back(seat, body, seq)  # a seat out of time that moves again is back
         if state.turn != seat.seat and action is not RESIGN:
             raise RoundError("out_of_turn", f"it is {seat_name(state.turn)}'s turn")
         # Checked on arrival: a move whose signature is not the seat's never enters the log (the
         # transcript would then not verify, and it would not be the host's fault).
-        statement = move_statement(self.t.digest, d.hand, len(d.moves), body["move"])
-        if not self.t.ring.verify_statement(d.keys[seat.seat], body["signature"], statement):
+        statement = move_statement(self.t.digest, d.hand, len(d.moves), body.move)
+        if not self.t.ring.verify_statement(d.keys[seat.seat], body.signature, statement):
             who = seat_name(seat.seat)
             raise RoundError("bad_signature",
                              f"move {len(d.moves) + 1} is not signed by {who}'s key")
@@ -83,7 +84,7 @@ class Playing:
             events = apply(state, seat.seat, action)
         except IllegalActionError as exc:
             raise RoundError("illegal", str(exc)) from None
-        self._record(seat.seat, body["move"], body["signature"], events, d)
+        self._record(seat.seat, body.move, body.signature, events, d)
         self.run_local_seats()
 
     def play_local(self, seat: int, action: Action) -> None:
@@ -102,31 +103,29 @@ class Playing:
         index = len(d.moves)
         d.moves.append(move)
         d.signatures.append(sig)
-        public = [event_to_json(e) for e in events]
+        public = tuple(event_to_json(e) for e in events)
         turn = self.t.state.turn
-        signature = sig.hex()
         drawn = [i for i, e in enumerate(events) if type(e) is TileDrawn]  # hidden from the others
-        updates: list[tuple[Seat, dict[str, Any]]] = []
+        updates: list[tuple[Seat, m.Update]] = []
         for s in self.t.audience():
             mine = public
             for i in drawn:
                 e = events[i]
                 assert isinstance(e, TileDrawn)
                 if e.seat != s.seat:
-                    mine = [*mine[:i], event_to_json(public_event(e, s.seat)), *mine[i + 1:]]
-            updates.append((s, {"hand": d.hand, "index": index, "move": move,
-                                "signature": signature, "events": mine, "turn": turn}))
-        watched: dict[str, Any] | None = None
+                    mine = (*mine[:i], event_to_json(public_event(e, s.seat)), *mine[i + 1:])
+            updates.append((s, m.Update(d.hand, index, move, sig, mine, turn)))
+        watched: m.Update | None = None
         if len(self.t.watchers):  # every drawn tile hidden: a watcher views from no seat
-            seen = [event_to_json(public_event(e, VIEWER)) for e in events] if drawn else public
-            watched = {"hand": d.hand, "index": index, "move": move, "signature": signature,
-                       "events": seen, "turn": turn}
+            seen = (tuple(event_to_json(public_event(e, VIEWER)) for e in events) if drawn
+                    else public)
+            watched = m.Update(d.hand, index, move, sig, seen, turn)
 
         def send_updates() -> None:
             for s, body in updates:
-                self.t.send(s, "update", **body)
+                self.t.send(s, body)
             if watched is not None:
-                self.t.publish("update", **watched)
+                self.t.publish(watched)
 
         ended = next((e for e in events if isinstance(e, HandEnded)), None)
         finished = any(isinstance(e, MatchEnded) for e in events)
@@ -163,9 +162,10 @@ class Playing:
         if over and then is not None:
             then()  # the match is over (no migration follows): its last move first, as before
             then = None  # (a host that closes at once must not lose the move to a log it sent)
+        log = m.HandLog(entry, self.t.doc["end"])
         for s in self.t.audience():
-            self.t.send(s, "hand_log", entry=entry, end=self.t.doc["end"])
-        self.t.publish("hand_log", entry=entry, end=self.t.doc["end"])  # the reveal: public now
+            self.t.send(s, log)
+        self.t.publish(log)  # the reveal: public now
         if then is not None:
             then()  # the update of the move that ended the hand: after its log
         for index, seat in bad:
@@ -247,7 +247,7 @@ class Playing:
         self.t.broadcast_roster()
         self.run_local_seats()
 
-    def back(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def back(self, seat: Seat, body: m.Back | m.Move, seq: int) -> None:
         if seat.away:
             seat.away = False
             self.t.events.append(SeatAway(seat.seat, False))
@@ -267,16 +267,16 @@ class Playing:
 
     # ----- leaving -------------------------------------------------------------------------------
 
-    def bye(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def bye(self, seat: Seat, body: m.Bye, seq: int) -> None:
         if seat.left:
             seat.watching = False  # a watcher stops following
             return
-        self.seat_left(seat.seat, f"quit: {body['reason']}" if body["reason"] else "quit")
+        self.seat_left(seat.seat, f"quit: {body.reason}" if body.reason else "quit")
 
-    def ping(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def ping(self, seat: Seat, body: m.Ping, seq: int) -> None:
         pass  # being heard is all a ping is for
 
-    def resync(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def resync(self, seat: Seat, body: m.Resync, seq: int) -> None:
         if self.resyncs.ask(seat.seat, self.t.now):  # else answered once, later (handle_timer)
             self.send_snapshot(seat)
 
@@ -341,9 +341,9 @@ class Playing:
             self.t.header_sigs = {}
         self.t.broadcast_roster()
         if seat.route is not None:
-            self.t.send(seat, "bye", reason="you left the table")
+            self.t.send(seat, m.Bye("you left the table"))
 
-    def snapshot_body(self, viewer: int) -> dict[str, Any]:
+    def snapshot_body(self, viewer: int) -> m.Snapshot:
         """Everything ``viewer`` (a seat, or VIEWER: a watcher, who holds no tiles) may know now."""
         play: dict[str, Any] | None = None
         state, d = self.t.state, self.t.deal
@@ -356,34 +356,34 @@ class Playing:
                     "attempts": [x.public_json() for x in d.attempts],
                     "abandoned": list(d.abandoned)}
         doc = None if self.t.doc is None else {**self.t.doc, "hands": list(self.t.doc["hands"])}
-        return {"seat": viewer, "roster": self.t.roster(), "seats": self.t.players,
-                "rules": self.t.rules_spec, "transcript": doc, "play": play}
+        return m.Snapshot(viewer, tuple(self.t.roster()), self.t.players, self.t.rules_spec, doc,
+                          play)
 
     def send_snapshot(self, seat: Seat) -> None:
         """Everything the seat may know now, then whatever it still owes the deal."""
         d = self.t.deal
         snapshot = self.snapshot_body(seat.seat)
-        parts = split_body(snapshot)  # a long match's transcript outgrows one message
+        parts = snapshot_parts(snapshot)  # a long match's transcript outgrows one message
         for part in parts:
-            self.t.send(seat, "snapshot_part", **part)
+            self.t.send(seat, part)
         if not parts:
-            self.t.send(seat, "snapshot", **snapshot)
+            self.t.send(seat, snapshot)
         n = seat.seat
         if self.t.doc is not None:
             self.t.send_bots(seat)
         if self.t.phase is Phase.HEADER and n not in self.t.header_sigs:
-            self.t.send(seat, "match", header=self.t.header)
+            self.t.send(seat, m.Match(self.t.header))
         if d is None or self.t.phase not in ROUND:
             if n in self.dealing.escrow_shares and self.t.phase is Phase.PLAY:
-                self.t.send(seat, "escrow", **self.dealing.escrow_shares[n])
+                self.t.send(seat, self.dealing.escrow_shares[n])
             return
         a = d.current
         if n not in a.round.missing():
             return
         if a.round.step is Step.COMMIT:
-            self.t.send(seat, "commit_req", hand=d.hand, attempt=a.ctx.attempt)
+            self.t.send(seat, m.CommitReq(d.hand, a.ctx.attempt))
         elif a.round.step is Step.ECHO:
             self.dealing.send_set(seat)
         elif a.round.step is Step.REVEAL:
             self.dealing.send_set(seat)  # a restarted peer reveals only for a set it has checked
-            self.t.send(seat, "reveal_req", hand=d.hand, attempt=a.ctx.attempt)
+            self.t.send(seat, m.RevealReq(d.hand, a.ctx.attempt))

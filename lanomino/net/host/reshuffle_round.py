@@ -32,6 +32,7 @@ from lanomino.fair import reshuffle as rs
 from lanomino.fair.commit_reveal import CommitReveal, Step
 from lanomino.net.fair_round import RoundError
 from lanomino.net.host.table import Seat, Table
+from lanomino.net.wire import messages as m
 from lanomino.net.wire.values import parse_move, tiles_from_text
 
 MAX_CLAIM_ROUNDS = 4
@@ -60,7 +61,7 @@ class Round:
         return self.round.done
 
     def actions(self) -> list[tuple[int, Action]]:
-        return [(m["seat"], parse_move(m, m["seat"])) for m in self.moves]
+        return [(mv["seat"], parse_move(mv, mv["seat"])) for mv in self.moves]
 
     def to_json(self, host: int) -> dict[str, Any]:
         r = self.round.to_json(0)
@@ -100,19 +101,19 @@ class Reshuffling:
         r = self.round
         return r is not None and r.ctx.hand == hand and r.ctx.term == self.t.term
 
-    def start(self, state: GameState, hand: Hand, reports: Mapping[int, dict[str, Any]]) -> bool:
+    def start(self, state: GameState, hand: Hand, reports: Mapping[int, m.Report]) -> bool:
         """Start the re-shuffle round of ``hand``. False when no claim fits the log (the hand is
         then dealt again, as before)."""
         t = self.t
         try:
-            actions = [(m["seat"], parse_move(m, m["seat"])) for m in hand.moves]
+            actions = [(mv["seat"], parse_move(mv, mv["seat"])) for mv in hand.moves]
         except (KeyError, ValueError):
             return False
         claims: dict[int, rs.Claim] = {}
         for n, report in sorted(reports.items()):
-            raw = report.get("claim")
+            raw = report.claim
             claim = self._parse_claim(n, hand.number,
-                                      raw) if report.get("hand") == hand.number else None
+                                      raw) if report.hand == hand.number else None
             if claim is not None:
                 claims[n] = claim
         if not self._fitting(state, hand, claims, actions):
@@ -131,7 +132,7 @@ class Reshuffling:
         machine.add_commit(me, c, t.identity.sign_statement(domain.commit_statement(me, c)))
         for n in r.seats:
             if n != me:
-                t.send(t.seat(n), "reshuffle_commit_req", hand=hand.number, term=ctx.term, at=r.at)
+                t.send(t.seat(n), m.ReshuffleCommitReq(hand.number, ctx.term, r.at))
         self._advance(r)
         return True
 
@@ -174,50 +175,50 @@ class Reshuffling:
 
     # ----- the members' answers (the session's dispatch table calls these) -------------------
 
-    def _check(self, body: dict[str, Any], seat: int) -> Round:
+    def _check(self, body: m.ReshuffleCommit | m.ReshuffleEcho | m.ReshuffleReveal,
+               seat: int) -> Round:
         r = self.round
-        key = (body["hand"], body["term"])
+        key = (body.hand, body.term)
         if r is None or key != (r.ctx.hand, r.ctx.term) or seat not in r.seats:
             raise RoundError("stale", "no re-shuffle round is waiting for this seat")
         return r
 
-    def commit(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def commit(self, seat: Seat, body: m.ReshuffleCommit, seq: int) -> None:
         r = self._check(body, seat.seat)
         if r.round.step is not Step.COMMIT:
             return  # a resent commitment: nothing new
-        if r.round.add_commit(seat.seat, body["commitment"], body["signature"]):
+        if r.round.add_commit(seat.seat, body.commitment, body.signature):
             self._advance(r)
 
-    def echo(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def echo(self, seat: Seat, body: m.ReshuffleEcho, seq: int) -> None:
         r = self._check(body, seat.seat)
-        if r.round.add_echo(seat.seat, body["set"], body["signature"], self.t.now):
+        if r.round.add_echo(seat.seat, body.set, body.signature, self.t.now):
             self._advance(r)
 
-    def reveal(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def reveal(self, seat: Seat, body: m.ReshuffleReveal, seq: int) -> None:
         r = self._check(body, seat.seat)
-        if r.round.add_secret(seat.seat, body["secret"], self.t.now):
+        if r.round.add_secret(seat.seat, body.secret, self.t.now):
             self._advance(r)
 
     def _advance(self, r: Round) -> None:
         """Carry the round's step out (as the deal part does for a deal): send the signed set, ask
         for the secrets, resume the table once every secret is in."""
         t = self.t
-        m, me = r.round, t.host_seat
-        if m.after_commits(t.identity.sign_statement, t.now):
-            echo = t.identity.sign_statement(m.domain.echo_statement(me, m.digest))
-            m.add_echo(me, m.digest, echo, t.now)
+        cr, me = r.round, t.host_seat
+        if cr.after_commits(t.identity.sign_statement, t.now):
+            echo = t.identity.sign_statement(cr.domain.echo_statement(me, cr.digest))
+            cr.add_echo(me, cr.digest, echo, t.now)
             for n in r.seats:
                 if n != me:
-                    t.send(t.seat(n), "reshuffle_set", hand=r.ctx.hand, term=r.ctx.term, at=r.at,
-                           opener=r.opener, claims=rs.claims_digest(r.claims).hex(),
-                           commitments=[[s, c.hex()] for s, c in m.commitments()],
-                           signature=m.set_signature.hex())
-        if m.step is Step.REVEAL and me not in m.secrets:
+                    t.send(t.seat(n), m.ReshuffleSet(
+                        r.ctx.hand, r.ctx.term, r.at, r.opener, rs.claims_digest(r.claims),
+                        tuple(cr.commitments()), cr.set_signature))
+        if cr.step is Step.REVEAL and me not in cr.secrets:
             for n in r.seats:
                 if n != me:
-                    t.send(t.seat(n), "reshuffle_reveal_req", hand=r.ctx.hand, term=r.ctx.term)
-            m.add_secret(me, r.secret, t.now)
-        if m.done:
+                    t.send(t.seat(n), m.ReshuffleRevealReq(r.ctx.hand, r.ctx.term))
+            cr.add_secret(me, r.secret, t.now)
+        if cr.done:
             self.on_done()
 
     def deadline(self) -> float | None:

@@ -13,7 +13,6 @@ import hmac
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from lanomino.net.election import can_migrate, majority, members
 from lanomino.net.host.table import Phase, Seat, Table
@@ -30,6 +29,7 @@ from lanomino.net.session_base import (
     passphrase_proof,
 )
 from lanomino.net.throttle import GuessThrottle
+from lanomino.net.wire import messages as m
 from lanomino.net.wire.schemas import build
 
 MAX_PENDING = 256  # challenged joiners kept: a flood of hellos (2 a second per connection) cycles
@@ -80,21 +80,21 @@ class Seating:
 
     # ----- joining -------------------------------------------------------------------------------
 
-    def hello(self, sender: Sender, body: dict[str, Any]) -> None:
+    def hello(self, sender: Sender, body: m.Hello) -> None:
         t = self.t
-        if body["curve"] != sender.curve:
+        if body.curve != sender.curve:
             self.refuse_join(sender.route, "bad_key",
                              "the CURVE key in hello is not the connection's key")
             return
-        owner = self.seat_of_identity(body["identity"])
+        owner = self.seat_of_identity(body.identity)
         if owner is not None and owner.left and (owner.kind == "bot" or t.phase is Phase.LOBBY):
             self.refuse_join(sender.route, "left", "that seat has left this match")
             return
-        no_seat = t.phase is not Phase.LOBBY or self._free_seat(body["identity"]) is None
+        no_seat = t.phase is not Phase.LOBBY or self._free_seat(body.identity) is None
         if owner is None and no_seat:
             self.refuse_join(sender.route, "full", "every seat at this table is taken")
             return
-        self.challenge(sender, body["name"], body["identity"], body["addr"])
+        self.challenge(sender, body.name, body.identity, body.addr)
 
     def challenge(self, sender: Sender, name: str, identity: bytes, addr: str | None,
                   watch: bool = False) -> None:
@@ -107,11 +107,10 @@ class Seating:
         nonce = t.secret_source()
         self.pending[sender.curve] = Pending(name, identity, sender.route, nonce, t.table, t.now,
                                              addr, watch)
-        t.out.append(Outgoing(sender.route, build(
-            "challenge", t.term, 1, nonce=nonce.hex(), table=t.table.hex(),
-            passphrase=self.pass_key is not None, host=t.identity.public_key.hex())))
+        challenge = m.Challenge(nonce, t.table, self.pass_key is not None, t.identity.public_key)
+        t.out.append(Outgoing(sender.route, build(challenge, t.term, 1)))
 
-    def auth(self, sender: Sender, seq: int, body: dict[str, Any]) -> tuple[Seat, bool] | None:
+    def auth(self, sender: Sender, seq: int, body: m.Auth) -> tuple[Seat, bool] | None:
         """The answer to a challenge: the seat it took (and whether it had it before), or None
         when it was refused."""
         t = self.t
@@ -120,11 +119,11 @@ class Seating:
             self.refuse_join(sender.route, "no_challenge", "say hello first")
             return None
         statement = join_statement(p.nonce, p.table, t.curve, sender.curve)
-        if not t.ring.verify_statement(p.identity, body["signature"], statement):
+        if not t.ring.verify_statement(p.identity, body.signature, statement):
             self.refuse_join(sender.route, "bad_signature",
                              "the join is not signed by the identity key")
             return None
-        if self.pass_key is not None and not self._passphrase_ok(sender, p, body["proof"]):
+        if self.pass_key is not None and not self._passphrase_ok(sender, p, body.proof):
             return None
         if p.watch:  # watchers (net/watchers.py)
             self.admit_watcher(sender, p, seq)
@@ -146,8 +145,7 @@ class Seating:
         seat.last_heard, seat.in_seq = t.now, seq
         seat.unanswered_since = None  # (re)joined: a fresh start
         t.by_curve[sender.curve] = seat.seat
-        t.send(seat, "welcome", seat=seat.seat, seats=t.players, roster=t.roster(),
-               rules=t.rules_spec)
+        t.send(seat, m.Welcome(seat.seat, t.players, tuple(t.roster()), t.rules_spec))
         t.events.append(SeatTaken(seat.seat, seat.name, seat.kind, rejoined))
         t.broadcast_roster()
         return seat, rejoined
@@ -175,7 +173,7 @@ class Seating:
         t = self.t
         t.stats[f"refused.{code}"] += 1
         t.events.append(ProtocolProblem(code, reason))
-        t.out.append(Outgoing(route, build("refused", t.term, 1, code=code, reason=reason)))
+        t.out.append(Outgoing(route, build(m.Refused(code, reason), t.term, 1)))
 
     def seat_of_identity(self, identity: bytes) -> Seat | None:
         return next((s for s in self.t.seats if s is not None and s.identity == identity), None)
@@ -247,10 +245,10 @@ class Seating:
                 self.seat_left(s.seat, "did not answer within the grace period")
                 continue
             if now - s.last_sent >= t.heartbeat_s:
-                self.t.send(s, "ping")
+                self.t.send(s, m.Ping())
         for s in self.t.audience():
             if s.left and now - s.last_sent >= t.heartbeat_s:
-                self.t.send(s, "ping")  # a watcher is kept posted, never judged
+                self.t.send(s, m.Ping())  # a watcher is kept posted, never judged
 
     def give_up_if_cut_off(self, now: float) -> bool:
         """Cut off from a majority for ``GIVE_UP_GRACES`` grace periods: stop hosting

@@ -2,12 +2,9 @@
 
 A ``HostSession`` *has* its parts, each with its own state, all reading and writing one shared
 ``Table`` (``table.py``, which also owns the phase and its transition table): ``Seating``
-(joining, liveness; ``seating.py``), ``Dealing`` (the match header, the fair deal, escrow;
-``deal.py``), ``Playing`` (moves, the hand's end, bots, leaving, snapshots; ``play.py``) and
-``Takeover`` (a new host after a migration, with its re-shuffle round; ``takeover.py``,
-``reshuffle_round.py``) and ``Watching`` (people following the table without a seat;
-``watching.py``). This module is the sans-I/O interface and the one dispatch table from a
-message type to the part that handles it.
+(``seating.py``), ``Dealing`` (``deal.py``), ``Playing`` (``play.py``), ``Takeover``
+(``takeover.py``, ``reshuffle_round.py``) and ``Watching`` (``watching.py``). This module is
+the sans-I/O interface and the one dispatch table from a message type to the part handling it.
 
 Theory of operation. The host owns the engine's ``GameState`` and is the only one who applies
 moves. Input arrives through ``receive(sender, message, now)`` (a decoded JSON object from a
@@ -47,11 +44,12 @@ from lanomino.net.fair_round import HandDeal, RoundError
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
 from lanomino.net.host.seating import Seating
-from lanomino.net.host.table import RUNNING, LocalSeat, Phase, Policy, Seat, Table
+from lanomino.net.host.table import RUNNING, Handler, LocalSeat, Phase, Policy, Seat, Table, on
 from lanomino.net.host.takeover import Takeover
 from lanomino.net.host.watching import Watching
 from lanomino.net.session_base import Outgoing, Sender, SessionEvent, Stats, Timings
 from lanomino.net.watchers import DEFAULT_CAP, Watchers
+from lanomino.net.wire import messages as m
 from lanomino.net.wire.schemas import parse_message
 
 if TYPE_CHECKING:
@@ -63,9 +61,6 @@ __all__ = ["HostSession", "LocalSeat", "Phase", "Policy"]
 # a seat that keeps its connection up but never answers still runs out of grace).
 ANSWERS = frozenset({"agree", "commit", "echo", "reveal", "move", "report", "back",
                      "reshuffle_commit", "reshuffle_echo", "reshuffle_reveal"})
-
-Handler = Callable[[Seat, dict[str, Any], int], None]
-
 
 class HostSession:
     """The host's end of a table (see the module docstring)."""
@@ -102,12 +97,13 @@ class HostSession:
         self.seating.admit_watcher = self.watching.admit
         self.takeover.resumed = self.watching.send_snapshots
         d, p, r = self.dealing, self.play, self.takeover.reshuffle
-        self._handlers: dict[str, Handler] = {
-            "agree": d.agree, "commit": d.commit, "echo": d.echo, "reveal": d.reveal,
-            "move": p.move, "bye": p.bye, "ping": p.ping, "resync": p.resync, "back": p.back,
-            "report": self.takeover.report,
-            "reshuffle_commit": r.commit, "reshuffle_echo": r.echo, "reshuffle_reveal": r.reveal,
-        }
+        self._handlers: dict[str, Handler] = dict([
+            on(m.Agree, d.agree), on(m.Commit, d.commit), on(m.Echo, d.echo),
+            on(m.Reveal, d.reveal), on(m.Move, p.move), on(m.Bye, p.bye), on(m.Ping, p.ping),
+            on(m.Resync, p.resync), on(m.Back, p.back), on(m.Report, self.takeover.report),
+            on(m.ReshuffleCommit, r.commit), on(m.ReshuffleEcho, r.echo),
+            on(m.ReshuffleReveal, r.reveal),
+        ])
 
     # ----- what callers read (the table's state) ------------------------------------------------
 
@@ -288,20 +284,21 @@ class HostSession:
             code = "stale_term" if msg.term < t.term else "future_term"
             t.refuse(sender.route, seat_no, code, f"this table is in term {t.term}", msg.seq)
             return
-        if msg.type == "hello":
-            self.seating.hello(sender, msg.body)
+        body = msg.body
+        if isinstance(body, m.Hello):
+            self.seating.hello(sender, body)
             return
-        if msg.type == "auth":
-            taken = self.seating.auth(sender, msg.seq, msg.body)
+        if isinstance(body, m.Auth):
+            taken = self.seating.auth(sender, msg.seq, body)
             if taken is not None:
                 self._seated(*taken)
             return
         watcher = t.watchers.get(sender.curve) if seat_no is None else None
-        if msg.type == "watch" or watcher is not None:  # watchers (net/watchers.py)
-            if watcher is None:
-                self.watching.hello(sender, msg.body)
-            else:
-                self.watching.receive(watcher, sender.route, msg)
+        if watcher is not None:  # watchers (net/watchers.py)
+            self.watching.receive(watcher, sender.route, msg)
+            return
+        if isinstance(body, m.Watch):
+            self.watching.hello(sender, body)
             return
         seat = t.seats[seat_no] if seat_no is not None else None
         if seat is None or (seat.left and not seat.watching):
@@ -325,7 +322,7 @@ class HostSession:
                      msg.seq)
             return
         try:
-            handler(seat, msg.body, msg.seq)
+            handler(seat, body, msg.seq)
         except (RoundError, RemoteProtocolError) as exc:
             code = exc.code if isinstance(exc, RoundError) else "malformed"
             t.refuse(sender.route, seat.seat, code, str(exc), msg.seq, msg.type)
@@ -389,6 +386,7 @@ class HostSession:
 
     def close(self, reason: str = "the host closed the table") -> None:
         """Tell every peer the table is closing."""
+        bye = m.Bye(reason[:300])
         for s in self.shared.audience():
-            self.shared.send(s, "bye", reason=reason[:300])
-        self.shared.publish("bye", reason=reason[:300])
+            self.shared.send(s, bye)
+        self.shared.publish(bye)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from lanomino.engine import (
     Action,
@@ -37,7 +37,6 @@ from lanomino.engine.observe import public_event
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.transcript import TranscriptError
 from lanomino.fair.verify import StreamVerifier
-from lanomino.net.codec import PROTOCOL_VERSION
 from lanomino.net.errors import LocalProtocolError
 from lanomino.net.fair_round import HandDeal
 from lanomino.net.session_base import (
@@ -49,7 +48,8 @@ from lanomino.net.session_base import (
     Timings,
 )
 from lanomino.net.watchers import DEFAULT_CAP, Watchers
-from lanomino.net.wire.schemas import build
+from lanomino.net.wire import messages as m
+from lanomino.net.wire.schemas import build, envelope
 
 Policy = Callable[[Observation], Action]
 
@@ -196,14 +196,12 @@ class Table:
 
     # ----- sending -------------------------------------------------------------------------------
 
-    def send(self, to: Seat, type_: str, **body: Any) -> None:
+    def send(self, to: Seat, body: m.Body) -> None:
         to.out_seq += 1
         to.last_sent = self.now
         if to.route is None:
             return
-        message = {"v": PROTOCOL_VERSION, "type": type_, "term": self.term, "seq": to.out_seq,
-                   "body": body}
-        self.out.append(Outgoing(to.route, message))
+        self.out.append(Outgoing(to.route, envelope(body, self.term, to.out_seq)))
 
     def send_bots(self, seat: Seat) -> None:
         """Tell a member the host-side bots' levels, so that it can play them if it hosts next.
@@ -211,24 +209,23 @@ class Table:
         A bot's seat belongs to the table, not to a person; its private key stays with this host
         (anyone holding it could sign as the bot). A member that takes over after a migration
         adopts the bot's seat under a key of its own (fair/adoption.py)."""
-        bots = [{"seat": n, "level": local.level}
-                for n, local in sorted(self.local.items())
-                if local.level and n != self.host_seat and not self.seat(n).left]
+        bots = tuple({"seat": n, "level": local.level}
+                     for n, local in sorted(self.local.items())
+                     if local.level and n != self.host_seat and not self.seat(n).left)
         if bots:
-            self.send(seat, "bots", bots=bots)
+            self.send(seat, m.Bots(bots))
 
     def broadcast_roster(self) -> None:
-        roster = self.roster()
         clock = self.timings.move_s
-        counts = {"watching": len(self.watchers), "watch_cap": self.watchers.cap,
-                  "move_clock_ms": None if clock is None else max(1, round(clock * 1000))}
+        roster = m.Roster(tuple(self.roster()), self.players, len(self.watchers), self.watchers.cap,
+                          None if clock is None else max(1, round(clock * 1000)))
         for s in self.audience():
-            self.send(s, "roster", roster=roster, seats=self.players, **counts)
-        self.publish("roster", roster=roster, seats=self.players, **counts)
+            self.send(s, roster)
+        self.publish(roster)
 
-    def publish(self, type_: str, **body: Any) -> None:
+    def publish(self, body: m.Body) -> None:
         """A public message to every watcher (net/watchers.py): ``body`` holds no private tile."""
-        self.out += self.watchers.publish(type_, self.term, self.now, **body)
+        self.out += self.watchers.publish(body, self.term, self.now)
 
     def refuse(self, route: bytes, seat: int | None, code: str, detail: str, ref: int,
                what: str = "") -> None:
@@ -240,10 +237,9 @@ class Table:
         self.events.append(ProtocolProblem(code, detail, seat))
         ref = ref if 0 <= ref < 2**53 else 0
         if seat is not None and self.seats[seat] is not None:
-            self.send(self.seat(seat), "error", code=code, message=detail[:300], ref=ref)
+            self.send(self.seat(seat), m.Error(code, detail[:300], ref))
         else:
-            self.out.append(Outgoing(route, build("error", self.term, 1, code=code,
-                                                  message=detail[:300], ref=ref)))
+            self.out.append(Outgoing(route, build(m.Error(code, detail[:300], ref), self.term, 1)))
 
     def no_answer(self, number: int, now: float) -> None:
         """Seat ``number`` let a deadline pass: it counts as dropped (its grace period starts;
@@ -272,6 +268,15 @@ class Table:
         """The host's own seat, played from a UI, sees the table change."""
         if self.state is not None and self.local[self.host_seat].policy is None:
             self.events.append(ObservationChanged(observe(self.state, self.host_seat)))
+
+
+Handler = Callable[[Seat, m.Body, int], None]
+B = TypeVar("B", bound=m.Body)
+
+
+def on(kind: type[B], handler: Callable[[Seat, B, int], None]) -> tuple[str, Handler]:
+    """A dispatch entry (by type name); mypy checks that ``handler`` takes ``kind``'s body."""
+    return kind.TYPE, cast(Handler, handler)
 
 
 def seat_view(event: Event, seat: int) -> Event:

@@ -42,6 +42,7 @@ from lanomino.net.host.play import Playing
 from lanomino.net.host.reshuffle_round import Hand, Reshuffling, Round
 from lanomino.net.host.table import RUNNING, LocalSeat, Phase, Policy, Seat, Table
 from lanomino.net.session_base import MigrationDone, MigrationPaused, SteppedDown
+from lanomino.net.wire import messages as m
 from lanomino.net.wire.values import parse_move
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class Takeover:
         self.reshuffle = Reshuffling(table, self.try_resume)
         self.members: list[int] = []
         self.lost_host = -1
-        self.reports: dict[int, dict[str, Any]] = {}
+        self.reports: dict[int, m.Report] = {}
         self.carried: PeerSession | None = None  # the peer session this host grew from
         self.keys_before: list[bytes] = []  # each seat's key before this host adopted the bots'
         self.report_due: dict[int, float] = {}  # when each joined member's report is due
@@ -124,9 +125,10 @@ class Takeover:
     def hand_over(self, reason: str = "the host is leaving") -> None:
         """Leave a running match on purpose: the peers elect the next host at once (no timeout)."""
         running = self.t.phase in RUNNING
+        bye = m.Bye((f"{HANDOVER}: {reason}" if running else reason)[:300])
         for s in self.t.humans():
-            self.t.send(s, "bye", reason=(f"{HANDOVER}: {reason}" if running else reason)[:300])
-        self.t.publish("bye", reason=(f"{HANDOVER}: {reason}" if running else reason)[:300])
+            self.t.send(s, bye)
+        self.t.publish(bye)
         if not running:
             return
         self.t.go(Phase.STEPPED_DOWN)
@@ -146,7 +148,7 @@ class Takeover:
             self.report_due[seat.seat] = self.t.now + self.t.timings.answer_s
         self.t.broadcast_roster()
 
-    def report(self, seat: Seat, body: dict[str, Any], seq: int) -> None:
+    def report(self, seat: Seat, body: m.Report, seq: int) -> None:
         if self.t.phase is not Phase.MIGRATING:
             return  # late: the table has resumed, the snapshot it got says it all
         self.reports[seat.seat] = body
@@ -192,7 +194,7 @@ class Takeover:
         if self.t.doc is None:
             return
         for report in self.reports.values():
-            last = report.get("last")
+            last = report.last
             hands = self.t.doc["hands"]
             if not isinstance(last, dict) or not isinstance(last.get("entry"), dict):
                 continue
@@ -272,20 +274,19 @@ class Takeover:
         if reshuffled is not None:
             return self._resume_reshuffled(state, hand, reshuffled)
         attempts = self.carried.attempts.get(hand)
-        shares = [(n, r["escrow"]) for n,
-                  r in self.reports.items() if r["hand"] == hand and r["escrow"]]
+        shares = [(n, r.escrow) for n, r in self.reports.items()
+                  if r.hand == hand and r.escrow is not None]
         if not attempts:
             return False
         if not shares:
             return self._reshuffle(state, hand)  # no escrow: re-shuffle the unknown tiles
         raw = shares[0][1]
         try:
-            escrow = Escrow(DealContext(self.t.table, hand, raw["attempt"]), tuple(raw["seats"]),
-                            tuple(raw["holders"]),
-                            tuple(bytes.fromhex(x) for x in raw["digests"]))
+            escrow = Escrow(DealContext(self.t.table, hand, raw.attempt), raw.seats, raw.holders,
+                            raw.digests)
             last = attempts[-1]
             commitments = {c["seat"]: bytes.fromhex(c["commitment"]) for c in last["commitments"]}
-            secrets = rebuild(escrow, [Share(n, bytes.fromhex(s["share"])) for n, s in shares],
+            secrets = rebuild(escrow, [Share(n, bytes.fromhex(s.share)) for n, s in shares],
                               commitments)
         except (EscrowError, KeyError, ValueError, TypeError):
             return self._reshuffle(state, hand)  # a share is lost: re-shuffle the unknown tiles
@@ -327,14 +328,13 @@ class Takeover:
         return True
 
     def longest_log(self, hand: int) -> tuple[list[dict[str, Any]], list[bytes]]:
-        """The longest move log the members reported, with its signatures as bytes (a validated
-        report holds bytes, this host's own report hex)."""
-        logs = [(r["moves"], r["signatures"]) for r in self.reports.values() if r["hand"] == hand]
+        """The longest move log the members reported, with its signatures."""
+        logs = [(r.moves, r.signatures) for r in self.reports.values() if r.hand == hand]
         moves, sigs = max(logs, key=lambda log: len(log[0]))
         for other, _ in logs:
             if moves[:len(other)] != other:
                 self.t.stats["migration.log_mismatch"] += 1
-        return list(moves), [raw_key(s) for s in sigs]
+        return list(moves), list(sigs)
 
     # ----- the re-shuffle (reshuffle_round.py) -------------------------------------------------
 

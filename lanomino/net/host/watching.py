@@ -8,15 +8,13 @@ and queues output through the table's outbox only (theory of operation in watche
 
 from __future__ import annotations
 
-from typing import Any
-
-from lanomino.net.chunks import split_body
 from lanomino.net.host.play import Playing
 from lanomino.net.host.seating import Pending, Seating
 from lanomino.net.host.table import Phase, Table
 from lanomino.net.session_base import ProtocolProblem, Sender
 from lanomino.net.watchers import DECLINE, FROM_WATCHER, VIEWER, Watcher
-from lanomino.net.wire.schemas import Message
+from lanomino.net.wire import messages as m
+from lanomino.net.wire.schemas import Message, snapshot_parts
 
 
 class Watching:
@@ -26,21 +24,21 @@ class Watching:
     def __init__(self, table: Table, seating: Seating, play: Playing) -> None:
         self.t, self.seating, self.play = table, seating, play
 
-    def hello(self, sender: Sender, body: dict[str, Any]) -> None:
+    def hello(self, sender: Sender, body: m.Watch) -> None:
         """A ``watch``: challenge it like a joiner unless the table cannot take it."""
         refuse = self.seating.refuse_join
-        if body["curve"] != sender.curve:
+        if body.curve != sender.curve:
             refuse(sender.route, "bad_key", "the CURVE key in watch is not the connection's key")
             return
-        seated = self.seating.seat_of_identity(body["identity"])
+        seated = self.seating.seat_of_identity(body.identity)
         if seated is not None and not seated.left:
             refuse(sender.route, "seated", "this key has a seat at this table: join it instead")
             return
-        refusal = self.t.watchers.refusal(body["identity"])
-        if refusal is not None and not self.seating.holds(body["identity"]):  # (may decline)
+        refusal = self.t.watchers.refusal(body.identity)
+        if refusal is not None and not self.seating.holds(body.identity):  # (may decline)
             refuse(sender.route, *refusal)
             return
-        self.seating.challenge(sender, body["name"], body["identity"], None, watch=True)
+        self.seating.challenge(sender, body.name, body.identity, None, watch=True)
 
     def admit(self, sender: Sender, pending: Pending, seq: int) -> None:
         """A watcher proved its key (and the passphrase): welcome it, and bring it up to date."""
@@ -50,8 +48,8 @@ class Watching:
             self.seating.refuse_join(sender.route, *refusal)
             return
         w = t.watchers.admit(pending.name, pending.identity, sender.curve, sender.route, t.now, seq)
-        t.out.append(t.watchers.send(w, "welcome", t.term, t.now, seat=VIEWER, seats=t.players,
-                                     roster=t.roster(), rules=t.rules_spec))
+        welcome = m.Welcome(VIEWER, t.players, tuple(t.roster()), t.rules_spec)
+        t.out.append(t.watchers.send(w, welcome, t.term, t.now))
         t.broadcast_roster()  # everyone sees one more watching (the watcher its roster)
         if t.phase is not Phase.LOBBY and t.phase is not Phase.MIGRATING:
             self.send_snapshot(w)
@@ -68,8 +66,8 @@ class Watching:
             self._refuse(w, "watcher", f"a watcher cannot {what}: it has no seat at this table",
                          msg.seq)
             return
-        if msg.type == "bye":
-            if msg.body["reason"] == DECLINE:
+        if isinstance(msg.body, m.Bye):
+            if msg.body.reason == DECLINE:
                 self.seating.decline(w.identity, w.name)
             t.watchers.drop(w.curve)
             t.broadcast_roster()
@@ -79,14 +77,14 @@ class Watching:
     def send_snapshot(self, w: Watcher) -> None:
         """The public table as it stands (the match so far, the hand in play without any tile)."""
         t = self.t
-        body = self.play.snapshot_body(VIEWER)
-        parts = split_body(body)
+        snapshot = self.play.snapshot_body(VIEWER)
+        parts = snapshot_parts(snapshot)
         for part in parts:
-            t.out.append(t.watchers.send(w, "snapshot_part", t.term, t.now, **part))
+            t.out.append(t.watchers.send(w, part, t.term, t.now))
         if not parts:
-            t.out.append(t.watchers.send(w, "snapshot", t.term, t.now, **body))
+            t.out.append(t.watchers.send(w, snapshot, t.term, t.now))
         if t.phase is Phase.HEADER:  # the match is about to begin: the header it begins with
-            t.out.append(t.watchers.send(w, "match", t.term, t.now, header=t.header))
+            t.out.append(t.watchers.send(w, m.Match(t.header), t.term, t.now))
 
     def send_snapshots(self) -> None:
         """Every watcher's snapshot (the watchers that followed a new host, once it resumed)."""
@@ -108,5 +106,4 @@ class Watching:
         t.stats[f"refused.{code}"] += 1
         t.events.append(ProtocolProblem(code, detail))
         ref = ref if 0 <= ref < 2**53 else 0
-        t.out.append(t.watchers.send(w, "error", t.term, t.now, code=code, message=detail[:300],
-                                     ref=ref))
+        t.out.append(t.watchers.send(w, m.Error(code, detail[:300], ref), t.term, t.now))

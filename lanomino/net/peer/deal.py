@@ -34,8 +34,9 @@ from lanomino.net.session_base import (
     YourTurn,
 )
 from lanomino.net.view import PeerView
+from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import check_fields
-from lanomino.net.wire.schemas import SCHEMAS
+from lanomino.net.wire.schemas import SCHEMAS, from_fields
 from lanomino.net.wire.values import event_from_json, events_from_json, tiles_from_text
 
 
@@ -48,10 +49,10 @@ class PeerDealing:
 
     # ----- the fair deal -----------------------------------------------------------------------
 
-    def _ctx(self, body: dict[str, Any]) -> DealContext:
-        return DealContext(self.p.table, body["hand"], body["attempt"])
+    def _ctx(self, body: m.CommitReq | m.CommitSet | m.RevealReq) -> DealContext:
+        return DealContext(self.p.table, body.hand, body.attempt)
 
-    def commit_req(self, body: dict[str, Any]) -> None:
+    def commit_req(self, body: m.CommitReq) -> None:
         ctx = self._ctx(body)
         key = (self.p.table.hex(), ctx.hand, ctx.attempt)
         if key not in self.p.secrets:
@@ -60,70 +61,68 @@ class PeerDealing:
         c = commitment(ctx, self.p.seat, self.p.secrets[key])
         self.p.committed[(ctx.hand, ctx.attempt)] = c
         sig = self.p.identity.sign_statement(commit_statement(self.p.digest, ctx, self.p.seat, c))
-        self.p._send("commit", hand=ctx.hand, attempt=ctx.attempt, commitment=c.hex(),
-                     signature=sig.hex())
+        self.p._send(m.Commit(ctx.hand, ctx.attempt, c, sig))
 
-    def commit_set(self, body: dict[str, Any]) -> None:
+    def commit_set(self, body: m.CommitSet) -> None:
         ctx = self._ctx(body)
         mine = self.p.committed.get((ctx.hand, ctx.attempt))
         if mine is None:
             raise ValueError("a commitment set for a deal this seat did not commit to")
-        statement = set_statement(self.p.digest, ctx, self.p.host_seat, body["commitments"])
+        statement = set_statement(self.p.digest, ctx, self.p.host_seat, list(body.commitments))
         check_own_in_set(statement, self.p.seat, mine)
-        if not self.p.ring.verify_statement(self.p.keys[self.p.host_seat], body["signature"],
+        if not self.p.ring.verify_statement(self.p.keys[self.p.host_seat], body.signature,
                                             statement):
             raise ValueError("the commitment set is not signed by the host")
         digest = set_digest(statement)
         self.p.echoed[(ctx.hand, ctx.attempt)] = digest
         sig = self.p.identity.sign_statement(echo_statement(self.p.digest, ctx, self.p.seat,
                                                             digest))
-        self.p._send("echo", hand=ctx.hand, attempt=ctx.attempt, set=digest.hex(),
-                     signature=sig.hex())
+        self.p._send(m.Echo(ctx.hand, ctx.attempt, digest, sig))
 
-    def reveal_req(self, body: dict[str, Any]) -> None:
+    def reveal_req(self, body: m.RevealReq) -> None:
         ctx = self._ctx(body)
         if (ctx.hand, ctx.attempt) not in self.p.echoed:
             raise ValueError("asked to reveal before this seat echoed the commitment set")
         secret = self.p.secrets[(self.p.table.hex(), ctx.hand, ctx.attempt)]
-        self.p._send("reveal", hand=ctx.hand, attempt=ctx.attempt, secret=secret.hex())
+        self.p._send(m.Reveal(ctx.hand, ctx.attempt, secret))
 
-    def escrow(self, body: dict[str, Any]) -> None:
-        self.p.escrow[(body["hand"], body["attempt"])] = body
+    def escrow(self, body: m.Escrow) -> None:
+        self.p.escrow[(body.hand, body.attempt)] = body
 
-    def deal(self, body: dict[str, Any]) -> None:
+    def deal(self, body: m.Deal) -> None:
         view = self.p._require_view()
-        tiles = tiles_from_text(body["tiles"], "tiles")
-        started = event_from_json(body["events"][0] if body["events"] else None, "events[0]")
+        tiles = tiles_from_text(list(body.tiles), "tiles")
+        started = event_from_json(body.events[0] if body.events else None, "events[0]")
         if not isinstance(started, HandStarted):
             raise ValueError("a deal starts with the HandStarted event")
-        self.p.hand = body["hand"]
+        self.p.hand = body.hand
         self.p.dealt[self.p.hand] = tiles
         self.p.moves[self.p.hand] = []
         self.p.move_sigs[self.p.hand] = []
-        self.p.attempts[self.p.hand] = body["attempts"]
-        self.p.abandoned[self.p.hand] = body["abandoned"]
+        self.p.attempts[self.p.hand] = list(body.attempts)
+        self.p.abandoned[self.p.hand] = list(body.abandoned)
         self.p.pending_move = None
-        view.start_hand(tiles, started, body["turn"])
+        view.start_hand(tiles, started, body.turn)
         self.changed()
 
     # ----- play ----------------------------------------------------------------------------------
 
-    def update(self, body: dict[str, Any]) -> None:
+    def update(self, body: m.Update) -> None:
         view = self.p._require_view()
-        moves = self.p.moves.setdefault(body["hand"], [])
-        if body["index"] != len(moves):
+        moves = self.p.moves.setdefault(body.hand, [])
+        if body.index != len(moves):
             self.ask_resync()
             return
-        events = events_from_json(body["events"])
-        moves.append(body["move"])
-        self.p.move_sigs.setdefault(body["hand"], []).append(body["signature"].hex())
-        if self.p.pending_move is not None and body["move"].get("seat") == self.p.seat:
+        events = events_from_json(body.events)
+        moves.append(body.move)
+        self.p.move_sigs.setdefault(body.hand, []).append(body.signature.hex())
+        if self.p.pending_move is not None and body.move.get("seat") == self.p.seat:
             self.p.pending_move = None
-        view.apply(events, body["turn"])
+        view.apply(events, body.turn)
         self.changed()
         early = self.p.early_log
-        if (early is not None and early["entry"].get("hand") == body["hand"]
-                and early["entry"]["moves"] == moves):
+        if (early is not None and early.entry.get("hand") == body.hand
+                and early.entry["moves"] == moves):
             self.p.early_log = None
             self.hand_log(early)  # the log came first (see net/host/play.py): now it fits
 
@@ -134,15 +133,17 @@ class PeerDealing:
                 and self.p.phase is Phase.SEATED):
             self.p._events.append(YourTurn(view.observation()))
 
-    def hand_log(self, body: dict[str, Any]) -> None:
+    def hand_log(self, body: m.HandLog) -> None:
         doc = self.p.doc
         if doc is None:
             raise ValueError("a hand log before the match began")
-        entry, end = body["entry"], body["end"]
+        entry, end = body.entry, body.end
         number = entry.get("hand")
+        if type(number) is not int:
+            raise ValueError("a hand log without its hand's number")
         seen, logged = self.p.moves.get(number), entry.get("moves")
-        ahead = isinstance(logged, list) and len(logged) > len(seen or [])
-        if seen is not None and ahead and logged[:len(seen)] == seen:
+        if (seen is not None and isinstance(logged, list) and len(logged) > len(seen)
+                and logged[:len(seen)] == seen):
             self.p.early_log = body  # the move that ended the hand follows it (kept for a new host)
             return
         self.p.early_log = None
@@ -164,9 +165,9 @@ class PeerDealing:
         early, self.p.early_log = self.p.early_log, None
         if early is None:
             return
-        number = early["entry"]["hand"]
-        self.p.moves[number] = list(early["entry"]["moves"])
-        self.p.move_sigs[number] = list(early["entry"]["move_signatures"])
+        number = early.entry["hand"]
+        self.p.moves[number] = list(early.entry["moves"])
+        self.p.move_sigs[number] = list(early.entry["move_signatures"])
         self.hand_log(early)
 
     def _transcript_updated(self, doc: dict[str, Any]) -> None:
@@ -210,14 +211,14 @@ class PeerDealing:
 
     # ----- recovery ----------------------------------------------------------------------------
 
-    def snapshot(self, body: dict[str, Any]) -> None:
-        self.p.seat, self.p.players, self.p.roster = body["seat"], body["seats"], body["roster"]
-        self.p.rules = Rules.from_spec(body["rules"])
+    def snapshot(self, body: m.Snapshot) -> None:
+        self.p.seat, self.p.players, self.p.roster = body.seat, body.seats, list(body.roster)
+        self.p.rules = Rules.from_spec(body.rules)
         self.p.resync_asked, self.p.resync_due = False, None
         self.p.pending_move = None
         self.p.election = None  # a snapshot from the host we follow: any election is over
         self.p.early_log = None  # the snapshot's transcript says it all
-        doc = body["transcript"]
+        doc = body.transcript
         if doc is None:
             return
         transcript = parse_transcript({**doc, "end": doc["end"]})
@@ -245,7 +246,7 @@ class PeerDealing:
                 continue
             self.p.moves[entry["hand"]] = list(logged)  # the moves it missed, from the signed log
             self.p.move_sigs[entry["hand"]] = list(entry["move_signatures"])
-        play = body["play"]
+        play = body.play
         if play is None:
             self.p._events.append(ObservationChanged(self.p.view.observation()))
             end = doc["end"]
@@ -266,17 +267,19 @@ class PeerDealing:
         self.p.abandoned[self.p.hand] = list(play.get("abandoned", []))
         self.changed()
 
-    def snapshot_part(self, body: dict[str, Any]) -> None:
+    def snapshot_part(self, body: m.SnapshotPart) -> None:
         """One part of a snapshot too large for a message: the snapshot once all are in."""
-        whole = self.p.parts.add(body["part"], body["parts"], body["data"])
+        whole = self.p.parts.add(body.part, body.parts, body.data)
         if whole is not None:
-            self.snapshot(check_fields(whole, SCHEMAS["snapshot"], "snapshot"))
+            snapshot = from_fields("snapshot", check_fields(whole, SCHEMAS["snapshot"], "snapshot"))
+            assert isinstance(snapshot, m.Snapshot)
+            self.snapshot(snapshot)
 
     def ask_resync(self) -> None:
         if not self.p.resync_asked:
             self.p.resync_asked = True
             self.p.resync_due = self.p.now + self.p.timings.answer_s
-            self.p._send("resync")
+            self.p._send(m.Resync())
 
 
 

@@ -9,6 +9,7 @@ from lanomino.engine.errors import seat_name
 from lanomino.net.election import Election, can_migrate, entry_of, succession
 from lanomino.net.peer.state import PeerState, Phase
 from lanomino.net.session_base import HostChanged
+from lanomino.net.wire import messages as m
 
 
 class PeerElections:
@@ -64,27 +65,24 @@ class PeerElections:
             self.p.now = now
             self.p._hello()
 
-    def report(self) -> dict[str, Any]:
-        """What this peer holds of the hand in play, for a new host (the ``report`` body)."""
+    def report(self) -> m.Report:
+        """What this peer holds of the hand in play, for a new host (the ``report`` message)."""
         hand = self.p.hand if self.p.hand in self.p.moves and self._hand_open() else 0
         escrow = None
         if hand:
             attempts = self.p.attempts.get(hand, [])
             last = attempts[-1]["attempt"] if attempts else 0
-            held = self.p.escrow.get((hand, last))
-            if held is not None:  # back to the wire form (the validated body holds bytes)
-                digests = [d.hex() if isinstance(d, bytes) else d for d in held["digests"]]
-                escrow = {**held, "digests": digests}
-        return {"hand": hand, "moves": list(self.p.moves.get(hand, [])),
-                "signatures": list(self.p.move_sigs.get(hand, [])), "escrow": escrow,
-                "claim": self.p.reshuffle.claim(hand),  # for a re-shuffle (reshuffle_answers.py)
-                "last": self._last_hand_log()}
+            escrow = self.p.escrow.get((hand, last))
+        return m.Report(hand, tuple(self.p.moves.get(hand, [])),
+                        tuple(bytes.fromhex(s) for s in self.p.move_sigs.get(hand, [])), escrow,
+                        self.p.reshuffle.claim(hand),  # for a re-shuffle (reshuffle_answers.py)
+                        self._last_hand_log())
 
     def _last_hand_log(self) -> dict[str, Any] | None:
         """The newest hand log this peer has (the new host may have missed it: the lost host can
         die between sending it to one peer and to the next)."""
         if self.p.early_log is not None:  # the host died before the hand's last move came
-            return {"entry": self.p.early_log["entry"], "end": self.p.early_log["end"]}
+            return {"entry": self.p.early_log.entry, "end": self.p.early_log.end}
         if self.p.doc is None or not self.p.doc["hands"] or self.p.doc["end"] is None:
             return None
         return {"entry": self.p.doc["hands"][-1], "end": self.p.doc["end"]}
@@ -93,11 +91,11 @@ class PeerElections:
         done = len(self.p.doc["hands"]) if self.p.doc is not None else 0
         return self.p.hand > done
 
-    def bots(self, body: dict[str, Any]) -> None:
+    def bots(self, body: m.Bots) -> None:
         """The host-side bots' levels (this peer adopts them if it hosts after a migration)."""
         kinds = {e["seat"]: e for e in self.p.roster}
         levels: dict[int, str] = {}
-        for bot in body["bots"]:
+        for bot in body.bots:
             entry = kinds.get(bot["seat"])
             if entry is None or entry["kind"] != "bot":
                 raise ValueError(f"{seat_name(bot['seat'])} is not a bot's seat")

@@ -17,6 +17,7 @@ from lanomino.fair import reshuffle as rs
 from lanomino.fair.commit import set_digest
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.net.view import PeerView
+from lanomino.net.wire import messages as m
 
 
 class PeerSide(Protocol):
@@ -34,7 +35,7 @@ class PeerSide(Protocol):
     dealt: dict[int, tuple[Any, ...]]
     secret_source: Callable[[], bytes]
 
-    def _send(self, type_: str, **body: Any) -> None: ...
+    def _send(self, body: m.Body) -> None: ...
 
 
 class ReshuffleAnswers:
@@ -68,10 +69,11 @@ class ReshuffleAnswers:
                 "opener": started.opener,
                 "signature": peer.identity.sign_statement(statement).hex()}
 
-    def _ctx(self, body: dict[str, Any]) -> rs.ReshuffleContext:
-        return rs.ReshuffleContext(self.peer.table, body["hand"], body["term"])
+    def _ctx(self, body: m.ReshuffleCommitReq | m.ReshuffleSet | m.ReshuffleRevealReq,
+             ) -> rs.ReshuffleContext:
+        return rs.ReshuffleContext(self.peer.table, body.hand, body.term)
 
-    def commit_req(self, body: dict[str, Any]) -> None:
+    def commit_req(self, body: m.ReshuffleCommitReq) -> None:
         peer, ctx = self.peer, self._ctx(body)
         key = (ctx.hand, ctx.term)
         if key not in self.secrets:
@@ -80,36 +82,34 @@ class ReshuffleAnswers:
         c = rs.reshuffle_commitment(ctx, peer.seat, self.secrets[key])
         self.committed[key] = c
         sig = peer.identity.sign_statement(rs.commit_statement(peer.digest, ctx, peer.seat, c))
-        peer._send("reshuffle_commit", hand=ctx.hand, term=ctx.term, commitment=c.hex(),
-                   signature=sig.hex())
+        peer._send(m.ReshuffleCommit(ctx.hand, ctx.term, c, sig))
 
-    def set(self, body: dict[str, Any]) -> None:
+    def set(self, body: m.ReshuffleSet) -> None:
         peer, ctx = self.peer, self._ctx(body)
         mine = self.committed.get((ctx.hand, ctx.term))
         if mine is None:
             raise ValueError("a re-shuffle set for a round this seat did not commit to")
-        entries = [(seat, c) for seat, c in body["commitments"]]
+        entries = list(body.commitments)
         if (peer.seat, mine) not in entries or [s for s, _ in entries] != sorted({s for s,
                                                                                   _ in entries}):
             raise ValueError("this seat's re-shuffle commitment is missing from the set, "
                              "or the set is out of order")
-        statement = rs.set_statement(peer.digest, ctx, peer.host_seat, body["at"], body["opener"],
-                                     body["claims"], entries)
-        if not peer.ring.verify_statement(peer.keys[peer.host_seat], body["signature"], statement):
+        statement = rs.set_statement(peer.digest, ctx, peer.host_seat, body.at, body.opener,
+                                     body.claims, entries)
+        if not peer.ring.verify_statement(peer.keys[peer.host_seat], body.signature, statement):
             raise ValueError("the re-shuffle set is not signed by the host")
         view = peer.view
         started = view.history[0] if view is not None and view.history else None
-        if not isinstance(started, HandStarted) or started.opener != body["opener"]:
+        if not isinstance(started, HandStarted) or started.opener != body.opener:
             raise ValueError("the re-shuffle set names another opener than the one this seat saw")
         digest = set_digest(statement)
         self.echoed.add((ctx.hand, ctx.term))
         sig = peer.identity.sign_statement(rs.echo_statement(peer.digest, ctx, peer.seat, digest))
-        peer._send("reshuffle_echo", hand=ctx.hand, term=ctx.term, set=digest.hex(),
-                   signature=sig.hex())
+        peer._send(m.ReshuffleEcho(ctx.hand, ctx.term, digest, sig))
 
-    def reveal_req(self, body: dict[str, Any]) -> None:
+    def reveal_req(self, body: m.ReshuffleRevealReq) -> None:
         ctx = self._ctx(body)
         if (ctx.hand, ctx.term) not in self.echoed:
             raise ValueError("asked to reveal before this seat echoed the re-shuffle set")
         secret = self.secrets[(ctx.hand, ctx.term)]
-        self.peer._send("reshuffle_reveal", hand=ctx.hand, term=ctx.term, secret=secret.hex())
+        self.peer._send(m.ReshuffleReveal(ctx.hand, ctx.term, secret))

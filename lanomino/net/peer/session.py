@@ -50,7 +50,7 @@ from lanomino.net.election import HANDOVER, entry_of
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.peer.deal import PeerDealing, view_after
 from lanomino.net.peer.elections import PeerElections
-from lanomino.net.peer.state import BASELINE, PeerState, Phase
+from lanomino.net.peer.state import BASELINE, Handler, PeerState, Phase, on
 from lanomino.net.session_base import (
     Closed,
     HostSilent,
@@ -64,9 +64,8 @@ from lanomino.net.session_base import (
     passphrase_proof,
 )
 from lanomino.net.view import PeerView
+from lanomino.net.wire import messages as m
 from lanomino.net.wire.schemas import parse_message
-
-Handler = Callable[[dict[str, Any]], None]
 
 
 class PeerSession(PeerState):
@@ -86,17 +85,17 @@ class PeerSession(PeerState):
         self.dealing = d = PeerDealing(self)
         self.elections = PeerElections(self)
         r = self.reshuffle
-        self._handlers: dict[str, Handler] = {
-            "challenge": self._challenge, "refused": self._refused_msg, "welcome": self._welcome,
-            "roster": self._roster, "match": self._match, "begin": self._begin,
-            "commit_req": d.commit_req, "commit_set": d.commit_set, "reveal_req": d.reveal_req,
-            "escrow": d.escrow, "deal": d.deal, "update": d.update, "hand_log": d.hand_log,
-            "snapshot": d.snapshot, "snapshot_part": d.snapshot_part,
-            "error": self._error, "bye": self._bye_or_handover, "ping": self._ping,
-            "bots": self.elections.bots,
-            "reshuffle_commit_req": r.commit_req, "reshuffle_set": r.set,
-            "reshuffle_reveal_req": r.reveal_req,
-        }
+        self._handlers: dict[str, Handler] = dict([
+            on(m.Challenge, self._challenge), on(m.Refused, self._refused_msg),
+            on(m.Welcome, self._welcome), on(m.Roster, self._roster), on(m.Match, self._match),
+            on(m.Begin, self._begin), on(m.CommitReq, d.commit_req),
+            on(m.CommitSet, d.commit_set), on(m.RevealReq, d.reveal_req), on(m.Escrow, d.escrow),
+            on(m.Deal, d.deal), on(m.Update, d.update), on(m.HandLog, d.hand_log),
+            on(m.Snapshot, d.snapshot), on(m.SnapshotPart, d.snapshot_part),
+            on(m.Error, self._error), on(m.Bye, self._bye_or_handover), on(m.Ping, self._ping),
+            on(m.Bots, self.elections.bots), on(m.ReshuffleCommitReq, r.commit_req),
+            on(m.ReshuffleSet, r.set), on(m.ReshuffleRevealReq, r.reveal_req),
+        ])
 
     # ----- elections (elections.py) ------------------------------------------------------------
 
@@ -116,7 +115,7 @@ class PeerSession(PeerState):
         """Join the host of ``term`` at ``seat``."""
         self.elections.follow(term, seat, now)
 
-    def report(self) -> dict[str, Any]:
+    def report(self) -> m.Report:
         """What this peer holds of the hand in play, for a new host (the ``report`` body)."""
         return self.elections.report()
 
@@ -171,7 +170,7 @@ class PeerSession(PeerState):
             self._events.append(Closed("no answer from the host"))
             return
         if now - self.last_sent >= self.timings.heartbeat_s and self.phase is not Phase.CONNECTING:
-            self._send("ping")
+            self._send(m.Ping())
 
     def _resync_unanswered(self, now: float) -> None:
         """The host let the snapshot this peer asked for go past its deadline: ask again (the
@@ -224,14 +223,14 @@ class PeerSession(PeerState):
         else:
             sig = self.identity.sign_statement(move_statement(self.digest, self.hand, index, move))
         self.pending_move = index
-        self._send("move", hand=self.hand, index=index, move=move, signature=sig.hex())
+        self._send(m.Move(self.hand, index, move, sig))
 
     def back(self, now: float) -> None:
         """The player is back at a seat the table's bot took over (the move clock ran out): the
         host stops playing it. A move sent by ``submit`` says the same."""
         self.now = now
         if self.phase is Phase.SEATED:
-            self._send("back")
+            self._send(m.Back())
 
     @property
     def away(self) -> bool:
@@ -255,7 +254,7 @@ class PeerSession(PeerState):
         """Leave the table: the host resigns this seat at once."""
         self.now = now
         if self.phase not in (Phase.CLOSED,):
-            self._send("bye", reason=reason[:300])
+            self._send(m.Bye(reason[:300]))
         self.go(Phase.CLOSED)
 
     def receive(self, message: Mapping[str, Any], now: float) -> None:
@@ -294,26 +293,26 @@ class PeerSession(PeerState):
 
     # ----- joining -----------------------------------------------------------------------------
 
-    def _challenge(self, body: dict[str, Any]) -> None:
+    def _challenge(self, body: m.Challenge) -> None:
         if self.phase is Phase.CLOSED:
             return
-        self.table = body["table"]
-        nonce = body["nonce"]
+        self.table = body.table
+        nonce = body.nonce
         statement = join_statement(nonce, self.table, self.host_curve, self.curve)
         proof = None
-        if body["passphrase"]:
+        if body.passphrase:
             if self.passphrase is None:
                 self._refused("passphrase", "this table needs a passphrase (use --passphrase)")
                 return
-            key = passphrase_key(self.passphrase, body["host"])
+            key = passphrase_key(self.passphrase, body.host)
             proof = passphrase_proof(key, nonce, self.host_curve, self.curve,
-                                     self.identity.public_key).hex()
+                                     self.identity.public_key)
         if self.seat < 0 and not self.joined:
             self.go(Phase.CHALLENGED)
-        self._send("auth", signature=self.identity.sign_statement(statement).hex(), proof=proof)
+        self._send(m.Auth(self.identity.sign_statement(statement), proof))
 
-    def _refused_msg(self, body: dict[str, Any]) -> None:
-        self._refused(body["code"], body["reason"])
+    def _refused_msg(self, body: m.Refused) -> None:
+        self._refused(body.code, body.reason)
 
     def _refused(self, code: str, reason: str) -> None:
         self.go(Phase.CLOSED)
@@ -325,35 +324,35 @@ class PeerSession(PeerState):
         """A watcher that was let in (its seat stays -1: it has none)."""
         return self.watch and self.phase in (Phase.SEATED, Phase.OVER)
 
-    def _welcome(self, body: dict[str, Any]) -> None:
-        if (body["seat"] < 0) != self.watch:
+    def _welcome(self, body: m.Welcome) -> None:
+        if (body.seat < 0) != self.watch:
             raise ValueError("a watcher's welcome has no seat, a player's has one")
-        self.seat, self.players, self.roster = body["seat"], body["seats"], body["roster"]
+        self.seat, self.players, self.roster = body.seat, body.seats, list(body.roster)
         self.host_seat = _host_in(self.roster, self.host_seat)
-        self.rules = Rules.from_spec(body["rules"])
+        self.rules = Rules.from_spec(body.rules)
         if self.phase is not Phase.OVER:
             self.go(Phase.SEATED)
         self.resync_asked, self.resync_due = False, None
         self._events.append(Joined(self.seat, self.players))
         # a new host (or, for a restarted peer, a host of a later term): say what this seat holds
         if not self.watch and (self.election is not None or self.term > 0):
-            self._send("report", **self.report())
+            self._send(self.report())
 
-    def _bye_or_handover(self, body: dict[str, Any]) -> None:
-        if body["reason"].startswith(HANDOVER) and self.can_elect():
+    def _bye_or_handover(self, body: m.Bye) -> None:
+        if body.reason.startswith(HANDOVER) and self.can_elect():
             self.elect(self.now)  # the host leaves on purpose: the next in line takes over at once
             return
         self._bye(body)
 
-    def _roster(self, body: dict[str, Any]) -> None:
-        self.roster = body["roster"]
-        self.watching, self.watch_cap = body["watching"], body["watch_cap"]
-        clock = body["move_clock_ms"]
+    def _roster(self, body: m.Roster) -> None:
+        self.roster = list(body.roster)
+        self.watching, self.watch_cap = body.watching, body.watch_cap
+        clock = body.move_clock_ms
         self.move_clock_s = None if clock is None else clock / 1000
         self.host_seat = _host_in(self.roster, self.host_seat)
 
-    def _match(self, body: dict[str, Any]) -> None:
-        header = body["header"]
+    def _match(self, body: m.Match) -> None:
+        header = body.header
         keys = [bytes.fromhex(k) for k in header.get("keys", []) if isinstance(k, str)]
         if self.watch:  # nothing to sign: a watcher only keeps the header to check the hands
             self.header, self.keys, self.digest = header, keys, header_digest(header)
@@ -369,10 +368,10 @@ class PeerSession(PeerState):
         self.doc, self.view = None, None
         self.committed, self.echoed = {}, {}
         sig = self.identity.sign_statement(header_statement(self.digest, self.seat))
-        self._send("agree", signature=sig.hex())
+        self._send(m.Agree(sig))
 
-    def _begin(self, body: dict[str, Any]) -> None:
-        sigs = body["signatures"]
+    def _begin(self, body: m.Begin) -> None:
+        sigs = body.signatures
         if not self.header or len(sigs) != self.players:
             raise ValueError("begin before the header, or with the wrong number of signatures")
         for seat, sig in enumerate(sigs):

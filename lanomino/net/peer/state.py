@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from lanomino.engine import Observation, Rules
 from lanomino.fair.commit import (
@@ -25,7 +25,6 @@ from lanomino.fair.commit import (
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.verify import StreamVerifier
 from lanomino.net.chunks import Reassembler
-from lanomino.net.codec import PROTOCOL_VERSION
 from lanomino.net.election import Election
 from lanomino.net.errors import LocalProtocolError
 from lanomino.net.peer.reshuffle_answers import ReshuffleAnswers
@@ -37,8 +36,19 @@ from lanomino.net.session_base import (
     Timings,
 )
 from lanomino.net.view import PeerView
+from lanomino.net.wire import messages as m
+from lanomino.net.wire.schemas import envelope
 
 BASELINE = frozenset({"challenge", "refused", "welcome"})  # these restart the host's seq
+
+
+Handler = Callable[[m.Body], None]
+B = TypeVar("B", bound=m.Body)
+
+
+def on(kind: type[B], handler: Callable[[B], None]) -> tuple[str, Handler]:
+    """A dispatch entry (by type name); mypy checks that ``handler`` takes ``kind``'s body."""
+    return kind.TYPE, cast(Handler, handler)
 
 
 class Phase(enum.Enum):
@@ -109,10 +119,10 @@ class PeerState:
         self.moves: dict[int, list[dict[str, Any]]] = {}
         self.committed: dict[tuple[int, int], bytes] = {}
         self.echoed: dict[tuple[int, int], bytes] = {}
-        self.escrow: dict[tuple[int, int], dict[str, Any]] = {}
+        self.escrow: dict[tuple[int, int], m.Escrow] = {}
         self.verified: dict[int, bool] = {}
         self.verifier = StreamVerifier()
-        self.early_log: dict[str, Any] | None = None  # a hand log ahead of the hand's last move
+        self.early_log: m.HandLog | None = None  # a hand log ahead of the hand's last move
         self.pending_move: int | None = None
         self.resync_asked = False
         self.parts = Reassembler()  # a snapshot arriving in parts (net/chunks.py)
@@ -151,25 +161,23 @@ class PeerState:
     def _hello(self) -> None:
         """Ask the host for a seat (or, for a watcher, to watch)."""
         if self.watch:
-            self._send("watch", name=self.name, identity=self.identity.public_key.hex(),
-                       curve=self.curve)
+            self._send(m.Watch(self.name, self.identity.public_key, self.curve))
         else:
-            self._send("hello", name=self.name, identity=self.identity.public_key.hex(),
-                       curve=self.curve, addr=self.addr)
+            self._send(m.Hello(self.name, self.identity.public_key, self.curve, self.addr))
 
-    def _error(self, body: dict[str, Any]) -> None:
-        if body["code"] == "not_seated" and self.election is not None:  # a new host: say hello
+    def _error(self, body: m.Error) -> None:
+        if body.code == "not_seated" and self.election is not None:  # a new host: say hello
             self._hello()
-        if body["code"] in ("illegal", "out_of_turn", "stale", "bad_signature"):
+        if body.code in ("illegal", "out_of_turn", "stale", "bad_signature"):
             self.pending_move = None
-        self._events.append(ProtocolProblem(body["code"], body["message"], self.seat))
+        self._events.append(ProtocolProblem(body.code, body.message, self.seat))
 
-    def _bye(self, body: dict[str, Any]) -> None:
+    def _bye(self, body: m.Bye) -> None:
         if self.phase is not Phase.OVER:
             self.go(Phase.CLOSED)
-        self._events.append(Closed(body["reason"]))
+        self._events.append(Closed(body.reason))
 
-    def _ping(self, body: dict[str, Any]) -> None:
+    def _ping(self, body: m.Ping) -> None:
         pass
 
     def _require_view(self) -> PeerView:
@@ -181,9 +189,7 @@ class PeerState:
         self.stats[f"dropped.{code}"] += 1
         self._events.append(ProtocolProblem(code, detail, self.seat if self.seat >= 0 else None))
 
-    def _send(self, type_: str, **body: Any) -> None:
+    def _send(self, body: m.Body) -> None:
         self.my_seq += 1
         self.last_sent = self.now
-        self._out.append({"v": PROTOCOL_VERSION, "type": type_, "term": self.term,
-                          "seq": self.my_seq,
-                          "body": body})
+        self._out.append(envelope(body, self.term, self.my_seq))

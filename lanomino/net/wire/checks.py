@@ -18,6 +18,7 @@ MAX_ATTEMPTS = 16
 MAX_MOVES = 1000
 
 Check = Callable[[Any, str], Any]
+JsonObject = dict[str, Any]  # a JSON object as parsed (the boundary: checked where it is used)
 
 
 # ----- field checks: each returns the value or raises RemoteProtocolError naming the field -----
@@ -70,13 +71,14 @@ def boolean(value: Any, where: str) -> bool:
 
 
 def listof(item: Check, max_items: int) -> Check:
-    def check(value: Any, where: str) -> list[Any]:
+    def check(value: Any, where: str) -> tuple[Any, ...]:
         if not isinstance(value, list) or len(value) > max_items:
             raise _fail(where, f"a list of at most {max_items} items", value)
         try:
-            return [item(v, where) for v in value]  # no label per item unless one is wrong
+            return tuple([item(v, where) for v in value])  # no label per item unless one is wrong
         except RemoteProtocolError:
-            return [item(v, f"{where}[{i}]") for i, v in enumerate(value)]  # raises, naming it
+            # raises, naming the item
+            return tuple([item(v, f"{where}[{i}]") for i, v in enumerate(value)])
 
     return check
 

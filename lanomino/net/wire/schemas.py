@@ -1,9 +1,11 @@
 """Every message of the table protocol and its body schema; parsed once at the edge. Pure.
 
-A message is a codec ``Envelope`` (``{"v", "type", "term", "seq", "body"}``). ``SCHEMAS`` lists, per
-type, every body field and its check; ``parse_message`` validates a decoded JSON object against it
-(no missing field, no unknown field, every value bounded) and raises ``RemoteProtocolError`` naming
-the field. ``build`` does the same for what we send and raises ``LocalProtocolError`` (a bug here).
+A message is a codec ``Envelope`` (``{"v", "type", "term", "seq", "body"}``). Each type's body is
+a frozen dataclass in ``messages.py``, whose annotations give every field and its check (``SCHEMAS``
+is read from them); ``parse_message`` validates a decoded JSON object once (no missing field, no
+unknown field, every value bounded), raises ``RemoteProtocolError`` naming the field, and returns
+the typed body. ``build`` checks what we send the same way and raises ``LocalProtocolError`` (a bug
+here); ``envelope`` encodes a typed body once, for a send.
 
 Direction and meaning (P = peer, H = host):
 
@@ -49,7 +51,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from lanomino.net.chunks import MAX_PARTS, PART_BYTES
+from lanomino.net.chunks import split_body
 from lanomino.net.codec import (
     ENVELOPE_KEYS,
     MAX_COUNTER,
@@ -58,128 +60,50 @@ from lanomino.net.codec import (
     parse_envelope,
 )
 from lanomino.net.errors import LocalProtocolError, RemoteProtocolError
-from lanomino.net.wire.checks import (
-    ADDR,
-    CODE,
-    COUNT,
-    CURVE,
-    HAND,
-    KEY32,
-    MAX_ATTEMPTS,
-    MAX_EVENTS,
-    MAX_MOVES,
-    MAX_SEATS,
-    MAX_TEXT,
-    MAX_WATCHERS,
-    SEAT,
-    SIG,
-    TILE_TEXT,
-    VIEWER,
-    Check,
-    boolean,
-    check_fields,
-    hexbytes,
-    integer,
-    listof,
-    name_text,
-    obj,
-    optional,
-    pair,
-    text,
-)
+from lanomino.net.wire.checks import Check, JsonObject, check_fields
+from lanomino.net.wire.fields import annotated_checks
+from lanomino.net.wire.messages import MESSAGES, Body, Snapshot, SnapshotPart
 
-ROSTER_ENTRY: dict[str, Check] = {
-    "seat": SEAT, "name": name_text, "identity": KEY32, "curve": optional(CURVE),
-    "kind": text(5, r"host|human|bot"), "connected": boolean, "left": boolean, "addr": optional(ADDR),
-    "away": boolean,
-}
+__all__ = ["KNOWN_TYPES", "SCHEMAS", "Message", "build", "envelope", "parse_message", "to_body",
+           "snapshot_parts", "wrap"]
 
-
-def roster_entry(value: Any, where: str) -> dict[str, Any]:
-    return check_fields(obj(value, where), ROSTER_ENTRY, where)
-
-
-ROSTER = listof(roster_entry, MAX_SEATS)
-
-BOT_ENTRY: dict[str, Check] = {"seat": SEAT, "level": text(16, r"[a-z]+")}
-
-
-def bot_entry(value: Any, where: str) -> dict[str, Any]:
-    return check_fields(obj(value, where), BOT_ENTRY, where)
-
-
-ABANDONED_ENTRY: dict[str, Check] = {"attempt": HAND, "step": text(6, r"commit|echo|reveal"),
-                                     "unanswered": listof(SEAT, MAX_SEATS)}
-
-
-def abandoned_entry(value: Any, where: str) -> dict[str, Any]:
-    """A deal attempt that missed a deadline: its step and the seats that did not answer."""
-    return check_fields(obj(value, where), ABANDONED_ENTRY, where)
-
-
-SCHEMAS: dict[str, dict[str, Check]] = {
-    "hello": {"name": name_text, "identity": KEY32, "curve": CURVE, "addr": optional(ADDR)},
-    "challenge": {"nonce": KEY32, "table": hexbytes(16), "passphrase": boolean, "host": KEY32},
-    "auth": {"signature": SIG, "proof": optional(KEY32)},
-    "welcome": {"seat": VIEWER, "seats": integer(2, MAX_SEATS), "roster": ROSTER, "rules": obj},
-    "refused": {"code": CODE, "reason": text(MAX_TEXT)},
-    "roster": {"roster": ROSTER, "seats": integer(2, MAX_SEATS),
-               "watching": integer(0, MAX_WATCHERS), "watch_cap": integer(0, MAX_WATCHERS),
-               "move_clock_ms": optional(integer(1, 86_400_000))},
-    "watch": {"name": name_text, "identity": KEY32, "curve": CURVE},
-    "match": {"header": obj},
-    "agree": {"signature": SIG},
-    "begin": {"signatures": listof(SIG, MAX_SEATS)},
-    "commit_req": {"hand": HAND, "attempt": HAND},
-    "commit": {"hand": HAND, "attempt": HAND, "commitment": KEY32, "signature": SIG},
-    "commit_set": {"hand": HAND, "attempt": HAND, "commitments": listof(pair(SEAT, KEY32), MAX_SEATS),
-                   "signature": SIG},
-    "echo": {"hand": HAND, "attempt": HAND, "set": KEY32, "signature": SIG},
-    "reveal_req": {"hand": HAND, "attempt": HAND},
-    "reveal": {"hand": HAND, "attempt": HAND, "secret": KEY32},
-    "escrow": {"hand": HAND, "attempt": HAND, "seats": listof(SEAT, MAX_SEATS),
-               "holders": listof(SEAT, MAX_SEATS), "digests": listof(KEY32, MAX_SEATS),
-               "share": text(2 * 32 * MAX_SEATS, r"(?:[0-9a-f]{64}){1,4}")},
-    "deal": {"hand": HAND, "tiles": listof(TILE_TEXT, 28), "events": listof(obj, MAX_EVENTS),
-             "turn": SEAT, "attempts": listof(obj, MAX_ATTEMPTS),
-             "abandoned": listof(abandoned_entry, MAX_SEATS)},
-    "move": {"hand": HAND, "index": COUNT, "move": obj, "signature": SIG},
-    "update": {"hand": HAND, "index": COUNT, "move": obj, "signature": SIG,
-               "events": listof(obj, MAX_EVENTS), "turn": SEAT},
-    "hand_log": {"entry": obj, "end": obj},
-    "resync": {},
-    "snapshot": {"seat": VIEWER, "roster": ROSTER, "seats": integer(2, MAX_SEATS), "rules": obj,
-                 "transcript": optional(obj), "play": optional(obj)},
-    "error": {"code": CODE, "message": text(MAX_TEXT), "ref": COUNT},
-    "bye": {"reason": text(MAX_TEXT)},
-    "report": {"hand": COUNT, "moves": listof(obj, MAX_MOVES), "signatures": listof(SIG, MAX_MOVES),
-               "escrow": optional(obj), "claim": optional(obj), "last": optional(obj)},
-    # the re-shuffle round after a migration whose escrow cannot be rebuilt (net/host/reshuffle_round.py)
-    "reshuffle_commit_req": {"hand": HAND, "term": HAND, "at": COUNT},
-    "reshuffle_commit": {"hand": HAND, "term": HAND, "commitment": KEY32, "signature": SIG},
-    "reshuffle_set": {"hand": HAND, "term": HAND, "at": COUNT, "opener": SEAT, "claims": KEY32,
-                      "commitments": listof(pair(SEAT, KEY32), MAX_SEATS), "signature": SIG},
-    "reshuffle_echo": {"hand": HAND, "term": HAND, "set": KEY32, "signature": SIG},
-    "reshuffle_reveal_req": {"hand": HAND, "term": HAND},
-    "reshuffle_reveal": {"hand": HAND, "term": HAND, "secret": KEY32},
-    "ping": {},
-    "back": {},
-    "bots": {"bots": listof(bot_entry, MAX_SEATS)},
-    # a snapshot too large for one message, in order (net/chunks.py)
-    "snapshot_part": {"part": integer(0, MAX_PARTS - 1), "parts": integer(1, MAX_PARTS),
-                      "data": text(PART_BYTES * 4 // 3 + 4, r"[A-Za-z0-9+/]*={0,2}")},
-}
-
+# Each type's body schema (field -> check), read once from the annotations of messages.py.
+SCHEMAS: dict[str, dict[str, Check]] = {name: annotated_checks(cls)
+                                        for name, cls in MESSAGES.items()}
 KNOWN_TYPES = frozenset(SCHEMAS)
+_FIELDS: dict[type[Body], tuple[str, ...]] = {cls: tuple(SCHEMAS[cls.TYPE])
+                                              for cls in MESSAGES.values()}
+
+
+def from_fields(type_: str, checked: dict[str, Any]) -> Body:
+    """The value of a body whose fields ``check_fields`` has just validated against its schema."""
+    return MESSAGES[type_](**checked)
+
+
+def _json(value: Any) -> Any:
+    kind = type(value)
+    if kind is bytes:
+        return value.hex()
+    if kind is tuple:
+        return [_json(v) for v in value]
+    if kind in _FIELDS:
+        return to_body(value)
+    return value
+
+
+def to_body(value: Body) -> JsonObject:
+    """A body's JSON object: bytes as lowercase hex, tuples as lists (the inverse of the checks)."""
+    return {name: _json(getattr(value, name)) for name in _FIELDS[type(value)]}
 
 
 class Message:
-    """A validated message: the envelope's type, term and seq, and the checked body values."""
+    """A validated message: the envelope's type, term and seq, and its typed body."""
 
-    __slots__ = ("type", "term", "seq", "body", "raw")
+    __slots__ = ("type", "term", "seq", "body")
 
-    def __init__(self, type_: str, term: int, seq: int, body: dict[str, Any], raw: Mapping[str, Any]):
-        self.type, self.term, self.seq, self.body, self.raw = type_, term, seq, body, raw
+    def __init__(self, type_: str, term: int, seq: int, fields: dict[str, Any]) -> None:
+        self.type, self.term, self.seq = type_, term, seq
+        self.body: Body = from_fields(type_, fields)
 
     def __repr__(self) -> str:
         return f"Message({self.type!r}, term={self.term}, seq={self.seq})"
@@ -194,20 +118,37 @@ def parse_message(obj_: Mapping[str, Any]) -> Message:
         if (type(term) is int and type(seq) is int and 0 <= term <= MAX_COUNTER and 0 <= seq <= MAX_COUNTER
                 and type(version) is int and version == PROTOCOL_VERSION and type(body) is dict
                 and type_ in KNOWN_TYPES):
-            return Message(type_, term, seq, check_fields(body, SCHEMAS[type_]), body)
-    envelope = parse_envelope(obj_, KNOWN_TYPES)
-    body = check_fields(envelope.body, SCHEMAS[envelope.type])
-    return Message(envelope.type, envelope.term, envelope.seq, body, envelope.body)
+            return Message(type_, term, seq, check_fields(body, SCHEMAS[type_]))
+    parsed = parse_envelope(obj_, KNOWN_TYPES)
+    return Message(parsed.type, parsed.term, parsed.seq,
+                   check_fields(parsed.body, SCHEMAS[parsed.type]))
 
 
-def build(type_: str, term: int, seq: int, **body: Any) -> dict[str, Any]:
-    """The wire object of a message we send. Raises LocalProtocolError when it breaks the schema."""
-    schema = SCHEMAS.get(type_)
-    if schema is None:
-        raise LocalProtocolError(f"unknown message type {type_!r}")
+def build(body: Body, term: int, seq: int) -> JsonObject:
+    """``envelope``, with the encoded body checked against its schema as a peer would check it
+    (for the rare replies outside a seat's stream: a refusal, a challenge).
+
+    Raises:
+        LocalProtocolError: the body breaks its schema (a bug here).
+    """
+    wire = to_body(body)
     try:
-        check_fields(body, schema)
+        check_fields(wire, SCHEMAS[body.TYPE])
     except RemoteProtocolError as exc:
-        raise LocalProtocolError(f"{type_}: {exc}") from None
-    return Envelope(type_, term, seq, body).to_dict()
+        raise LocalProtocolError(f"{body.TYPE}: {exc}") from None
+    return Envelope(body.TYPE, term, seq, wire).to_dict()
 
+
+def envelope(body: Body, term: int, seq: int) -> JsonObject:
+    """The wire object of a typed body we send, encoded once (the types made it valid)."""
+    return wrap(body.TYPE, to_body(body), term, seq)
+
+
+def snapshot_parts(snapshot: Snapshot) -> list[SnapshotPart]:
+    """A snapshot too large for one message as its parts (net/chunks.py); empty when it fits."""
+    return [SnapshotPart(p["part"], p["parts"], p["data"]) for p in split_body(to_body(snapshot))]
+
+
+def wrap(type_: str, wire: JsonObject, term: int, seq: int) -> JsonObject:
+    """The wire object around a body already encoded (one public body sent to many)."""
+    return {"v": PROTOCOL_VERSION, "type": type_, "term": term, "seq": seq, "body": wire}

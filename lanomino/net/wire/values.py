@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from lanomino.engine import (
@@ -234,6 +235,6 @@ def event_from_json(value: Any, where: str = "event") -> Event:
     return MatchEnded(f["winner"], tuple(f["scores"]), tuple(f["standings"]), f["why"])
 
 
-def events_from_json(values: list[Any], where: str = "events") -> list[Event]:
+def events_from_json(values: Sequence[Any], where: str = "events") -> list[Event]:
     return [event_from_json(v, f"{where}[{i}]") for i, v in enumerate(values)]
 

@@ -1,0 +1,101 @@
+"""The field types of message bodies: what a value is inside (the type) and the check that
+makes it from the wire (the ``Annotated`` metadata), for ``messages.py``. Pure."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Annotated, Any, TypeVar, get_type_hints
+
+from lanomino.net.wire.checks import (
+    ADDR,
+    CODE,
+    COUNT,
+    CURVE,
+    HAND,
+    KEY32,
+    MAX_EVENTS,
+    MAX_SEATS,
+    MAX_TEXT,
+    SEAT,
+    SIG,
+    VIEWER,
+    Check,
+    JsonObject,
+    boolean,
+    check_fields,
+    integer,
+    listof,
+    name_text,
+    obj,
+    optional,
+    pair,
+    text,
+)
+
+Hand = Annotated[int, HAND]
+Count = Annotated[int, COUNT]
+Seat = Annotated[int, SEAT]
+Viewer = Annotated[int, VIEWER]
+SeatsAtTable = Annotated[int, integer(2, MAX_SEATS)]
+Key = Annotated[bytes, KEY32]
+Signature = Annotated[bytes, SIG]
+Name = Annotated[str, name_text]
+Curve = Annotated[str, CURVE]
+Code = Annotated[str, CODE]
+Reason = Annotated[str, text(MAX_TEXT)]
+Object = Annotated[JsonObject, obj]
+Commitments = Annotated[tuple[tuple[int, bytes], ...], listof(pair(SEAT, KEY32), MAX_SEATS)]
+Seats = Annotated[tuple[int, ...], listof(SEAT, MAX_SEATS)]
+Events = Annotated[tuple[JsonObject, ...], listof(obj, MAX_EVENTS)]
+
+ROSTER_ENTRY: dict[str, Check] = {
+    "seat": SEAT, "name": name_text, "identity": KEY32, "curve": optional(CURVE),
+    "kind": text(5, r"host|human|bot"), "connected": boolean, "left": boolean, "addr": optional(ADDR),
+    "away": boolean,
+}
+
+
+def roster_entry(value: Any, where: str) -> JsonObject:
+    """One seat of the replicated roster (its identity key as bytes)."""
+    return check_fields(obj(value, where), ROSTER_ENTRY, where)
+
+
+RosterList = Annotated[tuple[JsonObject, ...], listof(roster_entry, MAX_SEATS)]
+
+BOT_ENTRY: dict[str, Check] = {"seat": SEAT, "level": text(16, r"[a-z]+")}
+
+
+def bot_entry(value: Any, where: str) -> JsonObject:
+    """A host-side bot: its seat and level."""
+    return check_fields(obj(value, where), BOT_ENTRY, where)
+
+
+ABANDONED_ENTRY: dict[str, Check] = {"attempt": HAND, "step": text(6, r"commit|echo|reveal"),
+                                     "unanswered": listof(SEAT, MAX_SEATS)}
+
+
+def abandoned_entry(value: Any, where: str) -> JsonObject:
+    """A deal attempt that missed a deadline: its step and the seats that did not answer."""
+    return check_fields(obj(value, where), ABANDONED_ENTRY, where)
+
+
+
+
+T = TypeVar("T")
+
+
+def annotated_checks(cls: type[Any]) -> dict[str, Check]:
+    """A body dataclass's schema: each field's check, from its ``Annotated`` metadata."""
+    hints = get_type_hints(cls, include_extras=True)
+    return {f.name: hints[f.name].__metadata__[0] for f in fields(cls)}
+
+
+def nested(cls: type[T]) -> Check:
+    """A body inside another (a report's escrow share), checked as that message's is (the class
+    is complete when this is called: annotations are read once the module has run)."""
+    schema = annotated_checks(cls)
+
+    def check(value: Any, where: str) -> T:
+        return cls(**check_fields(obj(value, where), schema, where))
+
+    return check

@@ -1,0 +1,376 @@
+"""Every message body of the table protocol as a frozen dataclass: the one statement of its fields.
+
+Each field's annotation says both what the field is inside (``bytes`` for a key or a signature,
+tuples for lists) and, as its ``Annotated`` metadata, the check (``checks.py``, named in
+``fields.py``) that validates and converts it on arrival. ``schemas.py`` derives the wire schemas
+from these classes, so a rule is written here once, and encodes a value back to its JSON body
+(``to_body``: bytes as lowercase hex, tuples as lists). What each message means is told there. Pure.
+
+A field typed ``JsonObject`` is a JSON object the receiving part checks further (a transcript
+entry, a match header, a signed move as it was signed): that is where the JSON boundary stays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, ClassVar
+
+from lanomino.net.chunks import MAX_PARTS, PART_BYTES
+from lanomino.net.wire.checks import (
+    ADDR,
+    KEY32,
+    MAX_ATTEMPTS,
+    MAX_MOVES,
+    MAX_SEATS,
+    MAX_WATCHERS,
+    SIG,
+    TILE_TEXT,
+    JsonObject,
+    boolean,
+    hexbytes,
+    integer,
+    listof,
+    obj,
+    optional,
+    text,
+)
+from lanomino.net.wire.fields import (
+    Code,
+    Commitments,
+    Count,
+    Curve,
+    Events,
+    Hand,
+    Key,
+    Name,
+    Object,
+    Reason,
+    RosterList,
+    Seat,
+    Seats,
+    SeatsAtTable,
+    Signature,
+    Viewer,
+    abandoned_entry,
+    bot_entry,
+    nested,
+)
+
+# ----- joining ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    TYPE: ClassVar[str] = "hello"
+    name: Name
+    identity: Key
+    curve: Curve
+    addr: Annotated[str | None, optional(ADDR)]
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    TYPE: ClassVar[str] = "challenge"
+    nonce: Key
+    table: Annotated[bytes, hexbytes(16)]
+    passphrase: Annotated[bool, boolean]
+    host: Key
+
+
+@dataclass(frozen=True, slots=True)
+class Auth:
+    TYPE: ClassVar[str] = "auth"
+    signature: Signature
+    proof: Annotated[bytes | None, optional(KEY32)]
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    TYPE: ClassVar[str] = "watch"
+    name: Name
+    identity: Key
+    curve: Curve
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    TYPE: ClassVar[str] = "welcome"
+    seat: Viewer
+    seats: SeatsAtTable
+    roster: RosterList
+    rules: Object
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    TYPE: ClassVar[str] = "refused"
+    code: Code
+    reason: Reason
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    TYPE: ClassVar[str] = "roster"
+    roster: RosterList
+    seats: SeatsAtTable
+    watching: Annotated[int, integer(0, MAX_WATCHERS)]
+    watch_cap: Annotated[int, integer(0, MAX_WATCHERS)]
+    move_clock_ms: Annotated[int | None, optional(integer(1, 86_400_000))]
+
+
+# ----- the match and the fair deal ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    TYPE: ClassVar[str] = "match"
+    header: Object
+
+
+@dataclass(frozen=True, slots=True)
+class Agree:
+    TYPE: ClassVar[str] = "agree"
+    signature: Signature
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    TYPE: ClassVar[str] = "begin"
+    signatures: Annotated[tuple[bytes, ...], listof(SIG, MAX_SEATS)]
+
+
+@dataclass(frozen=True, slots=True)
+class CommitReq:
+    TYPE: ClassVar[str] = "commit_req"
+    hand: Hand
+    attempt: Hand
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    TYPE: ClassVar[str] = "commit"
+    hand: Hand
+    attempt: Hand
+    commitment: Key
+    signature: Signature
+
+
+@dataclass(frozen=True, slots=True)
+class CommitSet:
+    TYPE: ClassVar[str] = "commit_set"
+    hand: Hand
+    attempt: Hand
+    commitments: Commitments
+    signature: Signature
+
+
+@dataclass(frozen=True, slots=True)
+class Echo:
+    TYPE: ClassVar[str] = "echo"
+    hand: Hand
+    attempt: Hand
+    set: Key
+    signature: Signature
+
+
+@dataclass(frozen=True, slots=True)
+class RevealReq:
+    TYPE: ClassVar[str] = "reveal_req"
+    hand: Hand
+    attempt: Hand
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    TYPE: ClassVar[str] = "reveal"
+    hand: Hand
+    attempt: Hand
+    secret: Key
+
+
+@dataclass(frozen=True, slots=True)
+class Escrow:
+    TYPE: ClassVar[str] = "escrow"
+    hand: Hand
+    attempt: Hand
+    seats: Seats
+    holders: Seats
+    digests: Annotated[tuple[bytes, ...], listof(KEY32, MAX_SEATS)]
+    share: Annotated[str, text(2 * 32 * MAX_SEATS, r"(?:[0-9a-f]{64}){1,4}")]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    TYPE: ClassVar[str] = "deal"
+    hand: Hand
+    tiles: Annotated[tuple[str, ...], listof(TILE_TEXT, 28)]
+    events: Events
+    turn: Seat
+    attempts: Annotated[tuple[JsonObject, ...], listof(obj, MAX_ATTEMPTS)]
+    abandoned: Annotated[tuple[JsonObject, ...], listof(abandoned_entry, MAX_SEATS)]
+
+
+# ----- play --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    TYPE: ClassVar[str] = "move"
+    hand: Hand
+    index: Count
+    move: Object  # the move's JSON exactly as it was signed
+    signature: Signature
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    TYPE: ClassVar[str] = "update"
+    hand: Hand
+    index: Count
+    move: Object
+    signature: Signature
+    events: Events
+    turn: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class HandLog:
+    TYPE: ClassVar[str] = "hand_log"
+    entry: Object
+    end: Object
+
+
+@dataclass(frozen=True, slots=True)
+class Resync:
+    TYPE: ClassVar[str] = "resync"
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    TYPE: ClassVar[str] = "snapshot"
+    seat: Viewer
+    roster: RosterList
+    seats: SeatsAtTable
+    rules: Object
+    transcript: Annotated[JsonObject | None, optional(obj)]
+    play: Annotated[JsonObject | None, optional(obj)]
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotPart:
+    """A snapshot too large for one message, in order (net/chunks.py)."""
+
+    TYPE: ClassVar[str] = "snapshot_part"
+    part: Annotated[int, integer(0, MAX_PARTS - 1)]
+    parts: Annotated[int, integer(1, MAX_PARTS)]
+    data: Annotated[str, text(PART_BYTES * 4 // 3 + 4, r"[A-Za-z0-9+/]*={0,2}")]
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    TYPE: ClassVar[str] = "error"
+    code: Code
+    message: Reason
+    ref: Count
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    TYPE: ClassVar[str] = "bye"
+    reason: Reason
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    TYPE: ClassVar[str] = "ping"
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    TYPE: ClassVar[str] = "back"
+
+
+@dataclass(frozen=True, slots=True)
+class Bots:
+    TYPE: ClassVar[str] = "bots"
+    bots: Annotated[tuple[JsonObject, ...], listof(bot_entry, MAX_SEATS)]
+
+
+# ----- after a migration -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    TYPE: ClassVar[str] = "report"
+    hand: Count
+    moves: Annotated[tuple[JsonObject, ...], listof(obj, MAX_MOVES)]
+    signatures: Annotated[tuple[bytes, ...], listof(SIG, MAX_MOVES)]
+    escrow: Annotated[Escrow | None, optional(nested(Escrow))]  # the share this peer holds
+    claim: Annotated[JsonObject | None, optional(obj)]
+    last: Annotated[JsonObject | None, optional(obj)]
+
+
+@dataclass(frozen=True, slots=True)
+class ReshuffleCommitReq:
+    TYPE: ClassVar[str] = "reshuffle_commit_req"
+    hand: Hand
+    term: Hand
+    at: Count
+
+
+@dataclass(frozen=True, slots=True)
+class ReshuffleCommit:
+    TYPE: ClassVar[str] = "reshuffle_commit"
+    hand: Hand
+    term: Hand
+    commitment: Key
+    signature: Signature
+
+
+@dataclass(frozen=True, slots=True)
+class ReshuffleSet:
+    TYPE: ClassVar[str] = "reshuffle_set"
+    hand: Hand
+    term: Hand
+    at: Count
+    opener: Seat
+    claims: Key
+    commitments: Commitments
+    signature: Signature
+
+
+@dataclass(frozen=True, slots=True)
+class ReshuffleEcho:
+    TYPE: ClassVar[str] = "reshuffle_echo"
+    hand: Hand
+    term: Hand
+    set: Key
+    signature: Signature
+
+
+@dataclass(frozen=True, slots=True)
+class ReshuffleRevealReq:
+    TYPE: ClassVar[str] = "reshuffle_reveal_req"
+    hand: Hand
+    term: Hand
+
+
+@dataclass(frozen=True, slots=True)
+class ReshuffleReveal:
+    TYPE: ClassVar[str] = "reshuffle_reveal"
+    hand: Hand
+    term: Hand
+    secret: Key
+
+
+Body = (Hello | Challenge | Auth | Watch | Welcome | Refused | Roster | Match | Agree | Begin
+        | CommitReq | Commit | CommitSet | Echo | RevealReq | Reveal | Escrow | Deal | Move | Update
+        | HandLog | Resync | Snapshot | SnapshotPart | Error | Bye | Ping | Back | Bots | Report
+        | ReshuffleCommitReq | ReshuffleCommit | ReshuffleSet | ReshuffleEcho | ReshuffleRevealReq
+        | ReshuffleReveal)
+
+MESSAGES: dict[str, type[Body]] = {cls.TYPE: cls for cls in (
+    Hello, Challenge, Auth, Watch, Welcome, Refused, Roster, Match, Agree, Begin, CommitReq, Commit,
+    CommitSet, Echo, RevealReq, Reveal, Escrow, Deal, Move, Update, HandLog, Resync, Snapshot,
+    SnapshotPart, Error, Bye, Ping, Back, Bots, Report, ReshuffleCommitReq, ReshuffleCommit,
+    ReshuffleSet, ReshuffleEcho, ReshuffleRevealReq, ReshuffleReveal)}

@@ -1,0 +1,74 @@
+"""The typed wire: one frozen dataclass per message type is the only statement of its fields; a
+parsed body is that class, with keys and signatures as bytes; encoding is the inverse of parsing."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from lanomino.net.errors import RemoteProtocolError
+from lanomino.net.wire import messages as m
+from lanomino.net.wire.schemas import SCHEMAS, envelope, parse_message, to_body
+
+KEY = "cd" * 32
+SIG = "ab" * 64
+ESCROW = {"hand": 2, "attempt": 1, "seats": [0, 1, 2], "holders": [1, 2], "digests": [KEY, KEY],
+          "share": "ef" * 32}
+
+BODIES: dict[str, dict[str, Any]] = {
+    "move": {"hand": 3, "index": 17, "move": {"seat": 1, "play": "6-4", "end": "left"},
+             "signature": SIG},
+    "update": {"hand": 3, "index": 17, "move": {"seat": 1, "play": "6-4", "end": "left"},
+               "signature": SIG, "events": [{"e": "resigned", "seat": 1}], "turn": 2},
+    "commit_set": {"hand": 1, "attempt": 2, "commitments": [[0, KEY], [1, KEY]], "signature": SIG},
+    "hello": {"name": "ana", "identity": KEY, "curve": "x" * 40, "addr": None},
+    "report": {"hand": 2, "moves": [{"seat": 0, "play": "6-6", "end": "left"}],
+               "signatures": [SIG], "escrow": ESCROW, "claim": None, "last": None},
+    "ping": {},
+}
+
+
+def message(type_: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {"v": 1, "type": type_, "term": 4, "seq": 9, "body": body}
+
+
+def test_every_schema_is_read_from_its_dataclass() -> None:
+    assert set(SCHEMAS) == set(m.MESSAGES)
+    for type_, cls in m.MESSAGES.items():
+        assert cls.TYPE == type_ and cls.__dataclass_params__.frozen  # type: ignore[union-attr]
+        assert list(SCHEMAS[type_]) == [f.name for f in dataclasses.fields(cls)]
+        assert all(callable(check) for check in SCHEMAS[type_].values())
+
+
+@pytest.mark.parametrize("type_", sorted(BODIES))
+def test_a_parsed_body_is_its_class_and_encodes_back_to_the_same_json(type_: str) -> None:
+    msg = parse_message(message(type_, BODIES[type_]))
+    assert type(msg.body) is m.MESSAGES[type_]
+    assert to_body(msg.body) == BODIES[type_]
+    assert envelope(msg.body, 4, 9) == message(type_, BODIES[type_])
+
+
+def test_keys_signatures_and_lists_are_bytes_and_tuples_inside() -> None:
+    body = parse_message(message("commit_set", BODIES["commit_set"])).body
+    assert isinstance(body, m.CommitSet)
+    assert body.signature == bytes.fromhex(SIG)
+    assert body.commitments == ((0, bytes.fromhex(KEY)), (1, bytes.fromhex(KEY)))
+
+
+def test_a_reports_escrow_share_is_a_typed_escrow_checked_like_the_message() -> None:
+    body = parse_message(message("report", BODIES["report"])).body
+    assert isinstance(body, m.Report) and isinstance(body.escrow, m.Escrow)
+    assert body.escrow.digests == (bytes.fromhex(KEY), bytes.fromhex(KEY))
+    assert body.signatures == (bytes.fromhex(SIG),)
+    bad = {**BODIES["report"], "escrow": {**ESCROW, "digests": ["zz"]}}
+    with pytest.raises(RemoteProtocolError, match=r"escrow\.digests"):
+        parse_message(message("report", bad))
+
+
+def test_a_body_we_build_encodes_as_the_wire_expects() -> None:
+    body = m.Commit(hand=1, attempt=1, commitment=bytes(32), signature=bytes(64))
+    wire = envelope(body, 0, 5)
+    assert wire["type"] == "commit" and wire["body"]["commitment"] == "00" * 32
+    assert parse_message(wire).body == body
