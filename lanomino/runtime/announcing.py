@@ -4,16 +4,20 @@ to date, withdrawn when the node stops hosting (zeroconf is imported only when i
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lanomino.discovery.announce import TableAnnouncement
+
+if TYPE_CHECKING:  # (imported when used: zeroconf is not a start-up import)
+    from lanomino.discovery.key_service import KeyService
+    from lanomino.discovery.zeroconf_adapter import TableAnnouncer
 
 
 class Announcing:
     """Register, refresh and withdraw one table announcement (a part of a node)."""
 
     def __init__(self) -> None:
-        self.announcer: Any = None
+        self.announcer: TableAnnouncer | None = None
 
     @property
     def active(self) -> bool:
@@ -50,7 +54,7 @@ class Answering:
     took the table over answers joins by ``HOST:PORT`` as the first host did."""
 
     def __init__(self) -> None:
-        self.service: Any = None  # discovery.key_service.KeyService
+        self.service: KeyService | None = None
         self.generation = 0  # bumped by close: a start still binding then closes what it made
 
     async def start(self, answer: bytes, ip: str, port: int) -> None:

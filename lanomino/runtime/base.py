@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lanomino.bots import get_bot
 from lanomino.engine import Action, Observation
@@ -26,6 +26,10 @@ from lanomino.net.session import (
     SessionEvent,
     TranscriptUpdated,
 )
+from lanomino.net.session_base import Outgoing
+
+if TYPE_CHECKING:
+    from lanomino.net.zmq_transport import HostTransport
 
 log = logging.getLogger("lanomino.node")
 Listener = Callable[[SessionEvent], None]
@@ -129,7 +133,7 @@ class NodeBase:
         task.add_done_callback(self._done)
 
     @staticmethod
-    def _deliver(transport: Any, outgoing: Any) -> None:
+    def _deliver(transport: HostTransport, outgoing: Outgoing) -> None:
         """Hand one host message to the transport now (``send_now`` never blocks): a message
         queued in a task instead may still be waiting when the node closes at the match's end,
         and the last update or hand log is then never sent."""

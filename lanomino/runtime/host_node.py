@@ -7,7 +7,7 @@ import logging
 import signal
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lanomino.discovery.announce import TableAnnouncement
 from lanomino.engine import Action, Observation, Rules
@@ -39,7 +39,9 @@ from lanomino.runtime.base import (
     seat_rows,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (zeroconf and the key service are imported when the table is announced)
+    from lanomino.discovery.key_service import KeyService
+    from lanomino.discovery.zeroconf_adapter import TableAnnouncer
     from lanomino.runtime.peer_node import PeerNode
 
 log = logging.getLogger("lanomino.node")
@@ -69,8 +71,8 @@ class HostNode(NodeBase):
                                        on_malformed=lambda _id, exc: self.session.stats.update(
                                            ["malformed.frame"]),
                                        budgets=Budgets(), is_seated=self._seated)
-        self.announcer: Any = None
-        self.key_service: Any = None  # discovery.key_service.KeyService, for joins by HOST:PORT
+        self.announcer: TableAnnouncer | None = None
+        self.key_service: KeyService | None = None  # for joins by HOST:PORT
         self.has_passphrase = passphrase is not None
         self.passphrase = passphrase  # (a host that steps down rejoins the new host with it)
         self.addresses: list[str] = []

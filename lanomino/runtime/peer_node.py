@@ -9,7 +9,6 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import Any
 
 from lanomino.discovery.announce import TableAnnouncement
 from lanomino.engine import Action, Observation
@@ -37,6 +36,7 @@ from lanomino.net.session import (
     Timings,
     YourTurn,
 )
+from lanomino.net.wire.checks import JsonObject
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport
 from lanomino.runtime.announcing import Announcing, Answering
 from lanomino.runtime.base import (
@@ -87,7 +87,7 @@ class PeerNode(NodeBase):
         self.announcing = Announcing()  # while this node hosts the table
         self.answering = Answering()  # its key service, while this node hosts
         self.ready = True  # the transport to the current host has finished its handshake
-        self.backlog: list[dict[str, Any]] = []  # messages for a host still being connected to
+        self.backlog: list[JsonObject] = []  # messages for a host still being connected to
         self.generation = 0
 
     @property
@@ -378,7 +378,7 @@ class PeerNode(NodeBase):
         for message in backlog:
             await self._send(message)
 
-    async def _send(self, message: dict[str, Any]) -> None:
+    async def _send(self, message: JsonObject) -> None:
         if not self.ready:
             self.backlog.append(message)
             return

@@ -26,6 +26,10 @@ BODIES: dict[str, dict[str, Any]] = {
     "hello": {"name": "ana", "identity": KEY, "curve": "x" * 40, "addr": None},
     "report": {"hand": 2, "moves": [{"seat": 0, "play": "6-6", "end": "left"}],
                "signatures": [SIG], "escrow": ESCROW, "claim": None, "last": None},
+    "snapshot": {"seat": 1, "roster": [], "seats": 2, "rules": {}, "transcript": None,
+                 "play": {"hand": 1, "tiles": ["6-4"], "events": [{"e": "resigned", "seat": 0}],
+                          "moves": [], "signatures": [SIG], "turn": 0, "attempts": [],
+                          "abandoned": []}},
     "ping": {},
 }
 
@@ -65,6 +69,15 @@ def test_a_reports_escrow_share_is_a_typed_escrow_checked_like_the_message() -> 
     bad = {**BODIES["report"], "escrow": {**ESCROW, "digests": ["zz"]}}
     with pytest.raises(RemoteProtocolError, match=r"escrow\.digests"):
         parse_message(message("report", bad))
+
+
+def test_a_snapshots_hand_in_play_is_typed_and_checked_field_by_field() -> None:
+    body = parse_message(message("snapshot", BODIES["snapshot"])).body
+    assert isinstance(body, m.Snapshot) and isinstance(body.play, m.SnapshotPlay)
+    assert body.play.signatures == (bytes.fromhex(SIG),) and body.play.tiles == ("6-4",)
+    bad = {**BODIES["snapshot"], "play": {**BODIES["snapshot"]["play"], "turn": 9}}
+    with pytest.raises(RemoteProtocolError, match=r"play\.turn"):
+        parse_message(message("snapshot", bad))
 
 
 def test_a_body_we_build_encodes_as_the_wire_expects() -> None:

@@ -249,10 +249,10 @@ def test_a_snapshot_is_a_copy_of_the_table_as_it_stood() -> None:
     snapshot = t.host.play.snapshot_body(VIEWER)
     play, doc = snapshot.play, snapshot.transcript
     assert play is not None and doc is not None
-    moves, events = len(play["moves"]), len(play["events"])
+    moves, events = len(play.moves), len(play.events)
     hands = len(doc["hands"])
     t.run(lambda: t.host.deal is not None and t.host.deal.hand >= 2, max_time=120)
-    assert (len(play["moves"]), len(play["events"])) == (moves, events)
+    assert (len(play.moves), len(play.events)) == (moves, events)
     assert len(doc["hands"]) == hands
 
 

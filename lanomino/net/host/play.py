@@ -345,16 +345,14 @@ class Playing:
 
     def snapshot_body(self, viewer: int) -> m.Snapshot:
         """Everything ``viewer`` (a seat, or VIEWER: a watcher, who holds no tiles) may know now."""
-        play: dict[str, Any] | None = None
+        play: m.SnapshotPlay | None = None
         state, d = self.t.state, self.t.deal
         if self.t.phase is Phase.PLAY and state is not None and d is not None:
-            history = [event_to_json(seat_view(e, viewer)) for e in state.history]
-            tiles = [str(t) for t in self.t.dealt[viewer]] if viewer != VIEWER else []
-            play = {"hand": d.hand, "tiles": tiles, "events": history,  # (copies: sent later)
-                    "moves": list(d.moves), "signatures": [s.hex() for s in d.signatures],
-                    "turn": state.turn,
-                    "attempts": [x.public_json() for x in d.attempts],
-                    "abandoned": list(d.abandoned)}
+            history = tuple(event_to_json(seat_view(e, viewer)) for e in state.history)
+            tiles = tuple(str(t) for t in self.t.dealt[viewer]) if viewer != VIEWER else ()
+            play = m.SnapshotPlay(d.hand, tiles, history, tuple(d.moves),  # (copies: sent later)
+                                  tuple(d.signatures), state.turn,
+                                  tuple(x.public_json() for x in d.attempts), tuple(d.abandoned))
         doc = None if self.t.doc is None else {**self.t.doc, "hands": list(self.t.doc["hands"])}
         return m.Snapshot(viewer, tuple(self.t.roster()), self.t.players, self.t.rules_spec, doc,
                           play)

@@ -37,7 +37,12 @@ from lanomino.net.view import PeerView
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import check_fields
 from lanomino.net.wire.schemas import SCHEMAS, from_fields
-from lanomino.net.wire.values import event_from_json, events_from_json, tiles_from_text
+from lanomino.net.wire.values import (
+    event_from_json,
+    events_from_json,
+    signatures,
+    tiles_from_text,
+)
 
 
 class PeerDealing:
@@ -115,7 +120,7 @@ class PeerDealing:
             return
         events = events_from_json(body.events)
         moves.append(body.move)
-        self.p.move_sigs.setdefault(body.hand, []).append(body.signature.hex())
+        self.p.move_sigs.setdefault(body.hand, []).append(body.signature)
         if self.p.pending_move is not None and body.move.get("seat") == self.p.seat:
             self.p.pending_move = None
         view.apply(events, body.turn)
@@ -144,6 +149,7 @@ class PeerDealing:
         seen, logged = self.p.moves.get(number), entry.get("moves")
         if (seen is not None and isinstance(logged, list) and len(logged) > len(seen)
                 and logged[:len(seen)] == seen):
+            signatures(entry)  # checked now: a new host may take them from this peer
             self.p.early_log = body  # the move that ended the hand follows it (kept for a new host)
             return
         self.p.early_log = None
@@ -167,7 +173,7 @@ class PeerDealing:
             return
         number = early.entry["hand"]
         self.p.moves[number] = list(early.entry["moves"])
-        self.p.move_sigs[number] = list(early.entry["move_signatures"])
+        self.p.move_sigs[number] = list(signatures(early.entry))
         self.hand_log(early)
 
     def _transcript_updated(self, doc: dict[str, Any]) -> None:
@@ -234,6 +240,7 @@ class PeerDealing:
         for hand in transcript.hands:
             self.p.verified.setdefault(hand.hand, ok)
         # hands that ended while this seat was away (or its host changed)
+        logs = {log.hand: log for log in transcript.hands}  # (parsed: signatures as bytes)
         for entry in doc["hands"]:
             seen, logged = self.p.moves.get(entry["hand"]), entry["moves"]
             if seen is None or seen == logged:
@@ -245,7 +252,7 @@ class PeerDealing:
                                 f"hand {entry['hand']}: the logged moves are not the ones sent")
                 continue
             self.p.moves[entry["hand"]] = list(logged)  # the moves it missed, from the signed log
-            self.p.move_sigs[entry["hand"]] = list(entry["move_signatures"])
+            self.p.move_sigs[entry["hand"]] = list(logs[entry["hand"]].move_signatures)
         play = body.play
         if play is None:
             self.p._events.append(ObservationChanged(self.p.view.observation()))
@@ -254,17 +261,17 @@ class PeerDealing:
             if finished and self.p.phase is not Phase.OVER:
                 self._transcript_updated(doc)  # e.g. a watcher that came back as the match ended
             return
-        self.p.hand = play["hand"]
-        self.p.dealt[self.p.hand] = tiles_from_text(play["tiles"], "play.tiles")
-        events = events_from_json(play["events"], "play.events")
+        self.p.hand = play.hand
+        self.p.dealt[self.p.hand] = tiles_from_text(list(play.tiles), "play.tiles")
+        events = events_from_json(play.events, "play.events")
         if not events or not isinstance(events[0], HandStarted):
             raise ValueError("a snapshot's hand starts with HandStarted")
-        self.p.view.start_hand(self.p.dealt[self.p.hand], events[0], play["turn"])
-        self.p.view.apply(events[1:], play["turn"])
-        self.p.moves[self.p.hand] = list(play["moves"])
-        self.p.move_sigs[self.p.hand] = [str(s) for s in play.get("signatures", [])]
-        self.p.attempts[self.p.hand] = list(play.get("attempts", []))
-        self.p.abandoned[self.p.hand] = list(play.get("abandoned", []))
+        self.p.view.start_hand(self.p.dealt[self.p.hand], events[0], play.turn)
+        self.p.view.apply(events[1:], play.turn)
+        self.p.moves[self.p.hand] = list(play.moves)
+        self.p.move_sigs[self.p.hand] = list(play.signatures)
+        self.p.attempts[self.p.hand] = list(play.attempts)
+        self.p.abandoned[self.p.hand] = list(play.abandoned)
         self.changed()
 
     def snapshot_part(self, body: m.SnapshotPart) -> None:

@@ -74,7 +74,7 @@ class PeerElections:
             last = attempts[-1]["attempt"] if attempts else 0
             escrow = self.p.escrow.get((hand, last))
         return m.Report(hand, tuple(self.p.moves.get(hand, [])),
-                        tuple(bytes.fromhex(s) for s in self.p.move_sigs.get(hand, [])), escrow,
+                        tuple(self.p.move_sigs.get(hand, [])), escrow,
                         self.p.reshuffle.claim(hand),  # for a re-shuffle (reshuffle_answers.py)
                         self._last_hand_log())
 

@@ -86,7 +86,7 @@ class PeerState:
         self._phase = Phase.CONNECTING
         self.term = term
         self.host_seat = 0  # the seat of the current host (another after a migration)
-        self.move_sigs: dict[int, list[str]] = {}  # per hand, the signatures of the moves (hex)
+        self.move_sigs: dict[int, list[bytes]] = {}  # per hand, the signatures of the moves
         # per hand, the deal attempts without secrets
         self.attempts: dict[int, list[dict[str, Any]]] = {}
         self.reshuffle = ReshuffleAnswers(self)  # its part in re-shuffle rounds

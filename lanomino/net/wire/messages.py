@@ -246,14 +246,28 @@ class Resync:
 
 
 @dataclass(frozen=True, slots=True)
+class SnapshotPlay:
+    """The hand in play in a snapshot, as the viewer may see it (no tiles for a watcher)."""
+
+    hand: Hand
+    tiles: Annotated[tuple[str, ...], listof(TILE_TEXT, 28)]
+    events: Annotated[tuple[JsonObject, ...], listof(obj, 4 * MAX_MOVES)]  # the hand so far
+    moves: Annotated[tuple[JsonObject, ...], listof(obj, MAX_MOVES)]
+    signatures: Annotated[tuple[bytes, ...], listof(SIG, MAX_MOVES)]
+    turn: Seat
+    attempts: Annotated[tuple[JsonObject, ...], listof(obj, MAX_ATTEMPTS)]
+    abandoned: Annotated[tuple[JsonObject, ...], listof(abandoned_entry, MAX_SEATS)]
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     TYPE: ClassVar[str] = "snapshot"
     seat: Viewer
     roster: RosterList
     seats: SeatsAtTable
     rules: Object
-    transcript: Annotated[JsonObject | None, optional(obj)]
-    play: Annotated[JsonObject | None, optional(obj)]
+    transcript: Annotated[JsonObject | None, optional(obj)]  # the signed match so far
+    play: Annotated[SnapshotPlay | None, optional(nested(SnapshotPlay))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,6 +382,8 @@ Body = (Hello | Challenge | Auth | Watch | Welcome | Refused | Roster | Match | 
         | HandLog | Resync | Snapshot | SnapshotPart | Error | Bye | Ping | Back | Bots | Report
         | ReshuffleCommitReq | ReshuffleCommit | ReshuffleSet | ReshuffleEcho | ReshuffleRevealReq
         | ReshuffleReveal)
+
+PARTS: tuple[type[SnapshotPlay], ...] = (SnapshotPlay,)  # bodies only inside a message's body
 
 MESSAGES: dict[str, type[Body]] = {cls.TYPE: cls for cls in (
     Hello, Challenge, Auth, Watch, Welcome, Refused, Roster, Match, Agree, Begin, CommitReq, Commit,

@@ -62,7 +62,7 @@ from lanomino.net.codec import (
 from lanomino.net.errors import LocalProtocolError, RemoteProtocolError
 from lanomino.net.wire.checks import Check, JsonObject, check_fields
 from lanomino.net.wire.fields import annotated_checks
-from lanomino.net.wire.messages import MESSAGES, Body, Snapshot, SnapshotPart
+from lanomino.net.wire.messages import MESSAGES, PARTS, Body, Snapshot, SnapshotPart, SnapshotPlay
 
 __all__ = ["KNOWN_TYPES", "SCHEMAS", "Message", "build", "envelope", "parse_message", "to_body",
            "snapshot_parts", "wrap"]
@@ -71,8 +71,9 @@ __all__ = ["KNOWN_TYPES", "SCHEMAS", "Message", "build", "envelope", "parse_mess
 SCHEMAS: dict[str, dict[str, Check]] = {name: annotated_checks(cls)
                                         for name, cls in MESSAGES.items()}
 KNOWN_TYPES = frozenset(SCHEMAS)
-_FIELDS: dict[type[Body], tuple[str, ...]] = {cls: tuple(SCHEMAS[cls.TYPE])
-                                              for cls in MESSAGES.values()}
+_FIELDS: dict[type[Any], tuple[str, ...]] = {
+    **{cls: tuple(SCHEMAS[cls.TYPE]) for cls in MESSAGES.values()},
+    **{cls: tuple(annotated_checks(cls)) for cls in PARTS}}
 
 
 def from_fields(type_: str, checked: dict[str, Any]) -> Body:
@@ -91,7 +92,7 @@ def _json(value: Any) -> Any:
     return value
 
 
-def to_body(value: Body) -> JsonObject:
+def to_body(value: Body | SnapshotPlay) -> JsonObject:
     """A body's JSON object: bytes as lowercase hex, tuples as lists (the inverse of the checks)."""
     return {name: _json(getattr(value, name)) for name in _FIELDS[type(value)]}
 

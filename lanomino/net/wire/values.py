@@ -33,8 +33,10 @@ from lanomino.engine.errors import EngineError, seat_name
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.wire.checks import (
     HAND,
+    MAX_MOVES,
     MAX_SEATS,
     SEAT,
+    SIG,
     TILE_TEXT,
     Check,
     _fail,
@@ -233,6 +235,11 @@ def event_from_json(value: Any, where: str = "event") -> Event:
         return HandEnded(f["hand"], f["end"], f["winner"], tuple(f["points"]), tuple(f["pips_left"]),
                          hands, f["tally"])
     return MatchEnded(f["winner"], tuple(f["scores"]), tuple(f["standings"]), f["why"])
+
+
+def signatures(entry: dict[str, Any]) -> tuple[bytes, ...]:
+    """A hand log entry's move signatures, as bytes. Raises RemoteProtocolError naming the field."""
+    return tuple(listof(SIG, MAX_MOVES)(entry.get("move_signatures"), "entry.move_signatures"))
 
 
 def events_from_json(values: Sequence[Any], where: str = "events") -> list[Event]:
