@@ -212,6 +212,44 @@ def test_an_old_host_back_while_the_new_host_waits_for_a_majority_still_may_not_
     check_survivors(table)
 
 
+def test_a_new_host_whose_majority_never_comes_back_stops_instead_of_waiting_for_ever() -> None:
+    """The lost host died sending the match's last hand log: the seat that got it is done (and
+    gone); the other, left with a hand it thinks is still in play, takes over and waits for a
+    majority that cannot come. Two grace periods on, it stops, saying why."""
+    table = MigratingTable(Rules.preset("classic", target=10), 3, seed=61)
+    lost = table.by_seat(0).host
+    assert lost is not None
+    send, dead = lost.shared.send, []
+
+    def dies_at_the_last_hand_log(to: Any, type_: str, **body: Any) -> None:
+        if type_ == "hand_log" and body["end"]["finished"]:
+            dead.append(to.seat)
+            if to.seat == 1:
+                send(to, type_, **body)
+        elif not dead:
+            send(to, type_, **body)
+
+    lost.shared.send = dies_at_the_last_hand_log  # type: ignore[method-assign]
+    table.run(lambda: bool(dead))
+    table.step()
+    table.crash(0)
+    done = table.by_seat(1)
+    table.run(lambda: done.peer is not None and done.peer.phase.value == "over", max_time=10)
+    table.crash(1)  # its match is over: it goes
+    waiting = table.by_seat(2)
+    table.run(lambda: waiting.host is not None and waiting.host.phase.value == "migrating", max_time=30)
+    assert waiting.host is not None
+    began = table.now
+    table.run(lambda: waiting.host.phase.value != "migrating",  # type: ignore[union-attr]
+              max_time=3 * table.timings.grace_s)
+    assert waiting.host.phase.value == "stepped_down"
+    table.step()  # (collects the events)
+    lost_touch = [e for e in waiting.events if isinstance(e, LostTouch)]
+    assert len(lost_touch) == 1
+    assert 2 * table.timings.grace_s - 1 <= table.now - began <= 2 * table.timings.grace_s + 1
+    assert waiting.host.next_deadline() is None or waiting.host.next_deadline() >= table.now
+
+
 def test_without_migration_a_silent_host_is_waited_for_not_replaced() -> None:
     """Until the node acts on elections, a peer keeps its host through a long silence."""
     table = MigratingTable(Rules.preset("classic", target=100), 3, seed=12)

@@ -225,6 +225,8 @@ class HostSession:
         """When ``handle_timer`` next has work: a bot's move, a heartbeat, a liveness or grace
         end, a deadline."""
         t, play = self.shared, self.play
+        if t.phase is Phase.STEPPED_DOWN:
+            return None  # (handle_timer has nothing to do: a past deadline would spin the loop)
         times: list[float] = [] if play.bot_due is None else [play.bot_due]
         owed = play.resyncs.next_due(t.now)
         if owed is not None:
@@ -236,6 +238,9 @@ class HostSession:
             times.append(reshuffle)
         times.extend(self.seating.deadlines())
         times.extend(self.takeover.report_due.values())
+        alone = self.takeover.give_up_at()
+        if alone is not None:
+            times.append(alone)
         watching = t.watchers.next_deadline(t.now, t.timings)  # watchers (net/watchers.py)
         if watching is not None:
             times.append(watching)
@@ -263,7 +268,7 @@ class HostSession:
         play.out_of_time(now)
         if t.phase is Phase.MIGRATING:
             self.takeover.expire(now)
-        if self.seating.give_up_if_cut_off(now):
+        if self.seating.give_up_if_cut_off(now) or self.takeover.give_up_if_alone(now):
             play.bot_due = None
 
     def receive(self, sender: Sender, message: Mapping[str, Any], now: float) -> None:

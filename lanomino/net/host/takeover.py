@@ -33,15 +33,16 @@ from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
 from lanomino.fair.identity import Identity
 from lanomino.fair.replay import state_after
 from lanomino.fair.shuffle import derive_deal
-from lanomino.fair.transcript import TranscriptError, parse_transcript
-from lanomino.fair.verify import verify_transcript
+from lanomino.fair.transcript import parse_transcript
 from lanomino.net.election import HANDOVER, majority, members, raw_key
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
+from lanomino.net.host.reports import caught_up, longest_log
 from lanomino.net.host.reshuffle_round import Hand, Reshuffling, Round
+from lanomino.net.host.seating import GIVE_UP_GRACES
 from lanomino.net.host.table import RUNNING, LocalSeat, Phase, Policy, Seat, Table
-from lanomino.net.session_base import MigrationDone, MigrationPaused, SteppedDown
+from lanomino.net.session_base import LostTouch, MigrationDone, MigrationPaused, SteppedDown
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.values import parse_move
 
@@ -64,6 +65,7 @@ class Takeover:
         self.keys_before: list[bytes] = []  # each seat's key before this host adopted the bots'
         self.report_due: dict[int, float] = {}  # when each joined member's report is due
         self.resumed: Callable[[], None] = _nothing  # the table resumed: the watchers' snapshots
+        self.began = 0.0  # when this host took over (its wait for a majority has a deadline)
 
     def adopt(self, peer: PeerSession, term: int, lost_host: int,
               bot_policy: Callable[[str], Policy] | None = None) -> None:
@@ -106,6 +108,7 @@ class Takeover:
                               s in enumerate(self.t.doc["header_signatures"])} if self.t.doc else {}
         self.dealing.local_secrets = {(h, a, peer.seat): s for (t, h, a),
                                       s in peer.secrets.items() if t == peer.table.hex()}
+        self.began = self.t.now
         self.t.go(Phase.MIGRATING)
         self.try_resume()
 
@@ -142,6 +145,23 @@ class Takeover:
                 del self.report_due[n]
                 self.t.no_answer(n, now)
 
+    def give_up_at(self) -> float | None:
+        """When a new host still waiting for a majority stops waiting (``GIVE_UP_GRACES`` grace
+        periods after it took over, as a host cut off from a majority does)."""
+        if self.t.phase is not Phase.MIGRATING:
+            return None
+        return self.began + GIVE_UP_GRACES * self.t.timings.grace_s
+
+    def give_up_if_alone(self, now: float) -> bool:
+        """No majority came back in time (the others left, or ended the match without this seat
+        hearing of it): stop (``LostTouch``) rather than wait for ever. True when it stopped."""
+        due = self.give_up_at()
+        if due is None or now < due:
+            return False
+        self.t.go(Phase.STEPPED_DOWN)
+        self.t.events.append(LostTouch(self.t.term, now - self.began))
+        return True
+
     def member_back(self, seat: Seat) -> None:
         """A member joined this new host (its report follows, within ``answer_s``)."""
         if seat.seat not in self.reports:
@@ -161,7 +181,8 @@ class Takeover:
         if len(joined) < need:
             self.t.events.append(MigrationPaused(self.t.term, len(joined), need))
             return
-        self._catch_up()
+        if self.t.doc is not None:
+            self.t.doc = caught_up(self.t.doc, self.reports.values(), self.t.stats)
         rebuilt = self._rebuild()
         if self.t.phase is Phase.MIGRATING:
             return  # a re-shuffle round among the survivors runs first (reshuffle_round.py)
@@ -186,30 +207,6 @@ class Takeover:
         self.play.run_local_seats()
 
     # ----- rebuilding --------------------------------------------------------------------------
-
-    def _catch_up(self) -> None:
-        """Take a finished hand's log that a member has and this host missed (the lost host died
-        while sending it out). It is the lost host's signed entry: kept only if the transcript
-        with it verifies."""
-        if self.t.doc is None:
-            return
-        for report in self.reports.values():
-            last = report.last
-            hands = self.t.doc["hands"]
-            if not isinstance(last, dict) or not isinstance(last.get("entry"), dict):
-                continue
-            entry, end = last["entry"], last.get("end")
-            if entry.get("hand") != len(hands) + 1:
-                continue  # nothing new (or a gap: not this host's to fill)
-            candidate = {**self.t.doc, "hands": [*hands, entry], "end": end}
-            try:
-                ok = verify_transcript(candidate).ok
-            except (TranscriptError, ValueError, TypeError, KeyError):
-                ok = False
-            if ok:
-                self.t.doc = candidate
-            else:
-                self.t.stats["migration.bad_hand_log"] += 1
 
     def _rebuild(self) -> bool:
         """The game state after the finished hands, then the hand in play if there is one."""
@@ -304,7 +301,7 @@ class Takeover:
         events = start_hand(state, hands, boneyard)
         if isinstance(events[0], DealVoided):
             return False
-        moves, sigs = self.longest_log(hand)
+        moves, sigs = longest_log(self.reports.values(), hand, self.t.stats)
         ended: HandEnded | None = None
         for index, (move, sig) in enumerate(zip(moves, sigs, strict=True)):
             try:
@@ -327,15 +324,6 @@ class Takeover:
         self.dealing.split_escrow()
         return True
 
-    def longest_log(self, hand: int) -> tuple[list[dict[str, Any]], list[bytes]]:
-        """The longest move log the members reported, with its signatures."""
-        logs = [(r.moves, r.signatures) for r in self.reports.values() if r.hand == hand]
-        moves, sigs = max(logs, key=lambda log: len(log[0]))
-        for other, _ in logs:
-            if moves[:len(other)] != other:
-                self.t.stats["migration.log_mismatch"] += 1
-        return list(moves), list(sigs)
-
     # ----- the re-shuffle (reshuffle_round.py) -------------------------------------------------
 
     def _reshuffle(self, state: GameState, hand: int) -> bool:
@@ -353,7 +341,7 @@ class Takeover:
         started = view.history[0]
         if not isinstance(started, HandStarted):
             return False
-        moves, sigs = self.longest_log(hand)
+        moves, sigs = longest_log(self.reports.values(), hand, self.t.stats)
         if not self.reshuffle.start(state, Hand(hand, len(attempts), started, moves, sigs),
                                     self.reports):
             return False

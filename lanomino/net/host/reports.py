@@ -1,0 +1,50 @@
+"""What a new host reads in its members' reports (``report`` messages, after a migration): the
+longest move log of the hand in play, and a finished hand's log that the lost host sent to some
+members only before it died. Pure."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from lanomino.fair.transcript import TranscriptError
+from lanomino.fair.verify import verify_transcript
+from lanomino.net.wire.messages import Report
+
+
+def longest_log(reports: Iterable[Report], hand: int,
+                stats: Counter[str]) -> tuple[list[dict[str, Any]], list[bytes]]:
+    """The longest move log the members reported for ``hand``, with its signatures. A log that is
+    not a prefix of it is counted (``migration.log_mismatch``)."""
+    logs = [(r.moves, r.signatures) for r in reports if r.hand == hand]
+    moves, sigs = max(logs, key=lambda log: len(log[0]))
+    for other, _ in logs:
+        if moves[:len(other)] != other:
+            stats["migration.log_mismatch"] += 1
+    return list(moves), list(sigs)
+
+
+def caught_up(doc: dict[str, Any], reports: Iterable[Report],
+              stats: Counter[str]) -> dict[str, Any]:
+    """``doc`` with the finished hand's log that a member has and this host missed (the lost host
+    died while sending it out). It is the lost host's signed entry: kept only if the transcript
+    with it verifies (else counted, ``migration.bad_hand_log``)."""
+    for report in reports:
+        last = report.last
+        hands = doc["hands"]
+        if not isinstance(last, dict) or not isinstance(last.get("entry"), dict):
+            continue
+        entry, end = last["entry"], last.get("end")
+        if entry.get("hand") != len(hands) + 1:
+            continue  # nothing new (or a gap: not this host's to fill)
+        candidate = {**doc, "hands": [*hands, entry], "end": end}
+        try:
+            ok = verify_transcript(candidate).ok
+        except (TranscriptError, ValueError, TypeError, KeyError):
+            ok = False
+        if ok:
+            doc = candidate
+        else:
+            stats["migration.bad_hand_log"] += 1
+    return doc
