@@ -221,13 +221,13 @@ def test_a_new_host_whose_majority_never_comes_back_stops_instead_of_waiting_for
     assert lost is not None
     send, dead = lost.shared.send, []
 
-    def dies_at_the_last_hand_log(to: Any, type_: str, **body: Any) -> None:
-        if type_ == "hand_log" and body["end"]["finished"]:
+    def dies_at_the_last_hand_log(to: Any, body: Body) -> None:
+        if isinstance(body, HandLog) and body.end["finished"]:
             dead.append(to.seat)
             if to.seat == 1:
-                send(to, type_, **body)
+                send(to, body)
         elif not dead:
-            send(to, type_, **body)
+            send(to, body)
 
     lost.shared.send = dies_at_the_last_hand_log  # type: ignore[method-assign]
     table.run(lambda: bool(dead))
