@@ -10,7 +10,8 @@ attack is bounded in count and time (``CAP_S``) and everything it started is sto
 Columns:
 
   attack      what was done (see ATTACKS below)
-  outcome     held: every goal met; degraded: the game went on but a goal was missed (named in
+  outcome     held: every goal met (at a table without a move clock, a player who never moves
+              is waited for: that row holds when the table waits and keeps everyone posted); degraded: the game went on but a goal was missed (named in
               the last column); stalled: the real player's match did not end in time; crashed:
               the host process died
   hb delay    the longest silence the real player saw from the host, less one heartbeat (0.25 s)
@@ -63,6 +64,7 @@ PY = sys.executable
 ROOT = Path(__file__).resolve().parent.parent
 HEARTBEAT_S = 0.25
 CAP_S = 60.0  # no attack runs longer than this
+STATUS_S = 5.0  # the real player says how the table looks this often (a match that must not end)
 FLOOD_S = 5.0
 FLOODERS = 40
 DELAY_GOAL_S = 0.2
@@ -118,11 +120,19 @@ async def probe_main(args: argparse.Namespace) -> None:
                 seen["hands"] = hands
                 print(json.dumps({"event": "hand", "hands": hands}), flush=True)
 
+    async def report_status() -> None:  # what a match that must not end shows meanwhile
+        while True:
+            await asyncio.sleep(STATUS_S)
+            print(json.dumps({"event": "status", "max_gap_s": seen["gap"],
+                              "host_silent": seen["silent"], "hands": seen["hands"]}), flush=True)
+
     node.subscribe(watch)
+    status = asyncio.ensure_future(report_status())
     try:
         await node.start()
         outcome = await node.run()
     finally:
+        status.cancel()
         await node.close()
     result = outcome.to_json()
     result.update(
@@ -957,6 +967,28 @@ async def attack_bot_keys(work: Path) -> Row:
     return row
 
 
+async def judge_waiting(row: Row, table: Table, probe: Child, wait_s: float) -> None:
+    """A player who never moves at a table without a move clock is waited for: that is the rule
+    (issue 13: only a table's move clock hands a seat to the bot). Held when, ``wait_s`` on, the
+    match has not ended, nobody was dropped and the host kept the real player posted."""
+    await asyncio.sleep(wait_s)
+    statuses = [x for x in probe.lines if x.get("event") == "status"]
+    ended = any(x.get("event") == "result" for x in probe.lines)
+    row.mem_mb = table.added_mb
+    if table.host.proc.returncode is not None:
+        row.miss(f"host exited with {table.host.proc.returncode}", "crashed")
+    elif ended or not statuses:
+        row.miss("the match ended (or the real player stopped) though the table must wait")
+    else:
+        last = statuses[-1]
+        row.delay_s = max(0.0, last["max_gap_s"] - HEARTBEAT_S)
+        if last["host_silent"]:
+            row.miss(f"the real player thought the host silent {last['host_silent']}x")
+        row.notes.append(f"no move clock: the table waits for the player ({wait_s:.0f} s, as"
+                         " designed; --move-time hands the seat to the table's bot)")
+    row.game = "waits"
+
+
 async def attack_silent(work: Path, what: str, clock: bool = False) -> Row:
     row = Row(
         f"seated peer heartbeats but never sends its {what}" + (", move clock" if clock else "")
@@ -971,7 +1003,10 @@ async def attack_silent(work: Path, what: str, clock: bool = False) -> Row:
             ignored = {"commit": "commit_req", "reveal": "reveal_req"}[what]
             node.session._handlers = {**node.session._handlers, ignored: lambda self, body: None}
         task = await run_node(node)
-        await judge(row, table, probe, 45.0, flood=False)
+        if what == "move" and not clock:
+            await judge_waiting(row, table, probe, 20.0)
+        else:
+            await judge(row, table, probe, 45.0, flood=False)
         row.mem_mb = table.added_mb
     finally:
         if node is not None:
