@@ -163,9 +163,23 @@ def _draw_chain(chain: tuple[Placed, ...], width: int, height: int, colour: bool
             drawn.ends[End.RIGHT] = (x, mid)
         if p.spinner:
             drawn.spot = _Spot(left, mid, drawn.tracks - 1, False)
-    if mid + 1 >= height:
-        canvas.put(max(0, width - 14), height - 1, " …line goes on", "class:dim")
+    if mid >= height:  # a whole track fell off (a double's lower half alone is no news)
+        _note_line_goes_on(canvas, height - 1)
     return canvas, drawn
+
+
+TILE_EDGES = " ]┤╮╯"  # what a row holds just after a whole tile (or between tiles)
+
+
+def _note_line_goes_on(canvas: Canvas, y: int) -> None:
+    """"…line goes on" at the right of row ``y``, over whole tiles only (never half of one)."""
+    note = " …line goes on"
+    x = max(0, canvas.width - len(note))
+    row = canvas.cells[y]
+    while x > 0 and row[x - 1][0] not in TILE_EDGES:
+        x -= 1
+    canvas.put(x, y, " " * (canvas.width - x))
+    canvas.put(canvas.width - len(note), y, note, "class:dim")
 
 
 def tracks(view: LineView, width: int) -> int:

@@ -5,6 +5,7 @@ Long text is wrapped or shortened on word boundaries, so no screen ever ends a l
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from lanomino.ui.render import Canvas
@@ -23,9 +24,45 @@ def fit(text: str, width: int) -> str:
     return cut.rstrip(" ,;:·-") + "…"
 
 
+UNIT = re.compile(r"\S+ \([^()]*\)\S*|\([^()]*\)\S*|\S+")  # a word, or "65 (55 for the pips)"
+
+
 def wrap(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` columns, broken between words."""
-    return textwrap.wrap(text, max(1, width), break_on_hyphens=False) or [""]
+    """``text`` in lines of at most ``width`` columns, broken between words; where it can, a
+    line breaks between the parts of "a · b · c" (the "·" ends the line) and never inside
+    "(...)" or between it and the word before it ("Ben 65 (55 for the pips, 10 for the ends)",
+    "(playing to 100)")."""
+    width = max(1, width)
+    parts = text.split(" · ")
+    units = [u for i, part in enumerate(parts)
+             for u in _units(part + (" ·" if i < len(parts) - 1 else ""), width)]
+    lines: list[str] = []
+    line = ""
+    for unit in units:
+        if line and len(line) + 1 + len(unit) <= width:
+            line += " " + unit
+            continue
+        if line:
+            lines.append(line)
+        pieces = textwrap.wrap(unit, width, break_on_hyphens=False) or [""]  # (a word too long)
+        lines += pieces[:-1]
+        line = pieces[-1]
+    return [*lines, line] if line or not lines else lines
+
+
+def _units(part: str, width: int) -> list[str]:
+    """What of ``part`` stays on one line: all of it when it fits, else its words with each
+    "(...)" kept whole and joined to the word before it (when that fits)."""
+    words = part.split()
+    if len(" ".join(words)) <= width:
+        return [" ".join(words)] if words else []
+    units: list[str] = []
+    for match in UNIT.finditer(part):
+        unit = " ".join(match.group(0).split())
+        units += unit.split() if len(unit) > width else [unit]
+    if len(units) > 1 and units[-1] == "·" and len(units[-2]) + 2 <= width:
+        units[-2:] = [units[-2] + " ·"]  # (a line may end in "·", never start with it)
+    return units
 
 
 def put_wrapped(canvas: Canvas, x: int, y: int, text: str, style: str = "",

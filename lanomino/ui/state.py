@@ -314,6 +314,7 @@ def confirm(ui: UiState) -> Action | None:
     if ui.places:
         action = ui.places[ui.place_index]
         ui.places, ui.place_index = (), 0
+        ui.message = ""  # (the question is answered)
         return action
     if not obs.is_my_turn:
         ui.message = f"wait: it is {seat_name(ui, obs.turn)}'s turn"

@@ -36,7 +36,13 @@ def table_header(ui: UiState, canvas: Canvas, obs: Observation, over: int | None
         what = f"hand {obs.dealt_hands + (obs.phase == 'play')}"
         if obs.rules.draws:
             what += f" · boneyard {obs.boneyard}"
-    header(canvas, f"{where}{describe_game(obs.rules)} · {what}", "? help  q leave")
+    keys = "? help  q leave"
+    room = canvas.width - len(keys) - 3
+    game = describe_game(obs.rules)
+    if len(f"{where}{game} · {what}") > room:  # a narrow screen: the hand matters more
+        game = game.replace(" game", "")  # "Partnership Block to 100"
+    title = f"{where}{game} · {what}"
+    header(canvas, title if len(title) <= room else f"{where}{what}", keys)
 
 
 def draw_table(ui: UiState, canvas: Canvas) -> None:
@@ -141,7 +147,8 @@ def _draw_own(ui: UiState, obs: Observation, canvas: Canvas, y: int) -> None:
     title = f"Your hand · {seat_name(ui, obs.seat)}{partner} · {score} pts"
     room = canvas.width - 2 - len(turn) - 3
     x = canvas.put(1, y, fit(title, room), "class:title")
-    x = canvas.put(x, y, target[: max(0, room - x + 1)], "class:dim")
+    if x + len(target) <= room + 1:  # "(to 100)" whole, or not at all (the header says it too)
+        x = canvas.put(x, y, target, "class:dim")
     canvas.put(x + 3, y, turn, style)
 
 

@@ -40,6 +40,19 @@ def play(state: GameState, seat: int, tile: str, end: End | None = None) -> list
     return apply(state, seat, Play(parse_tile(tile), end))
 
 
+def four_one_fits_both_ends() -> GameState:
+    """Block, seat 0 to play: the line shows 4 and 1, and seat 0 holds 4-1 (it fits both)."""
+    from lanomino.engine import PASS
+
+    state = game(Rules.preset("block"), ["6-6 6-1 4-1 0-0 3-3 5-5 2-2",
+                                         "6-4 6-2 6-0 5-2 2-0 5-0 3-2"])
+    play(state, 0, "6-6")
+    play(state, 1, "6-4", End.LEFT)
+    play(state, 0, "6-1", End.RIGHT)
+    apply(state, 1, PASS)  # nothing with a 4 or a 1
+    return state
+
+
 def went_out() -> tuple[GameState, list[Event]]:
     """Block, two tiles each: seat 0 opens 6-6, seat 1 has no six, seat 0 goes out with 6-5
     (seat 1 keeps 0-0 and 1-0: one pip)."""

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tablekit import deal_hand, game, play, show, went_out
+from tablekit import deal_hand, four_one_fits_both_ends, game, play, show, went_out
 
 from lanomino.engine import (
     DRAW,
-    PASS,
     RESIGN,
     End,
     Event,
@@ -115,12 +114,7 @@ def test_all_fives_shows_the_running_count_and_the_open_arms() -> None:
 
 
 def test_the_last_tile_played_is_highlighted_and_the_ends_marked_when_choosing() -> None:
-    state = game(Rules.preset("block"), ["6-6 6-1 4-1 0-0 3-3 5-5 2-2",
-                                         "6-4 6-2 6-0 5-2 2-0 5-0 3-2"])
-    play(state, 0, "6-6")
-    play(state, 1, "6-4", End.LEFT)
-    play(state, 0, "6-1", End.RIGHT)
-    apply(state, 1, PASS)  # nothing with a 4 or a 1
+    state = four_one_fits_both_ends()
     ui = at_table(state, ("You", "Ana"))
     canvas = draw_screen(ui, Canvas(80, 24))
     last = "".join(ch for row in canvas.cells for ch, style in row if "tile.last" in style)
