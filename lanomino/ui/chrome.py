@@ -33,6 +33,8 @@ def wrap(text: str, width: int) -> list[str]:
     "(...)" or between it and the word before it ("Ben 65 (55 for the pips, 10 for the ends)",
     "(playing to 100)")."""
     width = max(1, width)
+    if len(text.rstrip()) <= width:
+        return [text.rstrip()]  # as it is: columns lined up with spaces stay lined up
     parts = text.split(" · ")
     units = [u for i, part in enumerate(parts)
              for u in _units(part + (" ·" if i < len(parts) - 1 else ""), width)]
@@ -53,9 +55,8 @@ def wrap(text: str, width: int) -> list[str]:
 def _units(part: str, width: int) -> list[str]:
     """What of ``part`` stays on one line: all of it when it fits, else its words with each
     "(...)" kept whole and joined to the word before it (when that fits)."""
-    words = part.split()
-    if len(" ".join(words)) <= width:
-        return [" ".join(words)] if words else []
+    if len(part.strip()) <= width:
+        return [part.strip()] if part.strip() else []
     units: list[str] = []
     for match in UNIT.finditer(part):
         unit = " ".join(match.group(0).split())

@@ -58,6 +58,8 @@ def test_a_line_breaks_between_the_parts_and_never_inside_brackets() -> None:
                                 "Ben 30 (10 for the pips, 20 for the ends)"]
     assert wrap("Each player gets 7 tiles (28 in all).", 30) == ["Each player gets 7",
                                                                   "tiles (28 in all)."]
+    row = f"{'Against':34} {'Matches':>7} {'Wins':>5} {'Win rate':>9}"  # the stats table's
+    assert wrap(row, 76) == [row]  # a line that fits keeps its columns
 
 
 @given(st.lists(st.sampled_from(["a", "Ben", "65", "(55", "pips)", "·", "(to 100)", "tiles,",
