@@ -48,10 +48,8 @@ def kept_seats(node: TableNode | None) -> tuple[dict[bytes, int], dict[int, str]
         roster, mine = node.host.roster(), int(node.session.seat)
     else:
         return {}, {}
-    people = [(mine if int(e["seat"]) == 0 else int(e["seat"]), e) for e in roster
-              if e["kind"] == "human"]
-    return ({bytes.fromhex(e["identity"]): n for n, e in people},
-            {n: str(e["name"]) for n, e in people})
+    people = [(mine if e.seat == 0 else e.seat, e) for e in roster if e.kind == "human"]
+    return {e.identity: n for n, e in people}, {n: e.name for n, e in people}
 
 
 def hosted_again(node: TableNode | None) -> HostTable | None:
@@ -63,7 +61,7 @@ def hosted_again(node: TableNode | None) -> HostTable | None:
     if not isinstance(node, PeerNode) or node.host is None:
         return None
     host = node.host
-    bots = sum(1 for e in host.roster() if e["kind"] == "bot")
+    bots = sum(1 for e in host.roster() if e.kind == "bot")
     levels = sorted(set(node.session.bot_levels.values()))
     return HostTable(node.table_label(), str(host.rules.to_spec()["preset"]), host.players, bots,
                      levels[0] if levels else "normal", node.passphrase, rules=host.rules,
@@ -73,7 +71,7 @@ def hosted_again(node: TableNode | None) -> HostTable | None:
 def new_host_at(node: TableNode | None, seat: int) -> tuple[str, str, bytes] | None:
     """Where the member at ``seat`` hosts the table now: ("HOST:PORT", its CURVE key, its
     identity key), from the roster a peer was sent (None: not known)."""
-    from lanomino.net.election import entry_of, host_address, raw_key
+    from lanomino.net.election import entry_of, host_address
     from lanomino.node import PeerNode
 
     if not isinstance(node, PeerNode):
@@ -82,7 +80,7 @@ def new_host_at(node: TableNode | None, seat: int) -> tuple[str, str, bytes] | N
     where = host_address(entry)
     if entry is None or where is None:
         return None
-    return f"{where[0]}:{where[1]}", where[2], raw_key(entry["identity"])
+    return f"{where[0]}:{where[1]}", where[2], entry.identity
 
 
 async def watch_for_offer(lan: LanView, still_here: Callable[[], bool], join: JoinTable,

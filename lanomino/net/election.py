@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from lanomino.fair.identity import peer_id
+from lanomino.net.wire.messages import RosterEntry
 
 HANDOVER = "handover"  # a host's bye reason starts with this when it leaves a running match
 # Elections need three members: with two, the one left can never make a majority (it waits for
@@ -24,41 +24,35 @@ HANDOVER = "handover"  # a host's bye reason starts with this when it leaves a r
 MIN_ELECTORATE = 3
 
 
-def raw_key(value: str | bytes) -> bytes:
-    """A key or signature as a message holds it: bytes once validated, hex as sent (or as a host's
-    own roster and report have it)."""
-    return value if isinstance(value, bytes) else bytes.fromhex(value)
-
-
-def entry_of(roster: Sequence[dict[str, Any]], seat: int) -> dict[str, Any] | None:
+def entry_of(roster: Sequence[RosterEntry], seat: int) -> RosterEntry | None:
     """The roster entry of ``seat`` (None: no such seat)."""
-    return next((e for e in roster if e["seat"] == seat), None)
+    return next((e for e in roster if e.seat == seat), None)
 
 
-def host_address(entry: dict[str, Any] | None) -> tuple[str, int, str] | None:
+def host_address(entry: RosterEntry | None) -> tuple[str, int, str] | None:
     """Where a member would host (its standby ROUTER): (IP, port, CURVE key), or None."""
-    if entry is None or not entry.get("addr") or not entry.get("curve"):
+    if entry is None or not entry.addr or not entry.curve:
         return None
-    host, port = str(entry["addr"]).rsplit(":", 1)
-    return host.strip("[]"), int(port), str(entry["curve"])
+    host, port = entry.addr.rsplit(":", 1)
+    return host.strip("[]"), int(port), entry.curve
 
 
-def members(roster: Sequence[dict[str, Any]]) -> list[int]:
+def members(roster: Sequence[RosterEntry]) -> list[int]:
     """The seats that vote: people's seats that have not left the table."""
-    return [e["seat"] for e in roster if e["kind"] in ("host", "human") and not e.get("left", False)]
+    return [e.seat for e in roster if e.kind in ("host", "human") and not e.left]
 
 
-def can_migrate(roster: Sequence[dict[str, Any]]) -> bool:
+def can_migrate(roster: Sequence[RosterEntry]) -> bool:
     """The table has enough members for an election when its host is lost."""
     return len(members(roster)) >= MIN_ELECTORATE
 
 
-def newer_host(announced: Iterable[tuple[str, int]], roster: Sequence[dict[str, Any]], term: int,
+def newer_host(announced: Iterable[tuple[str, int]], roster: Sequence[RosterEntry], term: int,
                me: str) -> tuple[int, int] | None:
     """The newest host of this table that another member announces (``announced``: its peer id
     and term, for announcements under this table's name), as (term, seat), when its term is
     higher than ``term``; None otherwise. ``me`` is this node's own peer id."""
-    ids = {peer_id(raw_key(e["identity"])): int(e["seat"]) for e in roster}
+    ids = {peer_id(e.identity): e.seat for e in roster}
     newer = [(t, ids[p]) for p, t in announced if p in ids and p != me and t > term]
     return max(newer) if newer else None
 
@@ -68,7 +62,7 @@ def majority(count: int) -> int:
     return count // 2 + 1
 
 
-def succession(roster: Sequence[dict[str, Any]], lost: int) -> list[int]:
+def succession(roster: Sequence[RosterEntry], lost: int) -> list[int]:
     """The members in the order they take over from ``lost`` (which is not among them)."""
     seats = members(roster)
     after = [s for s in seats if s > lost] + [s for s in seats if s < lost]

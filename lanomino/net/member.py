@@ -32,6 +32,7 @@ from lanomino.net.host.session import HostSession, Policy
 from lanomino.net.peer.session import PeerSession
 from lanomino.net.session import successor_host
 from lanomino.net.session_base import HostChanged, SessionEvent, SteppedDown
+from lanomino.net.wire.messages import RosterEntry
 
 
 class Role(enum.Enum):
@@ -98,7 +99,7 @@ class TableMember:
     def active(self) -> HostSession | PeerSession:
         return self.host if self.host is not None else self.peer
 
-    def roster(self) -> list[dict[str, Any]]:
+    def roster(self) -> list[RosterEntry]:
         return self.host.roster() if self.host is not None else self.peer.roster
 
     def observation(self) -> Observation | None:

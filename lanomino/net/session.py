@@ -56,9 +56,9 @@ def rejoin_as_peer(host: HostSession, now: float, term: int, seat: int) -> PeerS
     its roster), same identity and CURVE key. Its own seat has usually left by then (it was the
     lost host): the new host lets it watch the match to its end. The caller connects it (the
     roster's ``addr`` and ``curve`` say where) and calls ``connect(now)``."""
-    entry = next(e for e in host.roster() if e["seat"] == seat)
+    entry = next(e for e in host.roster() if e.seat == seat)
     name = host.shared.seat(host.host_seat).name
-    peer = PeerSession(host.identity, host.curve, entry["curve"] or "", name=name,
+    peer = PeerSession(host.identity, host.curve, entry.curve or "", name=name,
                        timings=host.timings, secret_source=host.secret_source, term=term)
     peer.now = now
     return peer

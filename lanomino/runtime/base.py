@@ -10,7 +10,7 @@ import logging
 import random
 import socket
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +27,7 @@ from lanomino.net.session import (
     TranscriptUpdated,
 )
 from lanomino.net.session_base import Outgoing
+from lanomino.net.wire.messages import RosterEntry
 
 if TYPE_CHECKING:
     from lanomino.net.zmq_transport import HostTransport
@@ -81,9 +82,8 @@ class SeatRow:
     away: bool = False  # out of time on the move clock: the table's bot plays the seat
 
 
-def seat_rows(roster: list[dict[str, Any]]) -> tuple[SeatRow, ...]:
-    return tuple(SeatRow(int(e["seat"]), str(e["name"]), str(e["kind"]),
-                         bool(e.get("connected", True)), bool(e.get("away", False))) for e in roster)
+def seat_rows(roster: Sequence[RosterEntry]) -> tuple[SeatRow, ...]:
+    return tuple(SeatRow(e.seat, e.name, e.kind, e.connected, e.away) for e in roster)
 
 
 @dataclass

@@ -187,7 +187,7 @@ class HostNode(NodeBase):
         return None if where is None else DirectAddress(*where)
 
     def _someone_away(self) -> bool:
-        return any(not e["connected"] and not e["left"] and e["kind"] == "human" for e in self.session.roster())
+        return any(not e.connected and not e.left and e.kind == "human" for e in self.session.roster())
 
     async def _receive(self) -> None:
         while True:

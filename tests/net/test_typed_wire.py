@@ -30,6 +30,10 @@ BODIES: dict[str, dict[str, Any]] = {
                  "play": {"hand": 1, "tiles": ["6-4"], "events": [{"e": "resigned", "seat": 0}],
                           "moves": [], "signatures": [SIG], "turn": 0, "attempts": [],
                           "abandoned": []}},
+    "roster": {"roster": [{"seat": 0, "name": "ana", "identity": KEY, "curve": None,
+                           "kind": "host", "connected": True, "left": False, "addr": None,
+                           "away": False}],
+               "seats": 2, "watching": 0, "watch_cap": 8, "move_clock_ms": None},
     "ping": {},
 }
 
@@ -78,6 +82,15 @@ def test_a_snapshots_hand_in_play_is_typed_and_checked_field_by_field() -> None:
     bad = {**BODIES["snapshot"], "play": {**BODIES["snapshot"]["play"], "turn": 9}}
     with pytest.raises(RemoteProtocolError, match=r"play\.turn"):
         parse_message(message("snapshot", bad))
+
+
+def test_a_roster_entry_is_typed_with_its_identity_key_as_bytes() -> None:
+    body = parse_message(message("roster", BODIES["roster"])).body
+    assert isinstance(body, m.Roster) and isinstance(body.roster[0], m.RosterEntry)
+    assert body.roster[0].identity == bytes.fromhex(KEY) and body.roster[0].kind == "host"
+    bad = {**BODIES["roster"], "roster": [{**BODIES["roster"]["roster"][0], "kind": "boss"}]}
+    with pytest.raises(RemoteProtocolError, match=r"roster\[0\]\.kind"):
+        parse_message(message("roster", bad))
 
 
 def test_a_body_we_build_encodes_as_the_wire_expects() -> None:

@@ -121,7 +121,7 @@ def test_watchers_take_no_seat_and_do_not_count_for_the_majority() -> None:
     assert len(t.host.watchers) == 1
     assert all(s.session.watching == 1 for s in t.slots)  # every player sees "1 watching"
     assert w.session.seat == -1
-    assert w.session.identity.public_key.hex() not in {e["identity"] for e in roster}
+    assert w.session.identity.public_key not in {e.identity for e in roster}
 
 
 def test_a_watcher_cannot_move() -> None:
@@ -233,9 +233,9 @@ def test_a_watcher_is_told_the_move_clock_and_who_is_out_of_time() -> None:
     t = Table(Rules.preset("classic"), 2, timings=clocked)
     t.slots[0].mute = frozenset({"move"})  # the player never moves: it runs out of time
     w = t.add_watcher("ada")
-    t.run(lambda: any(e.get("away") for e in w.session.roster), max_time=60)
+    t.run(lambda: any(e.away for e in w.session.roster), max_time=60)
     assert w.session.move_clock_s == 2.0
-    away = [e["seat"] for e in w.session.roster if e.get("away")]
+    away = [e.seat for e in w.session.roster if e.away]
     assert away == [1] and t.host.stats["move_clock.away"] >= 1
 
 

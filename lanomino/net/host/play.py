@@ -105,16 +105,21 @@ class Playing:
         d.signatures.append(sig)
         public = tuple(event_to_json(e) for e in events)
         turn = self.t.state.turn
-        drawn = [i for i, e in enumerate(events) if type(e) is TileDrawn]  # hidden from the others
+        drawn = [(i, e) for i, e in enumerate(events) if isinstance(e, TileDrawn)]
+        # one update per view of the move (a drawn tile is hidden from the others): the seats
+        # that see it alike share it, and the table encodes it once (Table.send)
+        views: dict[tuple[int, ...], m.Update] = {}
         updates: list[tuple[Seat, m.Update]] = []
         for s in self.t.audience():
-            mine = public
-            for i in drawn:
-                e = events[i]
-                assert isinstance(e, TileDrawn)
-                if e.seat != s.seat:
-                    mine = (*mine[:i], event_to_json(public_event(e, s.seat)), *mine[i + 1:])
-            updates.append((s, m.Update(d.hand, index, move, sig, mine, turn)))
+            hidden = tuple(i for i, e in drawn if e.seat != s.seat)
+            body = views.get(hidden)
+            if body is None:
+                mine = public
+                for i, e in drawn:
+                    if i in hidden:
+                        mine = (*mine[:i], event_to_json(public_event(e, s.seat)), *mine[i + 1:])
+                body = views[hidden] = m.Update(d.hand, index, move, sig, mine, turn)
+            updates.append((s, body))
         watched: m.Update | None = None
         if len(self.t.watchers):  # every drawn tile hidden: a watcher views from no seat
             seen = (tuple(event_to_json(public_event(e, VIEWER)) for e in events) if drawn

@@ -205,7 +205,7 @@ class HostSession:
     def seats_taken(self) -> int:
         return self.shared.seats_taken
 
-    def roster(self) -> list[dict[str, Any]]:
+    def roster(self) -> list[m.RosterEntry]:
         return self.shared.roster()
 
     def observation(self, seat: int | None = None) -> Observation | None:

@@ -49,7 +49,8 @@ from lanomino.net.session_base import (
 )
 from lanomino.net.watchers import DEFAULT_CAP, Watchers
 from lanomino.net.wire import messages as m
-from lanomino.net.wire.schemas import build, envelope
+from lanomino.net.wire.checks import JsonObject
+from lanomino.net.wire.schemas import build, to_body, wrap
 
 Policy = Callable[[Observation], Action]
 
@@ -100,11 +101,9 @@ class Seat:
     unanswered_since: float | None = None  # it let a deadline pass: its grace period runs from here
     away: bool = False  # out of time on the move clock: the table's bot plays it until it is back
 
-    def roster(self) -> dict[str, Any]:
-        return {"seat": self.seat, "name": self.name, "identity": self.identity.hex(),
-                "curve": self.curve, "kind": self.kind,
-                "connected": self.connected and not self.left,
-                "left": self.left, "addr": self.addr, "away": self.away}
+    def roster(self) -> m.RosterEntry:
+        return m.RosterEntry(self.seat, self.name, self.identity, self.curve, self.kind,
+                             self.connected and not self.left, self.left, self.addr, self.away)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +148,7 @@ class Table:
         self.out: list[Outgoing] = []
         self.events: list[SessionEvent] = []
         self.now = 0.0
+        self._encoded: tuple[m.Body, JsonObject] | None = None  # the body sent last (send)
         self._phase = Phase.LOBBY
 
     # ----- the phase: one owner ------------------------------------------------------------------
@@ -173,7 +173,7 @@ class Table:
     def seats_taken(self) -> int:
         return sum(1 for s in self.seats if s is not None and not s.left)
 
-    def roster(self) -> list[dict[str, Any]]:
+    def roster(self) -> list[m.RosterEntry]:
         return [s.roster() for s in self.seats if s is not None]
 
     def observation(self, seat: int | None = None) -> Observation | None:
@@ -197,11 +197,16 @@ class Table:
     # ----- sending -------------------------------------------------------------------------------
 
     def send(self, to: Seat, body: m.Body) -> None:
+        """Queue ``body`` for one seat, on its own seq. The same body sent to several seats in a
+        row (a roster, an update they see alike) is encoded once (bodies are frozen)."""
         to.out_seq += 1
         to.last_sent = self.now
         if to.route is None:
             return
-        self.out.append(Outgoing(to.route, envelope(body, self.term, to.out_seq)))
+        last = self._encoded
+        if last is None or last[0] is not body:
+            last = self._encoded = (body, to_body(body))
+        self.out.append(Outgoing(to.route, wrap(body.TYPE, last[1], self.term, to.out_seq)))
 
     def send_bots(self, seat: Seat) -> None:
         """Tell a member the host-side bots' levels, so that it can play them if it hosts next.

@@ -34,7 +34,7 @@ from lanomino.fair.identity import Identity
 from lanomino.fair.replay import state_after
 from lanomino.fair.shuffle import derive_deal
 from lanomino.fair.transcript import parse_transcript
-from lanomino.net.election import HANDOVER, majority, members, raw_key
+from lanomino.net.election import HANDOVER, majority, members
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
@@ -79,9 +79,9 @@ class Takeover:
         self.t.local = {peer.seat: self.t.local[0]}
         if bot_policy is not None:
             for e in peer.roster:
-                level = peer.bot_levels.get(e["seat"])
-                if e["kind"] == "bot" and not e.get("left", False) and level is not None:
-                    self.t.local[e["seat"]] = LocalSeat(e["name"], Identity.generate(),
+                level = peer.bot_levels.get(e.seat)
+                if e.kind == "bot" and not e.left and level is not None:
+                    self.t.local[e.seat] = LocalSeat(e.name, Identity.generate(),
                                                         bot_policy(level), level)
         adopted = sorted(n for n in self.t.local if n != peer.seat)
         if adopted:
@@ -90,14 +90,12 @@ class Takeover:
         self.t.seats = [None] * self.t.players
         self.keys_before = [b""] * self.t.players
         for e in peer.roster:
-            kind = "host" if e["seat"] == peer.seat else ("bot" if e["kind"] == "bot" else "human")
-            self.keys_before[e["seat"]] = raw_key(e["identity"])
-            key = (self.t.local[e["seat"]].identity.public_key if e["seat"] in adopted
-                   else raw_key(e["identity"]))
-            seat = Seat(e["seat"], e["name"], kind, key, e["curve"], connected=False,
-                        left=e.get("left", False), last_heard=self.t.now, addr=e.get("addr"),
-                        away=e.get("away", False))
-            self.t.seats[e["seat"]] = seat  # its connection counts once it has said hello again
+            kind = "host" if e.seat == peer.seat else ("bot" if e.kind == "bot" else "human")
+            self.keys_before[e.seat] = e.identity
+            key = self.t.local[e.seat].identity.public_key if e.seat in adopted else e.identity
+            seat = Seat(e.seat, e.name, kind, key, e.curve, connected=False, left=e.left,
+                        last_heard=self.t.now, addr=e.addr, away=e.away)
+            self.t.seats[e.seat] = seat  # its connection counts once it has said hello again
         me = self.t.seat(peer.seat)
         me.connected = True
         self.members = members(peer.roster)

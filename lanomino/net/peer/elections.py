@@ -27,7 +27,7 @@ class PeerElections:
             return self.p.migration and can_migrate(self.p.roster) and self.p.phase is Phase.SEATED
         return (self.p.migration and can_migrate(self.p.roster) and self.p.phase is Phase.SEATED
                 and self.p.seat >= 0
-                and mine is not None and not mine.get("left", False))  # a watcher has no vote
+                and mine is not None and not mine.left)  # a watcher has no vote
 
     def elect(self, now: float) -> None:
         """The host (or the candidate followed so far) is gone: follow the next candidate."""
@@ -52,7 +52,7 @@ class PeerElections:
         """Join the host of ``term`` at ``seat`` (an election's candidate, or one seen
         announced)."""
         entry = entry_of(self.p.roster, seat)
-        curve = str(entry["curve"]) if entry is not None and entry["curve"] else ""
+        curve = (entry.curve or "") if entry is not None else ""
         self.p.term, self.p.host_seat, self.p.host_curve = term, seat, curve
         self.p.host_seq = 0
         # a candidate gets twice the liveness timeout: it may notice the silence (and start
@@ -93,11 +93,11 @@ class PeerElections:
 
     def bots(self, body: m.Bots) -> None:
         """The host-side bots' levels (this peer adopts them if it hosts after a migration)."""
-        kinds = {e["seat"]: e for e in self.p.roster}
+        kinds = {e.seat: e for e in self.p.roster}
         levels: dict[int, str] = {}
         for bot in body.bots:
             entry = kinds.get(bot["seat"])
-            if entry is None or entry["kind"] != "bot":
+            if entry is None or entry.kind != "bot":
                 raise ValueError(f"{seat_name(bot['seat'])} is not a bot's seat")
             levels[bot["seat"]] = bot["level"]
         self.p.bot_levels = levels

@@ -188,7 +188,7 @@ class PeerSession(PeerState):
         view = self.view
         mine = entry_of(self.roster, self.seat)
         if (self.doc is None or view is None or self.rules is None or mine is None
-                or mine.get("left", False)):
+                or mine.left):
             self.go(Phase.CLOSED)  # (a watcher, whose seat has left, wins nothing)
             self._events.append(Closed("the host has gone (silent past the grace period)"))
             return
@@ -236,7 +236,7 @@ class PeerSession(PeerState):
     def away(self) -> bool:
         """The move clock ran out for this seat: the table's bot plays it until ``back``."""
         mine = entry_of(self.roster, self.seat)
-        return bool(mine is not None and mine.get("away", False))
+        return mine is not None and mine.away
 
     def presign(self, action: Action) -> None:
         """Sign ``action`` as this seat's next move ahead of ``submit`` (an interactive client can
@@ -385,9 +385,9 @@ class PeerSession(PeerState):
 
 
 
-def _host_in(roster: list[dict[str, Any]], known: int) -> int:
+def _host_in(roster: list[m.RosterEntry], known: int) -> int:
     """The seat the roster names as the host (a table that migrated is hosted from another seat)."""
-    return next((e["seat"] for e in roster if e["kind"] == "host"), known)
+    return next((e.seat for e in roster if e.kind == "host"), known)
 
 
 __all__ = ["PeerSession", "Phase", "view_after"]

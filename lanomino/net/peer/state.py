@@ -106,7 +106,7 @@ class PeerState:
         self.my_seq = 0
         self.seat = -1
         self.players = 0
-        self.roster: list[dict[str, Any]] = []
+        self.roster: list[m.RosterEntry] = []
         self.rules: Rules | None = None
         self.table = b""
         self.header: dict[str, Any] = {}

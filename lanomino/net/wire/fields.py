@@ -7,7 +7,6 @@ from dataclasses import fields
 from typing import Annotated, Any, TypeVar, get_type_hints
 
 from lanomino.net.wire.checks import (
-    ADDR,
     CODE,
     COUNT,
     CURVE,
@@ -21,13 +20,11 @@ from lanomino.net.wire.checks import (
     VIEWER,
     Check,
     JsonObject,
-    boolean,
     check_fields,
     integer,
     listof,
     name_text,
     obj,
-    optional,
     pair,
     text,
 )
@@ -47,20 +44,6 @@ Object = Annotated[JsonObject, obj]
 Commitments = Annotated[tuple[tuple[int, bytes], ...], listof(pair(SEAT, KEY32), MAX_SEATS)]
 Seats = Annotated[tuple[int, ...], listof(SEAT, MAX_SEATS)]
 Events = Annotated[tuple[JsonObject, ...], listof(obj, MAX_EVENTS)]
-
-ROSTER_ENTRY: dict[str, Check] = {
-    "seat": SEAT, "name": name_text, "identity": KEY32, "curve": optional(CURVE),
-    "kind": text(5, r"host|human|bot"), "connected": boolean, "left": boolean, "addr": optional(ADDR),
-    "away": boolean,
-}
-
-
-def roster_entry(value: Any, where: str) -> JsonObject:
-    """One seat of the replicated roster (its identity key as bytes)."""
-    return check_fields(obj(value, where), ROSTER_ENTRY, where)
-
-
-RosterList = Annotated[tuple[JsonObject, ...], listof(roster_entry, MAX_SEATS)]
 
 BOT_ENTRY: dict[str, Check] = {"seat": SEAT, "level": text(16, r"[a-z]+")}
 

@@ -8,6 +8,8 @@ from these classes, so a rule is written here once, and encodes a value back to 
 
 A field typed ``JsonObject`` is a JSON object the receiving part checks further (a transcript
 entry, a match header, a signed move as it was signed): that is where the JSON boundary stays.
+The objects inside bodies that have a shape of their own (a roster entry, a snapshot's hand in
+play) are typed too (``parts.py``).
 """
 
 from __future__ import annotations
@@ -45,7 +47,6 @@ from lanomino.net.wire.fields import (
     Name,
     Object,
     Reason,
-    RosterList,
     Seat,
     Seats,
     SeatsAtTable,
@@ -55,8 +56,13 @@ from lanomino.net.wire.fields import (
     bot_entry,
     nested,
 )
+from lanomino.net.wire.parts import RosterEntry as RosterEntry  # (re-exported with the messages)
+from lanomino.net.wire.parts import RosterList
+from lanomino.net.wire.parts import SnapshotPlay as SnapshotPlay
 
 # ----- joining ---------------------------------------------------------------------------------
+
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,20 +252,6 @@ class Resync:
 
 
 @dataclass(frozen=True, slots=True)
-class SnapshotPlay:
-    """The hand in play in a snapshot, as the viewer may see it (no tiles for a watcher)."""
-
-    hand: Hand
-    tiles: Annotated[tuple[str, ...], listof(TILE_TEXT, 28)]
-    events: Annotated[tuple[JsonObject, ...], listof(obj, 4 * MAX_MOVES)]  # the hand so far
-    moves: Annotated[tuple[JsonObject, ...], listof(obj, MAX_MOVES)]
-    signatures: Annotated[tuple[bytes, ...], listof(SIG, MAX_MOVES)]
-    turn: Seat
-    attempts: Annotated[tuple[JsonObject, ...], listof(obj, MAX_ATTEMPTS)]
-    abandoned: Annotated[tuple[JsonObject, ...], listof(abandoned_entry, MAX_SEATS)]
-
-
-@dataclass(frozen=True, slots=True)
 class Snapshot:
     TYPE: ClassVar[str] = "snapshot"
     seat: Viewer
@@ -382,8 +374,6 @@ Body = (Hello | Challenge | Auth | Watch | Welcome | Refused | Roster | Match | 
         | HandLog | Resync | Snapshot | SnapshotPart | Error | Bye | Ping | Back | Bots | Report
         | ReshuffleCommitReq | ReshuffleCommit | ReshuffleSet | ReshuffleEcho | ReshuffleRevealReq
         | ReshuffleReveal)
-
-PARTS: tuple[type[SnapshotPlay], ...] = (SnapshotPlay,)  # bodies only inside a message's body
 
 MESSAGES: dict[str, type[Body]] = {cls.TYPE: cls for cls in (
     Hello, Challenge, Auth, Watch, Welcome, Refused, Roster, Match, Agree, Begin, CommitReq, Commit,

@@ -48,8 +48,9 @@ Every message carries the sender's ``term``; a host refuses any other term, exce
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_type_hints
 
 from lanomino.net.chunks import split_body
 from lanomino.net.codec import (
@@ -62,7 +63,8 @@ from lanomino.net.codec import (
 from lanomino.net.errors import LocalProtocolError, RemoteProtocolError
 from lanomino.net.wire.checks import Check, JsonObject, check_fields
 from lanomino.net.wire.fields import annotated_checks
-from lanomino.net.wire.messages import MESSAGES, PARTS, Body, Snapshot, SnapshotPart, SnapshotPlay
+from lanomino.net.wire.messages import MESSAGES, Body, Snapshot, SnapshotPart
+from lanomino.net.wire.parts import PARTS, RosterEntry, SnapshotPlay
 
 __all__ = ["KNOWN_TYPES", "SCHEMAS", "Message", "build", "envelope", "parse_message", "to_body",
            "snapshot_parts", "wrap"]
@@ -71,9 +73,18 @@ __all__ = ["KNOWN_TYPES", "SCHEMAS", "Message", "build", "envelope", "parse_mess
 SCHEMAS: dict[str, dict[str, Check]] = {name: annotated_checks(cls)
                                         for name, cls in MESSAGES.items()}
 KNOWN_TYPES = frozenset(SCHEMAS)
-_FIELDS: dict[type[Any], tuple[str, ...]] = {
-    **{cls: tuple(SCHEMAS[cls.TYPE]) for cls in MESSAGES.values()},
-    **{cls: tuple(annotated_checks(cls)) for cls in PARTS}}
+# Values that are their own JSON: a field of one of these types is encoded as it is.
+_AS_IS: tuple[object, ...] = (int, str, bool, JsonObject, int | None, str | None, JsonObject | None)
+
+
+def _encoding(cls: type[Any]) -> tuple[tuple[str, bool], ...]:
+    """Each field of ``cls`` and whether it needs encoding (bytes, tuples, a typed part)."""
+    hints = get_type_hints(cls)
+    return tuple((f.name, hints[f.name] not in _AS_IS) for f in dataclasses.fields(cls))
+
+
+_FIELDS: dict[type[Any], tuple[tuple[str, bool], ...]] = {
+    cls: _encoding(cls) for cls in (*MESSAGES.values(), *PARTS)}
 
 
 def from_fields(type_: str, checked: dict[str, Any]) -> Body:
@@ -92,9 +103,10 @@ def _json(value: Any) -> Any:
     return value
 
 
-def to_body(value: Body | SnapshotPlay) -> JsonObject:
+def to_body(value: Body | RosterEntry | SnapshotPlay) -> JsonObject:
     """A body's JSON object: bytes as lowercase hex, tuples as lists (the inverse of the checks)."""
-    return {name: _json(getattr(value, name)) for name in _FIELDS[type(value)]}
+    return {name: _json(getattr(value, name)) if encoded else getattr(value, name)
+            for name, encoded in _FIELDS[type(value)]}
 
 
 class Message:

@@ -1,0 +1,61 @@
+"""The values that travel inside message bodies as objects of their own: a roster entry and a
+snapshot's hand in play. Frozen dataclasses like the messages (``messages.py``), checked field by
+field from the same ``Annotated`` metadata when the body that holds them is parsed. Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from lanomino.net.wire.checks import (
+    ADDR,
+    CURVE,
+    MAX_ATTEMPTS,
+    MAX_MOVES,
+    MAX_SEATS,
+    SIG,
+    TILE_TEXT,
+    JsonObject,
+    boolean,
+    listof,
+    obj,
+    optional,
+    text,
+)
+from lanomino.net.wire.fields import Hand, Key, Name, Seat, abandoned_entry, nested
+
+
+@dataclass(frozen=True, slots=True)
+class RosterEntry:
+    """One seat of the replicated roster: who sits there, what kind of seat, where it would host
+    after a migration (its standby address and CURVE key)."""
+
+    seat: Seat
+    name: Name
+    identity: Key
+    curve: Annotated[str | None, optional(CURVE)]
+    kind: Annotated[str, text(5, r"host|human|bot")]
+    connected: Annotated[bool, boolean]
+    left: Annotated[bool, boolean]
+    addr: Annotated[str | None, optional(ADDR)]
+    away: Annotated[bool, boolean]
+
+
+RosterList = Annotated[tuple[RosterEntry, ...], listof(nested(RosterEntry), MAX_SEATS)]
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotPlay:
+    """The hand in play in a snapshot, as the viewer may see it (no tiles for a watcher)."""
+
+    hand: Hand
+    tiles: Annotated[tuple[str, ...], listof(TILE_TEXT, 28)]
+    events: Annotated[tuple[JsonObject, ...], listof(obj, 4 * MAX_MOVES)]  # the hand so far
+    moves: Annotated[tuple[JsonObject, ...], listof(obj, MAX_MOVES)]
+    signatures: Annotated[tuple[bytes, ...], listof(SIG, MAX_MOVES)]
+    turn: Seat
+    attempts: Annotated[tuple[JsonObject, ...], listof(obj, MAX_ATTEMPTS)]
+    abandoned: Annotated[tuple[JsonObject, ...], listof(abandoned_entry, MAX_SEATS)]
+
+
+PARTS: tuple[type[RosterEntry | SnapshotPlay], ...] = (RosterEntry, SnapshotPlay)
