@@ -139,6 +139,15 @@ def _known_hosts(data_dir: Path) -> CheckHost:
     return check_host
 
 
+def fill_terminal(text: str) -> str:
+    """``text`` wrapped between words to the terminal's width (a fingerprint is never split)."""
+    import shutil
+    import textwrap
+
+    width = max(20, shutil.get_terminal_size((80, 24)).columns - 1)
+    return textwrap.fill(text, width, break_on_hyphens=False)
+
+
 def trust_host(found: Resolved, data_dir: Path, ask: bool) -> None:
     """Decide on a host not trusted yet (asking on the terminal when ``ask``), then remember the
     host. Raises CliError when the person (or, headless, the missing code) says no."""
@@ -155,7 +164,7 @@ def trust_host(found: Resolved, data_dir: Path, ask: bool) -> None:
             raise CliError(f"{where} is a host not met before (fingerprint {found.fingerprint}) "
                            "and nobody is here to compare fingerprints: give the code the host's "
                            f"screen shows, {where}/CODE (the fingerprint's first 8 characters)")
-        print(question, flush=True)
+        print(fill_terminal(question), flush=True)
         try:
             answer = input("Join this table? [y/N] ").strip().lower()
         except EOFError:

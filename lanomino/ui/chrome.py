@@ -24,14 +24,13 @@ def fit(text: str, width: int) -> str:
     return cut.rstrip(" ,;:·-") + "…"
 
 
-UNIT = re.compile(r"\S+ \([^()]*\)\S*|\([^()]*\)\S*|\S+")  # a word, or "65 (55 for the pips)"
+UNIT = re.compile(r"\([^()]*\)\S*|\S+")  # a word, or "(playing to 100)"
 
 
 def wrap(text: str, width: int) -> list[str]:
     """``text`` in lines of at most ``width`` columns, broken between words; where it can, a
-    line breaks between the parts of "a · b · c" (the "·" ends the line) and never inside
-    "(...)" or between it and the word before it ("Ben 65 (55 for the pips, 10 for the ends)",
-    "(playing to 100)")."""
+    line breaks between the parts of "a · b · c" (the "·" ends the line: "Ben 65 (55 for the
+    pips, 10 for the ends)" stays whole) and never inside "(...)" ("(playing to 100)")."""
     width = max(1, width)
     if len(text.rstrip()) <= width:
         return [text.rstrip()]  # as it is: columns lined up with spaces stay lined up
@@ -54,7 +53,7 @@ def wrap(text: str, width: int) -> list[str]:
 
 def _units(part: str, width: int) -> list[str]:
     """What of ``part`` stays on one line: all of it when it fits, else its words with each
-    "(...)" kept whole and joined to the word before it (when that fits)."""
+    "(...)" kept whole (when that fits)."""
     if len(part.strip()) <= width:
         return [part.strip()] if part.strip() else []
     units: list[str] = []

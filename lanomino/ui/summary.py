@@ -64,7 +64,10 @@ def _words(ui: UiState, obs: Observation, result: HandEnded | None, width: int) 
     rows: list[Row] = []
 
     def text(line: str, style: str = "", indent: int = 0) -> None:
-        for i, part in enumerate(wrap(line, width - 2 - indent)):
+        parts = wrap(line, width - 2 - indent)
+        if len(parts) > 1:  # the lines after the first stand two columns further in
+            parts = parts[:1] + wrap(" ".join(parts[1:]), width - 4 - indent)
+        for i, part in enumerate(parts):
             rows.append([("", " " * (indent + (2 if i else 0))), (style, part)])
 
     match = ui.match_result

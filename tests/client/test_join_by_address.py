@@ -315,3 +315,22 @@ async def until(test: Callable[[], bool], timeout_s: float) -> None:
     while not test():
         assert time.monotonic() < deadline, "never happened"
         await asyncio.sleep(0.05)
+
+
+def test_the_question_about_a_new_host_is_wrapped_to_the_terminal_between_words(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """At 60 columns the terminal itself broke 'fingerprint 6d4' / '9-a86f-…' mid-word."""
+    from lanomino.client.address import Resolved, Trust
+    from lanomino.commands.join import trust_host
+    from lanomino.fair.identity import Identity
+    from lanomino.net.codec import DirectAddress, raw_to_z85
+
+    identity = Identity.generate()
+    found = Resolved(DirectAddress("127.0.0.1", 42579, raw_to_z85(bytes(32))), "Den", Trust.NEW,
+                     identity.public_key)
+    monkeypatch.setenv("COLUMNS", "60")
+    monkeypatch.setattr("builtins.input", lambda prompt: "y")
+    trust_host(found, tmp_path, ask=True)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) > 1 and all(len(line) <= 59 for line in lines)
+    assert any(found.fingerprint in line for line in lines)  # the fingerprint in one piece

@@ -56,8 +56,12 @@ def test_a_line_breaks_between_the_parts_and_never_inside_brackets() -> None:
               "20 for the ends)")
     assert wrap(points, 76) == ["Points this hand: You 10 (10 for the ends) · Ana 0 ·",
                                 "Ben 30 (10 for the pips, 20 for the ends)"]
-    assert wrap("Each player gets 7 tiles (28 in all).", 30) == ["Each player gets 7",
-                                                                  "tiles (28 in all)."]
+    assert wrap("Each player gets 7 tiles (28 in all).", 30) == ["Each player gets 7 tiles",
+                                                                  "(28 in all)."]
+    check = ("Deal check: verified ✓ (hand 1: fair: 2 commitments, 28 tiles, 11 draws, "
+             "scores 16-0)")
+    assert wrap(check, 76) == ["Deal check: verified ✓",  # (the mark stays with its word)
+                               "(hand 1: fair: 2 commitments, 28 tiles, 11 draws, scores 16-0)"]
     row = f"{'Against':34} {'Matches':>7} {'Wins':>5} {'Win rate':>9}"  # the stats table's
     assert wrap(row, 76) == [row]  # a line that fits keeps its columns
 
