@@ -29,6 +29,14 @@ HOT_MODULES = [
     "lanomino/botmatch.py",
     "lanomino/bots/chance.py",
     "lanomino/bots/simple.py",
+    "lanomino/bots/easy.py",
+    "lanomino/bots/normal.py",
+    "lanomino/bots/hard.py",
+    "lanomino/bots/knowledge.py",
+    "lanomino/bots/belief.py",
+    "lanomino/bots/playout.py",
+    "lanomino/bots/tree.py",
+    "lanomino/bots/expert.py",
 ]
 
 

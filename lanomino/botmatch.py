@@ -55,6 +55,7 @@ def play_match(
     players = len(bots)
     state = new_game(rules, players)
     seat_rngs = [seeded(rng.getrandbits(64)) for _ in range(players)]
+    seat_bots = list(bots)  # a list: indexed natively when compiled
     builder = None
     if keep_record:  # imported only when wanted: lanomino.record is most of a short run's start-up
         from lanomino.record.writer import RecordBuilder
@@ -69,7 +70,7 @@ def play_match(
         if builder:
             builder.start_hand(deal, boneyard)
         start_hand(state, deal, boneyard)
-        _play_hand(state, bots, seat_rngs, builder)
+        _play_hand(state, seat_bots, seat_rngs, builder)
     assert state.outcome is not None
     totals = [0] * state.sides
     for result in state.results:
@@ -79,7 +80,7 @@ def play_match(
 
 
 def _play_hand(
-    state: GameState, bots: Sequence[Bot], seat_rngs: Sequence[random.Random], builder: RecordBuilder | None
+    state: GameState, bots: list[Bot], seat_rngs: list[random.Random], builder: RecordBuilder | None
 ) -> None:
     while state.phase is _PLAY:
         seat = state.turn

@@ -10,13 +10,15 @@ own methods.
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Sequence
 from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
-# Typed loosely: typeshed knows neither the seed argument of the C type's __new__ nor gauss_next.
+# Typed loosely: typeshed does not know gauss_next.
 _NEW: Final[Any] = random.Random.__new__
+_C_SEED: Final[Any] = _random.Random.seed
 
 
 def choice(rng: random.Random, seq: Sequence[T]) -> T:
@@ -49,27 +51,28 @@ def shuffle(rng: random.Random, deck: list[T]) -> None:
         deck[i], deck[j] = deck[j], deck[i]
 
 
-def _seeds_in_new() -> bool:
-    """Whether ``Random.__new__(Random, seed)`` seeds the generator as ``Random(seed)`` does.
-
-    CPython's C type seeds itself from the argument of ``__new__``, and ``Random.__init__`` then
-    seeds it a second time with the same integer; where that holds, half the work is skipped."""
+def _seeds_alike() -> bool:
+    """Whether seeding the C generator directly gives the state ``Random(seed)`` gives. For an
+    integer, ``Random.__init__`` and ``Random.seed`` (both interpreted) come down to the C type's
+    ``seed`` and ``gauss_next = None``; this checks that the installed Python still does so."""
     try:
-        fresh = _NEW(random.Random, 2**63 + 12345)
+        fresh = _NEW(random.Random)
+        _C_SEED(fresh, 2**63 + 12345)
         fresh.gauss_next = None
         return bool(fresh.getstate() == random.Random(2**63 + 12345).getstate())
     except (AttributeError, TypeError):
         return False
 
 
-_SEEDS_IN_NEW: Final = _seeds_in_new()
+_SEEDS_ALIKE: Final = _seeds_alike()
 
 
 def seeded(seed: int) -> random.Random:
     """``random.Random(seed)`` for a non-negative integer seed."""
-    if not _SEEDS_IN_NEW:
+    if not _SEEDS_ALIKE:
         return random.Random(seed)
-    rng = _NEW(random.Random, seed)
+    rng = _NEW(random.Random)
+    _C_SEED(rng, seed)
     rng.gauss_next = None
     made: random.Random = rng
     return made

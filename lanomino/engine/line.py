@@ -24,27 +24,36 @@ class Line:
 
     __slots__ = ("fives", "ends", "double", "counted", "pending", "spinner", "tiles", "first")
 
-    def __init__(self, fives: bool = False) -> None:
+    def __init__(
+        self,
+        fives: bool = False,
+        ends: list[int] | None = None,
+        double: list[bool] | None = None,
+        counted: list[bool] | None = None,
+        pending: set[int] | None = None,
+        spinner: Tile | None = None,
+        tiles: int = 0,
+        first: Tile | None = None,
+    ) -> None:
+        """An empty line, or one made of the parts given (``copy`` and ``snapshot``: compiled,
+        ``Line.__new__`` runs ``__init__`` too, so parts built there and replaced were waste)."""
         self.fives = fives  # All Fives: doubles at an end count twice and the spinner branches
-        self.ends = [CLOSED, CLOSED, CLOSED, CLOSED]
-        self.double = [False, False, False, False]  # the end tile is a double laid across
-        self.counted = [False, False, False, False]  # up/down: a tile lies on it
-        self.pending: set[int] = set()  # spinner long sides still waiting for a tile
-        self.spinner: Tile | None = None
-        self.tiles = 0  # tiles on the line
-        self.first: Tile | None = None
+        self.ends = [CLOSED, CLOSED, CLOSED, CLOSED] if ends is None else ends
+        # the end tile is a double laid across
+        self.double = [False, False, False, False] if double is None else double
+        # up/down: a tile lies on it
+        self.counted = [False, False, False, False] if counted is None else counted
+        # spinner long sides still waiting for a tile
+        self.pending: set[int] = set() if pending is None else pending
+        self.spinner = spinner
+        self.tiles = tiles  # tiles on the line
+        self.first = first
 
     def copy(self) -> Line:
-        new = Line.__new__(Line)
-        new.fives = self.fives
-        new.ends = self.ends[:]
-        new.double = self.double[:]
-        new.counted = self.counted[:]
-        new.pending = set(self.pending)
-        new.spinner = self.spinner
-        new.tiles = self.tiles
-        new.first = self.first
-        return new
+        return Line(
+            self.fives, self.ends[:], self.double[:], self.counted[:], set(self.pending),
+            self.spinner, self.tiles, self.first,
+        )
 
     def snapshot(self) -> Line:
         """A copy that stays as the line is now, for an observation (read-only). Outside All
@@ -52,16 +61,10 @@ class Line:
         so the rest is shared instead of copied; ``copy()`` of a snapshot is a full copy."""
         if self.fives or self.tiles == 0:
             return self.copy()
-        new = Line.__new__(Line)
-        new.fives = False
-        new.ends = self.ends[:]
-        new.double = self.double
-        new.counted = self.counted
-        new.pending = self.pending
-        new.spinner = self.spinner
-        new.tiles = self.tiles
-        new.first = self.first
-        return new
+        return Line(
+            False, self.ends[:], self.double, self.counted, self.pending, self.spinner, self.tiles,
+            self.first,
+        )
 
     @property
     def is_empty(self) -> bool:

@@ -153,7 +153,9 @@ def observe(state: GameState, seat: int) -> Observation:
     hand_no = state.hand_no
     dealt_hands = state.dealt_hands
     hand = tiles_in(state.hands[seat])
-    hand_sizes = tuple(h.bit_count() for h in state.hands)
+    # The same tuple either way: map() is the faster interpreted, a loop the faster compiled.
+    hands = state.hands
+    hand_sizes = tuple([h.bit_count() for h in hands]) if _COMPILED else tuple(map(int.bit_count, hands))
     active = tuple(state.active)
     turn = state.turn
     opener = state.opener

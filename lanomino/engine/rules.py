@@ -131,6 +131,11 @@ class Rules:
             raise RulesError(f"preset must be a name, not {name!r}")
         return cls.preset(name, **options)
 
+    def __reduce__(self) -> tuple[type[Rules], tuple[Any, ...]]:
+        """Pickled as its constructor call: compiled (setup.py), a frozen class cannot be
+        rebuilt field by field, and the benchmarks hand rules to worker processes."""
+        return Rules, tuple(getattr(self, f.name) for f in fields(self))
+
     def to_spec(self, preset: str | None = None) -> dict[str, Any]:
         """The record form: a preset plus the options that differ from it."""
         name = preset or self.closest_preset()

@@ -15,7 +15,7 @@ from lanomino.engine import GameState, Observation, Rules, observe
 from lanomino.engine.state import Phase
 
 BOTS_DIR = Path(lanomino.bots.__file__).parent
-STDLIB = {"__future__", "random", "math", "time", "importlib", "collections.abc", "dataclasses",
+STDLIB = {"__future__", "random", "_random", "math", "time", "importlib", "collections.abc", "dataclasses",
           "typing", "itertools", "functools", "bisect"}
 ENGINE_SUBMODULES = {"lanomino.engine.observe": {"determinize"}}
 

@@ -71,7 +71,7 @@ def test_hard_keeps_a_number_the_opponent_lacks_showing() -> None:
     assert picks["6-1"] > 0  # the seeded slip: now and then the second-best move
 
 
-def test_hard_lightens_its_hand_when_a_block_is_coming(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hard_lightens_its_hand_when_a_block_is_coming() -> None:
     """Block game, every tile dealt. Ana led 6-6 and Ben played 6-0: no 6 or 0 is left in Ben's
     hand (Ana can count them), nothing can be drawn, so the hand is about to lock and pips will be
     counted. Hard sheds its 6-5 (11 pips) rather than the 0-0 (none) it would otherwise lay to shut
@@ -87,9 +87,17 @@ def test_hard_lightens_its_hand_when_a_block_is_coming(monkeypatch: pytest.Monke
     order = [p for _, p in ranked_plays(obs)]
     assert order[0] == heavy and order.index(heavy) < order.index(light)
     assert tiles_chosen(hard_bot, obs)["6-5"] > 0.85 * 300
-    # The same position with no block in sight: the light double that shuts Ben out comes first.
-    monkeypatch.setattr(hard, "block_coming", lambda _obs, _know: False)
-    assert ranked_plays(obs)[0][1] == light
+    # The same position with no block in sight (two tiles, 1-1 and 2-2, left to draw; Ana still
+    # counts every 6 and 0): the light double that shuts Ben out comes first. A real position,
+    # not a patched block_coming: compiled (setup.py), hard.py calls it directly.
+    drawing = new_game(Rules.preset("classic", hand_size=13), 2)
+    deal(drawing, ["6-6 6-5 6-4 6-3 6-2 6-1 5-0 4-0 3-0 2-0 1-0 0-0 2-1",
+                   "6-0 5-5 5-4 5-3 5-2 5-1 4-4 4-3 4-2 4-1 3-3 3-2 3-1"], "1-1 2-2")
+    apply(drawing, 0, Play(parse_tile("6-6")))
+    apply(drawing, 1, Play(parse_tile("6-0"), End.LEFT))
+    calm = observe(drawing, 0)
+    assert not hard.block_coming(calm, hard.read_knowledge(calm))
+    assert ranked_plays(calm)[0][1] == light
 
 
 BOTS = {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from lanomino.engine import PRESETS, TILES, Rules, RulesError, TileError, parse_tile, rules_from_cli
@@ -143,3 +145,11 @@ def test_rules_spec_round_trips_for_every_preset() -> None:
         spec = rules.to_spec(name)
         assert spec == {"preset": name, "target": 77}
         assert Rules.from_spec(spec) == rules
+
+
+def test_rules_pickle_as_their_constructor_call() -> None:
+    # The benchmarks hand rules to worker processes; compiled, a frozen class cannot be unpickled
+    # field by field (Rules.__reduce__).
+    for rules in (Rules.classic(), Rules.preset("allfives", target=50), Rules.partnership_game()):
+        again = pickle.loads(pickle.dumps(rules))
+        assert again == rules and type(again) is Rules
