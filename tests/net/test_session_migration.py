@@ -250,6 +250,48 @@ def test_a_new_host_whose_majority_never_comes_back_stops_instead_of_waiting_for
     assert waiting.host.next_deadline() is None or waiting.host.next_deadline() >= table.now
 
 
+@pytest.mark.parametrize("escrow", [False, True])
+def test_a_hands_second_migration_deals_it_again_and_the_transcript_verifies(escrow: bool) -> None:
+    """The host crashes mid-hand, and the seat that took over crashes in the same hand; the next
+    in line takes over (the lost host's seat has left: two of the three members left are a
+    majority). A hand's log records one migration (who dealt it, who took over at which move and
+    signed what after), so the third host deals the hand again, with or without escrow, as a
+    hand re-shuffled once is. Every survivor ends with the same transcript, it verifies, and the
+    hands finished before are kept. (Rebuilding it twice left a log whose commitment set and
+    resignation were signed by a host the log did not name: NOT FAIR.)"""
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=91)
+    first = table.by_seat(0).host
+    assert first is not None
+    first.escrow = escrow
+    table.run(lambda: _in_play_of_hand(table, 2, 2))
+    finished = [dict(h) for h in first.doc["hands"]]  # type: ignore[index]
+    table.crash(0)
+    second = table.by_seat(1)
+    table.run(lambda: second.host is not None and second.host.phase.value == "play", max_time=30)
+    assert second.host is not None and second.host.deal is not None
+    assert second.host.deal.hand == 2 and (second.host.deal.reshuffled is None) == escrow
+    moves = len(second.host.deal.moves)
+    table.run(lambda: len(second.host.deal.moves) > moves, max_time=30)  # type: ignore[union-attr]
+    assert second.host.deal.hand == 2  # (still the same hand)
+    table.crash(1)
+    third = table.by_seat(2)
+    table.run(lambda: third.host is not None and third.host.phase.value == "play", max_time=30)
+    assert third.host is not None and third.host.deal is not None
+    assert third.host.deal.hand == 2 and third.host.deal.migrated is None  # dealt again
+    assert third.host.deal.host_seat == 2
+    table.run(table.over)
+    assert table.over()
+    check_survivors(table)
+    doc = third.host.doc
+    assert doc is not None
+    for before, after in zip(finished, doc["hands"], strict=False):
+        # (a seat that leaves between hands may add its resignation to the last finished hand)
+        assert after["moves"][:len(before["moves"])] == before["moves"]
+        assert after["deals"] == before["deals"]
+    resigned = {m["seat"] for h in doc["hands"] for m in h["moves"] if m.get("resign")}
+    assert resigned == {0, 1}
+
+
 def test_without_migration_a_silent_host_is_waited_for_not_replaced() -> None:
     """Until the node acts on elections, a peer keeps its host through a long silence."""
     table = MigratingTable(Rules.preset("classic", target=100), 3, seed=12)

@@ -268,6 +268,11 @@ class Takeover:
         reshuffled = self.reshuffle.finished(hand)
         if reshuffled is not None:
             return self._resume_reshuffled(state, hand, reshuffled)
+        if self.dealer(hand) != self.lost_host:
+            # the hand's second migration: its log records one (who dealt it, who took over at
+            # which move, who signed what after), so it is dealt again, as a hand re-shuffled
+            # once is
+            return False
         attempts = self.carried.attempts.get(hand)
         shares = [(n, r.escrow) for n, r in self.reports.items()
                   if r.hand == hand and r.escrow is not None]
@@ -285,8 +290,7 @@ class Takeover:
                               commitments)
         except (EscrowError, KeyError, ValueError, TypeError):
             return self._reshuffle(state, hand)  # a share is lost: re-shuffle the unknown tiles
-        d = HandDeal(self.t.digest, hand, self.lost_host, self.keys_before,
-                     self.t.ring)  # the lost host's
+        d = HandDeal(self.t.digest, hand, self.dealer(hand), self.keys_before, self.t.ring)
         for raw_attempt in attempts[:-1]:
             # void deals: their secrets are unknown
             d.attempts.append(d.attempt_from_json(self.t.table, raw_attempt, []))
@@ -321,6 +325,12 @@ class Takeover:
             return True
         self.dealing.split_escrow()
         return True
+
+    def dealer(self, hand: int) -> int:
+        """The host that dealt ``hand`` (signed its commitment sets): the lost host, unless the
+        hand migrated before."""
+        assert self.carried is not None
+        return self.carried.dealers.get(hand, self.lost_host)
 
     # ----- the re-shuffle (reshuffle_round.py) -------------------------------------------------
 
@@ -357,7 +367,7 @@ class Takeover:
         except (rs.ReshuffleError, CommitmentError):
             return False  # cannot happen: the same claims passed before the round
         t = self.t
-        d = HandDeal(t.digest, hand, self.lost_host, self.keys_before, t.ring)  # the lost host's
+        d = HandDeal(t.digest, hand, self.dealer(hand), self.keys_before, t.ring)
         for raw in attempts:
             # their secrets went with the lost host
             d.attempts.append(d.attempt_from_json(self.t.table, raw, []))

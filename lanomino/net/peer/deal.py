@@ -106,6 +106,7 @@ class PeerDealing:
         self.p.move_sigs[self.p.hand] = []
         self.p.attempts[self.p.hand] = list(body.attempts)
         self.p.abandoned[self.p.hand] = list(body.abandoned)
+        self.p.dealers[self.p.hand] = self.p.host_seat
         self.p.pending_move = None
         view.start_hand(tiles, started, body.turn)
         self.changed()
@@ -272,6 +273,7 @@ class PeerDealing:
         self.p.move_sigs[self.p.hand] = list(play.signatures)
         self.p.attempts[self.p.hand] = list(play.attempts)
         self.p.abandoned[self.p.hand] = list(play.abandoned)
+        self.p.dealers[self.p.hand] = play.dealer
         self.changed()
 
     def snapshot_part(self, body: m.SnapshotPart) -> None:

@@ -89,6 +89,7 @@ class PeerState:
         self.move_sigs: dict[int, list[bytes]] = {}  # per hand, the signatures of the moves
         # per hand, the deal attempts without secrets
         self.attempts: dict[int, list[dict[str, Any]]] = {}
+        self.dealers: dict[int, int] = {}  # who dealt each hand (signed its commitment sets)
         self.reshuffle = ReshuffleAnswers(self)  # its part in re-shuffle rounds
         # per hand, attempts that missed a deadline
         self.abandoned: dict[int, list[dict[str, Any]]] = {}
