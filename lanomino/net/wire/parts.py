@@ -56,6 +56,7 @@ class SnapshotPlay:
     turn: Seat
     attempts: Annotated[tuple[JsonObject, ...], listof(obj, MAX_ATTEMPTS)]
     abandoned: Annotated[tuple[JsonObject, ...], listof(abandoned_entry, MAX_SEATS)]
+    dealer: Seat  # the host that dealt the hand (it signed the commitment sets)
 
 
 PARTS: tuple[type[RosterEntry | SnapshotPlay], ...] = (RosterEntry, SnapshotPlay)
