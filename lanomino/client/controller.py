@@ -268,6 +268,7 @@ class Controller:
         if not isinstance(table, LanTable) or table.again is None or net is None:
             return
         again, port, done, old_key = table.again, table.port, table.task, table.key
+        on = table.serves_on or None  # (a host after a migration: where the others reached it)
         played_with = table.host_identity  # (a host after a migration: the match vouches for it)
         table.offer.accept()  # (leaving this table declines nothing)
         kept = kept_seats(table.node)  # the same seats for the same people
@@ -277,7 +278,7 @@ class Controller:
                 if done is not None:
                     await asyncio.wait([done], timeout=2.0)  # its port is free again
                 self._sit(host_table(self.ui, self.frontend, net, again, port=port or None,
-                                     kept=kept))
+                                     kept=kept, on=on))
                 self.redraw()
 
             net.spawn(reopen())

@@ -41,6 +41,7 @@ class LanTable:
         self.logged_as = ""  # the play log's id for this match, once a hand of it is logged
         self.again: JoinTable | HostTable | None = None  # how to sit at this table again
         self.port = 0  # (a host) the port it serves on: a rematch opens there again
+        self.serves_on = ""  # (a host after a migration) the one address it served on
         self.key = ""  # (a peer) the host's key for this match: a rematch waits for a new one
         self.host_identity = b""  # (a peer, after a migration) the new host's identity key
         self.on_abandon: Callable[[str], None] | None = None  # leaving mid-match: mark it so
@@ -124,7 +125,8 @@ class LanTable:
         if not isinstance(node, PeerNode) or lan is None or node.standby is None:
             return
         ip = (node.session.addr or "127.0.0.1").rsplit(":", 1)[0]
-        self.port = node.standby.port  # (a rematch opens the table again here)
+        self.port = node.standby.port  # (a rematch opens the table again here, on this IP)
+        self.serves_on = node.lan_ip
         self.role = lan.role = "host"
         lan.address = str(DirectAddress(ip, node.standby.port, node.keys.public))
         lan.fingerprint = identity_fingerprint(node.identity.public_key)
@@ -192,6 +194,8 @@ class LanTable:
         notice = ""
         if lan is not None and not lan.over and not lan.closed:
             notice = "You closed the table." if self.role == "host" else "You left the table."
+            if lan.hands_over(self.ui.obs, self.ui.match_result is not None):
+                notice = "You left the table: the others play on under a new host."
             notice = "You stopped watching." if lan.watching else notice
             if self.logged_as and self.on_abandon is not None:
                 self.on_abandon(self.logged_as)

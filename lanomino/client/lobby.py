@@ -184,9 +184,12 @@ def join_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Joi
 
 def host_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: HostTable,
                port: int | None = None,
-               kept: tuple[dict[bytes, int], dict[int, str]] = ({}, {})) -> LanTable | None:
+               kept: tuple[dict[bytes, int], dict[int, str]] = ({}, {}),
+               on: str | None = None) -> LanTable | None:
     """The table ``intent`` opens, or None (with ``ui.host_form.message`` saying why); ``kept``:
-    a rematch's seats kept for their players (client/rematch.py)."""
+    a rematch's seats kept for their players (client/rematch.py); ``on``: the one address to
+    serve and announce on (a rematch after a migration: where the others reached this member),
+    instead of the options'."""
     from lanomino.discovery.announce import _check_name
 
     rules = intent.rules or Rules.preset(intent.preset)
@@ -197,15 +200,16 @@ def host_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Hos
         ui.host_form.message = str(exc)
         return None
     o = options
+    bind, interfaces = (on, [on]) if on else (o.bind, o.interfaces)
 
     def make() -> TableNode:
         from lanomino.node import HostNode
 
         return HostNode(data_dir=o.data_dir, rules=rules, rules_name=intent.preset[:64],
                         seats=intent.seats, bots=intent.bots, level=intent.level, name=intent.name,
-                        player=player_name(ui), passphrase=intent.passphrase, bind=o.bind,
+                        player=player_name(ui), passphrase=intent.passphrase, bind=bind,
                         port=o.port if port is None else port, timings=o.timings_or_default(),
-                        interfaces=o.interfaces, headless=False, announce=o.announce,
+                        interfaces=interfaces, headless=False, announce=o.announce,
                         watchers=o.watchers, reserve=kept[0], reserve_s=HOLD_S,
                         escrow=intent.escrow)
 

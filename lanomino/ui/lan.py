@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lanomino.engine import PRESETS, Rules
+from lanomino.engine import PRESETS, Observation, Rules
 from lanomino.narrate import listed
 
 SEATS_MIN, SEATS_MAX = 2, 4
@@ -270,6 +270,15 @@ class LanView:
     @property
     def taken(self) -> int:
         return len(self.roster)
+
+    def hands_over(self, obs: Observation | None, over: bool) -> bool:
+        """This terminal hosts a running match with two or more other people still in it: its
+        leaving hands the table over (the others elect a new host) instead of closing it."""
+        if self.role != "host" or obs is None or over:
+            return False
+        people = [r.seat for r in self.roster if r.kind in ("host", "human")
+                  and r.seat != obs.seat and r.seat < len(obs.active) and obs.active[r.seat]]
+        return len(people) >= 2
 
     def waiting_line(self) -> str:
         seated = {r.seat for r in self.roster}

@@ -191,6 +191,9 @@ def _leave_question(ui: UiState) -> str:
         return "Leave the table? y: leave (the game is saved) · r: resign the match · n: stay"
     if ui.lan.watching:
         return "Stop watching? y: stop · n: stay"
+    if ui.lan.hands_over(ui.obs, ui.match_result is not None):
+        return ("Leave the table? The others play on under a new host. y: leave · r: resign "
+                "and watch · n: stay")
     if ui.lan.role == "host":
         return "Close the table for everyone? y: close · r: resign and watch · n: stay"
     return "Leave the table? y: leave (you resign) · r: resign and watch · n: stay"

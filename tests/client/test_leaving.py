@@ -147,3 +147,34 @@ def test_a_lan_table_gives_no_hints_and_takes_nothing_back() -> None:
         ui.message = ""
         ask()
         assert "against the computer" in ui.message
+
+
+def test_a_host_who_leaves_a_running_match_of_three_people_is_told_it_goes_on() -> None:
+    """Hal, hosting Bea and Cy, quit mid-hand: the table was handed over and play went on, yet
+    his question said 'Close the table for everyone?' and the menu 'You closed the table.'"""
+    from lanomino.client.lan import LanTable
+    from lanomino.client.seam import Headless
+    from lanomino.engine import TILES, new_game, observe, start_hand
+    from lanomino.ui.lan import SeatInfo
+    from lanomino.ui.render import Canvas
+    from lanomino.ui.screens import draw_screen
+    from lanomino.ui.state import Screen
+
+    def hosting(people: int) -> tuple[UiState, LanTable]:
+        ui = UiState()
+        table = LanTable(ui, Headless(), lambda: None, "host", "Den", lambda code, why: None)
+        state = new_game(Rules.classic(hand_size=5), people)
+        start_hand(state, [list(TILES[i * 5:i * 5 + 5]) for i in range(people)],
+                   list(TILES[people * 5:]))
+        ui.obs, ui.screen, ui.confirm_quit = observe(state, 0), Screen.TABLE, True
+        assert ui.lan is not None
+        ui.lan.roster = [SeatInfo(0, "Hal", "host"), *(SeatInfo(n, f"P{n}", "human")
+                                                       for n in range(1, people))]
+        return ui, table
+
+    ui, table = hosting(3)
+    assert "The others play on under a new host" in draw_screen(ui, Canvas(80, 24)).text()
+    assert table.leave() == "You left the table: the others play on under a new host."
+    ui, table = hosting(2)  # one other person: leaving closes the table
+    assert "Close the table for everyone?" in draw_screen(ui, Canvas(80, 24)).text()
+    assert table.leave() == "You closed the table."

@@ -15,6 +15,7 @@ from lanomino.client.controller import Controller
 from lanomino.client.lan import LanTable
 from lanomino.client.lobby import NetOptions
 from lanomino.engine import Rules
+from lanomino.node import HostNode
 from lanomino.store import open_store
 from lanomino.ui.lan import HostTable, JoinTable
 from lanomino.ui.state import LeaveTable, Rematch, Screen, Settings, Submit, UiState
@@ -22,12 +23,12 @@ from lanomino.ui.state import LeaveTable, Rematch, Screen, Settings, Submit, UiS
 Person = tuple[UiState, Controller, ThreadPoolExecutor]
 
 
-def person(tmp_path: Path, name: str, watchers: int = 8) -> Person:
-    """A client that would host on 127.0.0.1 only (a rematch's host opens a table)."""
+def person(tmp_path: Path, name: str, watchers: int = 8, bind: str | None = "127.0.0.1") -> Person:
+    """A client that would host on ``bind`` only (a rematch's host opens a table)."""
     ui = UiState(settings=Settings(name=name, pause_s=0.0), screen=Screen.MENU)
     folder = tmp_path / name.lower()
     writer = ThreadPoolExecutor(max_workers=1)
-    net = NetOptions(folder, interfaces=["127.0.0.1"], bind="127.0.0.1", announce=False,
+    net = NetOptions(folder, interfaces=["127.0.0.1"], bind=bind, announce=False,
                      timings=TIMINGS, watchers=watchers)
     return ui, Controller(ui, open_store(folder), writer, None, player_id=f"local:{name.lower()}",
                           net=net), writer
@@ -75,7 +76,9 @@ def test_after_a_migration_the_new_host_offers_the_rematch_at_its_own_address(
     at the port the others followed her to; Cy sees the offer and keeps seat 3; Hal, who left,
     comes back by the address on Bea's screen and is kept the seat Bea had (she sits at seat 1,
     as every host does)."""
-    hal, bea, cy = (person(tmp_path, n) for n in ("Hal", "Bea", "Cy"))
+    # Bea's client was started with no --bind: her rematch serves where the others reached her
+    hal, bea, cy = person(tmp_path, "Hal"), person(tmp_path, "Bea", bind=None), \
+        person(tmp_path, "Cy")
     (hui, host, _), (bui, b, _), (cui, c, _) = hal, bea, cy
 
     async def main() -> None:
@@ -94,6 +97,8 @@ def test_after_a_migration_the_new_host_offers_the_rematch_at_its_own_address(
                     lambda: f"Cy sees Bea's offer ({bui.screen}, {bui.lan})", 30)
         assert bui.lan is not None and bui.lan.kept == {1: "Hal", 2: "Cy"}
         assert bui.lan.address.partition("/")[0] == followed
+        assert isinstance(b.table, LanTable) and isinstance(b.table.node, HostNode)
+        assert b.table.node.bind == "127.0.0.1"  # not every interface
         c.handle(Rematch())
         await until(lambda: bui.lan is not None and [(r.seat, r.name) for r in bui.lan.roster]
                     == [(0, "Bea"), (2, "Cy")], "Cy back in seat 3", 30)
