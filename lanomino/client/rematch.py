@@ -84,17 +84,18 @@ def new_host_at(node: TableNode | None, seat: int) -> tuple[str, str, bytes] | N
 
 
 async def watch_for_offer(lan: LanView, still_here: Callable[[], bool], join: JoinTable,
-                          old_key: str, host: str, redraw: Callable[[], None]) -> TableKey | None:
-    """Ask the last match's address until it answers with a new key (the host's offer: then
-    ``lan.rematch`` names the host, and the answer is returned), the player moves on, or
-    ``OFFER_WAIT_S`` pass (None)."""
+                          old_key: str, host: str, redraw: Callable[[], None],
+                          seen: Callable[[TableKey], None]) -> None:
+    """Ask the last match's address until it answers with a new key (the host's offer: ``seen``
+    is given the answer, then ``lan.rematch`` names the host), the player moves on, or
+    ``OFFER_WAIT_S`` pass."""
     from lanomino.client.address import parse_target
     from lanomino.discovery.key_service import KeyServiceError, fetch_table_key
 
     try:
         target = parse_target(join.address)
     except ValueError:
-        return None
+        return
     loop = asyncio.get_running_loop()
     deadline = loop.time() + OFFER_WAIT_S
     while still_here() and loop.time() < deadline:
@@ -103,11 +104,11 @@ async def watch_for_offer(lan: LanView, still_here: Callable[[], bool], join: Jo
         except KeyServiceError:
             answer = None
         if answer is not None and answer.curve != old_key and still_here():
+            seen(answer)  # (before the screen offers it: leaving from then on declines it)
             lan.rematch = host
             redraw()
-            return answer
+            return
         await asyncio.sleep(ASK_EVERY_S)
-    return None
 
 
 class Offer:
@@ -124,12 +125,10 @@ class Offer:
         """Watch ``join``'s address for the offer (``watch_for_offer``), once."""
         if self.looking is None:
             self.looking = asyncio.ensure_future(
-                watch_for_offer(lan, still_here, join, old_key, host, redraw))
-            self.looking.add_done_callback(self._seen)
+                watch_for_offer(lan, still_here, join, old_key, host, redraw, self._seen))
 
-    def _seen(self, done: asyncio.Future[Any]) -> None:
-        if not done.cancelled() and done.exception() is None:
-            self.offered = done.result()
+    def _seen(self, answer: TableKey) -> None:
+        self.offered = answer
 
     def accept(self) -> None:
         """The player takes the offer: leaving the last match declines nothing."""
