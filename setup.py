@@ -1,12 +1,13 @@
-"""Optional compiled engine.
+"""Optional compiled engine and bots.
 
-The rules engine is plain Python. When it can, installation also compiles its hot modules with
-mypyc (they are written to ``mypy --strict``): same code, same behaviour, several times fewer
-interpreter steps per move, which the bots' search, self-play and the engine benchmark feel
-directly (``lanomino/botmatch.py`` is compiled too: its loop is the self-play hot path, and so are
-the random bots and their draws, ``bots/simple.py`` and ``bots/chance.py``). The
-compiled extensions are optional: without a C compiler, or with ``LANOMINO_PURE=1`` in the
-environment, the pure-Python package is installed instead.
+The rules engine and the bots are plain Python. When it can, installation also compiles their hot
+modules with mypyc (they are written to ``mypy --strict``): same code, same behaviour, several
+times fewer interpreter steps per move, which self-play, the engine benchmark and Expert's search
+(its simulations per move, hence its strength) feel directly. ``lanomino/botmatch.py`` is compiled
+too: its loop is the self-play hot path. Compiled, a module calls the others' functions directly,
+so a test cannot patch one from outside (write the position instead). The compiled extensions are
+optional: without a C compiler, or with ``LANOMINO_PURE=1`` in the environment, the pure-Python
+package is installed instead.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from lanomino.engine.events import HandEnd, HandEnded, HandTally, MatchEnd, Matc
 from lanomino.engine.tiles import Tile, pips_of, tiles_in
 
 if TYPE_CHECKING:
+    from lanomino.engine.rules import Rules
     from lanomino.engine.state import GameState
 
 
@@ -39,27 +40,25 @@ def end_of_hand(
         side_pips = [p or 0 for p in pips]
     winner: int | None = None
     winner_seat: int | None = None
-    tally = HandTally(None, 0, 0, 0, 0)
+    # Each tally is built once, with its points already rounded (NamedTuple._replace is slow).
     if end is HandEnd.DOMINO or end is HandEnd.TARGET:
         assert mover is not None
         winner, winner_seat = state.side_of(mover), mover
         others = sum(side_pips[x] for x in live_sides if x != winner)
         counted = others if end is HandEnd.DOMINO else 0
-        tally = HandTally(mover, others, side_pips[winner], counted, counted)
+        tally = HandTally(mover, others, side_pips[winner], counted, _earned(rules, counted))
     elif end is HandEnd.BLOCKED:
         winner, tied, lightest = _blocked_winner(state, side_pips, live_sides)
         low = min(side_pips[x] for x in live_sides)
-        tally = HandTally(None, 0, low, 0, 0, tied, lightest)
+        others = counted = 0
         if winner is not None:
             winner_seat = _lightest_member(state, winner, pips)
             others = sum(side_pips[x] for x in live_sides if x != winner)
             counted = others - low if rules.blocked_scoring == "difference" else others
-            tally = tally._replace(others=others, counted=counted, earned=counted)
+        tally = HandTally(None, others, low, counted, _earned(rules, counted), tied, lightest)
     else:  # resigned: the seat that left last is the one whose resignation ended the hand
         winner = forced_winner
-        tally = tally._replace(seat=state.departed[-1])
-    if tally.earned and rules.round_to_5:
-        tally = tally._replace(earned=round_to_5(tally.earned))
+        tally = HandTally(state.departed[-1], 0, 0, 0, 0)
     points = list(state.hand_points)
     if winner is not None:
         points[winner] += tally.earned
@@ -67,6 +66,11 @@ def end_of_hand(
         state.hand_no, end, winner, tuple(points), tuple(pips), tuple(map(tiles_in, state.hands)), tally
     )
     return ended, winner_seat
+
+
+def _earned(rules: Rules, counted: int) -> int:
+    """The points a hand's count earns: rounded to five when the rules say so."""
+    return round_to_5(counted) if counted and rules.round_to_5 else counted
 
 
 def _blocked_winner(
