@@ -906,19 +906,19 @@ async def attack_escrow_pool(work: Path, escrow: bool = False) -> Row:
             ctx = DealContext(nodes[0].session.table, key[0], key[1])
             escrow = Escrow(
                 ctx,
-                tuple(body["seats"]),
-                tuple(body["holders"]),
-                tuple(_raw(d) for d in body["digests"]),
+                tuple(body.seats),
+                tuple(body.holders),
+                tuple(_raw(d) for d in body.digests),
             )
             pooled = rebuild_unchecked(
                 escrow,
                 [
-                    Share(n.session.seat, _raw(s[key]["share"]))
+                    Share(n.session.seat, _raw(s[key].share))
                     for n, s in zip(nodes, shares, strict=True)
                 ],
             )
             mine = nodes[0].session.secrets.get((ctx.table.hex(), key[0], key[1]))
-            seats = list(body["seats"])
+            seats = list(body.seats)
             got = pooled[32 * seats.index(nodes[0].session.seat) :][:32]
             if mine is not None and got == mine:
                 row.miss(
