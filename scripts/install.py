@@ -9,6 +9,9 @@ missing. This script needs neither ``sudo`` nor ``--break-system-packages``:
 2. when that fails because ``ensurepip`` is missing, it makes the environment without pip and
    installs with the interpreter's own pip, pointed at the environment (``pip --python``);
 3. it installs this checkout into it (``.[test]`` with ``--test``) and says how to start lanomino.
+   When the environment already holds this very checkout (same sources, recorded after the last
+   install), it is not built again: ``--test`` then only adds the test tools (compiling the
+   engine takes a minute or more).
 
 Without a C compiler the install still works: the engine is then plain Python (see setup.py).
 Run it with any Python 3.11 or newer: ``python3 scripts/install.py [--test] [--venv DIR]``.
@@ -17,9 +20,11 @@ Run it with any Python 3.11 or newer: ``python3 scripts/install.py [--test] [--v
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +44,27 @@ def venv_command(venv: Path, name: str) -> Path:
     if os.name == "nt":
         return venv / "Scripts" / f"{name}.exe"
     return venv / "bin" / name
+
+
+def source_digest() -> str:
+    """A digest of everything an install builds from: the package's sources and build files."""
+    digest = hashlib.sha256()
+    files = sorted((ROOT / "lanomino").rglob("*.py"))
+    for path in [ROOT / "pyproject.toml", ROOT / "setup.py", *files]:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def installed_marker(venv: Path) -> Path:
+    """Where an install records the digest of the sources it built."""
+    return venv / "lanomino-source.sha256"
+
+
+def test_requirements() -> list[str]:
+    """The test tools, as pyproject.toml lists them (the ``test`` extra)."""
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        project = tomllib.load(f)["project"]
+    return list(project["optional-dependencies"]["test"])
 
 
 def _runs(command: list[str]) -> bool:
@@ -105,11 +131,23 @@ def main(argv: list[str] | None = None) -> int:
                  f" this is {sys.version.split()[0]}")
     venv = args.venv.resolve()
     pip = pip_command(venv, make_venv(venv, bare=args.without_pip))
-    target = f"{ROOT}[test]" if args.test else str(ROOT)
-    print(f"lanomino: installing {'lanomino with its test tools' if args.test else 'lanomino'}"
-          f" into {venv} (compiling the engine takes a minute where a C compiler is found)")
-    if subprocess.run([*pip, "install", "--quiet", target]).returncode != 0:
-        return 1
+    marker, digest = installed_marker(venv), source_digest()
+    current = (marker.exists() and marker.read_text().strip() == digest
+               and venv_command(venv, "lanomino").exists())
+    if current:  # this checkout is installed as it is: nothing to build again
+        print(f"lanomino: {venv} already holds this checkout")
+        if args.test:
+            print("lanomino: adding the test tools")
+            if subprocess.run([*pip, "install", "--quiet", *test_requirements()]).returncode != 0:
+                return 1
+    else:
+        target = f"{ROOT}[test]" if args.test else str(ROOT)
+        print(f"lanomino: installing {'lanomino with its test tools' if args.test else 'lanomino'}"
+              f" into {venv} (compiling the engine takes a minute where a C compiler is found)")
+        marker.unlink(missing_ok=True)
+        if subprocess.run([*pip, "install", "--quiet", target]).returncode != 0:
+            return 1
+        marker.write_text(digest + "\n")
     start = venv_command(venv, "lanomino")
     if start.is_relative_to(Path.cwd()):
         start = start.relative_to(Path.cwd())
