@@ -30,6 +30,7 @@ from lanomino.engine import (
     HandStarted,
     Observation,
     Rules,
+    Tile,
     observe,
 )
 from lanomino.engine.errors import seat_name
@@ -142,7 +143,7 @@ class Table:
         self.verifier = StreamVerifier()  # the host's own check of it, hand by hand
         self.deal: HandDeal | None = None  # the hand being dealt or played
         self.last_deal: HandDeal | None = None  # the hand before it (a resignation may be added)
-        self.dealt: list[list[Any]] = []
+        self.dealt: list[list[Tile]] = []
         self.adoption: dict[str, Any] | None = None  # bots this host adopted, not yet logged
         self.watchers = Watchers(watchers)  # people following the table without a seat
         self.out: list[Outgoing] = []

@@ -96,7 +96,7 @@ class PeerDealing:
 
     def deal(self, body: m.Deal) -> None:
         view = self.p._require_view()
-        tiles = tiles_from_text(list(body.tiles), "tiles")
+        tiles = tiles_from_text(body.tiles, "tiles")
         started = event_from_json(body.events[0] if body.events else None, "events[0]")
         if not isinstance(started, HandStarted):
             raise ValueError("a deal starts with the HandStarted event")
@@ -263,7 +263,7 @@ class PeerDealing:
                 self._transcript_updated(doc)  # e.g. a watcher that came back as the match ended
             return
         self.p.hand = play.hand
-        self.p.dealt[self.p.hand] = tiles_from_text(list(play.tiles), "play.tiles")
+        self.p.dealt[self.p.hand] = tiles_from_text(play.tiles, "play.tiles")
         events = events_from_json(play.events, "play.events")
         if not events or not isinstance(events[0], HandStarted):
             raise ValueError("a snapshot's hand starts with HandStarted")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from lanomino.engine import HandStarted, TileDrawn
+from lanomino.engine import HandStarted, Tile, TileDrawn
 from lanomino.fair import reshuffle as rs
 from lanomino.fair.commit import set_digest
 from lanomino.fair.identity import Identity, KeyRing
@@ -32,7 +32,7 @@ class PeerSide(Protocol):
     identity: Identity
     ring: KeyRing
     view: PeerView | None
-    dealt: dict[int, tuple[Any, ...]]
+    dealt: dict[int, tuple[Tile, ...]]
     secret_source: Callable[[], bytes]
 
     def _send(self, body: m.Body) -> None: ...

@@ -18,7 +18,7 @@ import enum
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, cast
 
-from lanomino.engine import Observation, Rules
+from lanomino.engine import Observation, Rules, Tile
 from lanomino.fair.commit import (
     new_secret,
 )
@@ -116,7 +116,7 @@ class PeerState:
         self.doc: dict[str, Any] | None = None
         self.view: PeerView | None = None
         self.hand = 0  # the transcript hand in play (or last played)
-        self.dealt: dict[int, tuple[Any, ...]] = {}
+        self.dealt: dict[int, tuple[Tile, ...]] = {}
         self.moves: dict[int, list[dict[str, Any]]] = {}
         self.committed: dict[tuple[int, int], bytes] = {}
         self.echoed: dict[tuple[int, int], bytes] = {}

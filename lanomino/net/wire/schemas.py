@@ -49,7 +49,7 @@ Every message carries the sender's ``term``; a host refuses any other term, exce
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, get_type_hints
 
 from lanomino.net.chunks import split_body
@@ -75,16 +75,29 @@ SCHEMAS: dict[str, dict[str, Check]] = {name: annotated_checks(cls)
 KNOWN_TYPES = frozenset(SCHEMAS)
 # Values that are their own JSON: a field of one of these types is encoded as it is.
 _AS_IS: tuple[object, ...] = (int, str, bool, JsonObject, int | None, str | None, JsonObject | None)
+Encoder = Callable[[Any], Any]
 
 
-def _encoding(cls: type[Any]) -> tuple[tuple[str, bool], ...]:
-    """Each field of ``cls`` and whether it needs encoding (bytes, tuples, a typed part)."""
+def _hex_or_none(value: bytes | None) -> str | None:
+    return None if value is None else value.hex()
+
+
+def _hexes(value: tuple[bytes, ...]) -> list[str]:
+    return [v.hex() for v in value]
+
+
+# The hot field types get an encoder of their own (no walk); the rest is walked by ``_json``.
+_ENCODERS: dict[object, Encoder] = {
+    bytes: bytes.hex, bytes | None: _hex_or_none, tuple[bytes, ...]: _hexes,
+    tuple[int, ...]: list, tuple[str, ...]: list, tuple[JsonObject, ...]: list,
+}
+
+
+def _encoding(cls: type[Any]) -> tuple[tuple[str, Encoder | None], ...]:
+    """Each field of ``cls`` and how it is encoded (None: it is its own JSON)."""
     hints = get_type_hints(cls)
-    return tuple((f.name, hints[f.name] not in _AS_IS) for f in dataclasses.fields(cls))
-
-
-_FIELDS: dict[type[Any], tuple[tuple[str, bool], ...]] = {
-    cls: _encoding(cls) for cls in (*MESSAGES.values(), *PARTS)}
+    return tuple((f.name, None if hints[f.name] in _AS_IS else _ENCODERS.get(hints[f.name], _json))
+                 for f in dataclasses.fields(cls))
 
 
 def from_fields(type_: str, checked: dict[str, Any]) -> Body:
@@ -103,10 +116,14 @@ def _json(value: Any) -> Any:
     return value
 
 
+_FIELDS: dict[type[Any], tuple[tuple[str, Encoder | None], ...]] = {
+    cls: _encoding(cls) for cls in (*MESSAGES.values(), *PARTS)}
+
+
 def to_body(value: Body | RosterEntry | SnapshotPlay) -> JsonObject:
     """A body's JSON object: bytes as lowercase hex, tuples as lists (the inverse of the checks)."""
-    return {name: _json(getattr(value, name)) if encoded else getattr(value, name)
-            for name, encoded in _FIELDS[type(value)]}
+    return {name: getattr(value, name) if encode is None else encode(getattr(value, name))
+            for name, encode in _FIELDS[type(value)]}
 
 
 class Message:

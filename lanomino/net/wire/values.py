@@ -69,7 +69,7 @@ def tile_from_text(value: Any, where: str) -> Tile:
     return tile
 
 
-def tiles_from_text(values: list[Any], where: str) -> tuple[Tile, ...]:
+def tiles_from_text(values: Sequence[Any], where: str) -> tuple[Tile, ...]:
     tiles = tuple(tile_from_text(v, f"{where}[{i}]") for i, v in enumerate(values))
     if len(set(tiles)) != len(tiles):
         raise RemoteProtocolError(f"field {where!r}: a tile is listed twice")
