@@ -592,10 +592,15 @@ def test_a_joiner_whose_host_vanishes_mid_handshake_gives_up_after_the_grace_per
 @pytest.mark.parametrize(("players", "seed"), [(3, 81), (4, 82)])
 def test_the_new_host_replays_a_longer_log_than_its_own(players: int, seed: int) -> None:
     """The next host missed the last update before the host died; another member has it: the new
-    host rebuilds the hand from that member's log (its signatures arrive as validated bytes)."""
+    host rebuilds the hand from that member's log (its signatures arrive as validated bytes).
+    With escrow, so that the hand comes back as dealt. Without it the unknown tiles are
+    re-shuffled with fresh random secrets, and in about one run in four (on ddd292b too) the new
+    host then dealt the hand again: that is the re-shuffle's behaviour, not this test's point,
+    and it is open (see the closing note)."""
     table = MigratingTable(Rules.preset("classic", target=100), players, seed=seed)
     lost = table.by_seat(0).host
     assert lost is not None
+    lost.escrow = True
     send = lost.shared.send
     dead: list[int] = []
 
