@@ -293,8 +293,8 @@ class PeerNode(NodeBase):
             elif isinstance(effect, Serve):
                 self.generation += 1  # (the standby ROUTER serves: _host_receive)
                 self.transport.close()
-                log.warning("term %d: this seat (%d) takes over the table", effect.term,
-                            self.session.seat)
+                log.warning("term %d: this seat (%s) takes over the table", effect.term,
+                            seat_name(self.session.seat))
                 self._spawn(self._answer_keys())
             elif isinstance(effect, Announce) and can_announce and self.member.host is not None:
                 self._spawn(self._announce(self.member.host))
