@@ -76,7 +76,8 @@ def play_match(
     for result in state.results:
         for side, points in enumerate(result.points):
             totals[side] += points
-    return MatchResult(state.outcome, state.dealt_hands, tuple(totals), builder.to_json() if builder else None)
+    record = builder.to_json() if builder else None
+    return MatchResult(state.outcome, state.dealt_hands, tuple(totals), record)
 
 
 def _play_hand(

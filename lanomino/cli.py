@@ -17,20 +17,26 @@ from lanomino import __version__
 
 # (name, module, one-line help). Order is the order shown by --help.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
-    ("play", "lanomino.commands.play", "the full-screen game: play the computer (the default command)"),
+    ("play", "lanomino.commands.play",
+     "the full-screen game: play the computer (the default command)"),
     ("selfplay", "lanomino.commands.selfplay", "play whole matches between engine bots"),
     ("replay", "lanomino.commands.replay", "replay a game record and print what happened"),
     ("rules", "lanomino.commands.rules", "show the presets and rule options"),
-    ("verify", "lanomino.commands.verify", "check a match transcript: the deal, every move, every score"),
+    ("verify", "lanomino.commands.verify",
+     "check a match transcript: the deal, every move, every score"),
     ("host", "lanomino.commands.host", "open a table on the LAN, played in the client or headless"),
     ("tables", "lanomino.commands.tables", "list the tables on the LAN"),
-    ("join", "lanomino.commands.join", "sit at a LAN table, by name or HOST:PORT/KEY, in the client"),
+    ("join", "lanomino.commands.join",
+     "sit at a LAN table, by name or HOST:PORT/KEY, in the client"),
     ("watch", "lanomino.commands.watch", "follow a LAN table without a seat, checking every deal"),
-    ("bot", "lanomino.commands.bot", "a headless bot player that joins a table and verifies every hand"),
+    ("bot", "lanomino.commands.bot",
+     "a headless bot player that joins a table and verifies every hand"),
     ("history", "lanomino.commands.history", "the matches in your play log, newest first"),
-    ("stats", "lanomino.commands.stats", "your results: wins per opponent and level, hands, tiles, streaks"),
+    ("stats", "lanomino.commands.stats",
+     "your results: wins per opponent and level, hands, tiles, streaks"),
     ("export", "lanomino.commands.export", "write a logged match's record or transcript to a file"),
-    ("hint", "lanomino.commands.hint", "what Expert would play at a point of a game record, and why"),
+    ("hint", "lanomino.commands.hint",
+     "what Expert would play at a point of a game record, and why"),
 )
 
 

@@ -96,7 +96,8 @@ class LocalMatch:
         events: list[Event] = []
         while self.state.phase is Phase.DEAL:
             tiles = list(TILES)
-            random.Random(f"lanomino-deal/{self.config.seed}/{self.state.hand_no + 1}").shuffle(tiles)
+            seed = f"lanomino-deal/{self.config.seed}/{self.state.hand_no + 1}"
+            random.Random(seed).shuffle(tiles)
             size = self.config.rules.hand_size_for(self.config.players)
             deal: list[list[Any]] = []
             for seat in range(self.config.players):
@@ -170,7 +171,8 @@ class LocalMatch:
             match = cls(config)
             match.uid = str(data.get("uid", match.uid))
             started = data.get("started_at", match.started_at)
-            match.started_at = float(started) if isinstance(started, int | float) else match.started_at
+            if isinstance(started, int | float):
+                match.started_at = float(started)
             match.assists = {a for a in data.get("assists", []) if a in ("hint", "undo")}
             for entry in data["log"]:
                 if entry == "deal":

@@ -1,5 +1,6 @@
-"""``lanomino bot TABLE|HOST:PORT/KEY``: a headless peer that plays its seat with a bot, verifies every
-hand and exits 0 when the match ends (``--json``: one line with scores, winner, hands, verified)."""
+"""``lanomino bot TABLE|HOST:PORT/KEY``: a headless peer that plays its seat with a bot, verifies
+every hand and exits 0 when the match ends (``--json``: one line with scores, winner, hands,
+verified)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from lanomino.commands.join import add_peer_arguments, run_peer
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_peer_arguments(parser, "normal")
-    parser.add_argument("--player", default=None, metavar="NAME", help="the bot's name (default: its level)")
+    parser.add_argument("--player", default=None, metavar="NAME",
+                        help="the bot's name (default: its level)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a game record (lanomino.record/1)")
-    parser.add_argument("--hand", type=int, metavar="H", help="hand number, from 1 (default: the last hand)")
+    parser.add_argument("--hand", type=int, metavar="H",
+                        help="hand number, from 1 (default: the last hand)")
     parser.add_argument("--move", type=int, metavar="M",
                         help="the position just before move M of the hand, from 1 "
                              "(default: after the hand's last recorded move)")
@@ -36,9 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or player name; it must be the seat to move")
     parser.add_argument("--budget", type=float, default=None, metavar="SECONDS",
                         help="Expert's thinking time (default: Expert's own, 0.3 s)")
-    parser.add_argument("--sims", type=int, default=None, metavar="N", help="cap on Expert's simulations")
-    parser.add_argument("--top", type=int, default=3, metavar="N", help="how many moves to list (default 3)")
-    parser.add_argument("--seed", type=int, default=None, help="seed Expert's random source (reproducible with --sims)")
+    parser.add_argument("--sims", type=int, default=None, metavar="N",
+                        help="cap on Expert's simulations")
+    parser.add_argument("--top", type=int, default=3, metavar="N",
+                        help="how many moves to list (default 3)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed Expert's random source (reproducible with --sims)")
     parser.add_argument("--json", action="store_true", help="print the hint as one JSON object")
 
 
@@ -67,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--top must be at least 1")
     doc = load_json(args.file)
     if isinstance(doc, dict) and doc.get("format") == "lanomino.transcript/1":
-        raise CliError(f"{args.file} is a transcript; export the match as a record first (`lanomino export`)")
+        raise CliError(f"{args.file} is a transcript; "
+                       "export the match as a record first (`lanomino export`)")
     try:
         record = parse_record(doc)
     except MalformedRecordError as exc:
@@ -75,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
     pos = find_position(record, args.hand, args.move, args.file)
     obs = pos.observation
     if args.seat is not None and seat_of(args.seat, record.players) != obs.seat:
-        raise CliError(f"at hand {pos.hand}, move {pos.move} it is {record.players[obs.seat]}'s turn "
+        mover = record.players[obs.seat]
+        raise CliError(f"at hand {pos.hand}, move {pos.move} it is {mover}'s turn "
                        f"(seat {obs.seat + 1}), not {args.seat}'s")
     rng = random.Random(args.seed)
     results = analyse(obs, rng, budget_s=budget, max_sims=sims)
@@ -133,7 +139,8 @@ def find_position(record: Record, hand: int | None, move: int | None, name: str)
     return Position(h, m, observe(state, state.turn), first, recorded)
 
 
-def hint_json(record: Record, pos: Position, top: list[tuple[Action, int, float]], sims: int) -> dict[str, Any]:
+def hint_json(record: Record, pos: Position, top: list[tuple[Action, int, float]],
+              sims: int) -> dict[str, Any]:
     from lanomino.engine import Play
     from lanomino.record import action_to_json
 
@@ -155,7 +162,8 @@ def hint_json(record: Record, pos: Position, top: list[tuple[Action, int, float]
         "scores": list(obs.scores),
         "target": obs.rules.target,
         "best": move_json(top[0][0]),
-        "moves": [{"move": move_json(a), "win_chance": round(v, 4), "simulations": n} for a, n, v in top],
+        "moves": [{"move": move_json(a), "win_chance": round(v, 4), "simulations": n}
+                  for a, n, v in top],
         "simulations": sims,
         "recorded": None if pos.recorded is None else move_json(pos.recorded),
     }
@@ -178,7 +186,8 @@ def describe(hint: dict[str, Any]) -> str:
         f"  {'move':<22} {'chance to win the match':>24} {'simulations':>12}",
     ]
     for row in hint["moves"]:
-        lines.append(f"  {_words(row['move']):<22} {row['win_chance']:>23.0%} {row['simulations']:>12}")
+        words, chance, sims = _words(row["move"]), row["win_chance"], row["simulations"]
+        lines.append(f"  {words:<22} {chance:>23.0%} {sims:>12}")
     lines.append(f"  ({hint['simulations']} simulations over hidden hands consistent with what "
                  f"{hint['player']} has seen.)")
     if hint["recorded"] is not None:

@@ -1,4 +1,4 @@
-"""``lanomino history``: the logged matches, newest first (and helpers the other log commands share)."""
+"""``lanomino history``: the logged matches, newest first (and helpers the log commands share)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ _MATCH_ID = re.compile(r"#?[0-9]{1,12}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--limit", type=int, default=20, metavar="N", help="show the N newest matches (default 20)")
+    parser.add_argument("--limit", type=int, default=20, metavar="N",
+                        help="show the N newest matches (default 20)")
     parser.add_argument("--json", action="store_true", help="print the matches as JSON")
     parser.add_argument("--data-dir", metavar="DIR", help="where the play log lives")
 

@@ -2,8 +2,9 @@
 
 Without ``--headless`` the host's own seat is played in the terminal client (it opens on the table's
 waiting screen, showing the ``HOST:PORT/KEY`` address); with it, a bot at ``--level`` plays it.
-``lanomino.node.HostNode`` is the object the client subscribes to and submits moves through. With ``--json`` the host prints a ``listening`` line
-(with the ``HOST:PORT/KEY`` address) when the table is open and one ``match_over`` line at the end.
+``lanomino.node.HostNode`` is the object the client subscribes to and submits moves through. With
+``--json`` the host prints a ``listening`` line (with the ``HOST:PORT/KEY`` address) when the table
+is open and one ``match_over`` line at the end.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ def add_timing_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grace", type=float, default=30.0, metavar="S",
                         help="how long a dropped player keeps its seat (default 30 s)")
     parser.add_argument("--heartbeat", type=float, default=0.25, metavar="S",
-                        help="heartbeat interval; silence for 5 intervals counts as a drop (default 0.25 s)")
+                        help="heartbeat interval; silence for 5 intervals counts as a drop "
+                             "(default 0.25 s)")
 
 
 def timings_from_args(args: argparse.Namespace, bot_delay: float = 0.0):  # type: ignore[no-untyped-def]
@@ -30,19 +32,24 @@ def timings_from_args(args: argparse.Namespace, bot_delay: float = 0.0):  # type
     from lanomino.net.session import Timings
 
     try:
-        return Timings(heartbeat_s=args.heartbeat, liveness_s=LIVENESS_BEATS * args.heartbeat, grace_s=args.grace,
-                       bot_delay_s=bot_delay, move_s=getattr(args, "move_time", None))
+        return Timings(heartbeat_s=args.heartbeat, liveness_s=LIVENESS_BEATS * args.heartbeat,
+                       grace_s=args.grace, bot_delay_s=bot_delay,
+                       move_s=getattr(args, "move_time", None))
     except ValueError as exc:
         raise CliError(str(exc)) from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_arguments(parser)
-    parser.add_argument("--name", default="Lanomino", metavar="TABLE", help="the table's name on the LAN")
-    parser.add_argument("--seats", type=int, default=2, metavar="N", help="seats at the table, 2-4 (default 2)")
-    parser.add_argument("--bots", type=int, default=0, metavar="K", help="seats played by host-side bots")
+    parser.add_argument("--name", default="Lanomino", metavar="TABLE",
+                        help="the table's name on the LAN")
+    parser.add_argument("--seats", type=int, default=2, metavar="N",
+                        help="seats at the table, 2-4 (default 2)")
+    parser.add_argument("--bots", type=int, default=0, metavar="K",
+                        help="seats played by host-side bots")
     parser.add_argument("--level", default="normal", metavar="L",
-                        help="bot level: easy, normal, hard, expert, random, greedy (default normal)")
+                        help="bot level: easy, normal, hard, expert, random, greedy "
+                             "(default normal)")
     parser.add_argument("--passphrase", metavar="P",
                         help="joiners must know this (it never travels; wrong guesses are "
                              "throttled to about one a minute: three random words are best)")
@@ -61,18 +68,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a move clock: a player who has not moved S seconds after the turn "
                              "began is away, and the table's bot plays the seat until they are "
                              "back (default: no clock; a player may think as long as they like)")
-    parser.add_argument("--bind", metavar="IP", help="address to serve and advertise on (default: all LAN interfaces)")
-    parser.add_argument("--port", type=int, default=0, metavar="PORT", help="TCP port (default: any free one)")
+    parser.add_argument("--bind", metavar="IP",
+                        help="address to serve and advertise on (default: all LAN interfaces)")
+    parser.add_argument("--port", type=int, default=0, metavar="PORT",
+                        help="TCP port (default: any free one)")
     parser.add_argument("--interface", action="append", metavar="IP",
-                        help="announce on this interface only (repeatable; default: --bind or the LAN interfaces)")
+                        help="announce on this interface only "
+                             "(repeatable; default: --bind or the LAN interfaces)")
     parser.add_argument("--headless", action="store_true",
-                        help="play the host's seat with a bot at --level (default: you play it in the terminal client)")
+                        help="play the host's seat with a bot at --level "
+                             "(default: you play it in the terminal client)")
     parser.add_argument("--player", default=None, metavar="NAME",
-                        help="the host player's name (default: your name in Settings; headless: host)")
-    parser.add_argument("--bot-delay", type=float, default=0.0, metavar="S", help="host-side bots pause before moving")
-    parser.add_argument("--no-announce", action="store_true", help="do not advertise (direct joins only)")
+                        help="the host player's name "
+                             "(default: your name in Settings; headless: host)")
+    parser.add_argument("--bot-delay", type=float, default=0.0, metavar="S",
+                        help="host-side bots pause before moving")
+    parser.add_argument("--no-announce", action="store_true",
+                        help="do not advertise (direct joins only)")
     parser.add_argument("--data-dir", metavar="DIR", help="keys and transcripts live here")
-    parser.add_argument("--json", action="store_true", help="print JSON lines: listening, then the result")
+    parser.add_argument("--json", action="store_true",
+                        help="print JSON lines: listening, then the result")
     add_timing_arguments(parser)
     add_line_arguments(parser)
 
@@ -113,17 +128,18 @@ def run(args: argparse.Namespace) -> int:
         from lanomino.commands.play import run_client
         from lanomino.ui.lan import HostTable
 
-        table = HostTable(args.name, args.rules, args.seats, args.bots, args.level, args.passphrase, rules=rules,
-                          escrow=args.escrow)
-        return run_client(args, table, player=args.player, interfaces=args.interface, bind=args.bind,
-                          port=args.port, announce=not args.no_announce, watchers=args.watchers,
-                          timings=timings_from_args(args, args.bot_delay))
+        table = HostTable(args.name, args.rules, args.seats, args.bots, args.level, args.passphrase,
+                          rules=rules, escrow=args.escrow)
+        return run_client(args, table, player=args.player, interfaces=args.interface,
+                          bind=args.bind, port=args.port, announce=not args.no_announce,
+                          watchers=args.watchers, timings=timings_from_args(args, args.bot_delay))
     logging.basicConfig(level=os.environ.get("LANOMINO_LOG", "WARNING").upper(), stream=sys.stderr)
     timings = timings_from_args(args, args.bot_delay)
 
     async def main() -> int:
-        node = HostNode(data_dir=data_dir(args.data_dir), rules=rules, rules_name=args.rules, seats=args.seats,
-                        bots=args.bots, level=args.level, name=args.name, player=args.player or "host",
+        node = HostNode(data_dir=data_dir(args.data_dir), rules=rules, rules_name=args.rules,
+                        seats=args.seats, bots=args.bots, level=args.level, name=args.name,
+                        player=args.player or "host",
                         passphrase=args.passphrase, bind=args.bind, port=args.port, timings=timings,
                         interfaces=args.interface, headless=True, announce=not args.no_announce,
                         escrow=args.escrow, watchers=args.watchers)
@@ -134,9 +150,10 @@ def run(args: argparse.Namespace) -> int:
         install_quit_handlers(node)
         try:
             if args.json:
-                print(json.dumps({"event": "listening", "address": node.address, "port": node.transport.port,
-                                  "fingerprint": host_fingerprint(node), "peer_id": node.identity.peer_id}),
-                      flush=True)
+                listening = {"event": "listening", "address": node.address,
+                             "port": node.transport.port, "fingerprint": host_fingerprint(node),
+                             "peer_id": node.identity.peer_id}
+                print(json.dumps(listening), flush=True)
             else:
                 print(f"table {args.name!r} open at {node.address}", flush=True)
                 print(f"host key fingerprint {host_fingerprint(node)}", flush=True)
@@ -149,9 +166,10 @@ def run(args: argparse.Namespace) -> int:
             outcome = await node.run()
         finally:
             await node.close()
-        if outcome.rejoin is not None:  # it stepped down: watch the match end as a peer of the new host
+        if outcome.rejoin is not None:  # it stepped down: see the end as a peer of the new host
             if not args.json:
-                print(f"another seat hosts the table now: following it at {outcome.rejoin}", flush=True)
+                print(f"another seat hosts the table now: following it at {outcome.rejoin}",
+                      flush=True)
             outcome = await follow_to_end(node, outcome)
         if args.json:
             print(json.dumps(outcome.to_json()), flush=True)

@@ -37,14 +37,20 @@ def add_peer_arguments(parser: argparse.ArgumentParser, level: str) -> None:
                         help="a table name seen by `lanomino tables`, or the address on the host's "
                              "screen (CODE: the start of its fingerprint, or its full key)")
     parser.add_argument("--passphrase", metavar="P", help="the table's passphrase, if it has one")
-    parser.add_argument("--interface", metavar="IP", help="look for tables and connect from this address")
-    parser.add_argument("--level", default=level, metavar="L", help=f"bot level playing the seat (default {level})")
-    parser.add_argument("--delay", type=float, default=0.0, metavar="S", help="the bot pauses before each move")
-    parser.add_argument("--timeout", type=float, default=3.0, metavar="S", help="how long to look for TABLE (default 3 s)")
+    parser.add_argument("--interface", metavar="IP",
+                        help="look for tables and connect from this address")
+    parser.add_argument("--level", default=level, metavar="L",
+                        help=f"bot level playing the seat (default {level})")
+    parser.add_argument("--delay", type=float, default=0.0, metavar="S",
+                        help="the bot pauses before each move")
+    parser.add_argument("--timeout", type=float, default=3.0, metavar="S",
+                        help="how long to look for TABLE (default 3 s)")
     parser.add_argument("--data-dir", metavar="DIR", help="keys, secrets and transcripts live here")
-    parser.add_argument("--json", action="store_true", help="print one JSON line with the result when the match ends")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON line with the result when the match ends")
     parser.add_argument("--host-port", type=int, default=0, metavar="PORT",
-                        help="TCP port this seat serves on if it is elected host after the host leaves (default: any)")
+                        help="TCP port this seat serves on if it is elected host after the host "
+                             "leaves (default: any)")
     parser.add_argument("--no-migration", action="store_true",
                         help="never take part in host elections (a silent host is waited for)")
     add_timing_arguments(parser)
@@ -53,9 +59,11 @@ def add_peer_arguments(parser: argparse.ArgumentParser, level: str) -> None:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_peer_arguments(parser, "normal")
     parser.add_argument("--player", default=None, metavar="NAME",
-                        help="your name at the table (default: your name in Settings; headless: player)")
+                        help="your name at the table "
+                             "(default: your name in Settings; headless: player)")
     parser.add_argument("--headless", action="store_true",
-                        help="a bot at --level plays your seat (also with --json); default: you play it in the client")
+                        help="a bot at --level plays your seat (also with --json); "
+                             "default: you play it in the client")
     add_line_arguments(parser)
 
 
@@ -220,8 +228,9 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
         if args.json:
             pass  # (run_node printed the outcome)
         elif outcome.finished:
+            verified = "every hand verified" if outcome.verified else "NOT VERIFIED"
             print(f"match over: {_result(node, outcome)}; {plural(outcome.hands, 'hand')}, "
-                  f"{'every hand verified' if outcome.verified else 'NOT VERIFIED'}; transcript {outcome.transcript}")
+                  f"{verified}; transcript {outcome.transcript}")
         else:
             print(f"left the table: {outcome.reason}", file=sys.stderr)
         if outcome.finished:

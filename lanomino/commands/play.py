@@ -22,15 +22,20 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_arguments(parser)
-    parser.add_argument("--players", type=int, metavar="N", help="players at the table, you included (2-4)")
-    parser.add_argument("--level", metavar="L", help="computer level, or a comma list, one per opponent")
-    parser.add_argument("--seed", type=int, metavar="S", help="seed for the shuffles (replayable games)")
-    parser.add_argument("--continue", dest="resume", action="store_true", help="resume the saved game")
+    parser.add_argument("--players", type=int, metavar="N",
+                        help="players at the table, you included (2-4)")
+    parser.add_argument("--level", metavar="L",
+                        help="computer level, or a comma list, one per opponent")
+    parser.add_argument("--seed", type=int, metavar="S",
+                        help="seed for the shuffles (replayable games)")
+    parser.add_argument("--continue", dest="resume", action="store_true",
+                        help="resume the saved game")
     parser.add_argument("--pause", type=float, metavar="SECONDS",
                         help="how long a computer opponent pauses before its move shows")
     parser.add_argument("--data-dir", metavar="DIR", help="where settings and the saved game live")
     parser.add_argument("--interface", action="append", metavar="IP",
-                        help="look for and announce LAN tables on this address (repeatable; default: the LAN)")
+                        help="look for and announce LAN tables on this address "
+                             "(repeatable; default: the LAN)")
     add_line_arguments(parser)
 
 
@@ -87,7 +92,8 @@ def _start_intent(args: argparse.Namespace) -> StartLocal:
     except RulesError as exc:
         raise CliError(str(exc)) from None
     known = bot_names()
-    levels = tuple(x.strip().lower() for x in args.level.split(",")) if args.level else (default_level(known),)
+    levels = (tuple(x.strip().lower() for x in args.level.split(",")) if args.level
+              else (default_level(known),))
     for level in levels:
         if level not in known:
             raise CliError(f"unknown level {level!r}; levels: {', '.join(known)}")

@@ -18,8 +18,9 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE|ID",
-                        help="a game record (lanomino.record/1), a signed transcript (lanomino.transcript/1), "
-                             "or the ID of a logged match (see `lanomino history`): stepped through on screen")
+                        help="a game record (lanomino.record/1), a signed transcript "
+                             "(lanomino.transcript/1), or the ID of a logged match "
+                             "(see `lanomino history`): stepped through on screen")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--data-dir", metavar="DIR", help="where the play log lives (for an ID)")
 
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_lines(lines: list[str]) -> int:
-    """Print ``lines``; a reader that stops early (``| head``) ends the output quietly. Returns 0."""
+    """Print ``lines``; a reader that stops early (``| head``) ends them quietly. Returns 0."""
     try:
         for line in lines:
             print(line)

@@ -21,9 +21,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(asdict(rules)))
         return 0
-    print(f"Preset {args.rules}" + (f" with {', '.join(args.settings)}" if args.settings else "") + ":")
+    options = f" with {', '.join(args.settings)}" if args.settings else ""
+    print(f"Preset {args.rules}{options}:")
     for name, value in asdict(rules).items():
-        shown = "null" if value is None else str(value).lower() if isinstance(value, bool) else value
-        print(f"  {name:20} {shown}")
+        shown = str(value).lower() if isinstance(value, bool) else value
+        print(f"  {name:20} {'null' if value is None else shown}")
     print(f"Presets: {', '.join(PRESETS)}. Change an option with --set NAME=VALUE.")
     return 0

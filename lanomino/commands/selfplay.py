@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_arguments(parser)
-    parser.add_argument("--players", type=int, default=2, metavar="N", help="seats at the table, 2-4")
+    parser.add_argument("--players", type=int, default=2, metavar="N",
+                        help="seats at the table, 2-4")
     parser.add_argument("--games", type=int, default=1, metavar="G", help="matches to play")
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="same seed, same games")
     parser.add_argument("--bots", default="random", metavar="A,B,...",
@@ -24,8 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument("--records", metavar="DIR", help="save every match as a game record here")
     parser.add_argument("--transcripts", metavar="DIR",
-                        help="deal with the fair-deal protocol (every seat its own key and secrets) "
-                             "and save each match's signed transcript here, for `lanomino verify`")
+                        help="deal with the fair-deal protocol (every seat its own key and "
+                             "secrets) and save each match's signed transcript here, for "
+                             "`lanomino verify`")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     for game in range(1, args.games + 1):
         if args.transcripts:
-            result = _play_fair(rules, bots, rng, players,
-                                Path(args.transcripts) / f"match-{seed}-{game:04d}.json", args.rules)
+            path = Path(args.transcripts) / f"match-{seed}-{game:04d}.json"
+            result = _play_fair(rules, bots, rng, players, path, args.rules)
         else:
             result = play_match(rules, bots, rng, names=players, keep_record=records is not None)
         if result.outcome.winner is None:
@@ -83,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         hands += result.hands
         points = [p + q for p, q in zip(points, result.hand_points, strict=True)]
         if records and result.record is not None:
-            (records / f"match-{seed}-{game:04d}.json").write_text(json.dumps(result.record, indent=1))
+            record = json.dumps(result.record, indent=1)
+            (records / f"match-{seed}-{game:04d}.json").write_text(record)
     elapsed = time.perf_counter() - started
     summary = {
         "seed": seed, "games": args.games, "hands": hands, "wins": wins, "no_winner": no_winner,
@@ -95,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
         return 0
     label = "team" if rules.partnership else "seat"
-    print(f"{args.games} matches, {hands} hands, seed {seed} ({args.rules}, {args.players} players)")
+    print(f"{args.games} matches, {hands} hands, seed {seed} "
+          f"({args.rules}, {args.players} players)")
     for side in range(sides):
         who = f"{label} {side}" + ("" if rules.partnership else f" ({names[side]})")
         print(f"  {who}: won {wins[side]}, {summary['avg_points_per_hand'][side]} points per hand")

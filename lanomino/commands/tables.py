@@ -7,9 +7,11 @@ import json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--timeout", type=float, default=1.0, metavar="S", help="how long to look (default 1 s)")
+    parser.add_argument("--timeout", type=float, default=1.0, metavar="S",
+                        help="how long to look (default 1 s)")
     parser.add_argument("--interface", action="append", metavar="IP",
-                        help="look on this interface only (repeatable; default: the LAN interfaces)")
+                        help="look on this interface only "
+                             "(repeatable; default: the LAN interfaces)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per table")
 
 
@@ -39,9 +41,11 @@ def run(args: argparse.Namespace) -> int:
         for seen in sorted(tables.values(), key=lambda t: t.service_name):
             a = seen.announcement
             ip = seen.addresses[0] if seen.addresses else ""
-            out.append({"name": a.name, "rules": a.rules, "seats": f"{a.seats_taken}/{a.seats_total}",
-                        "host": a.host_peer_id, "address": str(DirectAddress(ip, seen.port, a.host_key)) if ip else "",
-                        "passphrase": a.has_passphrase, "term": a.term, "compatible": a.is_compatible,
+            address = str(DirectAddress(ip, seen.port, a.host_key)) if ip else ""
+            out.append({"name": a.name, "rules": a.rules,
+                        "seats": f"{a.seats_taken}/{a.seats_total}", "host": a.host_peer_id,
+                        "address": address, "passphrase": a.has_passphrase, "term": a.term,
+                        "compatible": a.is_compatible,
                         "service": seen.service_name})
         return out
 
@@ -51,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(table))
         else:
             lock = " (passphrase)" if table["passphrase"] else ""
-            print(f"{table['name']}  {table['rules']}  {table['seats']} seats  host {table['host']}  "
-                  f"{table['address']}{lock}")
+            print(f"{table['name']}  {table['rules']}  {table['seats']} seats  "
+                  f"host {table['host']}  {table['address']}{lock}")
     if not found and not args.json:
         print("no tables found")
     return 0

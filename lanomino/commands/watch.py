@@ -37,9 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how long to look for TABLE (default 3 s)")
     parser.add_argument("--data-dir", metavar="DIR", help="keys and transcripts live here")
     parser.add_argument("--json", action="store_true",
-                        help="JSON lines (let in, each checked hand, the outcome) instead of sentences")
+                        help="JSON lines (let in, each checked hand, the outcome) "
+                             "instead of sentences")
     parser.add_argument("--headless", action="store_true",
-                        help="no client: one sentence per event on stdout, exit when the match ends")
+                        help="no client: one sentence per event on stdout, "
+                             "exit when the match ends")
     add_timing_arguments(parser)
     add_line_arguments(parser)
 
@@ -88,8 +90,8 @@ def _run_headless(args: argparse.Namespace) -> int:
         if args.json:
             pass  # (run_node printed the outcome)
         elif outcome.finished:
-            print(f"The match is over after {plural(outcome.hands, 'hand')}; "
-                  f"{'every hand checked out' if outcome.verified else 'NOT every hand checked out'}."
+            checked = "every hand checked out" if outcome.verified else "NOT every hand checked out"
+            print(f"The match is over after {plural(outcome.hands, 'hand')}; {checked}."
                   f" Transcript: {outcome.transcript}", flush=True)
         else:
             print(f"stopped watching: {outcome.reason}", file=sys.stderr)

@@ -131,7 +131,7 @@ class Budgets:
 
 
 class Deferrals:
-    """Per-seat budgets for requests whose answer is expensive: the excess is answered once, late."""
+    """Per-seat budgets for requests with an expensive answer: the excess is answered once, late."""
 
     def __init__(self, limit: Limit = RESYNC) -> None:
         self.limit = limit

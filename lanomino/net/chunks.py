@@ -1,15 +1,15 @@
 """Bodies too large for one message travel in parts: ``snapshot_part``. Pure.
 
-Every message is at most ``MAX_MESSAGE_BYTES`` (256 kB) on the wire. A snapshot carries the
-match's transcript so far, about 7 kB a hand, so past about 35 hands it no longer fits: a peer
-that restarted late in a long match could never catch up. So a body over ``INLINE_BYTES`` is
-encoded once (compact JSON, UTF-8), cut into ``PART_BYTES`` slices and sent as that many
-``snapshot_part`` messages, each with its slice in base64 (4/3 of the slice: 200 kB, under the
-limit whatever the text holds). They travel in order on the one connection; the receiver's ``Reassembler``
-joins them and parses the whole as one untrusted JSON object (``codec.decode_json``, bounded
-by ``MAX_PARTS * PART_BYTES``, 24 MB, about 3,500 hands) and the caller validates it as the
-message it stands for. A new first part discards an unfinished transfer; a part out of order,
-or a transfer over the bound, is refused and forgotten.
+Every message is at most ``MAX_MESSAGE_BYTES`` (256 kB) on the wire. A snapshot carries the match's
+transcript so far, about 7 kB a hand, so past about 35 hands it no longer fits: a peer that
+restarted late in a long match could never catch up. So a body over ``INLINE_BYTES`` is encoded once
+(compact JSON, UTF-8), cut into ``PART_BYTES`` slices and sent as that many ``snapshot_part``
+messages, each with its slice in base64 (4/3 of the slice: 200 kB, under the limit whatever the text
+holds). They travel in order on the one connection; the receiver's ``Reassembler`` joins them and
+parses the whole as one untrusted JSON object (``codec.decode_json``, bounded by
+``MAX_PARTS * PART_BYTES``, 24 MB, about 3,500 hands) and the caller validates it as the message it
+stands for. A new first part discards an unfinished transfer; a part out of order, or a transfer
+over the bound, is refused and forgotten.
 """
 
 from __future__ import annotations

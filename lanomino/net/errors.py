@@ -2,8 +2,8 @@
 
 ``LocalProtocolError``: we were about to break the protocol (a bug on this side, or a message we
 were asked to send that is not valid). ``RemoteProtocolError``: a peer sent something invalid. A
-remote error never crashes a node: the caller drops the message (or the peer), counts it and logs it.
-Both are ``ValueError`` so callers may catch either.
+remote error never crashes a node: the caller drops the message (or the peer), counts it and logs
+it. Both are ``ValueError`` so callers may catch either.
 """
 
 from __future__ import annotations

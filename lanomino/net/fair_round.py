@@ -74,20 +74,23 @@ class Attempt:
 class HandDeal:
     """The fair-deal record of one transcript hand, kept by the host."""
 
-    def __init__(self, header: str, hand: int, host_seat: int, keys: Sequence[bytes], ring: KeyRing) -> None:
+    def __init__(self, header: str, hand: int, host_seat: int, keys: Sequence[bytes],
+                 ring: KeyRing) -> None:
         self.header, self.hand, self.host_seat = header, hand, host_seat
         self.keys = list(keys)
         self.ring = ring
         self.attempts: list[Attempt] = []
-        self.abandoned: list[dict[str, Any]] = []  # attempts that missed a deadline (who did not answer)
+        # attempts that missed a deadline (who did not answer)
+        self.abandoned: list[dict[str, Any]] = []
         self.away: list[int] = []  # moves the table's bot made for a seat out of time (host-signed)
         self.moves: list[dict[str, Any]] = []
         self.signatures: list[bytes] = []
-        self.unchecked: list[int] = []
-        self.reshuffled: dict[str, Any] | None = None  # the re-shuffle after a migration (host/reshuffle_round.py)
+        self.unchecked: list[int] = []  # moves whose signature is not checked yet (peers' moves)
+        # the re-shuffle after a migration (host/reshuffle_round.py)
+        self.reshuffled: dict[str, Any] | None = None
         self.adopted: dict[str, Any] | None = None  # seats a new host adopted (fair/adoption.py)
         self.refused: list[dict[str, Any]] = []  # badly signed messages refused (who, what, why)
-        self.migrated: dict[str, int] | None = None  # {"host", "term", "at"} after a host migration  # moves whose signature is not checked yet (peers' moves)
+        self.migrated: dict[str, int] | None = None  # {"host", "term", "at"} after a host migration
 
     def blame(self, seat: int, what: str, why: str) -> None:
         """A seat's message was refused for its signature: the hand's log says so (who, what,
@@ -115,7 +118,8 @@ class HandDeal:
 
     def restored_attempt(self, ctx: DealContext, seats: Sequence[int],
                          commits: dict[int, tuple[bytes, bytes]], set_signature: bytes,
-                         echoes: dict[int, tuple[bytes, bytes]], secrets: Sequence[bytes]) -> Attempt:
+                         echoes: dict[int, tuple[bytes, bytes]],
+                         secrets: Sequence[bytes]) -> Attempt:
         """A finished attempt as a transcript or a peer's record holds it (after a migration)."""
         r = CommitReveal(self.domain(ctx), list(seats), step=Step.DONE, commits=dict(commits),
                          set_signature=set_signature, echoes=dict(echoes),
@@ -163,7 +167,8 @@ class HandDeal:
             statement = move_statement(self.header, self.hand, index, move)
             if self.ring.verify_statement(self.keys[seat], sig, statement):
                 continue
-            host = self.host_seat if self.migrated is None or index < self.migrated["at"] else self.migrated["host"]
+            m = self.migrated
+            host = self.host_seat if m is None or index < m["at"] else m["host"]
             by_host = move.get("resign") is True or index in self.away
             if by_host and self.ring.verify_statement(self.keys[host], sig, statement):
                 continue
@@ -190,7 +195,8 @@ class HandDeal:
             extra["adopted"] = self.adopted
         if self.refused:
             extra["refused"] = [dict(r) for r in self.refused]
-        return {**extra, "hand": self.hand, "host": self.host_seat, "deals": [a.to_json() for a in self.attempts],
+        return {**extra, "hand": self.hand, "host": self.host_seat,
+                "deals": [a.to_json() for a in self.attempts],
                 "moves": list(self.moves), "move_signatures": [s.hex() for s in self.signatures],
                 "points": list(points), "scores": list(scores),
                 "log_signature": host.sign_statement(log).hex()}

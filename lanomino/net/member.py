@@ -176,7 +176,7 @@ class TableMember:
             return False
         return True
 
-    # ----- the switch ------------------------------------------------------------------------------
+    # ----- the switch --------------------------------------------------------------------------
 
     def _host_changed(self, event: HostChanged, now: float) -> None:
         if not self.watching:

@@ -44,8 +44,9 @@ from lanomino.net.session_base import (
 
 __all__ = [
     "Closed", "HandVerified", "HostPhase", "HostSession", "HostSilent", "Joined", "JoinRefused",
-    "LocalSeat", "LostTouch", "MatchOver", "ObservationChanged", "Outgoing", "PeerPhase", "PeerSession", "Policy",
-    "ProtocolProblem", "SeatAway", "SeatDeclined", "SeatDisconnected", "SeatLeft", "SeatTaken", "SecretMade", "Sender",
+    "LocalSeat", "LostTouch", "MatchOver", "ObservationChanged", "Outgoing", "PeerPhase",
+    "PeerSession", "Policy", "ProtocolProblem", "SeatAway", "SeatDeclined", "SeatDisconnected",
+    "SeatLeft", "SeatTaken", "SecretMade", "Sender",
     "SessionEvent", "Timings", "TranscriptUpdated", "YourTurn", "HostChanged", "MigrationDone",
     "MigrationPaused", "SteppedDown", "rejoin_as_peer", "successor_host",
 ]

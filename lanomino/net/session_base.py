@@ -30,11 +30,11 @@ JOIN_TAG = b"lanomino.join/1\x00"
 class Timings:
     """Every duration a session uses, in seconds."""
 
-    # A ping goes out when nothing else was sent for heartbeat_s; silence for liveness_s (5 heartbeats)
-    # counts as a drop (and, for a host, starts an election). Over TCP a lost packet shows up as a
-    # retransmission delay (200 ms, doubling): with 10% loss on a link both ways the longest gap
-    # between arrivals measured over 240 link-minutes was 1.0 s, so 1.25 s gives no false drop, and a
-    # crashed host is replaced about 1.3 s after it went (docs/host-migration.md).
+    # A ping goes out when nothing else was sent for heartbeat_s; silence for liveness_s (5
+    # heartbeats) counts as a drop (and, for a host, starts an election). Over TCP a lost packet
+    # shows up as a retransmission delay (200 ms, doubling): with 10% loss on a link both ways the
+    # longest gap between arrivals measured over 240 link-minutes was 1.0 s, so 1.25 s gives no
+    # false drop, and a crashed host is replaced about 1.3 s after it went (docs/host-migration.md).
     heartbeat_s: float = 0.25
     liveness_s: float = 1.25
     grace_s: float = 30.0  # a disconnected seat is kept this long, then it has left the table
@@ -189,7 +189,7 @@ class MatchOver:
     scores: tuple[int, ...]
     hands: int
     verified: bool
-    reason: str = ""  # how it ended when not by the host's closing (e.g. the host left a 2-player table)
+    reason: str = ""  # how it ended if not by the host's closing (the host left a 2-player table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +240,7 @@ class MigrationPaused:
 
 @dataclass(frozen=True, slots=True)
 class MigrationDone:
-    """A new host rebuilt the table and play goes on (``rebuilt``: the hand in play, from escrow)."""
+    """A new host rebuilt the table and play goes on (``rebuilt``: the hand in play, by escrow)."""
 
     term: int
     host: int
@@ -270,8 +270,9 @@ class Closed:
 
 
 SessionEvent = (
-    SeatTaken | SeatDisconnected | SeatLeft | SeatDeclined | SeatAway | Joined | JoinRefused | ObservationChanged | YourTurn
-    | HandVerified | TranscriptUpdated | MatchOver | ProtocolProblem | SecretMade | HostSilent | Closed
+    SeatTaken | SeatDisconnected | SeatLeft | SeatDeclined | SeatAway | Joined | JoinRefused
+    | ObservationChanged | YourTurn | HandVerified | TranscriptUpdated | MatchOver
+    | ProtocolProblem | SecretMade | HostSilent | Closed
     | HostChanged | MigrationPaused | MigrationDone | SteppedDown | LostTouch
 )
 
@@ -291,7 +292,8 @@ def passphrase_key(passphrase: str, host_identity: bytes) -> bytes:
                                PASS_ITERATIONS)
 
 
-def passphrase_proof(key: bytes, nonce: bytes, host_curve: str, peer_curve: str, identity: bytes) -> bytes:
+def passphrase_proof(key: bytes, nonce: bytes, host_curve: str, peer_curve: str,
+                     identity: bytes) -> bytes:
     """What a joining peer sends to show it knows the passphrase."""
     message = JOIN_TAG + nonce + z85_to_raw(host_curve) + z85_to_raw(peer_curve) + identity
     return hmac.new(key, message, hashlib.sha256).digest()

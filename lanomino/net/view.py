@@ -147,9 +147,10 @@ class PeerView:
         obs = Observation(
             seat=self.seat, rules=self.rules, players=self.players, phase=self.phase,
             hand_no=self.hand_no, dealt_hands=self.dealt_hands, hand=hand,
-            hand_sizes=tuple(self.sizes), active=tuple(self.active), turn=self.turn, opener=self.opener,
-            must_lead=self.must_lead if self.seat == self.opener else None, line=self.line.copy(),
-            boneyard=self.boneyard, drawable=max(0, self.boneyard - reserve), scores=tuple(self.scores),
+            hand_sizes=tuple(self.sizes), active=tuple(self.active), turn=self.turn,
+            opener=self.opener, must_lead=self.must_lead if self.seat == self.opener else None,
+            line=self.line.copy(), boneyard=self.boneyard,
+            drawable=max(0, self.boneyard - reserve), scores=tuple(self.scores),
             hand_points=tuple(self.hand_points), history=tuple(self.history), legal=(),
             results=tuple(self.results), outcome=self.outcome, last_opener=self.last_opener,
             last_winner_seat=self.last_winner_seat,

@@ -11,6 +11,15 @@ from lanomino.discovery.announce import TableAnnouncement
 if TYPE_CHECKING:  # (imported when used: zeroconf is not a start-up import)
     from lanomino.discovery.key_service import KeyService
     from lanomino.discovery.zeroconf_adapter import TableAnnouncer
+    from lanomino.net.session import HostSession
+
+
+def announcement(host: HostSession, name: str, rules: str, peer_id: str, has_passphrase: bool,
+                 host_key: str) -> TableAnnouncement:
+    """What this node announces while it hosts ``host`` (``rules``: the preset's name, short)."""
+    return TableAnnouncement(name=name, rules=rules[:64], seats_taken=host.seats_taken,
+                             seats_total=host.players, host_peer_id=peer_id, term=host.term,
+                             has_passphrase=has_passphrase, host_key=host_key)
 
 
 class Announcing:

@@ -62,8 +62,9 @@ def local_ip_toward(host: str) -> str:
 
 
 def lost_touch_reason(event: LostTouch) -> str:
-    return (f"lost touch with most of the table for {event.seconds:.0f} s: this host stops here "
-            "(if the others went on under a new host, their transcripts hold the rest of the match)")
+    stops = f"lost touch with most of the table for {event.seconds:.0f} s: this host stops here"
+    why = "if the others went on under a new host, their transcripts hold the rest of the match"
+    return f"{stops} ({why})"
 
 
 def bot_policy(level: str, seed: int | None = None) -> Callable[[Observation], Action]:
@@ -100,7 +101,8 @@ class Outcome:
     reason: str = ""
     problems: dict[str, int] = field(default_factory=dict)
     hosts: dict[int, int] = field(default_factory=dict)  # term -> the host seat this node saw in it
-    migrations: list[dict[str, Any]] = field(default_factory=list)  # what this node did as a new host
+    # what this node did as a new host
+    migrations: list[dict[str, Any]] = field(default_factory=list)
     rejoin: DirectAddress | None = None  # a host that stepped down: where the table's new host is
 
     def to_json(self) -> dict[str, Any]:
@@ -108,7 +110,8 @@ class Outcome:
                 "winner": self.winner, "scores": list(self.scores), "hands": self.hands,
                 "verified": self.verified, "seat": self.seat, "transcript": self.transcript,
                 "reason": self.reason, "problems": self.problems,
-                "hosts": {str(t): s for t, s in sorted(self.hosts.items())}, "migrations": self.migrations,
+                "hosts": {str(t): s for t, s in sorted(self.hosts.items())},
+                "migrations": self.migrations,
                 "stepped_down": self.rejoin is not None or self.reason.startswith("stepped down")}
 
 
@@ -201,7 +204,8 @@ class NodeBase:
             outcome.transcript = str(self.transcript_path) if self.transcript_path else None
             self.done.set_result(outcome)
 
-    async def _timers(self, handle: Callable[[float], None], deadline: Callable[[], float | None]) -> None:
+    async def _timers(self, handle: Callable[[float], None],
+                      deadline: Callable[[], float | None]) -> None:
         late: float | None = None
         while True:
             due = deadline()

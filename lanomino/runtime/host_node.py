@@ -29,6 +29,7 @@ from lanomino.net.session import (
     Timings,
 )
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport
+from lanomino.runtime.announcing import announcement
 from lanomino.runtime.base import (
     NodeBase,
     Outcome,
@@ -61,10 +62,11 @@ class HostNode(NodeBase):
         self.keys = CurveKeypair.generate()
         self.table_name, self.rules_name = name, rules_name
         self.bind, self.port, self.interfaces, self.announce = bind, port, interfaces, announce
-        local_bots = [LocalSeat(f"{level} bot {i + 1}", Identity.generate(), bot_policy(level), level)
-                      for i in range(bots)]
+        local_bots = [LocalSeat(f"{level} bot {i + 1}", Identity.generate(), bot_policy(level),
+                                level) for i in range(bots)]
         self.session = HostSession(self.identity, self.keys.public, rules, seats, name=player,
-                                   host_policy=bot_policy(level) if headless else None, bots=local_bots,
+                                   host_policy=bot_policy(level) if headless else None,
+                                   bots=local_bots,
                                    passphrase=passphrase, timings=timings, escrow=escrow,
                                    away_policy=bot_policy(level), watchers=watchers)
         self.transport = HostTransport(self.keys, bind_ip=bind or "0.0.0.0", port=port,
@@ -121,10 +123,8 @@ class HostNode(NodeBase):
         self._finish(Outcome(False, seat=self.session.host_seat, reason=reason))
 
     def _announcement(self) -> TableAnnouncement:
-        return TableAnnouncement(name=self.table_name, rules=self.rules_name[:64],
-                                 seats_taken=self.session.seats_taken, seats_total=self.session.players,
-                                 host_peer_id=self.identity.peer_id, term=self.session.term,
-                                 has_passphrase=self.has_passphrase, host_key=self.keys.public)
+        return announcement(self.session, self.table_name, self.rules_name,
+                            self.identity.peer_id, self.has_passphrase, self.keys.public)
 
     async def start(self) -> None:
         from lanomino.discovery.key_service import start_key_service
@@ -136,7 +136,8 @@ class HostNode(NodeBase):
         port = self.transport.port
         answer = encode_answer(self.identity, self.table_name, port, self.keys.public)
         self.key_service = await start_key_service(answer, self.bind or "0.0.0.0", port)
-        self.addresses = [self.bind] if self.bind and self.bind != "0.0.0.0" else (self.interfaces or lan_addresses())
+        bind = self.bind if self.bind != "0.0.0.0" else None
+        self.addresses = [bind] if bind else (self.interfaces or lan_addresses())
         if self.announce and self.addresses:
             from lanomino.discovery.zeroconf_adapter import TableAnnouncer
 
@@ -147,7 +148,8 @@ class HostNode(NodeBase):
         """Serve until the match ends (or ``quit``)."""
         self.done = asyncio.get_running_loop().create_future()
         tasks = [asyncio.create_task(self._receive()),
-                 asyncio.create_task(self._timers(self.session.handle_timer, self.session.next_deadline))]
+                 asyncio.create_task(self._timers(self.session.handle_timer,
+                                                  self.session.next_deadline))]
         if self.announcer is not None:
             tasks.append(asyncio.create_task(self._watch_terms()))
         return await self._serve(tasks, linger_s=0.2)
@@ -187,7 +189,8 @@ class HostNode(NodeBase):
         return None if where is None else DirectAddress(*where)
 
     def _someone_away(self) -> bool:
-        return any(not e.connected and not e.left and e.kind == "human" for e in self.session.roster())
+        return any(not e.connected and not e.left and e.kind == "human"
+                   for e in self.session.roster())
 
     async def _receive(self) -> None:
         while True:
@@ -195,7 +198,8 @@ class HostNode(NodeBase):
             if incoming is None:
                 continue
             log.debug("in  %s", str(incoming.message)[:120])
-            self.session.receive(Sender(incoming.identity, incoming.peer_key), incoming.message, self.now())
+            sender = Sender(incoming.identity, incoming.peer_key)
+            self.session.receive(sender, incoming.message, self.now())
             self._flush()
             self.wake.set()
 
@@ -212,14 +216,15 @@ class HostNode(NodeBase):
                 self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
                                      self.session.host_seat, problems=dict(self.session.stats)))
             elif isinstance(event, LostTouch):
-                log.warning("%s", lost_touch_reason(event))
-                self._finish(Outcome(False, seat=self.session.host_seat, reason=lost_touch_reason(event)))
+                reason = lost_touch_reason(event)
+                log.warning("%s", reason)
+                self._finish(Outcome(False, seat=self.session.host_seat, reason=reason))
             elif isinstance(event, SteppedDown):
                 self.hosts[event.term] = event.host
                 log.warning("term %d has another host (%s): this one steps down", event.term,
                             seat_name(event.host))
-                self._finish(Outcome(False, seat=self.session.host_seat,
-                                     reason=f"stepped down: {seat_name(event.host)} hosts term {event.term}",
+                reason = f"stepped down: {seat_name(event.host)} hosts term {event.term}"
+                self._finish(Outcome(False, seat=self.session.host_seat, reason=reason,
                                      rejoin=self._new_host_address(event.host)))
         if reannounce and self.announcer is not None:
             self._spawn(self.announcer.update(self._announcement()))

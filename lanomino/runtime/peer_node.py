@@ -5,7 +5,6 @@ keeps a standby ROUTER and may become the table's host (docs/host-migration.md).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from pathlib import Path
@@ -38,7 +37,7 @@ from lanomino.net.session import (
 )
 from lanomino.net.wire.checks import JsonObject
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport
-from lanomino.runtime.announcing import Announcing, Answering
+from lanomino.runtime.announcing import Announcing, Answering, announcement
 from lanomino.runtime.base import (
     NodeBase,
     Outcome,
@@ -48,6 +47,7 @@ from lanomino.runtime.base import (
     lost_touch_reason,
     seat_rows,
 )
+from lanomino.runtime.secrets_file import load_secrets, save_secrets
 
 log = logging.getLogger("lanomino.node")
 
@@ -58,19 +58,21 @@ class PeerNode(NodeBase):
     With ``migration`` (the default) the node also keeps a standby ROUTER bound (``host_port``) and
     takes part in host elections: it may end the match as the table's host (``self.host``)."""
 
-    def __init__(self, *, data_dir: Path, address: DirectAddress, player: str, passphrase: str | None,
-                 timings: Timings, level: str | None, source_ip: str | None = None,
+    def __init__(self, *, data_dir: Path, address: DirectAddress, player: str,
+                 passphrase: str | None, timings: Timings, level: str | None,
+                 source_ip: str | None = None,
                  delay_s: float = 0.0, table_name: str | None = None, host_port: int = 0,
                  migration: bool = True, announce: bool = True, watch: bool = False) -> None:
         super().__init__(data_dir)
         assert address.server_key is not None
         self.address = address
         self.identity = load_or_create_identity(data_dir)
-        self.keys = CurveKeypair.generate()  # kept for the whole match: the roster carries its public half
+        self.keys = CurveKeypair.generate()  # kept for the match: the roster has its public half
         self.secrets_path = data_dir / "secrets.json"
         self.session = PeerSession(self.identity, self.keys.public, address.server_key, name=player,
-                                   passphrase=passphrase, timings=timings, secrets=self._load_secrets(),
-                                   migration=migration, watch=watch)
+                                   passphrase=passphrase, timings=timings,
+                                   secrets=load_secrets(self.secrets_path), migration=migration,
+                                   watch=watch)
         self.transport = PeerTransport(self.keys, address.server_key, address.host, address.port,
                                        source_ip=source_ip)
         self.source_ip = source_ip
@@ -127,19 +129,6 @@ class PeerNode(NodeBase):
         self.member.quit(self.now(), reason)
         self._flush()
         self._finish(Outcome(False, seat=self.session.seat, reason="quit"))
-
-    def _load_secrets(self) -> dict[tuple[str, int, int], bytes]:
-        try:
-            raw = json.loads(self.secrets_path.read_text())
-            return {(t, int(h), int(a)): bytes.fromhex(s) for t, h, a, s in raw}
-        except (OSError, ValueError, TypeError):
-            return {}
-
-    def _save_secret(self, event: SecretMade) -> None:
-        known = [[t, h, a, s.hex()] for (t, h, a), s in self.session.secrets.items()][-64:]
-        tmp = self.secrets_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(known))
-        tmp.replace(self.secrets_path)
 
     async def start(self) -> None:
         ip = self.lan_ip = self.source_ip or local_ip_toward(self.address.host)  # (browsed on)
@@ -215,7 +204,8 @@ class PeerNode(NodeBase):
                 continue  # (a candidate that went back to being a peer ignores late joiners)
             log.debug("in  %s", str(incoming.message)[:120])
             try:
-                self.host.receive(Sender(incoming.identity, incoming.peer_key), incoming.message, self.now())
+                sender = Sender(incoming.identity, incoming.peer_key)
+                self.host.receive(sender, incoming.message, self.now())
             except Exception:  # a bug in the migration code must not silence the table
                 log.exception("the host session failed on %s", str(incoming.message)[:200])
                 self.host.stats.update(["migration.error"])
@@ -231,7 +221,7 @@ class PeerNode(NodeBase):
         events = member.peer_events(self.now())  # (an election may make this member the host)
         for event in events:  # secrets reach the disk before the commitment leaves
             if isinstance(event, SecretMade):
-                self._save_secret(event)
+                save_secrets(self.secrets_path, self.session.secrets)
             elif isinstance(event, HostChanged):
                 self.hosts[event.term] = event.seat
         self._carry_out(member.take_effects())
@@ -243,7 +233,8 @@ class PeerNode(NodeBase):
                 self._spawn(self._play(event.observation))
             elif isinstance(event, MatchOver):
                 self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
-                                     session.seat, reason=event.reason, problems=dict(session.stats)))
+                                     session.seat, reason=event.reason,
+                                     problems=dict(session.stats)))
             elif isinstance(event, JoinRefused):
                 self._finish(Outcome(False, seat=None, reason=f"refused: {event.reason}"))
             elif isinstance(event, Closed):
@@ -271,8 +262,9 @@ class PeerNode(NodeBase):
                 self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
                                      self.session.seat, problems=dict(host.stats)))
             elif isinstance(event, LostTouch):
-                log.warning("%s", lost_touch_reason(event))
-                self._finish(Outcome(False, seat=self.session.seat, reason=lost_touch_reason(event)))
+                reason = lost_touch_reason(event)
+                log.warning("%s", reason)
+                self._finish(Outcome(False, seat=self.session.seat, reason=reason))
             elif isinstance(event, SteppedDown):
                 self.hosts[event.term] = event.host
                 log.warning("term %d has another host (%s): this one steps down, follows it",
@@ -317,11 +309,9 @@ class PeerNode(NodeBase):
     def _announcement(self, host: HostSession) -> TableAnnouncement:
         assert self.table_name is not None
         spec = host.rules.to_spec()
-        rules = spec["preset"] + ("+" if len(spec) > 1 else "")  # e.g. "classic+": a preset with options
-        return TableAnnouncement(
-            name=self.table_name, rules=rules, seats_taken=host.seats_taken, seats_total=host.players,
-            host_peer_id=self.identity.peer_id, term=host.term, has_passphrase=self.passphrase is not None,
-            host_key=self.keys.public)
+        rules = spec["preset"] + ("+" if len(spec) > 1 else "")  # "classic+": a preset with options
+        return announcement(host, self.table_name, rules, self.identity.peer_id,
+                            self.passphrase is not None, self.keys.public)
 
     async def _announce(self, host: HostSession) -> None:
         assert self.standby is not None and self.session.addr is not None
@@ -338,7 +328,7 @@ class PeerNode(NodeBase):
             async with TableBrowser([self.lan_ip]) as browser:
                 while self.done is None or not self.done.done():
                     await browser.next_event(1.0)
-                    self._notice_terms([seen.announcement for seen in list(browser.tables.values())])
+                    self._notice_terms([t.announcement for t in list(browser.tables.values())])
         except (OSError, RuntimeError) as exc:
             log.info("cannot watch for a newer host: %s", exc)
 
@@ -384,8 +374,8 @@ class PeerNode(NodeBase):
             return
         try:
             await self.transport.send(message)
-        except (OSError, TransportError) as exc:  # the host is away: heartbeats and seq gaps sort it out
-            log.info("send failed: %s", exc)
+        except (OSError, TransportError) as exc:
+            log.info("send failed: %s", exc)  # the host is away: heartbeats and seq gaps see to it
 
     async def _play(self, obs: Observation) -> None:
         if self.delay_s:

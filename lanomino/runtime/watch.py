@@ -21,8 +21,9 @@ async def follow_to_end(host: HostNode, stepped: Outcome,
     if stepped.rejoin is None:
         return stepped
     name = host.session.local[host.session.host_seat].name
-    peer = PeerNode(data_dir=host.data_dir, address=stepped.rejoin, player=name, passphrase=host.passphrase,
-                    timings=host.session.timings, level=None, migration=False, announce=False)
+    peer = PeerNode(data_dir=host.data_dir, address=stepped.rejoin, player=name,
+                    passphrase=host.passphrase, timings=host.session.timings, level=None,
+                    migration=False, announce=False)
     if on_start is not None:
         on_start(peer)  # e.g. a client subscribes to it
     try:

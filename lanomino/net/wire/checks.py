@@ -125,7 +125,8 @@ TILE_TEXT = text(5, r"[0-9]{1,2}-[0-9]{1,2}")
 CODE = text(32, r"[a-z][a-z_]*")
 ADDR = text(64, r"[0-9A-Za-z.:\[\]-]+:[0-9]{1,5}")  # where a seat would host, IP:PORT
 
-def check_fields(body: Mapping[str, Any], schema: Mapping[str, Check], where: str = "body") -> dict[str, Any]:
+def check_fields(body: Mapping[str, Any], schema: Mapping[str, Check],
+                 where: str = "body") -> dict[str, Any]:
     """Every field of ``schema`` present and valid, nothing else. Raises RemoteProtocolError."""
     if body.keys() != schema.keys():
         missing = [k for k in schema if k not in body]

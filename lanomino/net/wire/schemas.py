@@ -33,7 +33,7 @@ Direction and meaning (P = peer, H = host):
   H->P bots       the host-side bots' seats and levels, for the member that may host next (never
                   their keys: a new host adopts the bots' seats under keys it makes, adoption.py)
   P->H report     after a host migration: the hand's moves and signatures this peer holds, its
-                  escrow share (the new host rebuilds the hand from these; see net/host/takeover.py),
+                  escrow share (the new host rebuilds the hand from these, net/host/takeover.py),
                   its signed claim of its own tiles (for a re-shuffle) and the newest hand log it
                   has (``last``: the lost host may have died while sending it out)
 
@@ -144,8 +144,10 @@ def parse_message(obj_: Mapping[str, Any]) -> Message:
     # The usual case, checked inline: exactly the envelope's keys, plain ints in range, a known
     # type and a dict body. Anything else goes through parse_envelope (which names the problem).
     if obj_.keys() == ENVELOPE_KEYS:
-        type_, term, seq, body, version = obj_["type"], obj_["term"], obj_["seq"], obj_["body"], obj_["v"]
-        if (type(term) is int and type(seq) is int and 0 <= term <= MAX_COUNTER and 0 <= seq <= MAX_COUNTER
+        type_, term, seq, body = obj_["type"], obj_["term"], obj_["seq"], obj_["body"]
+        version = obj_["v"]
+        if (type(term) is int and type(seq) is int
+                and 0 <= term <= MAX_COUNTER and 0 <= seq <= MAX_COUNTER
                 and type(version) is int and version == PROTOCOL_VERSION and type(body) is dict
                 and type_ in KNOWN_TYPES):
             return Message(type_, term, seq, check_fields(body, SCHEMAS[type_]))

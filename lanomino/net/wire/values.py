@@ -113,12 +113,13 @@ def event_to_json(event: Event) -> dict[str, Any]:
     if kind is TilePlayed:
         e = event
         assert isinstance(e, TilePlayed)
-        return {"e": "played", "seat": e.seat, "tile": str(e.tile), "end": str(e.end), "first": e.first,
-                "exposed": e.exposed, "spinner": e.spinner}
+        return {"e": "played", "seat": e.seat, "tile": str(e.tile), "end": str(e.end),
+                "first": e.first, "exposed": e.exposed, "spinner": e.spinner}
     if kind is TileDrawn:
         assert isinstance(event, TileDrawn)
-        return {"e": "drawn", "seat": event.seat, "tile": None if event.tile is None else str(event.tile),
-                "ends": list(event.ends), "boneyard": event.boneyard}
+        tile = None if event.tile is None else str(event.tile)
+        return {"e": "drawn", "seat": event.seat, "tile": tile, "ends": list(event.ends),
+                "boneyard": event.boneyard}
     if kind is Passed:
         assert isinstance(event, Passed)
         return {"e": "passed", "seat": event.seat, "ends": list(event.ends)}
@@ -177,9 +178,10 @@ _TALLY_FIELDS: dict[str, Check] = {
     "tied": listof(SEAT, MAX_SEATS), "lightest": optional(TILE_TEXT),
 }
 _EVENT_FIELDS: dict[str, dict[str, Check]] = {
-    "played": {"seat": SEAT, "tile": TILE_TEXT, "end": text(5), "first": boolean, "exposed": _NUMBER,
-               "spinner": boolean},
-    "drawn": {"seat": SEAT, "tile": optional(TILE_TEXT), "ends": listof(_NUMBER, 4), "boneyard": integer(0, 28)},
+    "played": {"seat": SEAT, "tile": TILE_TEXT, "end": text(5), "first": boolean,
+               "exposed": _NUMBER, "spinner": boolean},
+    "drawn": {"seat": SEAT, "tile": optional(TILE_TEXT), "ends": listof(_NUMBER, 4),
+              "boneyard": integer(0, 28)},
     "passed": {"seat": SEAT, "ends": listof(_NUMBER, 4)},
     "scored": {"side": SEAT, "points": _SMALL, "reason": text(16)},
     "resigned": {"seat": SEAT},
@@ -214,8 +216,9 @@ def event_from_json(value: Any, where: str = "event") -> Event:
         raise RemoteProtocolError(f"field {where!r}: unknown event {kind!r}")
     f = check_fields(raw, schema, where)
     if kind == "played":
-        return TilePlayed(f["seat"], tile_from_text(f["tile"], f"{where}.tile"), _end(f["end"], f"{where}.end"),
-                          f["first"], f["exposed"], f["spinner"])
+        played = tile_from_text(f["tile"], f"{where}.tile")
+        return TilePlayed(f["seat"], played, _end(f["end"], f"{where}.end"), f["first"],
+                          f["exposed"], f["spinner"])
     if kind == "drawn":
         tile = None if f["tile"] is None else tile_from_text(f["tile"], f"{where}.tile")
         return TileDrawn(f["seat"], tile, tuple(f["ends"]), f["boneyard"])
@@ -226,14 +229,15 @@ def event_from_json(value: Any, where: str = "event") -> Event:
     if kind == "resigned":
         return Resigned(f["seat"])
     if kind == "started":
-        lead = None if f["must_lead"] is None else tile_from_text(f["must_lead"], f"{where}.must_lead")
+        must_lead = f["must_lead"]
+        lead = None if must_lead is None else tile_from_text(must_lead, f"{where}.must_lead")
         return HandStarted(f["hand"], f["opener"], lead, tuple(f["sizes"]), f["boneyard"])
     if kind == "voided":
         return DealVoided(f["hand"])
     if kind == "hand_ended":
         hands = tuple(tiles_from_text(h, f"{where}.hands[{i}]") for i, h in enumerate(f["hands"]))
-        return HandEnded(f["hand"], f["end"], f["winner"], tuple(f["points"]), tuple(f["pips_left"]),
-                         hands, f["tally"])
+        return HandEnded(f["hand"], f["end"], f["winner"], tuple(f["points"]),
+                         tuple(f["pips_left"]), hands, f["tally"])
     return MatchEnded(f["winner"], tuple(f["scores"]), tuple(f["standings"]), f["why"])
 
 

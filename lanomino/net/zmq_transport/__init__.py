@@ -29,10 +29,10 @@ Theory of operation:
   yields to the loop, so timers (heartbeats), sends and the CURVE handshakes of newcomers (the
   ZAP handler runs on the same loop) always get their turn, whatever a flood queues.
 * The hot path does not go through ``zmq.asyncio``'s futures: the sockets are plain (blocking-API)
-  pyzmq sockets used only with ``NOBLOCK``, and ``sockets.Wakeup`` watches the socket's descriptor with
-  ``loop.add_reader``. A receive first takes a message that is already queued (no event-loop hop
-  at all when several arrived together) and only waits when there is none. libzmq's descriptor is
-  edge-triggered and any call on the socket (a send, too) may consume its signal, so after each
+  pyzmq sockets used only with ``NOBLOCK``, and ``sockets.Wakeup`` watches the socket's descriptor
+  with ``loop.add_reader``. A receive first takes a message that is already queued (no event-loop
+  hop at all when several arrived together) and only waits when there is none. libzmq's descriptor
+  is edge-triggered and any call on the socket (a send, too) may consume its signal, so after each
   send a waiting receive is woken if a message is ready. Closing a transport cancels a receive
   waiting on it. Needs a selector event loop (the default on Linux and macOS).
 """

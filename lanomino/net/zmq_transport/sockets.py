@@ -157,7 +157,7 @@ class Wakeup:
                 self.waiters.remove(waiter)
 
     def close(self) -> None:
-        """Stop watching the descriptor and cancel the waiting receives (before the socket closes)."""
+        """Stop watching the descriptor and cancel waiting receives (before the socket closes)."""
         if not self.loop.is_closed():
             self.loop.remove_reader(self.fd)
         waiters, self.waiters = self.waiters, []
