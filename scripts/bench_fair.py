@@ -42,7 +42,7 @@ from lanomino.fair.commit import (  # noqa: E402
     set_digest,
     set_statement,
 )
-from lanomino.fair.fair_match import run_match  # noqa: E402
+from lanomino.fair.fair_match import play_fair_match  # noqa: E402
 from lanomino.fair.identity import Identity  # noqa: E402
 from lanomino.fair.shuffle import derive_deal  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
@@ -103,8 +103,9 @@ def bench_seats(n: int, runs: int) -> dict[str, float]:
         keys[1].sign_statement({"type": "lanomino.move/1", "header": HEADER, "hand": 1, "index": 7,
                                 "move": {"seat": 1, "play": "6-4", "end": "left"}})
 
-    one_hand = run_match(rules, [f"p{s}" for s in range(n)], [random_bot] * n,
-                         [random.Random(s) for s in range(n)], identities=keys, max_hands=1)
+    one_hand = play_fair_match(rules, [f"p{s}" for s in range(n)], [random_bot] * n,
+                               [random.Random(s) for s in range(n)], identities=keys,
+                               max_hands=1).transcript
     text = json.dumps(one_hand)
 
     def verify() -> None:
@@ -116,9 +117,13 @@ def bench_seats(n: int, runs: int) -> dict[str, float]:
 
 
 def throughput(n: int, runs: int) -> float:
-    docs = [json.dumps(run_match(Rules.classic(), [f"p{s}" for s in range(n)], [random_bot] * n,
-                                 [random.Random(g * 10 + s) for s in range(n)], identities=ids(n)))
-            for g in range(5)]
+    def transcript(g: int) -> str:
+        rngs = [random.Random(g * 10 + s) for s in range(n)]
+        players = [f"p{s}" for s in range(n)]
+        fair = play_fair_match(Rules.classic(), players, [random_bot] * n, rngs, identities=ids(n))
+        return json.dumps(fair.transcript)
+
+    docs = [transcript(g) for g in range(5)]
     hands = sum(len(json.loads(d)["hands"]) for d in docs)
     rates = []
     for _ in range(runs):
@@ -140,8 +145,8 @@ def main() -> int:
     for n in (2, 3, 4):
         r = bench_seats(n, args.runs)
         results[n] = r
-        print(f"{n:>5} {r['commit']:>8.3f} {r['set']:>8.3f} {r['reveal']:>8.3f} {r['shuffle']:>8.3f} "
-              f"{r['sign']:>10.3f} {r['verify']:>12.2f} {int(r['moves']):>6}")
+        print(f"{n:>5} {r['commit']:>8.3f} {r['set']:>8.3f} {r['reveal']:>8.3f} "
+              f"{r['shuffle']:>8.3f} {r['sign']:>10.3f} {r['verify']:>12.2f} {int(r['moves']):>6}")
     print("verify throughput (whole classic matches, parse included)")
     for n in (2, 3, 4):
         print(f"  {n} seats: {throughput(n, args.runs):,.0f} hands per second")

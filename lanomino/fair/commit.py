@@ -71,7 +71,9 @@ def tagged_commitment(tag: bytes, context: bytes, seat: int, secret: bytes) -> b
 
 def opens(ctx: DealContext, seat: int, secret: bytes, committed: bytes) -> bool:
     """True when ``secret`` is what ``seat`` committed to."""
-    return len(secret) == SECRET_BYTES and hmac.compare_digest(commitment(ctx, seat, secret), committed)
+    if len(secret) != SECRET_BYTES:
+        return False
+    return hmac.compare_digest(commitment(ctx, seat, secret), committed)
 
 
 # ----- signed statements ---------------------------------------------------------------------

@@ -143,7 +143,8 @@ class CommitReveal:
     def _expect(self, step: Step, seat: int) -> None:
         if seat not in self.seats:
             raise RoundError(
-                "wrong_phase", f"{seat_name(seat)} does not take part in this {self.domain.label} round"
+                "wrong_phase",
+                f"{seat_name(seat)} does not take part in this {self.domain.label} round",
             )
         if self.step is not step:
             raise RoundError(
@@ -156,13 +157,12 @@ class CommitReveal:
         if seat in self.commits and seat in self.seats:
             if self.commits[seat][0] == committed:
                 return False  # the same commitment again (a resent message): nothing new
-            raise RoundError("bad_commitment", f"{seat_name(seat)} already committed to another secret")
+            raise RoundError("bad_commitment",
+                             f"{seat_name(seat)} already committed to another secret")
         self._expect(Step.COMMIT, seat)
         if not self.domain.verify(seat, signature, self.domain.commit_statement(seat, committed)):
-            raise RoundError(
-                "bad_signature",
-                f"{seat_name(seat)}'s {self.domain.label} commitment is not signed by that seat's key",
-            )
+            what = f"{seat_name(seat)}'s {self.domain.label} commitment"
+            raise RoundError("bad_signature", f"{what} is not signed by that seat's key")
         self.commits[seat] = (committed, signature)
         return True
 
@@ -183,7 +183,8 @@ class CommitReveal:
         self._expect(Step.ECHO, seat)
         if not self.domain.verify(seat, signature, self.domain.echo_statement(seat, digest_)):
             raise RoundError(
-                "bad_signature", f"{seat_name(seat)}'s {self.domain.label} echo is not signed by that seat's key"
+                "bad_signature",
+                f"{seat_name(seat)}'s {self.domain.label} echo is not signed by that seat's key",
             )
         if not hmac.compare_digest(digest_, self.digest):
             raise RoundError(

@@ -109,12 +109,15 @@ def rebuild(
     if len(data) != SECRET_BYTES * len(escrow.seats):
         raise EscrowError("the escrow shares have the wrong length")
     secrets = [
-        (seat, data[i * SECRET_BYTES : (i + 1) * SECRET_BYTES]) for i, seat in enumerate(escrow.seats)
+        (seat, data[i * SECRET_BYTES : (i + 1) * SECRET_BYTES])
+        for i, seat in enumerate(escrow.seats)
     ]
     for seat, secret in secrets:
         committed = commitments.get(seat)
         if committed is None or not opens(escrow.ctx, seat, secret, committed):
-            raise EscrowError(f"the rebuilt secret of {seat_name(seat)} does not match its commitment")
+            raise EscrowError(
+                f"the rebuilt secret of {seat_name(seat)} does not match its commitment"
+            )
     return secrets
 
 

@@ -15,17 +15,15 @@ from typing import Any
 from lanomino.engine import (
     Action,
     DealVoided,
-    GameState,
     HandEnded,
     MatchEnded,
     Observation,
-    Phase,
     Rules,
     apply,
-    new_game,
     observe,
-    start_hand,
 )
+from lanomino.engine.state import GameState, Phase, new_game, start_hand
+from lanomino.fair import statements as st
 from lanomino.fair.commit import (
     DealContext,
     check_own_in_set,
@@ -36,15 +34,6 @@ from lanomino.fair.commit import (
 from lanomino.fair.commit_reveal import CommitReveal, deal_domain
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.shuffle import ALGORITHM, derive_deal
-from lanomino.fair.transcript import (
-    end_statement,
-    header_digest,
-    header_of,
-    header_statement,
-    log_statement,
-    move_json,
-    move_statement,
-)
 
 # A bot sees an observation and its own random source (any object the bot understands).
 SeatBot = Callable[[Observation, Any], Action]
@@ -64,31 +53,6 @@ class ProtocolError(RuntimeError):
     """A side of the in-process protocol caught another cheating (a bug here: nobody cheats)."""
 
 
-def run_match(
-    rules: Rules,
-    players: Sequence[str],
-    bots: Sequence[SeatBot],
-    rngs: Sequence[Any],
-    *,
-    identities: Sequence[Identity] | None = None,
-    secret_source: SecretSource = new_secret,
-    table_id: bytes | None = None,
-    host: int = 0,
-    max_hands: int = 1000,
-    include_deal: bool = False,
-    rules_spec: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Play one match with the fair-deal protocol and return its ``lanomino.transcript/1`` JSON.
-
-    ``bots[i]`` plays seat i with ``rngs[i]``. Pass ``identities``, ``secret_source`` and
-    ``table_id`` to make the transcript reproducible (Ed25519 signatures are deterministic).
-    """
-    return play_fair_match(rules, players, bots, rngs, identities=identities,
-                           secret_source=secret_source, table_id=table_id, host=host,
-                           max_hands=max_hands, include_deal=include_deal,
-                           rules_spec=rules_spec).transcript
-
-
 def play_fair_match(
     rules: Rules,
     players: Sequence[str],
@@ -103,23 +67,30 @@ def play_fair_match(
     include_deal: bool = False,
     rules_spec: dict[str, Any] | None = None,
 ) -> FairMatch:
-    """``run_match`` that also returns the outcome and points (for the selfplay summary)."""
+    """Play one match with the fair-deal protocol: its ``lanomino.transcript/1`` JSON
+    (``.transcript``), outcome and points.
+
+    ``bots[i]`` plays seat i with ``rngs[i]``. Pass ``identities``, ``secret_source`` and
+    ``table_id`` to make the transcript reproducible (Ed25519 signatures are deterministic).
+    """
     n = len(players)
     if not (len(bots) == len(rngs) == n):
         raise ValueError("one bot and one random source per player")
     ids = list(identities) if identities is not None else [Identity.generate() for _ in range(n)]
     table = table_id if table_id is not None else new_table_id()
-    header = header_of(table, ALGORITHM, rules_spec or rules.to_spec(), players, [i.public_key for i in ids])
-    digest_ = header_digest(header)
-    doc: dict[str, Any] = {**header, "header_signatures": [
-        ids[s].sign_statement(header_statement(digest_, s)).hex() for s in range(n)], "hands": []}
+    header = st.header_of(table, ALGORITHM, rules_spec or rules.to_spec(), players,
+                          [i.public_key for i in ids])
+    digest_ = st.header_digest(header)
+    signatures = [ids[s].sign_statement(st.header_statement(digest_, s)).hex() for s in range(n)]
+    doc: dict[str, Any] = {**header, "header_signatures": signatures, "hands": []}
     state = new_game(rules, n)
     while state.phase is Phase.DEAL and len(doc["hands"]) < max_hands:
-        table_hand = _FairHand(state, ids, table, digest_, len(doc["hands"]) + 1, host, secret_source)
+        number = len(doc["hands"]) + 1
+        table_hand = _FairHand(state, ids, table, digest_, number, host, secret_source)
         doc["hands"].append(table_hand.play(bots, rngs, include_deal))
     winner = state.outcome.winner if state.outcome is not None else None
     finished = state.phase is Phase.OVER
-    end = end_statement(digest_, host, len(doc["hands"]), finished, winner, state.scores)
+    end = st.end_statement(digest_, host, len(doc["hands"]), finished, winner, state.scores)
     doc["end"] = {"host": host, "hands": len(doc["hands"]), "finished": finished, "winner": winner,
                   "scores": list(state.scores), "signature": ids[host].sign_statement(end).hex()}
     totals = [0] * state.sides
@@ -140,7 +111,8 @@ class _FairHand:
         self.digests: list[bytes] = []
         self.secrets: list[list[tuple[int, bytes]]] = []
 
-    def play(self, bots: Sequence[SeatBot], rngs: Sequence[Any], include_deal: bool) -> dict[str, Any]:
+    def play(self, bots: Sequence[SeatBot], rngs: Sequence[Any],
+             include_deal: bool) -> dict[str, Any]:
         hands, boneyard = self.deal()
         moves: list[dict[str, Any]] = []
         signatures: list[str] = []
@@ -148,16 +120,19 @@ class _FairHand:
         while state.phase is Phase.PLAY:
             seat = state.turn
             action = bots[seat](observe(state, seat), rngs[seat])
-            move = move_json(seat, action)
-            signed = self.ids[seat].sign_statement(move_statement(self.header, self.hand, len(moves), move))
+            move = st.move_json(seat, action)
+            statement = st.move_statement(self.header, self.hand, len(moves), move)
+            signed = self.ids[seat].sign_statement(statement)
             apply(state, seat, action)  # the host refuses an illegal move (a bot bug here)
             moves.append(move)
             signatures.append(signed.hex())
         ended = next(e for e in reversed(state.history) if isinstance(e, HandEnded))
         points, scores = list(ended.points), list(state.scores)
-        log = log_statement(self.header, self.hand, self.host, self.digests, self.secrets, moves, points, scores)
-        out: dict[str, Any] = {"hand": self.hand, "host": self.host, "deals": self.deals, "moves": moves,
-                               "move_signatures": signatures, "points": points, "scores": scores,
+        log = st.log_statement(self.header, self.hand, self.host, self.digests, self.secrets,
+                               moves, points, scores)
+        out: dict[str, Any] = {"hand": self.hand, "host": self.host, "deals": self.deals,
+                               "moves": moves, "move_signatures": signatures,
+                               "points": points, "scores": scores,
                                "log_signature": self.host_id.sign_statement(log).hex()}
         if include_deal:
             out["deal"] = [[str(t) for t in h] for h in hands]

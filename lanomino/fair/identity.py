@@ -91,5 +91,6 @@ class KeyRing:
             return False
         return True
 
-    def verify_statement(self, public_key: bytes, signature: bytes, statement: dict[str, Any]) -> bool:
+    def verify_statement(self, public_key: bytes, signature: bytes,
+                         statement: dict[str, Any]) -> bool:
         return self.verify(public_key, signature, canonical_json(statement))

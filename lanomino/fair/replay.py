@@ -1,4 +1,4 @@
-"""The engine state after a transcript's finished hands (a peer's view, a new host's table). Pure."""
+"""The engine state after a transcript's finished hands (a peer's view, a new host's). Pure."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ def state_after(transcript: Transcript, rules: Rules, report: Report) -> GameSta
     state = new_game(rules, len(transcript.players))
     for hand in transcript.hands:
         if hand.reshuffled is not None:
-            raise ValueError(f"hand {hand.hand} was re-shuffled and does not verify: it cannot be replayed")
+            raise ValueError(f"hand {hand.hand} was re-shuffled and does not verify: "
+                             "it cannot be replayed")
         for attempt in hand.deals:
             ctx = DealContext(transcript.table, hand.hand, attempt.attempt)
             opened = list(zip([c.seat for c in attempt.commitments], attempt.secrets, strict=True))

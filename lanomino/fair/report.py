@@ -57,8 +57,8 @@ class HandReport:
         scores = "-".join(str(s) for s in self.scores)
         redeals = f" ({self.attempts} deals)" if self.attempts > 1 else ""
         faults = "".join(f"; at fault: {r.describe()}" for r in self.faults)
-        return (f"hand {self.hand}: fair: {self.commitments} commitments{redeals}, {self.tiles} tiles, "
-                f"{self.draws} draws, scores {scores}{faults}")
+        return (f"hand {self.hand}: fair: {self.commitments} commitments{redeals}, "
+                f"{self.tiles} tiles, {self.draws} draws, scores {scores}{faults}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +94,8 @@ class Report:
             "faults": [{"hand": hand, "blame": seat_name(r.seat), **r.to_json()}
                        for hand, r in self.faults],
             "hands": [{"hand": h.hand, "attempts": h.attempts, "commitments": h.commitments,
-                       "tiles": h.tiles, "draws": h.draws, "scores": list(h.scores)} for h in self.hands],
+                       "tiles": h.tiles, "draws": h.draws, "scores": list(h.scores)}
+                      for h in self.hands],
             "failure": None if f is None else {"check": f.check, "hand": f.hand, "blame": f.blame,
                                                "seat": f.seat, "message": f.message},
         }

@@ -11,7 +11,8 @@ from lanomino.fair.transcript_model import FORMAT
 
 
 def header_of(
-    table: bytes, algorithm: str, rules_spec: dict[str, Any], players: Sequence[str], keys: Sequence[bytes]
+    table: bytes, algorithm: str, rules_spec: dict[str, Any], players: Sequence[str],
+    keys: Sequence[bytes],
 ) -> dict[str, Any]:
     return {"format": FORMAT, "algorithm": algorithm, "table": table.hex(), "rules": rules_spec,
             "players": list(players), "keys": [k.hex() for k in keys]}

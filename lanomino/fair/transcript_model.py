@@ -106,7 +106,8 @@ class Migration:
 class Reshuffled:
     """The deal could not be rebuilt after a migration: from move ``at`` on, the unknown tiles were
     dealt again by a commit-reveal round among the seats that claimed their hands
-    (``lanomino/fair/reshuffle.py``). ``raw`` is the object as written (the log signs its digest)."""
+    (``lanomino/fair/reshuffle.py``). ``raw`` is the object as written (the log signs its
+    digest)."""
 
     term: int
     host: int

@@ -59,7 +59,8 @@ class StreamVerifier:
             if entry != raw:
                 break
             kept += 1
-        hands = [parse_hand(raw, i, len(head.players)) for i, raw in enumerate(raws[kept:], start=kept)]
+        hands = [parse_hand(raw, i, len(head.players))
+                 for i, raw in enumerate(raws[kept:], start=kept)]
         try:
             if header != self._header or self._start is None:
                 self._header, self._done, kept = None, [], 0
@@ -77,7 +78,8 @@ class StreamVerifier:
             for raw, hand in zip(raws[kept:], hands, strict=True):
                 checker.hand_no = hand.hand
                 checker.check_hand(state, hand)
-                self._done.append((copy.deepcopy(raw), state.copy(), checker.reports[-1], checker.deals[-1], hand))
+                self._done.append((copy.deepcopy(raw), state.copy(), checker.reports[-1],
+                                   checker.deals[-1], hand))
             checker.hand_no = None
             checker.t = replace(head, hands=(*parsed, *hands))
             checker.check_end(state)
@@ -95,7 +97,8 @@ def _record_moves(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for i, move in enumerate(out):
         if "play" in move:
             tile = parse_tile(move["play"])
-            text = f"{tile.low}-{tile.high}" if move.get("end") == "right" else f"{tile.high}-{tile.low}"
+            right = move.get("end") == "right"
+            text = f"{tile.low}-{tile.high}" if right else f"{tile.high}-{tile.low}"
             out[i] = {"seat": move["seat"], "play": text}
             break
     return out

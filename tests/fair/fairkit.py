@@ -11,7 +11,7 @@ from typing import Any
 from lanomino.bots.simple import greedy_bot, random_bot
 from lanomino.engine import Rules
 from lanomino.fair.canonical import canonical_json
-from lanomino.fair.fair_match import run_match
+from lanomino.fair.fair_match import play_fair_match
 from lanomino.fair.identity import Identity
 from lanomino.fair.transcript import header_digest, header_statement, move_statement
 
@@ -34,21 +34,25 @@ def counter_secrets(tag: str) -> Callable[[], bytes]:
 
 
 def make_transcript(preset: str = "classic", players: int = 3, seed: int = 1, *,
-                    include_deal: bool = False, bot: str = "random", **overrides: Any) -> dict[str, Any]:
+                    include_deal: bool = False, bot: str = "random",
+                    **overrides: Any) -> dict[str, Any]:
     rules = Rules.preset(preset, **overrides)
     chosen = {"random": random_bot, "greedy": greedy_bot}[bot]
-    return run_match(
+    return play_fair_match(
         rules, [f"p{s}" for s in range(players)], [chosen] * players,
         [random.Random(seed * 10 + s) for s in range(players)],
         identities=identities(players), secret_source=counter_secrets(f"{preset} {seed}"),
         table_id=TABLE, include_deal=include_deal, rules_spec={"preset": preset, **overrides},
-    )
+    ).transcript
+
+
+HEADER_FIELDS = ("format", "algorithm", "table", "rules", "players", "keys")
 
 
 def resign_moves(doc: dict[str, Any], hand_index: int, ids: list[Identity]) -> None:
     """Sign every move of a hand again with its seat's key (to reach the checks behind the
     move signatures)."""
-    header = header_digest({k: doc[k] for k in ("format", "algorithm", "table", "rules", "players", "keys")})
+    header = header_digest({k: doc[k] for k in HEADER_FIELDS})
     hand = doc["hands"][hand_index]
     hand["move_signatures"] = [
         ids[m["seat"]].sign_statement(move_statement(header, hand["hand"], i, m)).hex()
@@ -57,7 +61,7 @@ def resign_moves(doc: dict[str, Any], hand_index: int, ids: list[Identity]) -> N
 
 
 def resign_header(doc: dict[str, Any], ids: list[Identity]) -> None:
-    header = header_digest({k: doc[k] for k in ("format", "algorithm", "table", "rules", "players", "keys")})
+    header = header_digest({k: doc[k] for k in HEADER_FIELDS})
     doc["header_signatures"] = [ids[s].sign_statement(header_statement(header, s)).hex()
                                 for s in range(len(doc["players"]))]
 

@@ -371,7 +371,7 @@ def test_a_seat_that_resigns_mid_match_stops_committing() -> None:
 
     from lanomino.bots.simple import random_bot
     from lanomino.engine import RESIGN, Rules
-    from lanomino.fair.fair_match import run_match
+    from lanomino.fair.fair_match import play_fair_match
 
     turns = {"n": 0}
 
@@ -379,8 +379,9 @@ def test_a_seat_that_resigns_mid_match_stops_committing() -> None:
         turns["n"] += 1
         return RESIGN if turns["n"] == 3 else random_bot(obs, rng)
 
-    doc = run_match(Rules.classic(target=40), ["a", "b", "c"], [random_bot, random_bot, quitter],
-                    [random.Random(s) for s in range(3)], identities=IDS[:3])
+    doc = play_fair_match(Rules.classic(target=40), ["a", "b", "c"],
+                          [random_bot, random_bot, quitter], [random.Random(s) for s in range(3)],
+                          identities=IDS[:3]).transcript
     report = verify_transcript(doc)
     assert report.ok, report.failure
     assert {"seat": 2, "resign": True} in doc["hands"][0]["moves"]
