@@ -23,11 +23,14 @@ from lanomino.net.zmq_transport.sockets import (
     MalformedHandler,
     TransportStats,
     Wakeup,
+    close_parts,
     common_options,
+    require,
     tcp_endpoint,
 )
 
 CONNECT_TIMEOUT_S = 5.0
+_CLOSED = "the peer transport is not connected (or was closed)"
 
 
 _HANDSHAKE_FAILED = (
@@ -147,7 +150,7 @@ class PeerTransport:
     def send_now(self, message: Mapping[str, Any]) -> None:
         """``send`` without a coroutine (it never blocks): over when this returns. Same errors."""
         data = encode_json(message, max_bytes=self._max)
-        sock = self._require()
+        sock = require(self._sock, _CLOSED)
         try:
             sock.send(data, zmq.NOBLOCK)
         except zmq.Again:
@@ -160,7 +163,7 @@ class PeerTransport:
 
     async def receive(self, timeout_s: float | None = None) -> dict[str, Any] | None:
         """The next well-formed message from the host, or None after ``timeout_s``."""
-        wakeup = self._require_wakeup()
+        wakeup = require(self._wakeup, _CLOSED)
         loop = wakeup.loop
         deadline = None if timeout_s is None else loop.time() + timeout_s
         while True:
@@ -184,19 +187,4 @@ class PeerTransport:
         """Disconnect at once (LINGER 0) and release the context. Safe to call twice."""
         sock, ctx, wakeup = self._sock, self._ctx, self._wakeup
         self._sock = self._ctx = self._wakeup = None
-        if wakeup is not None:
-            wakeup.close()
-        if sock is not None:
-            sock.close(linger=0)
-        if ctx is not None:
-            ctx.destroy(linger=0)  # closes anything left on it, then terminates
-
-    def _require(self) -> zmq.Socket[Any]:
-        if self._sock is None:
-            raise TransportError("the peer transport is not connected (or was closed)")
-        return self._sock
-
-    def _require_wakeup(self) -> Wakeup:
-        if self._wakeup is None:
-            raise TransportError("the peer transport is not connected (or was closed)")
-        return self._wakeup
+        close_parts(wakeup, sock, 0, None, ctx)

@@ -23,11 +23,14 @@ from lanomino.net.zmq_transport.sockets import (
     MalformedHandler,
     TransportStats,
     Wakeup,
+    close_parts,
     common_options,
+    require,
     tcp_endpoint,
 )
 
 MAX_BATCH = 32  # frames read back to back before the receive yields to the event loop
+_CLOSED = "the host transport is not started (or was closed)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +110,7 @@ class HostTransport:
 
     async def receive(self, timeout_s: float | None = None) -> Incoming | None:
         """The next well-formed message from any peer, or None after ``timeout_s``."""
-        wakeup = self._require_wakeup()
+        wakeup = require(self._wakeup, _CLOSED)
         loop = wakeup.loop
         deadline = None if timeout_s is None else loop.time() + timeout_s
         while True:
@@ -150,7 +153,7 @@ class HostTransport:
         """``send`` without a coroutine: the send never blocks, so it is over when this returns
         (no task per message on the hot path). Same result and errors as ``send``."""
         data = encode_json(message, max_bytes=self._max)
-        sock = self._require()
+        sock = require(self._sock, _CLOSED)
         try:
             sock.send_multipart([identity, data], zmq.NOBLOCK)
         except zmq.ZMQError as exc:  # EHOSTUNREACH (unknown peer) or EAGAIN (peer's queue full)
@@ -171,24 +174,7 @@ class HostTransport:
         twice."""
         sock, auth, ctx, wakeup = self._sock, self._auth, self._ctx, self._wakeup
         self._sock = self._auth = self._ctx = self._wakeup = None
-        if wakeup is not None:
-            wakeup.close()
-        if sock is not None:
-            sock.close(linger=CLOSE_LINGER_MS)
-        if auth is not None:
-            auth.stop()
-        if ctx is not None:
-            ctx.destroy(linger=0)  # closes anything left on it, then terminates
-
-    def _require(self) -> zmq.Socket[Any]:
-        if self._sock is None:
-            raise TransportError("the host transport is not started (or was closed)")
-        return self._sock
-
-    def _require_wakeup(self) -> Wakeup:
-        if self._wakeup is None:
-            raise TransportError("the host transport is not started (or was closed)")
-        return self._wakeup
+        close_parts(wakeup, sock, CLOSE_LINGER_MS, auth, ctx)
 
     def _malformed(self, identity: bytes | None, exc: RemoteProtocolError) -> None:
         self.stats.malformed += 1

@@ -7,14 +7,15 @@ import asyncio
 import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import zmq
 
 from lanomino.net.codec import z85_to_raw
-from lanomino.net.errors import RemoteProtocolError
+from lanomino.net.errors import RemoteProtocolError, TransportError
 
 HIGH_WATER_MARK = 1000
+T = TypeVar("T")
 
 MalformedHandler = Callable[[bytes | None, RemoteProtocolError], None]
 
@@ -163,3 +164,29 @@ class Wakeup:
         waiters, self.waiters = self.waiters, []
         for waiter in waiters:
             waiter.cancel()
+
+
+def require(part: T | None, closed: str) -> T:
+    """A part of an open transport (its socket, its wake-up). Raises TransportError(``closed``)
+    when the transport is not open yet, or no longer."""
+    if part is None:
+        raise TransportError(closed)
+    return part
+
+
+class _Stoppable(Protocol):
+    def stop(self) -> None: ...
+
+
+def close_parts(wakeup: Wakeup | None, sock: zmq.Socket[Any] | None, linger_ms: int,
+                auth: _Stoppable | None, ctx: zmq.Context[Any] | None) -> None:
+    """Close what a transport holds, in order: stop watching the descriptor, close the socket
+    (queued messages get ``linger_ms``), stop the authenticator, then the context."""
+    if wakeup is not None:
+        wakeup.close()
+    if sock is not None:
+        sock.close(linger=linger_ms)
+    if auth is not None:
+        auth.stop()
+    if ctx is not None:
+        ctx.destroy(linger=0)  # closes anything left on it, then terminates
