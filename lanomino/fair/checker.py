@@ -10,7 +10,6 @@ the host's log signature; a re-shuffled hand (after a migration) has checks of i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from lanomino.engine import (
@@ -29,9 +28,8 @@ from lanomino.engine import (
 )
 from lanomino.engine.errors import EngineError, seat_name
 from lanomino.engine.state import Phase
-from lanomino.engine.tiles import TILES
 from lanomino.fair import adoption
-from lanomino.fair import reshuffle as rs
+from lanomino.fair.check_reshuffle import check_reshuffled
 from lanomino.fair.commit import (
     DealContext,
     commit_statement,
@@ -41,7 +39,7 @@ from lanomino.fair.commit import (
     set_statement,
 )
 from lanomino.fair.identity import KeyRing
-from lanomino.fair.report import Blamed, DerivedDeal, Failed, Failure, HandReport
+from lanomino.fair.report import Blamed, DerivedDeal, Failed, Failure, HandReport, seats_named
 from lanomino.fair.shuffle import ALGORITHM, derive_deal
 from lanomino.fair.statements import end_statement, header_statement, log_statement, move_statement
 from lanomino.fair.transcript_model import HandLog, Transcript
@@ -50,10 +48,6 @@ from lanomino.fair.transcript_model import HandLog, Transcript
 def _seat_name(seat: int) -> str:
     """A seat in a problem's words, counted from 1 (the JSON's seat fields count from 0)."""
     return seat_name(seat)
-
-
-def _seats_named(seats: Sequence[int]) -> str:
-    return "seats " + ", ".join(str(seat + 1) for seat in seats) if seats else "no seats"
 
 
 def _side_name(side: int, partnership: bool) -> str:
@@ -83,7 +77,9 @@ class Checker:
         return Blamed.host(hand.host)
 
     def won(self, state: GameState, winner: int | None) -> str:
-        return "no winner" if winner is None else f"won by {_side_name(winner, state.rules.partnership)}"
+        if winner is None:
+            return "no winner"
+        return f"won by {_side_name(winner, state.rules.partnership)}"
 
     def signed(self, seat: int, signature: bytes, statement: dict[str, Any]) -> bool:
         return self.ring.verify_statement(self.keys[seat], signature, statement)
@@ -114,38 +110,47 @@ class Checker:
         t = self.t
         if t.algorithm != ALGORITHM:
             raise self.fail("algorithm", "the transcript",
-                            f"unknown shuffle algorithm {t.algorithm!r} (this verifier knows {ALGORITHM!r})")
+                            f"unknown shuffle algorithm {t.algorithm!r} "
+                            f"(this verifier knows {ALGORITHM!r})")
         for seat, signature in enumerate(t.header_signatures):
             if not self.signed(seat, signature, header_statement(t.header_digest, seat)):
                 raise self.fail("header", "the transcript",
-                                f"{_seat_name(seat)}'s signature on the match header (table, rules, players, keys) "
-                                "does not verify: the header was changed after the players agreed to it")
+                                f"{_seat_name(seat)}'s signature on the match header "
+                                "(table, rules, players, keys) does not verify: "
+                                "the header was changed after the players agreed to it")
         try:
             rules = Rules.from_spec(t.rules_spec)
             return new_game(rules, len(t.players))
         except EngineError as exc:
-            raise self.fail("rules", "every player (all signed these rules)", f"the rules are not playable: {exc}") from None
+            raise self.fail("rules", "every player (all signed these rules)",
+                            f"the rules are not playable: {exc}") from None
 
     def check_end(self, state: GameState) -> None:
         end, host = self.t.end, Blamed.host(self.t.end.host)
-        statement = end_statement(self.t.header_digest, end.host, end.hands, end.finished, end.winner, end.scores)
+        statement = end_statement(self.t.header_digest, end.host, end.hands, end.finished,
+                                  end.winner, end.scores)
         if not self.signed(end.host, end.signature, statement):
             raise self.fail("end", host, "the host's closing statement is not signed by the host")
         if end.hands != len(self.t.hands):
             raise self.fail("end", host, f"the transcript holds {len(self.t.hands)} hands, "
-                            f"but the host's closing statement says {end.hands}: hands were cut off or added")
+                            f"but the host's closing statement says {end.hands}: "
+                            "hands were cut off or added")
         over = state.phase is Phase.OVER
         winner = state.outcome.winner if state.outcome is not None else None
         if (end.finished, end.winner, end.scores) != (over, winner, tuple(state.scores)):
-            said = f"{'finished' if end.finished else 'unfinished'}, {self.won(state, end.winner)}, scores {list(end.scores)}"
-            real = f"{'finished' if over else 'unfinished'}, {self.won(state, winner)}, scores {state.scores}"
-            raise self.fail("end", host, f"the closing statement says the match is {said}; the moves give {real}")
+            said = (f"{'finished' if end.finished else 'unfinished'}, "
+                    f"{self.won(state, end.winner)}, scores {list(end.scores)}")
+            real = (f"{'finished' if over else 'unfinished'}, {self.won(state, winner)}, "
+                    f"scores {state.scores}")
+            raise self.fail("end", host, f"the closing statement says the match is {said}; "
+                            f"the moves give {real}")
 
     def check_hand(self, state: GameState, hand: HandLog) -> None:
         if state.phase is not Phase.DEAL:
-            raise self.fail("sequence", self.host(hand), "a hand was dealt after the match had ended")
+            raise self.fail("sequence", self.host(hand),
+                            "a hand was dealt after the match had ended")
         if hand.reshuffled is not None:
-            self.check_reshuffled(state, hand)
+            check_reshuffled(self, state, hand)
             return
         if hand.migrated is None:
             self.adopt(hand)  # the new host made this hand's deals: under the adopted keys
@@ -165,8 +170,8 @@ class Checker:
             self.deals[-1] = tuple(derived)
             last = number == len(hand.deals)
             if void and last:
-                raise self.fail("deal", self.host(hand),
-                                f"deal {number} is void (no double) and the rules say to deal again, but it was played")
+                void_deal = f"deal {number} is void (no double) and the rules say to deal again"
+                raise self.fail("deal", self.host(hand), f"{void_deal}, but it was played")
             if not void and not last:
                 raise self.fail("deal", self.host(hand),
                                 f"deal {number} was playable, yet the hand was dealt again")
@@ -181,167 +186,109 @@ class Checker:
                                   away=sorted(hand.away),
                                   adopted=None if hand.adopted is None else hand.adopted.to_json(),
                                   refused=[r.to_json() for r in hand.refused])
-        if not self.signed(hand.log_host, hand.log_signature, statement):
-            raise self.fail("log", self.host(hand), "the host's signature over the hand's log does not verify")
+        self.check_log_signature(hand, statement)
+        dealt = derived[-1]
+        tiles = len(dealt.boneyard) + sum(len(h) for h in dealt.hands)
         self.reports.append(HandReport(hand.hand, len(hand.deals),
-                                       sum(len(a.commitments) for a in hand.deals),
-                                       len(derived[-1].boneyard) + sum(len(h) for h in derived[-1].hands),
+                                       sum(len(a.commitments) for a in hand.deals), tiles,
                                        draws, tuple(state.scores), hand.refused))
 
-    def check_reshuffled(self, state: GameState, hand: HandLog) -> None:
-        """A hand whose deal could not be rebuilt after a migration (docs/fair-deal.md, "Re-shuffling
-        the unknown tiles"): the deal rounds without their secrets, the claims, the moves before the
-        re-shuffle as far as the claims allow, the re-shuffle's own commit-reveal, then the rest."""
-        r, m = hand.reshuffled, hand.migrated
-        assert r is not None and m is not None  # the parser sees to both
-        new_host = Blamed.host(r.host, new=True)
-        self.deals.append(())
-        digests = [self.check_commitments(state, hand, attempt, opened=bool(attempt.secrets))[0]
-                   for attempt in hand.deals]
-        if (r.term, r.host, r.at) != (m.term, m.host, m.at):
-            raise self.fail("reshuffle", new_host, "the re-shuffle's term, host or move index is not the migration's")
-        header = self.t.header_digest
-        claims: dict[int, rs.Claim] = {}
-        for claim in r.claims:
-            if claims and claim.seat <= max(claims):
-                raise self.fail("claim", new_host, "the claims are not one per seat in seat order")
-            if not self.signed(claim.seat, claim.signature, rs.claim_statement(
-                    header, hand.hand, r.term, claim.seat, claim.dealt, claim.drawn)):
-                raise self.fail("claim", new_host,
-                                f"{_seat_name(claim.seat)}'s claim of their tiles is not signed by {_seat_name(claim.seat)}")
-            claims[claim.seat] = claim
-        ctx = rs.ReshuffleContext(self.t.table, hand.hand, r.term)
-        seats, claimants = [c.seat for c in r.commitments], sorted(claims)
-        if seats != claimants:
-            raise self.fail("reshuffle-commitment", new_host,
-                            f"the re-shuffle's commitments come from {_seats_named(seats)}, but {_seats_named(claimants)} claimed")
-        for c in r.commitments:
-            if not self.signed(c.seat, c.signature, rs.commit_statement(header, ctx, c.seat, c.commitment)):
-                raise self.fail("reshuffle-commitment", new_host,
-                                f"{_seat_name(c.seat)}'s re-shuffle commitment is not signed by {_seat_name(c.seat)}")
-        statement = rs.set_statement(header, ctx, r.host, r.at, r.opener, rs.claims_digest(r.claims),
-                                     [(c.seat, c.commitment) for c in r.commitments])
-        if not self.signed(r.host, r.set_signature, statement):
-            raise self.fail("reshuffle-set", new_host, "the new host's signature on the re-shuffle's set "
-                            "(claims, opener, commitments) does not verify")
-        expected = set_digest(statement)
-        if [e.seat for e in r.echoes] != claimants:
-            raise self.fail("reshuffle-echo", new_host, f"echoes of the re-shuffle's set come from "
-                            f"{_seats_named([e.seat for e in r.echoes])}, not {_seats_named(claimants)}")
-        for e in r.echoes:
-            if not self.signed(e.seat, e.signature, rs.echo_statement(header, ctx, e.seat, e.set_digest)):
-                raise self.fail("reshuffle-echo", new_host, f"{_seat_name(e.seat)}'s echo of the re-shuffle's set is not signed by {_seat_name(e.seat)}")
-            if e.set_digest != expected:
-                raise self.fail("equivocation", new_host,
-                                f"re-shuffle: {_seat_name(e.seat)} was sent a different set than the one published")
-        for c, secret in zip(r.commitments, r.secrets, strict=True):
-            if not rs.reshuffle_opens(ctx, c.seat, secret, c.commitment):
-                raise self.fail("reshuffle-secret", Blamed.player(c.seat),
-                                f"{_seat_name(c.seat)}'s re-shuffle secret does not match their commitment")
-        self.check_move_signatures(hand)
-        try:
-            world = rs.world_at(state, len(hand.deals), r.opener, claims,
-                                [(mv.seat, mv.action) for mv in hand.moves[:r.at]])
-        except rs.ReshuffleError as exc:
-            blame = new_host if exc.seat is None else Blamed.player(exc.seat)
-            raise self.fail(exc.check, blame, f"before the re-shuffle: {exc}") from None
-        derived = DerivedDeal(tuple(map(tuple, world.deal)), tuple(world.boneyard), False)
-        self.deals[-1] = tuple(replace(derived, void=n < len(hand.deals)) for n in range(1, len(hand.deals) + 1))
-        seed = rs.reshuffle_seed(ctx, [(c.seat, s) for c, s in zip(r.commitments, r.secrets, strict=True)])
-        try:
-            rs.reshuffle(state, claimants, seed)
-        except rs.ReshuffleError as exc:
-            raise self.fail("reshuffle", new_host, str(exc)) from None
-        draws = self.replay(state, hand, start=r.at)
-        self.check_scores(state, hand)
-        log = log_statement(header, hand.hand, hand.log_host, digests, [[] for _ in hand.deals],
-                            [mv.raw for mv in hand.moves], hand.points, hand.scores, m.to_json(), r.raw,
-                            abandoned=[a.to_json() for a in hand.abandoned], away=sorted(hand.away),
-                            adopted=None if hand.adopted is None else hand.adopted.to_json(),
-                            refused=[r.to_json() for r in hand.refused])
-        if not self.signed(hand.log_host, hand.log_signature, log):
-            raise self.fail("log", self.host(hand), "the host's signature over the hand's log does not verify")
-        self.reports.append(HandReport(hand.hand, len(hand.deals), sum(len(a.commitments) for a in hand.deals)
-                                       + len(r.commitments), len(TILES), draws, tuple(state.scores), hand.refused))
+    def check_log_signature(self, hand: HandLog, statement: dict[str, Any]) -> None:
+        if not self.signed(hand.log_host, hand.log_signature, statement):
+            raise self.fail("log", self.host(hand),
+                            "the host's signature over the hand's log does not verify")
 
     def check_commitments(self, state: GameState, hand: HandLog, attempt: Any,
                           opened: bool = True) -> tuple[bytes, list[tuple[int, bytes]]]:
-        header = self.t.header_digest
+        header, host = self.t.header_digest, self.host(hand)
+        deal = f"deal {attempt.attempt}"
         ctx = DealContext(self.t.table, hand.hand, attempt.attempt)
         excluded = hand.excluded_before(attempt.attempt)  # seats that let a deadline pass
         active = [s for s in range(state.players) if state.active[s] and s not in excluded]
         seats = [c.seat for c in attempt.commitments]
         if seats != active:
-            raise self.fail("commitment", self.host(hand),
-                            f"deal {attempt.attempt}: the commitment set has {_seats_named(seats)}, but {_seats_named(active)} are in play")
+            raise self.fail("commitment", host, f"{deal}: the commitment set has "
+                            f"{seats_named(seats)}, but {seats_named(active)} are in play")
         for c in attempt.commitments:
-            if not self.signed(c.seat, c.signature, commit_statement(header, ctx, c.seat, c.commitment)):
-                raise self.fail("commitment", self.host(hand),
-                                f"deal {attempt.attempt}: {_seat_name(c.seat)}'s commitment is not signed by {_seat_name(c.seat)}'s key")
-        statement = set_statement(header, ctx, hand.host, [(c.seat, c.commitment) for c in attempt.commitments])
+            who = _seat_name(c.seat)
+            if not self.signed(c.seat, c.signature,
+                               commit_statement(header, ctx, c.seat, c.commitment)):
+                raise self.fail("commitment", host,
+                                f"{deal}: {who}'s commitment is not signed by {who}'s key")
+        statement = set_statement(header, ctx, hand.host,
+                                  [(c.seat, c.commitment) for c in attempt.commitments])
         if not self.signed(hand.host, attempt.set_signature, statement):
-            raise self.fail("set", self.host(hand),
-                            f"deal {attempt.attempt}: the host's signature on the commitment set does not verify")
+            raise self.fail("set", host,
+                            f"{deal}: the host's signature on the commitment set does not verify")
         expected = set_digest(statement)
         echo_seats = [e.seat for e in attempt.echoes]
         if echo_seats != active:
-            raise self.fail("echo", self.host(hand),
-                            f"deal {attempt.attempt}: echoes of the set come from {_seats_named(echo_seats)}, not {_seats_named(active)}")
+            raise self.fail("echo", host, f"{deal}: echoes of the set come from "
+                            f"{seats_named(echo_seats)}, not {seats_named(active)}")
         for e in attempt.echoes:
-            if not self.signed(e.seat, e.signature, echo_statement(header, ctx, e.seat, e.set_digest)):
-                raise self.fail("echo", self.host(hand),
-                                f"deal {attempt.attempt}: {_seat_name(e.seat)}'s echo of the set is not signed by {_seat_name(e.seat)}")
+            who = _seat_name(e.seat)
+            if not self.signed(e.seat, e.signature,
+                               echo_statement(header, ctx, e.seat, e.set_digest)):
+                raise self.fail("echo", host,
+                                f"{deal}: {who}'s echo of the set is not signed by {who}")
             if e.set_digest != expected:
-                raise self.fail("equivocation", self.host(hand),
-                                f"deal {attempt.attempt}: {_seat_name(e.seat)} was sent a different commitment set than the one published")
+                raise self.fail("equivocation", host, f"{deal}: {who} was sent a different "
+                                "commitment set than the one published")
         if not opened:
             return expected, []
-        for c, secret in zip(attempt.commitments, attempt.secrets, strict=True):
+        opened_secrets = list(zip(attempt.commitments, attempt.secrets, strict=True))
+        for c, secret in opened_secrets:
             if not opens(ctx, c.seat, secret, c.commitment):
                 raise self.fail("secret", Blamed.player(c.seat),
                                 f"{_seat_name(c.seat)}'s secret does not match their commitment")
-        return expected, [(c.seat, s) for c, s in zip(attempt.commitments, attempt.secrets, strict=True)]
+        return expected, [(c.seat, s) for c, s in opened_secrets]
 
     def check_stated_deal(self, hand: HandLog, derived: DerivedDeal) -> None:
         if hand.stated_deal is None or hand.stated_boneyard is None:
             return
         if len(hand.stated_deal) != len(derived.hands):
-            raise self.fail("deal", self.host(hand), f"the stated deal has {len(hand.stated_deal)} hands")
+            raise self.fail("deal", self.host(hand),
+                            f"the stated deal has {len(hand.stated_deal)} hands")
         for seat, (stated, dealt) in enumerate(zip(hand.stated_deal, derived.hands, strict=True)):
             for i in range(max(len(stated), len(dealt))):
                 got = stated[i] if i < len(stated) else None
                 want = dealt[i] if i < len(dealt) else None
                 if got != want:
-                    raise self.fail("deal", self.host(hand),
-                                    f"the host dealt {got or 'nothing'} to {_seat_name(seat)} but the committed shuffle gives that seat {want or 'nothing'}")
+                    gives = f"the committed shuffle gives that seat {want or 'nothing'}"
+                    raise self.fail("deal", self.host(hand), f"the host dealt {got or 'nothing'} "
+                                    f"to {_seat_name(seat)} but {gives}")
         for i in range(max(len(hand.stated_boneyard), len(derived.boneyard))):
             got = hand.stated_boneyard[i] if i < len(hand.stated_boneyard) else None
             want = derived.boneyard[i] if i < len(derived.boneyard) else None
             if got != want:
                 raise self.fail("deal", self.host(hand),
-                                f"the boneyard has {got or 'nothing'} at position {i + 1} but the committed shuffle puts {want or 'nothing'} there")
+                                f"the boneyard has {got or 'nothing'} at position {i + 1} "
+                                f"but the committed shuffle puts {want or 'nothing'} there")
 
     def check_move_signatures(self, hand: HandLog) -> None:
         if len(hand.move_signatures) != len(hand.moves):
-            raise self.fail("move-signature", self.host(hand),
-                            f"{len(hand.moves)} moves but {len(hand.move_signatures)} move signatures")
+            raise self.fail("move-signature", self.host(hand), f"{len(hand.moves)} moves "
+                            f"but {len(hand.move_signatures)} move signatures")
         at = None if hand.migrated is None else hand.migrated.at
-        for index, (move, signature) in enumerate(zip(hand.moves, hand.move_signatures, strict=True)):
+        signed_moves = zip(hand.moves, hand.move_signatures, strict=True)
+        for index, (move, signature) in enumerate(signed_moves):
             if index == at:
                 self.adopt(hand)  # the new host's bots sign with their adopted keys from here on
             statement = move_statement(self.t.header_digest, hand.hand, index, move.raw)
             if self.signed(move.seat, signature, statement):
                 continue
             # A seat that walked away cannot sign its resignation: the host declares it.
-            if isinstance(move.action, Resign) and self.signed(hand.host_at(index), signature, statement):
+            by_host = self.signed(hand.host_at(index), signature, statement)
+            if isinstance(move.action, Resign) and by_host:
                 continue
             # A seat out of time on the table's move clock: the table's bot moved for it.
-            if index in hand.away and self.signed(hand.host_at(index), signature, statement):
+            if index in hand.away and by_host:
                 continue
+            who = _seat_name(move.seat)
             raise self.fail("move-signature", self.host(hand),
-                            f"move {index + 1} ({_seat_name(move.seat)}: {move.action}) is not signed by "
-                            f"{_seat_name(move.seat)}: moves were changed, added, dropped or reordered, or a "
-                            "badly signed move was let in (a host refuses one on arrival)")
+                            f"move {index + 1} ({who}: {move.action}) is not signed by {who}: "
+                            "moves were changed, added, dropped or reordered, "
+                            "or a badly signed move was let in (a host refuses one on arrival)")
         if at is not None and at == len(hand.moves):
             self.adopt(hand)
 
@@ -349,17 +296,22 @@ class Checker:
         draws = 0
         for index, move in enumerate(hand.moves[start:], start=start + 1):
             action = move.action
-            if isinstance(action, Play) and state.phase is Phase.PLAY and not state.hands[move.seat] >> action.tile.index & 1:
+            if (isinstance(action, Play) and state.phase is Phase.PLAY
+                    and not state.hands[move.seat] >> action.tile.index & 1):
+                who = _seat_name(move.seat)
+                where = _where_is(state, action.tile, self.deals[-1][-1])
                 raise self.fail("ownership", Blamed.player(move.seat),
-                                f"move {index}: {_seat_name(move.seat)} played {action.tile}, which {_seat_name(move.seat)} does not hold: "
-                                + _where_is(state, action.tile, self.deals[-1][-1]))
+                                f"move {index}: {who} played {action.tile}, which {who} "
+                                f"does not hold: {where}")
             try:
                 apply(state, move.seat, action)
             except IllegalActionError as exc:
-                raise self.fail("legality", Blamed.player(move.seat), f"move {index}: {exc}") from None
+                raise self.fail("legality", Blamed.player(move.seat),
+                                f"move {index}: {exc}") from None
             draws += isinstance(action, Draw)
         if state.phase is Phase.PLAY:
-            raise self.fail("unfinished", self.host(hand), "the moves stop before the hand is over")
+            raise self.fail("unfinished", self.host(hand),
+                            "the moves stop before the hand is over")
         return draws
 
     def check_scores(self, state: GameState, hand: HandLog) -> None:
@@ -373,11 +325,12 @@ class Checker:
         if tuple(stated) == tuple(actual):
             return
         if len(stated) != len(actual):
-            raise self.fail("score", self.host(hand), f"the {what} lists {len(stated)} sides, not {len(actual)}")
+            raise self.fail("score", self.host(hand),
+                            f"the {what} lists {len(stated)} sides, not {len(actual)}")
         side = next(i for i, (a, b) in enumerate(zip(stated, actual, strict=True)) if a != b)
         name = _side_name(side, state.rules.partnership)
-        raise self.fail("score", self.host(hand),
-                        f"the transcript gives {name} {stated[side]} as the {what}, but the rules give {actual[side]}")
+        raise self.fail("score", self.host(hand), f"the transcript gives {name} {stated[side]} "
+                        f"as the {what}, but the rules give {actual[side]}")
 
 
 def _where_is(state: GameState, tile: Tile, deal: DerivedDeal) -> str:

@@ -3,12 +3,18 @@ blame. Pure values."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from lanomino.engine import GameState, Tile
 from lanomino.engine.errors import seat_name
 from lanomino.fair.transcript_model import Refusal
+
+
+def seats_named(seats: Sequence[int]) -> str:
+    """Seats in a problem's words, counted from 1: "seats 1, 3", or "no seats"."""
+    return "seats " + ", ".join(str(seat + 1) for seat in seats) if seats else "no seats"
 
 
 @dataclass(frozen=True, slots=True)
