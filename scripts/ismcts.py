@@ -11,7 +11,9 @@ TCIAIG 4(2), 2012), algorithm SO-ISMCTS, and not from the Expert's code. Each it
    take the child maximising ``mean + C * sqrt(ln(availability) / visits)``, where a child's
    availability counts the iterations in which its move was legal at its parent. The tree's nodes
    are the searching player's information sets: an opponent's draw is one edge whatever tile it
-   took, and opponents choose in the same tree on their own rewards.
+   took, and opponents choose in the same tree on their own rewards. The searching player's own
+   draw is a chance event it sees the outcome of: below its draw edge the tree branches on the
+   tile drawn (one child per tile, chosen by the determinization, never by UCB1).
 3. Expand one untried move (chosen at random), then roll out to the end of the hand with
    uniformly random legal moves.
 4. Back up each side's reward into the nodes, each node keeping the reward of the side that moved
@@ -32,7 +34,16 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 from lanomino.bots.knowledge import HandSampler, read_knowledge
-from lanomino.engine import Action, GameState, Observation, Phase, apply, legal_actions
+from lanomino.engine import (
+    Action,
+    Draw,
+    GameState,
+    Observation,
+    Phase,
+    Tile,
+    apply,
+    legal_actions,
+)
 from lanomino.engine.observe import determinize
 
 EXPLORE = 0.2  # UCB1 constant C (rewards lie in [0, 1]); tuned on the pilot run (README)
@@ -46,7 +57,8 @@ class Node:
     __slots__ = ("children", "visits", "avail", "total", "side")
 
     def __init__(self, side: int) -> None:
-        self.children: dict[Action, Node] = {}
+        # Keyed by move; below the searcher's own draw, by the tile it drew.
+        self.children: dict[Action | Tile, Node] = {}
         self.visits = 0
         self.avail = 0
         self.total = 0.0
@@ -99,18 +111,26 @@ def ismcts(
                 child = children.get(a)
                 if child is not None:
                     child.avail += 1
-            if untried:
+            expanded = bool(untried)
+            if expanded:
                 action = untried[0] if len(untried) == 1 else rng.choice(untried)
-                node = Node(state.side_of(seat))
-                node.avail = 1
-                children[action] = node
-                apply(state, seat, action)
-                path.append(node)
-                break
-            action = _ucb_choice(children, legal, explore)
-            node = children[action]
+                node = children[action] = Node(state.side_of(seat))
+                node.avail = 1  # available in this iteration, which tries it
+            else:
+                action = _ucb_choice(children, legal, explore)
+                node = children[action]
+            drawn = _own_draw(state, obs.seat, seat, action)
             apply(state, seat, action)
             path.append(node)
+            if drawn is not None:  # the chance node's outcome: the tile the searcher drew
+                outcome = node.children.get(drawn)
+                if outcome is None:
+                    outcome = node.children[drawn] = Node(node.side)
+                    expanded = True
+                path.append(outcome)
+                node = outcome
+            if expanded:
+                break
         while state.phase is Phase.PLAY:
             seat = state.turn
             legal = legal_actions(state, seat)
@@ -124,7 +144,17 @@ def ismcts(
     return root
 
 
-def _ucb_choice(children: dict[Action, Node], legal: Sequence[Action], explore: float) -> Action:
+def _own_draw(state: GameState, searcher: int, seat: int, action: Action) -> Tile | None:
+    """The tile ``action`` draws when it is the searcher's own draw (it sees that tile), else
+    None: an opponent's draw stays one edge, whatever it took."""
+    if seat != searcher or not isinstance(action, Draw):
+        return None
+    return state.boneyard[state.drawn]
+
+
+def _ucb_choice(
+    children: dict[Action | Tile, Node], legal: Sequence[Action], explore: float
+) -> Action:
     best = legal[0]
     best_score = -1.0
     for a in legal:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,12 +15,16 @@ sys.path.insert(0, str(SCRIPTS))
 
 from bench_bots import play_match, wilson  # noqa: E402
 from bot_positions import deal, opening_position  # noqa: E402
-from ismcts import hand_rewards, ismcts, make_ismcts  # noqa: E402
+from ismcts import Node, hand_rewards, ismcts, make_ismcts  # noqa: E402
 
 from lanomino.engine import (  # noqa: E402
+    DRAW,
+    TILES,
+    End,
     GameState,
     Play,
     Rules,
+    Tile,
     apply,
     new_game,
     observe,
@@ -76,3 +81,36 @@ def test_the_reference_beats_hard() -> None:
     wins = sum(o.a_won for o in outcomes)
     low, _high = wilson(wins, len(outcomes))
     assert low > 0.5, f"the reference won {wins} of {len(outcomes)} matches against Hard"
+
+
+
+def _draw_edges(node: Node) -> Iterator[Node]:
+    """Every node below ``node`` that a draw leads to."""
+    for key, child in node.children.items():
+        if key == DRAW:
+            yield child
+        yield from _draw_edges(child)
+
+
+def test_the_searchers_own_draw_branches_on_the_tile_and_an_opponents_does_not() -> None:
+    """Ana (seat 0) holds nothing for the 6 and 1 showing, so she draws: she will see the tile,
+    so below her draw the tree branches on it. Searching for Ben one move earlier, he cannot see
+    what Ana draws: her draw is one edge, followed by moves."""
+    state = new_game(Rules.classic(), 2)
+    deal(state, ["6-6 5-5 5-4 4-4 3-3 3-2 2-2", "6-1 5-3 5-2 4-3 4-2 4-1 2-0"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    bens = observe(state, 1)
+    apply(state, 1, Play(parse_tile("6-1"), End.LEFT))
+    anas = observe(state, 0)
+    assert anas.legal == (DRAW,)
+    root = ismcts(anas, random.Random(3), budget_s=1.0, max_iters=300, clock=lambda: 0.0)
+    drawn = root.children[DRAW].children
+    unseen = set(TILES) - set(anas.hand) - {parse_tile("6-6"), parse_tile("6-1")}
+    assert len(drawn) > 1 and set(drawn) <= unseen
+    assert sum(c.visits for c in drawn.values()) == root.children[DRAW].visits == 300
+    assert all(n.children and all(isinstance(k, Tile) for k in n.children)
+               for n in _draw_edges(root) if n.side == 0)
+    root = ismcts(bens, random.Random(3), budget_s=1.0, max_iters=300, clock=lambda: 0.0)
+    theirs = [n for n in _draw_edges(root) if n.side == 0]
+    assert theirs and any(n.children for n in theirs)
+    assert all(not any(isinstance(k, Tile) for k in n.children) for n in theirs)
