@@ -30,6 +30,7 @@ from typing import Any, cast
 from lanomino.bots.base import Bot
 from lanomino.bots.belief import WeightedSampler, past_choices
 from lanomino.bots.knowledge import HandSampler, read_knowledge
+from lanomino.bots.paired import best_paired, paired_search
 from lanomino.bots.playout import (
     ROLLOUTS,
     VALUES,
@@ -141,6 +142,7 @@ class Settings:
     Raises ValueError for an unknown rollout or value."""
 
     tree: bool = False
+    paired: bool = False
     settle: bool = True
     rollout: str = "greedy"
     value: str = "match"
@@ -166,6 +168,9 @@ def analyse(
     sampler: HandSampler | WeightedSampler = plain
     if settings.weigh > 1:
         sampler = WeightedSampler(plain, past_choices(obs), settings.weigh)
+    if settings.paired:
+        return paired_search(obs, rng, sampler, budget_s, max_sims, clock, settings.rollout,
+                             settings.value, settings.settle)
     if settings.tree:
         return tree_search(obs, rng, sampler, budget_s, max_sims, clock, settings.explore,
                            settings.rollout, settings.value, settings.endgame)
@@ -175,6 +180,8 @@ def analyse(
 
 def best_move(results: Sequence[tuple[Action, int, float]], settings: Settings) -> Action:
     """The move to play: the most visited in a tree (its most trusted), else the best mean."""
+    if settings.paired:
+        return best_paired(results)
     if settings.tree:
         return max(results, key=lambda r: (r[1], r[2]))[0]
     return max(results, key=lambda r: (r[2], r[1]))[0]

@@ -1,0 +1,71 @@
+"""Expert's paired search: every move in contention is played out in the same sampled worlds, a
+clearly worse move is dropped, and the search stops once the choice is made."""
+
+from __future__ import annotations
+
+import random
+
+from bot_positions import deal, opening_position
+
+from lanomino.bots.expert import make_expert
+from lanomino.bots.knowledge import HandSampler, read_knowledge
+from lanomino.bots.paired import CHECK_MIN, best_paired, paired_search, prune
+from lanomino.engine import End, Play, Rules, apply, new_game, observe, parse_tile
+
+
+def still() -> float:
+    return 0.0  # a clock that never advances: only the cap or the choice being made stops it
+
+
+def test_every_move_is_played_in_the_same_worlds_until_one_is_dropped() -> None:
+    obs = opening_position()
+    sampler = HandSampler(read_knowledge(obs))
+    first = paired_search(obs, random.Random(3), sampler, 1.0, 4 * CHECK_MIN, still)
+    # The cap allows CHECK_MIN worlds: nothing is dropped before then, so every move has one
+    # roll-out per world.
+    assert [n for _, n, _ in first] == [CHECK_MIN] * len(obs.legal)
+    again = paired_search(obs, random.Random(3), sampler, 1.0, 4 * CHECK_MIN, still)
+    assert first == again
+
+
+def test_a_clearly_worse_move_is_dropped_and_a_close_one_kept() -> None:
+    rng = random.Random(1)
+    good = [0.6 + 0.2 * rng.random() for _ in range(64)]
+    close = [x - 0.01 + 0.02 * rng.random() for x in good]  # as good, world by world
+    bad = [x - 0.1 for x in good]  # always 0.1 worse in the same world
+    live, done = prune([good, close, bad], [0, 1, 2])
+    assert live == [0, 1] and not done
+    # Alone, the best move is the choice: the search may stop.
+    assert prune([good, bad], [0, 1]) == ([0], True)
+    # Two moves that give the very same result in every world: either will do.
+    assert prune([good, list(good)], [0, 1])[1]
+
+
+def test_the_move_played_is_the_best_of_those_still_in_contention() -> None:
+    one, two, three = (Play(parse_tile(t)) for t in ("6-6", "5-5", "4-4"))
+    # 6-6 has the best mean, but over fewer worlds: it was dropped earlier.
+    assert best_paired([(one, 16, 0.9), (two, 80, 0.5), (three, 80, 0.6)]) == three
+
+
+def test_a_clear_choice_ends_the_search_early() -> None:
+    obs = opening_position()
+    sampler = HandSampler(read_knowledge(obs))
+    results = paired_search(obs, random.Random(2), sampler, 1.0, 20_000, still)
+    assert sum(n for _, n, _ in results) < 20_000
+    capped = paired_search(obs, random.Random(2), sampler, 1.0, 400, still, settle=False)
+    assert [n for _, n, _ in capped] == [100] * 4  # the whole budget, nothing dropped
+
+
+def test_the_paired_expert_plays_for_the_match() -> None:
+    """All Fives to 150 (tests/bots/test_bot_expert.py has the story): take 6-2's 5 points
+    early, turn them down when both sides need exactly 10."""
+    state = new_game(Rules.allfives(), 2)
+    deal(state, ["2-0 2-2 3-0 5-1 5-5 6-2 6-6", "1-0 1-1 2-1 3-2 3-3 4-2 6-3"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    apply(state, 1, Play(parse_tile("6-3"), End.LEFT))
+    shed, points = Play(parse_tile("3-0"), End.LEFT), Play(parse_tile("6-2"), End.RIGHT)
+    expert = make_expert(budget_s=1.0, max_sims=1500, clock=still, paired=True)
+    state.scores = [0, 0]
+    assert expert(observe(state, 0), random.Random(1)) == points
+    state.scores = [140, 140]
+    assert expert(observe(state, 0), random.Random(1)) == shed
