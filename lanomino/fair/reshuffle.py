@@ -12,9 +12,9 @@ in seat order, the rest is the boneyard in the new order.
 The moves before the re-shuffle cannot be checked tile by tile for the unclaimed seats. ``world_at``
 builds a game state that agrees with everything that *can* be known: the claimants' hands are exact
 (so their moves are checked in full: ownership, must-play, draws), every tile an unclaimed seat
-played was free to be its (not claimed, not on the line), an unclaimed seat that drew or passed could
-have been stuck, and the hand did not end before the re-shuffle. The unclaimed seats' tiles are
-placeholders, moved around as their moves require; their identities are never used afterwards,
+played was free to be its (not claimed, not on the line), an unclaimed seat that drew or passed
+could have been stuck, and the hand did not end before the re-shuffle. The unclaimed seats' tiles
+are placeholders, moved around as their moves require; their identities are never used afterwards,
 because the re-shuffle deals those hands again.
 
 Domain: commitments are ``SHA-256("lanomino.reshuffle/1" 0x00 || table || hand (u32) || term (u32)
@@ -94,8 +94,8 @@ class Claim:
     signature: bytes
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "dealt": [str(t) for t in self.dealt], "drawn": [str(t) for t in self.drawn],
-                "signature": self.signature.hex()}
+        return {"seat": self.seat, "dealt": [str(t) for t in self.dealt],
+                "drawn": [str(t) for t in self.drawn], "signature": self.signature.hex()}
 
 
 # ----- statements and the shuffle --------------------------------------------------------------
@@ -117,24 +117,28 @@ def reshuffle_commitment(ctx: ReshuffleContext, seat: int, secret: bytes) -> byt
 
 
 def reshuffle_opens(ctx: ReshuffleContext, seat: int, secret: bytes, committed: bytes) -> bool:
-    return len(secret) == SECRET_BYTES and hmac.compare_digest(reshuffle_commitment(ctx, seat, secret), committed)
+    if len(secret) != SECRET_BYTES:
+        return False
+    return hmac.compare_digest(reshuffle_commitment(ctx, seat, secret), committed)
 
 
-def commit_statement(header: str, ctx: ReshuffleContext, seat: int, committed: bytes) -> dict[str, Any]:
-    return {"type": "lanomino.reshuffle.commit/1", "header": header, "hand": ctx.hand, "term": ctx.term,
-            "seat": seat, "commitment": committed.hex()}
+def commit_statement(header: str, ctx: ReshuffleContext, seat: int,
+                     committed: bytes) -> dict[str, Any]:
+    return {"type": "lanomino.reshuffle.commit/1", "header": header, "hand": ctx.hand,
+            "term": ctx.term, "seat": seat, "commitment": committed.hex()}
 
 
-def set_statement(header: str, ctx: ReshuffleContext, host: int, at: int, opener: int, claims: bytes,
-                  commitments: Sequence[tuple[int, bytes]]) -> dict[str, Any]:
-    return {"type": "lanomino.reshuffle.set/1", "header": header, "hand": ctx.hand, "term": ctx.term,
-            "host": host, "at": at, "opener": opener, "claims": claims.hex(),
+def set_statement(header: str, ctx: ReshuffleContext, host: int, at: int, opener: int,
+                  claims: bytes, commitments: Sequence[tuple[int, bytes]]) -> dict[str, Any]:
+    return {"type": "lanomino.reshuffle.set/1", "header": header, "hand": ctx.hand,
+            "term": ctx.term, "host": host, "at": at, "opener": opener, "claims": claims.hex(),
             "commitments": [[seat, c.hex()] for seat, c in commitments]}
 
 
-def echo_statement(header: str, ctx: ReshuffleContext, seat: int, set_digest: bytes) -> dict[str, Any]:
-    return {"type": "lanomino.reshuffle.echo/1", "header": header, "hand": ctx.hand, "term": ctx.term,
-            "seat": seat, "set": set_digest.hex()}
+def echo_statement(header: str, ctx: ReshuffleContext, seat: int,
+                   set_digest: bytes) -> dict[str, Any]:
+    return {"type": "lanomino.reshuffle.echo/1", "header": header, "hand": ctx.hand,
+            "term": ctx.term, "seat": seat, "set": set_digest.hex()}
 
 
 def reshuffle_seed(ctx: ReshuffleContext, secrets: Sequence[tuple[int, bytes]]) -> bytes:
@@ -166,9 +170,11 @@ def world_at(state: GameState, attempts: int, opener: int, claims: Mapping[int, 
     seen: set[Tile] = set()
     for seat, c in sorted(claims.items()):
         if seat != c.seat or seat not in dealt_to:
-            raise ReshuffleError("claim", seat, f"{seat_name(seat)} claims tiles but was not dealt in")
+            raise ReshuffleError("claim", seat,
+                                 f"{seat_name(seat)} claims tiles but was not dealt in")
         if len(c.dealt) != size:
-            raise ReshuffleError("claim", seat, f"{seat_name(seat)} claims {len(c.dealt)} dealt tiles, not {size}")
+            raise ReshuffleError("claim", seat,
+                                 f"{seat_name(seat)} claims {len(c.dealt)} dealt tiles, not {size}")
         for t in (*c.dealt, *c.drawn):
             if t in seen:
                 raise ReshuffleError("claim", seat, f"{t} is claimed twice ({seat_name(seat)})")
@@ -181,7 +187,8 @@ def world_at(state: GameState, attempts: int, opener: int, claims: Mapping[int, 
     for seat, c in claims.items():
         positions = [p for p, s in enumerate(owner) if s == seat]
         if len(positions) != len(c.drawn):
-            raise ReshuffleError("claim", seat, f"{seat_name(seat)} claims {len(c.drawn)} draws but drew {len(positions)} times")
+            raise ReshuffleError("claim", seat, f"{seat_name(seat)} claims {len(c.drawn)} draws "
+                                 f"but drew {len(positions)} times")
         for p, t in zip(positions, c.drawn, strict=True):
             boneyard[p] = t
     reserved = {p for p, s in enumerate(owner) if s in claims}
@@ -208,19 +215,22 @@ def world_at(state: GameState, attempts: int, opener: int, claims: Mapping[int, 
         try:
             apply(trial, seat, action)
         except IllegalActionError as exc:
-            check = "ownership" if isinstance(action, Play) and not state.hands[seat] >> action.tile.index & 1 else "legality"
+            unheld = isinstance(action, Play) and not state.hands[seat] >> action.tile.index & 1
+            check = "ownership" if unheld else "legality"
             raise ReshuffleError(check, seat, f"move {index + 1}: {exc}") from None
         if trial.phase is not Phase.PLAY and _feed(state, trial, unknown, reserved):
             trial = state.copy()
             apply(trial, seat, action)
         if trial.phase is not Phase.PLAY:
-            raise ReshuffleError("unfinished", None, f"the hand ended at move {index + 1}, before the re-shuffle")
+            raise ReshuffleError("unfinished", None,
+                                 f"the hand ended at move {index + 1}, before the re-shuffle")
         for name in _STATE_FIELDS:
             setattr(state, name, getattr(trial, name))
     return World(state, deal, full)
 
 
-def _start(state: GameState, deal: list[list[Tile]], boneyard: list[Tile], attempts: int, opener: int) -> None:
+def _start(state: GameState, deal: list[list[Tile]], boneyard: list[Tile], attempts: int,
+           opener: int) -> None:
     """``start_hand`` with a known opener and no tile it must lead (that cannot be checked here)."""
     if state.phase is not Phase.DEAL:
         raise ReshuffleError("unfinished", None, "the match is not waiting for a deal")
@@ -230,7 +240,8 @@ def _start(state: GameState, deal: list[list[Tile]], boneyard: list[Tile], attem
     state.hand_no += attempts
     state.boneyard = list(boneyard)
     state.drawn = 0
-    state.drawable = max(0, len(boneyard) - state.rules.boneyard_reserve) if state.rules.draws else 0
+    reserve = state.rules.boneyard_reserve
+    state.drawable = max(0, len(boneyard) - reserve) if state.rules.draws else 0
     state.line = Line(state.rules.fives)
     state.hand_points = [0] * state.sides
     state.opener, state.must_lead, state.turn = opener, None, opener
@@ -258,12 +269,14 @@ def _swap_in(state: GameState, seat: int, tile: Tile, out: Tile, place: tuple[in
 
 def _holder(state: GameState, tile: Tile, places: list[tuple[int, int]]) -> tuple[int, int] | None:
     for kind, where in places:
-        if (kind == 0 and state.hands[where] & tile.bit) or (kind == 1 and state.boneyard[where] == tile):
+        if ((kind == 0 and state.hands[where] & tile.bit)
+                or (kind == 1 and state.boneyard[where] == tile)):
             return kind, where
     return None
 
 
-def _fit(state: GameState, seat: int, action: Action, unknown: Sequence[int], reserved: set[int], index: int) -> None:
+def _fit(state: GameState, seat: int, action: Action, unknown: Sequence[int], reserved: set[int],
+         index: int) -> None:
     """Arrange an unclaimed seat's placeholders so that ``action`` is what it could have done."""
     places = [p for p in _free(state, unknown, reserved) if p != (0, seat)]
     if isinstance(action, Play):
@@ -272,7 +285,8 @@ def _fit(state: GameState, seat: int, action: Action, unknown: Sequence[int], re
         place = _holder(state, action.tile, places)
         mine = tiles_in(state.hands[seat])
         if place is None or not mine:
-            raise ReshuffleError("ownership", seat, f"move {index + 1}: {seat_name(seat)} played {action.tile}, "
+            raise ReshuffleError("ownership", seat,
+                                 f"move {index + 1}: {seat_name(seat)} played {action.tile}, "
                                  "which a claimant holds or the line already shows")
         _swap_in(state, seat, action.tile, mine[0], place)
         return
@@ -282,10 +296,12 @@ def _fit(state: GameState, seat: int, action: Action, unknown: Sequence[int], re
         return
     fits = state.fitting_mask()
     for tile in tiles_in(state.hands[seat] & fits):
-        spare = next(((t, p) for p in places for t in _tiles_at(state, p) if not t.bit & fits), None)
+        spare = next(((t, p) for p in places for t in _tiles_at(state, p) if not t.bit & fits),
+                     None)
         if spare is None:
-            raise ReshuffleError("legality", seat, f"move {index + 1}: {seat_name(seat)} could not have been "
-                                 "stuck: every tile that seat could hold fits the line")
+            raise ReshuffleError("legality", seat,
+                                 f"move {index + 1}: {seat_name(seat)} could not have been stuck: "
+                                 "every tile that seat could hold fits the line")
         t, p = spare
         # the spare comes into the seat's hand, the fitting tile goes where the spare was
         state.hands[seat] ^= tile.bit | t.bit
@@ -302,7 +318,8 @@ def _tiles_at(state: GameState, place: tuple[int, int]) -> tuple[Tile, ...]:
 
 def _feed(state: GameState, trial: GameState, unknown: Sequence[int], reserved: set[int]) -> bool:
     """The hand ended by a block that the placeholders made up: give an unclaimed seat a tile that
-    fits the line as it is after the move. True when that was possible (the move is then retried)."""
+    fits the line as it is after the move. True when that was possible (the move is then
+    retried)."""
     if not any(isinstance(e, HandEnded) and e.end == "blocked" for e in trial.history):
         return False
     fits = trial.fitting_mask()
@@ -330,7 +347,8 @@ def unknown_tiles(state: GameState, claimants: Sequence[int]) -> list[Tile]:
     return [t for t in TILES if not known & t.bit]
 
 
-def reshuffle(state: GameState, claimants: Sequence[int], seed: bytes) -> tuple[list[Tile], dict[int, list[Tile]]]:
+def reshuffle(state: GameState, claimants: Sequence[int],
+              seed: bytes) -> tuple[list[Tile], dict[int, list[Tile]]]:
     """Deal the unknown tiles again in the order ``seed`` gives. The first ones are those that left
     the table with seats that resigned earlier in the hand (which those were is unknown, so they are
     drawn too); then every active seat without a claim, in seat order, takes as many tiles as it
@@ -342,7 +360,8 @@ def reshuffle(state: GameState, claimants: Sequence[int], seed: bytes) -> tuple[
     left = len(state.boneyard) - state.drawn
     pos = len(order) - sum(counts) - left  # the tiles that left the table
     if pos < 0:
-        raise ReshuffleError("reshuffle", None, "the unknown tiles do not add up to the hands and the boneyard")
+        raise ReshuffleError("reshuffle", None,
+                             "the unknown tiles do not add up to the hands and the boneyard")
     hands: dict[int, list[Tile]] = {}
     for seat, count in zip(seats, counts, strict=True):
         hands[seat] = order[pos:pos + count]

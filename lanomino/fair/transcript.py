@@ -15,7 +15,8 @@ that get signed are in ``statements.py``; both are named here too, as one place 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from lanomino.engine import DRAW, PASS, RESIGN, Action, End, Play, Tile, parse_tile
 from lanomino.engine.errors import EngineError
@@ -49,13 +50,14 @@ from lanomino.fair.transcript_model import (
 )
 
 __all__ = [
-    "FORMAT", "MAX_REFUSED", "REFUSABLE", "Abandoned", "DealAttempt", "Echo", "HandLog", "MatchEnd", "Migration", "Move",
-    "Refusal", "Reshuffled", "SignedCommitment", "Transcript", "TranscriptError", "end_statement",
-    "header_digest", "header_of", "header_statement", "log_statement", "move_json",
-    "move_statement", "parse_hand", "parse_transcript",
+    "FORMAT", "MAX_REFUSED", "REFUSABLE", "Abandoned", "DealAttempt", "Echo", "HandLog", "MatchEnd",
+    "Migration", "Move", "Refusal", "Reshuffled", "SignedCommitment", "Transcript",
+    "TranscriptError", "end_statement", "header_digest", "header_of", "header_statement",
+    "log_statement", "move_json", "move_statement", "parse_hand", "parse_transcript",
 ]
 
 _HEX = re.compile(r"[0-9a-f]*")
+T = TypeVar("T")
 
 
 def parse_transcript(doc: Any) -> Transcript:
@@ -69,12 +71,11 @@ def parse_transcript(doc: Any) -> Transcript:
     rules_spec = top["rules"]
     if not isinstance(rules_spec, dict):
         raise TranscriptError("rules: expected an object")
-    players = tuple(_str(p, f"players[{i}]") for i, p in enumerate(_list(top["players"], "players")))
+    players = _each(top["players"], "players", _str)
     if not 2 <= len(players) <= 4:
         raise TranscriptError(f"players: a table seats 2 to 4, not {len(players)}")
-    keys = tuple(_hex(k, f"keys[{i}]", 32) for i, k in enumerate(_list(top["keys"], "keys")))
-    sigs = tuple(_hex(s, f"header_signatures[{i}]", 64)
-                 for i, s in enumerate(_list(top["header_signatures"], "header_signatures")))
+    keys = _hexes(top["keys"], "keys", 32)
+    sigs = _hexes(top["header_signatures"], "header_signatures", 64)
     if len(keys) != len(players) or len(sigs) != len(players):
         raise TranscriptError("keys and header_signatures need one entry per player")
     header = {k: top[k] for k in ("format", "algorithm", "table", "rules", "players", "keys")}
@@ -96,15 +97,16 @@ def _parse_end(value: Any, players: int) -> MatchEnd:
     if not isinstance(e["finished"], bool):
         raise TranscriptError("end.finished: expected true or false")
     winner = None if e["winner"] is None else _seat(e["winner"], "end.winner", players)
-    return MatchEnd(_seat(e["host"], "end.host", players), _int(e["hands"], "end.hands"), e["finished"],
-                    winner, tuple(_int(x, "end.scores") for x in _list(e["scores"], "end.scores")),
-                    _hex(e["signature"], "end.signature", 64))
+    scores = tuple(_int(x, "end.scores") for x in _list(e["scores"], "end.scores"))
+    return MatchEnd(_seat(e["host"], "end.host", players), _int(e["hands"], "end.hands"),
+                    e["finished"], winner, scores, _hex(e["signature"], "end.signature", 64))
 
 
 def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
     h = _obj(value, where, {"hand", "host", "deals", "moves", "move_signatures", "points", "scores",
-                            "log_signature"}, {"deal", "boneyard", "migrated", "reshuffled", "abandoned",
-                                                "away", "adopted", "refused"})
+                            "log_signature"},
+             {"deal", "boneyard", "migrated", "reshuffled", "abandoned", "away", "adopted",
+              "refused"})
     if _int(h["hand"], f"{where}.hand") != number:
         raise TranscriptError(f"{where}.hand: expected {number}")
     host = _seat(h["host"], f"{where}.host", players)
@@ -122,36 +124,39 @@ def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
         raise TranscriptError(f"{where}.deals: a hand needs at least one deal")
     moves = tuple(_parse_move(m, f"{where}.moves[{i}]", players)
                   for i, m in enumerate(_list(h["moves"], f"{where}.moves")))
-    move_sigs = tuple(_hex(s, f"{where}.move_signatures[{i}]", 64)
-                      for i, s in enumerate(_list(h["move_signatures"], f"{where}.move_signatures")))
+    move_sigs = _hexes(h["move_signatures"], f"{where}.move_signatures", 64)
     points = tuple(_int(p, f"{where}.points") for p in _list(h["points"], f"{where}.points"))
     scores = tuple(_int(p, f"{where}.scores") for p in _list(h["scores"], f"{where}.scores"))
     deal = boneyard = None
     if "deal" in h or "boneyard" in h:
         if "deal" not in h or "boneyard" not in h:
             raise TranscriptError(f"{where}: deal and boneyard come together")
-        deal = tuple(_tiles(hand, f"{where}.deal[{i}]") for i, hand in enumerate(_list(h["deal"], f"{where}.deal")))
+        deal = _each(h["deal"], f"{where}.deal", _tiles)
         boneyard = _tiles(h["boneyard"], f"{where}.boneyard")
     migrated = None
     if "migrated" in h:
         m = _obj(h["migrated"], f"{where}.migrated", {"host", "term", "at"})
-        migrated = Migration(_seat(m["host"], f"{where}.migrated.host", players), _int(m["term"], f"{where}.migrated.term"),
-                             _int(m["at"], f"{where}.migrated.at"))
+        at = f"{where}.migrated"
+        migrated = Migration(_seat(m["host"], f"{at}.host", players),
+                             _int(m["term"], f"{at}.term"), _int(m["at"], f"{at}.at"))
         if not 0 <= migrated.at <= len(moves) or migrated.term < 1:
-            raise TranscriptError(f"{where}.migrated: 'at' must be a move index and 'term' at least 1")
+            raise TranscriptError(f"{at}: 'at' must be a move index and 'term' at least 1")
     reshuffled = None
     if unknown:
         if migrated is None or deal is not None:
-            raise TranscriptError(f"{where}.reshuffled: a re-shuffled hand has a 'migrated' object and no stated deal")
+            raise TranscriptError(f"{where}.reshuffled: a re-shuffled hand has a 'migrated' object "
+                                  "and no stated deal")
         reshuffled = _parse_reshuffled(h["reshuffled"], f"{where}.reshuffled", players, len(moves))
     try:
-        adopted = parse_adoption(h["adopted"], f"{where}.adopted", players) if "adopted" in h else None
+        adopted = (parse_adoption(h["adopted"], f"{where}.adopted", players) if "adopted" in h
+                   else None)
     except AdoptionError as exc:
         raise TranscriptError(str(exc)) from None
+    away = _parse_away(h.get("away", []), f"{where}.away", len(moves))
+    refused = _parse_refused(h.get("refused", []), f"{where}.refused", players)
     return HandLog(number, host, deals, moves, move_sigs, points, scores,
                    _hex(h["log_signature"], f"{where}.log_signature", 64), deal, boneyard, migrated,
-                   reshuffled, abandoned, _parse_away(h.get("away", []), f"{where}.away", len(moves)),
-                   adopted, _parse_refused(h.get("refused", []), f"{where}.refused", players))
+                   reshuffled, abandoned, away, adopted, refused)
 
 
 def _parse_refused(value: Any, where: str, players: int) -> tuple[Refusal, ...]:
@@ -194,27 +199,30 @@ def _parse_abandoned(value: Any, where: str, players: int) -> tuple[Abandoned, .
 
 
 def _parse_reshuffled(value: Any, where: str, players: int, moves: int) -> Reshuffled:
-    r = _obj(value, where, {"term", "host", "at", "opener", "claims", "commitments", "set_signature", "echoes",
-                            "secrets"})
+    r = _obj(value, where, {"term", "host", "at", "opener", "claims", "commitments",
+                            "set_signature", "echoes", "secrets"})
     claims = []
     for i, c in enumerate(_list(r["claims"], f"{where}.claims")):
         at = f"{where}.claims[{i}]"
         c = _obj(c, at, {"seat", "dealt", "drawn", "signature"})
-        claims.append(Claim(_seat(c["seat"], f"{at}.seat", players), _tiles(c["dealt"], f"{at}.dealt"),
-                            _tiles(c["drawn"], f"{at}.drawn"), _hex(c["signature"], f"{at}.signature", 64)))
+        claims.append(Claim(_seat(c["seat"], f"{at}.seat", players),
+                            _tiles(c["dealt"], f"{at}.dealt"), _tiles(c["drawn"], f"{at}.drawn"),
+                            _hex(c["signature"], f"{at}.signature", 64)))
     commitments, echoes = _commitments(r, where, players)
-    secrets = tuple(_hex(s, f"{where}.secrets[{i}]", 32) for i, s in enumerate(_list(r["secrets"], f"{where}.secrets")))
+    secrets = _hexes(r["secrets"], f"{where}.secrets", 32)
     if len(secrets) != len(commitments):
         raise TranscriptError(f"{where}.secrets: one secret per commitment")
     out = Reshuffled(_int(r["term"], f"{where}.term"), _seat(r["host"], f"{where}.host", players),
-                     _int(r["at"], f"{where}.at"), _seat(r["opener"], f"{where}.opener", players), tuple(claims),
-                     commitments, _hex(r["set_signature"], f"{where}.set_signature", 64), echoes, secrets, r)
+                     _int(r["at"], f"{where}.at"), _seat(r["opener"], f"{where}.opener", players),
+                     tuple(claims), commitments,
+                     _hex(r["set_signature"], f"{where}.set_signature", 64), echoes, secrets, r)
     if not 0 <= out.at <= moves or out.term < 1:
         raise TranscriptError(f"{where}: 'at' must be a move index and 'term' at least 1")
     return out
 
 
-def _commitments(d: dict[str, Any], where: str, players: int) -> tuple[tuple[SignedCommitment, ...], tuple[Echo, ...]]:
+def _commitments(d: dict[str, Any], where: str,
+                 players: int) -> tuple[tuple[SignedCommitment, ...], tuple[Echo, ...]]:
     commitments = []
     for i, c in enumerate(_list(d["commitments"], f"{where}.commitments")):
         at = f"{where}.commitments[{i}]"
@@ -226,18 +234,19 @@ def _commitments(d: dict[str, Any], where: str, players: int) -> tuple[tuple[Sig
     for i, e in enumerate(_list(d["echoes"], f"{where}.echoes")):
         at = f"{where}.echoes[{i}]"
         e = _obj(e, at, {"seat", "set", "signature"})
-        echoes.append(Echo(_seat(e["seat"], f"{at}.seat", players), _hex(e["set"], f"{at}.set", 32),
+        echoes.append(Echo(_seat(e["seat"], f"{at}.seat", players),
+                           _hex(e["set"], f"{at}.set", 32),
                            _hex(e["signature"], f"{at}.signature", 64)))
     return tuple(commitments), tuple(echoes)
 
 
-def _parse_attempt(value: Any, where: str, number: int, players: int, unknown: bool = False) -> DealAttempt:
+def _parse_attempt(value: Any, where: str, number: int, players: int,
+                   unknown: bool = False) -> DealAttempt:
     d = _obj(value, where, {"attempt", "commitments", "set_signature", "echoes", "secrets"})
     if _int(d["attempt"], f"{where}.attempt") != number:
         raise TranscriptError(f"{where}.attempt: expected {number}")
     commitments, echoes = _commitments(d, where, players)
-    secrets = tuple(_hex(s, f"{where}.secrets[{i}]", 32)
-                    for i, s in enumerate(_list(d["secrets"], f"{where}.secrets")))
+    secrets = _hexes(d["secrets"], f"{where}.secrets", 32)
     if len(secrets) != len(commitments) and not (unknown and not secrets):
         raise TranscriptError(f"{where}.secrets: one secret per commitment"
                               + (" (or none, in a re-shuffled hand)" if unknown else ""))
@@ -269,7 +278,8 @@ def _parse_move(value: Any, where: str, players: int) -> Move:
 # ----- strict field readers ------------------------------------------------------------------
 
 
-def _obj(value: Any, where: str, required: set[str], optional: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
+def _obj(value: Any, where: str, required: set[str],
+         optional: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise TranscriptError(f"{where}: expected an object")
     missing = sorted(required - set(value))
@@ -285,6 +295,16 @@ def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
         raise TranscriptError(f"{where}: expected a list")
     return value
+
+
+def _each(value: Any, where: str, parse: Callable[[Any, str], T]) -> tuple[T, ...]:
+    """``parse`` of each item of the list ``value``, the items named ``where[i]``."""
+    return tuple(parse(item, f"{where}[{i}]") for i, item in enumerate(_list(value, where)))
+
+
+def _hexes(value: Any, where: str, size: int) -> tuple[bytes, ...]:
+    """A list of ``size``-byte values, each as lowercase hex."""
+    return _each(value, where, lambda item, at: _hex(item, at, size))
 
 
 def _str(value: Any, where: str) -> str:
