@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from migrationkit import Machine, MigratingTable  # noqa: E402
-from sessionkit import bot_policy, phase_of  # noqa: E402
+from sessionkit import bot_policy, curve_key, phase_of  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
@@ -21,7 +21,9 @@ from lanomino.net.session import (  # noqa: E402
     MatchOver,
     MigrationDone,
     MigrationPaused,
+    PeerSession,
     SeatLeft,
+    Sender,
     YourTurn,
     rejoin_as_peer,
 )
@@ -181,10 +183,9 @@ def test_an_old_host_that_comes_back_steps_down_and_may_not_play_on() -> None:
     check_survivors(table)  # the watcher's transcript is the survivors' too, and it verifies
 
 
-def test_an_old_host_back_while_the_new_host_waits_for_a_majority_still_may_not_play_on() -> None:
-    """Its report makes the majority (so the table resumes), but its seat leaves all the same: what
-    follows the new host is a fresh peer that holds no tiles and plays nothing. Keeping the seat
-    stalled the LAN table for ever, the turn coming round to a seat nobody plays."""
+def _old_host_back_while_seat_1_waits() -> tuple[MigratingTable, Machine, Machine]:
+    """Host (seat 0) and seat 2 frozen mid-hand; seat 1 takes over and waits for a majority; then
+    the old host wakes and steps down (seat 2 stays frozen)."""
     table = MigratingTable(Rules.preset("classic", target=100), 3, seed=10)
     table.run(lambda: _in_play_of_hand(table, 2, 2))
     old, new = table.by_seat(0), table.by_seat(1)
@@ -196,20 +197,58 @@ def test_an_old_host_back_while_the_new_host_waits_for_a_majority_still_may_not_
     table.revive(0)
     table.run(lambda: bool(old.stepped_down))
     assert old.host is not None
+    return table, old, new
+
+
+def test_an_old_host_back_while_the_new_host_waits_for_a_majority_still_may_not_play_on() -> None:
+    """Its seat leaves all the same (what follows the new host is a peer that holds no tiles and
+    plays nothing: keeping the seat stalled the LAN table for ever, the turn coming round to a seat
+    nobody plays), so its report is no part of the majority. Counting it resumed the table before
+    the frozen seat 2 came back, and the re-shuffle, missing seat 2's hand, put seat 2 out of a
+    match it had only paused in."""
+    table, old, new = _old_host_back_while_seat_1_waits()
+    assert old.host is not None and new.host is not None
     old.peer = rejoin_as_peer(old.host, table.now, new.host.term, 1)
     old.host, old.follows = None, 1
     old.peer.connect(table.now)
     seen = len(old.events)
-    table.run(lambda: new.host is not None and new.host.phase.value != "migrating", max_time=30)
-    assert new.host.phase.value != "migrating"  # the old host's report made the majority
-    table.revive(2)  # (its hand was in no claim of the re-shuffle: its seat has left too)
+    table.run(lambda: False, max_time=2)
+    assert 0 in new.host.takeover.reports  # it reported ...
+    assert new.host.phase.value == "migrating"  # ... and the new host still waits for seat 2
+    table.revive(2)
     table.run(table.over)
     assert table.over()
     assert not [e for e in old.events[seen:] if isinstance(e, YourTurn)]  # it never plays again
+    left = {e.seat for e in new.events if isinstance(e, SeatLeft)}
+    assert left == {0}, left  # seat 2 played the match out
     doc = new.host.doc
     assert doc is not None
     assert {"seat": 0, "resign": True} in [m for h in doc["hands"] for m in h["moves"]]
     check_survivors(table)
+
+
+def test_an_old_host_that_follows_afresh_while_the_new_host_waits_sees_the_match_end() -> None:
+    """What ``lanomino host`` does once it stepped down: it follows the new host as a fresh peer
+    (same identity, a new CURVE key). Arriving while the new host still gathers the members, it is
+    a member whose seat leaves at the resume; it must still be told the table (a snapshot) and
+    kept posted to the end, as a watcher. It was left out: no snapshot, no updates, its messages
+    refused, and its process never learnt how the match ended."""
+    table, old, new = _old_host_back_while_seat_1_waits()
+    assert old.host is not None and new.host is not None
+    roster = {e.seat: e for e in new.host.roster()}
+    curve = curve_key(99)
+    old.peer = PeerSession(old.host.identity, curve, roster[1].curve or "", name="old host",
+                           timings=old.host.timings, migration=False)
+    old.host, old.follows, old.sender = None, 1, Sender(b"route-old-host-again", curve)
+    old.peer.connect(table.now)
+    table.run(lambda: False, max_time=1)  # it is in: a member, not yet resumed
+    assert new.host.phase.value == "migrating"
+    table.revive(2)  # its report makes the majority
+    table.run(table.over)
+    assert table.over()
+    assert old.peer.phase.value == "over"
+    assert not [e for e in old.events if isinstance(e, YourTurn) and e.observation.seat == 0]
+    check_survivors(table)  # its transcript is everyone's, finished and verified
 
 
 def test_a_new_host_whose_majority_never_comes_back_stops_instead_of_waiting_for_ever() -> None:

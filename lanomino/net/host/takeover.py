@@ -162,7 +162,7 @@ class Takeover:
 
     def member_back(self, seat: Seat) -> None:
         """A member joined this new host (its report follows, within ``answer_s``)."""
-        if seat.seat not in self.reports:
+        if seat.seat not in self.reports and seat.seat != self.lost_host:
             self.report_due[seat.seat] = self.t.now + self.t.timings.answer_s
         self.t.broadcast_roster()
 
@@ -175,7 +175,9 @@ class Takeover:
 
     def try_resume(self) -> None:
         need = majority(len(self.members))
-        joined = [n for n in self.members if n in self.reports]
+        # the lost host's report does not count: its seat leaves at the resume, so a majority with
+        # it would go on without a member whose hand is still in play (a re-shuffle then left it out)
+        joined = [n for n in self.members if n in self.reports and n != self.lost_host]
         if len(joined) < need:
             self.t.events.append(MigrationPaused(self.t.term, len(joined), need))
             return
@@ -185,9 +187,12 @@ class Takeover:
         if self.t.phase is Phase.MIGRATING:
             return  # a re-shuffle round among the survivors runs first (reshuffle_round.py)
         self.t.events.append(MigrationDone(self.t.term, self.t.host_seat, rebuilt))
+        self.report_due.clear()  # (a report from now on is late: the snapshot says it all)
         for n in joined:
-            if n != self.t.host_seat and n != self.lost_host:
+            if n != self.t.host_seat:
                 self.play.send_snapshot(self.t.seat(n))
+        lost = self.t.seats[self.lost_host] if 0 <= self.lost_host < len(self.t.seats) else None
+        back = lost is not None and lost.connected  # it follows this host already
         self.resumed()  # the watchers that followed this host get theirs (watching.py)
         for n, s in enumerate(self.t.seats):
             if s is None or s.left or n == self.t.host_seat:
@@ -196,8 +201,9 @@ class Takeover:
             # host for it is a fresh peer, without its tiles, that plays nothing
             if (s.kind == "bot" and n not in self.t.local) or n == self.lost_host:
                 self.play.seat_left(n, "the host left" if n == self.lost_host else "its host left")
-        if self.lost_host in joined:  # (its snapshot shows its seat gone: it watches)
-            self.play.send_snapshot(self.t.seat(self.lost_host))
+        if lost is not None and back:  # it watches to the end (its snapshot shows its seat gone)
+            lost.watching = True
+            self.play.send_snapshot(lost)
         if self.t.phase is Phase.DEAL and self.t.deal is None:
             # (the lost host, if it left, takes no part: it resigns once dealt)
             self.dealing.start_hand()
