@@ -175,8 +175,8 @@ class Takeover:
 
     def try_resume(self) -> None:
         need = majority(len(self.members))
-        # the lost host's report does not count: its seat leaves at the resume, so a majority with
-        # it would go on without a member whose hand is still in play (a re-shuffle then left it out)
+        # the lost host's report does not count: its seat leaves at the resume, so a majority
+        # with it would go on without a member whose hand is still in play
         joined = [n for n in self.members if n in self.reports and n != self.lost_host]
         if len(joined) < need:
             self.t.events.append(MigrationPaused(self.t.term, len(joined), need))
