@@ -83,7 +83,8 @@ def _field(doc: dict[str, Any], key: str, kind: type, path: str) -> Any:
 
 
 def _kind_name(kind: type) -> str:
-    return {dict: "object", list: "array", str: "string", bool: "boolean", int: "number"}.get(kind, kind.__name__)
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", int: "number"}
+    return names.get(kind, kind.__name__)
 
 
 def _tile_text(value: Any, path: str) -> str:
@@ -99,14 +100,16 @@ def _parse_hand(doc: Any, path: str, players: int) -> HandRecord:
         raise MalformedRecordError(path, "a hand is a JSON object")
     deal_doc = _field(doc, "deal", list, path)
     if len(deal_doc) != players:
-        raise MalformedRecordError(f"{path}.deal", f"expected {players} hands, found {len(deal_doc)}")
+        raise MalformedRecordError(f"{path}.deal",
+                                   f"expected {players} hands, found {len(deal_doc)}")
     deal = []
     for s, hand in enumerate(deal_doc):
         if not isinstance(hand, list):
             raise MalformedRecordError(f"{path}.deal[{s}]", "expected a JSON array of tiles")
         deal.append(tuple(_tile_text(t, f"{path}.deal[{s}][{k}]") for k, t in enumerate(hand)))
     boneyard = tuple(
-        _tile_text(t, f"{path}.boneyard[{k}]") for k, t in enumerate(_field(doc, "boneyard", list, path))
+        _tile_text(t, f"{path}.boneyard[{k}]")
+        for k, t in enumerate(_field(doc, "boneyard", list, path))
     )
     moves_doc = doc.get("moves", [])
     if not isinstance(moves_doc, list):
@@ -194,5 +197,7 @@ def record_to_json(record: Record) -> dict[str, Any]:
             is_first = isinstance(action, Play) and not first_done
             moves.append(action_to_json(move.seat, action, is_first))
             first_done = first_done or is_first
-        hands.append({"deal": [list(h) for h in hand.deal], "boneyard": list(hand.boneyard), "moves": moves})
-    return {"format": FORMAT, "rules": record.rules_spec, "players": list(record.players), "hands": hands}
+        hands.append({"deal": [list(h) for h in hand.deal], "boneyard": list(hand.boneyard),
+                      "moves": moves})
+    return {"format": FORMAT, "rules": record.rules_spec, "players": list(record.players),
+            "hands": hands}

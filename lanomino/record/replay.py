@@ -76,7 +76,8 @@ def replay(record: Record, listener: Listener | None = None) -> ReplayResult:
         _tell(listener, h, events)
         if isinstance(events[0], DealVoided):
             if hand.moves:
-                raise IllegalMoveError(h, 1, "the deal was void (nobody held a double): no moves may follow")
+                raise IllegalMoveError(h, 1, "the deal was void (nobody held a double): "
+                                       "no moves may follow")
             summaries.append(_unfinished(state, "void"))
             continue
         opened = False

@@ -19,9 +19,8 @@ class RecordBuilder:
         self._opened = False
 
     def start_hand(self, deal: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> None:
-        self.hands.append(
-            {"deal": [[str(t) for t in hand] for hand in deal], "boneyard": [str(t) for t in boneyard], "moves": []}
-        )
+        self.hands.append({"deal": [[str(t) for t in hand] for hand in deal],
+                           "boneyard": [str(t) for t in boneyard], "moves": []})
         self._opened = False
 
     def add(self, seat: int, action: Action) -> None:
@@ -30,4 +29,5 @@ class RecordBuilder:
         self._opened = self._opened or first
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "rules": self.rules_spec, "players": self.players, "hands": self.hands}
+        return {"format": FORMAT, "rules": self.rules_spec, "players": self.players,
+                "hands": self.hands}

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from lanomino.store.db import SCHEMA_VERSION, Store, StoreError, open_store
+from lanomino.store.facts import PlayLogError
 from lanomino.store.playlog import (
     LoggedMatch,
     MatchSummary,
     Player,
     PlayLog,
-    PlayLogError,
     UnknownMatchError,
     bot_player,
     local_player_id,
@@ -17,5 +17,6 @@ from lanomino.store.stats import Stats, Tally
 
 __all__ = [
     "SCHEMA_VERSION", "LoggedMatch", "MatchSummary", "PlayLog", "PlayLogError", "Player", "Stats",
-    "Store", "StoreError", "Tally", "UnknownMatchError", "bot_player", "local_player_id", "open_store",
+    "Store", "StoreError", "Tally", "UnknownMatchError", "bot_player", "local_player_id",
+    "open_store",
 ]

@@ -136,14 +136,16 @@ class Store:
         with self._lock, _transaction(self._conn):
             self._conn.execute(
                 "INSERT INTO saved_game (slot, saved_at, data) VALUES (?, ?, ?) "
-                "ON CONFLICT(slot) DO UPDATE SET saved_at = excluded.saved_at, data = excluded.data",
+                "ON CONFLICT(slot) DO UPDATE SET saved_at = excluded.saved_at, "
+                "data = excluded.data",
                 (slot, time.time(), text),
             )
 
     def load_game(self, slot: str = "local") -> dict[str, Any] | None:
         """The saved game in ``slot``, or None when there is none (or it is unreadable)."""
         with self._lock:
-            row = self._conn.execute("SELECT data FROM saved_game WHERE slot = ?", (slot,)).fetchone()
+            row = self._conn.execute("SELECT data FROM saved_game WHERE slot = ?",
+                                     (slot,)).fetchone()
         if row is None:
             return None
         try:

@@ -1,4 +1,4 @@
-"""The play log: every finished hand and match, with its record or transcript, behind history and stats.
+"""The play log: every finished hand and match, with its record or transcript (history, stats).
 
 How to log a match (local games do it in ``lanomino/client/logbook.py``; LAN nodes call the same)::
 
@@ -33,20 +33,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lanomino.engine import Event, HandEnded, HandStarted, Rules, TilePlayed
-from lanomino.engine.errors import EngineError
 from lanomino.store.db import Store
+from lanomino.store.facts import (
+    TRANSCRIPT_FORMAT,
+    Derived,
+    PlayLogError,
+    derive,
+    rules_of,
+)
 
 if TYPE_CHECKING:
     from lanomino.store.stats import Stats
 
-RECORD_FORMAT = "lanomino.record/1"
-TRANSCRIPT_FORMAT = "lanomino.transcript/1"
 PLAYER_ID_SETTING = "player_id"
-
-
-class PlayLogError(ValueError):
-    """A document that cannot be logged, or a logged match that does not exist or is damaged."""
 
 
 class UnknownMatchError(PlayLogError):
@@ -68,30 +67,6 @@ class Player:
 
 def bot_player(level: str, name: str) -> Player:
     return Player(f"bot:{level}", name, level)
-
-
-@dataclass(frozen=True, slots=True)
-class HandFact:
-    hand: int
-    end: str  # domino | blocked | target | resigned
-    winner: int | None  # a side
-    points: tuple[int, ...]  # per side
-    played: tuple[tuple[int, str], ...]  # (seat, tile) in the order played
-
-
-@dataclass(frozen=True, slots=True)
-class Derived:
-    """What the log keeps beside the document, all derived from it."""
-
-    rules_spec: dict[str, Any]
-    names: tuple[str, ...]
-    keys: tuple[str, ...]  # per seat, hex public keys (transcripts only)
-    hands: tuple[HandFact, ...]
-    finished: bool
-    winner: int | None
-    scores: tuple[int, ...]
-    verified: bool | None
-    verification: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,12 +139,13 @@ class PlayLog:
         if players is None:
             if not derived.keys:
                 raise PlayLogError("a record needs its players (peer ids and names)")
-            players = [Player(_peer_id(key), name) for key, name in zip(derived.keys, derived.names, strict=True)]
+            players = [Player(_peer_id(key), name)
+                       for key, name in zip(derived.keys, derived.names, strict=True)]
         if len(players) != seats:
             raise PlayLogError(f"{len(players)} players given for {seats} seats")
         if me is not None and not 0 <= me < seats:
             raise PlayLogError(f"seat index {me} (counted from 0) is not at this table")
-        partnership = _rules(derived.rules_spec).partnership
+        partnership = rules_of(derived.rules_spec).partnership
         me_side = None if me is None else (me % 2 if partnership else me)
         text = json.dumps(document, separators=(",", ":"))
         now = time.time()
@@ -181,18 +157,20 @@ class PlayLog:
                       derived.verification, ",".join(sorted(set(assists))))
             if row is None:
                 cur = conn.execute(
-                    "INSERT INTO match (uid, started_at, logged_at, table_name, rules, kind, document, "
-                    "finished, winner, scores, hands, me, me_side, verified, verification, "
-                    "assists) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO match (uid, started_at, logged_at, table_name, rules, kind, "
+                    "document, finished, winner, scores, hands, me, me_side, verified, "
+                    "verification, assists) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (uid, started_at if started_at is not None else now, *values),
                 )
                 match_id = int(cur.lastrowid or 0)
             else:
                 match_id = int(row[0])
                 conn.execute(
-                    "UPDATE match SET logged_at = ?, table_name = ?, rules = ?, kind = ?, document = ?, "
-                    "finished = ?, winner = ?, scores = ?, hands = ?, me = ?, me_side = ?, verified = ?, "
-                    "verification = ?, assists = ? WHERE id = ?", (*values, match_id))
+                    "UPDATE match SET logged_at = ?, table_name = ?, rules = ?, kind = ?, "
+                    "document = ?, finished = ?, winner = ?, scores = ?, hands = ?, me = ?, "
+                    "me_side = ?, verified = ?, verification = ?, assists = ? WHERE id = ?",
+                    (*values, match_id))
                 for name in ("match_player", "hand", "hand_tile"):
                     conn.execute(f"DELETE FROM {name} WHERE match_id = ?", (match_id,))
             self._write_facts(conn, match_id, players, derived)
@@ -201,11 +179,13 @@ class PlayLog:
     def _write_facts(self, conn: sqlite3.Connection, match_id: int, players: Sequence[Player],
                      derived: Derived) -> None:
         conn.executemany(
-            "INSERT INTO match_player (match_id, seat, peer_id, name, level) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO match_player (match_id, seat, peer_id, name, level) "
+            "VALUES (?, ?, ?, ?, ?)",
             [(match_id, seat, p.peer_id, p.name, p.level) for seat, p in enumerate(players)])
         conn.executemany(
             "INSERT INTO hand (match_id, hand_no, end_kind, winner, points) VALUES (?, ?, ?, ?, ?)",
-            [(match_id, h.hand, h.end, h.winner, json.dumps(list(h.points))) for h in derived.hands])
+            [(match_id, h.hand, h.end, h.winner, json.dumps(list(h.points)))
+             for h in derived.hands])
         conn.executemany(
             "INSERT INTO hand_tile (match_id, hand_no, seat, tile) VALUES (?, ?, ?, ?)",
             [(match_id, h.hand, seat, tile) for h in derived.hands for seat, tile in h.played])
@@ -247,9 +227,11 @@ class PlayLog:
         (mid, started, table, rules, kind, finished, winner, scores, hands, me, me_side,
          verified, verification, abandoned, assists) = row
         players = tuple(Player(p, n, lv) for p, n, lv in conn.execute(
-            "SELECT peer_id, name, level FROM match_player WHERE match_id = ? ORDER BY seat", (mid,)))
+            "SELECT peer_id, name, level FROM match_player WHERE match_id = ? ORDER BY seat",
+            (mid,)))
         return MatchSummary(
-            int(mid), float(started), str(table), players, me, me_side, _loads(rules, {}), str(kind),
+            int(mid), float(started), str(table), players, me, me_side, _loads(rules, {}),
+            str(kind),
             bool(finished), winner, tuple(_loads(scores, [])), int(hands),
             None if verified is None else bool(verified), str(verification), bool(abandoned),
             tuple(a for a in str(assists).split(",") if a))
@@ -267,76 +249,6 @@ _SUMMARY_COLUMNS = ("id, started_at, table_name, rules, kind, finished, winner, 
 
 
 # ----- deriving the facts from a document -----------------------------------------------------
-
-
-def derive(document: Any, verified: bool | None = None) -> Derived:
-    """The facts of a record or transcript. ``verified`` None: check it here. Raises PlayLogError."""
-    if not isinstance(document, dict):
-        raise PlayLogError("a logged match is a JSON object (a record or a transcript)")
-    kind = document.get("format")
-    if kind == RECORD_FORMAT:
-        return _derive_record(document, document, verified, keys=())
-    if kind == TRANSCRIPT_FORMAT:
-        return _derive_transcript(document, verified)
-    raise PlayLogError(f"not a record or a transcript (format {kind!r})")
-
-
-def _derive_transcript(document: dict[str, Any], verified: bool | None) -> Derived:
-    from lanomino.fair.transcript import TranscriptError, parse_transcript
-    from lanomino.fair.verify import to_record, verify_parsed
-
-    try:
-        transcript = parse_transcript(document)
-    except TranscriptError as exc:
-        raise PlayLogError(f"damaged transcript: {exc}") from None
-    keys = tuple(k.hex() for k in transcript.keys)
-    report = verify_parsed(transcript)
-    ok = report.ok if verified is None else verified and report.ok
-    if report.ok:
-        try:
-            record = to_record(document)
-        except TranscriptError:  # a hand re-shuffled after a host migration has no one deal to replay
-            end = transcript.end
-            return Derived(dict(transcript.rules_spec), transcript.players, keys, (), end.finished, end.winner,
-                           end.scores, ok, "verified (a hand was re-shuffled: no move-by-move record)")
-        derived = _derive_record(record, document, True, keys)
-        return Derived(derived.rules_spec, derived.names, keys, derived.hands, transcript.end.finished,
-                       transcript.end.winner, transcript.end.scores, ok,
-                       "verified" if ok else "not verified by this peer")
-    assert report.failure is not None
-    _rules(transcript.rules_spec)  # a transcript whose rules we cannot read is not logged
-    end = transcript.end
-    return Derived(dict(transcript.rules_spec), transcript.players, keys, (), end.finished, end.winner,
-                   end.scores, False, f"does not verify: {report.failure.describe()}")
-
-
-def _derive_record(record_doc: dict[str, Any], document: dict[str, Any], verified: bool | None,
-                   keys: tuple[str, ...]) -> Derived:
-    from lanomino.record import IllegalMoveError, MalformedRecordError, parse_record, replay
-
-    try:
-        record = parse_record(record_doc)
-    except MalformedRecordError as exc:
-        raise PlayLogError(f"damaged record: {exc}") from None
-    hands: list[HandFact] = []
-    played: list[tuple[int, str]] = []
-
-    def listen(hand: int, event: Event) -> None:
-        if isinstance(event, TilePlayed):
-            played.append((event.seat, str(event.tile)))
-        elif isinstance(event, HandEnded):
-            hands.append(HandFact(event.hand, event.end, event.winner, tuple(event.points), tuple(played)))
-            played.clear()
-        elif isinstance(event, HandStarted):
-            played.clear()
-
-    try:
-        result = replay(record, listen)
-    except IllegalMoveError as exc:
-        raise PlayLogError(f"the record does not replay: {exc}") from None
-    check = "replays" if verified is None else "verified" if verified else "not verified"
-    return Derived(dict(record.rules_spec), record.players, keys, tuple(hands), result.finished,
-                   result.winner, result.scores, True if verified is None else verified, check)
 
 
 # ----- small helpers ----------------------------------------------------------------------------
@@ -372,13 +284,6 @@ def _kind(document: dict[str, Any]) -> str:
 
 def _flag(value: bool | None) -> int | None:
     return None if value is None else int(value)
-
-
-def _rules(spec: dict[str, Any]) -> Rules:
-    try:
-        return Rules.from_spec(dict(spec))
-    except (EngineError, TypeError, ValueError) as exc:
-        raise PlayLogError(f"unreadable rules: {exc}") from None
 
 
 def _loads(text: Any, default: Any) -> Any:

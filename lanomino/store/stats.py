@@ -93,8 +93,8 @@ def compute_stats(conn: sqlite3.Connection) -> Stats:
         current = current + 1 if won[mid] else 0
         longest = max(longest, current)
     hands = conn.execute(
-        "SELECT h.end_kind, h.winner, h.points, m.me_side FROM hand h JOIN match m ON m.id = h.match_id "
-        "WHERE m.me IS NOT NULL").fetchall()
+        "SELECT h.end_kind, h.winner, h.points, m.me_side "
+        "FROM hand h JOIN match m ON m.id = h.match_id WHERE m.me IS NOT NULL").fetchall()
     won_ends = [end for end, winner, _, side in hands if winner is not None and winner == side]
     points = [_points(text, side) for _, _, text, side in hands]
     tiles: Counter[str] = Counter({str(t): int(n) for t, n in conn.execute(
@@ -111,7 +111,8 @@ def compute_stats(conn: sqlite3.Connection) -> Stats:
     )
 
 
-def _tallies(conn: sqlite3.Connection, won: dict[int, bool]) -> tuple[tuple[Tally, ...], tuple[Tally, ...]]:
+def _tallies(conn: sqlite3.Connection,
+             won: dict[int, bool]) -> tuple[tuple[Tally, ...], tuple[Tally, ...]]:
     """Per opponent (peer id) and per computer level; partners are not opponents."""
     rows = conn.execute(
         "SELECT m.id, p.seat, p.peer_id, p.name, p.level, m.me_side, m.rules "
