@@ -20,15 +20,13 @@ def rules_text(rules: Rules, players: int) -> list[str]:
     size = rules.hand_size_for(players)
     lines = [f"You are playing {GAME_NAMES[rules.game]} with a double-six set (28 tiles)."]
     if rules.partnership:
-        lines.append("Four players sit as two teams; partners face each other (seats 1 and 3, 2 and 4) "
-                     "and their points go to the team.")
+        lines.append("Four players sit as two teams; partners face each other "
+                     "(seats 1 and 3, 2 and 4) and their points go to the team.")
     left = 28 - size * players
     lines.append(f"Each player gets {size} tiles; " + (
         f"the other {left} stay face down in the boneyard." if left else "no tiles are left over."))
-    if rules.next_opener == "highest-double":
-        lines.append("Every hand is opened by the player with the highest double, who must lead it.")
-    else:
-        lines.append("The first hand is opened by the player with the highest double, who must lead it.")
+    which = "Every hand is" if rules.next_opener == "highest-double" else "The first hand is"
+    lines.append(f"{which} opened by the player with the highest double, who must lead it.")
     if rules.no_double == "reshuffle":
         lines.append("If nobody was dealt a double, the tiles are shuffled and dealt again.")
     else:
@@ -55,8 +53,9 @@ def rules_text(rules: Rules, players: int) -> list[str]:
     if rules.fives:
         lines.append("The first double becomes the spinner: once both of its sides hold a tile, "
                      "tiles may also be laid on its top and bottom.")
-        lines.append("Whenever the open ends add up to a multiple of five (a double at an end counts "
-                     "both halves), the player who made it scores that many points at once.")
+        lines.append("Whenever the open ends add up to a multiple of five "
+                     "(a double at an end counts both halves), "
+                     "the player who made it scores that many points at once.")
     lines.append("The hand ends when someone plays their last tile, or when nobody can move "
                  "(the line is blocked).")
     lines.append("Going out scores the pips left in the other hands.")

@@ -64,7 +64,8 @@ def players_label(row: dict[str, Any]) -> str:
 
 
 def date_label(row: dict[str, Any], wide: bool) -> str:
-    return time.strftime("%Y-%m-%d %H:%M" if wide else "%m-%d %H:%M", time.localtime(row["started_at"]))
+    shape = "%Y-%m-%d %H:%M" if wide else "%m-%d %H:%M"
+    return time.strftime(shape, time.localtime(row["started_at"]))
 
 
 # id, date, table, players, rules, result, check: the widths for a line of at least so many
@@ -114,10 +115,11 @@ def stats_lines(stats: dict[str, Any]) -> list[str]:
     lines = [
         f"Matches {stats['matches']} · won {stats['wins']}{rate} · "
         f"longest winning streak {stats['longest_winning_streak']}",
-        f"Hands {stats['hands']} · you won {stats['hands_won']}: {stats['won_by_domino']} by domino, "
-        f"{stats['won_by_block']} by block · {stats['points_per_hand']:.1f} points per hand",
-        "Most played tiles: " + (", ".join(f"{t['tile']} ×{t['times']}" for t in stats["most_played_tiles"])
-                                 or "none yet"),
+        f"Hands {stats['hands']} · you won {stats['hands_won']}: "
+        f"{stats['won_by_domino']} by domino, {stats['won_by_block']} by block · "
+        f"{stats['points_per_hand']:.1f} points per hand",
+        "Most played tiles: " + (", ".join(f"{t['tile']} ×{t['times']}"
+                                           for t in stats["most_played_tiles"]) or "none yet"),
         "Most played numbers: " + (", ".join(f"{n['number']} ×{n['times']}"
                                              for n in stats["most_played_numbers"]) or "none yet"),
         "",

@@ -52,7 +52,8 @@ def load_history_bindings(kb: KeyBindings, ui: UiState, intents: Callable[[Inten
     kb.add("down", filter=on_replay)(lambda event: jump(1))
     kb.add("up", filter=on_replay)(lambda event: jump(-1))
     kb.add("home", filter=on_replay)(lambda event: jump(-10_000))
-    kb.add("end", filter=on_replay)(lambda event: ui.replay.last() if ui.replay is not None else None)
+    kb.add("end", filter=on_replay)(
+        lambda event: ui.replay.last() if ui.replay is not None else None)
 
     @kb.add("q", filter=on_replay)
     @kb.add("escape", filter=on_replay)

@@ -233,7 +233,7 @@ def change_setting(ui: UiState, delta: int) -> None:
 
 def _load_settings(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     on = _on(Screen.SETTINGS, ui)
-    on_name = Condition(lambda: ui.screen is Screen.SETTINGS and SETTINGS_ROWS[ui.settings_row] == "name")
+    on_name = on & Condition(lambda: SETTINGS_ROWS[ui.settings_row] == "name")
 
     @kb.add("up", filter=on)
     def _(event: KeyPressEvent) -> None:
@@ -302,11 +302,11 @@ def _load_help(kb: KeyBindings, ui: UiState) -> None:
 
 
 def _load_table(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
-    playing = Condition(lambda: ui.screen is Screen.TABLE and not ui.confirm_quit and not ui.view.panel
-                        and ui.hand_result is None and ui.match_result is None)
+    calm = Condition(lambda: ui.screen is Screen.TABLE and not (ui.confirm_quit or ui.view.panel))
+    ended = Condition(lambda: ui.hand_result is not None or ui.match_result is not None)
+    playing = calm & ~ended
     asking = Condition(lambda: ui.screen is Screen.TABLE and ui.confirm_quit)
-    between = Condition(lambda: ui.screen is Screen.TABLE and not ui.confirm_quit and not ui.view.panel
-                        and (ui.hand_result is not None or ui.match_result is not None))
+    between = calm & ended
 
     def send(action: object) -> None:
         if action is not None:
@@ -350,8 +350,8 @@ def _load_table(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     def _(event: KeyPressEvent) -> None:
         cancel(ui)
 
-    @kb.add("f", filter=Condition(lambda: ui.screen is Screen.TABLE and ui.resigned and not ui.finishing
-                                  and ui.match_result is None))
+    @kb.add("f", filter=Condition(lambda: ui.screen is Screen.TABLE and ui.resigned
+                                  and not ui.finishing and ui.match_result is None))
     def _(event: KeyPressEvent) -> None:
         intents(FinishMatch())
 

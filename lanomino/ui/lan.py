@@ -229,8 +229,8 @@ class HostForm:
             self.message = str(exc)
             return None
         self.message = ""
-        return HostTable(name, self.preset, self.seats, self.bots, self.level, self.passphrase or None,
-                         escrow=self.escrow)
+        return HostTable(name, self.preset, self.seats, self.bots, self.level,
+                         self.passphrase or None, escrow=self.escrow)
 
 
 # ----- a networked table -------------------------------------------------------------------------

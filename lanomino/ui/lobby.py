@@ -27,7 +27,8 @@ def draw_lobby(lobby: LobbyView, canvas: Canvas) -> None:
     titles = f"{'Table':{name_w}} {'Rules':{rules_w}} {'Seats':6}"
     canvas.put(4, LOBBY_TOP - 1, titles, "class:title")
     rows = canvas.height - LOBBY_TOP - 5
-    first = max(0, lobby.index - rows + 1) if lobby.index < len(lobby.tables) else max(0, len(lobby.tables) - rows)
+    cursor = lobby.index if lobby.index < len(lobby.tables) else len(lobby.tables) - 1
+    first = max(0, cursor - rows + 1)
     y = LOBBY_TOP
     for i, table in enumerate(lobby.tables[first : first + rows], start=first):
         style = "class:menu.selected" if i == lobby.index else ""
@@ -90,7 +91,8 @@ HOST_LABELS = {
 
 
 # the README's trust model, in a line each
-ESCROW_OFF = "No escrow: no group of players can see another's tiles; a lost host's are re-shuffled."
+ESCROW_OFF = ("No escrow: no group of players can see another's tiles; "
+              "a lost host's are re-shuffled.")
 ESCROW_ON = ("Escrow: a lost host's deal is rebuilt exactly, but all the other players together "
              "could see every hand.")
 
@@ -101,7 +103,8 @@ def draw_host_form(form: HostForm, canvas: Canvas, rules: Rules | None = None) -
     for i, key in enumerate(HOST_ROWS):
         selected = i == form.row
         if key == "open":
-            canvas.put(4, y + 1, "  Open the table  ", "class:menu.selected" if selected else "class:key")
+            style = "class:menu.selected" if selected else "class:key"
+            canvas.put(4, y + 1, "  Open the table  ", style)
             continue
         col = min(28, max(12, canvas.width - 30))
         canvas.put(2, y, f"{fit(HOST_LABELS[key], col):>{col}}  ")
@@ -150,7 +153,8 @@ def draw_waiting(lan: LanView, canvas: Canvas, tick: int) -> None:
             kept = lan.kept.get(seat)
             text, style = f"(kept for {kept})" if kept else "(free)", "class:dim"
         else:
-            kind = {"host": "host", "bot": "computer", "human": "LAN player"}.get(info.kind, info.kind)
+            kinds = {"host": "host", "bot": "computer", "human": "LAN player"}
+            kind = kinds.get(info.kind, info.kind)
             text = f"{info.name} ({kind})" + ("" if info.connected else " · away")
             style = ""
         canvas.put(4, y + 1 + seat, fit(f"{seat + 1}. {text}", canvas.width - 6), style)

@@ -117,7 +117,7 @@ def _load_lobby(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
 
 def _load_host_form(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     on = Condition(lambda: ui.screen is Screen.HOST)
-    on_text = Condition(lambda: ui.screen is Screen.HOST and HOST_ROWS[ui.host_form.row] in TEXT_ROWS)
+    on_text = on & Condition(lambda: HOST_ROWS[ui.host_form.row] in TEXT_ROWS)
 
     @kb.add("up", filter=on)
     def _(event: KeyPressEvent) -> None:
@@ -160,7 +160,7 @@ def _load_host_form(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
 
 def _load_waiting(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     on = Condition(lambda: ui.screen is Screen.WAITING)
-    closed = Condition(lambda: ui.screen is Screen.WAITING and ui.lan is not None and bool(ui.lan.closed))
+    closed = on & Condition(lambda: ui.lan is not None and bool(ui.lan.closed))
 
     @kb.add("q", filter=on)
     @kb.add("escape", filter=on)

@@ -138,9 +138,9 @@ class OpenReplay:
     match_id: int
 
 
-Intent = (Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | FinishMatch | SaveSettings
-          | QuitApp | OpenHistory | OpenReplay | OpenLobby | CloseLobby | JoinTable | HostTable
-          | ConfirmJoin | AskHint | UndoMove | Rematch)
+Intent = (Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | FinishMatch
+          | SaveSettings | QuitApp | OpenHistory | OpenReplay | OpenLobby | CloseLobby | JoinTable
+          | HostTable | ConfirmJoin | AskHint | UndoMove | Rematch)
 
 
 # ----- settings ----------------------------------------------------------------------------------
@@ -251,8 +251,8 @@ def menu_items(ui: UiState) -> list[tuple[str, str, str]]:
     if ui.has_saved_game:
         items.append(("c", "Continue the saved game", "continue"))
     items += [("t", "Host a table on the LAN", "host"), ("j", "Join a table on the LAN", "join")]
-    items.append(("h", "History and stats", "history"))
-    items += [("r", "Rules and keys", "rules"), ("s", "Settings", "settings"), ("q", "Quit", "quit")]
+    items += [("h", "History and stats", "history"), ("r", "Rules and keys", "rules")]
+    items += [("s", "Settings", "settings"), ("q", "Quit", "quit")]
     return items
 
 
@@ -291,7 +291,7 @@ def move_selection(ui: UiState, delta: int) -> None:
 
 
 def pick_number(ui: UiState, number: int) -> Action | None:
-    """A digit key: a place (1/2...) while choosing, else the tile with that number (then play it)."""
+    """A digit: a place (1/2...) while choosing, else the tile with that number (then play it)."""
     if ui.places:
         if 1 <= number <= len(ui.places):
             ui.place_index = number - 1
@@ -330,7 +330,8 @@ def confirm(ui: UiState) -> Action | None:
         ui.message = ""
         return plays[0]
     ui.places, ui.place_index = tuple(plays), 0
-    ui.message = f"{tile} fits {len(plays)} places: ←/→ or 1-{len(plays)} to choose, Enter to play, Esc to cancel"
+    choose = f"←/→ or 1-{len(plays)} to choose"
+    ui.message = f"{tile} fits {len(plays)} places: {choose}, Enter to play, Esc to cancel"
     return None
 
 
