@@ -48,7 +48,9 @@ def test_a_tampered_transcript_exits_1_naming_hand_check_and_blame(
                        "[check: secret; blame: seat 3]")
 
 
-def test_json_output(tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_output(
+    tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["verify", write(tmp_path, fair_doc), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["ok"] is True and result["failure"] is None
@@ -58,7 +60,8 @@ def test_json_output(tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.Ca
     doc["hands"][0]["points"][0] += 1
     assert main(["verify", write(tmp_path, doc), "--json"]) == 1
     failure = json.loads(capsys.readouterr().out)["failure"]
-    assert (failure["check"], failure["hand"], failure["blame"]) == ("score", 1, "the host (seat 1)")
+    blamed = (failure["check"], failure["hand"], failure["blame"])
+    assert blamed == ("score", 1, "the host (seat 1)")
     assert failure["seat"] == 0  # the blamed seat's index, counted from 0 as JSON does
 
 
@@ -75,8 +78,8 @@ def test_json_keeps_seat_indices_from_0_and_says_so_while_its_words_count_from_1
     assert failure["message"] == "seat 3's secret does not match their commitment"
 
 
-@pytest.mark.parametrize("content", ["", "{", "[1, 2]", '{"format": "lanomino.transcript/1"}', "\udcff",
-                                     "[" * 100_000])
+@pytest.mark.parametrize("content", ["", "{", "[1, 2]", '{"format": "lanomino.transcript/1"}',
+                                     "\udcff", "[" * 100_000])
 def test_malformed_input_exits_2_without_a_traceback(
     tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -94,9 +97,12 @@ def test_a_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "cannot read" in capsys.readouterr().err
 
 
-def test_selfplay_writes_transcripts_that_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_selfplay_writes_transcripts_that_verify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "transcripts"
-    assert main(["selfplay", "--players", "3", "--games", "2", "--seed", "3", "--transcripts", str(out)]) == 0
+    args = ["--players", "3", "--games", "2", "--seed", "3", "--transcripts", str(out)]
+    assert main(["selfplay", *args]) == 0
     files = sorted(out.iterdir())
     assert len(files) == 2
     capsys.readouterr()

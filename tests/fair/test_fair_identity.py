@@ -48,7 +48,8 @@ def test_signatures_verify_only_for_the_signer_and_the_message() -> None:
     alice, bob = Identity.from_seed(b"a" * 32), Identity.from_seed(b"b" * 32)
     ring = KeyRing()
     sig = alice.sign_statement({"type": "t", "n": 1})
-    assert ring.verify_statement(alice.public_key, sig, {"n": 1, "type": "t"})  # key order is canonical
+    # the key order is canonical
+    assert ring.verify_statement(alice.public_key, sig, {"n": 1, "type": "t"})
     assert not ring.verify_statement(bob.public_key, sig, {"type": "t", "n": 1})
     assert not ring.verify_statement(alice.public_key, sig, {"type": "t", "n": 2})
     assert not ring.verify(b"\x00" * 5, sig, b"x")

@@ -21,7 +21,8 @@ HEX = "0123456789abcdef"
 def _sources() -> tuple[str, ...]:
     return tuple(json.dumps(doc) for doc in (
         make_transcript("classic", 3, 1, target=30),
-        make_transcript("classic", 2, 12, target=30, hand_size=2, no_double="reshuffle", include_deal=True),
+        make_transcript("classic", 2, 12, target=30, hand_size=2, no_double="reshuffle",
+                        include_deal=True),
         make_transcript("allfives", 2, 4, target=40, bot="greedy"),
         make_transcript("block", 4, 6, target=15),
     ))
@@ -58,7 +59,8 @@ def _mutated(data: st.DataObject, value: Any) -> Any:
             i = data.draw(st.integers(0, len(value) - 1))
             c = data.draw(st.sampled_from([h for h in HEX if h != value[i]]))
             return value[:i] + c + value[i + 1 :]
-        return data.draw(st.sampled_from([value + "x", "", value.upper() + "!"]).filter(lambda v: v != value))
+        others = st.sampled_from([value + "x", "", value.upper() + "!"])
+        return data.draw(others.filter(lambda v: v != value))
     if isinstance(value, list):
         copy = list(value)
         kind = data.draw(st.sampled_from(["drop", "duplicate", "swap", "empty"]))

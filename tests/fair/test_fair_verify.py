@@ -9,7 +9,15 @@ from functools import cache
 from typing import Any
 
 import pytest
-from fairkit import clone, identities, make_transcript, resign_header, resign_moves, same
+from fairkit import (
+    HEADER_FIELDS,
+    clone,
+    identities,
+    make_transcript,
+    resign_header,
+    resign_moves,
+    same,
+)
 
 from lanomino.fair.canonical import digest
 from lanomino.fair.commit import DealContext, echo_statement
@@ -17,7 +25,8 @@ from lanomino.fair.transcript import TranscriptError, header_digest
 from lanomino.fair.verify import to_record, verify_transcript
 
 Doc = dict[str, Any]
-LINE = re.compile(r"hand \d+: fair: \d+ commitments( \(\d+ deals\))?, 28 tiles, \d+ draws, scores \d+(-\d+)+")
+LINE = re.compile(r"hand \d+: fair: \d+ commitments( \(\d+ deals\))?, 28 tiles, \d+ draws, "
+                  r"scores \d+(-\d+)+")
 
 
 @cache
@@ -26,7 +35,8 @@ def _made(name: str) -> str:
         "classic": lambda: make_transcript("classic", 3, 1, target=30),
         "with-deal": lambda: make_transcript("classic", 3, 1, target=30, include_deal=True),
         "block": lambda: make_transcript("block", 3, 2, target=20),
-        "void": lambda: make_transcript("classic", 2, 12, target=30, hand_size=2, no_double="reshuffle"),
+        "void": lambda: make_transcript("classic", 2, 12, target=30, hand_size=2,
+                                        no_double="reshuffle"),
         "partnership": lambda: make_transcript("partnership", 4, 3, target=30),
         "allfives": lambda: make_transcript("allfives", 2, 4, target=40, bot="greedy"),
     }
@@ -45,7 +55,8 @@ def flip(hex_text: str) -> str:
 # ----- round trips ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["classic", "with-deal", "block", "void", "partnership", "allfives"])
+@pytest.mark.parametrize("name",
+                         ["classic", "with-deal", "block", "void", "partnership", "allfives"])
 def test_a_fair_match_verifies(name: str) -> None:
     doc = made(name)
     report = verify_transcript(doc)
@@ -89,11 +100,12 @@ IDS = identities(4)
 
 
 def _header(doc: Doc) -> str:
-    return header_digest({k: doc[k] for k in ("format", "algorithm", "table", "rules", "players", "keys")})
+    return header_digest({k: doc[k] for k in HEADER_FIELDS})
 
 
 def _first_play(doc: Doc, seat: int) -> int:
-    return next(i for i, m in enumerate(doc["hands"][0]["moves"]) if m["seat"] == seat and "play" in m and i > 0)
+    moves = doc["hands"][0]["moves"]
+    return next(i for i, m in enumerate(moves) if m["seat"] == seat and "play" in m and i > 0)
 
 
 def t_secret(doc: Doc) -> None:
@@ -131,7 +143,8 @@ def t_equivocation(doc: Doc) -> None:
     other = digest("another set").hex()
     e["set"] = other
     ctx = DealContext(bytes.fromhex(doc["table"]), 1, 1)
-    e["signature"] = IDS[2].sign_statement(echo_statement(_header(doc), ctx, 2, bytes.fromhex(other))).hex()
+    echo = echo_statement(_header(doc), ctx, 2, bytes.fromhex(other))
+    e["signature"] = IDS[2].sign_statement(echo).hex()
 
 
 def t_header_signature(doc: Doc) -> None:
@@ -149,7 +162,8 @@ def t_log_signature(doc: Doc) -> None:
 
 def t_move_tile(doc: Doc) -> None:
     i = _first_play(doc, 0)
-    doc["hands"][0]["moves"][i]["play"] = "0-0" if doc["hands"][0]["moves"][i]["play"] != "0-0" else "1-0"
+    move = doc["hands"][0]["moves"][i]
+    move["play"] = "0-0" if move["play"] != "0-0" else "1-0"
 
 
 def t_move_tile_resigned(doc: Doc) -> None:
@@ -246,12 +260,15 @@ CASES: list[tuple[str, Tamper, str, str, str]] = [
     # (source, tampering, check, blame, words in the message)
     ("classic", t_secret, "secret", "seat 2", "seat 2's secret does not match their commitment"),
     ("classic", t_swap_secrets, "secret", "seat 1", "seat 1's secret"),
-    ("classic", t_commitment, "commitment", "the host (seat 1)", "seat 2's commitment is not signed"),
+    ("classic", t_commitment, "commitment", "the host (seat 1)",
+     "seat 2's commitment is not signed"),
     ("classic", t_commitment_signature, "commitment", "the host (seat 1)", "seat 3's commitment"),
     ("classic", t_set_signature, "set", "the host (seat 1)", "commitment set"),
     ("classic", t_echo_signature, "echo", "the host (seat 1)", "seat 2's echo"),
-    ("classic", t_equivocation, "equivocation", "the host (seat 1)", "seat 3 was sent a different commitment set"),
-    ("classic", t_header_signature, "header", "the transcript", "seat 2's signature on the match header"),
+    ("classic", t_equivocation, "equivocation", "the host (seat 1)",
+     "seat 3 was sent a different commitment set"),
+    ("classic", t_header_signature, "header", "the transcript",
+     "seat 2's signature on the match header"),
     ("classic", t_move_signature, "move-signature", "the host (seat 1)", "move 5"),
     ("classic", t_log_signature, "log", "the host (seat 1)", "log"),
     ("classic", t_move_tile, "move-signature", "the host (seat 1)", "not signed by seat 1"),
@@ -262,9 +279,12 @@ CASES: list[tuple[str, Tamper, str, str, str]] = [
     ("classic", t_drop_move_resigned, "legality", "seat", "turn"),
     ("classic", t_duplicate_move, "move-signature", "the host (seat 1)", "move 5"),
     ("classic", t_duplicate_move_resigned, "ownership", "seat", "it is already on the line"),
-    ("classic", t_truncate_moves, "unfinished", "the host (seat 1)", "stop before the hand is over"),
-    ("classic", t_points, "score", "the host (seat 1)", "gives seat 3 32 as the points for this hand, but the rules give 27"),
-    ("classic", t_scores, "score", "the host (seat 1)", "seat 1 1 as the match score, but the rules give 0"),
+    ("classic", t_truncate_moves, "unfinished", "the host (seat 1)",
+     "stop before the hand is over"),
+    ("classic", t_points, "score", "the host (seat 1)",
+     "gives seat 3 32 as the points for this hand, but the rules give 27"),
+    ("classic", t_scores, "score", "the host (seat 1)",
+     "seat 1 1 as the match score, but the rules give 0"),
     ("classic", t_rules, "header", "the transcript", "rules"),
     ("classic", t_unplayable_rules_resigned, "rules", "every player", "36 tiles"),
     ("classic", t_algorithm, "algorithm", "the transcript", "unknown shuffle algorithm"),
@@ -273,7 +293,8 @@ CASES: list[tuple[str, Tamper, str, str, str]] = [
     ("classic", t_host, "set", "the host (seat 2)", "commitment set"),
     ("classic", t_table, "header", "the transcript", "table"),
     ("classic", t_drop_last_hand, "end", "the host (seat 1)", "hands were cut off or added"),
-    ("classic", t_drop_last_hand_and_fix_count, "end", "the host (seat 1)", "not signed by the host"),
+    ("classic", t_drop_last_hand_and_fix_count, "end", "the host (seat 1)",
+     "not signed by the host"),
 ]
 
 
@@ -297,7 +318,8 @@ def test_the_host_dealing_other_tiles_is_named_tile_by_tile() -> None:
     deal[1][0], deal[2][0] = got, want
     failure = verify_transcript(doc).failure
     assert failure is not None and (failure.check, failure.hand) == ("deal", 2)
-    assert failure.message == f"the host dealt {got} to seat 2 but the committed shuffle gives that seat {want}"
+    assert failure.message == (f"the host dealt {got} to seat 2 "
+                               f"but the committed shuffle gives that seat {want}")
 
 
 def test_two_boneyard_tiles_out_of_order_are_caught() -> None:
@@ -438,18 +460,18 @@ def test_the_stream_verifier_rechecks_a_hand_that_changed_after_it_was_checked()
 
 
 def _migrate(doc: Doc, hand_index: int, new_host: int, signer: int) -> Doc:
-    from lanomino.fair.transcript import header_digest, log_statement
+    from lanomino.fair.transcript import log_statement
 
     doc = clone(doc)
     ids = identities(len(doc["players"]))
     hand = doc["hands"][hand_index]
     hand["migrated"] = {"host": new_host, "term": 1, "at": len(hand["moves"]) // 2}
-    header = header_digest({k: doc[k] for k in ("format", "algorithm", "table", "rules", "players", "keys")})
     sets = [bytes.fromhex(_set_digest(doc, hand, a)) for a in hand["deals"]]
-    secrets = [[(c["seat"], bytes.fromhex(s)) for c, s in zip(a["commitments"], a["secrets"], strict=True)]
+    secrets = [[(c["seat"], bytes.fromhex(s))
+                for c, s in zip(a["commitments"], a["secrets"], strict=True)]
                for a in hand["deals"]]
-    statement = log_statement(header, hand["hand"], new_host, sets, secrets, hand["moves"], hand["points"],
-                              hand["scores"], hand["migrated"])
+    statement = log_statement(_header(doc), hand["hand"], new_host, sets, secrets, hand["moves"],
+                              hand["points"], hand["scores"], hand["migrated"])
     hand["log_signature"] = ids[signer].sign_statement(statement).hex()
     return doc
 

@@ -21,9 +21,11 @@ from lanomino.fair.shuffle import deck_order  # noqa: E402
 from lanomino.fair.transcript import TranscriptError  # noqa: E402
 from lanomino.fair.verify import to_record, verify_transcript  # noqa: E402
 
+Played = tuple[dict[str, Any], dict[int, Identity]]  # the transcript, and the survivors' keys
+
 
 @pytest.fixture(scope="module")
-def played() -> tuple[dict[str, Any], dict[int, Identity]]:
+def played() -> Played:
     from test_session_reshuffle import lose_host_and_a_holder
 
     table, _, _ = lose_host_and_a_holder(3)
@@ -38,18 +40,24 @@ def _hand(doc: dict[str, Any]) -> dict[str, Any]:
     return next(h for h in doc["hands"] if "reshuffled" in h)
 
 
-def test_the_reshuffled_transcript_verifies(played: tuple[dict[str, Any], dict[int, Identity]]) -> None:
+def test_the_reshuffled_transcript_verifies(played: Played) -> None:
     doc, _ = played
     report = verify_transcript(doc)
     assert report.ok, report.failure
     hand = _hand(doc)
-    assert report.hands[hand["hand"] - 1].commitments == sum(len(d["commitments"]) for d in hand["deals"]) + 2
+    dealt = sum(len(d["commitments"]) for d in hand["deals"])
+    assert report.hands[hand["hand"] - 1].commitments == dealt + 2
     with pytest.raises(TranscriptError, match="re-shuffled"):
         to_record(doc)
 
 
 def _flip(hextext: str) -> str:
     return ("0" if hextext[0] != "0" else "1") + hextext[1:]
+
+
+def _flip_in(container: Any, key: Any) -> None:
+    """Change one hex digit of ``container[key]``."""
+    container[key] = _flip(container[key])
 
 
 def _set_claim_tile(h: dict[str, Any]) -> None:
@@ -59,27 +67,30 @@ def _set_claim_tile(h: dict[str, Any]) -> None:
 
 TAMPERS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("a claimed tile", _set_claim_tile, "claim"),
-    ("a claim's signature", lambda h: h["reshuffled"]["claims"][1].update(signature=_flip(h["reshuffled"]["claims"][1]["signature"])), "claim"),
+    ("a claim's signature", lambda h: _flip_in(h["reshuffled"]["claims"][1], "signature"), "claim"),
     ("the claims' order", lambda h: h["reshuffled"]["claims"].reverse(), "claim"),
     ("the move index", lambda h: h["reshuffled"].update(at=h["reshuffled"]["at"] - 1), "reshuffle"),
     ("a dropped claim", lambda h: h["reshuffled"]["claims"].pop(), "reshuffle-commitment"),
-    ("a commitment", lambda h: h["reshuffled"]["commitments"][0].update(commitment=_flip(h["reshuffled"]["commitments"][0]["commitment"])), "reshuffle-commitment"),
-    ("the set signature", lambda h: h["reshuffled"].update(set_signature=_flip(h["reshuffled"]["set_signature"])), "reshuffle-set"),
-    ("the opener", lambda h: h["reshuffled"].update(opener=(h["reshuffled"]["opener"] + 1) % 4), "reshuffle-set"),
-    ("an echo", lambda h: h["reshuffled"]["echoes"][1].update(set=_flip(h["reshuffled"]["echoes"][1]["set"])), "reshuffle-echo"),
-    ("a secret", lambda h: h["reshuffled"]["secrets"].__setitem__(1, _flip(h["reshuffled"]["secrets"][1])), "reshuffle-secret"),
+    ("a commitment", lambda h: _flip_in(h["reshuffled"]["commitments"][0], "commitment"),
+     "reshuffle-commitment"),
+    ("the set signature", lambda h: _flip_in(h["reshuffled"], "set_signature"), "reshuffle-set"),
+    ("the opener", lambda h: h["reshuffled"].update(opener=(h["reshuffled"]["opener"] + 1) % 4),
+     "reshuffle-set"),
+    ("an echo", lambda h: _flip_in(h["reshuffled"]["echoes"][1], "set"), "reshuffle-echo"),
+    ("a secret", lambda h: _flip_in(h["reshuffled"]["secrets"], 1), "reshuffle-secret"),
     # (another seat's name on the last move: it always differs, whatever the two last moves were)
     ("a move after the re-shuffle",
-     lambda h: h["moves"].__setitem__(-1, {**h["moves"][-1], "seat": (h["moves"][-1]["seat"] + 1) % 4}), "move-signature"),
+     lambda h: h["moves"][-1].update(seat=(h["moves"][-1]["seat"] + 1) % 4), "move-signature"),
     ("the points", lambda h: h["points"].__setitem__(2, h["points"][2] + 5), "score"),
     ("the log signature", lambda h: h.update(log_signature=_flip(h["log_signature"])), "log"),
-    ("a deal's echo", lambda h: h["deals"][0]["echoes"][0].update(set=_flip(h["deals"][0]["echoes"][0]["set"])), "echo"),
+    ("a deal's echo", lambda h: _flip_in(h["deals"][0]["echoes"][0], "set"), "echo"),
 ]
 
 
 @pytest.mark.parametrize(("what", "tamper", "check"), TAMPERS, ids=[t[0] for t in TAMPERS])
-def test_tampering_with_a_reshuffled_hand_is_caught(played: tuple[dict[str, Any], dict[int, Identity]], what: str,
-                                                   tamper: Callable[[dict[str, Any]], None], check: str) -> None:
+def test_tampering_with_a_reshuffled_hand_is_caught(
+    played: Played, what: str, tamper: Callable[[dict[str, Any]], None], check: str
+) -> None:
     doc = copy.deepcopy(played[0])
     tamper(_hand(doc))
     report = verify_transcript(doc)
@@ -88,20 +99,22 @@ def test_tampering_with_a_reshuffled_hand_is_caught(played: tuple[dict[str, Any]
     assert report.failure.hand == _hand(doc)["hand"]
 
 
-def test_a_signed_claim_that_does_not_fit_the_moves_blames_its_seat(
-        played: tuple[dict[str, Any], dict[int, Identity]]) -> None:
+def test_a_signed_claim_that_does_not_fit_the_moves_blames_its_seat(played: Played) -> None:
     """A survivor that claims a draw it never made signs a lie: its seat is blamed."""
     doc, keys = copy.deepcopy(played[0]), played[1]
     h = _hand(doc)
     r = h["reshuffled"]
     claim = r["claims"][1]
-    held = set(claim["dealt"]) | set(claim["drawn"]) | {c for other in r["claims"] for c in other["dealt"] + other["drawn"]}
-    claim["drawn"].append(next(t for t in ("6-6", "5-5", "4-4", "3-3", "2-2", "1-1", "0-0", "6-0") if t not in held))
+    held = set(claim["dealt"]) | set(claim["drawn"])
+    held |= {c for other in r["claims"] for c in other["dealt"] + other["drawn"]}
+    spare = ("6-6", "5-5", "4-4", "3-3", "2-2", "1-1", "0-0", "6-0")
+    claim["drawn"].append(next(t for t in spare if t not in held))
     from lanomino.fair.transcript import parse_transcript
 
     header = parse_transcript(doc).header_digest
     statement = rs.claim_statement(header, h["hand"], r["term"], claim["seat"],
-                                   [parse_tile(t) for t in claim["dealt"]], [parse_tile(t) for t in claim["drawn"]])
+                                   [parse_tile(t) for t in claim["dealt"]],
+                                   [parse_tile(t) for t in claim["drawn"]])
     claim["signature"] = keys[claim["seat"]].sign_statement(statement).hex()
     # the new host (seat 2) colludes: it binds the lie into its set, and both survivors echo it
     ctx = rs.ReshuffleContext(bytes.fromhex(doc["table"]), h["hand"], r["term"])
@@ -111,7 +124,8 @@ def test_a_signed_claim_that_does_not_fit_the_moves_blames_its_seat(
     r["set_signature"] = keys[r["host"]].sign_statement(set_).hex()
     for e in r["echoes"]:
         e["set"] = set_digest(set_).hex()
-        e["signature"] = keys[e["seat"]].sign_statement(rs.echo_statement(header, ctx, e["seat"], set_digest(set_))).hex()
+        echo = rs.echo_statement(header, ctx, e["seat"], set_digest(set_))
+        e["signature"] = keys[e["seat"]].sign_statement(echo).hex()
     report = verify_transcript(doc)
     assert report.failure is not None
     assert (report.failure.check, report.failure.blame) == ("claim", f"seat {claim['seat'] + 1}")
@@ -121,9 +135,10 @@ def test_the_reshuffle_has_its_own_domain() -> None:
     table = bytes(range(16))
     secret = bytes([1]) * 32
     ctx = rs.ReshuffleContext(table, 1, 1)
-    assert rs.reshuffle_commitment(ctx, 0, secret) != commitment(DealContext(table, 1, 1), 0, secret)
-    assert rs.reshuffle_opens(ctx, 0, secret, rs.reshuffle_commitment(ctx, 0, secret))
-    assert not rs.reshuffle_opens(rs.ReshuffleContext(table, 1, 2), 0, secret, rs.reshuffle_commitment(ctx, 0, secret))
+    committed = rs.reshuffle_commitment(ctx, 0, secret)
+    assert committed != commitment(DealContext(table, 1, 1), 0, secret)
+    assert rs.reshuffle_opens(ctx, 0, secret, committed)
+    assert not rs.reshuffle_opens(rs.ReshuffleContext(table, 1, 2), 0, secret, committed)
     seed = rs.reshuffle_seed(ctx, [(0, secret), (2, bytes([3]) * 32)])
     tiles = [parse_tile(t) for t in ("0-0", "3-1", "5-5", "6-2", "4-0")]
     order = deck_order(seed, tiles)
@@ -132,9 +147,8 @@ def test_the_reshuffle_has_its_own_domain() -> None:
         rs.reshuffle_seed(ctx, [(2, secret), (0, secret)])  # seat order
 
 
-def test_the_play_log_keeps_a_match_with_a_reshuffled_hand(played: tuple[dict[str, Any], dict[int, Identity]],
-                                                           tmp_path: Path) -> None:
-    """It has no one deal to replay move by move, but it is logged with its result and as verified."""
+def test_the_play_log_keeps_a_match_with_a_reshuffled_hand(played: Played, tmp_path: Path) -> None:
+    """It has no one deal to replay move by move, but it is logged with its result, as verified."""
     from lanomino.store import PlayLog, open_store
 
     doc = copy.deepcopy(played[0])
@@ -143,7 +157,9 @@ def test_the_play_log_keeps_a_match_with_a_reshuffled_hand(played: tuple[dict[st
         log = PlayLog(store)
         match_id = log.log_match(doc, uid="lan:reshuffled", me=2, table="Kitchen")
         [summary] = log.matches()
-        assert summary.id == match_id and summary.verified is True and "re-shuffled" in summary.verification
-        assert summary.finished == doc["end"]["finished"] and list(summary.scores) == doc["end"]["scores"]
+        assert summary.id == match_id and summary.verified is True
+        assert "re-shuffled" in summary.verification
+        assert summary.finished == doc["end"]["finished"]
+        assert list(summary.scores) == doc["end"]["scores"]
     finally:
         store.close()
