@@ -11,9 +11,9 @@ Columns:
 
   attack      what was done (see ATTACKS below)
   outcome     held: every goal met (at a table without a move clock, a player who never moves
-              is waited for: that row holds when the table waits and keeps everyone posted); degraded: the game went on but a goal was missed (named in
-              the last column); stalled: the real player's match did not end in time; crashed:
-              the host process died
+              is waited for: that row holds when the table waits and keeps everyone posted);
+              degraded: the game went on but a goal was missed (named in the last column); stalled:
+              the real player's match did not end in time; crashed: the host process died
   hb delay    the longest silence the real player saw from the host, less one heartbeat (0.25 s)
   mem         the host's peak resident memory above its size when the table opened (MB)
   game        whether the real player's match finished, and verified, with the same result as

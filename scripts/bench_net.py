@@ -95,7 +95,7 @@ def move_message(n: int) -> dict[str, Any]:
 
 
 def update_message(n: int, seat: int) -> dict[str, Any]:
-    """A small hand-written update (about 280 bytes): the old reference, kept as bare-curve-small."""
+    """A small hand-written update (about 280 bytes): the old reference, now bare-curve-small."""
     return {
         "v": 1,
         "type": "update",
@@ -149,7 +149,7 @@ class RealMessages:
     update_median: float  # wire bytes of one peer's update answering a peer's move
     update_range: tuple[int, int]
     moves: int  # peer moves seen
-    followed: float  # share of peer moves after which the host-side bot moved at once (one more update)
+    followed: float  # share of peer moves the host-side bot answered at once (one more update)
 
 
 def capture_real_messages(peers: int, moves: int = 1000) -> RealMessages:
@@ -163,9 +163,10 @@ def capture_real_messages(peers: int, moves: int = 1000) -> RealMessages:
     records: list[tuple[dict[str, Any], dict[int, dict[str, Any]]]] = []
     followed = 0
     keys = [CurveKeypair.generate().public for _ in range(peers + 1)]
-    host = HostSession(Identity.generate(), keys[0], Rules.preset("classic", target=10**6), peers + 1,
-                       host_policy=first_legal)
-    sessions = [PeerSession(Identity.generate(), keys[i + 1], keys[0], name=f"p{i}") for i in range(peers)]
+    host = HostSession(Identity.generate(), keys[0], Rules.preset("classic", target=10**6),
+                       peers + 1, host_policy=first_legal)
+    sessions = [PeerSession(Identity.generate(), keys[i + 1], keys[0], name=f"p{i}")
+                for i in range(peers)]
     senders = [Sender(f"r{i}".encode(), keys[i + 1]) for i in range(peers)]
     routes = {sender.route: i for i, sender in enumerate(senders)}
     for session in sessions:
@@ -207,8 +208,9 @@ def capture_real_messages(peers: int, moves: int = 1000) -> RealMessages:
             abs(len(encode_json(u)) - update_median) for u in first.values())
 
     move, first = min(records, key=distance)
-    return RealMessages(Messages(move, tuple(first[i] for i in range(peers))), move_median, update_median,
-                        (min(update_sizes), max(update_sizes)), len(records), followed / len(records))
+    return RealMessages(Messages(move, tuple(first[i] for i in range(peers))), move_median,
+                        update_median, (min(update_sizes), max(update_sizes)), len(records),
+                        followed / len(records))
 
 
 @dataclass
@@ -329,11 +331,12 @@ class SessionTable:
 
         self.host_keys = CurveKeypair.generate()
         self.host = HostTransport(self.host_keys, bind_ip="127.0.0.1")
-        self.session = HostSession(Identity.generate(), self.host_keys.public, Rules.preset("classic", target=10**6),
-                                   peers + 1, host_policy=first_legal)
+        self.session = HostSession(Identity.generate(), self.host_keys.public,
+                                   Rules.preset("classic", target=10**6), peers + 1,
+                                   host_policy=first_legal)
         self.peer_keys = [CurveKeypair.generate() for _ in range(peers)]
-        self.peers = [PeerSession(Identity.generate(), k.public, self.host_keys.public, name=f"p{i}")
-                      for i, k in enumerate(self.peer_keys)]
+        self.peers = [PeerSession(Identity.generate(), k.public, self.host_keys.public,
+                                  name=f"p{i}") for i, k in enumerate(self.peer_keys)]
         self.clients: list[PeerTransport] = []
         self.tasks: list[asyncio.Task[None]] = []
         # What the timer waits for: the peers' loops check it after each message and wake the
@@ -416,7 +419,8 @@ async def session_rig(peers: int, presign: bool = False) -> Rig:
     def mover() -> Any:
         for peer in table.peers:
             obs = peer.observation()
-            if obs is not None and obs.is_my_turn and peer.pending_move is None and peer.phase.value == "seated":
+            if (obs is not None and obs.is_my_turn and peer.pending_move is None
+                    and peer.phase.value == "seated"):
                 return peer
         return None
 
@@ -475,7 +479,8 @@ def host_work_per_move(moves: int = 2000) -> dict[str, float]:
         keys = [CurveKeypair.generate().public for _ in range(4)]
         host = HostSession(Identity.generate(), keys[0], Rules.preset("classic", target=10**6), 4,
                            host_policy=first_legal)
-        peers = [PeerSession(Identity.generate(), keys[i + 1], keys[0], name=f"p{i}") for i in range(3)]
+        peers = [PeerSession(Identity.generate(), keys[i + 1], keys[0], name=f"p{i}")
+                 for i in range(3)]
         senders = [Sender(f"r{i}".encode(), keys[i + 1]) for i in range(3)]
         for peer in peers:
             peer.connect(0.0)
@@ -491,11 +496,12 @@ def host_work_per_move(moves: int = 2000) -> dict[str, float]:
                     if timed:
                         times.append(time.perf_counter() - start)
                         body = data["body"]
-                        statement = {"type": "lanomino.move/1", "header": peer.digest, "hand": body["hand"],
-                                     "index": body["index"], "move": body["move"]}
+                        statement = {"type": "lanomino.move/1", "header": peer.digest,
+                                     "hand": body["hand"], "index": body["index"],
+                                     "move": body["move"]}
                         start = time.perf_counter()
-                        ring.verify_statement(peer.identity.public_key, bytes.fromhex(body["signature"]),
-                                              statement)
+                        ring.verify_statement(peer.identity.public_key,
+                                              bytes.fromhex(body["signature"]), statement)
                         verify_times.append(time.perf_counter() - start)
             routes = {s.route: p for s, p in zip(senders, peers, strict=True)}
             for out in host.take_outgoing():
@@ -564,9 +570,11 @@ def main(argv: list[str] | None = None) -> int:
 def run(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=None,
-                        help="timed moves per scenario (default 3000 in one loop, 2000 per process)")
+                        help="timed moves per scenario "
+                             "(default 3000 in one loop, 2000 per process)")
     parser.add_argument("--peers", type=int, default=3)
-    parser.add_argument("--scenario", action="append", choices=sorted([*SCENARIOS, *PROC_SCENARIOS]))
+    parser.add_argument("--scenario", action="append",
+                        choices=sorted([*SCENARIOS, *PROC_SCENARIOS]))
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.moves is not None and args.moves < 1 or args.peers < 1:
@@ -605,20 +613,25 @@ def run(argv: list[str] | None) -> int:
               "per_process": ratio(proc_results, "session-procs", PROCS_REFERENCE)}
     work = host_work_per_move() if "session" in names or "session-procs" in names else None
     if args.json:
-        print(json.dumps({"peers": args.peers, "moves": {"single_loop": loop_moves, "per_process": proc_moves},
+        moves = {"single_loop": loop_moves, "per_process": proc_moves}
+        print(json.dumps({"peers": args.peers, "moves": moves,
                           "bytes": sizes, "results": {**loop_results, **proc_results},
                           "session_x_reference": ratios, "host_work": work}))
         return 0
     real, ref, small = sizes["real"], sizes["reference"], sizes["small"]
     print(f"move fan-out to {args.peers} peers on loopback with CURVE")
     print(f"wire bytes (median): real session move {real['move']:.0f}, update {real['update']:.0f} "
-          f"(range {real['update_min']}-{real['update_max']} over {real['peer_moves_captured']} peer moves; "
+          f"(range {real['update_min']}-{real['update_max']} "
+          f"over {real['peer_moves_captured']} peer moves; "
           f"{real['followed_by_host_move']:.0%} followed at once by the host-side bot's update)")
-    print(f"                     same-size reference move {ref['move']:.0f}, update {ref['update']:.0f}; "
+    print(f"                     same-size reference move {ref['move']:.0f}, "
+          f"update {ref['update']:.0f}; "
           f"bare-curve-small move {small['move']:.0f}, update {small['update']:.0f}")
     groups = (
-        (loop_results, REFERENCE, f"one process, one asyncio loop (peers' work serialised), {loop_moves} moves"),
-        (proc_results, PROCS_REFERENCE, f"one process per machine (host and each peer apart), {proc_moves} moves"),
+        (loop_results, REFERENCE,
+         f"one process, one asyncio loop (peers' work serialised), {loop_moves} moves"),
+        (proc_results, PROCS_REFERENCE,
+         f"one process per machine (host and each peer apart), {proc_moves} moves"),
     )
     for results, reference, title in groups:
         if not results:
@@ -628,14 +641,15 @@ def run(argv: list[str] | None) -> int:
         for name, figures in results.items():
             print(f"  {name:<18} {figures['median_ms']:>10.3f} {figures['p99_ms']:>10.3f} "
                   f"{figures['x_reference']:>18.2f}")
-    shown = [f"{label} {value:.2f}" for label, value in (("single loop", ratios["single_loop"]),
-                                                          ("one process per machine", ratios["per_process"]))
-             if value is not None]
+    named = (("single loop", ratios["single_loop"]),
+             ("one process per machine", ratios["per_process"]))
+    shown = [f"{label} {value:.2f}" for label, value in named if value is not None]
     if shown:
         print(f"session / same-size bare-curve reference (median; goal <= 1.5): {'; '.join(shown)}")
     if work is not None:
-        print(f"host work per move (median): {work['host_move_median_us']:.1f} us; one Ed25519 move-signature "
-              f"check, done later in bulk at the hand's end: {work['signature_check_median_us']:.1f} us")
+        print(f"host work per move (median): {work['host_move_median_us']:.1f} us; "
+              "one Ed25519 move-signature check, done later in bulk at the hand's end: "
+              f"{work['signature_check_median_us']:.1f} us")
     return 0
 
 

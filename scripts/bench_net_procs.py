@@ -194,7 +194,8 @@ async def _session_host(conn: Connection, config: dict[str, Any]) -> None:
             while True:
                 incoming = await host.receive()
                 assert incoming is not None
-                session.receive(Sender(incoming.identity, incoming.peer_key), incoming.message, time.monotonic())
+                sender = Sender(incoming.identity, incoming.peer_key)
+                session.receive(sender, incoming.message, time.monotonic())
                 for out in session.take_outgoing():
                     host.send_now(out.route, out.message)
                 session.take_events()
@@ -249,7 +250,8 @@ async def _session_peer(conn: Connection, config: dict[str, Any]) -> None:
 
     def announce() -> None:
         obs = peer.observation()
-        if obs is not None and obs.is_my_turn and peer.pending_move is None and peer.phase.value == "seated":
+        if (obs is not None and obs.is_my_turn and peer.pending_move is None
+                and peer.phase.value == "seated"):
             point = (peer.hand, len(peer.moves.get(peer.hand, ())))
             if point != turn["announced"]:
                 turn["announced"], turn["action"] = point, first_legal(obs)
@@ -264,7 +266,8 @@ async def _session_peer(conn: Connection, config: dict[str, Any]) -> None:
         async def mover() -> None:
             while True:
                 order = await orders.get()
-                watch["t0"] = time.perf_counter_ns()  # timed from here: the seat submits (and signs)
+                # timed from here: the seat submits (and signs)
+                watch["t0"] = time.perf_counter_ns()
                 peer.submit(turn["action"], time.monotonic())
                 flush()
                 del order
@@ -279,7 +282,8 @@ async def _session_peer(conn: Connection, config: dict[str, Any]) -> None:
 
         control.send(ready=True)
         check()
-        await _run_until_stopped([asyncio.create_task(mover()), asyncio.create_task(reader())], control)
+        tasks = [asyncio.create_task(mover()), asyncio.create_task(reader())]
+        await _run_until_stopped(tasks, control)
     finally:
         client.close()
 
@@ -369,7 +373,8 @@ class Children:
     def expect(self, child: int, key: str, timeout_s: float) -> dict[str, Any]:
         got, message = self.receive(timeout_s)
         if got != child or key not in message:
-            raise RuntimeError(f"expected {key!r} from {self.names[child]}, got {message} from {self.names[got]}")
+            raise RuntimeError(f"expected {key!r} from {self.names[child]}, "
+                               f"got {message} from {self.names[got]}")
         return message
 
     def close(self) -> None:

@@ -113,7 +113,8 @@ def main() -> None:
         ("move   stdlib json + checks -> typed body", lambda: parse_message(decode_json(raw_move))),
         ("update stdlib json + checks -> typed body",
          lambda: parse_message(decode_json(raw_update))),
-        ("update typed body -> JSON bytes (ours)", lambda: encode_json(envelope(update_body, 0, 40))),
+        ("update typed body -> JSON bytes (ours)",
+         lambda: encode_json(envelope(update_body, 0, 40))),
         ("json.loads alone (move)", lambda: json.loads(raw_move)),
     ]
     for label, fn in rows:
@@ -128,7 +129,8 @@ def main() -> None:
           f"{bench(lambda: bytes.fromhex(dec_update.decode(raw_update).body.signature)):6.2f} us")
     decoded = dec_update.decode(raw_update)
     encoder = msgspec.json.Encoder()
-    print(f"{'update msgspec Struct -> JSON bytes:':45}{bench(lambda: encoder.encode(decoded)):6.2f} us")
+    encoded = bench(lambda: encoder.encode(decoded))
+    print(f"{'update msgspec Struct -> JSON bytes:':45}{encoded:6.2f} us")
 
 
 if __name__ == "__main__":

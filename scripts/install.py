@@ -118,7 +118,8 @@ def pip_command(venv: Path, own_pip: bool) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Install lanomino into its own virtual environment.")
+    parser = argparse.ArgumentParser(
+        description="Install lanomino into its own virtual environment.")
     parser.add_argument("--test", action="store_true", help="also install the test tools")
     parser.add_argument("--venv", type=Path, default=ROOT / ".venv",
                         help="where the environment goes (default: .venv in the checkout)")
