@@ -76,8 +76,8 @@ class Table:
         self.now = 0.0
         self.rules = rules
         self.timings = timings
-        host_bots = [LocalSeat(f"bot{i}", Identity.generate(), bot_policy(level, seed * 100 + i), level)
-                     for i in range(bots)]
+        host_bots = [LocalSeat(f"bot{i}", Identity.generate(), bot_policy(level, seed * 100 + i),
+                               level) for i in range(bots)]
         self.host = HostSession(Identity.generate(), curve_key(0), rules, players, name="host",
                                 host_policy=bot_policy(level, seed), bots=host_bots,
                                 passphrase=passphrase, timings=timings,
@@ -86,13 +86,14 @@ class Table:
         self.slots: list[PeerSlot] = []
         count = players - 1 - bots if peers is None else peers
         for i in range(count):
-            self.add_peer(f"peer{i + 1}", passphrase=peer_passphrase if peer_passphrase is not None else passphrase,
-                          seed=seed * 10 + i)
+            known = peer_passphrase if peer_passphrase is not None else passphrase
+            self.add_peer(f"peer{i + 1}", passphrase=known, seed=seed * 10 + i)
         self.wire_bytes = 0
 
     def add_peer(self, name: str, *, passphrase: str | None = None, seed: int = 0,
                  identity: Identity | None = None, curve_n: int | None = None,
-                 bot: str | None = "greedy", secrets: dict[tuple[str, int, int], bytes] | None = None,
+                 bot: str | None = "greedy",
+                 secrets: dict[tuple[str, int, int], bytes] | None = None,
                  watch: bool = False) -> PeerSlot:
         n = curve_n if curve_n is not None else len(self.slots) + 1
         curve = curve_key(n)
@@ -158,8 +159,9 @@ class Table:
                     moved = True
         return moved
 
-    def run(self, until: Callable[[], bool] | None = None, max_time: float = 600.0, tick: float = 0.25) -> None:
-        """Deliver and advance the clock (to the next deadline, at most ``tick``) until ``until``."""
+    def run(self, until: Callable[[], bool] | None = None, max_time: float = 600.0,
+            tick: float = 0.25) -> None:
+        """Deliver and move the clock (to the next deadline, at most ``tick``) until ``until``."""
         stop = until or (lambda: False)
         limit = self.now + max_time
         while not stop() and self.now < limit:
@@ -170,9 +172,8 @@ class Table:
                 raise AssertionError("the table never went quiet")
             if stop():
                 return
-            deadlines = [d for d in [self.host.next_deadline(),
-                                     *(s.session.next_deadline() for s in self.slots if s.connected)]
-                         if d is not None]
+            peers = (s.session.next_deadline() for s in self.slots if s.connected)
+            deadlines = [d for d in [self.host.next_deadline(), *peers] if d is not None]
             self.now = max(self.now + 1e-3, min([self.now + tick, *deadlines]))
             self.host.handle_timer(self.now)
             for slot in self.slots:

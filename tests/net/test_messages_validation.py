@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -16,9 +17,10 @@ SIG = "ab" * 64
 
 
 def update(**changes: Any) -> dict[str, Any]:
-    body = {"hand": 1, "index": 0, "move": {"seat": 1, "play": "6-4", "end": "left"}, "signature": SIG,
-            "events": [{"e": "played", "seat": 1, "tile": "6-4", "end": "left", "first": True, "exposed": 10,
-                        "spinner": False}], "turn": 2}
+    played = {"e": "played", "seat": 1, "tile": "6-4", "end": "left", "first": True, "exposed": 10,
+              "spinner": False}
+    body = {"hand": 1, "index": 0, "move": {"seat": 1, "play": "6-4", "end": "left"},
+            "signature": SIG, "events": [played], "turn": 2}
     body.update(changes)
     return {"v": 1, "type": "update", "term": 0, "seq": 3, "body": body}
 
@@ -68,17 +70,22 @@ def test_begin_names_the_bad_signature_in_the_list() -> None:
 def test_events_name_the_bad_field_of_the_bad_event() -> None:
     good = update()["body"]["events"][0]
     assert events_from_json([good]) == [TilePlayed(1, parse_tile("6-4"), End.LEFT, True, 10, False)]
-    for bad, words in [({**good, "tile": "4-6"}, "events[1].tile"), ({**good, "tile": "7-7"}, "events[1].tile"),
-                       ({**good, "seat": 9}, "events[1].seat"), ({**good, "end": "middle"}, "events[1].end"),
-                       ({**good, "more": 1}, "unknown field 'more'"), ({"e": "nope"}, "unknown event")]:
-        with pytest.raises(RemoteProtocolError, match=words.replace("[", r"\[").replace("]", r"\]")):
+    for bad, words in [({**good, "tile": "4-6"}, "events[1].tile"),
+                       ({**good, "tile": "7-7"}, "events[1].tile"),
+                       ({**good, "seat": 9}, "events[1].seat"),
+                       ({**good, "end": "middle"}, "events[1].end"),
+                       ({**good, "more": 1}, "unknown field 'more'"),
+                       ({"e": "nope"}, "unknown event")]:
+        with pytest.raises(RemoteProtocolError, match=re.escape(words)):
             events_from_json([good, bad])
 
 
 def test_moves_take_only_canonical_tiles_but_any_case_of_an_end() -> None:
-    assert parse_move({"seat": 2, "play": "6-4", "end": "right"}, 2) == Play(parse_tile("6-4"), End.RIGHT)
-    assert parse_move({"seat": 2, "play": "6-4", "end": "RIGHT"}, 2) == Play(parse_tile("6-4"), End.RIGHT)
-    for move in ({"seat": 2, "play": "4-6"}, {"seat": 2, "play": 64}, {"seat": 2, "play": "6-4", "end": 1},
-                 {"seat": 1, "play": "6-4"}, {"seat": 2, "draw": True, "end": "left"}):
+    right = Play(parse_tile("6-4"), End.RIGHT)
+    assert parse_move({"seat": 2, "play": "6-4", "end": "right"}, 2) == right
+    assert parse_move({"seat": 2, "play": "6-4", "end": "RIGHT"}, 2) == right
+    for move in ({"seat": 2, "play": "4-6"}, {"seat": 2, "play": 64},
+                 {"seat": 2, "play": "6-4", "end": 1}, {"seat": 1, "play": "6-4"},
+                 {"seat": 2, "draw": True, "end": "left"}):
         with pytest.raises(RemoteProtocolError):
             parse_move(move, 2)

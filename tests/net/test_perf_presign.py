@@ -1,4 +1,4 @@
-"""PeerSession.presign: a move signed ahead is sent without signing again, and only for that move."""
+"""PeerSession.presign: a move signed ahead goes out without signing again, only for that move."""
 
 from __future__ import annotations
 
@@ -37,7 +37,9 @@ def signs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
-def test_a_presigned_move_goes_out_without_signing_and_the_match_verifies(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_presigned_move_goes_out_without_signing_and_the_match_verifies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     table = Table(Rules.preset("classic", target=60), 2)
     slot = table.slots[0]
     slot.bot = None
@@ -50,7 +52,8 @@ def test_a_presigned_move_goes_out_without_signing_and_the_match_verifies(monkey
     assert len(calls) == 1  # not signed again
     body = sent_move(slot)
     statement = move_statement(peer.digest, body["hand"], body["index"], body["move"])
-    assert KeyRing().verify_statement(peer.identity.public_key, bytes.fromhex(body["signature"]), statement)
+    signature = bytes.fromhex(body["signature"])
+    assert KeyRing().verify_statement(peer.identity.public_key, signature, statement)
     table.to_host(slot, {"v": 1, "type": "move", "term": 0, "seq": peer.my_seq, "body": body})
     slot.bot = bot_policy("greedy", 3)
     table.run(table.over)
@@ -76,4 +79,5 @@ def test_a_signature_made_for_another_move_or_point_is_not_used(monkeypatch: pyt
     assert len(calls) == 2 and peer._presigned is None
     body = sent_move(slot)
     statement = move_statement(peer.digest, body["hand"], body["index"], body["move"])
-    assert KeyRing().verify_statement(peer.identity.public_key, bytes.fromhex(body["signature"]), statement)
+    signature = bytes.fromhex(body["signature"])
+    assert KeyRing().verify_statement(peer.identity.public_key, signature, statement)

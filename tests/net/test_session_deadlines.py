@@ -89,7 +89,8 @@ def test_a_peer_that_never_answers_runs_out_of_grace_and_leaves_under_the_rules(
     table.run(table.over)
     doc = table.host.doc
     assert table.over() and doc is not None and verify_transcript(doc).ok
-    assert {"seat": silent.session.seat, "resign": True} in [m for h in doc["hands"] for m in h["moves"]]
+    moves = [m for h in doc["hands"] for m in h["moves"]]
+    assert {"seat": silent.session.seat, "resign": True} in moves
 
 
 def until_turn(table: Table, slot: PeerSlot) -> None:
@@ -117,7 +118,8 @@ def test_with_a_move_clock_the_tables_bot_takes_the_seat_until_the_player_is_bac
     until_turn(table, away)
     turn_at = table.now
     table.run(lambda: any(isinstance(e, SeatAway) for e in table.host_events))
-    assert timings.move_s is not None and table.now - turn_at == pytest.approx(timings.move_s, abs=0.3)
+    assert timings.move_s is not None
+    assert table.now - turn_at == pytest.approx(timings.move_s, abs=0.3)
     table.run(lambda: bool(table.host.deal and table.host.deal.away))
     assert away.session.away  # the roster tells the peer its seat is played for it
     table.run(lambda: table.host.doc is not None and bool(table.host.doc["hands"]))
@@ -141,7 +143,7 @@ def test_with_a_move_clock_the_tables_bot_takes_the_seat_until_the_player_is_bac
     assert refused(forged)
 
 
-def test_a_seat_that_quits_during_the_first_deal_does_not_send_the_table_back_to_the_lobby() -> None:
+def test_a_seat_quitting_during_the_first_deal_does_not_send_the_table_back_to_the_lobby() -> None:
     table = Table(RULES, 3, seed=7)
     leaver = table.slots[0]
     leaver.mute = frozenset({"reveal"})

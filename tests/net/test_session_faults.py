@@ -144,12 +144,14 @@ def test_a_badly_signed_move_is_refused_on_arrival_and_never_logged() -> None:
     # the refusal is in the hand's signed log: the verifier names the seat, never the host
     doc = table.host.doc
     assert doc is not None
-    assert doc["hands"][0]["refused"] == [
-        {"seat": s.seat, "what": "move", "why": f"move {moves_before + 1} is not signed by seat {s.seat + 1}'s key"}]
+    why = f"move {moves_before + 1} is not signed by seat {s.seat + 1}'s key"
+    assert doc["hands"][0]["refused"] == [{"seat": s.seat, "what": "move", "why": why}]
     report = verify_transcript(doc)
-    assert report.ok and [(hand, r.seat, r.what) for hand, r in report.faults] == [(1, s.seat, "move")]
+    assert report.ok
+    assert [(hand, r.seat, r.what) for hand, r in report.faults] == [(1, s.seat, "move")]
     assert report.to_json()["faults"][0]["blame"] == f"seat {s.seat + 1}"  # (words count from 1)
-    assert f"at fault: seat {s.seat + 1} sent a move not signed by their key" in report.hands[0].describe()
+    fault = f"at fault: seat {s.seat + 1} sent a move not signed by their key"
+    assert fault in report.hands[0].describe()
     tampered = copy.deepcopy(doc)
     tampered["hands"][0]["refused"][0]["seat"] = 3 - s.seat  # the host may not blame another seat
     failure = verify_transcript(tampered).failure
@@ -223,7 +225,8 @@ def test_a_peer_that_drops_and_returns_within_grace_resyncs_and_finishes() -> No
     a = table.slots[0]
     table.run(lambda: table.host.deal is not None and len(table.host.deal.moves) >= 3)
     a.connected = False
-    table.run(lambda: False, max_time=FAST.liveness_s + 2)  # disconnected, but inside the grace period
+    # disconnected, but inside the grace period
+    table.run(lambda: False, max_time=FAST.liveness_s + 2)
     assert not table.host.seats[a.session.seat].connected  # type: ignore[union-attr]
     a.connected = True
     table.run(table.over)
@@ -238,7 +241,8 @@ def test_a_restarted_peer_reclaims_its_seat_by_identity_and_gets_a_snapshot() ->
     table.run(lambda: len(table.host.doc["hands"]) >= 1 if table.host.doc else False)
     table.run(lambda: table.host.deal is not None and len(table.host.deal.moves) >= 2)
     old.connected = False
-    saved = {(e.table, e.hand, e.attempt): e.secret for e in old.events if isinstance(e, SecretMade)}
+    saved = {(e.table, e.hand, e.attempt): e.secret
+             for e in old.events if isinstance(e, SecretMade)}
     table.run(lambda: False, max_time=4)
     new = table.add_peer("peer1", identity=old.session.identity, curve_n=42, secrets=saved)
     table.run(table.over)
@@ -266,7 +270,7 @@ def test_past_the_grace_period_a_peer_has_left_and_with_two_players_the_other_wi
     assert doc["hands"][-1]["moves"][-1] == {"seat": 1, "resign": True}
 
 
-def test_a_seat_that_leaves_a_three_player_match_between_hands_is_resigned_and_play_goes_on() -> None:
+def test_a_seat_leaving_a_three_player_match_between_hands_is_resigned_and_play_goes_on() -> None:
     table = Table(Rules.preset("classic", target=100), 3, seed=6)
     a, b = table.slots
     table.run(lambda: table.host.phase.value == "deal" and bool(table.host.doc["hands"]))
@@ -274,8 +278,9 @@ def test_a_seat_that_leaves_a_three_player_match_between_hands_is_resigned_and_p
     table.run(table.over)
     doc = table.host.doc
     assert doc is not None and verify_transcript(doc).ok
-    assert {"seat": a.session.seat, "resign": True} in doc["hands"][0]["moves"] + doc["hands"][-1]["moves"] \
-        or any({"seat": a.session.seat, "resign": True} in h["moves"] for h in doc["hands"])
+    resigned = {"seat": a.session.seat, "resign": True}
+    assert (resigned in doc["hands"][0]["moves"] + doc["hands"][-1]["moves"]
+            or any(resigned in h["moves"] for h in doc["hands"]))
     assert b.session.verified_all
 
 
@@ -286,8 +291,9 @@ def test_escrow_shares_go_to_the_human_peers_and_together_rebuild_the_deal() -> 
     shares = [s.session.escrow[(1, table.host.deal.current.ctx.attempt)] for s in table.slots]  # type: ignore[union-attr]
     a = table.host.deal.current  # type: ignore[union-attr]
     escrow = Escrow(a.ctx, shares[0].seats, shares[0].holders, shares[0].digests)
-    got = rebuild(escrow, [Share(s.session.seat, bytes.fromhex(x.share)) for s, x in zip(table.slots, shares, strict=True)],
-                  {n: c for n, (c, _) in a.commits.items()})
+    held = [Share(s.session.seat, bytes.fromhex(x.share))
+            for s, x in zip(table.slots, shares, strict=True)]
+    got = rebuild(escrow, held, {n: c for n, (c, _) in a.commits.items()})
     assert got == a.opened()
     assert isinstance(a.ctx, DealContext)
 
@@ -357,6 +363,7 @@ def test_a_table_deals_without_escrow_by_default() -> None:
     table = Table(Rules.preset("classic", target=30), 4, seed=9)
     assert not table.host.escrow
     table.run(lambda: table.host.phase.value == "play")
-    assert all(s.session.escrow == {} for s in table.slots) and table.host.dealing.escrow_shares == {}
+    assert all(s.session.escrow == {} for s in table.slots)
+    assert table.host.dealing.escrow_shares == {}
     table.run(table.over)
     assert all(s.session.verified_all for s in table.slots)

@@ -21,10 +21,10 @@ from lanomino.net.session import HandVerified, MatchOver, TranscriptUpdated  # n
 
 
 def final_transcripts(table: Table) -> list[dict[str, Any]]:
-    docs = [next(e.transcript for e in reversed(table.host_events) if isinstance(e, TranscriptUpdated))]
-    for slot in table.slots:
-        docs.append(next(e.transcript for e in reversed(slot.events) if isinstance(e, TranscriptUpdated)))
-    return docs
+    def last(events: list[Any]) -> dict[str, Any]:
+        return next(e.transcript for e in reversed(events) if isinstance(e, TranscriptUpdated))
+
+    return [last(table.host_events), *(last(slot.events) for slot in table.slots)]
 
 
 def test_a_whole_four_player_match_runs_in_milliseconds_and_every_peer_verifies_it() -> None:
@@ -48,9 +48,12 @@ def test_a_whole_four_player_match_runs_in_milliseconds_and_every_peer_verifies_
 
 
 @pytest.mark.parametrize("preset,players,bots", [
-    ("classic", 2, 0), ("block", 3, 1), ("allfives", 3, 0), ("partnership", 4, 1), ("classic", 4, 2),
+    ("classic", 2, 0), ("block", 3, 1), ("allfives", 3, 0), ("partnership", 4, 1),
+    ("classic", 4, 2),
 ])
-def test_every_preset_plays_to_the_end_with_host_side_bots(preset: str, players: int, bots: int) -> None:
+def test_every_preset_plays_to_the_end_with_host_side_bots(
+    preset: str, players: int, bots: int
+) -> None:
     table = Table(Rules.preset(preset), players, bots=bots, seed=players + bots)
     table.run(table.over)
     assert table.over()
@@ -75,11 +78,12 @@ def test_each_peer_view_is_the_observation_the_host_engine_gives() -> None:
             for slot in table.slots:
                 mine, real = slot.session.observation(), observe(state, slot.session.seat)
                 assert mine is not None
-                real_history = [e._replace(must_lead=None) if isinstance(e, HandStarted) and e.opener != mine.seat
-                                else e for e in real.history]
+                real_history = [e._replace(must_lead=None)
+                                if isinstance(e, HandStarted) and e.opener != mine.seat else e
+                                for e in real.history]
                 assert list(mine.history) == real_history
-                for name in ("hand", "hand_sizes", "active", "turn", "opener", "boneyard", "drawable",
-                             "scores", "hand_points", "legal", "results", "hand_no",
+                for name in ("hand", "hand_sizes", "active", "turn", "opener", "boneyard",
+                             "drawable", "scores", "hand_points", "legal", "results", "hand_no",
                              "dealt_hands", "phase", "must_lead", "ends"):
                     assert getattr(mine, name) == getattr(real, name), name
                 assert mine.line.fives_count() == real.line.fives_count()
@@ -112,7 +116,8 @@ def test_no_message_to_a_peer_shows_another_seats_tiles_before_the_reveal() -> N
             shown = body
             if kind == "update":
                 for event in body["events"]:
-                    if event["e"] == "played" or (event["e"] == "drawn" and event["seat"] == slot.session.seat):
+                    drew_it = event["e"] == "drawn" and event["seat"] == slot.session.seat
+                    if event["e"] == "played" or drew_it:
                         known.add(event["tile"])
                 shown = {**body, "events": [e for e in body["events"] if e["e"] != "hand_ended"]}
             seen = {f"{a}-{b}" for a, b in TILE.findall(json.dumps(shown))}

@@ -1,6 +1,6 @@
-"""A migration whose escrow cannot be rebuilt: the survivors re-shuffle the unknown tiles (in memory,
-on a fake clock). Four people; seat 1 leaves mid-hand and the host dies before it re-splits the
-escrow, so seat 1's share is gone with it; seats 2 and 3 carry on."""
+"""A migration whose escrow cannot be rebuilt: the survivors re-shuffle the unknown tiles (in
+memory, on a fake clock). Four people; seat 1 leaves mid-hand and the host dies before it re-splits
+the escrow, so seat 1's share is gone with it; seats 2 and 3 carry on."""
 
 from __future__ import annotations
 
@@ -22,10 +22,13 @@ from lanomino.net.session import MigrationDone  # noqa: E402
 def _in_play(table: MigratingTable, hand: int, moves: int) -> bool:
     h = table.by_seat(0).host
     assert h is not None
-    return h.deal is not None and h.deal.hand == hand and h.phase.value == "play" and len(h.deal.moves) >= moves
+    return (h.deal is not None and h.deal.hand == hand and h.phase.value == "play"
+            and len(h.deal.moves) >= moves)
 
 
-def lose_host_and_a_holder(seed: int, hand: int = 2, moves: int = 4) -> tuple[MigratingTable, list[Any], dict[int, set[Any]]]:
+def lose_host_and_a_holder(
+    seed: int, hand: int = 2, moves: int = 4
+) -> tuple[MigratingTable, list[Any], dict[int, set[Any]]]:
     """Seat 1 quits mid-hand; the host resigns it but dies before re-splitting the escrow."""
     table = MigratingTable(Rules.preset("classic", target=100), 4, seed=seed)
     table.run(lambda: _in_play(table, hand, moves))
@@ -46,7 +49,8 @@ def lose_host_and_a_holder(seed: int, hand: int = 2, moves: int = 4) -> tuple[Mi
 def test_the_unknown_tiles_are_reshuffled_when_a_share_is_lost_with_the_host(seed: int) -> None:
     table, before, hands = lose_host_and_a_holder(seed)
     new = table.by_seat(2)
-    table.run(lambda: new.host is not None and any(isinstance(e, MigrationDone) for e in new.events), max_time=30)
+    table.run(lambda: new.host is not None
+              and any(isinstance(e, MigrationDone) for e in new.events), max_time=30)
     assert new.host is not None and new.host.state is not None
     done = [e for e in new.events if isinstance(e, MigrationDone)]
     assert done and done[0].rebuilt

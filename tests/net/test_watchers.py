@@ -82,7 +82,7 @@ def watched_match(players: int = 4, **table: Any) -> tuple[Table, list[PeerSlot]
     return t, watchers
 
 
-def test_two_watchers_follow_a_whole_match_check_every_hand_and_keep_the_players_transcript() -> None:
+def test_two_watchers_follow_a_match_check_every_hand_and_keep_the_players_transcript() -> None:
     t, watchers = watched_match()
     players_doc = last_transcript(t.host_events)
     assert verify_transcript(players_doc).ok
@@ -228,8 +228,8 @@ def test_a_watcher_is_told_the_move_clock_and_who_is_out_of_time() -> None:
 
     from lanomino.net.session import Timings
 
-    clocked = Timings(heartbeat_s=FAST.heartbeat_s, liveness_s=FAST.liveness_s, grace_s=FAST.grace_s,
-                      move_s=2.0)
+    clocked = Timings(heartbeat_s=FAST.heartbeat_s, liveness_s=FAST.liveness_s,
+                      grace_s=FAST.grace_s, move_s=2.0)
     t = Table(Rules.preset("classic"), 2, timings=clocked)
     t.slots[0].mute = frozenset({"move"})  # the player never moves: it runs out of time
     w = t.add_watcher("ada")
