@@ -34,13 +34,16 @@ from lanomino.bots.paired import best_paired, paired_search
 from lanomino.bots.playout import (
     ROLLOUTS,
     VALUES,
+    TooBig,
+    can_solve,
     match_value,
     play_out,
     rollout_choice,
     side_values,
+    solve_moves,
 )
 from lanomino.bots.tree import TREE_EXPLORE, tree_search
-from lanomino.engine import Action, GameState, Observation, apply
+from lanomino.engine import TILES, Action, GameState, Observation, apply
 from lanomino.engine.observe import determinize
 
 __all__ = [
@@ -59,6 +62,7 @@ SETTLE_VISITS = 16
 SETTLE_Z = 3.0
 SETTLE_MARGIN = 0.002
 SETTLE_FLOOR = 0.0025  # a variance floor per visit, so a few equal results do not look certain
+EXACT_RATE = 13_000  # positions the exact solver may visit per second of budget (pure Python)
 
 
 def search(
@@ -133,8 +137,11 @@ def _pick(visits: list[int], totals: list[float], sims: int) -> int:
 class Settings:
     """How Expert searches; the defaults are the variants that won in the benchmarks (README).
 
-    ``tree``: the information-set tree (``tree.py``) instead of the flat search; ``settle``: let
-    a flat search stop early once its choice is settled; ``rollout``: the policy below the search
+    ``tree``: the information-set tree (``tree.py``) instead of the flat search; ``paired``: the
+    paired search (``paired.py``: every move in contention played in the same worlds) instead;
+    ``exact``: when the table leaves only one world possible and nothing to draw, solve the
+    hand exactly instead of searching (``solve_known``); ``settle``: let a flat or paired search
+    stop early once its choice is settled; ``rollout``: the policy below the search
     (see ``playout.ROLLOUTS``); ``value``: what a finished hand is worth (``playout.VALUES``);
     ``endgame``: solve worlds exactly once at most this many tiles are in the hands (0: never);
     ``explore``: the tree's UCB1 constant; ``weigh``: sample this many worlds and keep one by how
@@ -143,6 +150,7 @@ class Settings:
 
     tree: bool = False
     paired: bool = False
+    exact: bool = False
     settle: bool = True
     rollout: str = "greedy"
     value: str = "match"
@@ -164,7 +172,13 @@ def analyse(
     settings: Settings = Settings(),
 ) -> list[tuple[Action, int, float]]:
     """(action, simulations, mean value) for each legal move, searched as ``settings`` say."""
+    started = clock()
     plain = HandSampler(read_knowledge(obs))
+    if settings.exact:
+        known = solve_known(obs, rng, plain, settings.value, int(budget_s * EXACT_RATE))
+        if known is not None:
+            return known
+        budget_s -= clock() - started
     sampler: HandSampler | WeightedSampler = plain
     if settings.weigh > 1:
         sampler = WeightedSampler(plain, past_choices(obs), settings.weigh)
@@ -176,6 +190,24 @@ def analyse(
                            settings.rollout, settings.value, settings.endgame)
     return search(obs, rng, budget_s, max_sims, clock, settings.settle, settings.rollout,
                   settings.value, sampler)
+
+
+def solve_known(obs: Observation, rng: random.Random, sampler: HandSampler, value: str,
+                limit: int) -> list[tuple[Action, int, float]] | None:
+    """(action, 1, exact value) for each legal move when what the table has shown leaves one
+    world (every hidden tile placed, nothing to draw: a game of perfect information) small
+    enough to solve in ``limit`` positions; else None."""
+    if sampler.relaxed or sampler.count() != 1:
+        return None
+    world = sampler.sample(rng)
+    state = cast(GameState, determinize(obs, world.hands, world.boneyard))
+    if not can_solve(state, len(TILES)):
+        return None
+    try:
+        values = solve_moves(state, obs.legal, obs.side_of(obs.seat), value, obs.scores, limit)
+    except TooBig:
+        return None
+    return [(m, 1, v) for m, v in zip(obs.legal, values, strict=True)]
 
 
 def best_move(results: Sequence[tuple[Action, int, float]], settings: Settings) -> Action:

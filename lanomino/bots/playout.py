@@ -134,6 +134,22 @@ def solve(state: GameState, side: int, value: str, before: Sequence[int], limit:
     return _minimax(state, side, value, before, memo, [limit])
 
 
+def solve_moves(state: GameState, moves: Sequence[Action], side: int, value: str,
+                before: Sequence[int], limit: int) -> list[float]:
+    """``side``'s value of each of ``moves`` (the mover's) in ``state`` with every seat playing
+    perfectly from then on, one memo shared by all (see ``can_solve``). Raises TooBig after
+    ``limit`` positions."""
+    memo: dict[tuple[int, ...], float] = {}
+    left = [limit]
+    seat = state.turn
+    out = []
+    for action in moves:
+        child = state.copy()
+        apply(child, seat, action)
+        out.append(_minimax(child, side, value, before, memo, left))
+    return out
+
+
 def _minimax(state: GameState, side: int, value: str, before: Sequence[int],
              memo: dict[tuple[int, ...], float], left: list[int]) -> float:
     if state.phase is not Phase.PLAY:

@@ -1,5 +1,6 @@
-"""Expert's paired search: every move in contention is played out in the same sampled worlds, a
-clearly worse move is dropped, and the search stops once the choice is made."""
+"""Expert's paired search (every move in contention is played out in the same sampled worlds, a
+clearly worse move is dropped, the search stops once the choice is made) and its exact solving
+of endgames of perfect information."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import random
 
 from bot_positions import deal, opening_position
 
-from lanomino.bots.expert import make_expert
+from lanomino.bots.expert import Settings, analyse, make_expert
 from lanomino.bots.knowledge import HandSampler, read_knowledge
 from lanomino.bots.paired import CHECK_MIN, best_paired, paired_search, prune
-from lanomino.engine import End, Play, Rules, apply, new_game, observe, parse_tile
+from lanomino.bots.playout import solve_moves
+from lanomino.engine import End, GameState, Play, Rules, apply, new_game, observe, parse_tile
 
 
 def still() -> float:
@@ -69,3 +71,43 @@ def test_the_paired_expert_plays_for_the_match() -> None:
     assert expert(observe(state, 0), random.Random(1)) == points
     state.scores = [140, 140]
     assert expert(observe(state, 0), random.Random(1)) == shed
+
+
+def known_endgame() -> GameState:
+    """Block with every tile dealt (14 each), so each seat can work out the other's hand: a game
+    of perfect information. Twenty plays in, the ends are 4 and 5; Ana holds 1-0 5-2 6-2 6-5,
+    Ben 2-0 2-1 4-1 5-1. 6-5 sheds 11 pips and shows a 6, which Ben lacks: his one play is
+    4-1. 5-2 shows a 2, and Ben holds two of them."""
+    state = new_game(Rules.preset("block", hand_size=14), 2)
+    deal(state, ["1-0 5-2 6-2 6-5 6-6 3-3 5-5 4-4 6-4 1-1 3-1 2-2 4-3 3-0",
+                 "2-0 2-1 4-1 5-1 6-3 5-3 5-4 6-1 6-0 0-0 3-2 4-2 4-0 5-0"])
+    plays = ("6-6 L 6-3 L 3-3 L 5-3 L 5-5 L 5-4 L 4-4 L 6-1 R 6-4 L 6-0 L 1-1 R 0-0 L 3-1 R "
+             "3-2 R 2-2 R 4-2 R 4-3 R 4-0 L 3-0 R 5-0 R").split()
+    for i in range(0, len(plays), 2):
+        end = End.LEFT if plays[i + 1] == "L" else End.RIGHT
+        apply(state, state.turn, Play(parse_tile(plays[i]), end if i else None))
+    return state
+
+
+def test_a_perfect_information_endgame_is_solved_exactly() -> None:
+    state = known_endgame()
+    obs = observe(state, 0)
+    shed, opens = Play(parse_tile("6-5"), End.RIGHT), Play(parse_tile("5-2"), End.RIGHT)
+    assert set(obs.legal) == {shed, opens}
+    results = analyse(obs, random.Random(1), 1.0, 300, still, Settings(exact=True))
+    # Solved, not sampled: one "visit" each, and the values are the minimax values.
+    assert {a: n for a, n, _ in results} == {shed: 1, opens: 1}
+    values = solve_moves(state, obs.legal, 0, "match", (0, 0), 100_000)
+    assert [v for _, _, v in results] == values
+    assert dict(zip(obs.legal, values, strict=True))[shed] > dict(
+        zip(obs.legal, values, strict=True))[opens]
+    assert make_expert(clock=still, exact=True)(obs, random.Random(1)) == shed
+    # Too big for the budget (a solver allowed no positions): it searches instead.
+    tiny = analyse(obs, random.Random(1), 1e-9, 300, still, Settings(exact=True))
+    assert sum(n for _, n, _ in tiny) > 2
+
+
+def test_exact_solving_waits_until_one_world_is_left() -> None:
+    obs = opening_position()  # 14 tiles unseen: many worlds
+    results = analyse(obs, random.Random(1), 1.0, 200, still, Settings(exact=True))
+    assert sum(n for _, n, _ in results) == 200
