@@ -99,7 +99,8 @@ def search(
         totals[i] += got
         squares[i] += got * got
         sims += 1
-        if settle and sims >= SETTLE_MIN and sims % SETTLE_EVERY == 0 and settled(visits, totals, squares):
+        due = settle and sims >= SETTLE_MIN and sims % SETTLE_EVERY == 0
+        if due and settled(visits, totals, squares):
             break
     return [(m, v, t / v if v else 0.0) for m, v, t in zip(moves, visits, totals, strict=True)]
 

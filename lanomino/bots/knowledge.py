@@ -112,7 +112,9 @@ class Knowledge:
                 if mask != self.mine:
                     return False
                 continue
-            if len(hand) != self.hand_sizes[seat] or mask & ~self.unseen or mask & self.forbidden[seat]:
+            if len(hand) != self.hand_sizes[seat]:
+                return False
+            if mask & ~self.unseen or mask & self.forbidden[seat]:
                 return False
         return True
 
@@ -182,7 +184,7 @@ class HandSampler:
         tiles = tiles_of(know.unseen)
         gone = len(tiles) - sum(know.hand_sizes[s] for s in others) - know.boneyard
         if gone < 0:
-            raise ValueError("the observation holds fewer unseen tiles than hands and boneyard need")
+            raise ValueError("the observation has fewer unseen tiles than the hands and boneyard")
         self.caps = (*(know.hand_sizes[s] for s in others), know.boneyard, gone)
         self.relaxed = False
         self.tiles, self.allowed = self._allowed(tiles, strict=True)

@@ -56,11 +56,14 @@ def random_hand(rules: Rules, players: int, rng: random.Random) -> GameState:
     deck = list(TILES)
     rng.shuffle(deck)
     size = rules.hand_size_for(players)
-    start_hand(state, [deck[i * size : (i + 1) * size] for i in range(players)], deck[players * size :])
+    hands = [deck[i * size : (i + 1) * size] for i in range(players)]
+    start_hand(state, hands, deck[players * size :])
     return state
 
 
-def random_positions(rules: Rules, players: int, rng: random.Random) -> Iterator[tuple[GameState, Observation]]:
+def random_positions(
+    rules: Rules, players: int, rng: random.Random
+) -> Iterator[tuple[GameState, Observation]]:
     """Every decision of a hand played by random moves: (true state, the mover's observation)."""
     state = random_hand(rules, players, rng)
     while state.phase is Phase.PLAY:

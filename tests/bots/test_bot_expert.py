@@ -66,7 +66,9 @@ def test_expert_plays_for_the_match_not_the_hand() -> None:
         state.scores = scores
         obs = observe(state, 0)
         assert set(obs.legal) == {shed, points}
-        results = search(obs, random.Random(1), budget_s=1.0, max_sims=1500, clock=lambda: 0.0, settle=False)
+        results = search(
+            obs, random.Random(1), budget_s=1.0, max_sims=1500, clock=lambda: 0.0, settle=False
+        )
         return [(a, v) for a, _, v in sorted(results, key=lambda r: -r[2])]
 
     early = ranked([0, 0])
