@@ -156,7 +156,8 @@ class LabProcess:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 tail = "\n".join(list(self.stderr_tail)[-30:])
-                raise AssertionError(f"no matching line from pid {self.pid} in {timeout_s} s; stderr:\n{tail}")
+                raise AssertionError(f"no matching line from pid {self.pid} in {timeout_s} s; "
+                                     f"stderr:\n{tail}")
             try:
                 line = self.lines.get(timeout=remaining)
             except queue.Empty:
@@ -164,7 +165,8 @@ class LabProcess:
             if line is None:
                 self._err_reader.join(timeout=2)
                 err = "\n".join(self.stderr_tail)
-                raise AssertionError(f"pid {self.pid} ended (rc {self.popen.wait(timeout=5)}): {err}")
+                rc = self.popen.wait(timeout=5)
+                raise AssertionError(f"pid {self.pid} ended (rc {rc}): {err}")
             try:
                 obj = json.loads(line)
             except ValueError:
@@ -259,11 +261,12 @@ class NetLab:
         for ns, dev in self._link_ends(host):
             for args in (
                 ["qdisc", "add", "dev", dev, "root", "handle", "1:", "htb", "default", "1"],
-                ["class", "add", "dev", dev, "parent", "1:", "classid", "1:1", "htb", "rate", "10gbit",
-                 "quantum", "60000"],
-                ["class", "add", "dev", dev, "parent", "1:", "classid", "1:2", "htb", "rate", "10gbit",
-                 "quantum", "60000"],
-                ["qdisc", "add", "dev", dev, "parent", "1:2", "handle", "2:", "pfifo", "limit", "0"],
+                ["class", "add", "dev", dev, "parent", "1:", "classid", "1:1", "htb",
+                 "rate", "10gbit", "quantum", "60000"],
+                ["class", "add", "dev", dev, "parent", "1:", "classid", "1:2", "htb",
+                 "rate", "10gbit", "quantum", "60000"],
+                ["qdisc", "add", "dev", dev, "parent", "1:2", "handle", "2:", "pfifo",
+                 "limit", "0"],
                 ["filter", "add", "dev", dev, "parent", "1:", "protocol", "all", "prio", "1", "bpf",
                  "bytecode", program],
             ):
@@ -271,7 +274,8 @@ class NetLab:
                                       text=True, timeout=10)
                 if done.returncode != 0:
                     self.clear_loss(host)
-                    raise LossUnavailable(f"tc {' '.join(args[:2])} on {dev}: {done.stderr.strip()}")
+                    raise LossUnavailable(f"tc {' '.join(args[:2])} on {dev}: "
+                                          f"{done.stderr.strip()}")
 
     def clear_loss(self, host: LabHost) -> None:
         """Remove what ``set_loss`` put on the link (nothing happens when there is none)."""
@@ -283,8 +287,8 @@ class NetLab:
         """(packets offered, packets dropped) on both ends of a lossy link, summed."""
         offered = dropped = 0
         for ns, dev in self._link_ends(host):
-            out = subprocess.run(["ip", "netns", "exec", ns, "tc", "-s", "qdisc", "show", "dev", dev],
-                                 capture_output=True, text=True, timeout=10).stdout
+            shown = ["ip", "netns", "exec", ns, "tc", "-s", "qdisc", "show", "dev", dev]
+            out = subprocess.run(shown, capture_output=True, text=True, timeout=10).stdout
             for block in out.split("qdisc ")[1:]:
                 words = block.split()
                 if words[0] == "htb" and words[1] == "1:":
@@ -306,7 +310,8 @@ class NetLab:
             env=self._env(),
         )
 
-    def spawn(self, host: LabHost, argv: Sequence[str], env: Mapping[str, str] | None = None) -> LabProcess:
+    def spawn(self, host: LabHost, argv: Sequence[str],
+              env: Mapping[str, str] | None = None) -> LabProcess:
         """Start a long-running command inside a host's namespace (killed by ``close``); ``env``
         adds variables to the child's environment (e.g. ``LANOMINO_LOG``)."""
         popen = subprocess.Popen(

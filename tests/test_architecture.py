@@ -29,7 +29,8 @@ class Layer:
     may_import: tuple[str, ...]  # other lanomino packages (its own is always allowed)
     never: tuple[str, ...]  # top-level module names it must not import
     third_party: tuple[str, ...] | None = None  # allowed non-stdlib libraries; None: any
-    exempt: dict[str, tuple[str, ...]] = field(default_factory=dict)  # module -> names it may use anyway
+    # module -> names it may use anyway
+    exempt: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 # what both sessions (net/host/, net/peer/) build on
@@ -40,8 +41,8 @@ LAYERS: tuple[Layer, ...] = (
     Layer(
         "lanomino.engine",
         may_import=(),
-        never=("time", "random", "asyncio", "socket", "sqlite3", "logging", "threading", "subprocess",
-               "secrets", *IO_LIBS),
+        never=("time", "random", "asyncio", "socket", "sqlite3", "logging", "threading",
+               "subprocess", "secrets", *IO_LIBS),
         third_party=(),
     ),
     Layer(
@@ -200,7 +201,8 @@ def imports_of(path: Path) -> list[Import]:
                     visit(ast.Module(body=[stmt], type_ignores=[]), False, top)
                 for stmt in child.orelse:
                     visit(ast.Module(body=[stmt], type_ignores=[]), runtime, top)
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                    ast.Lambda)):
                 visit(child, runtime, False)
             else:
                 visit(child, runtime, top)
@@ -232,10 +234,12 @@ def layer_violations(layer: Layer) -> Iterator[str]:
                 if imp.module == "lanomino" or _in(imp.module, layer.package):
                     continue  # the root package (its version) or the layer itself
                 if not any(_in(imp.module, allowed) for allowed in layer.may_import):
-                    yield f"{where}: {name} imports {imp.module}; {layer.package} may import only " + (
-                        ", ".join(layer.may_import) or "the standard library")
+                    allowed = ", ".join(layer.may_import) or "the standard library"
+                    yield (f"{where}: {name} imports {imp.module}; "
+                           f"{layer.package} may import only {allowed}")
             elif top in layer.never and top not in exempt:
-                yield f"{where}: {name} imports {imp.module}, which {layer.package} must never import"
+                yield (f"{where}: {name} imports {imp.module}, "
+                       f"which {layer.package} must never import")
             elif (
                 layer.third_party is not None
                 and top not in sys.stdlib_module_names
@@ -243,8 +247,9 @@ def layer_violations(layer: Layer) -> Iterator[str]:
                 and top not in layer.third_party
                 and top not in exempt
             ):
-                yield f"{where}: {name} imports the library {top}; {layer.package} may use only " + (
-                    ", ".join(layer.third_party) or "the standard library")
+                libraries = ", ".join(layer.third_party) or "the standard library"
+                yield (f"{where}: {name} imports the library {top}; "
+                       f"{layer.package} may use only {libraries}")
 
 
 @pytest.mark.parametrize("layer", LAYERS, ids=lambda layer: layer.package)
@@ -260,13 +265,14 @@ def test_each_io_library_is_imported_in_one_place(library: str) -> None:
         f"{path.relative_to(ROOT)}:{imp.line}: {name} imports {imp.module}"
         for name, path in MODULES.items()
         for imp in imports_of(path)
-        if imp.runtime and _top(imp.module) == library and not any(_in(name, o) for o in OWNERS[library])
+        if imp.runtime and _top(imp.module) == library
+        and not any(_in(name, o) for o in OWNERS[library])
     ]
     assert wrong == []
 
 
 def test_bots_use_only_the_random_they_are_given() -> None:
-    """A bot takes ``rng: random.Random``; the module-level functions of ``random`` are the global RNG."""
+    """A bot takes ``rng: random.Random``; ``random``'s module functions use the global RNG."""
     wrong = []
     for name, path in MODULES.items():
         if not _in(name, "lanomino.bots"):
@@ -284,7 +290,7 @@ def test_bots_use_only_the_random_they_are_given() -> None:
 
 def test_cli_start_up_imports_no_heavy_library() -> None:
     """What ``lanomino --help`` loads: cli.py, every command module, and what they import at
-    module level, followed through lanomino. None of it may import zmq, zeroconf or prompt_toolkit."""
+    module level, followed through lanomino. None of it may import zmq, zeroconf, prompt_toolkit."""
     from lanomino.cli import COMMANDS
 
     todo = ["lanomino.cli", *(module for _name, module, _help in COMMANDS)]
@@ -314,8 +320,8 @@ CORE_LIMIT = 400
 
 
 def test_protocol_core_modules_stay_small() -> None:
-    big = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()
-           if any(_in(name, core) for core in CORE)}
+    big = {name: len(path.read_text(encoding="utf-8").splitlines())
+           for name, path in MODULES.items() if any(_in(name, core) for core in CORE)}
     assert all(any(_in(name, core) for name in big) for core in CORE)  # each part exists
     over = {n: lines for n, lines in big.items() if lines > CORE_LIMIT}
     assert over == {}
@@ -353,7 +359,7 @@ def test_no_class_stack_in_net_is_deeper_than_two() -> None:
     assert {q: d for q, d in stacks.items() if d > MAX_CLASS_STACK} == {}
 
 
-# ----- the checker itself --------------------------------------------------------------------------
+# ----- the checker itself ----------------------------------------------------------------------
 
 
 def test_checker_sees_a_wrong_arrow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,8 @@ def rest(used: list[str]) -> list[str]:
     taken = {tuple(sorted(map(int, t.split("-")))) for t in used}
     return [str(t) for t in TILES if (t.low, t.high) not in taken]
 
-def hand(hands: list[str], moves: list[dict[str, Any]], front: tuple[str, ...] | list[str] = ()) -> dict[str, Any]:
+def hand(hands: list[str], moves: list[dict[str, Any]],
+         front: tuple[str, ...] | list[str] = ()) -> dict[str, Any]:
     deal = [h.split() for h in hands]
     used = [t for h in deal for t in h] + list(front)
     assert len(set(tuple(sorted(t.split("-"))) for t in used)) == len(used), "duplicate tile"
@@ -43,7 +44,8 @@ def m(
         d["resign"] = True
     return d
 
-def write(name: str, rules: dict[str, Any], players: list[str], hands: list[dict[str, Any]]) -> None:
+def write(name: str, rules: dict[str, Any], players: list[str],
+          hands: list[dict[str, Any]]) -> None:
     doc = {"format": "lanomino.record/1", "rules": rules, "players": players, "hands": hands}
     with open(OUT / f"{name}.record.json", "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1)
@@ -67,7 +69,8 @@ CHAIN = [m(0, "6-6"), m(1, "6-5", "left"), m(0, "5-4", "left"), m(1, "4-6", "lef
 blocked2 = hand(["6-6 5-4 6-3 6-2 1-0 2-0 1-1", "6-5 6-4 3-2 6-1 6-0 5-5 4-1"], CHAIN)
 write("block_two_players_blocked", {"preset": "block"}, ["Ana", "Ben"], [blocked2])
 
-# 3. All Fives with four tiles each: the spinner, a short end counted once covered, a draw, rounding.
+# 3. All Fives with four tiles each: the spinner, a short end counted once covered, a draw,
+# rounding.
 fives = hand(
     ["5-5 5-1 5-3 2-2", "5-0 5-4 6-1 1-0"],
     [m(0, "5-5"), m(1, "5-0", "left"), m(0, "5-1", "right"), m(1, "5-4", "up"),
@@ -105,10 +108,12 @@ write("malformed_end", {"preset": "block"}, ["Ana", "Ben"], [bad])
 # 8. All Fives to 15: seat 1 reaches the target with the 5-4 on the spinner's short end.
 target = hand(["5-5 5-1 5-3 2-2", "5-0 5-4 6-1 1-0"],
               [m(0, "5-5"), m(1, "5-0", "left"), m(0, "5-1", "right"), m(1, "5-4", "up")])
-write("allfives_target_mid_hand", {"preset": "allfives", "hand_size": 4, "target": 15}, ["Ana", "Ben"], [target])
+write("allfives_target_mid_hand", {"preset": "allfives", "hand_size": 4, "target": 15},
+      ["Ana", "Ben"], [target])
 
 # 9. Three players: seat 1 resigns, play goes on without its tiles; then seat 2 resigns too.
 resign1 = hand(["5-5 5-1", "6-2 3-0", "5-4 5-3"],
                [m(0, "5-5"), m(1, resign=True), m(2, "5-3", "left"), m(0, "5-1")])
 resign2 = hand(["6-6 6-5", "", "4-4 3-3"], [m(0, "6-5"), m(2, resign=True)])
-write("resign_three_players", {"preset": "block", "hand_size": 2}, ["Ana", "Ben", "Cy"], [resign1, resign2])
+write("resign_three_players", {"preset": "block", "hand_size": 2}, ["Ana", "Ben", "Cy"],
+      [resign1, resign2])

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,6 +24,11 @@ def _replay(path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _expected(record: Path) -> Any:
+    """The golden result stored beside ``record``."""
+    return json.loads(record.with_name(record.name.replace(".record.", ".expected.")).read_text())
+
+
 def test_there_are_golden_records_for_every_required_case() -> None:
     names = {p.name.removesuffix(".record.json") for p in RECORDS}
     assert {"classic_three_players_domino", "block_two_players_blocked", "allfives_spinner",
@@ -33,7 +39,7 @@ def test_there_are_golden_records_for_every_required_case() -> None:
 
 @pytest.mark.parametrize("record", RECORDS, ids=lambda p: p.name.removesuffix(".record.json"))
 def test_replay_json_matches_the_golden_result(record: Path) -> None:
-    expected = json.loads(record.with_name(record.name.replace(".record.", ".expected.")).read_text())
+    expected = _expected(record)
     done = _replay(record, "--json")
     assert done.returncode == expected["exit"], done.stderr
     assert "Traceback" not in done.stderr
@@ -46,7 +52,7 @@ def test_replay_json_matches_the_golden_result(record: Path) -> None:
 
 @pytest.mark.parametrize("record", RECORDS, ids=lambda p: p.name.removesuffix(".record.json"))
 def test_plain_replay_tells_the_same_story(record: Path) -> None:
-    expected = json.loads(record.with_name(record.name.replace(".record.", ".expected.")).read_text())
+    expected = _expected(record)
     done = _replay(record)
     assert done.returncode == expected["exit"]
     assert "Traceback" not in done.stderr

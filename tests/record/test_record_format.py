@@ -20,8 +20,9 @@ def good_record() -> dict[str, Any]:
             {
                 "deal": [["6-6", "3-1"], ["5-5", "4-1"]],
                 "boneyard": [
-                    "0-0", "1-0", "1-1", "2-0", "2-1", "2-2", "3-0", "3-2", "3-3", "4-0", "4-2", "4-3",
-                    "4-4", "5-0", "5-1", "5-2", "5-3", "5-4", "6-0", "6-1", "6-2", "6-3", "6-4", "6-5",
+                    "0-0", "1-0", "1-1", "2-0", "2-1", "2-2", "3-0", "3-2", "3-3", "4-0", "4-2",
+                    "4-3", "4-4", "5-0", "5-1", "5-2", "5-3", "5-4", "6-0", "6-1", "6-2", "6-3",
+                    "6-4", "6-5",
                 ],
                 "moves": [{"seat": 0, "play": "6-6"}],
             }
@@ -96,7 +97,8 @@ def _broken(path: list[Any], value: Any, delete: bool = False) -> dict[str, Any]
         (_broken(["hands", 0, "moves", 0, "draw"], True), "$.hands[0].moves[0]"),
         (_broken(["hands", 0, "moves", 0, "colour"], "red"), "$.hands[0].moves[0].colour"),
         (_broken(["hands", 0, "moves", 0], {"seat": 0, "pass": "yes"}), "$.hands[0].moves[0].pass"),
-        (_broken(["hands", 0, "moves", 0], {"seat": 0, "pass": True, "end": "left"}), "$.hands[0].moves[0].end"),
+        (_broken(["hands", 0, "moves", 0], {"seat": 0, "pass": True, "end": "left"}),
+         "$.hands[0].moves[0].end"),
     ],
 )
 def test_a_malformed_record_names_the_json_path(doc: Any, where: str) -> None:

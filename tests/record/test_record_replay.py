@@ -25,7 +25,8 @@ def _doc(rules: dict[str, Any], players: list[str], hands: list[dict[str, Any]])
     return {"format": FORMAT, "rules": rules, "players": players, "hands": hands}
 
 
-def _hand(deal: list[list[str]], moves: list[dict[str, Any]], front: tuple[str, ...] = ()) -> dict[str, Any]:
+def _hand(deal: list[list[str]], moves: list[dict[str, Any]],
+          front: tuple[str, ...] = ()) -> dict[str, Any]:
     used = [t for hand in deal for t in hand] + list(front)
     return {"deal": deal, "boneyard": [*front, *_rest(*used)], "moves": moves}
 
@@ -34,7 +35,8 @@ BLOCKED = _hand([["6-6", "3-1"], ["5-5", "4-1"]], [{"seat": 0, "play": "6-6"}])
 
 
 def test_replay_gives_the_hand_result_and_scores() -> None:
-    result = replay(parse_record(_doc({"preset": "block", "hand_size": 2}, ["Ana", "Ben"], [BLOCKED])))
+    doc = _doc({"preset": "block", "hand_size": 2}, ["Ana", "Ben"], [BLOCKED])
+    result = replay(parse_record(doc))
     assert result.to_json() == {
         "hands": [{"end": "blocked", "winner": 0, "points": [11, 0], "pips_left": [4, 15]}],
         "scores": [11, 0],
@@ -66,7 +68,8 @@ def test_an_illegal_move_names_hand_move_and_reason() -> None:
 def test_an_unfinished_last_hand_is_reported_as_unfinished() -> None:
     hand = _hand([["5-5", "5-1"], ["5-3", "2-0"]], [{"seat": 0, "play": "5-5"}])
     result = replay(parse_record(_doc({"preset": "block", "hand_size": 2}, ["A", "B"], [hand])))
-    assert result.to_json()["hands"] == [{"end": "unfinished", "winner": None, "points": [0, 0], "pips_left": [6, 10]}]
+    unfinished = {"end": "unfinished", "winner": None, "points": [0, 0], "pips_left": [6, 10]}
+    assert result.to_json()["hands"] == [unfinished]
     assert result.finished is False
 
 
@@ -77,7 +80,8 @@ def test_an_unfinished_hand_followed_by_another_is_an_error() -> None:
 
 
 def test_a_bad_deal_is_an_illegal_move_error_naming_the_hand() -> None:
-    hand = {"deal": [["6-6", "3-1"], ["5-5", "4-1"]], "boneyard": _rest("6-6", "3-1", "5-5")[:-1], "moves": []}
+    hand = {"deal": [["6-6", "3-1"], ["5-5", "4-1"]], "boneyard": _rest("6-6", "3-1", "5-5")[:-1],
+            "moves": []}
     with pytest.raises(IllegalMoveError, match="^hand 1: bad deal: "):
         replay(parse_record(_doc({"preset": "block", "hand_size": 2}, ["A", "B"], [hand])))
 
@@ -106,8 +110,10 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     *[(p, n, {}) for p in ("classic", "block", "allfives") for n in (2, 3, 4)],
     ("partnership", 4, {}),
     ("partnership", 4, {"game": "allfives"}),
-    ("classic", 3, {"no_double": "reshuffle", "next_opener": "highest-double", "blocked_tie": "lightest-tile"}),
-    ("classic", 2, {"next_opener": "alternate", "boneyard_reserve": 2, "draw_when_playable": True}),
+    ("classic", 3, {"no_double": "reshuffle", "next_opener": "highest-double",
+                    "blocked_tie": "lightest-tile"}),
+    ("classic", 2, {"next_opener": "alternate", "boneyard_reserve": 2,
+                    "draw_when_playable": True}),
     ("classic", 4, {"no_winner_opener": "next-seat", "blocked_scoring": "total"}),
     ("allfives", 2, {"round_to_5": False, "next_opener": "alternate"}),
 ]
@@ -115,7 +121,8 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
 
 @settings(max_examples=40, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
-@given(config=st.sampled_from(CONFIGS), bots=st.sampled_from(["random", "greedy"]), seed=st.integers(0, 2**32 - 1))
+@given(config=st.sampled_from(CONFIGS), bots=st.sampled_from(["random", "greedy"]),
+       seed=st.integers(0, 2**32 - 1))
 def test_every_self_play_record_replays_to_the_same_result(
     config: tuple[str, int, dict[str, Any]], bots: str, seed: int
 ) -> None:
@@ -134,11 +141,12 @@ def test_every_self_play_record_replays_to_the_same_result(
 
 def test_a_first_tile_with_an_end_is_refused() -> None:
     hand = _hand([["6-6", "3-1"], ["5-5", "4-1"]], [{"seat": 0, "play": "6-6", "end": "left"}])
-    with pytest.raises(IllegalMoveError, match=r"^hand 1, move 1: the first tile of a hand takes no end"):
+    with pytest.raises(IllegalMoveError,
+                       match=r"^hand 1, move 1: the first tile of a hand takes no end"):
         replay(parse_record(_doc({"preset": "block", "hand_size": 2}, ["A", "B"], [hand])))
 
 
-def test_a_resignation_between_hands_is_written_after_the_hand_and_ends_a_two_player_match() -> None:
+def test_a_resignation_between_hands_is_written_after_the_hand_and_ends_a_two_seat_match() -> None:
     hand = dict(BLOCKED, moves=[{"seat": 0, "play": "6-6"}, {"seat": 1, "resign": True}])
     result = replay(parse_record(_doc({"preset": "block", "hand_size": 2}, ["A", "B"], [hand])))
     assert result.hands[0].end == "blocked"
