@@ -31,5 +31,6 @@ def test_a_headless_bot_names_the_winner_instead_of_an_index(tmp_path: Path) -> 
             host.kill()
             host.wait()
     line = bot.stdout.strip().splitlines()[-1]
-    assert re.match(r"match over: (you|Hal) won: Hal \d+, you \d+; (1 hand|\d+ hands), ", line), line
+    said = r"match over: (you|Hal) won: Hal \d+, you \d+; (1 hand|\d+ hands), "
+    assert re.match(said, line), line
     assert "winner" not in line

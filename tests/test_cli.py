@@ -68,7 +68,8 @@ def test_the_probe_would_see_a_heavy_import() -> None:
     # The check above means something: importing prompt_toolkit does show up in sys.modules.
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-c", "import sys, prompt_toolkit; print('prompt_toolkit' in sys.modules)"],
+        [sys.executable, "-c",
+         "import sys, prompt_toolkit; print('prompt_toolkit' in sys.modules)"],
         capture_output=True, text=True, timeout=60, env=env,
     )
     assert done.stdout.strip() == "True"
@@ -81,11 +82,13 @@ def _assert_usage_error(done: subprocess.CompletedProcess[str], words: str) -> N
 
 
 def test_bad_rule_settings_exit_2_with_a_clear_message() -> None:
-    _assert_usage_error(_run("selfplay", "--set", "target=lots"), "target must be a whole number, not 'lots'")
+    _assert_usage_error(_run("selfplay", "--set", "target=lots"),
+                        "target must be a whole number, not 'lots'")
     _assert_usage_error(_run("selfplay", "--set", "colour=red"), "unknown rule option 'colour'")
     _assert_usage_error(_run("selfplay", "--set", "target"), "--set takes name=value")
     _assert_usage_error(_run("selfplay", "--rules", "poker"), "unknown preset 'poker'")
-    _assert_usage_error(_run("rules", "--set", "game=chess"), "game must be one of draw, block, allfives")
+    _assert_usage_error(_run("rules", "--set", "game=chess"),
+                        "game must be one of draw, block, allfives")
     _assert_usage_error(_run("selfplay", "--rules", "partnership", "--players", "3"),
                         "a partnership game needs exactly 4 players")
     _assert_usage_error(_run("selfplay", "--bots", "wizard"), "unknown bot 'wizard'")
@@ -99,21 +102,23 @@ def _selfplay_json(*args: str) -> dict[str, Any]:
 
 
 def test_selfplay_with_the_same_seed_plays_the_same_games() -> None:
-    args = ("--rules", "allfives", "--players", "3", "--games", "3", "--seed", "1234", "--bots", "random,greedy,random")
+    args = ("--rules", "allfives", "--players", "3", "--games", "3", "--seed", "1234",
+            "--bots", "random,greedy,random")
     first, second = _selfplay_json(*args), _selfplay_json(*args)
     assert first.pop("hands_per_second") is not None
     second.pop("hands_per_second")
     assert first == second
     assert first["seed"] == 1234 and first["games"] == 3
     assert sum(first["wins"]) + first["no_winner"] == 3
-    other = _selfplay_json("--rules", "allfives", "--players", "3", "--games", "3", "--seed", "1235")
+    other = _selfplay_json("--rules", "allfives", "--players", "3", "--games", "3",
+                           "--seed", "1235")
     other.pop("hands_per_second")
     assert other != first
 
 
 def test_selfplay_records_replay_to_the_same_wins(tmp_path: Path) -> None:
-    summary = _selfplay_json("--rules", "classic", "--set", "target=30", "--players", "2", "--games", "2",
-                             "--seed", "7", "--records", str(tmp_path))
+    summary = _selfplay_json("--rules", "classic", "--set", "target=30", "--players", "2",
+                             "--games", "2", "--seed", "7", "--records", str(tmp_path))
     records = sorted(tmp_path.glob("*.json"))
     assert len(records) == 2
     wins = [0, 0]

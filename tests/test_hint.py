@@ -19,13 +19,15 @@ BEN_OTHER = ["6-1", "2-2", "3-3", "4-4", "5-5", "5-1", "4-1"]
 MOVES = [{"seat": 0, "play": "6-6"}, {"seat": 1, "play": "6-1", "end": "left"}]
 
 
-def record(tmp_path: Path, ben: list[str] = BEN, moves: list[dict[str, Any]] = MOVES, name: str = "r.json") -> Path:
+def record(tmp_path: Path, ben: list[str] = BEN, moves: list[dict[str, Any]] = MOVES,
+           name: str = "r.json") -> Path:
     used = {parse_tile(t) for t in ANA + ben}
     doc = {
         "format": FORMAT,
         "rules": {"preset": "classic"},
         "players": ["Ana", "Ben"],
-        "hands": [{"deal": [ANA, ben], "boneyard": [str(t) for t in TILES if t not in used], "moves": moves}],
+        "hands": [{"deal": [ANA, ben], "boneyard": [str(t) for t in TILES if t not in used],
+                   "moves": moves}],
     }
     path = tmp_path / name
     path.write_text(json.dumps(doc))
@@ -41,7 +43,8 @@ def hint(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 def test_hint_at_the_end_of_the_record_names_the_mover_and_ranks_moves(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = hint(capsys, str(record(tmp_path)), "--json", "--sims", "300", "--budget", "60", "--seed", "4")
+    code, out, _ = hint(capsys, str(record(tmp_path)), "--json", "--sims", "300", "--budget", "60",
+                        "--seed", "4")
     assert code == 0
     got = json.loads(out)
     assert (got["hand"], got["move"], got["seat"], got["player"]) == (1, 3, 0, "Ana")
@@ -68,8 +71,8 @@ def test_hint_sees_only_the_movers_view(tmp_path: Path, capsys: pytest.CaptureFi
 def test_hint_before_a_recorded_move_shows_what_was_played(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = hint(capsys, str(record(tmp_path)), "--move", "2", "--seat", "ben", "--sims", "50",
-                        "--budget", "60", "--seed", "1")
+    code, out, _ = hint(capsys, str(record(tmp_path)), "--move", "2", "--seat", "ben",
+                        "--sims", "50", "--budget", "60", "--seed", "1")
     assert code == 0
     assert "Hand 1, move 2: Ben (seat 2) to move." in out
     assert "Expert would play 6-1 on the left." in out  # the only tile that fits the 6-6
@@ -104,11 +107,14 @@ def test_bad_arguments_are_usage_errors(
     assert message in err and "Traceback" not in err
 
 
-def test_a_finished_hand_or_a_bad_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_finished_hand_or_a_bad_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     used = {"6-6", "1-1"}
     blocked = {
         "format": FORMAT, "rules": {"preset": "block", "hand_size": 1}, "players": ["A", "B"],
-        "hands": [{"deal": [["6-6"], ["1-1"]], "boneyard": [str(t) for t in TILES if str(t) not in used],
+        "hands": [{"deal": [["6-6"], ["1-1"]],
+                   "boneyard": [str(t) for t in TILES if str(t) not in used],
                    "moves": [{"seat": 0, "play": "6-6"}]}],
     }
     path = tmp_path / "over.json"

@@ -39,7 +39,8 @@ def logged(tmp_path_factory: pytest.TempPathFactory) -> Path:
     log = PlayLog(store)
     log_local(log, play_local(1, level="greedy"), started_at=1_700_000_000.0)
     log_local(log, play_local(2, level="normal"), started_at=1_700_000_100.0)
-    log_local(log, play_local(3, Rules.preset("allfives", target=60), players=3), started_at=1_700_000_200.0)
+    log_local(log, play_local(3, Rules.preset("allfives", target=60), players=3),
+              started_at=1_700_000_200.0)
     doc = make_transcript("block", players=2, seed=4, target=20)
     log.log_match(doc, uid="lan:" + doc["table"], me=0, table="Kitchen", started_at=1_700_000_300.0)
     store.close()
@@ -62,9 +63,10 @@ def test_history_json_and_limit(logged: Path) -> None:
     done = _run("history", "--json", "--limit", "2", data=logged)
     rows = json.loads(done.stdout)
     assert [r["id"] for r in rows] == [4, 3]
-    assert rows[0]["table"] == "Kitchen" and rows[0]["verified"] is True and rows[0]["kind"] == "transcript"
-    assert rows[1]["players"][1] == {"seat": 1, "peer_id": "bot:random", "name": "Ana", "level": "random",
-                                     "you": False}
+    assert rows[0]["table"] == "Kitchen" and rows[0]["verified"] is True
+    assert rows[0]["kind"] == "transcript"
+    assert rows[1]["players"][1] == {"seat": 1, "peer_id": "bot:random", "name": "Ana",
+                                     "level": "random", "you": False}
     assert _run("history", "--limit", "0", data=logged).returncode == 2
 
 
@@ -109,7 +111,8 @@ def test_replay_id_without_a_terminal_narrates(logged: Path) -> None:
 def test_unknown_ids_are_clear_errors_and_write_nothing(logged: Path, tmp_path: Path) -> None:
     db = logged / "lanomino.sqlite3"
     before = db.read_bytes()
-    for args in (("replay", "99"), ("export", "99", str(tmp_path / "x.json")), ("export", "abc", "y.json")):
+    for args in (("replay", "99"), ("export", "99", str(tmp_path / "x.json")),
+                 ("export", "abc", "y.json")):
         done = _run(*args, data=logged)
         assert done.returncode == 2 and done.stderr.startswith(f"lanomino {args[0]}: ")
         assert "Traceback" not in done.stderr
@@ -131,8 +134,11 @@ def test_an_empty_data_dir_has_no_history_and_gets_no_database(tmp_path: Path) -
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("command", [("history",), ("stats",), ("replay", "1"), ("export", "1", "-")])
-def test_a_newer_or_damaged_database_is_refused_unchanged(tmp_path: Path, command: tuple[str, ...]) -> None:
+@pytest.mark.parametrize("command",
+                         [("history",), ("stats",), ("replay", "1"), ("export", "1", "-")])
+def test_a_newer_or_damaged_database_is_refused_unchanged(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
     newer, damaged = tmp_path / "newer", tmp_path / "damaged"
     newer.mkdir()
     damaged.mkdir()

@@ -13,17 +13,18 @@ LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
 
 def test_a_lan_match_is_logged_on_every_peer(tmp_path: Path) -> None:
     host = subprocess.Popen(
-        [*LANOMINO, "host", "--headless", "--bind", "127.0.0.1", "--no-announce", "--json", "--level", "greedy",
-         "--data-dir", str(tmp_path / "host"), "--name", "Porch", "--seats", "2", "--set", "target=30",
-         "--heartbeat", "0.3", "--grace", "5"],
+        [*LANOMINO, "host", "--headless", "--bind", "127.0.0.1", "--no-announce", "--json",
+         "--level", "greedy", "--data-dir", str(tmp_path / "host"), "--name", "Porch",
+         "--seats", "2", "--set", "target=30", "--heartbeat", "0.3", "--grace", "5"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
         assert host.stdout is not None
         listening = json.loads(host.stdout.readline())
         bot = subprocess.run(
-            [*LANOMINO, "bot", listening["address"], "--json", "--level", "greedy", "--player", "Bea",
-             "--data-dir", str(tmp_path / "bea"), "--heartbeat", "0.3", "--grace", "5"],
+            [*LANOMINO, "bot", listening["address"], "--json", "--level", "greedy",
+             "--player", "Bea", "--data-dir", str(tmp_path / "bea"), "--heartbeat", "0.3",
+             "--grace", "5"],
             capture_output=True, text=True, timeout=120,
         )
         assert bot.returncode == 0, bot.stderr
@@ -34,8 +35,8 @@ def test_a_lan_match_is_logged_on_every_peer(tmp_path: Path) -> None:
             host.kill()
             host.wait()
     for who, seat in (("host", 0), ("bea", 1)):
-        history = subprocess.run([*LANOMINO, "history", "--json", "--data-dir", str(tmp_path / who)],
-                                 capture_output=True, text=True, timeout=60)
+        history = subprocess.run([*LANOMINO, "history", "--json", "--data-dir",
+                                  str(tmp_path / who)], capture_output=True, text=True, timeout=60)
         assert history.returncode == 0, history.stderr
         [match] = json.loads(history.stdout)
         assert match["kind"] == "transcript" and match["finished"] is True

@@ -23,7 +23,8 @@ def test_same_seed_same_deal_and_different_seed_different_deal() -> None:
     assert a.state.hands != c.state.hands
 
 
-@pytest.mark.parametrize("text", ["draw", "pass", "resign", "play 6-4", "play 6-4 left", "play 5-5 up"])
+@pytest.mark.parametrize("text",
+                         ["draw", "pass", "resign", "play 6-4", "play 6-4 left", "play 5-5 up"])
 def test_moves_survive_their_text_form(text: str) -> None:
     assert str(decode_action(text)) == text
 
@@ -35,7 +36,7 @@ def test_bad_move_text_is_refused() -> None:
 
 
 def play_out(table: LocalTable, ui: UiState) -> None:
-    """Play the human seat with the first legal move and let the bots answer, until the match ends."""
+    """Play the human seat with the first legal move, the bots answering, until the match ends."""
     async def main() -> None:
         for _ in range(5000):
             if table.match.is_over:

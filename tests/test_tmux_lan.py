@@ -54,7 +54,8 @@ def play_until(tmux: Tmux, done: str, screens: list[str], timeout_s: float = 30.
                 time.sleep(0.05)
         time.sleep(0.1)
     distinct = [s for i, s in enumerate(screens) if i == 0 or s != screens[i - 1]]
-    raise AssertionError(f"{done!r} never appeared; last screens:\n" + "\n-----\n".join(distinct[-4:]))
+    last = "\n-----\n".join(distinct[-4:])
+    raise AssertionError(f"{done!r} never appeared; last screens:\n{last}")
 
 
 def leave_for_menu(tmux: Tmux) -> str:
@@ -70,7 +71,8 @@ def leave_for_menu(tmux: Tmux) -> str:
 
 def test_host_in_the_client_and_a_headless_bot_play_over_loopback(tmp_path: Path) -> None:
     command = (f"cd {ROOT} && {sys.executable} -m lanomino host --bind 127.0.0.1 --no-announce "
-               f"--name Den --player Me --set target=1 --data-dir {tmp_path / 'host'} 2>{tmp_path / 'host.err'}")
+               f"--name Den --player Me --set target=1 --data-dir {tmp_path / 'host'} "
+               f"2>{tmp_path / 'host.err'}")
     tmux = Tmux()
     bot: subprocess.Popen[str] | None = None
     try:
@@ -81,8 +83,8 @@ def test_host_in_the_client_and_a_headless_bot_play_over_loopback(tmp_path: Path
         address = ADDRESS.search(waiting)
         assert address is not None, waiting
         bot = subprocess.Popen(
-            [sys.executable, "-m", "lanomino", "bot", address.group(0), "--level", "random", "--json",
-             "--data-dir", str(tmp_path / "bot")], cwd=ROOT, stdout=subprocess.PIPE,
+            [sys.executable, "-m", "lanomino", "bot", address.group(0), "--level", "random",
+             "--json", "--data-dir", str(tmp_path / "bot")], cwd=ROOT, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
         first = wait_for(tmux, "Your hand · Me", 15)
         assert "Den · Block game" in first or "Den · Draw game" in first

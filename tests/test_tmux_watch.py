@@ -21,8 +21,9 @@ DRAWN_TILE = re.compile(r"\[\d\|\d\]")
 
 
 def test_watch_shows_the_table_from_no_seat_and_never_a_hand(tmp_path: Path) -> None:
-    host = subprocess.Popen([sys.executable, "-m", "lanomino", "host", "--headless", "--json", "--seats", "2",
-                             "--bind", "127.0.0.1", "--no-announce", "--bot-delay", "0.15",
+    host = subprocess.Popen([sys.executable, "-m", "lanomino", "host", "--headless", "--json",
+                             "--seats", "2", "--bind", "127.0.0.1", "--no-announce",
+                             "--bot-delay", "0.15",
                              "--set", "target=20", "--data-dir", str(tmp_path / "host")],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     tmux = Tmux()
@@ -35,9 +36,10 @@ def test_watch_shows_the_table_from_no_seat_and_never_a_hand(tmp_path: Path) -> 
         tmux("new-session", "-d", "-x", "80", "-y", "24", "-s", "play", command)
         tmux.path = tmux("display-message", "-p", "#{socket_path}").strip()
         wait_for(tmux, "waiting for players (1/2)", 15)
-        bot = subprocess.Popen([sys.executable, "-m", "lanomino", "bot", address, "--json", "--delay", "0.15",
-                                "--data-dir", str(tmp_path / "bot")],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        bot = subprocess.Popen([sys.executable, "-m", "lanomino", "bot", address, "--json",
+                                "--delay", "0.15", "--data-dir", str(tmp_path / "bot")],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True)
         first = wait_for(tmux, "Watching · no seat", 20)
         assert "1 watching" in first and "Your hand" not in first
         screens = [first]

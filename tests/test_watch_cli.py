@@ -18,12 +18,19 @@ def lanomino(*args: str) -> list[str]:
 
 def open_table(tmp_path: Path) -> tuple[subprocess.Popen[str], str]:
     """A headless 2-seat host on 127.0.0.1 (a short match), and its HOST:PORT/KEY."""
-    host = subprocess.Popen(lanomino("host", "--headless", "--json", "--seats", "2", "--bind", "127.0.0.1",
-                                     "--no-announce", "--bot-delay", "0.01", "--set", "target=30",
-                                     "--data-dir", str(tmp_path / "host")),
+    host = subprocess.Popen(lanomino("host", "--headless", "--json", "--seats", "2",
+                                     "--bind", "127.0.0.1", "--no-announce", "--bot-delay", "0.01",
+                                     "--set", "target=30", "--data-dir", str(tmp_path / "host")),
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert host.stdout is not None
     return host, str(json.loads(host.stdout.readline())["address"])
+
+
+def run_bot(address: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """A headless bot that takes the free seat at ``address`` and plays the match out."""
+    return subprocess.run(lanomino("bot", address, "--json", "--interface", "127.0.0.1",
+                                   "--delay", "0.01", "--data-dir", str(tmp_path / "bot")),
+                          cwd=ROOT, capture_output=True, text=True, timeout=90)
 
 
 @pytest.mark.timeout(120)
@@ -32,12 +39,12 @@ def test_a_watcher_follows_a_match_to_its_end_with_the_players_transcript(tmp_pa
     try:
         watcher = subprocess.Popen(lanomino("watch", address, "--json", "--interface", "127.0.0.1",
                                             "--data-dir", str(tmp_path / "watcher")),
-                                   cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                   cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   text=True)
         assert watcher.stdout is not None
-        assert json.loads(watcher.stdout.readline())["event"] == "watching"  # in before the seat fills
-        bot = subprocess.run(lanomino("bot", address, "--json", "--interface", "127.0.0.1", "--delay", "0.01",
-                                      "--data-dir", str(tmp_path / "bot")),
-                             cwd=ROOT, capture_output=True, text=True, timeout=90)
+        # in before the seat fills
+        assert json.loads(watcher.stdout.readline())["event"] == "watching"
+        bot = run_bot(address, tmp_path)
         assert bot.returncode == 0, bot.stderr[-2000:]
         out, _ = watcher.communicate(timeout=30)
         assert watcher.returncode == 0
@@ -69,9 +76,7 @@ def test_watch_lines_narrates_the_match_from_no_seat_over_a_pipe(tmp_path: Path)
             seen.append(line)
             if "Waiting for players" in line:
                 break
-        bot = subprocess.run(lanomino("bot", address, "--json", "--interface", "127.0.0.1", "--delay", "0.01",
-                                      "--data-dir", str(tmp_path / "bot")),
-                             cwd=ROOT, capture_output=True, text=True, timeout=90)
+        bot = run_bot(address, tmp_path)
         assert bot.returncode == 0, bot.stderr[-2000:]
         for line in watcher.stdout:
             seen.append(line)

@@ -318,7 +318,8 @@ async def until(test: Callable[[], bool], timeout_s: float) -> None:
 
 
 def test_the_question_about_a_new_host_is_wrapped_to_the_terminal_between_words(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """At 60 columns the terminal itself broke 'fingerprint 6d4' / '9-a86f-…' mid-word."""
     from lanomino.client.address import Resolved, Trust
     from lanomino.commands.join import trust_host

@@ -136,7 +136,8 @@ def test_a_player_who_goes_back_to_the_menu_declines_and_the_host_frees_the_seat
         await until(lambda: bui.lan is not None and bui.lan.rematch == "Hal", "the offer", 30)
         assert hui.lan is not None and hui.lan.kept == {1: "Bea"}
         b.handle(LeaveTable())  # Enter on the result screen: back to the menu
-        assert bui.screen is Screen.MENU and bui.notice == "You declined Hal's rematch: they are told."
+        assert bui.screen is Screen.MENU
+        assert bui.notice == "You declined Hal's rematch: they are told."
         await until(lambda: hui.lan is not None and not hui.lan.kept
                     and "Bea declined the rematch" in hui.lan.status,
                     lambda: f"Hal hears Bea's no ({hui.lan})", 20)

@@ -31,7 +31,8 @@ def play_local(seed: int, rules: Rules | None = None, players: int = 2, level: s
 
 def local_players(match: LocalMatch, me_id: str = "local:me") -> list[Player]:
     c = match.config
-    return [Player(me_id, c.names[0]), *(bot_player(c.levels[s], c.names[s]) for s in range(1, c.players))]
+    bots = (bot_player(c.levels[s], c.names[s]) for s in range(1, c.players))
+    return [Player(me_id, c.names[0]), *bots]
 
 
 def log_local(log: PlayLog, match: LocalMatch, started_at: float | None = None) -> int:

@@ -26,7 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from playkit import local_players, log_local, play_local  # noqa: E402
 
 
-def test_a_finished_local_match_is_logged_with_its_record_players_and_result(tmp_path: Path) -> None:
+def test_a_finished_local_match_is_logged_with_its_record_players_and_result(
+    tmp_path: Path,
+) -> None:
     store = open_store(tmp_path)
     log = PlayLog(store)
     match = play_local(3, level="greedy")
@@ -73,7 +75,8 @@ def test_history_is_newest_first_and_limited(tmp_path: Path) -> None:
 def test_stats_count_wins_hands_tiles_and_streaks(tmp_path: Path) -> None:
     store = open_store(tmp_path)
     log = PlayLog(store)
-    matches = [play_local(seed, level="random" if seed % 2 else "greedy", you="greedy") for seed in range(6)]
+    matches = [play_local(seed, level="random" if seed % 2 else "greedy", you="greedy")
+               for seed in range(6)]
     for i, m in enumerate(matches):
         log_local(log, m, started_at=100.0 + i)
     stats = log.stats()
@@ -171,9 +174,11 @@ def test_the_local_player_id_is_made_once_and_the_identity_key_wins(tmp_path: Pa
 def test_an_older_database_is_migrated_keeping_its_settings(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "lanomino.sqlite3")
     conn.executescript(
-        "CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1);"
+        "CREATE TABLE schema_version (version INTEGER NOT NULL);"
+        "INSERT INTO schema_version VALUES (1);"
         "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-        "CREATE TABLE saved_game (slot TEXT PRIMARY KEY, saved_at REAL NOT NULL, data TEXT NOT NULL);"
+        "CREATE TABLE saved_game (slot TEXT PRIMARY KEY, saved_at REAL NOT NULL, "
+        "data TEXT NOT NULL);"
         "INSERT INTO settings VALUES ('name', '\"Rosa\"');")
     conn.close()
     store = open_store(tmp_path)
@@ -232,7 +237,8 @@ def test_a_transcript_is_logged_with_peer_ids_from_its_keys_and_verified(tmp_pat
     assert [p.peer_id for p in s.players] == [peer_id(bytes.fromhex(k)) for k in doc["keys"]]
     assert [p.name for p in s.players] == ["p0", "p1", "p2"]
     result = replay(parse_record(to_record(doc)))
-    assert s.scores == result.scores and s.hands == len([h for h in result.hands if h.end != "void"])
+    assert s.scores == result.scores
+    assert s.hands == len([h for h in result.hands if h.end != "void"])
     assert log.get(mid).document == doc
     store.close()
 
@@ -241,7 +247,8 @@ def test_a_transcript_that_does_not_verify_is_logged_as_not_verified(tmp_path: P
     from fairkit import make_transcript
 
     doc = make_transcript("block", players=2, seed=3, target=20)
-    doc["hands"][0]["moves"][0]["seat"] = 1 - doc["hands"][0]["moves"][0]["seat"]  # breaks a signature
+    first = doc["hands"][0]["moves"][0]
+    first["seat"] = 1 - first["seat"]  # breaks a signature
     store = open_store(tmp_path)
     log = PlayLog(store)
     s = log.get(log.log_match(doc, uid="lan:x", me=0, table="Den")).summary

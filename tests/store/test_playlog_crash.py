@@ -51,8 +51,8 @@ else:
 
 
 def _run_and_kill(folder: Path, mode: str, wait_for: bytes, extra_s: float) -> None:
-    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(folder), mode, str(HERE)], stdout=subprocess.PIPE,
-                            cwd=ROOT)
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(folder), mode, str(HERE)],
+                            stdout=subprocess.PIPE, cwd=ROOT)
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == wait_for
@@ -79,8 +79,10 @@ def _check_consistent(folder: Path) -> list[int]:
         assert summary.hands == len(played) and summary.scores == result.scores
         assert summary.finished == result.finished
         with store.reading() as c:
-            rows = c.execute("SELECT COUNT(*) FROM hand WHERE match_id = ?", (summary.id,)).fetchone()
-            tiles = c.execute("SELECT COUNT(*) FROM hand_tile WHERE match_id = ?", (summary.id,)).fetchone()
+            match = (summary.id,)
+            rows = c.execute("SELECT COUNT(*) FROM hand WHERE match_id = ?", match).fetchone()
+            tiles = c.execute("SELECT COUNT(*) FROM hand_tile WHERE match_id = ?",
+                              match).fetchone()
         assert rows[0] == len(played)
         plays = sum(1 for hand in doc["hands"] for move in hand["moves"] if "play" in move)
         assert tiles[0] == plays

@@ -57,7 +57,8 @@ while True:
 
 def test_a_writer_killed_mid_write_leaves_a_whole_save(tmp_path: Path) -> None:
     for attempt in range(3):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path)], stdout=subprocess.PIPE)
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path)],
+                                stdout=subprocess.PIPE)
         try:
             assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
             time.sleep(0.2 + 0.1 * attempt)

@@ -61,11 +61,13 @@ def test_history_fits_80x24_with_the_selected_match_in_detail(logged) -> None:
     assert "History and stats" in lines[0] and "Matches" in lines[1] and "Stats" in lines[1]
     assert lines[2].split()[:3] == ["ID", "Date", "Table"]
     assert lines[3].startswith(" #15") and "You, Ana, Ben" in lines[3]
-    assert any("Match #15" in line for line in lines) and any("bot:normal" in line for line in lines)
+    assert any("Match #15" in line for line in lines)
+    assert any("bot:normal" in line for line in lines)
     assert "Enter replay" in lines[-1]
     view.selected = 14  # the oldest: the list scrolls to keep it in sight
     lines = screen_text(ui)
-    assert any(line.startswith(" #1 ") for line in lines[3:]) and any("Match #1 " in line for line in lines)
+    assert any(line.startswith(" #1 ") for line in lines[3:])
+    assert any("Match #1 " in line for line in lines)
 
 
 def test_the_stats_tab_fits_80x24(logged) -> None:
@@ -146,7 +148,8 @@ def test_replay_keys_step_and_q_goes_back_or_quits(logged) -> None:
 
     async def main() -> None:
         with create_pipe_input() as pipe:
-            app = build_app(ui, lambda i: (intents.append(i), isinstance(i, QuitApp) and app.exit(result=0)),
+            app = build_app(ui, lambda i: (intents.append(i),
+                                           isinstance(i, QuitApp) and app.exit(result=0)),
                             input=pipe, output=DummyOutput())
             task = asyncio.ensure_future(app.run_async())
             await asyncio.sleep(0.05)

@@ -33,7 +33,8 @@ def run_keys(ui: UiState, keys: list[str]) -> list[object]:
 
     async def main() -> None:
         with create_pipe_input() as pipe:
-            app = build_app(ui, lambda i: (intents.append(i), isinstance(i, QuitApp) and app.exit(result=0)),
+            app = build_app(ui, lambda i: (intents.append(i),
+                                           isinstance(i, QuitApp) and app.exit(result=0)),
                             input=pipe, output=DummyOutput())
             task = asyncio.ensure_future(app.run_async())
             await asyncio.sleep(0.05)

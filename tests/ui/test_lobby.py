@@ -30,7 +30,8 @@ ESC, CTRL_C = "\x1b", "\x03"
 ADDRESS = "127.0.0.1:4567/" + "a" * 52
 
 KITCHEN = TableInfo("Kitchen [3f9a0c12]", "Kitchen", "allfives", 1, 4, False, ADDRESS)
-LOCKED = TableInfo("Attic [77deb401]", "Attic", "classic", 1, 2, True, ADDRESS.replace("4567", "4568"))
+LOCKED = TableInfo("Attic [77deb401]", "Attic", "classic", 1, 2, True,
+                   ADDRESS.replace("4567", "4568"))
 FULL = TableInfo("Barn [0123abcd]", "Barn", "block", 2, 2, False, ADDRESS.replace("4567", "4569"))
 
 
@@ -44,7 +45,8 @@ def run_keys(ui: UiState, keys: list[str]) -> list[object]:
 
     async def main() -> None:
         with create_pipe_input() as pipe:
-            app = build_app(ui, lambda i: (intents.append(i), isinstance(i, QuitApp) and app.exit(result=0)),
+            app = build_app(ui, lambda i: (intents.append(i),
+                                           isinstance(i, QuitApp) and app.exit(result=0)),
                             input=pipe, output=DummyOutput())
             task = asyncio.ensure_future(app.run_async())
             await asyncio.sleep(0.05)
@@ -85,7 +87,8 @@ def test_lobby_lists_tables_with_rules_seats_and_a_lock() -> None:
 def test_empty_lobby_says_it_is_searching_and_a_missing_interface_says_why() -> None:
     ui = lobby_ui()
     assert "searching… no tables yet" in screen(ui)
-    ui.lobby.searching, ui.lobby.error = False, "No LAN interface found: press a to join by address."
+    ui.lobby.searching = False
+    ui.lobby.error = "No LAN interface found: press a to join by address."
     text = screen(ui)
     assert "No LAN interface found" in text and "searching" not in text
 
@@ -98,8 +101,9 @@ def test_typed_passphrase_is_hidden() -> None:
 
 
 def test_host_form_shows_every_choice_and_hides_the_passphrase() -> None:
-    ui = UiState(screen=Screen.HOST, host_form=HostForm(name="Kitchen", preset="allfives", seats=4, bots=1,
-                                                        level="hard", passphrase="pw", row=0))
+    form = HostForm(name="Kitchen", preset="allfives", seats=4, bots=1, level="hard",
+                    passphrase="pw", row=0)
+    ui = UiState(screen=Screen.HOST, host_form=form)
     text = screen(ui)
     for expected in ("Table name", "Kitchen_", "‹ allfives ›", "‹ 4 ›", "‹ 1 ›", "‹ Hard ›", "••",
                      "Open the table", "you, 2 players from the LAN and 1 computer player"):
@@ -118,7 +122,8 @@ def test_waiting_room_shows_the_address_and_who_sits_where() -> None:
 
 def test_waiting_room_says_why_a_table_went_away() -> None:
     lan = LanView("peer", "Kitchen", closed="The table closed: the host closed the table")
-    assert "The table closed: the host closed the table" in screen(UiState(screen=Screen.WAITING, lan=lan))
+    shown = screen(UiState(screen=Screen.WAITING, lan=lan))
+    assert "The table closed: the host closed the table" in shown
 
 
 # ----- keys --------------------------------------------------------------------------------------
@@ -129,7 +134,8 @@ def test_menu_letters_open_the_host_form_and_the_lobby() -> None:
     assert run_keys(ui, ["j"]) == [OpenLobby()]
     ui = UiState(settings=Settings(name="Ana"), levels=["random", "normal"])
     assert run_keys(ui, ["t"]) == []
-    assert ui.screen is Screen.HOST and ui.host_form.name == "Ana's table" and ui.host_form.level == "normal"
+    assert ui.screen is Screen.HOST
+    assert ui.host_form.name == "Ana's table" and ui.host_form.level == "normal"
 
 
 def test_enter_enter_opens_a_table_from_the_host_form() -> None:
@@ -139,7 +145,8 @@ def test_enter_enter_opens_a_table_from_the_host_form() -> None:
 
 
 def test_host_form_takes_a_name_seats_bots_and_a_passphrase() -> None:
-    ui = UiState(screen=Screen.HOST, levels=["random", "normal"], host_form=HostForm(name="", row=0))
+    ui = UiState(screen=Screen.HOST, levels=["random", "normal"],
+                 host_form=HostForm(name="", row=0))
     keys = [*"Den?q", DOWN, DOWN, RIGHT, RIGHT, DOWN, RIGHT, DOWN, DOWN, *"s3", DOWN, "\r"]
     intents = run_keys(ui, keys)
     assert intents == [HostTable("Den?q", "classic", 4, 1, "normal", "s3")]
@@ -260,7 +267,8 @@ def test_lobby_shows_tables_as_they_appear_change_and_vanish(tmp_path: Path) -> 
         assert [t.name for t in ui.lobby.tables] == ["Kitchen"]
         assert ui.lobby.tables[0].address.startswith("127.0.0.1:4000/")
         attic = seen("Attic", 4001, locked=True)
-        browser.tables = {kitchen.service_name: seen("Kitchen", 4000, taken=2), attic.service_name: attic}
+        browser.tables = {kitchen.service_name: seen("Kitchen", 4000, taken=2),
+                          attic.service_name: attic}
         browser.changed.set()
         await asyncio.sleep(0.05)
         assert [(t.name, t.seats_taken, t.locked) for t in ui.lobby.tables] == [

@@ -14,6 +14,9 @@ def tiles(text: str) -> list:
     return [parse_tile(t) for t in text.split()]
 
 
+HANDS = ["6-6 6-4 2-1 0-0 3-3 5-5 1-1", "6-5 4-3 6-2 2-2 0-1 0-2 0-3"]  # two seats' first hands
+
+
 def deal_state(rules: Rules, hands: list[str]):
     state = new_game(rules, len(hands))
     dealt = [tiles(h) for h in hands]
@@ -40,7 +43,7 @@ def test_coloured_pips_get_a_class_per_number_and_plain_ones_none() -> None:
 
 
 def test_line_view_keeps_each_tile_facing_its_neighbours() -> None:
-    state = deal_state(Rules.block(), ["6-6 6-4 2-1 0-0 3-3 5-5 1-1", "6-5 4-3 6-2 2-2 0-1 0-2 0-3"])
+    state = deal_state(Rules.block(), HANDS)
     apply(state, 0, Play(parse_tile("6-6")))
     apply(state, 1, Play(parse_tile("6-5"), End.LEFT))
     apply(state, 0, Play(parse_tile("6-4"), End.RIGHT))
@@ -75,7 +78,8 @@ def test_long_line_turns_a_corner_and_runs_back() -> None:
 def spinner_state(more: bool = False):
     """All Fives: 6-6 spins, 6-5 left, 6-4 right, 6-2 up, 6-1 down (and, with ``more``, 2-2 and
     2-5 up, 1-1 down)."""
-    state = deal_state(Rules.allfives(), ["6-6 6-4 6-1 0-0 3-3 5-5 1-1", "6-5 4-3 6-2 2-2 0-1 0-2 2-5"])
+    state = deal_state(Rules.allfives(),
+                       ["6-6 6-4 6-1 0-0 3-3 5-5 1-1", "6-5 4-3 6-2 2-2 0-1 0-2 2-5"])
     moves = [(0, "6-6", None), (1, "6-5", End.LEFT), (0, "6-4", End.RIGHT), (1, "6-2", End.UP),
              (0, "6-1", End.DOWN)]
     if more:
@@ -137,7 +141,8 @@ def test_all_fives_table_at_80x24_shows_the_four_arms() -> None:
 
 def test_hand_marks_playable_tiles_and_the_selected_one() -> None:
     hand = tuple(tiles("0-0 3-1 5-4 6-4"))
-    canvas = draw_hand(hand, {parse_tile("5-4"), parse_tile("6-4")}, selected=3, width=80, colour=True)
+    playable = {parse_tile("5-4"), parse_tile("6-4")}
+    canvas = draw_hand(hand, playable, selected=3, width=80, colour=True)
     styles = {}
     for x in range(0, 24, 6):
         styles[canvas.cells[0][x + 1][0] + canvas.cells[0][x + 3][0]] = canvas.cells[0][x + 1][1]
@@ -148,7 +153,7 @@ def test_hand_marks_playable_tiles_and_the_selected_one() -> None:
 
 
 def test_monochrome_table_has_no_colour_classes_but_keeps_the_selection() -> None:
-    state = deal_state(Rules.classic(), ["6-6 6-4 2-1 0-0 3-3 5-5 1-1", "6-5 4-3 6-2 2-2 0-1 0-2 0-3"])
+    state = deal_state(Rules.classic(), HANDS)
     ui = UiState(settings=Settings(colour=False), screen=Screen.TABLE, names=("You", "Ana"),
                  seat_levels=("", "normal"))
     on_new_observation(ui, observe(state, 0))
@@ -158,7 +163,7 @@ def test_monochrome_table_has_no_colour_classes_but_keeps_the_selection() -> Non
 
 
 def test_table_shows_own_hand_and_never_an_opponents_tile() -> None:
-    state = deal_state(Rules.classic(), ["6-6 6-4 2-1 0-0 3-3 5-5 1-1", "6-5 4-3 6-2 2-2 0-1 0-2 0-3"])
+    state = deal_state(Rules.classic(), HANDS)
     apply(state, 0, Play(parse_tile("6-6")))
     ui = UiState(screen=Screen.TABLE, names=("You", "Ana"), seat_levels=("", "normal"))
     on_new_observation(ui, observe(state, 0))

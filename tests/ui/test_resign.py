@@ -34,7 +34,9 @@ def test_play_out_finishes_a_resigned_match_with_the_computer_seats() -> None:
     assert match.state.outcome is not None and match.state.outcome.winner in (1, 2)
 
 
-def test_resigning_with_three_players_lets_the_others_finish_then_shows_the_standings(tmp_path: Path) -> None:
+def test_resigning_with_three_players_lets_the_others_finish_then_shows_the_standings(
+    tmp_path: Path,
+) -> None:
     store = open_store(tmp_path)
     writer = ThreadPoolExecutor(max_workers=1)
     ui = UiState(settings=Settings(pause_s=0.0))

@@ -27,7 +27,8 @@ def test_w_in_the_lobby_watches_the_selected_table_even_a_full_one() -> None:
 
 def test_watching_a_locked_table_asks_for_its_passphrase_first() -> None:
     ui = lobby_ui(LOCKED)
-    assert run_keys(ui, ["w", *"sesame", "\r"]) == [JoinTable(LOCKED.address, "sesame", "Attic", watch=True)]
+    joined = JoinTable(LOCKED.address, "sesame", "Attic", watch=True)
+    assert run_keys(ui, ["w", *"sesame", "\r"]) == [joined]
 
 
 def watched_table(partnership: bool = False) -> UiState:
