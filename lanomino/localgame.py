@@ -11,7 +11,7 @@ import random
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from lanomino.engine import (
     RESIGN,
@@ -36,6 +36,22 @@ from lanomino.engine.tiles import TILES
 from lanomino.record.writer import RecordBuilder
 
 SAVE_VERSION = 1
+LogEntry = str | list[int | str]  # "deal", or [seat, move text]
+
+
+class SavedGame(TypedDict):
+    """A local match as the store keeps it (``LocalMatch.to_record``, read by ``from_record``)."""
+
+    version: int
+    rules: dict[str, object]
+    players: int
+    levels: list[str]
+    names: list[str]
+    seed: int | None
+    log: list[LogEntry]
+    uid: str
+    started_at: float
+    assists: list[str]
 HUMAN = 0
 BOT_NAMES = ("Ana", "Ben", "Cleo")
 
@@ -83,7 +99,7 @@ class LocalMatch:
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.state: GameState = new_game(config.rules, config.players)
-        self.log: list[Any] = []  # "deal" or [seat, move text]
+        self.log: list[LogEntry] = []
         self.uid = secrets.token_hex(8)  # names the match in the play log
         self.started_at = time.time()
         self.record = RecordBuilder(config.rules, config.names)  # the lanomino.record/1 form
@@ -136,7 +152,7 @@ class LocalMatch:
 
     # ----- saving ---------------------------------------------------------------------------
 
-    def to_record(self) -> dict[str, Any]:
+    def to_record(self) -> SavedGame:
         c = self.config
         return {
             "version": SAVE_VERSION, "rules": c.rules.to_spec(), "players": c.players,

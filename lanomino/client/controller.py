@@ -12,7 +12,7 @@ import asyncio
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lanomino.client.local import LocalTable
 from lanomino.client.logbook import Logbook
@@ -23,7 +23,7 @@ from lanomino.ui.lan import CloseLobby, ConfirmJoin, HostTable, JoinTable, OpenL
 if TYPE_CHECKING:
     from lanomino.client.address import Resolved, Target
     from lanomino.client.lobby import Lobby, NetOptions
-    from lanomino.localgame import LocalMatch
+    from lanomino.localgame import LocalMatch, SavedGame
     from lanomino.store import Store
     from lanomino.store.known_hosts import HostCheck
 
@@ -146,7 +146,7 @@ class Controller:
             PlayLog(self.store).mark_abandoned(f"local:{data['uid']}")
         self.store.clear_game()
 
-    def _save(self, record: dict[str, Any] | None) -> None:
+    def _save(self, record: SavedGame | None) -> None:
         if record is None:
             self.writer.submit(self.store.clear_game)
         else:

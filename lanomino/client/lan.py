@@ -9,9 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any
 
 from lanomino.client.rematch import HOLD_S, Offer
 from lanomino.client.seam import Frontend, TableNode
@@ -22,7 +21,7 @@ from lanomino.ui.lan import HostTable, JoinTable, LanView, SeatInfo
 from lanomino.ui.state import Screen, UiState, on_new_observation
 
 log = logging.getLogger("lanomino.client")
-Spawn = Callable[[Any], "asyncio.Future[Any]"]
+Spawn = Callable[[Awaitable[object]], "asyncio.Future[object]"]
 NO_HELP = "hints and undo are for games against the computer: at a LAN table every move stands"
 
 
@@ -37,7 +36,7 @@ class LanTable:
         self.seen_results = 0
         self.new_host: int | None = None  # an election's candidate, until play goes on under it
         self.host_seat = 0  # who hosts the table (another seat after a migration)
-        self.task: asyncio.Future[Any] | None = None
+        self.task: asyncio.Future[object] | None = None
         self.logged_as = ""  # the play log's id for this match, once a hand of it is logged
         self.again: JoinTable | HostTable | None = None  # how to sit at this table again
         self.port = 0  # (a host) the port it serves on: a rematch opens there again

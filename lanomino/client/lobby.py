@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lanomino.client.lan import LanTable
 from lanomino.client.rematch import HOLD_S
@@ -42,15 +42,16 @@ class NetOptions:
     timings: Timings | None = None  # None: the defaults
     watchers: int = 8  # how many may watch a table hosted here (net/watchers.py)
     browser_factory: Callable[[list[str]], Browser] | None = None  # tests pass a stand-in
-    tasks: set[asyncio.Future[Any]] = field(default_factory=set)
+    tasks: set[asyncio.Future[object]] = field(default_factory=set)
 
-    def spawn(self, coro: Any) -> asyncio.Future[Any]:
-        task: asyncio.Future[Any] = asyncio.ensure_future(coro)
+    def spawn(self, coro: Awaitable[object]) -> asyncio.Future[object]:
+        """Run ``coro`` in the background, keeping a reference and logging its failure."""
+        task = asyncio.ensure_future(coro)
         self.tasks.add(task)
         task.add_done_callback(self._done)
         return task
 
-    def _done(self, task: asyncio.Future[Any]) -> None:
+    def _done(self, task: asyncio.Future[object]) -> None:
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.warning("client task failed: %r", task.exception())
@@ -83,7 +84,7 @@ class Lobby:
 
     def __init__(self, ui: UiState, redraw: Callable[[], None], options: NetOptions) -> None:
         self.ui, self.redraw, self.options = ui, redraw, options
-        self.task: asyncio.Future[Any] | None = None
+        self.task: asyncio.Future[object] | None = None
 
     def start(self) -> None:
         if self.task is None or self.task.done():

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from typing import Any
 
 from lanomino.bots import get_bot
 from lanomino.client.seam import Frontend
@@ -26,11 +25,11 @@ from lanomino.engine import (
     Phase,
     Play,
 )
-from lanomino.localgame import HUMAN, LocalMatch
+from lanomino.localgame import HUMAN, LocalMatch, SavedGame
 from lanomino.narrate import refusal_for
 from lanomino.ui.state import Screen, UiState, on_new_observation
 
-Save = Callable[[dict[str, Any] | None], None]  # a record to keep, or None: nothing to continue
+Save = Callable[[SavedGame | None], None]  # the game to keep, or None: nothing to continue
 HINT_LEVEL = "expert"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lanomino.ui.history import HistoryView, ReplayView
 
@@ -49,13 +49,14 @@ class Logbook:
         return logged_replay(logged.document, f"Match #{match_id}")
 
 
-def logged_replay(document: dict[str, Any], title: str) -> ReplayView:
-    """The replay viewer for a logged record or transcript. Raises ValueError when it cannot be
-    replayed (a damaged document, or a transcript that does not verify)."""
+def logged_replay(document: object, title: str) -> ReplayView:
+    """The replay viewer for a logged record or transcript (JSON as stored: checked here). Raises
+    ValueError when it cannot be replayed (a damaged document, or a transcript that does not
+    verify)."""
     from lanomino.commands.replay import replay_view
     from lanomino.record import parse_record
 
-    if document.get("format") == "lanomino.transcript/1":
+    if isinstance(document, dict) and document.get("format") == "lanomino.transcript/1":
         from lanomino.fair import to_record
 
         document = to_record(document)

@@ -20,14 +20,14 @@ says who declined.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from lanomino.client.seam import TableNode
     from lanomino.discovery.table_key import TableKey
     from lanomino.net.codec import DirectAddress
-    from lanomino.node import PeerNode
+    from lanomino.node import Outcome, PeerNode
     from lanomino.ui.lan import HostTable, JoinTable, LanView
 
 HOLD_S = 60.0  # how long a rematch keeps the last match's seats for their players
@@ -116,7 +116,7 @@ class Offer:
     was seen, leaving without accepting it says no (``stop``)."""
 
     def __init__(self) -> None:
-        self.looking: asyncio.Future[Any] | None = None
+        self.looking: asyncio.Future[None] | None = None
         self.offered: TableKey | None = None  # the host's offer, once seen
         self.watcher_at: Callable[[DirectAddress], PeerNode] | None = None  # (join_table's)
 
@@ -134,7 +134,7 @@ class Offer:
         """The player takes the offer: leaving the last match declines nothing."""
         self.offered = None
 
-    def stop(self, join: object) -> Coroutine[Any, Any, bool] | None:
+    def stop(self, join: object) -> Awaitable[bool] | None:
         """Stop looking; the way to decline the offer seen at ``join``'s address (None: no offer
         was seen, or it was accepted)."""
         from lanomino.client.address import parse_target
@@ -164,7 +164,7 @@ async def decline(node: PeerNode) -> bool:
             let_in.set_result(isinstance(event, Joined))
 
     node.subscribe(heard)
-    running: asyncio.Future[Any] | None = None
+    running: asyncio.Future[Outcome] | None = None
     try:
         await asyncio.wait_for(node.start(), DECLINE_WAIT_S)
         running = asyncio.ensure_future(node.run())

@@ -10,10 +10,10 @@ import logging
 import random
 import socket
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lanomino.bots import get_bot
 from lanomino.engine import Action, Observation
@@ -87,6 +87,21 @@ def seat_rows(roster: Sequence[RosterEntry]) -> tuple[SeatRow, ...]:
     return tuple(SeatRow(e.seat, e.name, e.kind, e.connected, e.away) for e in roster)
 
 
+
+@dataclass(frozen=True, slots=True)
+class Takeover:
+    """This node became the table's host: in ``term``, as seat ``host``, at ``at`` (wall clock);
+    ``rebuilt``: the hand in play was rebuilt from the escrow."""
+
+    term: int
+    host: int
+    rebuilt: bool
+    at: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"term": self.term, "host": self.host, "rebuilt": self.rebuilt, "at": self.at}
+
+
 @dataclass
 class Outcome:
     """How a node's match ended (what ``--json`` prints)."""
@@ -101,17 +116,17 @@ class Outcome:
     reason: str = ""
     problems: dict[str, int] = field(default_factory=dict)
     hosts: dict[int, int] = field(default_factory=dict)  # term -> the host seat this node saw in it
-    # what this node did as a new host
-    migrations: list[dict[str, Any]] = field(default_factory=list)
+    migrations: list[Takeover] = field(default_factory=list)  # what it did as a new host
     rejoin: DirectAddress | None = None  # a host that stepped down: where the table's new host is
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
+        """The ``--json`` line of the match's end."""
         return {"event": "match_over" if self.finished else "stopped", "finished": self.finished,
                 "winner": self.winner, "scores": list(self.scores), "hands": self.hands,
                 "verified": self.verified, "seat": self.seat, "transcript": self.transcript,
                 "reason": self.reason, "problems": self.problems,
                 "hosts": {str(t): s for t, s in sorted(self.hosts.items())},
-                "migrations": self.migrations,
+                "migrations": [m.to_json() for m in self.migrations],
                 "stepped_down": self.rejoin is not None or self.reason.startswith("stepped down")}
 
 
@@ -125,11 +140,11 @@ class NodeBase:
         self.done: asyncio.Future[Outcome] | None = None
         self.transcript_path: Path | None = None
         self.verified: dict[int, bool] = {}
-        self.tasks: set[asyncio.Future[Any]] = set()
+        self.tasks: set[asyncio.Future[None]] = set()
         self.hosts: dict[int, int] = {0: 0}  # term -> host seat, as this node saw it
-        self.migrations: list[dict[str, Any]] = []
+        self.migrations: list[Takeover] = []
 
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+    def _spawn(self, coro: Awaitable[None]) -> None:
         """Run ``coro`` in the background, keeping a reference and logging its failure."""
         task = asyncio.ensure_future(coro)
         self.tasks.add(task)
@@ -145,7 +160,7 @@ class NodeBase:
         except (TransportError, LocalProtocolError) as exc:
             log.warning("cannot send %s: %s", outgoing.message.get("type"), exc)
 
-    def _done(self, task: asyncio.Future[Any]) -> None:
+    def _done(self, task: asyncio.Future[None]) -> None:
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.warning("background task failed: %r", task.exception())
@@ -228,7 +243,7 @@ class NodeBase:
     def _flush(self) -> None:
         raise NotImplementedError
 
-    async def _serve(self, tasks: list[asyncio.Task[Any]], linger_s: float) -> Outcome:
+    async def _serve(self, tasks: list[asyncio.Task[None]], linger_s: float) -> Outcome:
         """Run ``tasks`` until the match's outcome is known, then ``linger_s`` more (the last
         messages, e.g. the hand log and the closing, leave meanwhile); stop them either way."""
         assert self.done is not None

@@ -42,6 +42,7 @@ from lanomino.runtime.base import (
     NodeBase,
     Outcome,
     SeatRow,
+    Takeover,
     bot_policy,
     local_ip_toward,
     lost_touch_reason,
@@ -255,8 +256,8 @@ class PeerNode(NodeBase):
                 log.warning("term %d: waiting for a majority (%d of %d members here)", event.term,
                             event.joined, event.needed)
             elif isinstance(event, MigrationDone):
-                self.migrations.append({"term": event.term, "host": event.host,
-                                        "rebuilt": event.rebuilt, "at": time.time()})
+                self.migrations.append(Takeover(event.term, event.host, event.rebuilt,
+                                                time.time()))
                 log.warning("term %d: this seat hosts the table now", event.term)
             elif isinstance(event, MatchOver):
                 self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,

@@ -11,7 +11,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -130,7 +130,7 @@ class Store:
 
     # ----- the saved local game -----------------------------------------------------------
 
-    def save_game(self, data: dict[str, Any], slot: str = "local") -> None:
+    def save_game(self, data: Mapping[str, object], slot: str = "local") -> None:
         """Replace the saved game in ``slot`` with ``data`` (JSON-able), atomically."""
         text = json.dumps(data, separators=(",", ":"))
         with self._lock, _transaction(self._conn):
