@@ -65,13 +65,13 @@ class PeerTransport:
             self._endpoint = f"tcp://{tcp_endpoint(source_ip, 0)[6:]};{self._endpoint[6:]}"
         self._max = max_message_bytes
         self._on_malformed = on_malformed
-        self._ctx: zmq.Context[Any] | None = None
-        self._sock: zmq.Socket[Any] | None = None
+        self._ctx: zmq.Context[zmq.Socket[bytes]] | None = None
+        self._sock: zmq.Socket[bytes] | None = None
         self._wakeup: Wakeup | None = None
 
     @classmethod
     def for_address(
-        cls, keypair: CurveKeypair, address: DirectAddress, **options: Any
+        cls, keypair: CurveKeypair, address: DirectAddress, *, source_ip: str | None = None
     ) -> PeerTransport:
         """A transport for a direct ``HOST:PORT/KEY`` address.
 
@@ -83,7 +83,7 @@ class PeerTransport:
                 f"{address}: a direct join needs the host's key, as HOST:PORT/KEY "
                 "(the host prints it when it opens the table)"
             )
-        return cls(keypair, address.server_key, address.host, address.port, **options)
+        return cls(keypair, address.server_key, address.host, address.port, source_ip=source_ip)
 
     async def __aenter__(self) -> PeerTransport:
         await self.connect()
@@ -138,7 +138,7 @@ class PeerTransport:
             if event["event"] & _HANDSHAKE_FAILED:
                 raise TransportError(f"handshake refused ({zmq.Event(event['event']).name})")
 
-    async def send(self, message: Mapping[str, Any]) -> None:
+    async def send(self, message: Mapping[str, object]) -> None:
         """Send one message to the host.
 
         Raises:
@@ -147,7 +147,7 @@ class PeerTransport:
         """
         self.send_now(message)
 
-    def send_now(self, message: Mapping[str, Any]) -> None:
+    def send_now(self, message: Mapping[str, object]) -> None:
         """``send`` without a coroutine (it never blocks): over when this returns. Same errors."""
         data = encode_json(message, max_bytes=self._max)
         sock = require(self._sock, _CLOSED)

@@ -64,9 +64,9 @@ class HostTransport:
         self._bind_ip, self._port = bind_ip, port
         self._max = max_message_bytes
         self._on_malformed = on_malformed
-        self._ctx: zmq.Context[Any] | None = None
+        self._ctx: zmq.Context[zmq.Socket[bytes]] | None = None
         self._auth: AsyncioAuthenticator | None = None
-        self._sock: zmq.Socket[Any] | None = None
+        self._sock: zmq.Socket[bytes] | None = None
         self._wakeup: Wakeup | None = None
         self.endpoint = ""
 
@@ -141,7 +141,7 @@ class HostTransport:
             self.stats.received += 1
             return Incoming(identity, peer_key, message)
 
-    async def send(self, identity: bytes, message: Mapping[str, Any]) -> bool:
+    async def send(self, identity: bytes, message: Mapping[str, object]) -> bool:
         """Queue one message for one peer; False when that peer is gone or not keeping up.
 
         Raises:
@@ -149,7 +149,7 @@ class HostTransport:
         """
         return self.send_now(identity, message)
 
-    def send_now(self, identity: bytes, message: Mapping[str, Any]) -> bool:
+    def send_now(self, identity: bytes, message: Mapping[str, object]) -> bool:
         """``send`` without a coroutine: the send never blocks, so it is over when this returns
         (no task per message on the hot path). Same result and errors as ``send``."""
         data = encode_json(message, max_bytes=self._max)

@@ -7,7 +7,7 @@ import asyncio
 import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar, overload
 
 import zmq
 
@@ -66,7 +66,7 @@ def tcp_endpoint(ip: str, port: int | str) -> str:
     return f"tcp://{host}:{port}"
 
 
-def common_options(sock: zmq.Socket[Any], max_message_bytes: int) -> None:
+def common_options(sock: zmq.Socket[bytes], max_message_bytes: int) -> None:
     """The options both ends set: no linger, the frame limit, the queue bounds, IPv6 allowed."""
     sock.setsockopt(zmq.LINGER, 0)
     sock.setsockopt(zmq.MAXMSGSIZE, max_message_bytes)
@@ -75,7 +75,7 @@ def common_options(sock: zmq.Socket[Any], max_message_bytes: int) -> None:
     sock.setsockopt(zmq.IPV6, 1)
 
 
-def readable(sock: zmq.Socket[Any]) -> bool:
+def readable(sock: zmq.Socket[bytes]) -> bool:
     """A message is queued (reading ``EVENTS`` also lowers the descriptor)."""
     return bool(sock.getsockopt(zmq.EVENTS) & zmq.POLLIN)  # type: ignore[operator,arg-type]
 
@@ -94,7 +94,7 @@ class Wakeup:
     ``EVENTS`` (else the loop would spin) and wakes the waiting receives when a message is ready.
     """
 
-    def __init__(self, sock: zmq.Socket[Any]) -> None:
+    def __init__(self, sock: zmq.Socket[bytes]) -> None:
         self.sock = sock
         self.loop = asyncio.get_running_loop()
         self.fd = int(sock.getsockopt(zmq.FD))
@@ -126,7 +126,15 @@ class Wakeup:
         if self.waiters and not self.sock.closed and readable(self.sock):
             self._wake()
 
-    async def recv(self, timeout_s: float | None, copy: bool) -> list[Any] | None:
+    @overload
+    async def recv(self, timeout_s: float | None, copy: Literal[True]) -> list[bytes] | None: ...
+
+    @overload
+    async def recv(self, timeout_s: float | None,
+                   copy: Literal[False]) -> list[zmq.Frame] | None: ...
+
+    async def recv(self, timeout_s: float | None,
+                   copy: bool) -> list[bytes] | list[zmq.Frame] | None:
         """The next multipart message, or None after ``timeout_s``. Cancelled by ``close``."""
         deadline = None if timeout_s is None else self.loop.time() + timeout_s
         while True:
@@ -178,8 +186,8 @@ class _Stoppable(Protocol):
     def stop(self) -> None: ...
 
 
-def close_parts(wakeup: Wakeup | None, sock: zmq.Socket[Any] | None, linger_ms: int,
-                auth: _Stoppable | None, ctx: zmq.Context[Any] | None) -> None:
+def close_parts(wakeup: Wakeup | None, sock: zmq.Socket[bytes] | None, linger_ms: int,
+                auth: _Stoppable | None, ctx: zmq.Context[zmq.Socket[bytes]] | None) -> None:
     """Close what a transport holds, in order: stop watching the descriptor, close the socket
     (queued messages get ``linger_ms``), stop the authenticator, then the context."""
     if wakeup is not None:
