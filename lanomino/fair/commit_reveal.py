@@ -36,7 +36,7 @@ from lanomino.fair.commit import (
     set_statement,
 )
 
-Statement = dict[str, Any]
+Statement = dict[str, object]  # a canonical-JSON object that a key signs
 
 
 class RoundError(ValueError):

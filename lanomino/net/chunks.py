@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 from lanomino.net.codec import MAX_MESSAGE_BYTES, decode_json, encode_json
 from lanomino.net.errors import RemoteProtocolError
@@ -28,10 +29,19 @@ MAX_BODY_BYTES = MAX_PARTS * PART_BYTES
 
 assert PART_BYTES * 4 // 3 + 1024 < MAX_MESSAGE_BYTES
 
-__all__ = ["INLINE_BYTES", "MAX_PARTS", "PART_BYTES", "Reassembler", "split_body"]
+__all__ = ["INLINE_BYTES", "MAX_PARTS", "PART_BYTES", "PartJson", "Reassembler", "split_body"]
 
 
-def split_body(body: dict[str, Any], inline_bytes: int = INLINE_BYTES) -> list[dict[str, Any]]:
+class PartJson(TypedDict):
+    """The body of one ``snapshot_part``: its slice (``data``, base64) and where it goes."""
+
+    part: int
+    parts: int
+    data: str
+
+
+def split_body(body: Mapping[str, object],
+               inline_bytes: int = INLINE_BYTES) -> list[PartJson]:
     """The bodies of the part messages for ``body``; empty when it fits in one message.
 
     Raises:

@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from lanomino.fair.commit import DealContext
-from lanomino.fair.commit_reveal import CommitReveal, Domain, RoundError, Step, deal_domain
+from lanomino.fair.commit_reveal import (
+    CommitReveal,
+    Domain,
+    RoundError,
+    Statement,
+    Step,
+    deal_domain,
+)
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.transcript import (
     MAX_REFUSED,
@@ -104,7 +111,7 @@ class HandDeal:
 
     def domain(self, ctx: DealContext) -> Domain:
         """The deal round's statements for ``ctx``, checked against the seats' keys."""
-        def verify(seat: int, signature: bytes, statement: dict[str, Any]) -> bool:
+        def verify(seat: int, signature: bytes, statement: Statement) -> bool:
             return self.ring.verify_statement(self.keys[seat], signature, statement)
         return deal_domain(self.header, ctx, self.host_seat, verify)
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from lanomino.engine import Action, Observation
 from lanomino.net.election import entry_of, host_address, newer_host
@@ -139,7 +138,7 @@ class TableMember:
                 self._host_changed(event, now)
         return events
 
-    def peer_outgoing(self) -> list[dict[str, Any]]:
+    def peer_outgoing(self) -> list[dict[str, object]]:
         """What the peer session sends (nothing once this member hosts: its last words are moot)."""
         out = self.peer.take_outgoing()
         return [] if self.host is not None else out

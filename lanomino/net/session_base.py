@@ -14,9 +14,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from lanomino.engine import Action, Observation
 from lanomino.net.codec import z85_to_raw
@@ -74,7 +73,7 @@ class Outgoing:
     """A message to send: to which connection (host side) and the wire object."""
 
     route: bytes
-    message: dict[str, Any]
+    message: dict[str, object]
 
 
 # ----- events the sessions report (the node logs them, the UI shows them) -----------------
@@ -179,7 +178,7 @@ class TranscriptUpdated:
     """The match transcript as it stands (after each hand; ``finished`` at the match end)."""
 
     table: str  # table id, hex
-    transcript: dict[str, Any] = field(repr=False)
+    transcript: Mapping[str, object] = field(repr=False)  # as JSON
     finished: bool = False
 
 
@@ -299,7 +298,8 @@ def passphrase_proof(key: bytes, nonce: bytes, host_curve: str, peer_curve: str,
     return hmac.new(key, message, hashlib.sha256).digest()
 
 
-def join_statement(nonce: bytes, table: bytes, host_curve: str, peer_curve: str) -> dict[str, Any]:
+def join_statement(nonce: bytes, table: bytes, host_curve: str,
+                   peer_curve: str) -> dict[str, object]:
     """What a joining peer signs with its identity key: it owns the key it claims."""
     return {"type": "lanomino.join/1", "nonce": nonce.hex(), "table": table.hex(),
             "host_curve": host_curve, "peer_curve": peer_curve}

@@ -28,7 +28,7 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -123,7 +123,7 @@ class PlayLog:
 
     def log_match(
         self,
-        document: dict[str, Any],
+        document: Mapping[str, object],
         *,
         uid: str,
         me: int | None,
@@ -278,7 +278,7 @@ def _peer_id(key_hex: str) -> str:
     return peer_id(bytes.fromhex(key_hex))
 
 
-def _kind(document: dict[str, Any]) -> str:
+def _kind(document: Mapping[str, object]) -> str:
     return "transcript" if document.get("format") == TRANSCRIPT_FORMAT else "record"
 
 
