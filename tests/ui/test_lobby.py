@@ -7,10 +7,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
+from test_keys import run_keys
 
-from lanomino.ui.app import build_app
 from lanomino.ui.lan import (
     HOST_ROWS,
     CloseLobby,
@@ -23,7 +21,7 @@ from lanomino.ui.lan import (
     TableInfo,
 )
 from lanomino.ui.screens import render_screen
-from lanomino.ui.state import LeaveTable, QuitApp, Screen, Settings, UiState
+from lanomino.ui.state import LeaveTable, Screen, Settings, UiState
 
 UP, DOWN, LEFT, RIGHT = "\x1b[A", "\x1b[B", "\x1b[D", "\x1b[C"
 ESC, CTRL_C = "\x1b", "\x03"
@@ -39,25 +37,6 @@ def screen(ui: UiState, width: int = 80, height: int = 24) -> str:
     return "".join(text for _, text in render_screen(ui, width, height))
 
 
-def run_keys(ui: UiState, keys: list[str]) -> list[object]:
-    """Feed ``keys`` to the real app, then Ctrl-C; the intents it produced."""
-    intents: list[object] = []
-
-    async def main() -> None:
-        with create_pipe_input() as pipe:
-            app = build_app(ui, lambda i: (intents.append(i),
-                                           isinstance(i, QuitApp) and app.exit(result=0)),
-                            input=pipe, output=DummyOutput())
-            task = asyncio.ensure_future(app.run_async())
-            await asyncio.sleep(0.05)
-            for key in [*keys, CTRL_C]:
-                pipe.send_text(key)
-                await asyncio.sleep(0.08)
-            await asyncio.wait_for(task, 5)
-
-    asyncio.run(main())
-    assert isinstance(intents[-1], QuitApp)
-    return intents[:-1]
 
 
 def lobby_ui(*tables: TableInfo) -> UiState:
