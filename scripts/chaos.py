@@ -1,13 +1,12 @@
-"""Host-migration soak in a simulated LAN of network namespaces (root only; nothing leaves the machine).
+"""Host-migration soak on a simulated LAN of network namespaces (root; nothing leaves the machine).
 
 Each game: a headless host and ``--players - 1`` bot peers, each in its own namespace. At a random
-moment after the first hand has ended (a host lost during the first hand's deal has its first
-hand dealt again by its successor: not what this soak measures) the host is hit by
-``--fault``: ``sigkill``, ``sigstop`` (SIGCONT 3 s later), ``cut`` (its link down for 3 s, then up),
-``random`` (one of those three per game), or ``sigterm`` (a graceful leave). The survivors must finish
-the match with identical, verifying transcripts and scores, and no term may have two hosts. Prints
-games finished, mismatches, and the time from the fault to the new host resuming play (median, p99,
-max).
+moment after the first hand has ended (a host lost during the first hand's deal has its first hand
+dealt again by its successor: not what this soak measures) the host is hit by ``--fault``:
+``sigkill``, ``sigstop`` (SIGCONT 3 s later), ``cut`` (its link down for 3 s, then up), ``random``
+(one of those three per game), or ``sigterm`` (a graceful leave). The survivors must finish the
+match with identical, verifying transcripts and scores, and no term may have two hosts. Prints games
+finished, mismatches, and the time from the fault to the new host resuming play (median, p99, max).
 
     sudo python scripts/chaos.py --games 20 --players 3 --fault random
 
@@ -46,24 +45,29 @@ def result(proc: LabProcess, timeout_s: float) -> dict[str, Any] | None:
 
 
 def verifies(path: str) -> bool:
-    out = subprocess.run([*LANOMINO, "verify", path, "--json"], capture_output=True, text=True, timeout=60)
+    out = subprocess.run([*LANOMINO, "verify", path, "--json"], capture_output=True, text=True,
+                         timeout=60)
     return out.returncode == 0 and bool(json.loads(out.stdout).get("ok"))
 
 
-def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Random, args: argparse.Namespace,
-             number: int) -> dict[str, Any]:
-    timing = ["--grace", "8", *(["--heartbeat", str(args.heartbeat)] if args.heartbeat is not None else [])]
+def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Random,
+             args: argparse.Namespace, number: int) -> dict[str, Any]:
+    beats = ["--heartbeat", str(args.heartbeat)] if args.heartbeat is not None else []
+    timing = ["--grace", "8", *beats]
     name = f"Chaos{number}"
     h0, *others = lab.hosts[:players]
-    host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json", "--level", "greedy",
-                          "--data-dir", str(data / "host"), "--name", name, "--seats", str(players),
-                          "--set", f"target={args.target}", "--bot-delay", str(args.pace), *timing])
+    host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
+                          "--level", "greedy", "--data-dir", str(data / "host"), "--name", name,
+                          "--seats", str(players), "--set", f"target={args.target}",
+                          "--bot-delay", str(args.pace), *timing])
     host.expect(lambda m: m.get("event") == "listening", 15)
-    peers = [lab.spawn(h, [*LANOMINO, "bot", name, "--interface", h.ip, "--timeout", "15", "--json", "--level", "greedy",
-                           "--data-dir", str(data / f"p{h.index}"), "--player", f"p{h.index}",
-                           "--delay", str(args.pace), *timing]) for h in others]
+    peers = [lab.spawn(h, [*LANOMINO, "bot", name, "--interface", h.ip, "--timeout", "15",
+                           "--json", "--level", "greedy", "--data-dir", str(data / f"p{h.index}"),
+                           "--player", f"p{h.index}", "--delay", str(args.pace), *timing])
+             for h in others]
     first = time.monotonic() + 30  # wait for the first hand to end (see the module docstring)
-    while time.monotonic() < first and not list((data / f"p{others[0].index}" / "transcripts").glob("*.json")):
+    transcripts = data / f"p{others[0].index}" / "transcripts"
+    while time.monotonic() < first and not list(transcripts.glob("*.json")):
         time.sleep(0.02)
     time.sleep(rng.uniform(args.earliest, args.latest))
     if host.popen.poll() is not None or any(p.popen.poll() is not None for p in peers):
@@ -91,7 +95,8 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
     mismatch = False
     if finished:
         docs = [json.loads(Path(r["transcript"]).read_text()) for r in done]
-        mismatch = (any(d != docs[0] for d in docs) or len({(tuple(r["scores"]), r["winner"]) for r in done}) != 1
+        outcomes = {(tuple(r["scores"]), r["winner"]) for r in done}
+        mismatch = (any(d != docs[0] for d in docs) or len(outcomes) != 1
                     or not all(verifies(r["transcript"]) for r in done))
     hosts: dict[str, set[int]] = {}
     for r in [*(x for x in results if x), *([old] if old else [])]:
@@ -101,8 +106,14 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
     resumed = [m["at"] - at for r in results if r for m in r.get("migrations", [])]
     return {"fault": fault, "finished": finished, "mismatch": mismatch or two_hosts,
             "resume_s": min(resumed) if resumed else None,
-            "old_host": (None if fault == "sigkill" else "still waiting (cut off, no newer host seen)") if old is None
-            else old.get("reason", "")[:60] or "finished"}
+            "old_host": old_host(fault, old)}
+
+
+def old_host(fault: str, old: dict[str, Any] | None) -> str | None:
+    """How the lost host's own process ended (None: killed, nothing to say)."""
+    if old is not None:
+        return str(old.get("reason", ""))[:60] or "finished"
+    return None if fault == "sigkill" else "still waiting (cut off, no newer host seen)"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -111,19 +122,26 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=3, choices=(3, 4))
     parser.add_argument("--fault", default="random", choices=(*FAULTS, "random", "sigterm"),
-                        help="random: one of sigkill, sigstop, cut per game; sigterm: a graceful leave")
-    parser.add_argument("--target", type=int, default=100, help="points to win a match (default 100)")
+                        help="random: one of sigkill, sigstop, cut per game; "
+                             "sigterm: a graceful leave")
+    parser.add_argument("--target", type=int, default=100,
+                        help="points to win a match (default 100)")
     parser.add_argument("--heartbeat", type=float, default=None,
-                        help="heartbeat interval, s (liveness is 5x; default: the product's, 0.25 s)")
-    parser.add_argument("--pace", type=float, default=0.03, help="every bot pauses this long per move, s")
+                        help="heartbeat interval, s "
+                             "(liveness is 5x; default: the product's, 0.25 s)")
+    parser.add_argument("--pace", type=float, default=0.03,
+                        help="every bot pauses this long per move, s")
     parser.add_argument("--earliest", type=float, default=0.0,
-                        help="the fault comes this long after the first hand ended at the earliest (s)")
+                        help="the fault comes this long after the first hand ended, "
+                             "at the earliest (s)")
     parser.add_argument("--latest", type=float, default=2.5, help="... and at the latest")
-    parser.add_argument("--timeout", type=float, default=90.0, help="how long a survivor may take to finish, s")
+    parser.add_argument("--timeout", type=float, default=90.0,
+                        help="how long a survivor may take to finish, s")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     reason = unavailable_reason()
@@ -140,8 +158,9 @@ def main() -> int:
             print(json.dumps({"game": n, **game}), file=sys.stderr, flush=True)
     played = [g for g in games if "skipped" not in g]
     resumes = [g["resume_s"] for g in played if g["resume_s"] is not None]
-    print(f"games: {len(games)} ({len(games) - len(played)} ended before the fault), players {args.players}, "
-          f"fault {args.fault}, heartbeat {'default' if args.heartbeat is None else f'{args.heartbeat} s'}")
+    beat = "default" if args.heartbeat is None else f"{args.heartbeat} s"
+    print(f"games: {len(games)} ({len(games) - len(played)} ended before the fault), "
+          f"players {args.players}, fault {args.fault}, heartbeat {beat}")
     print(f"finished: {sum(g['finished'] for g in played)}/{len(played)}; "
           f"mismatches: {sum(g['mismatch'] for g in played)}; "
           f"host changes: {sum(g['resume_s'] is not None for g in played)} "
@@ -152,11 +171,12 @@ def main() -> int:
             r = [g["resume_s"] for g in mine if g["resume_s"] is not None]
             olds = sorted({str(g["old_host"]) for g in mine if g["old_host"] is not None})
             print(f"  {fault}: {len(mine)} games, {sum(g['finished'] for g in mine)} finished"
-                  + (f", resume median {statistics.median(r):.2f} s max {max(r):.2f} s" if r else "")
+                  + (f", resume median {statistics.median(r):.2f} s max {max(r):.2f} s"
+                     if r else "")
                   + (f"; old host: {', '.join(olds)}" if olds else ""))
     if resumes:
-        print(f"time to resume: median {statistics.median(resumes):.2f} s, p99 {percentile(resumes, 0.99):.2f} s, "
-              f"max {max(resumes):.2f} s (n={len(resumes)})")
+        print(f"time to resume: median {statistics.median(resumes):.2f} s, "
+              f"p99 {percentile(resumes, 0.99):.2f} s, max {max(resumes):.2f} s (n={len(resumes)})")
     ok = played and all(g["finished"] and not g["mismatch"] for g in played)
     return 0 if ok else 1
 
