@@ -17,6 +17,9 @@ points per hand for each side, simulations per searched decision and think time 
 
     python scripts/bench_bots.py --a expert:0.3 --b ismcts:0.3 --matches 400 [--rules classic]
         [--players 2] [--set k=v ...] [--workers 2] [--seed 1] [--clock wall|cpu|thread]
+        [--minutes M]
+
+``--minutes`` (or ^C) stops a long run and reports the duplicate pairs finished so far.
 """
 
 from __future__ import annotations
@@ -185,8 +188,9 @@ def report(outcomes: list[MatchOutcome], a: str, b: str, clock: str) -> list[str
     hlo, hhi = wilson(a_hands, hands)
     pairs = [outcomes[i].a_won + outcomes[i + 1].a_won for i in range(0, n - 1, 2)]
     lines = [
-        f"  A match wins {wins / n:6.1%}  95% [{lo:.1%}, {hi:.1%}]  ({n} matches)",
-        f"  A hand wins  {a_hands / hands:6.1%}  95% [{hlo:.1%}, {hhi:.1%}]  ({hands} hands)",
+        f"  A match wins {wins / n:6.1%}  95% [{lo:.1%}, {hi:.1%}]  ({wins:g} of {n} matches)",
+        f"  A hand wins  {a_hands / hands:6.1%}  95% [{hlo:.1%}, {hhi:.1%}]  "
+        f"({a_hands} of {hands} hands)",
         f"  duplicate pairs: A won both {sum(p == 2 for p in pairs)}, split "
         f"{sum(0 < p < 2 for p in pairs)}, B won both {sum(p == 0 for p in pairs)}",
         f"  points per hand: A {sum(o.a_points for o in outcomes) / hands:.2f}, "
@@ -203,6 +207,36 @@ def report(outcomes: list[MatchOutcome], a: str, b: str, clock: str) -> list[str
     return lines
 
 
+def run(
+    jobs: list[tuple[Rules, int, str, str, int, int, str]],
+    workers: int,
+    started: float,
+    minutes: float | None,
+) -> list[MatchOutcome]:
+    """The outcomes in match order, until every job is done, ``minutes`` have passed, or ^C."""
+    outcomes: list[MatchOutcome] = []
+    total = len(jobs)
+    pool = multiprocessing.Pool(workers)
+    try:
+        for outcome in pool.imap(_job, jobs, chunksize=1):
+            outcomes.append(outcome)
+            done = len(outcomes)
+            elapsed = time.perf_counter() - started
+            if done % max(2, total // 20) == 0:  # progress on stderr, about every 5%
+                won = sum(o.a_won for o in outcomes)
+                plo, phi = wilson(won, done)
+                print(f"  {done}/{total} matches, A {won / done:.1%} [{plo:.1%}, {phi:.1%}], "
+                      f"{elapsed:.0f} s", file=sys.stderr, flush=True)
+            if minutes is not None and elapsed > 60 * minutes and done % 2 == 0:
+                break
+    except KeyboardInterrupt:
+        print("  interrupted: reporting the pairs finished", file=sys.stderr)
+    finally:
+        pool.terminate()
+        pool.join()
+    return outcomes
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a", required=True, help="bot A, e.g. hard, expert:0.3, ismcts@200")
@@ -213,6 +247,8 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="stop after this much wall time and report the pairs finished")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="what budgets and think times count: wall time, this process's CPU "
                         "time, or this thread's CPU time (fair under load: use it with nice)")
@@ -224,20 +260,17 @@ def main() -> int:
         make_bot(level, lambda _sims: None, args.clock)  # a bad level fails here, not in a worker
     jobs = [(rules, players, args.a, args.b, i, args.seed, args.clock) for i in range(matches)]
     started = time.perf_counter()
-    outcomes: list[MatchOutcome] = []
-    with multiprocessing.Pool(args.workers) as pool:
-        for outcome in pool.imap(_job, jobs, chunksize=1):
-            outcomes.append(outcome)
-            done = len(outcomes)
-            if done % max(2, matches // 20) == 0:  # progress on stderr, about every 5%
-                won = sum(o.a_won for o in outcomes)
-                plo, phi = wilson(won, done)
-                print(f"  {done}/{matches} matches, A {won / done:.1%} [{plo:.1%}, {phi:.1%}], "
-                      f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    outcomes = run(jobs, args.workers, started, args.minutes)
+    stopped = len(outcomes) < matches
+    outcomes = outcomes[: len(outcomes) - len(outcomes) % 2]  # whole duplicate pairs only
+    if not outcomes:
+        print("no duplicate pair finished", file=sys.stderr)
+        return 1
     wall = time.perf_counter() - started
+    played = len(outcomes)
     print(f"{args.a} vs {args.b}, {args.rules} {' '.join(args.set)}, {players} players, "
-          f"{matches} matches to {rules.target} ({matches // 2} duplicate pairs), "
-          f"{args.clock} clock")
+          f"{played} matches to {rules.target} ({played // 2} duplicate pairs, seed {args.seed}"
+          f"{f', stopped early of {matches}' if stopped else ''}), {args.clock} clock")
     print("\n".join(report(outcomes, args.a, args.b, args.clock)))
     print(f"  wall {wall:.0f} s with {args.workers} workers")
     return 0

@@ -46,7 +46,7 @@ from lanomino.engine import (
 )
 from lanomino.engine.observe import determinize
 
-EXPLORE = 0.2  # UCB1 constant C (rewards lie in [0, 1]); tuned on the pilot run (README)
+EXPLORE = 0.4  # UCB1 constant C (rewards lie in [0, 1]); tuned on pilot runs (README)
 POINTS_SCALE = 40.0  # a margin of this many points is a full win (reward 1) or loss (0)
 REWARDS = ("points", "win")
 

@@ -35,18 +35,32 @@ def test_a_clearly_worse_move_is_dropped_and_a_close_one_kept() -> None:
     good = [0.6 + 0.2 * rng.random() for _ in range(64)]
     close = [x - 0.01 + 0.02 * rng.random() for x in good]  # as good, world by world
     bad = [x - 0.1 for x in good]  # always 0.1 worse in the same world
-    live, done = prune([good, close, bad], [0, 1, 2])
+    dropped: list[tuple[int, int, float]] = []
+    live, done = prune([good, close, bad], [0, 1, 2], dropped)
     assert live == [0, 1] and not done
+    assert [i for i, _, _ in dropped] == [2]
+    # By how much it trailed the best of the other two, world by world.
+    assert abs(dropped[0][2] - 0.1) < 0.01
     # Alone, the best move is the choice: the search may stop.
-    assert prune([good, bad], [0, 1]) == ([0], True)
+    assert prune([good, bad], [0, 1], []) == ([0], True)
     # Two moves that give the very same result in every world: either will do.
-    assert prune([good, list(good)], [0, 1])[1]
+    assert prune([good, list(good)], [0, 1], [])[1]
 
 
-def test_the_move_played_is_the_best_of_those_still_in_contention() -> None:
-    one, two, three = (Play(parse_tile(t)) for t in ("6-6", "5-5", "4-4"))
-    # 6-6 has the best mean, but over fewer worlds: it was dropped earlier.
-    assert best_paired([(one, 16, 0.9), (two, 80, 0.5), (three, 80, 0.6)]) == three
+def test_a_dropped_move_is_valued_below_the_move_it_trailed() -> None:
+    obs = opening_position()
+    sampler = HandSampler(read_knowledge(obs))
+    results = paired_search(obs, random.Random(1), sampler, 1.0, 2000, still)
+    most = max(n for _, n, _ in results)
+    live = [(a, v) for a, n, v in results if n == most]
+    dropped = [(a, v) for a, n, v in results if n < most]
+    assert dropped and live
+    best = max(v for _, v in live)
+    assert all(v < best for _, v in dropped)
+    assert best_paired(results) in {a for a, v in live if v == best}
+    # Ties in value go to the move played out in more worlds.
+    one, two = Play(parse_tile("6-6")), Play(parse_tile("5-5"))
+    assert best_paired([(one, 16, 0.5), (two, 80, 0.5)]) == two
 
 
 def test_a_clear_choice_ends_the_search_early() -> None:
