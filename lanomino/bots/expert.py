@@ -7,12 +7,15 @@ the hand out with a quick greedy policy for every seat, and scores the result by
 the *match*: the estimated chance that Expert's side wins it from the new scores, so points
 matter more when they decide the match. Because every simulation uses a new world, no move is
 chosen on a guess at the boneyard order. It stops at the time budget or the simulation cap, or
-earlier once the choice is settled, and plays the move with the best mean value.
+earlier once the choice is settled, and plays the move with the best mean value. When the table
+has shown everything (one world is possible and nothing is left to draw) the hand is a game of
+perfect information, and Expert solves it exactly instead (``solve_known``).
 
 ``Settings`` also reaches the variants the benchmarks compared and did not keep (README): a tree
-over Expert's information sets (``tree.py``), worlds weighted by the opponents' past plays
-(``belief.py``), exact endgames, Hard's policy or random play in the roll-outs, a points margin
-instead of the match value.
+over Expert's information sets (``tree.py``), the paired search (``paired.py``), worlds
+weighted by the opponents' past plays (``belief.py``), sampled worlds' endgames solved exactly,
+Hard's policy, random play or a greedy policy that does not look at the next hand in the
+roll-outs, a points margin instead of the match value.
 
 The clock is injected, so a test with a simulation cap and a clock that never advances is exactly
 reproducible from the seed.
@@ -151,7 +154,7 @@ class Settings:
 
     tree: bool = False
     paired: bool = False
-    exact: bool = False
+    exact: bool = True
     settle: bool = True
     rollout: str = "greedy"
     value: str = "match"

@@ -20,7 +20,7 @@ _PIPS = tuple(t.pips for t in TILES)
 _WITH = tuple(sum(1 << t.index for t in TILES if t.has(n)) for n in range(7))
 BLOCK_BONUS = 6.0  # rollouts: the next seat has nothing for the ends left showing
 KEEP_BONUS = 2.0  # rollouts: the mover keeps a tile for the ends
-ROLLOUTS = ("greedy", "hard", "random")
+ROLLOUTS = ("greedy", "blind", "hard", "random")
 VALUES = ("match", "points")
 
 
@@ -50,7 +50,18 @@ def side_values(state: GameState, before: Sequence[int], value: str) -> list[flo
 
 def rollout_choice(state: GameState, actions: Sequence[Action], rng: random.Random) -> Action:
     """The quick policy every seat follows in a simulation: shed weight, score fives, and leave
-    ends the next seat cannot play on while keeping one for itself."""
+    ends the next seat cannot play on (it looks at that seat's hand in the sampled world) while
+    keeping one for itself."""
+    return _greedy(state, actions, rng, True)
+
+
+def blind_choice(state: GameState, actions: Sequence[Action], rng: random.Random) -> Action:
+    """``rollout_choice`` without looking at the next seat's hand: shed weight, score fives,
+    keep a tile for the ends."""
+    return _greedy(state, actions, rng, False)
+
+
+def _greedy(state: GameState, actions: Sequence[Action], rng: random.Random, peek: bool) -> Action:
     best: Action = actions[0]
     best_score = -1e9
     fives = state.rules.fives
@@ -76,7 +87,7 @@ def rollout_choice(state: GameState, actions: Sequence[Action], rng: random.Rand
             shown = tile.other(line.ends[e])
             kept = line.ends[1 - e]
             fits = _WITH[shown] | _WITH[kept]
-            if not nxt & fits:
+            if peek and not nxt & fits:
                 score += -BLOCK_BONUS if same_side else BLOCK_BONUS
             if mine & ~tile.bit & fits:
                 score += KEEP_BONUS
@@ -97,7 +108,12 @@ def random_choice(state: GameState, actions: Sequence[Action], rng: random.Rando
     return rng.choice(actions)
 
 
-_POLICIES = {"greedy": rollout_choice, "hard": hard_choice, "random": random_choice}
+_POLICIES = {
+    "greedy": rollout_choice,
+    "blind": blind_choice,
+    "hard": hard_choice,
+    "random": random_choice,
+}
 
 
 def play_out(state: GameState, rng: random.Random, policy: str = "greedy") -> None:

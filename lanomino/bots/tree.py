@@ -2,7 +2,8 @@
 
 Theory of operation: every simulation samples one world (the hidden hands and the boneyard order)
 from the ``HandSampler`` and walks a tree whose nodes are Expert's information sets: one edge per
-move as Expert would see it made, so an opponent's draw is one edge whichever tile it took. At a
+move as Expert would see it made, so an opponent's draw is one edge whichever tile it took, while
+below Expert's own draw the tree branches on the tile drawn (Expert will see it). At a
 node, a move legal in this world that has no child yet is tried first; once every legal move has
 one, UCB1 picks among them, counting for each child only the simulations in which its move was
 legal (its availability). Each seat chooses on its own side's values. Below the tree the world is
@@ -22,7 +23,16 @@ from typing import cast
 from lanomino.bots.belief import WeightedSampler
 from lanomino.bots.knowledge import HandSampler
 from lanomino.bots.playout import TooBig, can_solve, play_out, side_values, solve
-from lanomino.engine import Action, GameState, Observation, Phase, apply, legal_actions
+from lanomino.engine import (
+    Action,
+    Draw,
+    GameState,
+    Observation,
+    Phase,
+    Tile,
+    apply,
+    legal_actions,
+)
 from lanomino.engine.observe import determinize
 
 TREE_EXPLORE = 0.5  # UCB1 constant; values lie in [0, 1]
@@ -35,7 +45,8 @@ class Node:
     __slots__ = ("children", "visits", "avail", "total", "side")
 
     def __init__(self, side: int) -> None:
-        self.children: dict[Action, Node] = {}
+        # Keyed by move; below Expert's own draw, by the tile drawn.
+        self.children: dict[Action | Tile, Node] = {}
         self.visits = 0
         self.avail = 1
         self.total = 0.0
@@ -63,7 +74,7 @@ def tree_search(
     while sims < max_sims and (sims < len(obs.legal) or clock() < deadline):
         world = sampler.sample(rng)
         state = cast(GameState, determinize(obs, world.hands, world.boneyard))
-        path = _descend(root, state, rng, explore)
+        path = _descend(root, state, rng, explore, obs.seat)
         values = _finish(state, rng, rollout, value, endgame, side, before)
         for node in path:
             node.visits += 1
@@ -77,8 +88,11 @@ def tree_search(
     return out
 
 
-def _descend(root: Node, state: GameState, rng: random.Random, explore: float) -> list[Node]:
-    """Walk (and grow by one node) the tree along ``state``'s world; the nodes passed."""
+def _descend(
+    root: Node, state: GameState, rng: random.Random, explore: float, me: int = -1
+) -> list[Node]:
+    """Walk (and grow by one node) the tree along ``state``'s world; the nodes passed. Below a
+    draw by seat ``me`` (the searcher) the next node is that of the tile drawn."""
     node = root
     path: list[Node] = []
     while state.phase is Phase.PLAY:
@@ -90,20 +104,29 @@ def _descend(root: Node, state: GameState, rng: random.Random, explore: float) -
             child = children.get(a)
             if child is not None:
                 child.avail += 1
-        if untried:
+        grown = bool(untried)
+        if grown:
             action = untried[0] if len(untried) == 1 else rng.choice(untried)
             node = children[action] = Node(state.side_of(seat))
-            apply(state, seat, action)
-            path.append(node)
-            return path
-        action = _ucb(children, legal, explore)
-        node = children[action]
+        else:
+            action = _ucb(children, legal, explore)
+            node = children[action]
+        drawn = state.boneyard[state.drawn] if seat == me and isinstance(action, Draw) else None
         apply(state, seat, action)
         path.append(node)
+        if drawn is not None:
+            outcome = node.children.get(drawn)
+            if outcome is None:
+                outcome = node.children[drawn] = Node(node.side)
+                grown = True
+            node = outcome
+            path.append(node)
+        if grown:
+            return path
     return path
 
 
-def _ucb(children: dict[Action, Node], legal: Sequence[Action], explore: float) -> Action:
+def _ucb(children: dict[Action | Tile, Node], legal: Sequence[Action], explore: float) -> Action:
     best = legal[0]
     best_score = -1.0
     for a in legal:

@@ -13,12 +13,14 @@ from lanomino.bots.knowledge import HandSampler, World, read_knowledge
 from lanomino.bots.playout import can_solve, side_values, solve
 from lanomino.bots.tree import Node, _descend, tree_search
 from lanomino.engine import (
+    DRAW,
     End,
     GameState,
     Observation,
     Phase,
     Play,
     Rules,
+    Tile,
     apply,
     legal_actions,
     new_game,
@@ -64,13 +66,16 @@ def test_the_default_expert_still_plays_for_the_match() -> None:
         assert expert(observe(state, 0), random.Random(1)) == points
         state.scores = [140, 140]
         assert expert(observe(state, 0), random.Random(1)) == shed
-    assert Settings() == Settings(tree=False, weigh=0)  # the variants that did not win are off
+    # The variants that did not win are off; exact solving (sound by construction) is on.
+    assert Settings() == Settings(tree=False, paired=False, exact=True, weigh=0)
 
 
-def observe_world(obs: Observation, sampler: HandSampler) -> GameState:
+def observe_world(
+    obs: Observation, sampler: HandSampler, rng: random.Random | None = None
+) -> GameState:
     from lanomino.engine.observe import determinize
 
-    world = sampler.sample(random.Random(9))
+    world = sampler.sample(rng or random.Random(9))
     state = determinize(obs, world.hands, world.boneyard)
     assert isinstance(state, GameState)
     return state
@@ -121,3 +126,43 @@ def test_a_world_where_the_opponent_passed_over_heavier_tiles_weighs_less() -> N
     w_heavy = weight(World((mine, heavy), ()), choices)
     w_light = weight(World((mine, light), ()), choices)
     assert w_light == 1.0 > w_heavy
+
+
+def test_below_experts_own_draw_the_tree_branches_on_the_tile() -> None:
+    """Ana holds nothing for the 6 and 1 showing and must draw; she will see the tile, so the
+    node after her draw depends on it. Searching for Ben one move earlier, Ana's draws (hidden
+    from him) stay one edge."""
+    state = new_game(Rules.classic(), 2)
+    deal(state, ["6-6 5-5 5-4 4-4 3-3 3-2 2-2", "6-1 5-3 5-2 4-3 4-2 4-1 2-0"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    bens = observe(state, 1)
+    apply(state, 1, Play(parse_tile("6-1"), End.LEFT))
+    anas = observe(state, 0)
+    assert anas.legal == (DRAW,)
+    root = grow(anas, 300)
+    drawn = root.children[DRAW].children
+    assert len(drawn) > 1 and all(isinstance(t, Tile) for t in drawn)
+    assert sum(c.visits for c in drawn.values()) == 300
+    root = grow(bens, 300)
+    anas_draws = [c for n in _walk(root) for k, c in n.children.items() if k == DRAW and not c.side]
+    assert anas_draws and any(n.children for n in anas_draws)
+    assert not any(isinstance(k, Tile) for n in anas_draws for k in n.children)
+
+
+def grow(obs: Observation, simulations: int) -> Node:
+    """A tree for ``obs``'s seat after ``simulations`` descents (every value 0.5)."""
+    sampler = HandSampler(read_knowledge(obs))
+    root = Node(-1)
+    rng = random.Random(6)
+    for _ in range(simulations):
+        for node in _descend(root, observe_world(obs, sampler, rng), rng, 0.5, me=obs.seat):
+            node.visits += 1
+            node.total += 0.5
+    return root
+
+
+def _walk(node: Node) -> list[Node]:
+    out = [node]
+    for child in node.children.values():
+        out += _walk(child)
+    return out
