@@ -233,11 +233,16 @@ def run_peer(args: argparse.Namespace, player: str) -> int:
                   f"{verified}; transcript {outcome.transcript}")
         else:
             print(f"left the table: {outcome.reason}", file=sys.stderr)
-        if outcome.finished:
-            return 0
-        return 3 if outcome.reason.startswith("refused") else 1
+        return exit_status(outcome)
 
     return asyncio.run(main())
+
+
+def exit_status(outcome: Outcome) -> int:
+    """A peer command's exit status: 0 the match ended, 3 the table refused it, 1 it left early."""
+    if outcome.finished:
+        return 0
+    return 3 if outcome.reason.startswith("refused") else 1
 
 
 async def run_node(node: PeerNode, listener: Callable[[object], None], as_json: bool) -> Outcome:

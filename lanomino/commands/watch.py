@@ -73,7 +73,7 @@ def _run_headless(args: argparse.Namespace) -> int:
     import os
     import sys
 
-    from lanomino.commands.join import find_table, run_node, trust_host
+    from lanomino.commands.join import exit_status, find_table, run_node, trust_host
     from lanomino.node import PeerNode
     from lanomino.paths import data_dir
 
@@ -95,9 +95,7 @@ def _run_headless(args: argparse.Namespace) -> int:
                   f" Transcript: {outcome.transcript}", flush=True)
         else:
             print(f"stopped watching: {outcome.reason}", file=sys.stderr)
-        if outcome.finished:
-            return 0
-        return 3 if outcome.reason.startswith("refused") else 1
+        return exit_status(outcome)
 
     return asyncio.run(main())
 
