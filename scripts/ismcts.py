@@ -22,7 +22,7 @@ TCIAIG 4(2), 2012), algorithm SO-ISMCTS, and not from the Expert's code. Each it
 The move played is the root child with the most visits. The reward of a finished hand is
 ``0.5 + margin / (2 * POINTS_SCALE)`` clipped to [0, 1], the margin being the side's points this
 hand less the best other side's: points decide a match to 100, so a bare win/loss reward throws
-most of the result away. The pilot run that chose ``EXPLORE`` and the reward is in the README.
+most of the result away. The pilot runs that chose ``EXPLORE`` and the reward are in the README.
 """
 
 from __future__ import annotations
