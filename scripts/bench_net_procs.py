@@ -176,6 +176,20 @@ async def _bare_peer(conn: Connection, config: dict[str, Any]) -> None:
         ctx.destroy(linger=0)
 
 
+def follow_up(session: Any, flush: Callable[[], None]) -> None:
+    """After an input: a session whose next deadline has come already (work it left for once its
+    output had gone: the check of a hand that just ended) runs its timer on the loop's next turn,
+    as the runtime's timer task does when woken (runtime/base.py ``_timers``). Later deadlines
+    (heartbeats, liveness) are not run: the measured moves follow each other closely."""
+    due = session.next_deadline()
+    if due is not None and due <= time.monotonic():
+        def run() -> None:
+            session.handle_timer(time.monotonic())
+            flush()
+
+        asyncio.get_running_loop().call_soon(run)
+
+
 async def _session_host(conn: Connection, config: dict[str, Any]) -> None:
     from lanomino.engine import Rules
     from lanomino.fair.identity import Identity
@@ -196,9 +210,13 @@ async def _session_host(conn: Connection, config: dict[str, Any]) -> None:
                 assert incoming is not None
                 sender = Sender(incoming.identity, incoming.peer_key)
                 session.receive(sender, incoming.message, time.monotonic())
-                for out in session.take_outgoing():
-                    host.send_now(out.route, out.message)
-                session.take_events()
+                flush()
+                follow_up(session, flush)
+
+        def flush() -> None:
+            for out in session.take_outgoing():
+                host.send_now(out.route, out.message)
+            session.take_events()
 
         await _run_until_stopped([asyncio.create_task(host_loop())], control)
     finally:
@@ -279,6 +297,7 @@ async def _session_peer(conn: Connection, config: dict[str, Any]) -> None:
                 peer.receive(message, time.monotonic())
                 flush()
                 check()
+                follow_up(peer, flush)
 
         control.send(ready=True)
         check()

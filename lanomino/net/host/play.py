@@ -34,12 +34,10 @@ from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.table import ROUND, Phase, Policy, Seat, Table, seat_view
 from lanomino.net.session_base import (
-    HandVerified,
     MatchOver,
     ProtocolProblem,
     SeatAway,
     SeatLeft,
-    TranscriptUpdated,
     YourTurn,
 )
 from lanomino.net.watchers import VIEWER
@@ -147,7 +145,8 @@ class Playing:
         The log goes to every member before the updates of the move that ended the hand (``then``
         sends them): a member that knows the hand is over then holds the log too, with every
         secret in it, so a host lost in between is survived without escrow (the new host takes
-        that log)."""
+        that log). The host's own check of the hand waits until they have left (report_hand)."""
+        self.t.settle()  # the check of the hand before, if it is still owed
         assert self.t.state is not None and self.t.doc is not None
         state = self.t.state
         last = next(e for e in reversed(state.results)) if ended is None else ended
@@ -177,11 +176,7 @@ class Playing:
             self.t.stats["refused.bad_signature"] += 1
             self.t.events.append(ProtocolProblem(
                 "bad_signature", f"move {index + 1} is not signed by {seat_name(seat)}", seat))
-        ok, detail = self.t.own_check(bad)
-        if not ok:
-            self.t.stats["hand.unverified"] += 1  # the match's result says so (MatchOver.verified)
-        self.t.events.append(HandVerified(d.hand, ok, detail))
-        self.t.events.append(TranscriptUpdated(self.t.table.hex(), self.t.doc, over))
+        self.t.report_hand(d.hand, bad, over)
         self.t.host_view()
         if over:
             self.t.go(Phase.OVER)

@@ -228,6 +228,8 @@ class HostSession:
         if t.phase is Phase.STEPPED_DOWN:
             return None  # (handle_timer has nothing to do: a past deadline would spin the loop)
         times: list[float] = [] if play.bot_due is None else [play.bot_due]
+        if t.owed is not None:  # a hand's end left work for once its messages had gone
+            times.append(t.now)
         owed = play.resyncs.next_due(t.now)
         if owed is not None:
             times.append(owed)
@@ -251,7 +253,7 @@ class HostSession:
 
     def handle_timer(self, now: float) -> None:
         t = self.shared
-        t.now = now
+        t.advance(now)
         if t.phase is Phase.STEPPED_DOWN:
             return
         self.seating.check(now)
@@ -274,7 +276,7 @@ class HostSession:
     def receive(self, sender: Sender, message: Mapping[str, Any], now: float) -> None:
         """One decoded message from a connection. Never raises for anything a peer sends."""
         t = self.shared
-        t.now = now
+        t.advance(now)
         if t.phase is Phase.STEPPED_DOWN:
             return  # another host runs the table now
         seat_no = t.by_curve.get(sender.curve)

@@ -41,12 +41,14 @@ from lanomino.fair.verify import StreamVerifier
 from lanomino.net.errors import LocalProtocolError
 from lanomino.net.fair_round import HandDeal
 from lanomino.net.session_base import (
+    HandVerified,
     ObservationChanged,
     Outgoing,
     ProtocolProblem,
     SessionEvent,
     Stats,
     Timings,
+    TranscriptUpdated,
 )
 from lanomino.net.watchers import DEFAULT_CAP, Watchers
 from lanomino.net.wire import messages as m
@@ -149,6 +151,7 @@ class Table:
         self.out: list[Outgoing] = []
         self.events: list[SessionEvent] = []
         self.now = 0.0
+        self.owed: Callable[[], None] | None = None  # work for after the messages leave (settle)
         self._encoded: tuple[m.Body, JsonObject] | None = None  # the body sent last (send)
         self._phase = Phase.LOBBY
 
@@ -257,13 +260,46 @@ class Table:
         if seat.unanswered_since is None:
             seat.unanswered_since = now
 
-    def own_check(self, bad: Sequence[tuple[int, int]]) -> tuple[bool, str]:
-        """The host runs the verifier on its own transcript after each hand (as every peer does):
-        the result it reports counts every problem that check finds, not only bad signatures."""
+    def advance(self, now: float) -> None:
+        """Input (a message, a timer) at ``now``: first, the work a hand's end left owed."""
+        self.now = now
+        self.settle()
+
+    def settle(self) -> None:
+        """Do the work a hand's end left for after its messages had gone (``owed``): the session
+        does it on its next input or timer (its deadline is then now), before anything else."""
+        owed, self.owed = self.owed, None
+        if owed is not None:
+            owed()
+
+    def report_hand(self, hand: int, bad: Sequence[tuple[int, int]], over: bool) -> None:
+        """Check the transcript as hand ``hand`` left it and say so (HandVerified, then
+        TranscriptUpdated): at once when the match is over (MatchOver tells whether every hand
+        verified), else once the hand's messages have left (``owed``): on a LAN the check would
+        otherwise hold up the move that ended the hand."""
+        assert self.doc is not None
+        doc, seen = self.doc, {**self.doc, "hands": list(self.doc["hands"])}
+
+        def report() -> None:
+            ok, detail = self.own_check(bad, seen)
+            if not ok:
+                self.stats["hand.unverified"] += 1  # the match's result says so (MatchOver)
+            self.events.append(HandVerified(hand, ok, detail))
+            self.events.append(TranscriptUpdated(self.table.hex(), doc, over))
+
+        if over:
+            report()
+        else:
+            self.owed = report
+
+    def own_check(self, bad: Sequence[tuple[int, int]], doc: dict[str, Any]) -> tuple[bool, str]:
+        """The host runs the verifier on its own transcript ``doc`` after each hand (as every peer
+        does): the result it reports counts every problem that check finds, not only bad
+        signatures."""
         if bad:
             return False, f"{len(bad)} moves carry a bad signature"
         try:
-            report = self.verifier.check(self.doc)
+            report = self.verifier.check(doc)
         except TranscriptError as exc:
             return False, f"malformed transcript: {exc}"
         if report.failure is not None:

@@ -130,7 +130,7 @@ class PeerDealing:
         if (early is not None and early.entry.get("hand") == body.hand
                 and early.entry["moves"] == moves):
             self.p.early_log = None
-            self.hand_log(early)  # the log came first (see net/host/play.py): now it fits
+            self.hand_log(early, later=True)  # the log came first (net/host/play.py): it fits
 
     def changed(self) -> None:
         view = self.p._require_view()
@@ -139,7 +139,9 @@ class PeerDealing:
                 and self.p.phase is Phase.SEATED):
             self.p._events.append(YourTurn(view.observation()))
 
-    def hand_log(self, body: m.HandLog) -> None:
+    def hand_log(self, body: m.HandLog, later: bool = False) -> None:
+        """A hand's log: kept, then checked (``later``: once this input's output has gone, unless
+        the match is over; on a LAN the check would otherwise hold up that last move's effects)."""
         doc = self.p.doc
         if doc is None:
             raise ValueError("a hand log before the match began")
@@ -160,10 +162,17 @@ class PeerDealing:
         else:
             hands.append(entry)
         doc["end"] = end
-        ok, detail = self._check_hand(doc, number)
-        self.p.verified[number] = ok
-        self.p._events.append(HandVerified(number, ok, detail))
-        self._transcript_updated(doc)
+
+        def check() -> None:
+            ok, detail = self._check_hand(doc, number)
+            self.p.verified[number] = ok
+            self.p._events.append(HandVerified(number, ok, detail))
+            self._transcript_updated(doc)
+
+        if later and not (isinstance(end, dict) and end.get("finished") is True):
+            self.p.owed = check
+        else:
+            check()
 
     def settle_early_log(self) -> None:
         """The host went silent after sending a hand's log but before the update of the move that

@@ -137,6 +137,8 @@ class PeerSession(PeerState):
         return events
 
     def next_deadline(self) -> float | None:
+        if self.owed is not None:
+            return self.now  # (settle)
         if self.phase in (Phase.CLOSED, Phase.OVER):
             return None
         times = [self.last_sent + self.timings.heartbeat_s]
@@ -147,7 +149,7 @@ class PeerSession(PeerState):
         return min(times)
 
     def handle_timer(self, now: float) -> None:
-        self.now = now
+        self.settle(now)
         if self.phase in (Phase.CLOSED, Phase.OVER):
             return
         if not self.silent and now - self.last_heard >= self.timings.liveness_s:
@@ -202,7 +204,7 @@ class PeerSession(PeerState):
 
     def submit(self, action: Action, now: float) -> None:
         """Send this seat's move. Raises IllegalActionError when it may not be made now."""
-        self.now = now
+        self.settle(now)
         view = self.view
         if self.watch:
             raise IllegalActionError("a watcher cannot move: it has no seat at this table")
@@ -259,7 +261,7 @@ class PeerSession(PeerState):
 
     def receive(self, message: Mapping[str, Any], now: float) -> None:
         """One decoded message from the host. Never raises for anything the host sends."""
-        self.now = now
+        self.settle(now)
         try:
             msg = parse_message(message)
         except RemoteProtocolError as exc:

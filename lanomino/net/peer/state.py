@@ -124,6 +124,7 @@ class PeerState:
         self.verified: dict[int, bool] = {}
         self.verifier = StreamVerifier()
         self.early_log: m.HandLog | None = None  # a hand log ahead of the hand's last move
+        self.owed: Callable[[], None] | None = None  # work for after the output leaves (settle)
         self.pending_move: int | None = None
         self.resync_asked = False
         self.parts = Reassembler()  # a snapshot arriving in parts (net/chunks.py)
@@ -189,6 +190,14 @@ class PeerState:
     def _problem(self, code: str, detail: str) -> None:
         self.stats[f"dropped.{code}"] += 1
         self._events.append(ProtocolProblem(code, detail, self.seat if self.seat >= 0 else None))
+
+    def settle(self, now: float) -> None:
+        """Input (a message, a timer, a move) at ``now``: first, the work left ``owed`` until the
+        last input's output had gone (the check of a hand whose last move just came, deal.py)."""
+        self.now = now
+        owed, self.owed = self.owed, None
+        if owed is not None:
+            owed()
 
     def _send(self, body: m.Body) -> None:
         self.my_seq += 1
