@@ -185,7 +185,8 @@ def main() -> int:
 
     compiled = not engine_state.__file__.endswith(".py")
     if not args.json:
-        print(f"engine: {'compiled with mypyc' if compiled else 'pure Python'} ({engine_state.__file__})")
+        kind = "compiled with mypyc" if compiled else "pure Python"
+        print(f"engine: {kind} ({engine_state.__file__})")
     for name, players, rules in CASES:
         rates = [our_rate(rules, players, args.seconds, rng) for _ in range(args.runs)]
         results[f"{name} {players}p"] = statistics.median(rates)
@@ -215,9 +216,10 @@ def main() -> int:
             results["interleaved partnership block 4p"] = ours
             results["dominoes package partnership block 4p"] = ref
             if not args.json:
-                print(f"lanomino  partnership block   4 players: {ours:9.0f} hands/s (interleaved runs)")
-                print(f"dominoes  partnership block   4 players: {ref:9.0f} hands/s (interleaved runs)")
-                print(f"ratio (lanomino / dominoes) on partnership block: {ratio:.2f}x (goal >= 3x)")
+                game = "partnership block"
+                print(f"lanomino  {game}   4 players: {ours:9.0f} hands/s (interleaved runs)")
+                print(f"dominoes  {game}   4 players: {ref:9.0f} hands/s (interleaved runs)")
+                print(f"ratio (lanomino / dominoes) on {game}: {ratio:.2f}x (goal >= 3x)")
             if process is not None:
                 results["process cpu s"] = process["ours_cpu"]
                 results["dominoes process cpu s"] = process["ref_cpu"]

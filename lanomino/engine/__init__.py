@@ -30,8 +30,9 @@ from lanomino.engine.tiles import TILES, Tile, parse_tile
 __all__ = [
     "DRAW", "PASS", "PRESETS", "RESIGN", "TILES", "Action", "DealVoided", "Draw", "End",
     "EngineError", "Event", "GameState", "HandTally", "HandEnd", "HandEnded", "HandStarted",
-    "IllegalActionError", "MatchEnd", "MatchEnded", "Observation", "Pass", "Passed", "Phase", "Play", "PointsScored", "Resign",
-    "Resigned", "Rules", "RulesError", "Tile", "TileDrawn", "TileError", "TilePlayed", "apply",
+    "IllegalActionError", "MatchEnd", "MatchEnded", "Observation", "Pass", "Passed", "Phase",
+    "Play", "PointsScored", "Resign", "Resigned", "Rules", "RulesError", "Tile", "TileDrawn",
+    "TileError", "TilePlayed", "apply",
     "can_resign", "fitting_ends", "legal_actions", "new_game", "observe", "parse_tile",
     "rules_from_cli", "start_hand",
 ]

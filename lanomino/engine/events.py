@@ -129,7 +129,8 @@ def _typed_equality(*classes: type) -> None:
 
 
 _typed_equality(
-    HandStarted, DealVoided, TilePlayed, TileDrawn, Passed, PointsScored, Resigned, HandEnded, MatchEnded
+    HandStarted, DealVoided, TilePlayed, TileDrawn, Passed, PointsScored, Resigned, HandEnded,
+    MatchEnded
 )
 
 Event = (

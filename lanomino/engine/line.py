@@ -82,7 +82,7 @@ class Line:
         return tuple(seen)
 
     def end_key(self, e: int) -> tuple[int, bool, bool, bool, bool]:
-        """Two ends with the same key are the same place to play: the game cannot tell them apart."""
+        """Two ends with the same key are one place to play: the game cannot tell them apart."""
         double = self.double[e] and self.fives
         return (self.ends[e], double, self.counted[e], e in self.pending, e >= UP)
 
@@ -101,7 +101,7 @@ class Line:
         return right
 
     def place(self, tile: Tile, e: int) -> tuple[int, bool]:
-        """Lay ``tile`` against end ``e`` (it must fit). Returns (number now showing, became spinner)."""
+        """Lay ``tile`` against end ``e`` (it must fit). Returns (number showing, new spinner)."""
         number = self.ends[e]
         exposed = tile.other(number)
         self.ends[e] = exposed

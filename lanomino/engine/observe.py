@@ -155,7 +155,9 @@ def observe(state: GameState, seat: int) -> Observation:
     hand = tiles_in(state.hands[seat])
     # The same tuple either way: map() is the faster interpreted, a loop the faster compiled.
     hands = state.hands
-    hand_sizes = tuple([h.bit_count() for h in hands]) if _COMPILED else tuple(map(int.bit_count, hands))
+    hand_sizes = (
+        tuple([h.bit_count() for h in hands]) if _COMPILED else tuple(map(int.bit_count, hands))
+    )
     active = tuple(state.active)
     turn = state.turn
     opener = state.opener

@@ -13,7 +13,7 @@ DOUBLES_HIGH_FIRST: Final[tuple[Tile, ...]] = tuple(t for t in reversed(TILES) i
 
 
 def choose_opener(state: GameState) -> tuple[int, Tile | None] | None:
-    """(opener, tile they must lead or None) for the hand just dealt; None means the deal is void."""
+    """(opener, tile they must lead or None) for the hand just dealt; None: the deal is void."""
     rules = state.rules
     if state.dealt_hands == 0 or rules.next_opener == "highest-double":
         return first_hand_opener(state)

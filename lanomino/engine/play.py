@@ -167,7 +167,9 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
     if state.phase is not _PLAY:
         raise IllegalActionError(f"{seat_name(seat)} may not {action}: no hand is in play")
     if seat != state.turn:
-        raise IllegalActionError(f"{seat_name(seat)} may not {action}: it is {seat_name(state.turn)}'s turn")
+        raise IllegalActionError(
+            f"{seat_name(seat)} may not {action}: it is {seat_name(state.turn)}'s turn"
+        )
     if kind is Play:
         return _play(state, seat, action)  # type: ignore[arg-type]
     if kind is Draw:
@@ -189,7 +191,9 @@ def _play(state: GameState, seat: int, action: Play) -> list[Event]:
     hands = state.hands
     hand = hands[seat]
     if not hand & tile.bit:
-        raise IllegalActionError(f"{seat_name(seat)} may not play {tile}: it is not in {seat_name(seat)}'s hand")
+        raise IllegalActionError(
+            f"{seat_name(seat)} may not play {tile}: it is not in {seat_name(seat)}'s hand"
+        )
     line = state.line
     if line.tiles == 0:
         return _lead(state, seat, action)
@@ -223,13 +227,16 @@ def _play(state: GameState, seat: int, action: Play) -> list[Event]:
 
 def _lead(state: GameState, seat: int, action: Play) -> list[Event]:
     tile = action.tile
-    if state.must_lead is not None and tile != state.must_lead:
+    must = state.must_lead
+    if must is not None and tile != must:
         raise IllegalActionError(
-            f"{seat_name(seat)} may not lead {tile}: this hand must be opened with {state.must_lead}"
+            f"{seat_name(seat)} may not lead {tile}: this hand must be opened with {must}"
         )
     high_on = action.end or End.LEFT
     if high_on not in (End.LEFT, End.RIGHT):
-        raise IllegalActionError(f"{seat_name(seat)} may not lead {tile} {high_on}: the first tile lies left-right")
+        raise IllegalActionError(
+            f"{seat_name(seat)} may not lead {tile} {high_on}: the first tile lies left-right"
+        )
     line = state.line
     exposed = line.place_first(tile, high_on)
     state.hands[seat] ^= tile.bit
@@ -266,8 +273,12 @@ def _after_fives_play(state: GameState, seat: int, played: TilePlayed) -> list[E
 def _refuse_end(state: GameState, seat: int, tile: Tile, end: End) -> None:
     n = state.line.ends[end]
     if n == CLOSED:
-        raise IllegalActionError(f"{seat_name(seat)} may not play {tile} {end}: that end is not open")
-    raise IllegalActionError(f"{seat_name(seat)} may not play {tile} {end}: it does not match the {n}")
+        raise IllegalActionError(
+            f"{seat_name(seat)} may not play {tile} {end}: that end is not open"
+        )
+    raise IllegalActionError(
+        f"{seat_name(seat)} may not play {tile} {end}: it does not match the {n}"
+    )
 
 
 def _resolve_end(state: GameState, seat: int, tile: Tile, end: End | None) -> End:
@@ -279,11 +290,12 @@ def _resolve_end(state: GameState, seat: int, tile: Tile, end: End | None) -> En
     places = fitting_ends(state, tile)
     if not places:
         showing = " or ".join(str(n) for n in line.open_numbers())
-        raise IllegalActionError(f"{seat_name(seat)} may not play {tile}: it does not match the {showing}")
-    if len(places) > 1:
         raise IllegalActionError(
-            f"{seat_name(seat)} must say where {tile} goes: it fits {' and '.join(str(p) for p in places)}"
+            f"{seat_name(seat)} may not play {tile}: it does not match the {showing}"
         )
+    if len(places) > 1:
+        fits = " and ".join(str(p) for p in places)
+        raise IllegalActionError(f"{seat_name(seat)} must say where {tile} goes: it fits {fits}")
     return places[0]
 
 
@@ -292,7 +304,9 @@ def _draw(state: GameState, seat: int) -> list[Event]:
         raise IllegalActionError(f"{seat_name(seat)} may not draw: nobody draws in this game")
     if not state.can_draw():
         left = state.boneyard_left()
-        what = "the boneyard is empty" if left == 0 else f"the last {left} tiles stay in the boneyard"
+        what = (
+            "the boneyard is empty" if left == 0 else f"the last {left} tiles stay in the boneyard"
+        )
         raise IllegalActionError(f"{seat_name(seat)} may not draw: {what}")
     if state.line.tiles == 0:
         raise IllegalActionError(f"{seat_name(seat)} may not draw: the hand has not been opened")

@@ -56,7 +56,9 @@ class Rules:
                 raise RulesError(f"{name} must be true or false, not {getattr(self, name)!r}")
         if not _is_int(self.target) or self.target < 0:
             raise RulesError(f"target must be a whole number >= 0, not {self.target!r}")
-        if self.hand_size is not None and (not _is_int(self.hand_size) or not 1 <= self.hand_size <= 14):
+        if self.hand_size is not None and (
+            not _is_int(self.hand_size) or not 1 <= self.hand_size <= 14
+        ):
             raise RulesError(f"hand_size must be 1..14 or null, not {self.hand_size!r}")
         if self.boneyard_reserve not in (0, 2) or not _is_int(self.boneyard_reserve):
             raise RulesError(f"boneyard_reserve must be 0 or 2, not {self.boneyard_reserve!r}")
@@ -107,7 +109,9 @@ class Rules:
     def from_options(cls, options: dict[str, Any]) -> Rules:
         unknown = sorted(set(options) - OPTION_NAMES)
         if unknown:
-            raise RulesError(f"unknown rule option {unknown[0]!r}; options: {', '.join(sorted(OPTION_NAMES))}")
+            raise RulesError(
+                f"unknown rule option {unknown[0]!r}; options: {', '.join(sorted(OPTION_NAMES))}"
+            )
         try:
             return cls(**options)
         except TypeError as exc:  # pragma: no cover - guarded by the name check above
@@ -181,10 +185,11 @@ class Rules:
             raise RulesError(f"a table seats 2 to 4 players, not {players!r}")
         if self.partnership and players != 4:
             raise RulesError("a partnership game needs exactly 4 players")
-        dealt = players * self.hand_size_for(players)
+        size = self.hand_size_for(players)
+        dealt = players * size
         if dealt > set_size:
             raise RulesError(
-                f"{players} hands of {self.hand_size_for(players)} need {dealt} tiles; the set has {set_size}"
+                f"{players} hands of {size} need {dealt} tiles; the set has {set_size}"
             )
         if self.draws and dealt + self.boneyard_reserve > set_size:
             raise RulesError("the boneyard is smaller than the reserve")
@@ -207,7 +212,9 @@ PRESETS = {
 def parse_option(name: str, text: str) -> Any:
     """Turn the text of ``--set name=text`` into the option's value. Raises RulesError."""
     if name not in OPTION_NAMES:
-        raise RulesError(f"unknown rule option {name!r}; options: {', '.join(sorted(OPTION_NAMES))}")
+        raise RulesError(
+            f"unknown rule option {name!r}; options: {', '.join(sorted(OPTION_NAMES))}"
+        )
     if name in ("partnership", "draw_when_playable", "round_to_5"):
         lowered = text.lower()
         if lowered in ("true", "yes", "on", "1"):

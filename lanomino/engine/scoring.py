@@ -63,7 +63,13 @@ def end_of_hand(
     if winner is not None:
         points[winner] += tally.earned
     ended = HandEnded(
-        state.hand_no, end, winner, tuple(points), tuple(pips), tuple(map(tiles_in, state.hands)), tally
+        state.hand_no,
+        end,
+        winner,
+        tuple(points),
+        tuple(pips),
+        tuple(map(tiles_in, state.hands)),
+        tally,
     )
     return ended, winner_seat
 
@@ -124,7 +130,11 @@ def end_of_match(state: GameState, forced_winner: int | None) -> MatchEnded | No
         if best < rules.target:
             return None
         leaders = [x for x in live if state.scores[x] == best]
-        winner = leaders[0] if len(leaders) == 1 or last is None or last.winner not in leaders else last.winner
+        winner = (
+            leaders[0]
+            if len(leaders) == 1 or last is None or last.winner not in leaders
+            else last.winner
+        )
     return MatchEnded(winner, tuple(state.scores), _standings(state, winner, live), why)
 
 

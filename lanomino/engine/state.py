@@ -144,7 +144,9 @@ def new_game(rules: Rules, players: int) -> GameState:
 # ----- dealing -------------------------------------------------------------------------------
 
 
-def start_hand(state: GameState, deal: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> list[Event]:
+def start_hand(
+    state: GameState, deal: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]
+) -> list[Event]:
     """Deal a hand: ``deal[i]`` is seat i's hand, ``boneyard`` in draw order.
 
     Raises IllegalActionError when the match is not waiting for a deal or the deal is wrong.
@@ -155,7 +157,9 @@ def start_hand(state: GameState, deal: Sequence[Sequence[Tile]], boneyard: Seque
     state.hand_no += 1
     state.boneyard = list(boneyard)
     state.drawn = 0
-    state.drawable = max(0, len(boneyard) - state.rules.boneyard_reserve) if state.rules.draws else 0
+    state.drawable = (
+        max(0, len(boneyard) - state.rules.boneyard_reserve) if state.rules.draws else 0
+    )
     state.line = Line(state.rules.fives)
     state.hand_points = [0] * state.sides
     state.history = []
@@ -168,13 +172,17 @@ def start_hand(state: GameState, deal: Sequence[Sequence[Tile]], boneyard: Seque
     state.turn = state.opener
     state.phase = Phase.PLAY
     state.fast = False
-    started = HandStarted(state.hand_no, state.opener, state.must_lead, tuple(map(len, deal)), len(boneyard))
+    started = HandStarted(
+        state.hand_no, state.opener, state.must_lead, tuple(map(len, deal)), len(boneyard)
+    )
     state.history.append(started)
     events: list[Event] = [started]
     return events
 
 
-def check_deal(state: GameState, deal: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> list[int]:
+def check_deal(
+    state: GameState, deal: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]
+) -> list[int]:
     """The hands as bitmasks. Raises IllegalActionError unless the deal uses every tile once
     with the right hand sizes."""
     if len(deal) != state.players:

@@ -142,7 +142,8 @@ def pips_of(mask: int) -> int:
     )
 
 
-# OTHER[tile index][n]: the number left showing when the tile is laid against n; -1 if it does not fit.
+# OTHER[tile index][n]: the number left showing when the tile is laid against n (-1: it does not
+# fit).
 # Each row ends with one more -1, so that a closed end (CLOSED == -1, e.g. up/down outside All
 # Fives) indexes it and never fits: without it, index -1 read the entry for a six.
 OTHER: Final[tuple[tuple[int, ...], ...]] = tuple(

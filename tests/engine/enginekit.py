@@ -72,7 +72,9 @@ def partnership_hands(equal: bool) -> list[str]:
     """Hands for PARTNERSHIP_BLOCK_MOVES. Left over: team 0 (seats 0 + 2) 45 pips and team 1 45
     when ``equal``; otherwise team 0 41 (seat 0: 0-0 1-1 2-0 3-3 = 10, seat 2: 31) and team 1 49
     (seat 1: 2-1 2-2 3-1 5-5 = 21, seat 3: 28)."""
-    seat0, seat1 = ("0-0 1-1 2-0 5-5", "2-1 2-2 3-1 3-3") if equal else ("0-0 1-1 2-0 3-3", "2-1 2-2 3-1 5-5")
+    seat0, seat1 = (
+        ("0-0 1-1 2-0 5-5", "2-1 2-2 3-1 3-3") if equal else ("0-0 1-1 2-0 3-3", "2-1 2-2 3-1 5-5")
+    )
     return [
         "6-6 6-3 1-0 " + seat0,
         "6-5 3-2 6-0 " + seat1,

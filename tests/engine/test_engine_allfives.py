@@ -25,7 +25,9 @@ FIVES = Rules.preset("allfives")
 
 
 def _fives(events: list[object]) -> list[tuple[int, int]]:
-    return [(e.side, e.points) for e in events if isinstance(e, PointsScored) and e.reason == "fives"]
+    return [
+        (e.side, e.points) for e in events if isinstance(e, PointsScored) and e.reason == "fives"
+    ]
 
 
 def _spinner_game() -> GameState:
@@ -49,7 +51,9 @@ def test_spinner_short_ends_open_only_after_both_long_sides_hold_a_tile() -> Non
     assert play(state, 0, "5-5")[0].spinner
     play(state, 1, "5-0", "left")
     assert state.line.ends[2:] == [-1, -1]
-    assert not any(isinstance(a, Play) and a.end in (End.UP, End.DOWN) for a in legal_actions(state, 0))
+    assert not any(
+        isinstance(a, Play) and a.end in (End.UP, End.DOWN) for a in legal_actions(state, 0)
+    )
     with pytest.raises(IllegalActionError, match="not open"):
         apply(state, 0, Play(parse_tile("5-1"), End.UP))
     # Both long sides covered: the short ends open, showing a 5 that does not count yet (0 + 1).
@@ -125,7 +129,9 @@ def test_without_round_to_5_the_hand_score_is_exact() -> None:
 
 
 def test_match_ends_mid_hand_the_moment_the_target_is_reached() -> None:
-    state = game(Rules.preset("allfives", hand_size=4, target=10), ["5-5 5-1 5-3 2-2", "5-0 5-4 6-1 1-0"])
+    state = game(
+        Rules.preset("allfives", hand_size=4, target=10), ["5-5 5-1 5-3 2-2", "5-0 5-4 6-1 1-0"]
+    )
     events = play(state, 0, "5-5")
     kinds = [type(e).__name__ for e in events]
     assert kinds == ["TilePlayed", "PointsScored", "HandEnded", "MatchEnded"]
@@ -138,7 +144,9 @@ def test_match_ends_mid_hand_the_moment_the_target_is_reached() -> None:
 
 
 def test_fives_scored_during_a_hand_count_in_its_points() -> None:
-    state = game(Rules.preset("allfives", hand_size=2), ["5-5 5-0", "6-1 2-1"], boneyard_front="5-2")
+    state = game(
+        Rules.preset("allfives", hand_size=2), ["5-5 5-0", "6-1 2-1"], boneyard_front="5-2"
+    )
     assert _fives(play(state, 0, "5-5")) == [(0, 10)]
     apply(state, 1, DRAW)
     assert _fives(play(state, 1, "5-2")) == []  # 2 + 10 = 12

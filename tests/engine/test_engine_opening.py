@@ -55,7 +55,10 @@ def test_a_deal_missing_a_tile_or_with_a_wrong_hand_size_is_refused() -> None:
 
 
 def test_highest_double_opens_the_first_hand_and_must_be_led() -> None:
-    state = game(Rules.preset("classic"), ["5-4 1-0 2-0 3-1 4-4", "6-3 2-1 0-0 3-0 4-0", "6-6 5-5 6-5 1-1 4-1"])
+    state = game(
+        Rules.preset("classic"),
+        ["5-4 1-0 2-0 3-1 4-4", "6-3 2-1 0-0 3-0 4-0", "6-6 5-5 6-5 1-1 4-1"],
+    )
     assert (state.opener, state.turn, state.must_lead) == (2, 2, parse_tile("6-6"))
     assert list(legal_actions(state, 2)) == [Play(parse_tile("6-6"), End.LEFT)]
     assert legal_actions(state, 0) == ()
@@ -66,7 +69,10 @@ def test_highest_double_opens_the_first_hand_and_must_be_led() -> None:
 
 
 def test_without_the_six_six_the_five_five_holder_opens() -> None:
-    state = game(Rules.preset("classic"), ["5-4 1-0 2-0 3-1 4-4", "6-3 2-1 5-5 3-0 4-0", "6-5 1-1 4-1 6-4 6-1"])
+    state = game(
+        Rules.preset("classic"),
+        ["5-4 1-0 2-0 3-1 4-4", "6-3 2-1 5-5 3-0 4-0", "6-5 1-1 4-1 6-4 6-1"],
+    )
     assert (state.opener, state.must_lead) == (1, parse_tile("5-5"))
 
 

@@ -128,7 +128,11 @@ def test_seat_may_not_draw_while_a_tile_fits() -> None:
 
 
 def test_draw_one_at_a_time_keep_the_misfits_and_play_the_first_that_fits() -> None:
-    state = game(Rules.preset("classic", hand_size=2), ["5-5 1-0", "6-3 2-0"], boneyard_front="4-1 3-3 5-2 5-4")
+    state = game(
+        Rules.preset("classic", hand_size=2),
+        ["5-5 1-0", "6-3 2-0"],
+        boneyard_front="4-1 3-3 5-2 5-4",
+    )
     play(state, 0, "5-5")
     assert legal_actions(state, 1) == (DRAW,)
     assert apply(state, 1, DRAW)[0] == TileDrawn(1, parse_tile("4-1"), (5,), 23)
@@ -147,7 +151,9 @@ def test_draw_one_at_a_time_keep_the_misfits_and_play_the_first_that_fits() -> N
 def test_no_pass_while_the_boneyard_has_tiles_in_the_draw_game() -> None:
     state = game(Rules.preset("classic", hand_size=2), ["5-5 1-0", "6-3 2-0"])
     play(state, 0, "5-5")
-    with pytest.raises(IllegalActionError, match="^seat 2 may not pass: the boneyard has tiles to draw$"):
+    with pytest.raises(
+        IllegalActionError, match="^seat 2 may not pass: the boneyard has tiles to draw$"
+    ):
         apply(state, 1, PASS)
 
 
@@ -254,5 +260,7 @@ def test_a_tile_cannot_be_played_on_a_short_end_outside_all_fives() -> None:
 def test_playing_a_tile_not_in_hand_is_refused() -> None:
     state = game(BLOCK2, ["5-5 5-1", "6-2 3-0"])
     play(state, 0, "5-5")
-    with pytest.raises(IllegalActionError, match="^seat 2 may not play 5-4: it is not in seat 2's hand$"):
+    with pytest.raises(
+        IllegalActionError, match="^seat 2 may not play 5-4: it is not in seat 2's hand$"
+    ):
         play(state, 1, "5-4")

@@ -43,8 +43,16 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("partnership", 4, {"game": "allfives", "round_to_5": True}),
     ("partnership", 4, {"blocked_scoring": "difference", "blocked_tie": "lightest-tile"}),
     ("classic", 2, {"boneyard_reserve": 2, "draw_when_playable": True}),
-    ("classic", 3, {"no_double": "reshuffle", "blocked_tie": "lightest-tile", "next_opener": "highest-double"}),
-    ("classic", 4, {"next_opener": "alternate", "no_winner_opener": "next-seat", "blocked_scoring": "total"}),
+    (
+        "classic",
+        3,
+        {"no_double": "reshuffle", "blocked_tie": "lightest-tile", "next_opener": "highest-double"},
+    ),
+    (
+        "classic",
+        4,
+        {"next_opener": "alternate", "no_winner_opener": "next-seat", "blocked_scoring": "total"},
+    ),
     ("classic", 3, {"hand_size": 7, "next_opener": "left-of-last", "target": 61}),
     ("classic", 4, {"hand_size": 6, "boneyard_reserve": 2}),
     ("allfives", 2, {"round_to_5": False, "draw_when_playable": True, "boneyard_reserve": 2}),
@@ -196,7 +204,9 @@ def check_events(state: GameState, events: list[Event]) -> None:
                     for side in {state.side_of(s) for s in range(state.players) if state.active[s]}
                 )
                 winner_pips = sum(
-                    p or 0 for s, p in enumerate(event.pips_left) if state.side_of(s) == event.winner
+                    p or 0
+                    for s, p in enumerate(event.pips_left)
+                    if state.side_of(s) == event.winner
                 )
                 assert winner_pips == low
         if isinstance(event, Resigned):
@@ -228,12 +238,16 @@ def run_playout(preset: str, players: int, overrides: dict[str, Any], seed: int)
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32 - 1))
-def test_random_playouts_keep_every_invariant(config: tuple[str, int, dict[str, Any]], seed: int) -> None:
+def test_random_playouts_keep_every_invariant(
+    config: tuple[str, int, dict[str, Any]], seed: int
+) -> None:
     preset, players, overrides = config
     run_playout(preset, players, overrides, seed)
 
 
 def test_every_config_plays_at_least_one_whole_match() -> None:
     for preset, players, overrides in CONFIGS:
-        play = run_playout(preset, players, {**overrides, "target": 0}, seed=len(preset) * 31 + players)
+        play = run_playout(
+            preset, players, {**overrides, "target": 0}, seed=len(preset) * 31 + players
+        )
         assert play.state.phase is Phase.OVER, (preset, players, overrides)

@@ -30,7 +30,9 @@ from lanomino.engine.tiles import TILES
 
 
 def test_two_players_resigning_hands_the_other_the_match() -> None:
-    state = game(Rules.preset("classic"), ["6-6 5-5 6-5 1-0 2-0 3-0 4-0", "6-4 6-3 6-2 6-1 6-0 5-4 5-3"])
+    state = game(
+        Rules.preset("classic"), ["6-6 5-5 6-5 1-0 2-0 3-0 4-0", "6-4 6-3 6-2 6-1 6-0 5-4 5-3"]
+    )
     play(state, 0, "6-6")
     events = apply(state, 0, RESIGN)  # a seat may resign out of turn
     assert events[0] == Resigned(0)
@@ -58,7 +60,9 @@ def test_three_players_resigning_takes_the_seat_and_its_tiles_off_the_table() ->
     assert legal_actions(state, 1) == ()
     with pytest.raises(IllegalActionError):
         apply(state, 1, PASS)
-    with pytest.raises(IllegalActionError, match="^seat 2 may not resign: that seat is not in the match$"):
+    with pytest.raises(
+        IllegalActionError, match="^seat 2 may not resign: that seat is not in the match$"
+    ):
         apply(state, 1, RESIGN)
     play(state, 2, "5-3", "left")
     assert state.turn == 0  # seat 1 is skipped
@@ -116,7 +120,9 @@ def test_partnership_resigning_concedes_for_the_team() -> None:
 
 
 def test_observation_holds_own_tiles_and_only_counts_of_others() -> None:
-    state = game(Rules.preset("classic", hand_size=2), ["5-5 1-0", "6-3 2-0"], boneyard_front="4-1 5-2")
+    state = game(
+        Rules.preset("classic", hand_size=2), ["5-5 1-0", "6-3 2-0"], boneyard_front="4-1 5-2"
+    )
     play(state, 0, "5-5")
     apply(state, 1, DRAW)
     apply(state, 1, DRAW)

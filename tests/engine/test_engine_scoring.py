@@ -88,12 +88,16 @@ def test_blocked_tie_goes_to_the_lightest_single_tile_when_chosen() -> None:
     assert ended.pips_left == (6, 6)
     assert ended.winner == 1
     assert ended.points == (0, 0)  # difference: 6 - 6
-    state = game(Rules.preset("block", hand_size=3, blocked_tie="lightest-tile", blocked_scoring="total"),
-                 ["6-6 4-0 1-1", "3-0 2-1 0-0"])
+    state = game(
+        Rules.preset("block", hand_size=3, blocked_tie="lightest-tile", blocked_scoring="total"),
+        ["6-6 4-0 1-1", "3-0 2-1 0-0"],
+    )
     assert _ended(play(state, 0, "6-6")).points == (0, 6)
 
 
-def test_partnership_blocked_hand_adds_both_partners_and_the_lower_team_scores_the_opponents() -> None:
+def test_partnership_blocked_hand_adds_both_partners_and_the_lower_team_scores_the_opponents() -> (
+    None
+):
     state = new_game(Rules.preset("partnership"), 4)
     deal_hand(state, partnership_hands(equal=False))
     events: list[object] = []
@@ -163,7 +167,9 @@ def test_single_hand_blocked_tie_ends_the_match_without_a_winner() -> None:
     assert isinstance(events[-1], MatchEnded) and events[-1].winner is None
 
 
-@pytest.mark.parametrize(("points", "rounded"), [(12, 10), (13, 15), (10, 10), (2, 0), (3, 5), (0, 0)])
+@pytest.mark.parametrize(
+    ("points", "rounded"), [(12, 10), (13, 15), (10, 10), (2, 0), (3, 5), (0, 0)]
+)
 def test_round_to_nearest_five(points: int, rounded: int) -> None:
     from lanomino.engine.scoring import round_to_5
 
@@ -172,4 +178,6 @@ def test_round_to_nearest_five(points: int, rounded: int) -> None:
 
 def test_no_points_scored_event_outside_all_fives() -> None:
     state = game(Rules.preset("classic", hand_size=1), ["5-5", "1-0"])
-    assert not any(isinstance(e, PointsScored) and e.reason == "fives" for e in play(state, 0, "5-5"))
+    assert not any(
+        isinstance(e, PointsScored) and e.reason == "fives" for e in play(state, 0, "5-5")
+    )

@@ -107,7 +107,8 @@ def test_unknown_preset_names_the_presets() -> None:
 
 def test_rules_from_cli_parses_values_and_refuses_bad_ones() -> None:
     rules = rules_from_cli(
-        "classic", ["target=61", "blocked_scoring=total", "draw_when_playable=yes", "hand_size=null"]
+        "classic",
+        ["target=61", "blocked_scoring=total", "draw_when_playable=yes", "hand_size=null"],
     )
     assert (rules.target, rules.blocked_scoring, rules.draw_when_playable) == (61, "total", True)
     with pytest.raises(RulesError, match="whole number"):
