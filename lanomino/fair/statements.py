@@ -32,6 +32,13 @@ def move_statement(header: str, hand: int, index: int, move: dict[str, Any]) -> 
     return {"type": "lanomino.move/1", "header": header, "hand": hand, "index": index, "move": move}
 
 
+def blame_statement(header: str, hand: int, seat: int, what: str, why: str) -> dict[str, Any]:
+    """What a host signs when it tells the players it refused a seat's badly signed message (a
+    new host after a migration keeps the hand's record of it only with this signature)."""
+    return {"type": "lanomino.blame/1", "header": header, "hand": hand, "seat": seat,
+            "what": what, "why": why}
+
+
 def log_statement(
     header: str,
     hand: int,

@@ -99,11 +99,14 @@ class HandDeal:
         self.refused: list[dict[str, Any]] = []  # badly signed messages refused (who, what, why)
         self.migrated: dict[str, int] | None = None  # {"host", "term", "at"} after a host migration
 
-    def blame(self, seat: int, what: str, why: str) -> None:
+    def blame(self, seat: int, what: str, why: str) -> dict[str, Any] | None:
         """A seat's message was refused for its signature: the hand's log says so (who, what,
-        why), so the verifier holds that seat at fault, not the host (at most MAX_REFUSED)."""
+        why), so the verifier holds that seat at fault, not the host (at most MAX_REFUSED).
+        Returns the record, or None when none was added."""
         if what in REFUSABLE and len(self.refused) < MAX_REFUSED:
             self.refused.append({"seat": seat, "what": what, "why": why[:300]})
+            return self.refused[-1]
+        return None
 
     @property
     def current(self) -> Attempt:

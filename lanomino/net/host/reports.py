@@ -8,9 +8,11 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from lanomino.fair.identity import KeyRing
+from lanomino.fair.statements import blame_statement
 from lanomino.fair.transcript import TranscriptError
 from lanomino.fair.verify import verify_transcript
-from lanomino.net.wire.messages import Report
+from lanomino.net.wire.messages import MAX_BLAMES, Report
 
 
 def longest_log(reports: Iterable[Report], hand: int,
@@ -23,6 +25,21 @@ def longest_log(reports: Iterable[Report], hand: int,
         if moves[:len(other)] != other:
             stats["migration.log_mismatch"] += 1
     return list(moves), list(sigs)
+
+
+def kept_blames(reports: Iterable[Report], hand: int, header: str, host_key: bytes,
+                ring: KeyRing) -> list[dict[str, Any]]:
+    """The refusals the lost host told the members of in ``hand`` (records for the hand's log,
+    once each): only those it signed, so no member can make the new host blame a seat."""
+    kept: list[dict[str, Any]] = []
+    for report in reports:
+        for b in report.refused:
+            record = {"seat": b.seat, "what": b.what, "why": b.why}
+            statement = blame_statement(header, hand, b.seat, b.what, b.why)
+            if (b.hand == hand and record not in kept and len(kept) < MAX_BLAMES
+                    and ring.verify_statement(host_key, b.signature, statement)):
+                kept.append(record)
+    return kept
 
 
 def caught_up(doc: dict[str, Any], reports: Iterable[Report],

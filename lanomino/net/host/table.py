@@ -36,6 +36,7 @@ from lanomino.engine import (
 from lanomino.engine.errors import seat_name
 from lanomino.engine.observe import public_event
 from lanomino.fair.identity import Identity, KeyRing
+from lanomino.fair.statements import blame_statement
 from lanomino.fair.transcript import TranscriptError
 from lanomino.fair.verify import StreamVerifier
 from lanomino.net.errors import LocalProtocolError
@@ -241,7 +242,14 @@ class Table:
         """Answer a refused message (``what``: its type) with an error; a badly signed one is
         also written into the hand's log, naming the seat that sent it (HandDeal.blame)."""
         if code == "bad_signature" and seat is not None and self.deal is not None:
-            self.deal.blame(seat, what, detail)
+            record = self.deal.blame(seat, what, detail)
+            if record is not None:  # the players keep it for a new host (their reports)
+                statement = blame_statement(self.digest, self.deal.hand, seat, what,
+                                            record["why"])
+                blame = m.Blame(self.deal.hand, seat, what, record["why"],
+                                self.identity.sign_statement(statement))
+                for s in self.humans():
+                    self.send(s, blame)
         self.stats[f"refused.{code}"] += 1
         self.events.append(ProtocolProblem(code, detail, seat))
         ref = ref if 0 <= ref < 2**53 else 0

@@ -38,7 +38,7 @@ from lanomino.net.election import HANDOVER, majority, members
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
-from lanomino.net.host.reports import caught_up, longest_log
+from lanomino.net.host.reports import caught_up, kept_blames, longest_log
 from lanomino.net.host.reshuffle_round import Hand, Reshuffling, Round
 from lanomino.net.host.seating import GIVE_UP_GRACES
 from lanomino.net.host.table import RUNNING, LocalSeat, Phase, Policy, Seat, Table
@@ -244,10 +244,8 @@ class Takeover:
         return True
 
     def _reopen(self) -> None:
-        """The lost host went before the match began (in the lobby, or while the header was being
-        signed): no match has begun, so the table is
-        back in its lobby (as when any seat leaves then), under a new table id so that no secret
-        committed for the abandoned deal is ever used again; the lost host's seat is free."""
+        """The lost host went before the match began: the table is back in its lobby (as when any
+        seat leaves then), under a new id so no secret committed for its deal is used again."""
         self.t.table = new_table_id()
         self.t.adoption = None  # the new match's header lists the adopted keys themselves
         self.t.state, self.t.doc, self.t.header = None, None, {}
@@ -320,8 +318,7 @@ class Takeover:
             d.moves.append(move)
             d.signatures.append(sig)
             d.unchecked.append(index)
-        d.migrated = {"host": self.t.host_seat, "term": self.t.term, "at": len(d.moves)}
-        d.away = d.signed_by(self.lost_host)
+        self._taken_over(d, hand)
         self.t.deal, self.t.dealt = d, [list(h) for h in hands]
         self.t.go(Phase.PLAY)
         if ended is not None:
@@ -331,6 +328,12 @@ class Takeover:
             return True
         self.dealing.split_escrow()
         return True
+
+    def _taken_over(self, d: HandDeal, hand: int) -> None:
+        """The log's record of this migration: when, the lost host's moves, its refusals."""
+        d.migrated = {"host": self.t.host_seat, "term": self.t.term, "at": len(d.moves)}
+        d.away, key = d.signed_by(self.lost_host), self.keys_before[self.lost_host]
+        d.refused = kept_blames(self.reports.values(), hand, self.t.digest, key, self.t.ring)
 
     def dealer(self, hand: int) -> int:
         """The host that dealt ``hand`` (signed its commitment sets): the lost host, unless the
@@ -381,8 +384,7 @@ class Takeover:
         d.moves = list(r.moves)
         d.signatures = list(r.signatures)
         d.unchecked = list(range(len(d.moves)))
-        d.away = d.signed_by(self.lost_host)
-        d.migrated = {"host": t.host_seat, "term": t.term, "at": len(d.moves)}
+        self._taken_over(d, hand)
         d.reshuffled = r.to_json(t.host_seat)
         t.deal, t.dealt = d, [list(h) for h in world.deal]
         t.go(Phase.PLAY)

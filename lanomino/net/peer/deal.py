@@ -94,6 +94,14 @@ class PeerDealing:
     def escrow(self, body: m.Escrow) -> None:
         self.p.escrow[(body.hand, body.attempt)] = body
 
+    def blame(self, body: m.Blame) -> None:
+        """The host refused a seat's badly signed message: kept for the report to a new host."""
+        if body.hand not in self.p.blames:
+            self.p.blames.clear()  # (only the hand in play's are ever reported)
+        kept = self.p.blames.setdefault(body.hand, [])
+        if len(kept) < m.MAX_BLAMES:
+            kept.append(body)
+
     def deal(self, body: m.Deal) -> None:
         view = self.p._require_view()
         tiles = tiles_from_text(body.tiles, "tiles")

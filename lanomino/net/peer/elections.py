@@ -76,7 +76,7 @@ class PeerElections:
         return m.Report(hand, tuple(self.p.moves.get(hand, [])),
                         tuple(self.p.move_sigs.get(hand, [])), escrow,
                         self.p.reshuffle.claim(hand),  # for a re-shuffle (reshuffle_answers.py)
-                        self._last_hand_log())
+                        self._last_hand_log(), tuple(self.p.blames.get(hand, [])))
 
     def _last_hand_log(self) -> dict[str, Any] | None:
         """The newest hand log this peer has (the new host may have missed it: the lost host can

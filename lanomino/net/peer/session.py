@@ -91,6 +91,7 @@ class PeerSession(PeerState):
             on(m.Begin, self._begin), on(m.CommitReq, d.commit_req),
             on(m.CommitSet, d.commit_set), on(m.RevealReq, d.reveal_req), on(m.Escrow, d.escrow),
             on(m.Deal, d.deal), on(m.Update, d.update), on(m.HandLog, d.hand_log),
+            on(m.Blame, d.blame),
             on(m.Snapshot, d.snapshot), on(m.SnapshotPart, d.snapshot_part),
             on(m.Error, self._error), on(m.Bye, self._bye_or_handover), on(m.Ping, self._ping),
             on(m.Bots, self.elections.bots), on(m.ReshuffleCommitReq, r.commit_req),

@@ -87,6 +87,7 @@ class PeerState:
         self.term = term
         self.host_seat = 0  # the seat of the current host (another after a migration)
         self.move_sigs: dict[int, list[bytes]] = {}  # per hand, the signatures of the moves
+        self.blames: dict[int, list[m.Blame]] = {}  # the hand in play's refusals (the host's word)
         # per hand, the deal attempts without secrets
         self.attempts: dict[int, list[dict[str, Any]]] = {}
         self.dealers: dict[int, int] = {}  # who dealt each hand (signed its commitment sets)

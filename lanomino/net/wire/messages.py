@@ -302,6 +302,23 @@ class Bots:
     bots: Annotated[tuple[JsonObject, ...], listof(bot_entry, MAX_SEATS)]
 
 
+# the most refusals one hand's log lists (= fair.transcript_model.MAX_REFUSED, tested)
+MAX_BLAMES = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Blame:
+    """The host refused ``seat``'s badly signed ``what`` (its hand log will say so), signed by the
+    host: a new host after a migration keeps that record only with this signature."""
+
+    TYPE: ClassVar[str] = "blame"
+    hand: Hand
+    seat: Seat
+    what: Code
+    why: Reason
+    signature: Signature
+
+
 # ----- after a migration -------------------------------------------------------------------------
 
 
@@ -314,6 +331,7 @@ class Report:
     escrow: Annotated[Escrow | None, optional(nested(Escrow))]  # the share this peer holds
     claim: Annotated[JsonObject | None, optional(obj)]
     last: Annotated[JsonObject | None, optional(obj)]
+    refused: Annotated[tuple[Blame, ...], listof(nested(Blame), MAX_BLAMES)]  # the hand's
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,10 +391,10 @@ Body = (Hello | Challenge | Auth | Watch | Welcome | Refused | Roster | Match | 
         | CommitReq | Commit | CommitSet | Echo | RevealReq | Reveal | Escrow | Deal | Move | Update
         | HandLog | Resync | Snapshot | SnapshotPart | Error | Bye | Ping | Back | Bots | Report
         | ReshuffleCommitReq | ReshuffleCommit | ReshuffleSet | ReshuffleEcho | ReshuffleRevealReq
-        | ReshuffleReveal)
+        | ReshuffleReveal | Blame)
 
 MESSAGES: dict[str, type[Body]] = {cls.TYPE: cls for cls in (
     Hello, Challenge, Auth, Watch, Welcome, Refused, Roster, Match, Agree, Begin, CommitReq, Commit,
     CommitSet, Echo, RevealReq, Reveal, Escrow, Deal, Move, Update, HandLog, Resync, Snapshot,
-    SnapshotPart, Error, Bye, Ping, Back, Bots, Report, ReshuffleCommitReq, ReshuffleCommit,
+    SnapshotPart, Error, Bye, Ping, Back, Bots, Blame, Report, ReshuffleCommitReq, ReshuffleCommit,
     ReshuffleSet, ReshuffleEcho, ReshuffleRevealReq, ReshuffleReveal)}
