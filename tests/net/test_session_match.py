@@ -137,3 +137,29 @@ def test_host_side_bots_wait_their_delay_on_the_fake_clock() -> None:
     assert table.over() and table.slots[0].session.verified_all
     local_moves = sum(1 for h in table.host.doc["hands"] for m in h["moves"] if m["seat"] in (0, 2))  # type: ignore[index]
     assert table.now >= 0.5 * local_moves
+
+
+def test_a_hands_check_waits_until_its_last_move_has_gone_out_then_comes_at_once() -> None:
+    """The move that ends a hand leaves (its log, then its update) before the host and the peers
+    run the verifier on the hand: the check is then due at once (next_deadline is now) and
+    reports on the next timer, with the verdict it always had."""
+    table = Table(Rules.preset("classic", target=1000), 3)
+    host, peers = table.host, [slot.session for slot in table.slots]
+
+    def first_hand_logged() -> bool:
+        return host.doc is not None and len(host.doc["hands"]) == 1
+
+    table.run(first_hand_logged)
+    logged = host.doc["hands"][0]["moves"] if host.doc is not None else None
+    assert all(p.moves[1] == logged for p in peers)  # every peer has the hand's last move
+    assert not any(isinstance(e, HandVerified) for e in table.host_events)
+    assert host.next_deadline() == table.now
+    host.handle_timer(table.now)
+    checks = [e for e in host.take_events() if isinstance(e, HandVerified)]
+    assert [(c.hand, c.ok) for c in checks] == [(1, True)]
+    assert host.shared.owed is None  # (nothing more is owed)
+    for peer in peers:
+        if not peer.verified:  # not yet checked: due now, done on the timer
+            assert peer.next_deadline() == table.now
+            peer.handle_timer(table.now)
+        assert peer.verified == {1: True}
