@@ -390,6 +390,7 @@ class SessionTable:
             reached = self.reached
             if reached is not None and not reached.done() and self.goal is not None and self.goal():
                 reached.set_result(None)
+                await asyncio.sleep(0)  # the timer stops first (a next message may be waiting)
             self._follow_up(peer, lambda: self._flush_peer(peer, client))
             if (reached is not None and not reached.done() and self.landed is not None
                     and self.landed(peer)):
