@@ -60,8 +60,8 @@ class MigratingTable:
         self.seed = seed
         self.now = 0.0
         self.timings = timings
-        self.machines = [Machine(0, Sender(b"route-host", self.base.host.curve), bot_policy("greedy", seed),
-                                 host=self.base.host)]
+        self.machines = [Machine(0, Sender(b"route-host", self.base.host.curve),
+                                 bot_policy("greedy", seed), host=self.base.host)]
         self.machines[0].hosted_terms.append(0)
         for slot in self.base.slots:
             slot.session.migration = True
@@ -97,7 +97,8 @@ class MigratingTable:
         return next(m for m in self.machines if m.seat == seat)
 
     def hosts(self) -> list[Machine]:
-        return [m for m in self.machines if m.host is not None and m.host.phase.value != "stepped_down"]
+        return [m for m in self.machines
+                if m.host is not None and m.host.phase.value != "stepped_down"]
 
     # ----- delivery --------------------------------------------------------------------------
 
@@ -114,7 +115,8 @@ class MigratingTable:
                 continue
             if not m.up:
                 continue
-            target = next((h for h in self.machines if h.host is not None and h.seat == m.follows), None)
+            target = next((h for h in self.machines if h.host is not None and h.seat == m.follows),
+                          None)
             if target is None or target.frozen:
                 continue  # not listening yet: the messages wait (a DEALER queues until it connects)
             out = m.peer.take_outgoing()
@@ -218,5 +220,7 @@ class MigratingTable:
 
     def over(self) -> bool:
         live_hosts = [h for h in self.hosts() if h.up]
-        return bool(live_hosts) and all(h.host.phase.value == "over" for h in live_hosts) and all(  # type: ignore[union-attr]
-            m.peer.phase.value in ("over", "closed") for m in self.machines if m.up and m.peer is not None)
+        hosts_over = all(h.host.phase.value == "over" for h in live_hosts)  # type: ignore[union-attr]
+        peers_over = all(m.peer.phase.value in ("over", "closed")
+                         for m in self.machines if m.up and m.peer is not None)
+        return bool(live_hosts) and hosts_over and peers_over

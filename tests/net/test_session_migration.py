@@ -30,10 +30,17 @@ from lanomino.net.session import (  # noqa: E402
 from lanomino.net.wire.messages import Body, HandLog, Update  # noqa: E402
 
 
+def _hosts_in(table: MigratingTable, seat: int, phase: str) -> bool:
+    """Seat ``seat`` hosts the table now, in ``phase``."""
+    host = table.by_seat(seat).host
+    return host is not None and host.phase.value == phase
+
+
 def _in_play_of_hand(table: MigratingTable, hand: int, moves: int) -> bool:
     h = table.by_seat(0).host
     assert h is not None
-    return h.deal is not None and h.deal.hand == hand and h.phase.value == "play" and len(h.deal.moves) >= moves
+    return (h.deal is not None and h.deal.hand == hand and h.phase.value == "play"
+            and len(h.deal.moves) >= moves)
 
 
 def check_survivors(table: MigratingTable) -> None:
@@ -108,9 +115,12 @@ def _at(table: MigratingTable, point: str, hand: int = 2) -> Callable[[], bool]:
 
 
 @pytest.mark.parametrize(("players", "point", "seed"), [
-    (3, "commit", 1), (4, "echo", 2), (3, "reveal", 3), (4, "reveal", 4), (3, "between", 5), (4, "play", 6),
+    (3, "commit", 1), (4, "echo", 2), (3, "reveal", 3), (4, "reveal", 4), (3, "between", 5),
+    (4, "play", 6),
 ])
-def test_a_host_crash_at_any_point_of_the_deal_is_survived(players: int, point: str, seed: int) -> None:
+def test_a_host_crash_at_any_point_of_the_deal_is_survived(
+    players: int, point: str, seed: int
+) -> None:
     table = MigratingTable(Rules.preset("classic", target=100), players, seed=seed)
     table.run(_at(table, point))
     assert _at(table, point)(), "the match never reached that point: pick another seed"
@@ -119,7 +129,8 @@ def test_a_host_crash_at_any_point_of_the_deal_is_survived(players: int, point: 
     assert table.over()
     check_survivors(table)
     doc = table.by_seat(1).host.doc  # type: ignore[union-attr]
-    assert doc is not None and {"seat": 0, "resign": True} in [m for h in doc["hands"] for m in h["moves"]]
+    assert doc is not None
+    assert {"seat": 0, "resign": True} in [m for h in doc["hands"] for m in h["moves"]]
 
 
 def test_a_graceful_leave_hands_over_at_once() -> None:
@@ -163,8 +174,7 @@ def test_an_old_host_that_comes_back_steps_down_and_may_not_play_on() -> None:
     assert old.host is not None
     moves_then = len(old.host.deal.moves)  # type: ignore[union-attr]
     table.crash(0, frozen=True)  # SIGSTOP: frozen, state intact
-    table.run(lambda: table.by_seat(1).host is not None and table.by_seat(1).host.phase.value == "play",  # type: ignore[union-attr]
-              max_time=30)
+    table.run(lambda: _hosts_in(table, 1, "play"), max_time=30)
     table.revive(0)
     table.run(lambda: bool(old.stepped_down))
     assert old.host.phase.value == "stepped_down" and old.stepped_down == [0]
@@ -276,7 +286,8 @@ def test_a_new_host_whose_majority_never_comes_back_stops_instead_of_waiting_for
     table.run(lambda: done.peer is not None and done.peer.phase.value == "over", max_time=10)
     table.crash(1)  # its match is over: it goes
     waiting = table.by_seat(2)
-    table.run(lambda: waiting.host is not None and waiting.host.phase.value == "migrating", max_time=30)
+    table.run(lambda: waiting.host is not None and waiting.host.phase.value == "migrating",
+              max_time=30)
     assert waiting.host is not None
     began = table.now
     table.run(lambda: waiting.host.phase.value != "migrating",  # type: ignore[union-attr]
@@ -340,7 +351,8 @@ def test_without_migration_a_silent_host_is_waited_for_not_replaced() -> None:
     table.run(lambda: _in_play_of_hand(table, 2, 1))
     table.crash(0, frozen=True)
     table.run(lambda: False, max_time=8)
-    assert all(m.peer is not None and m.follows == 0 and m.peer.term == 0 for m in table.machines[1:])
+    assert all(m.peer is not None and m.follows == 0 and m.peer.term == 0
+               for m in table.machines[1:])
     table.revive(0)
     table.run(table.over)
     check_survivors(table)
@@ -348,7 +360,7 @@ def test_without_migration_a_silent_host_is_waited_for_not_replaced() -> None:
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_host_crash_in_the_first_hand_is_survived(players: int) -> None:
-    """Before any hand has ended the replicated transcript has no end yet: the hand is still rebuilt."""
+    """Before a hand has ended, the replicated transcript has no end: the hand is still rebuilt."""
     table = MigratingTable(Rules.preset("classic", target=100), players, seed=20 + players)
     table.run(lambda: _in_play_of_hand(table, 1, 2))
     assert _in_play_of_hand(table, 1, 2)
@@ -361,7 +373,7 @@ def test_a_host_crash_in_the_first_hand_is_survived(players: int) -> None:
 
 
 def test_a_host_that_loses_touch_with_the_majority_resigns_nobody() -> None:
-    """Cut off from both peers of three, the host is the minority: it waits past the grace period."""
+    """Cut off from both its peers, the host is the minority: it waits past the grace period."""
     table = MigratingTable(Rules.preset("classic", target=100), 3, seed=13)
     table.run(lambda: _in_play_of_hand(table, 2, 1))
     host = table.by_seat(0).host
@@ -399,7 +411,9 @@ def test_a_host_cut_off_for_two_grace_periods_gives_up() -> None:
 
 
 @pytest.mark.parametrize(("point", "seed"), [("play", 31), ("commit", 32), ("between", 33)])
-def test_host_side_bots_move_with_the_table_under_keys_the_new_host_adopts(point: str, seed: int) -> None:
+def test_host_side_bots_move_with_the_table_under_keys_the_new_host_adopts(
+    point: str, seed: int
+) -> None:
     """The bot's private key never left the lost host: the new host adopts the bot's seat under
     a key it makes, logs the adoption in the next hand it signs, and plays the bot on; the
     transcript verifies with the bot's moves signed by the adopted key."""
@@ -441,8 +455,8 @@ def test_the_bots_keys_never_leave_the_host() -> None:
     peer = table.by_seat(1).peer
     assert peer is not None
     seq = host.shared.seat(1).out_seq + 1
-    peer.receive({"v": 1, "type": "bots", "term": 0, "seq": seq,
-                  "body": {"bots": [{"seat": 2, "level": "greedy"}]}}, table.now)  # not a bot's seat
+    not_a_bot = {"bots": [{"seat": 2, "level": "greedy"}]}  # not a bot's seat
+    peer.receive({"v": 1, "type": "bots", "term": 0, "seq": seq, "body": not_a_bot}, table.now)
     assert peer.bot_levels == {3: "greedy"} and peer.stats["dropped.refused"] == 1
     old = {"seat": 3, "seed": seed, "level": "greedy"}  # the old form, with a key: refused
     peer.receive({"v": 1, "type": "bots", "term": 0, "seq": seq + 1, "body": {"bots": [old]}},
@@ -476,7 +490,9 @@ def test_a_host_lost_during_the_first_deal_does_not_send_the_table_back_to_the_l
 
 
 @pytest.mark.parametrize(("point", "seed"), [("header", 41)])
-def test_a_host_lost_before_the_first_deal_reopens_the_table_and_a_newcomer_fills_it(point: str, seed: int) -> None:
+def test_a_host_lost_before_the_first_deal_reopens_the_table_and_a_newcomer_fills_it(
+    point: str, seed: int
+) -> None:
     """No hand was dealt and the match had not begun (the header was being signed): the new host
     goes back to the lobby under a new table id, the lost host's seat is free, and the match
     starts when someone takes it."""
@@ -489,21 +505,23 @@ def test_a_host_lost_before_the_first_deal_reopens_the_table_and_a_newcomer_fill
         if m.peer is not None and m.peer.seat >= 0:
             m.seat = m.peer.seat
     table.crash(0)
-    table.run(lambda: table.by_seat(1).host is not None and table.by_seat(1).host.phase.value == "lobby",  # type: ignore[union-attr]
-              max_time=30)
+    table.run(lambda: _hosts_in(table, 1, "lobby"), max_time=30)
     new = table.by_seat(1).host
-    assert new is not None and new.phase.value == "lobby" and new.table != lost.table and new.doc is None
+    assert new is not None and new.phase.value == "lobby"
+    assert new.table != lost.table and new.doc is None
     assert new.seats[0] is None and new.seats_taken == 2
     slot = table.base.add_peer("newcomer", seed=seed)  # queues its hello
     assert slot.session.seat < 0
     slot.session.host_curve = new.curve
     slot.session.migration = True
-    table.machines.append(Machine(-1, slot.sender, bot_policy("greedy", seed), peer=slot.session, follows=1))
+    table.machines.append(Machine(-1, slot.sender, bot_policy("greedy", seed), peer=slot.session,
+                                  follows=1))
     table.run(table.over)
     assert table.over() and slot.session.seat == 0
     check_survivors(table)
     doc = new.doc
-    assert doc is not None and doc["table"] == new.table.hex() and doc["keys"][0] == slot.session.identity.public_key.hex()
+    assert doc is not None and doc["table"] == new.table.hex()
+    assert doc["keys"][0] == slot.session.identity.public_key.hex()
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -511,7 +529,8 @@ def test_a_host_lost_for_good_with_no_one_to_elect_leaves_and_the_peer_wins(play
     """Two people (here with a host-side bot at three seats): no majority is possible without the
     host, so its peer waits the grace period, then the host has left under the rules: its seat and
     its bots go with it and the peer's side, the last one standing, wins."""
-    table = MigratingTable(Rules.preset("classic", target=100), players, seed=50 + players, bots=players - 2)
+    table = MigratingTable(Rules.preset("classic", target=100), players, seed=50 + players,
+                           bots=players - 2)
     peer = table.machines[1].peer
     assert peer is not None
     peer.migration = False  # (the node turns elections off below three people)
@@ -523,8 +542,10 @@ def test_a_host_lost_for_good_with_no_one_to_elect_leaves_and_the_peer_wins(play
     over = [e for e in table.machines[1].events if isinstance(e, MatchOver)]
     assert peer.phase.value == "over" and len(over) == 1
     assert over[0].winner == peer.seat and "host left" in over[0].reason
-    assert table.timings.grace_s <= table.now - lost_at <= table.timings.grace_s + table.timings.liveness_s + 1
-    assert table.machines[1].follows == 0 and not table.machines[1].hosted_terms  # nobody was elected
+    t = table.timings
+    assert t.grace_s <= table.now - lost_at <= t.grace_s + t.liveness_s + 1
+    # nobody was elected
+    assert table.machines[1].follows == 0 and not table.machines[1].hosted_terms
 
 
 @pytest.mark.parametrize("escrow", [False, True])
@@ -581,7 +602,8 @@ def test_a_host_killed_between_a_hands_last_move_and_its_hand_log_is_survived(
         assert peer is not None and peer.doc is not None
         assert len(peer.doc["hands"]) == hand - (peer.seat not in last_update)
         assert len(peer.moves[hand]) == len(kept["moves"]) - (peer.seat not in last_update)
-        assert (peer.early_log is not None) == (peer.seat in reached and peer.seat not in last_update)
+        early = peer.seat in reached and peer.seat not in last_update
+        assert (peer.early_log is not None) == early
     table.run(table.over)
     assert table.over()
     check_survivors(table)
@@ -602,8 +624,7 @@ def test_an_old_host_that_comes_back_after_the_end_learns_the_result_from_the_sn
     old = table.by_seat(0)
     assert old.host is not None
     table.crash(0, frozen=True)
-    table.run(lambda: table.by_seat(1).host is not None and table.by_seat(1).host.phase.value == "over",  # type: ignore[union-attr]
-              max_time=300)
+    table.run(lambda: _hosts_in(table, 1, "over"), max_time=300)
     new = table.by_seat(1).host
     assert new is not None and new.phase.value == "over"
     table.revive(0)

@@ -263,8 +263,8 @@ class Table:
         past it, the table's leave rules apply)."""
         seat = self.seat(number)
         self.stats["deadline.no_answer"] += 1
-        self.events.append(ProtocolProblem("no_answer", f"{seat_name(number)} did not answer in time",
-                                           number))
+        late = f"{seat_name(number)} did not answer in time"
+        self.events.append(ProtocolProblem("no_answer", late, number))
         if seat.unanswered_since is None:
             seat.unanswered_since = now
 
