@@ -8,7 +8,8 @@ Theory of operation: an observation costs the same at the first move of a hand a
 The public history is not copied per observation: each seat has an append-only public log of the
 hand (kept in the GameState, extended with the events since that seat's last observation), and
 the observation holds a ``History``, a read-only view of that log's first ``n`` events. Later
-appends do not change a view, so it is as immutable as a tuple. The legal moves are computed once,
+appends do not change a view, so it is as immutable as a tuple. The finished hands' tuple is made
+once per finished hand and shared (GameState.results_seen). The legal moves are computed once,
 here, and carried in the observation. Compiled with mypyc when installed (see setup.py).
 """
 
@@ -167,7 +168,10 @@ def observe(state: GameState, seat: int) -> Observation:
     hand_points = tuple(state.hand_points)
     history = public_history(state, seat)
     legal = tuple(legal_actions(state, seat))
-    results = tuple(state.results)
+    results = state.results_seen  # the finished hands: copied only when one more has ended
+    if state.results_of is not state.results or len(results) != len(state.results):
+        results = state.results_seen = tuple(state.results)
+        state.results_of = state.results
     outcome = state.outcome
     last_opener = state.last_opener
     last_winner_seat = state.last_winner_seat

@@ -39,7 +39,7 @@ class GameState:
         "rules", "players", "sides", "scores", "active", "departed", "phase", "hand_no",
         "hands", "boneyard", "drawn", "turn", "opener", "must_lead", "line", "hand_points",
         "history", "last_opener", "last_winner_seat", "results", "outcome", "dealt_hands",
-        "next_seat", "drawable", "fast", "views", "views_of",
+        "next_seat", "drawable", "fast", "views", "views_of", "results_seen", "results_of",
     )
 
     def __init__(self, rules: Rules, players: int, check: bool = True) -> None:
@@ -76,6 +76,10 @@ class GameState:
         # as the seat looks (``views_of`` is the history list they were built from).
         self.views: list[list[Event]] = []
         self.views_of: list[Event] | None = None
+        # ``results`` as the tuple observations hold (observe: made again only when a hand has
+        # ended since, or ``results`` is another list; ``results_of`` is the list it was made of).
+        self.results_seen: tuple[HandEnded, ...] = ()
+        self.results_of: list[HandEnded] | None = None
 
     def copy(self) -> GameState:
         """An independent copy (for search): lists are copied, values shared."""

@@ -24,6 +24,7 @@ from lanomino.engine import (
     new_game,
     observe,
     parse_tile,
+    start_hand,
 )
 from lanomino.engine.dealing import deal_for
 from lanomino.engine.tiles import TILES
@@ -151,3 +152,27 @@ def test_hands_are_public_once_the_hand_has_ended() -> None:
     play(state, 0, "6-6")
     ended = observe(state, 0).results[-1]
     assert [list(map(str, h)) for h in ended.hands] == [["3-1"], ["4-1", "5-5"]]
+
+
+def test_observations_share_the_finished_hands_until_another_hand_ends() -> None:
+    """The finished hands are not copied at every move: observations between two hand ends hold
+    the very same tuple, equal to the state's results, and a new one once a hand has ended."""
+    import random
+
+    state = new_game(Rules.preset("classic", target=60), 2)
+    rng = random.Random(7)
+    seen: list[tuple[HandEnded, ...]] = []
+    while state.phase is not Phase.OVER:
+        deck = list(TILES)
+        rng.shuffle(deck)
+        dealt, boneyard = deal_for(state, deck)
+        start_hand(state, dealt, boneyard)
+        before = observe(state, 0).results
+        while state.phase is Phase.PLAY:
+            obs = observe(state, state.turn)
+            assert obs.results is before and obs.results == tuple(state.results)
+            apply(state, state.turn, rng.choice(obs.legal))
+        seen.append(before)
+    assert len(state.results) >= 2
+    assert [len(r) for r in seen] == list(range(len(seen)))  # one more finished hand each time
+    assert observe(state, 1).results == tuple(state.results)
