@@ -21,17 +21,19 @@ LANOMINO = [sys.executable, "-m", "lanomino"]
 
 
 def test_the_client_says_who_takes_over_when_the_host_is_lost(tmp_path: Path) -> None:
-    host = subprocess.Popen([*LANOMINO, "host", "--headless", "--bind", "127.0.0.1", "--no-announce", "--json",
-                             "--seats", "3", "--level", "greedy", "--set", "target=1", "--bot-delay", "0.2",
-                             "--data-dir", str(tmp_path / "host")], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
+    host = subprocess.Popen([*LANOMINO, "host", "--headless", "--bind", "127.0.0.1",
+                             "--no-announce", "--json", "--seats", "3", "--level", "greedy",
+                             "--set", "target=1", "--bot-delay", "0.2",
+                             "--data-dir", str(tmp_path / "host")],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     procs = [host]
     tmux = Tmux()
     try:
         assert host.stdout is not None
         address = json.loads(host.stdout.readline())["address"]
-        bot = subprocess.Popen([*LANOMINO, "bot", address, "--player", "Bo", "--level", "greedy", "--json",
-                                "--delay", "0.2", "--data-dir", str(tmp_path / "bot")], cwd=ROOT,
+        bot = subprocess.Popen([*LANOMINO, "bot", address, "--player", "Bo", "--level", "greedy",
+                                "--json", "--delay", "0.2", "--data-dir", str(tmp_path / "bot")],
+                               cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         procs.append(bot)
         assert bot.stdout is not None

@@ -18,8 +18,9 @@ pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
 
 def test_the_new_host_plays_the_lost_hosts_bot(lan4: NetLab, tmp_path: Path) -> None:
     h0, h1, h2, _ = lan4.hosts
-    host = lan4.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json", "--level", "greedy",
-                           "--data-dir", str(tmp_path / "host"), "--name", "Botty", "--seats", "4", "--bots", "1",
+    host = lan4.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
+                           "--level", "greedy", "--data-dir", str(tmp_path / "host"),
+                           "--name", "Botty", "--seats", "4", "--bots", "1",
                            "--set", "target=100", "--bot-delay", PACE, *FAST])
     host.expect(lambda m: m.get("event") == "listening", 15)
     peers = [bot(lan4, h, tmp_path, "Botty") for h in (h1, h2)]

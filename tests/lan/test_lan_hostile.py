@@ -142,7 +142,8 @@ def test_moves_with_garbage_signatures_are_refused_and_the_match_verifies(
     verdict = json.loads(check.stdout)
     assert verdict["ok"], check.stdout
     # each refusal is in the signed log: the forger's seat is at fault, never the host
-    assert [(f["what"], f["blame"]) for f in verdict["faults"]] == [("move", f"seat {done['seat'] + 1}")] * 3
+    blamed = [("move", f"seat {done['seat'] + 1}")] * 3
+    assert [(f["what"], f["blame"]) for f in verdict["faults"]] == blamed
 
 
 def test_passphrase_guessing_is_throttled_and_logged(lan4: NetLab, tmp_path: Path) -> None:

@@ -1,10 +1,9 @@
 """The host of a 3- or 4-player LAN match is SIGKILLed at chosen moments of a hand: during the
-commit, during the reveal, mid-hand (7 runs each, 3 and 4 players alternating; the hand and the
-move drawn from a seeded RNG) and between hands (6 runs), three at
-a time, each in its own simulated LAN, at the product's default timings. Every run: the survivors
-finish with identical transcripts that verify, identical scores, the lost host resigned, and exactly
-one host change (term 1, seat 1) seen by everyone: no term with two hosts, and no false election on a
-loaded 2-core machine. Root only.
+commit, during the reveal, mid-hand (7 runs each, 3 and 4 players alternating; the hand and the move
+drawn from a seeded RNG) and between hands (6 runs), three at a time, each in its own simulated LAN,
+at the product's default timings. Every run: the survivors finish with identical transcripts that
+verify, identical scores, the lost host resigned, and exactly one host change (term 1, seat 1) seen
+by everyone: no term with two hosts, and no false election on a loaded 2-core machine. Root only.
 
 How a moment is hit: one peer (the observer) logs what it receives (``LANOMINO_LOG=DEBUG``); a hook
 on its stderr reacts to the line as soon as it is read: it stops the observer (SIGSTOP), so the host
@@ -43,11 +42,14 @@ SEED = 5
 PACE = "0.03"  # every bot pauses this long per move
 TARGET = 100  # points: a few hands after the kill
 TARGET_BETWEEN = 150  # a kill after hand 3 ends needs a match of 4 hands or more
-FIRST_HAND = 2  # a host lost before the first hand's deal sends the table back to the lobby (not tested here)
+# a host lost before the first hand's deal sends the table back to the lobby (not tested here)
+FIRST_HAND = 2
 
-_IN = re.compile(r"in  \{'v': 1, 'type': '(\w+)', 'term': (\d+), 'seq': \d+, 'body': \{(?:'entry': \{)?'hand': (\d+)")
+_IN = re.compile(r"in  \{'v': 1, 'type': '(\w+)', 'term': (\d+), 'seq': \d+, "
+                 r"'body': \{(?:'entry': \{)?'hand': (\d+)")
 _PHASE = re.compile(r"phase='(\w+)', hand_no=(\d+), dealt_hands=(\d+)")
-_STAGE = {"commit_req": 0, "commit_set": 0, "reveal_req": 1, "escrow": 1, "deal": 2, "update": 2, "hand_log": 3}
+_STAGE = {"commit_req": 0, "commit_set": 0, "reveal_req": 1, "escrow": 1, "deal": 2, "update": 2,
+          "hand_log": 3}
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,8 @@ class Progress:
                 self.reached = max(self.reached, (hand, _STAGE[kind]))
             return
         phase = _PHASE.search(line)
-        if phase and phase.group(1) == "deal" and int(phase.group(2)) >= 1 and phase.group(2) == phase.group(3):
+        if (phase and phase.group(1) == "deal" and int(phase.group(2)) >= 1
+                and phase.group(2) == phase.group(3)):
             self.reached = max(self.reached, (int(phase.group(2)), 3))  # the hand ended
 
 
@@ -160,26 +163,32 @@ def play(plan: Plan, data: Path, wait_s: float = 60) -> Run:
     with NetLab(hosts=plan.players) as lab:
         h0, *others = lab.hosts
         name = f"Kill{plan.number}"
-        host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json", "--level", "greedy",
-                              "--data-dir", str(data / "host"), "--name", name, "--seats", str(plan.players),
-                              "--set", f"target={TARGET_BETWEEN if plan.moment == 'between' else TARGET}",
+        target = TARGET_BETWEEN if plan.moment == "between" else TARGET
+        host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
+                              "--level", "greedy", "--data-dir", str(data / "host"), "--name", name,
+                              "--seats", str(plan.players), "--set", f"target={target}",
                               "--bot-delay", PACE, "--grace", "8"])
         host.expect(lambda m: m.get("event") == "listening", 30)
-        peers = [lab.spawn(h, [*LANOMINO, "bot", name, "--interface", h.ip, "--timeout", "15", "--json", "--level", "greedy",
+        peers = [lab.spawn(h, [*LANOMINO, "bot", name, "--interface", h.ip, "--timeout", "15",
+                               "--json", "--level", "greedy",
                                "--data-dir", str(data / f"p{h.index}"), "--player", f"p{h.index}",
                                "--delay", PACE, "--timeout", "15", "--grace", "8"],
-                           env={"LANOMINO_LOG": "DEBUG" if h is others[0] else "INFO"}) for h in others]
+                           env={"LANOMINO_LOG": "DEBUG" if h is others[0] else "INFO"})
+                 for h in others]
         watch = Progress()
         trigger = Trigger(plan, host, peers[0])
         peers[0].stderr_hooks[:0] = [trigger, watch.feed]
-        logs = [Keep() for _ in peers]  # what each survivor logged, pings left out, for a failure report
+        # what each survivor logged, pings left out, for a failure report
+        logs = [Keep() for _ in peers]
         for peer, keep in zip(peers, logs, strict=True):
             peer.stderr_hooks.append(keep)
         try:
-            results = [p.expect(lambda m: m.get("event") in ("match_over", "stopped"), wait_s) for p in peers]
+            results = [p.expect(lambda m: m.get("event") in ("match_over", "stopped"), wait_s)
+                       for p in peers]
         except AssertionError as exc:
             run.killed_at = trigger.at
-            run.problem = f"a survivor did not finish ({str(exc).splitlines()[0]}); {dump_logs(data, peers, logs)}"
+            first = str(exc).splitlines()[0]
+            run.problem = f"a survivor did not finish ({first}); {dump_logs(data, peers, logs)}"
             return run
         run.killed_at, run.results = trigger.at, results
         if trigger.at is None:
@@ -215,14 +224,25 @@ def check(results: list[dict[str, Any]]) -> str | None:
     if any(d != docs[0] for d in docs):
         return "the survivors' transcripts differ"
     if len({(tuple(r["scores"]), r["winner"], r["hands"]) for r in results}) != 1:
-        return f"the survivors' results differ: {[(r['scores'], r['winner'], r['hands']) for r in results]}"
+        seen = [(r["scores"], r["winner"], r["hands"]) for r in results]
+        return f"the survivors' results differ: {seen}"
     for r in results:
         if r.get("hosts") != {"0": 0, "1": 1}:
-            return f"seat {r.get('seat')} saw hosts {r.get('hosts')} (expected term 0 seat 0, term 1 seat 1)"
+            return (f"seat {r.get('seat')} saw hosts {r.get('hosts')} "
+                    "(expected term 0 seat 0, term 1 seat 1)")
     moves = [m for h in docs[0]["hands"] for m in h["moves"]]
     if {"seat": 0, "resign": True} not in moves:
         return "the lost host was not resigned"
     return None
+
+
+def describe(r: Run) -> str:
+    """One run's line of the report: the plan, where the kill landed, the resume and any problem."""
+    after = f" after {r.plan.updates} moves" if r.plan.moment == "mid-hand" else ""
+    resume = r.resume_s if r.resume_s is None else round(r.resume_s, 2)
+    problem = "" if r.problem is None else " PROBLEM: " + r.problem
+    return (f"run {r.plan.number} ({r.plan.players}p, {r.plan.moment} of hand {r.plan.hand}"
+            f"{after}): landed {r.landed}, resume {resume} s{problem}")
 
 
 def run_all(plans_: list[Plan], data: Path, wait_s: float = 60) -> tuple[list[Run], str]:
@@ -237,10 +257,7 @@ def run_all(plans_: list[Plan], data: Path, wait_s: float = 60) -> tuple[list[Ru
         sys.setswitchinterval(switch)
     took = time.monotonic() - started
     assert not [ns for ns in live_namespaces() if ns.startswith(f"lanomino-{os.getpid()}-")]
-    report = "\n".join(f"run {r.plan.number} ({r.plan.players}p, {r.plan.moment} of hand {r.plan.hand}"
-                       f"{f' after {r.plan.updates} moves' if r.plan.moment == 'mid-hand' else ''}): landed "
-                       f"{r.landed}, resume {r.resume_s if r.resume_s is None else round(r.resume_s, 2)} s"
-                       f"{'' if r.problem is None else ' PROBLEM: ' + r.problem}" for r in runs)
+    report = "\n".join(describe(r) for r in runs)
     report = f"{len(runs)} runs in {took:.0f} s\n{report}"
     print("\n" + report)
     return runs, report

@@ -15,10 +15,13 @@ from test_lan_migration import FAST, LANOMINO, PACE, bot, result, verify
 pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
 
 
-def test_a_host_killed_in_the_lobby_is_replaced_and_newcomers_fill_the_table(lan4: NetLab, tmp_path: Path) -> None:
+def test_a_host_killed_in_the_lobby_is_replaced_and_newcomers_fill_the_table(
+    lan4: NetLab, tmp_path: Path
+) -> None:
     h0, h1, h2, h3 = lan4.hosts
-    host = lan4.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json", "--level", "greedy",
-                           "--data-dir", str(tmp_path / "host"), "--name", "Early", "--seats", "4",
+    host = lan4.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
+                           "--level", "greedy", "--data-dir", str(tmp_path / "host"),
+                           "--name", "Early", "--seats", "4",
                            "--set", "target=60", "--bot-delay", PACE, *FAST])
     host.expect(lambda m: m.get("event") == "listening", 15)
     first = [bot(lan4, h, tmp_path, "Early") for h in (h1, h2)]
@@ -30,21 +33,26 @@ def test_a_host_killed_in_the_lobby_is_replaced_and_newcomers_fill_the_table(lan
     # (30 s: on a loaded 2-core machine the scan, the election and the new announcement are slow)
     deadline, seen = time.monotonic() + 30, []
     while time.monotonic() < deadline:
-        out = lan4.run(h3, [*LANOMINO, "tables", "--json", "--interface", h3.ip, "--timeout", "0.5"])
+        out = lan4.run(h3, [*LANOMINO, "tables", "--json", "--interface", h3.ip,
+                            "--timeout", "0.5"])
         seen = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
         if any(t["name"] == "Early" and t["term"] == 1 and t["seats"] == "2/4" for t in seen):
             break
     report = json.dumps(seen) + "\n" + "\n".join(f"{p.pid}: " + "\n".join(list(p.stderr_tail)[-15:])
                                                for p in [host, *first])
     assert [t for t in seen if t["term"] == 1], report
-    assert all(t["rules"] == "classic+" for t in seen if t["term"] == 1), report  # classic, target 60
+    # classic, target 60
+    assert all(t["rules"] == "classic+" for t in seen if t["term"] == 1), report
     assert any(t["seats"] == "2/4" for t in seen if t["term"] == 1), seen
     assert all(p.popen.poll() is None for p in first)
-    late = [lan4.spawn(where, [*LANOMINO, "bot", "Early", "--interface", where.ip, "--timeout", "15", "--json", "--level", "greedy",
-                               "--data-dir", str(tmp_path / name), "--player", name, "--delay", PACE, *FAST])
+    late = [lan4.spawn(where, [*LANOMINO, "bot", "Early", "--interface", where.ip,
+                               "--timeout", "15", "--json", "--level", "greedy",
+                               "--data-dir", str(tmp_path / name), "--player", name,
+                               "--delay", PACE, *FAST])
             for where, name in ((h3, "late3"), (h0, "late0"))]
     try:
-        assert sorted(p.expect(lambda m: m.get("event") == "seated", 20)["seat"] for p in late) == [0, 3]
+        seats = sorted(p.expect(lambda m: m.get("event") == "seated", 20)["seat"] for p in late)
+        assert seats == [0, 3]
     except AssertionError:
         time.sleep(1)
         raise AssertionError(str([p.seen for p in [*late, *first]])) from None
@@ -55,4 +63,5 @@ def test_a_host_killed_in_the_lobby_is_replaced_and_newcomers_fill_the_table(lan
         assert verify(r["transcript"])["ok"]
         docs.append(Path(r["transcript"]).read_text())
     assert len(set(docs)) == 1  # one match, the same transcript everywhere
-    assert all(r["hosts"].get("1") == 1 for r in results[:2])  # the survivors saw seat 1 take term 1
+    # the survivors saw seat 1 take term 1
+    assert all(r["hosts"].get("1") == 1 for r in results[:2])

@@ -80,13 +80,16 @@ def test_ten_percent_loss_on_the_hosts_link_moves_no_host(tmp_path: Path) -> Non
         assert 0.04 <= lost <= 0.18, f"{lost:.1%} of the UDP probe was lost, not about {LOSS}%"
         lab.clear_loss(h0)
 
-        host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json", "--level", "greedy",
-                              "--data-dir", str(tmp_path / "host"), "--name", "Lossy", "--seats", "3",
+        host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
+                              "--level", "greedy", "--data-dir", str(tmp_path / "host"),
+                              "--name", "Lossy", "--seats", "3",
                               "--set", "target=1000", "--bot-delay", PACE])
         host.expect(lambda m: m.get("event") == "listening", 30)
-        peers = [lab.spawn(h, [*LANOMINO, "bot", "Lossy", "--interface", h.ip, "--timeout", "15", "--json", "--level", "greedy",
-                               "--data-dir", str(tmp_path / f"p{h.index}"), "--player", f"p{h.index}",
-                               "--delay", PACE, "--timeout", "15"]) for h in (h1, h2)]
+        peers = [lab.spawn(h, [*LANOMINO, "bot", "Lossy", "--interface", h.ip, "--timeout", "15",
+                               "--json", "--level", "greedy",
+                               "--data-dir", str(tmp_path / f"p{h.index}"),
+                               "--player", f"p{h.index}", "--delay", PACE, "--timeout", "15"])
+                 for h in (h1, h2)]
         for p in peers:
             p.expect(lambda m: m.get("event") == "seated", 30)
         lab.set_loss(h0, LOSS)
@@ -109,6 +112,8 @@ def test_ten_percent_loss_on_the_hosts_link_moves_no_host(tmp_path: Path) -> Non
         doc = json.loads(Path(final["transcript"]).read_text())
         assert verify_transcript(doc).ok
         assert len(doc["hands"]) >= 3  # a minute of real play
-        resigned = [(i, m["seat"]) for i, h in enumerate(doc["hands"]) for m in h["moves"] if m.get("resign")]
-        assert {seat for _, seat in resigned} == {1, 2} and len(resigned) == 2  # only the two who quit
+        resigned = [(i, m["seat"]) for i, h in enumerate(doc["hands"]) for m in h["moves"]
+                    if m.get("resign")]
+        # only the two who quit
+        assert {seat for _, seat in resigned} == {1, 2} and len(resigned) == 2
         assert all(i >= len(doc["hands"]) - 2 for i, _ in resigned)  # ... at the end

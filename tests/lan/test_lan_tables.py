@@ -1,5 +1,5 @@
-"""Whole matches over a simulated LAN: each process in its own network namespace, found through
-real zeroconf, talking real CURVE ZeroMQ. Root only (skips otherwise); short timings keep it fast."""
+"""Whole matches over a simulated LAN: each process in its own network namespace, found through real
+zeroconf, talking real CURVE ZeroMQ. Root only (skips otherwise); short timings keep it fast."""
 
 from __future__ import annotations
 
@@ -22,15 +22,16 @@ FAST = ["--heartbeat", "0.5", "--grace", "8"]
 
 
 def host(lab: NetLab, where: LabHost, data: Path, *extra: str) -> tuple[LabProcess, dict[str, Any]]:
-    proc = lab.spawn(where, [*LANOMINO, "host", "--headless", "--bind", where.ip, "--json", "--level", "greedy",
-                             "--data-dir", str(data / "host"), *FAST, *extra])
+    proc = lab.spawn(where, [*LANOMINO, "host", "--headless", "--bind", where.ip, "--json",
+                             "--level", "greedy", "--data-dir", str(data / "host"), *FAST, *extra])
     listening = proc.expect(lambda m: m.get("event") == "listening", 15)
     return proc, listening
 
 
 def bot(lab: NetLab, where: LabHost, data: Path, target: str, name: str, *extra: str) -> LabProcess:
-    return lab.spawn(where, [*LANOMINO, "bot", target, "--interface", where.ip, "--timeout", "15", "--json", "--level", "greedy",
-                             "--data-dir", str(data / name), "--player", name, *FAST, *extra])
+    return lab.spawn(where, [*LANOMINO, "bot", target, "--interface", where.ip, "--timeout", "15",
+                             "--json", "--level", "greedy", "--data-dir", str(data / name),
+                             "--player", name, *FAST, *extra])
 
 
 def result(proc: LabProcess, timeout_s: float = 60) -> dict[str, Any]:
@@ -38,7 +39,8 @@ def result(proc: LabProcess, timeout_s: float = 60) -> dict[str, Any]:
 
 
 def verify(path: str) -> dict[str, Any]:
-    out = subprocess.run([*LANOMINO, "verify", path, "--json"], capture_output=True, text=True, timeout=60)
+    out = subprocess.run([*LANOMINO, "verify", path, "--json"], capture_output=True, text=True,
+                         timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
     report: dict[str, Any] = json.loads(out.stdout)
     return report
@@ -55,7 +57,9 @@ def check_agreement(results: list[dict[str, Any]]) -> None:
     assert len({(tuple(r["scores"]), r["winner"], r["hands"]) for r in results}) == 1
 
 
-def test_two_players_find_the_table_by_name_and_finish_a_verified_match(lan4: NetLab, tmp_path: Path) -> None:
+def test_two_players_find_the_table_by_name_and_finish_a_verified_match(
+    lan4: NetLab, tmp_path: Path
+) -> None:
     h0, h1 = lan4.hosts[:2]
     proc, _ = host(lan4, h0, tmp_path, "--name", "Kitchen", "--seats", "2", "--set", "target=60")
     peer = bot(lan4, h1, tmp_path, "Kitchen", "ann")
@@ -73,17 +77,19 @@ def test_four_players_each_in_its_own_namespace(lan4: NetLab, tmp_path: Path) ->
 
 def test_a_join_by_host_port_key_needs_no_discovery(lan4: NetLab, tmp_path: Path) -> None:
     h0, h1 = lan4.hosts[:2]
-    proc, listening = host(lan4, h0, tmp_path, "--seats", "2", "--no-announce", "--set", "target=40")
+    proc, listening = host(lan4, h0, tmp_path, "--seats", "2", "--no-announce",
+                           "--set", "target=40")
     assert listening["address"].startswith(f"{h0.ip}:")
-    joiner = lan4.spawn(h1, [*LANOMINO, "join", listening["address"], "--interface", h1.ip, "--json",
-                             "--player", "zoe", "--level", "random", "--data-dir", str(tmp_path / "zoe"), *FAST])
+    joiner = lan4.spawn(h1, [*LANOMINO, "join", listening["address"], "--interface", h1.ip,
+                             "--json", "--player", "zoe", "--level", "random",
+                             "--data-dir", str(tmp_path / "zoe"), *FAST])
     check_agreement([result(proc), result(joiner)])
 
 
 def test_a_wrong_passphrase_is_refused(lan4: NetLab, tmp_path: Path) -> None:
     h0, h1, h2 = lan4.hosts[:3]
-    proc, _ = host(lan4, h0, tmp_path, "--name", "Locked", "--seats", "2", "--passphrase", "open sesame",
-                   "--set", "target=30")
+    proc, _ = host(lan4, h0, tmp_path, "--name", "Locked", "--seats", "2",
+                   "--passphrase", "open sesame", "--set", "target=30")
     wrong = bot(lan4, h1, tmp_path, "Locked", "mallory", "--passphrase", "sesame open")
     refused = result(wrong, 20)
     assert not refused["finished"] and "passphrase" in refused["reason"]
@@ -92,7 +98,9 @@ def test_a_wrong_passphrase_is_refused(lan4: NetLab, tmp_path: Path) -> None:
     check_agreement([result(proc), result(right)])
 
 
-def test_a_peer_killed_and_restarted_within_grace_reclaims_its_seat(lan4: NetLab, tmp_path: Path) -> None:
+def test_a_peer_killed_and_restarted_within_grace_reclaims_its_seat(
+    lan4: NetLab, tmp_path: Path
+) -> None:
     h0, h1, h2 = lan4.hosts[:3]
     proc, _ = host(lan4, h0, tmp_path, "--name", "Phoenix", "--seats", "3", "--set", "target=150",
                    "--bot-delay", "0.04")
@@ -110,11 +118,14 @@ def test_a_peer_killed_and_restarted_within_grace_reclaims_its_seat(lan4: NetLab
     assert not any(m.get("resign") for h in doc["hands"] for m in h["moves"])
 
 
-def test_a_peer_that_never_comes_back_has_left_and_the_other_player_wins(lan4: NetLab, tmp_path: Path) -> None:
+def test_a_peer_that_never_comes_back_has_left_and_the_other_player_wins(
+    lan4: NetLab, tmp_path: Path
+) -> None:
     h0, h1 = lan4.hosts[:2]
-    proc = lan4.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json", "--level", "greedy",
-                           "--data-dir", str(tmp_path / "host"), "--name", "Gone", "--seats", "2",
-                           "--heartbeat", "0.2", "--grace", "1.5", "--set", "target=200", "--bot-delay", "0.05"])
+    proc = lan4.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
+                           "--level", "greedy", "--data-dir", str(tmp_path / "host"),
+                           "--name", "Gone", "--seats", "2", "--heartbeat", "0.2", "--grace", "1.5",
+                           "--set", "target=200", "--bot-delay", "0.05"])
     proc.expect(lambda m: m.get("event") == "listening", 15)
     peer = bot(lan4, h1, tmp_path, "Gone", "ghost", "--delay", "0.05")
     time.sleep(2.0)

@@ -29,11 +29,13 @@ def test_two_watchers_follow_a_host_kill_and_end_with_the_players_transcript(
     watchers, received = [], []
     for where in lan6.hosts[4:6]:
         seen: list[str] = []  # the type (and opening) of every message the watcher was sent
-        proc = lan6.spawn(where, [*LANOMINO, "watch", name, "--interface", where.ip, "--timeout", "15",
-                                  "--json", "--data-dir", str(tmp_path / f"w{where.index}"),
+        proc = lan6.spawn(where, [*LANOMINO, "watch", name, "--interface", where.ip,
+                                  "--timeout", "15", "--json",
+                                  "--data-dir", str(tmp_path / f"w{where.index}"),
                                   "--player", f"w{where.index}", *FAST],
                           env={"LANOMINO_LOG": "DEBUG"})
-        proc.stderr_hooks.append(lambda line, box=seen: box.append(line) if "in  {'v'" in line else None)
+        proc.stderr_hooks.append(
+            lambda line, box=seen: box.append(line) if "in  {'v'" in line else None)
         watchers.append(proc)
         received.append(seen)
         time.sleep(0.1)
