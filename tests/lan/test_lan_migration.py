@@ -29,8 +29,9 @@ def start_table(lab: NetLab, data: Path, name: str, players: int = 3,
                 target: int = 80) -> tuple[LabProcess, list[LabProcess]]:
     """A headless host in the first namespace, ``players - 1`` bots in the next ones."""
     h0, *others = lab.hosts[:players]
-    host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json", "--level", "greedy",
-                          "--data-dir", str(data / "host"), "--name", name, "--seats", str(players),
+    host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
+                          "--level", "greedy", "--data-dir", str(data / "host"), "--name", name,
+                          "--seats", str(players),
                           "--set", f"target={target}", "--bot-delay", PACE, *FAST],
                      env={"LANOMINO_LOG": "INFO"})
     host.expect(lambda m: m.get("event") == "listening", 15)
@@ -42,9 +43,11 @@ def start_table(lab: NetLab, data: Path, name: str, players: int = 3,
 
 def bot(lab: NetLab, where: LabHost, data: Path, table: str) -> LabProcess:
     name = f"p{where.index}"
-    return lab.spawn(where, [*LANOMINO, "bot", table, "--interface", where.ip, "--timeout", "15", "--json", "--level", "greedy",
-                             "--data-dir", str(data / name), "--player", name, "--delay", PACE, *FAST],
-                     env={"LANOMINO_LOG": "INFO"})  # refusals and reconnections show in a failure's report
+    # (INFO: refusals and reconnections show in a failure's report)
+    return lab.spawn(where, [*LANOMINO, "bot", table, "--interface", where.ip, "--timeout", "15",
+                             "--json", "--level", "greedy", "--data-dir", str(data / name),
+                             "--player", name, "--delay", PACE, *FAST],
+                     env={"LANOMINO_LOG": "INFO"})
 
 
 def result(proc: LabProcess, timeout_s: float = RESULT_S) -> dict[str, Any]:
@@ -52,7 +55,8 @@ def result(proc: LabProcess, timeout_s: float = RESULT_S) -> dict[str, Any]:
 
 
 def verify(path: str) -> dict[str, Any]:
-    out = subprocess.run([*LANOMINO, "verify", path, "--json"], capture_output=True, text=True, timeout=60)
+    out = subprocess.run([*LANOMINO, "verify", path, "--json"], capture_output=True, text=True,
+                         timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
     report: dict[str, Any] = json.loads(out.stdout)
     return report
@@ -80,10 +84,13 @@ def check_survivors(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def running_after(procs: list[LabProcess], seconds: float) -> None:
     time.sleep(seconds)
-    assert all(p.popen.poll() is None for p in procs), "the match ended before the fault: make it longer"
+    assert all(p.popen.poll() is None for p in procs), (
+        "the match ended before the fault: make it longer")
 
 
-def test_the_host_is_killed_mid_match_and_the_two_peers_finish_it(lan4: NetLab, tmp_path: Path) -> None:
+def test_the_host_is_killed_mid_match_and_the_two_peers_finish_it(
+    lan4: NetLab, tmp_path: Path
+) -> None:
     host, peers = start_table(lan4, tmp_path, "Killed")
     running_after([host, *peers], 1.0)
     host.kill()
@@ -92,7 +99,8 @@ def test_the_host_is_killed_mid_match_and_the_two_peers_finish_it(lan4: NetLab, 
     docs = check_survivors(results)
     assert {"seat": 0, "resign": True} in [m for h in docs[0]["hands"] for m in h["moves"]]
     resumed = [m["at"] for r in results for m in r["migrations"]]
-    assert len(resumed) == 1 and resumed[0] - killed_at < 3.0  # liveness is 1.0 s here (5 heartbeats)
+    # liveness is 1.0 s here (5 heartbeats)
+    assert len(resumed) == 1 and resumed[0] - killed_at < 3.0
 
 
 def test_a_host_sent_sigterm_hands_over_at_once(lan4: NetLab, tmp_path: Path) -> None:
@@ -108,8 +116,11 @@ def test_a_host_sent_sigterm_hands_over_at_once(lan4: NetLab, tmp_path: Path) ->
     assert len(resumed) == 1 and resumed[0] - left_at < 0.5  # no liveness timeout was waited for
 
 
-def test_a_host_stopped_for_three_seconds_steps_down_and_rejoins_as_a_peer(lan4: NetLab, tmp_path: Path) -> None:
-    host, peers = start_table(lan4, tmp_path, "Sleepy", target=200)  # (outlives the old host's return)
+def test_a_host_stopped_for_three_seconds_steps_down_and_rejoins_as_a_peer(
+    lan4: NetLab, tmp_path: Path
+) -> None:
+    # (target 200: the match outlives the old host's return)
+    host, peers = start_table(lan4, tmp_path, "Sleepy", target=200)
     running_after([host, *peers], 1.0)
     os.killpg(host.pid, signal.SIGSTOP)
     time.sleep(3.0)
@@ -138,7 +149,7 @@ def test_the_hosts_link_cut_for_three_seconds_moves_the_table(lan4: NetLab, tmp_
 
 
 def test_two_of_four_lost_pause_the_table_until_one_returns(lan4: NetLab, tmp_path: Path) -> None:
-    """The host and the next in line freeze: 2 of 4 members cannot elect; seat 1 wakes and play goes on."""
+    """The host and the next in line freeze: 2 of 4 cannot elect; seat 1 wakes and play goes on."""
     host, peers = start_table(lan4, tmp_path, "Quorum", players=4, target=100)
     seats = {next(m for m in p.seen if m.get("event") == "seated")["seat"]: p for p in peers}
     running_after([host, *peers], 1.0)
