@@ -24,6 +24,8 @@ def test_the_new_host_plays_the_lost_hosts_bot(lan4: NetLab, tmp_path: Path) -> 
                            "--set", "target=100", "--bot-delay", PACE, *FAST])
     host.expect(lambda m: m.get("event") == "listening", 15)
     peers = [bot(lan4, h, tmp_path, "Botty") for h in (h1, h2)]
+    for peer in peers:  # (under load a bot takes seconds to find the table: killing the host
+        peer.expect(lambda m: m.get("event") == "seated", 30)  # before it sat down failed it)
     running_after([host, *peers], 1.5)
     host.kill()
     killed_at = time.time()
