@@ -25,6 +25,7 @@ HOT_MODULES = [
     "lanomino/engine/scoring.py",
     "lanomino/engine/dealing.py",
     "lanomino/engine/state.py",
+    "lanomino/engine/legal.py",
     "lanomino/engine/play.py",
     "lanomino/engine/observe.py",
     "lanomino/botmatch.py",

@@ -21,8 +21,9 @@ from lanomino.engine.events import (
     TileDrawn,
     TilePlayed,
 )
+from lanomino.engine.legal import can_resign, fitting_ends, legal_actions
 from lanomino.engine.observe import Observation, observe
-from lanomino.engine.play import apply, can_resign, fitting_ends, legal_actions
+from lanomino.engine.play import apply
 from lanomino.engine.rules import PRESETS, Rules, rules_from_cli
 from lanomino.engine.state import GameState, Phase, new_game, start_hand
 from lanomino.engine.tiles import TILES, Tile, parse_tile

@@ -22,8 +22,8 @@ from typing import Any, Final, overload
 
 from lanomino.engine.actions import Action
 from lanomino.engine.events import Event, HandEnded, MatchEnded, TileDrawn
+from lanomino.engine.legal import legal_actions
 from lanomino.engine.line import Line
-from lanomino.engine.play import legal_actions
 from lanomino.engine.rules import Rules
 from lanomino.engine.state import GameState, Phase
 from lanomino.engine.tiles import Tile, tiles_in

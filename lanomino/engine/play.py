@@ -1,118 +1,25 @@
-"""The rules of play: ``legal_actions`` and ``apply`` (see state.py for the theory of operation).
+"""The rules of play: ``apply`` (see state.py for the theory of operation).
 
-``legal_actions`` is the single source of truth for what a seat may do; ``apply`` checks an action
-against the same logic and returns the events it caused. The hot path, a play on a two-ended
-line, is kept flat and table-driven (scripts/bench_engine.py measures it).
+``apply`` checks an action against what ``legal_actions`` (legal.py) allows, from the same tables,
+and returns the events it caused. The hot path, a play on a two-ended line, is kept flat and
+table-driven (scripts/bench_engine.py measures it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
-from lanomino.engine.actions import DRAW, PASS, Action, Draw, End, Pass, Play, Resign
+from lanomino.engine.actions import Action, Draw, End, Pass, Play, Resign
 from lanomino.engine.errors import IllegalActionError, seat_name
 from lanomino.engine.events import Event, Passed, PointsScored, Resigned, TileDrawn, TilePlayed
-from lanomino.engine.line import CLOSED, Line
+from lanomino.engine.legal import can_resign, fitting_ends
+from lanomino.engine.line import CLOSED
 from lanomino.engine.scoring import end_of_hand, end_of_match
 from lanomino.engine.state import GameState, Phase
-from lanomino.engine.tiles import OTHER, TILES, WITH, Tile, tiles_in
+from lanomino.engine.tiles import OTHER, WITH, Tile, tiles_in
 
-_ENDS: Final = tuple(End)
-# PLAYS[tile index][end index]: prebuilt actions, so the hot path allocates nothing.
-PLAYS: Final[tuple[tuple[Play, ...], ...]] = tuple(tuple(Play(t, e) for e in End) for t in TILES)
-
-
-# ----- legal actions -------------------------------------------------------------------------
-
-
-def legal_actions(state: GameState, seat: int) -> Sequence[Action]:
-    """Every move ``seat`` may make now, one action per distinct place to play.
-
-    ``Resign`` is not listed: an active seat may resign at any time (``can_resign``).
-    """
-    if state.fast and seat == state.turn:  # the hot path (see GameState.fast)
-        hand = state.hands[seat]
-        ends = state.line.ends
-        left, right = ends[0], ends[1]
-        plays: tuple[Action, ...] = _LEFT_PLAYS[left][hand & WITH[left]]
-        if right != left:
-            plays += _RIGHT_PLAYS[right][hand & WITH[right]]
-        if plays:
-            return plays
-        return (DRAW,) if state.drawable > 0 else (PASS,)
-    if state.phase is not _PLAY or seat != state.turn:
-        return ()
-    hand = state.hands[seat]
-    line = state.line
-    if line.tiles == 0:
-        if state.must_lead is not None:
-            return (PLAYS[state.must_lead.index][0],)
-        return tuple(PLAYS[t.index][0] for t in tiles_in(hand))
-    if line.fives:
-        plays = _fives_plays(line, hand)
-    else:
-        ends = line.ends
-        left, right = ends[0], ends[1]
-        plays = _PLAYS_AT[0][left][hand & WITH[left]]
-        if right != left:
-            plays += _PLAYS_AT[1][right][hand & WITH[right]]
-    if plays:
-        if state.rules.draw_when_playable and state.can_draw():
-            return (*plays, DRAW)
-        return plays
-    return (DRAW,) if state.can_draw() else (PASS,)
-
-
-def _fives_plays(line: Line, hand: int) -> tuple[Action, ...]:
-    seen: set[tuple[int, tuple[int, bool, bool, bool, bool]]] = set()
-    plays: list[Action] = []
-    for e in range(4):
-        n = line.ends[e]
-        if n == CLOSED or not hand & WITH[n]:
-            continue
-        key = line.end_key(e)
-        for play in _PLAYS_AT[e][n][hand & WITH[n]]:
-            if (play.tile.index, key) not in seen:
-                seen.add((play.tile.index, key))
-                plays.append(play)
-    return tuple(plays)
-
-
-def _plays_at(e: int, n: int) -> dict[int, tuple[Play, ...]]:
-    """For every subset of the tiles carrying ``n``: their plays at end ``e``."""
-    table: dict[int, tuple[Play, ...]] = {}
-    sub = base = WITH[n]
-    while True:
-        table[sub] = tuple(PLAYS[t.index][e] for t in tiles_in(sub))
-        if sub == 0:
-            return table
-        sub = (sub - 1) & base
-
-
-_new_tuple: Final = tuple.__new__
-_PLAYS_AT: Final = tuple(tuple(_plays_at(e, n) for n in range(len(WITH))) for e in range(4))
-_LEFT_PLAYS: Final = _PLAYS_AT[0]
-_RIGHT_PLAYS: Final = _PLAYS_AT[1]
 _PLAY: Final = Phase.PLAY
-
-
-def can_resign(state: GameState, seat: int) -> bool:
-    return state.phase is not Phase.OVER and 0 <= seat < state.players and state.active[seat]
-
-
-def fitting_ends(state: GameState, tile: Tile) -> list[End]:
-    """The distinct places ``tile`` could go now (empty when it does not fit)."""
-    line = state.line
-    keys: list[tuple[int, bool, bool, bool, bool]] = []
-    out: list[End] = []
-    for e in range(4):
-        if line.ends[e] != CLOSED and tile.has(line.ends[e]):
-            key = line.end_key(e)
-            if key not in keys:
-                keys.append(key)
-                out.append(_ENDS[e])
-    return out
+_new_tuple: Final = tuple.__new__
 
 
 # ----- applying ------------------------------------------------------------------------------
