@@ -22,27 +22,30 @@ is the fingerprint; nothing is trusted on first use).
 """
 
 from lanomino.runtime.base import (
+    Hosting,
     NodeBase,
     Outcome,
     SeatRow,
+    Serving,
     bot_policy,
     lan_addresses,
     local_ip_toward,
     seat_rows,
 )
-from lanomino.runtime.host_node import HostNode, host_fingerprint, install_quit_handlers
+from lanomino.runtime.host_node import HostNode, install_quit_handlers
 from lanomino.runtime.peer_node import PeerNode
 from lanomino.runtime.watch import follow_to_end
 
 __all__ = [
     "HostNode",
+    "Hosting",
     "NodeBase",
     "Outcome",
     "PeerNode",
     "SeatRow",
+    "Serving",
     "bot_policy",
     "follow_to_end",
-    "host_fingerprint",
     "install_quit_handlers",
     "lan_addresses",
     "local_ip_toward",

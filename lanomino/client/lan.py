@@ -87,11 +87,8 @@ class LanTable:
                 outcome = await node.run()
             finally:
                 await node.close()
-            from lanomino.node import HostNode, follow_to_end
-
-            if outcome.rejoin is not None and isinstance(node, HostNode):
-                # this host stepped down: watch the match end as a peer of the new host
-                outcome = await follow_to_end(node, outcome, on_start=self._follow)
+            # (a host that stepped down watches the match end as a peer of the new host)
+            outcome = await node.follow_on(outcome, on_start=self._follow)
         finally:
             ticker.cancel()
         if not outcome.finished:
@@ -99,38 +96,27 @@ class LanTable:
 
     def _opened(self, node: TableNode) -> None:
         """A hosted table is open: show where others join it."""
-        from lanomino.discovery.table_key import join_code
-        from lanomino.node import HostNode, host_fingerprint
-
-        lan = self.ui.lan
-        if lan is not None and isinstance(node, HostNode):
-            self.port = node.transport.port
-            lan.address, lan.fingerprint = node.address, host_fingerprint(node)
-            if node.key_service is not None:  # HOST:PORT/CODE works too
-                host = node.address.partition("/")[0]
-                lan.short_address = f"{host}/{join_code(lan.fingerprint)}"
-            lan.seats, lan.kept = node.session.players, dict(self.kept_names)
+        lan, where = self.ui.lan, node.serving()
+        if lan is not None and where is not None:
+            self.port = where.port
+            lan.address, lan.fingerprint = where.address, where.fingerprint
+            lan.short_address = where.short_address  # HOST:PORT/CODE works too
+            lan.seats, lan.kept = node.players(), dict(self.kept_names)
             self.kept_until = time.monotonic() + HOLD_S  # then a kept seat is anyone's
             self._roster()
 
     def _hosting_here(self) -> None:
         """This member took the table over: show where others join it now, as a host's screen
         does (its own port, its fingerprint, the short form while its key service answers)."""
-        from lanomino.discovery.table_key import identity_fingerprint, join_code
-        from lanomino.net.codec import DirectAddress
-        from lanomino.node import PeerNode
-
         node, lan = self.node, self.ui.lan
-        if not isinstance(node, PeerNode) or lan is None or node.standby is None:
+        where = None if node is None else node.serving()
+        if where is None or lan is None:
             return
-        ip = (node.session.addr or "127.0.0.1").rsplit(":", 1)[0]
-        self.port = node.standby.port  # (a rematch opens the table again here, on this IP)
-        self.serves_on = node.lan_ip
+        self.port = where.port  # (a rematch opens the table again here, on this IP)
+        self.serves_on = where.ip
         self.role = lan.role = "host"
-        lan.address = str(DirectAddress(ip, node.standby.port, node.keys.public))
-        lan.fingerprint = identity_fingerprint(node.identity.public_key)
-        code = join_code(lan.fingerprint) if node.answering.service is not None else ""
-        lan.short_address = f"{ip}:{node.standby.port}/{code}" if code else ""
+        lan.address, lan.fingerprint = where.address, where.fingerprint
+        lan.short_address = where.short_address
 
     def _follow(self, peer: TableNode) -> None:
         """The node this table now goes through: a peer of the new host (this seat watches)."""

@@ -40,47 +40,33 @@ def kept_seats(node: TableNode | None) -> tuple[dict[bytes, int], dict[int, str]
     """The people of a hosted match, for its rematch: identity key -> seat, and seat -> name
     (the host's own seat and the bots' are the table's anyway; the rematch's host sits at seat
     0, so whoever sat there takes the seat this host had)."""
-    from lanomino.node import HostNode, PeerNode
-
-    if isinstance(node, HostNode):
-        roster, mine = node.session.roster(), 0
-    elif isinstance(node, PeerNode) and node.host is not None and node.session.seat is not None:
-        roster, mine = node.host.roster(), int(node.session.seat)
-    else:
+    hosting = None if node is None else node.hosting()
+    if hosting is None:
         return {}, {}
-    people = [(mine if e.seat == 0 else e.seat, e) for e in roster if e.kind == "human"]
+    mine = hosting.seat
+    people = [(mine if e.seat == 0 else e.seat, e) for e in hosting.roster if e.kind == "human"]
     return {e.identity: n for n, e in people}, {n: e.name for n, e in people}
 
 
 def hosted_again(node: TableNode | None) -> HostTable | None:
     """How a member that hosts the table at the match's end (after a migration) opens it again:
-    the same name, rules, seats, bots and passphrase (None: this node does not host)."""
-    from lanomino.node import PeerNode
+    the same name, rules, seats, bots and passphrase (None: this node does not host, or hosted
+    from the start: its rematch opens as any host's does)."""
     from lanomino.ui.lan import HostTable
 
-    if not isinstance(node, PeerNode) or node.host is None:
+    h = None if node is None else node.hosting()
+    if h is None or not h.took_over:
         return None
-    host = node.host
-    bots = sum(1 for e in host.roster() if e.kind == "bot")
-    levels = sorted(set(node.session.bot_levels.values()))
-    return HostTable(node.table_label(), str(host.rules.to_spec()["preset"]), host.players, bots,
-                     levels[0] if levels else "normal", node.passphrase, rules=host.rules,
-                     escrow=host.escrow)
+    bots = sum(1 for e in h.roster if e.kind == "bot")
+    return HostTable(h.name, str(h.rules.to_spec()["preset"]), h.players, bots,
+                     h.bot_levels[0] if h.bot_levels else "normal", h.passphrase, rules=h.rules,
+                     escrow=h.escrow)
 
 
 def new_host_at(node: TableNode | None, seat: int) -> tuple[str, str, bytes] | None:
     """Where the member at ``seat`` hosts the table now: ("HOST:PORT", its CURVE key, its
     identity key), from the roster a peer was sent (None: not known)."""
-    from lanomino.net.election import entry_of, host_address
-    from lanomino.node import PeerNode
-
-    if not isinstance(node, PeerNode):
-        return None
-    entry = entry_of(node.session.roster, seat)
-    where = host_address(entry)
-    if entry is None or where is None:
-        return None
-    return f"{where[0]}:{where[1]}", where[2], entry.identity
+    return None if node is None else node.member_address(seat)
 
 
 async def watch_for_offer(lan: LanView, still_here: Callable[[], bool], join: JoinTable,

@@ -21,7 +21,7 @@ from lanomino.engine import Action
 if TYPE_CHECKING:
     from lanomino.discovery.zeroconf_adapter import SeenTable
     from lanomino.net.session import SessionEvent
-    from lanomino.node import Outcome, SeatRow
+    from lanomino.node import Hosting, Outcome, SeatRow, Serving
 
 
 class Table(Protocol):
@@ -75,6 +75,24 @@ class TableNode(Protocol):
 
     def move_clock(self) -> float | None:
         """The host's move clock in seconds a move (None: no clock)."""
+
+    def players(self) -> int:
+        """How many seats the table has."""
+
+    def hosting(self) -> Hosting | None:
+        """The table as this node hosts it (None while it is a peer)."""
+
+    def member_address(self, seat: int) -> tuple[str, str, bytes] | None:
+        """Where the member at ``seat`` would host the table: ("HOST:PORT", its CURVE key, its
+        identity key), from the roster (None: not known, or this node is the host)."""
+
+    def serving(self) -> Serving | None:
+        """Where others join the table while this node hosts it (None while it is a peer)."""
+
+    async def follow_on(self, outcome: Outcome,
+                        on_start: Callable[[TableNode], None] | None = None) -> Outcome:
+        """After ``run``: a host that stepped down follows the match to its end as a peer of the
+        new host (``on_start`` sees that node first). Returns the match's outcome."""
 
 
 class Browser(Protocol):

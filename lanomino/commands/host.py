@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
 
     from lanomino.cli import CliError
     from lanomino.discovery.announce import AnnouncementError, _check_name
-    from lanomino.node import HostNode, follow_to_end, host_fingerprint, install_quit_handlers
+    from lanomino.node import HostNode, install_quit_handlers
     from lanomino.paths import data_dir
 
     rules = rules_from_args(args)
@@ -149,28 +149,24 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
         install_quit_handlers(node)
         try:
+            where = node.serving()
             if args.json:
-                listening = {"event": "listening", "address": node.address,
-                             "port": node.transport.port, "fingerprint": host_fingerprint(node),
+                listening = {"event": "listening", "address": where.address,
+                             "port": where.port, "fingerprint": where.fingerprint,
                              "peer_id": node.identity.peer_id}
                 print(json.dumps(listening), flush=True)
             else:
-                print(f"table {args.name!r} open at {node.address}", flush=True)
-                print(f"host key fingerprint {host_fingerprint(node)}", flush=True)
-                if node.key_service is not None:
-                    from lanomino.discovery.table_key import join_code
-
-                    code = join_code(host_fingerprint(node))
-                    where = node.address.partition("/")[0]
-                    print(f"others join with: lanomino join {where}/{code}", flush=True)
+                print(f"table {args.name!r} open at {where.address}", flush=True)
+                print(f"host key fingerprint {where.fingerprint}", flush=True)
+                if where.short_address:
+                    print(f"others join with: lanomino join {where.short_address}", flush=True)
             outcome = await node.run()
         finally:
             await node.close()
-        if outcome.rejoin is not None:  # it stepped down: see the end as a peer of the new host
-            if not args.json:
-                print(f"another seat hosts the table now: following it at {outcome.rejoin}",
-                      flush=True)
-            outcome = await follow_to_end(node, outcome)
+        if outcome.rejoin is not None and not args.json:
+            print(f"another seat hosts the table now: following it at {outcome.rejoin}",
+                  flush=True)
+        outcome = await node.follow_on(outcome)  # (stepped down: see the end as a peer)
         if args.json:
             print(json.dumps(outcome.to_json()), flush=True)
         else:

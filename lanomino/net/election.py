@@ -37,6 +37,16 @@ def host_address(entry: RosterEntry | None) -> tuple[str, int, str] | None:
     return host.strip("[]"), int(port), entry.curve
 
 
+def standby_of(roster: Sequence[RosterEntry], seat: int) -> tuple[str, str, bytes] | None:
+    """Where the member at ``seat`` would host the table: ("HOST:PORT", its CURVE key, its
+    identity key), from ``roster`` (None: not known)."""
+    entry = entry_of(roster, seat)
+    where = host_address(entry)
+    if entry is None or where is None:
+        return None
+    return f"{where[0]}:{where[1]}", where[2], entry.identity
+
+
 def members(roster: Sequence[RosterEntry]) -> list[int]:
     """The seats that vote: people's seats that have not left the table."""
     return [e.seat for e in roster if e.kind in ("host", "human") and not e.left]

@@ -3,10 +3,13 @@ to date, withdrawn when the node stops hosting (zeroconf is imported only when i
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lanomino.discovery.announce import TableAnnouncement
+
+log = logging.getLogger("lanomino.node")
 
 if TYPE_CHECKING:  # (imported when used: zeroconf is not a start-up import)
     from lanomino.discovery.key_service import KeyService
@@ -14,12 +17,31 @@ if TYPE_CHECKING:  # (imported when used: zeroconf is not a start-up import)
     from lanomino.net.session import HostSession
 
 
-def announcement(host: HostSession, name: str, rules: str, peer_id: str, has_passphrase: bool,
-                 host_key: str) -> TableAnnouncement:
-    """What this node announces while it hosts ``host`` (``rules``: the preset's name, short)."""
+def announcement(host: HostSession, name: str, rules: str | None, peer_id: str,
+                 has_passphrase: bool, host_key: str) -> TableAnnouncement:
+    """What this node announces while it hosts ``host`` (``rules``: the preset's name, short;
+    None: named from the host's rules, "classic+" for a preset with options)."""
+    if rules is None:
+        spec = host.rules.to_spec()
+        rules = str(spec["preset"]) + ("+" if len(spec) > 1 else "")
     return TableAnnouncement(name=name, rules=rules[:64], seats_taken=host.seats_taken,
                              seats_total=host.players, host_peer_id=peer_id, term=host.term,
                              has_passphrase=has_passphrase, host_key=host_key)
+
+
+async def watch_announced(ips: list[str], still: Callable[[], bool],
+                          seen: Callable[[list[TableAnnouncement]], None]) -> None:
+    """Browse the tables announced on ``ips`` while ``still()``, giving ``seen`` every table in
+    view about once a second (a member watching for a host of its table in a newer term)."""
+    from lanomino.discovery.zeroconf_adapter import TableBrowser
+
+    try:
+        async with TableBrowser(ips) as browser:
+            while still():
+                await browser.next_event(1.0)
+                seen([t.announcement for t in list(browser.tables.values())])
+    except (OSError, RuntimeError) as exc:
+        log.info("cannot watch for a newer host: %s", exc)
 
 
 class Announcing:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lanomino.bots import get_bot
-from lanomino.engine import Action, Observation
+from lanomino.engine import Action, Observation, Rules
 from lanomino.net.codec import DirectAddress
 from lanomino.net.errors import LocalProtocolError, TransportError
 from lanomino.net.session import (
@@ -30,7 +30,9 @@ from lanomino.net.session_base import Outgoing
 from lanomino.net.wire.messages import RosterEntry
 
 if TYPE_CHECKING:
+    from lanomino.net.session import HostSession
     from lanomino.net.zmq_transport import HostTransport
+    from lanomino.runtime.peer_node import PeerNode
 
 log = logging.getLogger("lanomino.node")
 Listener = Callable[[SessionEvent], None]
@@ -102,6 +104,63 @@ class Takeover:
         return {"term": self.term, "host": self.host, "rebuilt": self.rebuilt, "at": self.at}
 
 
+@dataclass(frozen=True, slots=True)
+class Serving:
+    """Where others reach a table this node serves (a host's screen shows it): its IP and port,
+    its CURVE key, the fingerprint of the host's identity key, and the short join code while its
+    key service answers ("" when none does)."""
+
+    ip: str
+    port: int
+    curve_key: str  # (Z85, as a direct address writes it)
+    fingerprint: str
+    code: str = ""
+
+    @classmethod
+    def of(cls, ip: str, port: int, curve_key: str, identity_key: bytes,
+           answering: bool) -> Serving:
+        """Where a host serves: the fingerprint is of its identity key; the short code only
+        while its key service is ``answering``."""
+        from lanomino.discovery.table_key import identity_fingerprint, join_code
+
+        fingerprint = identity_fingerprint(identity_key)
+        return cls(ip, port, curve_key, fingerprint, join_code(fingerprint) if answering else "")
+
+    @property
+    def address(self) -> str:
+        """``HOST:PORT/KEY``: a direct join with the key that proves the host."""
+        return str(DirectAddress(self.ip, self.port, self.curve_key))
+
+    @property
+    def short_address(self) -> str:
+        """``HOST:PORT/CODE`` while the key service answers, else ""."""
+        return f"{DirectAddress(self.ip, self.port)}/{self.code}" if self.code else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Hosting:
+    """The table as the node that hosts it sees it, for a rematch that opens it again: who sat
+    where (``seat``: this node's own), the rules, the bots' levels, the passphrase, and whether
+    this node took the table over from another host (``took_over``)."""
+
+    name: str
+    roster: tuple[RosterEntry, ...]
+    seat: int
+    rules: Rules
+    players: int
+    escrow: bool
+    bot_levels: tuple[str, ...]
+    passphrase: str | None
+    took_over: bool
+
+    @classmethod
+    def of(cls, name: str, host: HostSession, seat: int, passphrase: str | None,
+           took_over: bool) -> Hosting:
+        levels = sorted({local.level for local in host.local.values() if local.level})
+        return cls(name, tuple(host.roster()), seat, host.rules, host.players, host.escrow,
+                   tuple(levels), passphrase, took_over)
+
+
 @dataclass
 class Outcome:
     """How a node's match ended (what ``--json`` prints)."""
@@ -143,6 +202,12 @@ class NodeBase:
         self.tasks: set[asyncio.Future[None]] = set()
         self.hosts: dict[int, int] = {0: 0}  # term -> host seat, as this node saw it
         self.migrations: list[Takeover] = []
+
+    async def follow_on(self, outcome: Outcome,
+                        on_start: Callable[[PeerNode], None] | None = None) -> Outcome:
+        """After ``run``: what else this node does before the match is over for it (a host that
+        stepped down follows the new host: ``HostNode``). Returns the match's outcome."""
+        return outcome
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         """Run ``coro`` in the background, keeping a reference and logging its failure."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,9 +31,11 @@ from lanomino.net.session import (
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport
 from lanomino.runtime.announcing import announcement
 from lanomino.runtime.base import (
+    Hosting,
     NodeBase,
     Outcome,
     SeatRow,
+    Serving,
     bot_policy,
     lan_addresses,
     lost_touch_reason,
@@ -98,14 +100,36 @@ class HostNode(NodeBase):
     def table_label(self) -> str:
         return self.table_name
 
+    def players(self) -> int:
+        return self.session.players
+
+    def hosting(self) -> Hosting:
+        return Hosting.of(self.table_name, self.session, 0, self.passphrase, took_over=False)
+
+    def member_address(self, seat: int) -> tuple[str, str, bytes] | None:
+        return None  # (the host itself: a rematch opens where it served)
+
     def seats(self) -> tuple[SeatRow, ...]:
         """Who sits where, for a client."""
         return seat_rows(self.session.roster())
 
     @property
     def address(self) -> str:
+        return self.serving().address
+
+    def serving(self) -> Serving:
+        """Where others join this table: its address, key fingerprint and short join code."""
         ip = self.addresses[0] if self.addresses else (self.bind or "127.0.0.1")
-        return str(DirectAddress(ip, self.transport.port, self.keys.public))
+        return Serving.of(ip, self.transport.port, self.keys.public, self.identity.public_key,
+                          answering=self.key_service is not None)
+
+    async def follow_on(self, outcome: Outcome,
+                        on_start: Callable[[PeerNode], None] | None = None) -> Outcome:
+        """After ``run``: a host that stepped down follows the match to its end as a peer of the
+        new host (``on_start`` sees that peer first); otherwise ``outcome`` as it is."""
+        from lanomino.runtime.watch import follow_to_end
+
+        return await follow_to_end(self, outcome, on_start)
 
     def submit(self, action: Action) -> None:
         """The host's own seat moves (a UI). Raises IllegalActionError."""
@@ -238,12 +262,3 @@ def install_quit_handlers(node: HostNode | PeerNode) -> None:
             loop.add_signal_handler(sig, node.quit)
         except (NotImplementedError, RuntimeError):
             pass
-
-
-def host_fingerprint(node: HostNode) -> str:
-    """The fingerprint both screens show: of the host's identity key (the key service vouches
-    for the table's CURVE key with it)."""
-    from lanomino.discovery.table_key import identity_fingerprint
-
-    return identity_fingerprint(node.identity.public_key)
-

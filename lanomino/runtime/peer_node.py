@@ -1,6 +1,5 @@
 """``PeerNode``: a seat at someone's table (PeerSession + PeerTransport); with migration on it
-keeps a standby ROUTER and may become the table's host (docs/host-migration.md). And
-``follow_to_end``: a host that stepped down watches the rest of the match as a peer."""
+keeps a standby ROUTER and may become the table's host (docs/host-migration.md)."""
 
 from __future__ import annotations
 
@@ -15,6 +14,7 @@ from lanomino.engine.errors import seat_name
 from lanomino.fair.keystore import load_or_create_identity
 from lanomino.net.budget import Budgets
 from lanomino.net.codec import DirectAddress
+from lanomino.net.election import standby_of
 from lanomino.net.errors import TransportError
 from lanomino.net.member import Announce, Connect, Effect, Serve, TableMember, Watch, Withdraw
 from lanomino.net.session import (
@@ -37,11 +37,13 @@ from lanomino.net.session import (
 )
 from lanomino.net.wire.checks import JsonObject
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport
-from lanomino.runtime.announcing import Announcing, Answering, announcement
+from lanomino.runtime.announcing import Announcing, Answering, announcement, watch_announced
 from lanomino.runtime.base import (
+    Hosting,
     NodeBase,
     Outcome,
     SeatRow,
+    Serving,
     Takeover,
     bot_policy,
     local_ip_toward,
@@ -118,6 +120,23 @@ class PeerNode(NodeBase):
     def table_label(self) -> str:
         return self.table_name or "LAN table"
 
+    def players(self) -> int:
+        return self.session.players
+
+    def hosting(self) -> Hosting | None:
+        host, seat = self.host, self.session.seat
+        return None if host is None or seat is None else Hosting.of(
+            self.table_label(), host, int(seat), self.passphrase, took_over=True)
+
+    def member_address(self, seat: int) -> tuple[str, str, bytes] | None:
+        return standby_of(self.session.roster, seat)
+
+    def serving(self) -> Serving | None:
+        if self.host is None or self.standby is None:  # (a peer: it serves nothing)
+            return None
+        return Serving.of(self.lan_ip, self.standby.port, self.keys.public,
+                          self.identity.public_key, answering=self.answering.service is not None)
+
     def seats(self) -> tuple[SeatRow, ...]:
         """Who sits where, for a client (from the host session when this node hosts now)."""
         return seat_rows(self.member.roster())
@@ -144,11 +163,10 @@ class PeerNode(NodeBase):
         self._flush()
 
     def _seated_here(self, key: str) -> bool | str:
-        if self.host is None:
-            return False
-        if key in self.host.by_curve:
-            return True
-        return "watching" if self.host.watchers.get(key) is not None else False
+        host = self.host
+        if host is None or key in host.by_curve:
+            return host is not None
+        return "watching" if host.watchers.get(key) is not None else False
 
     def _malformed(self) -> None:
         if self.host is not None:
@@ -309,9 +327,7 @@ class PeerNode(NodeBase):
 
     def _announcement(self, host: HostSession) -> TableAnnouncement:
         assert self.table_name is not None
-        spec = host.rules.to_spec()
-        rules = spec["preset"] + ("+" if len(spec) > 1 else "")  # "classic+": a preset with options
-        return announcement(host, self.table_name, rules, self.identity.peer_id,
+        return announcement(host, self.table_name, None, self.identity.peer_id,
                             self.passphrase is not None, self.keys.public)
 
     async def _announce(self, host: HostSession) -> None:
@@ -323,15 +339,8 @@ class PeerNode(NodeBase):
         """During and after an election: an announced host of this table in a higher term is
         followed (a candidate that never resumed goes back to being a peer; a host that did steps
         down)."""
-        from lanomino.discovery.zeroconf_adapter import TableBrowser
-
-        try:
-            async with TableBrowser([self.lan_ip]) as browser:
-                while self.done is None or not self.done.done():
-                    await browser.next_event(1.0)
-                    self._notice_terms([t.announcement for t in list(browser.tables.values())])
-        except (OSError, RuntimeError) as exc:
-            log.info("cannot watch for a newer host: %s", exc)
+        await watch_announced([self.lan_ip], lambda: self.done is None or not self.done.done(),
+                              self._notice_terms)
 
     def _notice_terms(self, seen: list[TableAnnouncement]) -> None:
         announced = [(a.host_peer_id, a.term) for a in seen if a.name == self.table_name]

@@ -16,7 +16,7 @@ from lanomino.client.lobby import NetOptions
 from lanomino.engine import Rules
 from lanomino.net.codec import DirectAddress, raw_to_z85
 from lanomino.net.session import Timings
-from lanomino.node import HostNode, PeerNode, host_fingerprint
+from lanomino.node import HostNode, PeerNode
 from lanomino.store import PlayLog, open_store
 from lanomino.store.known_hosts import KnownHosts
 from lanomino.ui.lan import ConfirmJoin, JoinTable
@@ -62,7 +62,7 @@ def test_joining_by_host_and_port_shows_the_table_and_every_seat(tmp_path: Path)
         try:
             controller.handle(JoinTable(f"127.0.0.1:{port}"))
             await until(lambda: ui.lobby.entry == "trust", "the player is asked about the host")
-            assert host_fingerprint(host) in ui.lobby.message and "Kitchen" in ui.lobby.message
+            assert host.serving().fingerprint in ui.lobby.message and "Kitchen" in ui.lobby.message
             controller.handle(ConfirmJoin())
             await until(lambda: ui.lan is not None and len(ui.lan.roster) == 2, "seated")
             assert ui.lan is not None and ui.lan.table == "Kitchen"
