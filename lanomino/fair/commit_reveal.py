@@ -267,10 +267,6 @@ class CommitReveal:
         self.abandoned_at = self.step.value
         self._to(Step.ABANDONED, now)
 
-    def abandoned_json(self, attempt: int) -> dict[str, Any]:
-        """What the transcript keeps of an abandoned round: the step, and who did not answer."""
-        return {"attempt": attempt, "step": self.abandoned_at, "unanswered": list(self.unanswered)}
-
 
 def deal_domain(
     header: str, ctx: DealContext, host: int, verify: Callable[[int, bytes, Statement], bool]

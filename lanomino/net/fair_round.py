@@ -25,6 +25,9 @@ from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.transcript import (
     MAX_REFUSED,
     REFUSABLE,
+    Abandoned,
+    Migration,
+    Refusal,
     end_statement,
     log_statement,
     move_statement,
@@ -87,8 +90,7 @@ class HandDeal:
         self.keys = list(keys)
         self.ring = ring
         self.attempts: list[Attempt] = []
-        # attempts that missed a deadline (who did not answer)
-        self.abandoned: list[dict[str, Any]] = []
+        self.abandoned: list[Abandoned] = []  # attempts that missed a deadline (who did not answer)
         self.away: list[int] = []  # moves the table's bot made for a seat out of time (host-signed)
         self.moves: list[dict[str, Any]] = []
         self.signatures: list[bytes] = []
@@ -96,15 +98,15 @@ class HandDeal:
         # the re-shuffle after a migration (host/reshuffle_round.py)
         self.reshuffled: dict[str, Any] | None = None
         self.adopted: dict[str, Any] | None = None  # seats a new host adopted (fair/adoption.py)
-        self.refused: list[dict[str, Any]] = []  # badly signed messages refused (who, what, why)
-        self.migrated: dict[str, int] | None = None  # {"host", "term", "at"} after a host migration
+        self.refused: list[Refusal] = []  # badly signed messages refused (who, what, why)
+        self.migrated: Migration | None = None  # the host changed during the hand
 
-    def blame(self, seat: int, what: str, why: str) -> dict[str, Any] | None:
+    def blame(self, seat: int, what: str, why: str) -> Refusal | None:
         """A seat's message was refused for its signature: the hand's log says so (who, what,
         why), so the verifier holds that seat at fault, not the host (at most MAX_REFUSED).
         Returns the record, or None when none was added."""
         if what in REFUSABLE and len(self.refused) < MAX_REFUSED:
-            self.refused.append({"seat": seat, "what": what, "why": why[:300]})
+            self.refused.append(Refusal(seat, what, why[:300]))
             return self.refused[-1]
         return None
 
@@ -151,13 +153,14 @@ class HandDeal:
         """The current attempt missed a deadline: keep who failed to answer (the transcript says
         so) and forget the attempt; returns the seats that did not answer."""
         a = self.attempts.pop()
-        self.abandoned.append(a.round.abandoned_json(a.ctx.attempt))
+        self.abandoned.append(Abandoned(a.ctx.attempt, a.round.abandoned_at,
+                                        tuple(a.round.unanswered)))
         return list(a.round.unanswered)
 
     def excluded(self) -> set[int]:
         """The seats that failed to answer an earlier attempt of this hand: they take no part in
         this hand's deal (they still play the hand, unless they leave)."""
-        return {s for a in self.abandoned for s in a["unanswered"]}
+        return {s for a in self.abandoned for s in a.unanswered}
 
     def signed_by(self, host: int) -> list[int]:
         """The moves (not resignations) that ``host`` signed for another seat: the table's bot
@@ -178,7 +181,7 @@ class HandDeal:
             if self.ring.verify_statement(self.keys[seat], sig, statement):
                 continue
             m = self.migrated
-            host = self.host_seat if m is None or index < m["at"] else m["host"]
+            host = self.host_seat if m is None or index < m.at else m.host
             by_host = move.get("resign") is True or index in self.away
             if by_host and self.ring.verify_statement(self.keys[host], sig, statement):
                 continue
@@ -190,21 +193,24 @@ class HandDeal:
         """The hand's transcript entry, signed by the host."""
         digests = [a.digest for a in self.attempts]
         secrets = [a.opened() for a in self.attempts]
-        log_host = self.host_seat if self.migrated is None else self.migrated["host"]
+        migrated = None if self.migrated is None else self.migrated.to_json()
+        abandoned = [a.to_json() for a in self.abandoned]
+        refused = [r.to_json() for r in self.refused]
+        log_host = self.host_seat if self.migrated is None else self.migrated.host
         log = log_statement(self.header, self.hand, log_host, digests, secrets, self.moves,
-                            list(points), list(scores), self.migrated, self.reshuffled,
-                            self.abandoned, self.away, self.adopted, self.refused)
-        extra: dict[str, Any] = {} if self.migrated is None else {"migrated": dict(self.migrated)}
-        if self.abandoned:
-            extra["abandoned"] = [dict(a) for a in self.abandoned]
+                            list(points), list(scores), migrated, self.reshuffled,
+                            abandoned, self.away, self.adopted, refused)
+        extra: dict[str, Any] = {} if migrated is None else {"migrated": migrated}
+        if abandoned:
+            extra["abandoned"] = abandoned
         if self.away:
             extra["away"] = list(self.away)
         if self.reshuffled is not None:
             extra["reshuffled"] = self.reshuffled
         if self.adopted is not None:
             extra["adopted"] = self.adopted
-        if self.refused:
-            extra["refused"] = [dict(r) for r in self.refused]
+        if refused:
+            extra["refused"] = refused
         return {**extra, "hand": self.hand, "host": self.host_seat,
                 "deals": [a.to_json() for a in self.attempts],
                 "moves": list(self.moves), "move_signatures": [s.hex() for s in self.signatures],

@@ -78,6 +78,7 @@ def test_a_blame_the_lost_host_did_not_sign_is_not_kept() -> None:
     host's log, so no member can make a new host blame another seat."""
     from lanomino.fair.identity import KeyRing
     from lanomino.fair.statements import blame_statement
+    from lanomino.fair.transcript import Refusal
     from lanomino.net.host.reports import kept_blames
 
     host, member = Identity.generate(), Identity.generate()
@@ -92,8 +93,7 @@ def test_a_blame_the_lost_host_did_not_sign_is_not_kept() -> None:
 
     reports = [report(blame(host, 1), blame(member, 2)), report(blame(host, 1), blame(host, 3))]
     kept = kept_blames(reports, 2, header, host.public_key, KeyRing())
-    assert kept == [{"seat": 1, "what": "move", "why": "bad"},
-                    {"seat": 3, "what": "move", "why": "bad"}]  # once each; seat 2's is forged
+    assert kept == [Refusal(1, "move", "bad"), Refusal(3, "move", "bad")]  # once each; 2's forged
     assert kept_blames(reports, 3, header, host.public_key, KeyRing()) == []  # another hand's
 
 

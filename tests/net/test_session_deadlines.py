@@ -17,7 +17,7 @@ import pytest  # noqa: E402
 from sessionkit import FAST, PeerSlot, Table, phase_of  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
-from lanomino.fair.transcript import TranscriptError  # noqa: E402
+from lanomino.fair.transcript import Abandoned, TranscriptError  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import (  # noqa: E402
     ProtocolProblem,
@@ -60,7 +60,7 @@ def test_a_peer_silent_at_a_step_of_the_deal_is_left_out_and_the_match_goes_on(s
     assert FAST.answer_s - 0.01 <= waited <= FAST.answer_s + FAST.heartbeat_s + 0.01
     d = table.host.deal
     assert d is not None and silent.session.seat not in d.current.round.seats
-    assert d.abandoned == [{"attempt": 1, "step": step, "unanswered": [silent.session.seat]}]
+    assert d.abandoned == [Abandoned(1, step, (silent.session.seat,))]
     assert problems(table.host_events, "no_answer")
     table.run(table.over)
     assert table.over()

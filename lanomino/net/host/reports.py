@@ -10,7 +10,7 @@ from typing import Any
 
 from lanomino.fair.identity import KeyRing
 from lanomino.fair.statements import blame_statement
-from lanomino.fair.transcript import TranscriptError
+from lanomino.fair.transcript import Refusal, TranscriptError
 from lanomino.fair.verify import verify_transcript
 from lanomino.net.wire.messages import MAX_BLAMES, Report
 
@@ -28,13 +28,13 @@ def longest_log(reports: Iterable[Report], hand: int,
 
 
 def kept_blames(reports: Iterable[Report], hand: int, header: str, host_key: bytes,
-                ring: KeyRing) -> list[dict[str, Any]]:
+                ring: KeyRing) -> list[Refusal]:
     """The refusals the lost host told the members of in ``hand`` (records for the hand's log,
     once each): only those it signed, so no member can make the new host blame a seat."""
-    kept: list[dict[str, Any]] = []
+    kept: list[Refusal] = []
     for report in reports:
         for b in report.refused:
-            record = {"seat": b.seat, "what": b.what, "why": b.why}
+            record = Refusal(b.seat, b.what, b.why)
             statement = blame_statement(header, hand, b.seat, b.what, b.why)
             if (b.hand == hand and record not in kept and len(kept) < MAX_BLAMES
                     and ring.verify_statement(host_key, b.signature, statement)):

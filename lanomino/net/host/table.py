@@ -245,8 +245,8 @@ class Table:
             record = self.deal.blame(seat, what, detail)
             if record is not None:  # the players keep it for a new host (their reports)
                 statement = blame_statement(self.digest, self.deal.hand, seat, what,
-                                            record["why"])
-                blame = m.Blame(self.deal.hand, seat, what, record["why"],
+                                            record.why)
+                blame = m.Blame(self.deal.hand, seat, what, record.why,
                                 self.identity.sign_statement(statement))
                 for s in self.humans():
                     self.send(s, blame)

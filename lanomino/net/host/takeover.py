@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lanomino.engine import (
     DealVoided,
@@ -33,7 +33,7 @@ from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
 from lanomino.fair.identity import Identity
 from lanomino.fair.replay import state_after
 from lanomino.fair.shuffle import derive_deal
-from lanomino.fair.transcript import parse_transcript
+from lanomino.fair.transcript import HandLog, Migration, parse_transcript
 from lanomino.net.election import HANDOVER, majority, members
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing
@@ -44,6 +44,7 @@ from lanomino.net.host.seating import GIVE_UP_GRACES
 from lanomino.net.host.table import RUNNING, LocalSeat, Phase, Policy, Seat, Table
 from lanomino.net.session_base import LostTouch, MigrationDone, MigrationPaused, SteppedDown
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.values import parse_move
 
 if TYPE_CHECKING:
@@ -229,7 +230,7 @@ class Takeover:
             state = new_game(self.t.rules, self.t.players)
         self.t.state = state
         if finished:
-            self.t.last_deal = self._deal_of_entry(self.t.doc["hands"][-1])
+            self.t.last_deal = self._deal_of_entry(self.t.doc["hands"][-1], finished[-1])
         played = len(finished)
         if not finished:  # the match began (every header signature is in): it goes on from here
             self.t.doc["end"] = closing(self.t.identity, self.t.digest, self.t.host_seat, 0, False,
@@ -252,17 +253,16 @@ class Takeover:
         self.t.digest, self.t.header_sigs = "", {}
         self.dealing.local_secrets = {}
 
-    def _deal_of_entry(self, entry: dict[str, Any]) -> HandDeal:
-        """A finished hand's HandDeal, so a resignation can still be added to it."""
-        d = HandDeal(self.t.digest, entry["hand"], entry["host"], self.keys_before, self.t.ring)
+    def _deal_of_entry(self, entry: JsonObject, log: HandLog) -> HandDeal:
+        """A finished hand's HandDeal (``log``: ``entry`` parsed): a resignation may still come."""
+        d = HandDeal(self.t.digest, log.hand, log.host, self.keys_before, self.t.ring)
         d.adopted = entry.get("adopted")
-        for raw in entry["deals"]:
-            secrets = [bytes.fromhex(x) for x in raw["secrets"]]
-            d.attempts.append(d.attempt_from_json(self.t.table, raw, secrets))
-        d.abandoned = [dict(a) for a in entry.get("abandoned", [])]
-        d.moves = list(entry["moves"])
-        d.signatures = [bytes.fromhex(s) for s in entry["move_signatures"]]
-        d.migrated = {"host": self.t.host_seat, "term": self.t.term, "at": len(d.moves)}
+        for raw, attempt in zip(entry["deals"], log.deals, strict=True):
+            d.attempts.append(d.attempt_from_json(self.t.table, raw, list(attempt.secrets)))
+        d.abandoned = list(log.abandoned)
+        d.moves = [move.raw for move in log.moves]
+        d.signatures = list(log.move_signatures)
+        d.migrated = Migration(self.t.host_seat, self.t.term, len(d.moves))
         return d
 
     def _rebuild_hand(self, state: GameState, hand: int) -> bool:
@@ -331,7 +331,7 @@ class Takeover:
 
     def _taken_over(self, d: HandDeal, hand: int) -> None:
         """The log's record of this migration: when, the lost host's moves, its refusals."""
-        d.migrated = {"host": self.t.host_seat, "term": self.t.term, "at": len(d.moves)}
+        d.migrated = Migration(self.t.host_seat, self.t.term, len(d.moves))
         d.away, key = d.signed_by(self.lost_host), self.keys_before[self.lost_host]
         d.refused = kept_blames(self.reports.values(), hand, self.t.digest, key, self.t.ring)
 

@@ -23,6 +23,7 @@ from lanomino.fair.commit import (
     new_secret,
 )
 from lanomino.fair.identity import Identity, KeyRing
+from lanomino.fair.transcript_model import Abandoned
 from lanomino.fair.verify import StreamVerifier
 from lanomino.net.chunks import Reassembler
 from lanomino.net.election import Election
@@ -92,8 +93,7 @@ class PeerState:
         self.attempts: dict[int, list[dict[str, Any]]] = {}
         self.dealers: dict[int, int] = {}  # who dealt each hand (signed its commitment sets)
         self.reshuffle = ReshuffleAnswers(self)  # its part in re-shuffle rounds
-        # per hand, attempts that missed a deadline
-        self.abandoned: dict[int, list[dict[str, Any]]] = {}
+        self.abandoned: dict[int, list[Abandoned]] = {}  # per hand, attempts that missed a deadline
         self.election: Election | None = None  # a running host election
         self.bot_levels: dict[int, str] = {}  # host-side bots: seat -> level (never their keys)
         # take part in host elections (the node must then act on HostChanged)

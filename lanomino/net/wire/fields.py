@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Annotated, Any, TypeVar, get_type_hints
 
+from lanomino.fair.transcript_model import Abandoned
 from lanomino.net.wire.checks import (
     CODE,
     COUNT,
@@ -57,9 +58,10 @@ ABANDONED_ENTRY: dict[str, Check] = {"attempt": HAND, "step": text(6, r"commit|e
                                      "unanswered": listof(SEAT, MAX_SEATS)}
 
 
-def abandoned_entry(value: Any, where: str) -> JsonObject:
+def abandoned_entry(value: Any, where: str) -> Abandoned:
     """A deal attempt that missed a deadline: its step and the seats that did not answer."""
-    return check_fields(obj(value, where), ABANDONED_ENTRY, where)
+    a = check_fields(obj(value, where), ABANDONED_ENTRY, where)
+    return Abandoned(a["attempt"], a["step"], tuple(a["unanswered"]))
 
 
 

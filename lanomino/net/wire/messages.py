@@ -6,10 +6,9 @@ tuples for lists) and, as its ``Annotated`` metadata, the check (``checks.py``, 
 from these classes, so a rule is written here once, and encodes a value back to its JSON body
 (``to_body``: bytes as lowercase hex, tuples as lists). What each message means is told there. Pure.
 
-A field typed ``JsonObject`` is a JSON object the receiving part checks further (a transcript
-entry, a match header, a signed move as it was signed): that is where the JSON boundary stays.
-The objects inside bodies that have a shape of their own (a roster entry, a snapshot's hand in
-play) are typed too (``parts.py``).
+A field typed ``JsonObject`` is JSON the receiving part checks further (a transcript entry, a
+match header, a signed move as it was signed): the JSON boundary stays there. Nested values with
+a shape of their own are typed (a roster entry, a hand in play: ``parts.py``; ``Abandoned``).
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, ClassVar
 
+from lanomino.fair.transcript_model import Abandoned
 from lanomino.net.chunks import MAX_PARTS, PART_BYTES
 from lanomino.net.wire.checks import (
     ADDR,
@@ -213,7 +213,7 @@ class Deal:
     events: Events
     turn: Seat
     attempts: Annotated[tuple[JsonObject, ...], listof(obj, MAX_ATTEMPTS)]
-    abandoned: Annotated[tuple[JsonObject, ...], listof(abandoned_entry, MAX_SEATS)]
+    abandoned: Annotated[tuple[Abandoned, ...], listof(abandoned_entry, MAX_SEATS)]
 
 
 # ----- play --------------------------------------------------------------------------------------

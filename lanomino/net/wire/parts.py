@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
+from lanomino.fair.transcript_model import Abandoned
 from lanomino.net.wire.checks import (
     ADDR,
     CURVE,
@@ -55,7 +56,7 @@ class SnapshotPlay:
     signatures: Annotated[tuple[bytes, ...], listof(SIG, MAX_MOVES)]
     turn: Seat
     attempts: Annotated[tuple[JsonObject, ...], listof(obj, MAX_ATTEMPTS)]
-    abandoned: Annotated[tuple[JsonObject, ...], listof(abandoned_entry, MAX_SEATS)]
+    abandoned: Annotated[tuple[Abandoned, ...], listof(abandoned_entry, MAX_SEATS)]
     dealer: Seat  # the host that dealt the hand (it signed the commitment sets)
 
 

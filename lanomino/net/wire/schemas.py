@@ -52,6 +52,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, get_type_hints
 
+from lanomino.fair.transcript_model import Abandoned
 from lanomino.net.chunks import split_body
 from lanomino.net.codec import (
     ENVELOPE_KEYS,
@@ -117,10 +118,10 @@ def _json(value: Any) -> Any:
 
 
 _FIELDS: dict[type[Any], tuple[tuple[str, Encoder | None], ...]] = {
-    cls: _encoding(cls) for cls in (*MESSAGES.values(), *PARTS)}
+    cls: _encoding(cls) for cls in (*MESSAGES.values(), *PARTS, Abandoned)}
 
 
-def to_body(value: Body | RosterEntry | SnapshotPlay) -> JsonObject:
+def to_body(value: Body | RosterEntry | SnapshotPlay | Abandoned) -> JsonObject:
     """A body's JSON object: bytes as lowercase hex, tuples as lists (the inverse of the checks)."""
     return {name: getattr(value, name) if encode is None else encode(getattr(value, name))
             for name, encode in _FIELDS[type(value)]}
