@@ -14,8 +14,8 @@ from lanomino.engine import GameState
 from lanomino.engine.errors import seat_name
 from lanomino.engine.tiles import TILES
 from lanomino.fair import reshuffle as rs
-from lanomino.fair.commit import set_digest
-from lanomino.fair.report import Blamed, DerivedDeal, HandReport, seats_named
+from lanomino.fair.check_round import check_round
+from lanomino.fair.report import Blamed, DerivedDeal, HandReport
 from lanomino.fair.statements import log_statement
 from lanomino.fair.transcript_model import HandLog, Reshuffled
 
@@ -86,39 +86,8 @@ def _check_claims(c: Checker, hand: HandLog, r: Reshuffled,
 
 def _check_round(c: Checker, r: Reshuffled, ctx: rs.ReshuffleContext, claimants: list[int],
                  new_host: Blamed) -> None:
-    """The re-shuffle's commit-reveal among the claimants: commitments, set, echoes, secrets."""
-    header = c.t.header_digest
-    seats = [cm.seat for cm in r.commitments]
-    if seats != claimants:
-        raise c.fail("reshuffle-commitment", new_host,
-                     f"the re-shuffle's commitments come from {seats_named(seats)}, "
-                     f"but {seats_named(claimants)} claimed")
-    for cm in r.commitments:
-        who = seat_name(cm.seat)
-        if not c.signed(cm.seat, cm.signature,
-                        rs.commit_statement(header, ctx, cm.seat, cm.commitment)):
-            raise c.fail("reshuffle-commitment", new_host,
-                         f"{who}'s re-shuffle commitment is not signed by {who}")
-    statement = rs.set_statement(header, ctx, r.host, r.at, r.opener, rs.claims_digest(r.claims),
-                                 [(cm.seat, cm.commitment) for cm in r.commitments])
-    if not c.signed(r.host, r.set_signature, statement):
-        raise c.fail("reshuffle-set", new_host, "the new host's signature on the re-shuffle's set "
-                     "(claims, opener, commitments) does not verify")
-    expected = set_digest(statement)
-    echoed = [e.seat for e in r.echoes]
-    if echoed != claimants:
-        raise c.fail("reshuffle-echo", new_host, f"echoes of the re-shuffle's set come from "
-                     f"{seats_named(echoed)}, not {seats_named(claimants)}")
-    for e in r.echoes:
-        who = seat_name(e.seat)
-        if not c.signed(e.seat, e.signature, rs.echo_statement(header, ctx, e.seat, e.set_digest)):
-            raise c.fail("reshuffle-echo", new_host,
-                         f"{who}'s echo of the re-shuffle's set is not signed by {who}")
-        if e.set_digest != expected:
-            raise c.fail("equivocation", new_host,
-                         f"re-shuffle: {who} was sent a different set than the one published")
-    for cm, secret in zip(r.commitments, r.secrets, strict=True):
-        if not rs.reshuffle_opens(ctx, cm.seat, secret, cm.commitment):
-            who = seat_name(cm.seat)
-            raise c.fail("reshuffle-secret", Blamed.player(cm.seat),
-                         f"{who}'s re-shuffle secret does not match their commitment")
+    """The re-shuffle's commit-reveal among the claimants (``fair/check_round.py``)."""
+    domain = rs.reshuffle_domain(c.t.header_digest, ctx, r.host, r.at, r.opener,
+                                 rs.claims_digest(r.claims), c.signed)
+    check_round(c, domain, claimants, r.commitments, r.host, r.set_signature, r.echoes,
+                r.secrets, new_host, "re-shuffle", "claimed")

@@ -30,19 +30,16 @@ from lanomino.engine.errors import EngineError, seat_name
 from lanomino.engine.state import Phase
 from lanomino.fair import adoption
 from lanomino.fair.check_reshuffle import check_reshuffled
+from lanomino.fair.check_round import check_round
 from lanomino.fair.commit import (
     DealContext,
-    commit_statement,
-    echo_statement,
-    opens,
-    set_digest,
-    set_statement,
 )
+from lanomino.fair.commit_reveal import deal_domain
 from lanomino.fair.identity import KeyRing
-from lanomino.fair.report import Blamed, DerivedDeal, Failed, Failure, HandReport, seats_named
+from lanomino.fair.report import Blamed, DerivedDeal, Failed, Failure, HandReport
 from lanomino.fair.shuffle import ALGORITHM, derive_deal
 from lanomino.fair.statements import end_statement, header_statement, log_statement, move_statement
-from lanomino.fair.transcript_model import HandLog, Transcript
+from lanomino.fair.transcript_model import DealAttempt, HandLog, Transcript
 
 
 def _seat_name(seat: int) -> str:
@@ -198,50 +195,22 @@ class Checker:
             raise self.fail("log", self.host(hand),
                             "the host's signature over the hand's log does not verify")
 
-    def check_commitments(self, state: GameState, hand: HandLog, attempt: Any,
+    def check_commitments(self, state: GameState, hand: HandLog, attempt: DealAttempt,
                           opened: bool = True) -> tuple[bytes, list[tuple[int, bytes]]]:
-        header, host = self.t.header_digest, self.host(hand)
-        deal = f"deal {attempt.attempt}"
+        """A deal attempt's round among the seats in play that answered every earlier attempt
+        (``fair/check_round.py``); returns its set's digest and, when ``opened``, the secrets."""
         ctx = DealContext(self.t.table, hand.hand, attempt.attempt)
         excluded = hand.excluded_before(attempt.attempt)  # seats that let a deadline pass
         active = [s for s in range(state.players) if state.active[s] and s not in excluded]
-        seats = [c.seat for c in attempt.commitments]
-        if seats != active:
-            raise self.fail("commitment", host, f"{deal}: the commitment set has "
-                            f"{seats_named(seats)}, but {seats_named(active)} are in play")
-        for c in attempt.commitments:
-            who = _seat_name(c.seat)
-            if not self.signed(c.seat, c.signature,
-                               commit_statement(header, ctx, c.seat, c.commitment)):
-                raise self.fail("commitment", host,
-                                f"{deal}: {who}'s commitment is not signed by {who}'s key")
-        statement = set_statement(header, ctx, hand.host,
-                                  [(c.seat, c.commitment) for c in attempt.commitments])
-        if not self.signed(hand.host, attempt.set_signature, statement):
-            raise self.fail("set", host,
-                            f"{deal}: the host's signature on the commitment set does not verify")
-        expected = set_digest(statement)
-        echo_seats = [e.seat for e in attempt.echoes]
-        if echo_seats != active:
-            raise self.fail("echo", host, f"{deal}: echoes of the set come from "
-                            f"{seats_named(echo_seats)}, not {seats_named(active)}")
-        for e in attempt.echoes:
-            who = _seat_name(e.seat)
-            if not self.signed(e.seat, e.signature,
-                               echo_statement(header, ctx, e.seat, e.set_digest)):
-                raise self.fail("echo", host,
-                                f"{deal}: {who}'s echo of the set is not signed by {who}")
-            if e.set_digest != expected:
-                raise self.fail("equivocation", host, f"{deal}: {who} was sent a different "
-                                "commitment set than the one published")
+        domain = deal_domain(self.t.header_digest, ctx, hand.host, self.signed)
+        expected = check_round(self, domain, active, attempt.commitments, hand.host,
+                               attempt.set_signature, attempt.echoes,
+                               attempt.secrets if opened else None, self.host(hand),
+                               f"deal {attempt.attempt}", "are in play")
         if not opened:
             return expected, []
-        opened_secrets = list(zip(attempt.commitments, attempt.secrets, strict=True))
-        for c, secret in opened_secrets:
-            if not opens(ctx, c.seat, secret, c.commitment):
-                raise self.fail("secret", Blamed.player(c.seat),
-                                f"{_seat_name(c.seat)}'s secret does not match their commitment")
-        return expected, [(c.seat, s) for c, s in opened_secrets]
+        return expected, [(c.seat, s) for c, s in zip(attempt.commitments, attempt.secrets,
+                                                      strict=True)]
 
     def check_stated_deal(self, hand: HandLog, derived: DerivedDeal) -> None:
         if hand.stated_deal is None or hand.stated_boneyard is None:
