@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from lanomino.engine import (
     GameState,
     HandStarted,
@@ -22,6 +20,7 @@ from lanomino.fair.commit import (
 from lanomino.fair.replay import state_after
 from lanomino.fair.transcript import (
     TranscriptError,
+    parse_hand,
     parse_transcript,
 )
 from lanomino.net.peer.state import PeerState, Phase
@@ -35,7 +34,7 @@ from lanomino.net.session_base import (
 )
 from lanomino.net.view import PeerView
 from lanomino.net.wire import messages as m
-from lanomino.net.wire.checks import check_fields
+from lanomino.net.wire.checks import JsonObject, check_fields
 from lanomino.net.wire.schemas import SCHEMAS, from_fields
 from lanomino.net.wire.values import (
     event_from_json,
@@ -194,7 +193,7 @@ class PeerDealing:
         self.p.move_sigs[number] = list(signatures(early.entry))
         self.hand_log(early)
 
-    def _transcript_updated(self, doc: dict[str, Any]) -> None:
+    def _transcript_updated(self, doc: JsonObject) -> None:
         """Report the transcript as it stands; when its end says the match is over, so is this
         seat's."""
         end = doc["end"]
@@ -206,30 +205,29 @@ class PeerDealing:
                                             len(doc["hands"]),
                                           self.p.verified_all))
 
-    def _check_hand(self, doc: dict[str, Any], number: Any) -> tuple[bool, str]:
+    def _check_hand(self, doc: JsonObject, number: int) -> tuple[bool, str]:
         """This seat's own checks of a finished hand, then the full verifier."""
         try:
             report = self.p.verifier.check(doc)  # only the new (or amended) hand is checked
+            log = parse_hand(doc["hands"][-1], len(doc["hands"]) - 1, len(doc["players"]))
         except TranscriptError as exc:
             return False, f"malformed transcript: {exc}"
-        entry = doc["hands"][-1]
-        adopted = entry.get("adopted")  # checked first: the most exact reason this seat can give
-        if isinstance(adopted, dict) and any(k[0] == self.p.seat for k in adopted.get("keys", [])):
+        if log.adopted is not None and log.adopted.adopts(self.p.seat):  # the most exact reason
             return False, "the host adopted this seat's key: it would sign for this player"
         if report.failure is not None:
             return False, report.failure.describe()
-        if number in self.p.moves and entry["moves"] != self.p.moves[number]:
+        if number in self.p.moves and [move.raw for move in log.moves] != self.p.moves[number]:
             return False, "the logged moves are not the moves this seat was sent"
         if number in self.p.dealt and self.p.seat >= 0:  # (a watcher was dealt nothing)
             derived = report.deals[-1][-1].hands[self.p.seat]
             if sorted(derived, key=str) != sorted(self.p.dealt[number], key=str):
                 return False, "the committed shuffle does not give this seat the tiles it was dealt"
-        for attempt in entry["deals"]:
-            mine = self.p.secrets.get((self.p.table.hex(), number, attempt["attempt"]))
-            seats = [c["seat"] for c in attempt["commitments"]]
+        for attempt in log.deals:
+            mine = self.p.secrets.get((self.p.table.hex(), number, attempt.attempt))
+            seats = [c.seat for c in attempt.commitments]
             # (no secrets: a re-shuffled hand)
-            if (mine is not None and self.p.seat in seats and attempt["secrets"]
-                    and attempt["secrets"][seats.index(self.p.seat)] != mine.hex()):
+            if (mine is not None and self.p.seat in seats and attempt.secrets
+                    and attempt.secrets[seats.index(self.p.seat)] != mine):
                 return False, "the published secret of this seat is not the one it revealed"
         return True, report.hands[-1].describe() if report.hands else "no hands"
 
@@ -258,19 +256,18 @@ class PeerDealing:
         for hand in transcript.hands:
             self.p.verified.setdefault(hand.hand, ok)
         # hands that ended while this seat was away (or its host changed)
-        logs = {log.hand: log for log in transcript.hands}  # (parsed: signatures as bytes)
-        for entry in doc["hands"]:
-            seen, logged = self.p.moves.get(entry["hand"]), entry["moves"]
+        for log in transcript.hands:
+            seen, logged = self.p.moves.get(log.hand), [move.raw for move in log.moves]
             if seen is None or seen == logged:
                 continue
             # the log is not what this seat was sent: that stays a failure
             if logged[:len(seen)] != seen:
-                self.p.verified[entry["hand"]] = False
+                self.p.verified[log.hand] = False
                 self.p._problem("log_mismatch",
-                                f"hand {entry['hand']}: the logged moves are not the ones sent")
+                                f"hand {log.hand}: the logged moves are not the ones sent")
                 continue
-            self.p.moves[entry["hand"]] = list(logged)  # the moves it missed, from the signed log
-            self.p.move_sigs[entry["hand"]] = list(logs[entry["hand"]].move_signatures)
+            self.p.moves[log.hand] = logged  # the moves it missed, from the signed log
+            self.p.move_sigs[log.hand] = list(log.move_signatures)
         play = body.play
         if play is None:
             self.p._events.append(ObservationChanged(self.p.view.observation()))
