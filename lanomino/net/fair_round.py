@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lanomino.fair.adoption import Adoption
 from lanomino.fair.commit import DealContext
 from lanomino.fair.commit_reveal import (
     CommitReveal,
@@ -97,7 +98,7 @@ class HandDeal:
         self.unchecked: list[int] = []  # moves whose signature is not checked yet (peers' moves)
         # the re-shuffle after a migration (host/reshuffle_round.py)
         self.reshuffled: dict[str, Any] | None = None
-        self.adopted: dict[str, Any] | None = None  # seats a new host adopted (fair/adoption.py)
+        self.adopted: Adoption | None = None  # seats a new host adopted (fair/adoption.py)
         self.refused: list[Refusal] = []  # badly signed messages refused (who, what, why)
         self.migrated: Migration | None = None  # the host changed during the hand
 
@@ -196,10 +197,11 @@ class HandDeal:
         migrated = None if self.migrated is None else self.migrated.to_json()
         abandoned = [a.to_json() for a in self.abandoned]
         refused = [r.to_json() for r in self.refused]
+        adopted = None if self.adopted is None else self.adopted.to_json()
         log_host = self.host_seat if self.migrated is None else self.migrated.host
         log = log_statement(self.header, self.hand, log_host, digests, secrets, self.moves,
                             list(points), list(scores), migrated, self.reshuffled,
-                            abandoned, self.away, self.adopted, refused)
+                            abandoned, self.away, adopted, refused)
         extra: dict[str, Any] = {} if migrated is None else {"migrated": migrated}
         if abandoned:
             extra["abandoned"] = abandoned
@@ -207,8 +209,8 @@ class HandDeal:
             extra["away"] = list(self.away)
         if self.reshuffled is not None:
             extra["reshuffled"] = self.reshuffled
-        if self.adopted is not None:
-            extra["adopted"] = self.adopted
+        if adopted is not None:
+            extra["adopted"] = adopted
         if refused:
             extra["refused"] = refused
         return {**extra, "hand": self.hand, "host": self.host_seat,

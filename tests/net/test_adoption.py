@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -127,8 +128,9 @@ def test_a_new_host_that_adopts_a_persons_seat_fails_that_persons_check() -> Non
     table.run(lambda: (h := table.by_seat(1).host) is not None and h.adoption is not None)
     new = table.by_seat(1).host
     assert new is not None and new.adoption is not None
-    assert [n for n, _ in new.adoption["keys"]] == [3]  # the bot's seat, as it should be
-    new.adoption["keys"].append([2, Identity.generate().public_key.hex()])  # and a person's
+    assert [n for n, _ in new.adoption.keys] == [3]  # the bot's seat, as it should be
+    person = (2, Identity.generate().public_key)  # and a person's
+    new.shared.adoption = replace(new.adoption, keys=(*new.adoption.keys, person))
     seat2 = table.by_seat(2)
     seen = len(seat2.events)
     table.run(lambda: any(isinstance(e, HandVerified) for e in seat2.events[seen:]))

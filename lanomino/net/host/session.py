@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lanomino.engine import Action, GameState, IllegalActionError, Observation, Resign, Rules
+from lanomino.fair.adoption import Adoption
 from lanomino.fair.commit import new_secret, new_table_id
 from lanomino.fair.identity import Identity
 from lanomino.net.election import members
@@ -173,7 +174,7 @@ class HostSession:
         return self.shared.secret_source
 
     @property
-    def adoption(self) -> dict[str, Any] | None:
+    def adoption(self) -> Adoption | None:
         """The bots' seats a new host adopted, not yet logged (fair/adoption.py)."""
         return self.shared.adoption
 

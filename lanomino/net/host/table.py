@@ -35,6 +35,7 @@ from lanomino.engine import (
 )
 from lanomino.engine.errors import seat_name
 from lanomino.engine.observe import public_event
+from lanomino.fair.adoption import Adoption
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.statements import blame_statement
 from lanomino.fair.transcript import TranscriptError
@@ -147,7 +148,7 @@ class Table:
         self.deal: HandDeal | None = None  # the hand being dealt or played
         self.last_deal: HandDeal | None = None  # the hand before it (a resignation may be added)
         self.dealt: list[list[Tile]] = []
-        self.adoption: dict[str, Any] | None = None  # bots this host adopted, not yet logged
+        self.adoption: Adoption | None = None  # bots this host adopted, not yet logged
         self.watchers = Watchers(watchers)  # people following the table without a seat
         self.out: list[Outgoing] = []
         self.events: list[SessionEvent] = []

@@ -4,12 +4,11 @@ the members, rebuilds the hand in play from their reports and the escrow, and re
 The rebuilt hand is checked before play goes on: the escrow shares must match their digests and
 the secrets they give must open the signed commitments (``escrow.rebuild``); the move log is the
 longest one any member holds, and every other member's log must be a prefix of it. The lost
-host's seat has left the table (its tiles leave with it), even when it came back in time to vote:
-what follows the new host for it is a fresh peer that holds no tiles.
-Host-side bots move with the table: every member was told their levels (``bots``), never their
-keys; the new host adopts each bot's seat under a key it makes, records that in the next hand
-log it signs (fair/adoption.py) and plays the bot at its level; a bot whose level the new host
-does not know resigns (signed by the new host).
+host's seat has left the table (its tiles leave with it), even if it came back in time to vote: a
+fresh peer, holding no tiles, follows the new host for it.
+Host-side bots move with the table: the members know their levels (``bots``), never their keys;
+the new host adopts each bot's seat under a key it makes, says so in the next hand log it signs
+(fair/adoption.py) and plays the bot at its level (one of unknown level resigns, host-signed).
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from lanomino.engine import (
     start_hand,
 )
 from lanomino.fair import reshuffle as rs
+from lanomino.fair.adoption import Adoption
 from lanomino.fair.commit import CommitmentError, DealContext, new_table_id
 from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
 from lanomino.fair.identity import Identity
@@ -86,8 +86,8 @@ class Takeover:
                                                         bot_policy(level), level)
         adopted = sorted(n for n in self.t.local if n != peer.seat)
         if adopted:
-            keys = [[n, self.t.local[n].identity.public_key.hex()] for n in adopted]
-            self.t.adoption = {"host": peer.seat, "term": term, "keys": keys}
+            self.t.adoption = Adoption(peer.seat, term, tuple(
+                (n, self.t.local[n].identity.public_key) for n in adopted))
         self.t.seats = [None] * self.t.players
         self.keys_before = [b""] * self.t.players
         for e in peer.roster:
@@ -256,7 +256,7 @@ class Takeover:
     def _deal_of_entry(self, entry: JsonObject, log: HandLog) -> HandDeal:
         """A finished hand's HandDeal (``log``: ``entry`` parsed): a resignation may still come."""
         d = HandDeal(self.t.digest, log.hand, log.host, self.keys_before, self.t.ring)
-        d.adopted = entry.get("adopted")
+        d.adopted = log.adopted
         for raw, attempt in zip(entry["deals"], log.deals, strict=True):
             d.attempts.append(d.attempt_from_json(self.t.table, raw, list(attempt.secrets)))
         d.abandoned = list(log.abandoned)
