@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from lanomino.fair.adoption import Adoption
 from lanomino.fair.commit import DealContext
@@ -33,6 +32,7 @@ from lanomino.fair.transcript import (
     log_statement,
     move_statement,
 )
+from lanomino.net.wire.checks import JsonObject
 
 __all__ = ["Attempt", "HandDeal", "RoundError", "closing"]
 
@@ -74,11 +74,11 @@ class Attempt:
         """The secrets in seat order (none when they went with a lost host: a re-shuffled hand)."""
         return self.round.opened()
 
-    def public_json(self) -> dict[str, Any]:
+    def public_json(self) -> JsonObject:
         """The attempt without its secrets (every peer keeps it: a new host needs it)."""
         return {k: v for k, v in self.to_json(secrets=False).items() if k != "secrets"}
 
-    def to_json(self, secrets: bool = True) -> dict[str, Any]:
+    def to_json(self, secrets: bool = True) -> JsonObject:
         return self.round.to_json(self.ctx.attempt, secrets)
 
 
@@ -93,11 +93,11 @@ class HandDeal:
         self.attempts: list[Attempt] = []
         self.abandoned: list[Abandoned] = []  # attempts that missed a deadline (who did not answer)
         self.away: list[int] = []  # moves the table's bot made for a seat out of time (host-signed)
-        self.moves: list[dict[str, Any]] = []
+        self.moves: list[JsonObject] = []
         self.signatures: list[bytes] = []
         self.unchecked: list[int] = []  # moves whose signature is not checked yet (peers' moves)
         # the re-shuffle after a migration (host/reshuffle_round.py)
-        self.reshuffled: dict[str, Any] | None = None
+        self.reshuffled: JsonObject | None = None
         self.adopted: Adoption | None = None  # seats a new host adopted (fair/adoption.py)
         self.refused: list[Refusal] = []  # badly signed messages refused (who, what, why)
         self.migrated: Migration | None = None  # the host changed during the hand
@@ -140,7 +140,7 @@ class HandDeal:
         r.digest = next(iter(echoes.values()))[0] if echoes else b""
         return Attempt(ctx, r)
 
-    def attempt_from_json(self, table: bytes, raw: dict[str, Any], secrets: list[bytes]) -> Attempt:
+    def attempt_from_json(self, table: bytes, raw: JsonObject, secrets: list[bytes]) -> Attempt:
         """A finished attempt of this hand from its JSON (a transcript's, a peer's record)."""
         commits = {c["seat"]: (bytes.fromhex(c["commitment"]), bytes.fromhex(c["signature"]))
                    for c in raw["commitments"]}
@@ -190,7 +190,7 @@ class HandDeal:
         self.unchecked = []
         return bad
 
-    def entry(self, host: Identity, points: Sequence[int], scores: Sequence[int]) -> dict[str, Any]:
+    def entry(self, host: Identity, points: Sequence[int], scores: Sequence[int]) -> JsonObject:
         """The hand's transcript entry, signed by the host."""
         digests = [a.digest for a in self.attempts]
         secrets = [a.opened() for a in self.attempts]
@@ -202,7 +202,7 @@ class HandDeal:
         log = log_statement(self.header, self.hand, log_host, digests, secrets, self.moves,
                             list(points), list(scores), migrated, self.reshuffled,
                             abandoned, self.away, adopted, refused)
-        extra: dict[str, Any] = {} if migrated is None else {"migrated": migrated}
+        extra: JsonObject = {} if migrated is None else {"migrated": migrated}
         if abandoned:
             extra["abandoned"] = abandoned
         if self.away:
@@ -221,7 +221,7 @@ class HandDeal:
 
 
 def closing(host: Identity, header: str, host_seat: int, hands: int, finished: bool,
-            winner: int | None, scores: Sequence[int]) -> dict[str, Any]:
+            winner: int | None, scores: Sequence[int]) -> JsonObject:
     """The host's signed closing statement as it stands after ``hands`` hands."""
     statement = end_statement(header, host_seat, hands, finished, winner, list(scores))
     return {"host": host_seat, "hands": hands, "finished": finished, "winner": winner,

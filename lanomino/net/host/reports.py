@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
 
 from lanomino.fair.identity import KeyRing
 from lanomino.fair.statements import blame_statement
 from lanomino.fair.transcript import Refusal, TranscriptError
 from lanomino.fair.verify import verify_transcript
+from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.messages import MAX_BLAMES, Report
 
 
 def longest_log(reports: Iterable[Report], hand: int,
-                stats: Counter[str]) -> tuple[list[dict[str, Any]], list[bytes]]:
+                stats: Counter[str]) -> tuple[list[JsonObject], list[bytes]]:
     """The longest move log the members reported for ``hand``, with its signatures. A log that is
     not a prefix of it is counted (``migration.log_mismatch``)."""
     logs = [(r.moves, r.signatures) for r in reports if r.hand == hand]
@@ -42,8 +42,8 @@ def kept_blames(reports: Iterable[Report], hand: int, header: str, host_key: byt
     return kept
 
 
-def caught_up(doc: dict[str, Any], reports: Iterable[Report],
-              stats: Counter[str]) -> dict[str, Any]:
+def caught_up(doc: JsonObject, reports: Iterable[Report],
+              stats: Counter[str]) -> JsonObject:
     """``doc`` with the finished hand's log that a member has and this host missed (the lost host
     died while sending it out). It is the lost host's signed entry: kept only if the transcript
     with it verifies (else counted, ``migration.bad_hand_log``)."""

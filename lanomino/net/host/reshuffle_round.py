@@ -33,6 +33,7 @@ from lanomino.fair.commit_reveal import CommitReveal, Step
 from lanomino.net.fair_round import RoundError
 from lanomino.net.host.table import Seat, Table
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.values import parse_move, tiles_from_text
 
 MAX_CLAIM_ROUNDS = 4
@@ -47,7 +48,7 @@ class Round:
     at: int
     opener: int
     claims: list[rs.Claim]
-    moves: list[dict[str, Any]]
+    moves: list[JsonObject]
     signatures: list[bytes]
     round: CommitReveal
     secret: bytes = b""  # the new host's own
@@ -63,7 +64,7 @@ class Round:
     def actions(self) -> list[tuple[int, Action]]:
         return [(mv["seat"], parse_move(mv, mv["seat"])) for mv in self.moves]
 
-    def to_json(self, host: int) -> dict[str, Any]:
+    def to_json(self, host: int) -> JsonObject:
         r = self.round.to_json(0)
         del r["attempt"]
         return {"term": self.ctx.term, "host": host, "at": self.at, "opener": self.opener,
@@ -77,7 +78,7 @@ class Hand:
     number: int
     attempts: int  # how many deal attempts the hand had (the re-shuffle's deck order needs it)
     started: HandStarted
-    moves: list[dict[str, Any]]  # the longest move log the members reported
+    moves: list[JsonObject]  # the longest move log the members reported
     signatures: list[bytes]
 
 
@@ -154,7 +155,7 @@ class Reshuffling:
                 return False
         return False
 
-    def _verify(self, seat: int, signature: bytes, statement: dict[str, Any]) -> bool:
+    def _verify(self, seat: int, signature: bytes, statement: JsonObject) -> bool:
         return bool(self.t.ring.verify_statement(self.t.seat(seat).identity, signature, statement))
 
     def _parse_claim(self, seat: int, hand: int, raw: Any) -> rs.Claim | None:

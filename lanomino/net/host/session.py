@@ -19,8 +19,7 @@ entropy that makes a deal fair. The roster (seat, name, identity key, CURVE key,
 replicated to every peer; succession order is seat order.
 
 The phases and their transitions are in ``table.py``. A deal round's own steps (commit, echo,
-reveal, each with its deadline) are ``fair/commit_reveal.py``'s; the deal part only carries them
-out.
+reveal, each with its deadline) are ``fair/commit_reveal.py``'s: the deal part carries them out.
 
 A seat that goes silent past ``liveness_s`` is disconnected; it may come back (same identity key,
 any connection) within ``grace_s`` and is sent a snapshot; past that it has left: in play, the
@@ -51,6 +50,7 @@ from lanomino.net.host.watching import Watching
 from lanomino.net.session_base import Outgoing, Sender, SessionEvent, Stats, Timings
 from lanomino.net.watchers import DEFAULT_CAP, Watchers
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.schemas import parse_message
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class HostSession:
                  bots: Sequence[LocalSeat] = (), passphrase: str | None = None,
                  timings: Timings | None = None, term: int = 0,
                  secret_source: Callable[[], bytes] = new_secret,
-                 rules_spec: dict[str, Any] | None = None, table_id: bytes | None = None,
+                 rules_spec: JsonObject | None = None, table_id: bytes | None = None,
                  escrow: bool = False, away_policy: Policy | None = None,
                  watchers: int = DEFAULT_CAP) -> None:
         rules.check_players(seats)
@@ -126,7 +126,7 @@ class HostSession:
         return self.shared.deal
 
     @property
-    def doc(self) -> dict[str, Any] | None:
+    def doc(self) -> JsonObject | None:
         return self.shared.doc
 
     @property

@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 from lanomino.engine import (
     Action,
@@ -125,7 +125,7 @@ class Table:
     """What every part of the host session shares: the table's state and how to send."""
 
     def __init__(self, identity: Identity, curve: str, rules: Rules, players: int, *,
-                 rules_spec: dict[str, Any], timings: Timings, term: int, table_id: bytes,
+                 rules_spec: JsonObject, timings: Timings, term: int, table_id: bytes,
                  secret_source: Callable[[], bytes], watchers: int = DEFAULT_CAP) -> None:
         self.identity, self.curve, self.rules, self.players = identity, curve, rules, players
         self.rules_spec = rules_spec
@@ -140,10 +140,10 @@ class Table:
         self.seats: list[Seat | None] = [None] * players
         self.by_curve: dict[str, int] = {}  # the seat each proven CURVE key sits in
         self.state: GameState | None = None
-        self.header: dict[str, Any] = {}
+        self.header: JsonObject = {}
         self.digest = ""
         self.header_sigs: dict[int, bytes] = {}
-        self.doc: dict[str, Any] | None = None  # the transcript so far
+        self.doc: JsonObject | None = None  # the transcript so far
         self.verifier = StreamVerifier()  # the host's own check of it, hand by hand
         self.deal: HandDeal | None = None  # the hand being dealt or played
         self.last_deal: HandDeal | None = None  # the hand before it (a resignation may be added)
@@ -301,7 +301,7 @@ class Table:
         else:
             self.owed = report
 
-    def own_check(self, bad: Sequence[tuple[int, int]], doc: dict[str, Any]) -> tuple[bool, str]:
+    def own_check(self, bad: Sequence[tuple[int, int]], doc: JsonObject) -> tuple[bool, str]:
         """The host runs the verifier on its own transcript ``doc`` after each hand (as every peer
         does): the result it reports counts every problem that check finds, not only bad
         signatures."""

@@ -3,13 +3,12 @@ and reporting what it holds to the new host. Pure (see election.py for the theor
 
 from __future__ import annotations
 
-from typing import Any
-
 from lanomino.engine.errors import seat_name
 from lanomino.net.election import Election, can_migrate, entry_of, succession
 from lanomino.net.peer.state import PeerState, Phase
 from lanomino.net.session_base import HostChanged
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import JsonObject
 
 
 class PeerElections:
@@ -78,7 +77,7 @@ class PeerElections:
                         self.p.reshuffle.claim(hand),  # for a re-shuffle (reshuffle_answers.py)
                         self._last_hand_log(), tuple(self.p.blames.get(hand, [])))
 
-    def _last_hand_log(self) -> dict[str, Any] | None:
+    def _last_hand_log(self) -> JsonObject | None:
         """The newest hand log this peer has (the new host may have missed it: the lost host can
         die between sending it to one peer and to the next)."""
         if self.p.early_log is not None:  # the host died before the hand's last move came

@@ -10,7 +10,7 @@ opener), and it reveals only for a set it echoed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from lanomino.engine import HandStarted, Tile, TileDrawn
 from lanomino.fair import reshuffle as rs
@@ -18,6 +18,7 @@ from lanomino.fair.commit import set_digest
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.net.view import PeerView
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import JsonObject
 
 
 class PeerSide(Protocol):
@@ -51,7 +52,7 @@ class ReshuffleAnswers:
         # be re-shuffled again: the first re-shuffle's claims went with that host)
         self.hands: set[int] = set()
 
-    def claim(self, hand: int) -> dict[str, Any] | None:
+    def claim(self, hand: int) -> JsonObject | None:
         """This seat's signed claim of its part of the hand in play (the ``report``'s ``claim``)."""
         peer = self.peer
         view = peer.view

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 from lanomino.engine import Observation, Rules, Tile
 from lanomino.fair.commit import (
@@ -38,6 +38,7 @@ from lanomino.net.session_base import (
 )
 from lanomino.net.view import PeerView
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.schemas import envelope
 
 BASELINE = frozenset({"challenge", "refused", "welcome"})  # these restart the host's seq
@@ -90,7 +91,7 @@ class PeerState:
         self.move_sigs: dict[int, list[bytes]] = {}  # per hand, the signatures of the moves
         self.blames: dict[int, list[m.Blame]] = {}  # the hand in play's refusals (the host's word)
         # per hand, the deal attempts without secrets
-        self.attempts: dict[int, list[dict[str, Any]]] = {}
+        self.attempts: dict[int, list[JsonObject]] = {}
         self.dealers: dict[int, int] = {}  # who dealt each hand (signed its commitment sets)
         self.reshuffle = ReshuffleAnswers(self)  # its part in re-shuffle rounds
         self.abandoned: dict[int, list[Abandoned]] = {}  # per hand, attempts that missed a deadline
@@ -111,14 +112,14 @@ class PeerState:
         self.roster: list[m.RosterEntry] = []
         self.rules: Rules | None = None
         self.table = b""
-        self.header: dict[str, Any] = {}
+        self.header: JsonObject = {}
         self.digest = ""
         self.keys: list[bytes] = []
-        self.doc: dict[str, Any] | None = None
+        self.doc: JsonObject | None = None
         self.view: PeerView | None = None
         self.hand = 0  # the transcript hand in play (or last played)
         self.dealt: dict[int, tuple[Tile, ...]] = {}
-        self.moves: dict[int, list[dict[str, Any]]] = {}
+        self.moves: dict[int, list[JsonObject]] = {}
         self.committed: dict[tuple[int, int], bytes] = {}
         self.echoed: dict[tuple[int, int], bytes] = {}
         self.escrow: dict[tuple[int, int], m.Escrow] = {}
@@ -134,7 +135,7 @@ class PeerState:
         self.last_sent = 0.0
         self.silent = False
         self.now = 0.0
-        self._out: list[dict[str, Any]] = []
+        self._out: list[JsonObject] = []
         self._events: list[SessionEvent] = []
 
     @property
