@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 _PLAY: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
+_COMPILED: Final = not __file__.endswith(".py")  # built by mypyc (setup.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,25 @@ def play_match(
         for side, points in enumerate(result.points):
             totals[side] += points
     record = builder.to_json() if builder else None
-    return MatchResult(state.outcome, state.dealt_hands, tuple(totals), record)
+    return _result(state.outcome, state.dealt_hands, tuple(totals), record)
+
+
+_NEW_RESULT: Final[Any] = MatchResult.__new__
+
+
+def _result(
+    outcome: MatchEnded, hands: int, hand_points: tuple[int, ...], record: dict[str, Any] | None
+) -> MatchResult:
+    """``MatchResult(...)``. Compiled, by native stores: the frozen dataclass's own __init__ is
+    interpreted (one object.__setattr__ per field), and it cost more than dealing a hand."""
+    if not _COMPILED:
+        return MatchResult(outcome, hands, hand_points, record)
+    result: MatchResult = _NEW_RESULT(MatchResult)
+    result.outcome = outcome  # type: ignore[misc]
+    result.hands = hands  # type: ignore[misc]
+    result.hand_points = hand_points  # type: ignore[misc]
+    result.record = record  # type: ignore[misc]
+    return result
 
 
 def _play_hand(

@@ -19,35 +19,38 @@ T = TypeVar("T")
 # Typed loosely: typeshed does not know gauss_next.
 _NEW: Final[Any] = random.Random.__new__
 _C_SEED: Final[Any] = _random.Random.seed
+# Held here rather than looked up at each draw: the class (a module attribute) and its C method,
+# which random.Random does not override (a subclass that does fails the type check first).
+_RANDOM: Final = random.Random
+_GETRANDBITS: Final[Any] = _random.Random.getrandbits
 
 
 def choice(rng: random.Random, seq: Sequence[T]) -> T:
     """``rng.choice(seq)``. ``Random.choice`` takes ``_randbelow(len(seq))``: ``getrandbits(k)``,
     k = len(seq).bit_length(), until it is below len(seq). Raises IndexError when seq is empty."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         return rng.choice(seq)
     n = len(seq)
     if not n:
         raise IndexError("Cannot choose from an empty sequence")
     k = n.bit_length()
-    r = rng.getrandbits(k)
+    r: int = _GETRANDBITS(rng, k)
     while r >= n:
-        r = rng.getrandbits(k)
+        r = _GETRANDBITS(rng, k)
     return seq[r]
 
 
 def shuffle(rng: random.Random, deck: list[T]) -> None:
     """``rng.shuffle(deck)``: each place i, from the last down, swaps with ``_randbelow(i + 1)``."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         rng.shuffle(deck)
         return
-    getrandbits = rng.getrandbits
     for i in range(len(deck) - 1, 0, -1):
         n = i + 1
         k = n.bit_length()
-        j = getrandbits(k)
+        j: int = _GETRANDBITS(rng, k)
         while j >= n:
-            j = getrandbits(k)
+            j = _GETRANDBITS(rng, k)
         deck[i], deck[j] = deck[j], deck[i]
 
 

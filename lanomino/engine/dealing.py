@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lanomino.engine.state import GameState
 from lanomino.engine.tiles import Tile
 
 
@@ -27,9 +28,8 @@ def split_deck(
     return hands, list(deck[at:])
 
 
-def deal_for(state: object, deck: Sequence[Tile]) -> tuple[list[list[Tile]], list[Tile]]:
+def deal_for(
+    state: GameState, deck: Sequence[Tile]
+) -> tuple[list[list[Tile]], list[Tile]]:
     """``split_deck`` with the seats and hand size of a GameState."""
-    from lanomino.engine.state import GameState
-
-    assert isinstance(state, GameState)
     return split_deck(deck, state.active, state.rules.hand_size_for(state.players))

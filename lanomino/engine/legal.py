@@ -31,9 +31,23 @@ def legal_actions(state: GameState, seat: int) -> Sequence[Action]:
         hand = state.hands[seat]
         ends = state.line.ends
         left, right = ends[0], ends[1]
-        plays: tuple[Action, ...] = _LEFT_PLAYS[left][hand & WITH[left]]
-        if right != left:
-            plays += _RIGHT_PLAYS[right][hand & WITH[right]]
+        plays: tuple[Action, ...]
+        if _COMPILED:  # the same tables, indexed by place (see _place_bits)
+            bits = _PLACE_BITS[left]
+            plays = _LEFT_BY_PLACE[left][
+                bits[0][hand & 127] | bits[1][hand >> 7 & 127] | bits[2][hand >> 14 & 127]
+                | bits[3][hand >> 21 & 127]
+            ]
+            if right != left:
+                bits = _PLACE_BITS[right]
+                plays += _RIGHT_BY_PLACE[right][
+                    bits[0][hand & 127] | bits[1][hand >> 7 & 127] | bits[2][hand >> 14 & 127]
+                    | bits[3][hand >> 21 & 127]
+                ]
+        else:
+            plays = _LEFT_PLAYS[left][hand & WITH[left]]
+            if right != left:
+                plays += _RIGHT_PLAYS[right][hand & WITH[right]]
         if plays:
             return plays
         return (DRAW,) if state.drawable > 0 else (PASS,)
@@ -89,6 +103,45 @@ def _plays_at(e: int, n: int) -> dict[int, tuple[Play, ...]]:
 _PLAYS_AT: Final = tuple(tuple(_plays_at(e, n) for n in range(len(WITH))) for e in range(4))
 _LEFT_PLAYS: Final = _PLAYS_AT[0]
 _RIGHT_PLAYS: Final = _PLAYS_AT[1]
+
+# Compiled (setup.py), a dict lookup keyed by a hand's mask boxes the key into a new int object
+# and costs more than the rest of legal_actions; interpreted, it is the cheapest step there is.
+# So the compiled hot path reads the same plays from tuples: the tiles carrying n, in tile order,
+# are n's seven places, and a mask of them becomes a 7-bit place index by four table lookups.
+_COMPILED: Final = not __file__.endswith(".py")
+
+
+def _place_bits(n: int) -> tuple[tuple[int, ...], ...]:
+    """[chunk][7 bits of a mask at 7 * chunk]: those tiles' place bits among the tiles with n."""
+    place = {t.index: i for i, t in enumerate(tiles_in(WITH[n]))}
+    return tuple(
+        tuple(
+            sum(1 << place[7 * c + b] for b in range(7) if m >> b & 1 and 7 * c + b in place)
+            for m in range(128)
+        )
+        for c in range(4)
+    )
+
+
+def _by_place(e: int, n: int) -> tuple[tuple[Play, ...], ...]:
+    """[place index]: the plays at end ``e`` of the tiles with ``n`` at those places."""
+    tiles = tiles_in(WITH[n])
+    return tuple(
+        tuple(PLAYS[t.index][e] for i, t in enumerate(tiles) if p >> i & 1) for p in range(128)
+    )
+
+
+# Built only where they are read (interpreted, they would only add to start-up).
+_NUMBERS: Final = range(len(WITH)) if _COMPILED else range(0)
+_PLACE_BITS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    _place_bits(n) for n in _NUMBERS
+)
+_LEFT_BY_PLACE: Final[tuple[tuple[tuple[Play, ...], ...], ...]] = tuple(
+    _by_place(0, n) for n in _NUMBERS
+)
+_RIGHT_BY_PLACE: Final[tuple[tuple[tuple[Play, ...], ...], ...]] = tuple(
+    _by_place(1, n) for n in _NUMBERS
+)
 _PLAY: Final = Phase.PLAY
 
 

@@ -154,10 +154,11 @@ def observe(state: GameState, seat: int) -> Observation:
     hand_no = state.hand_no
     dealt_hands = state.dealt_hands
     hand = tiles_in(state.hands[seat])
-    # The same tuple either way: map() is the faster interpreted, a loop the faster compiled.
+    # The same tuple either way: map() is the faster interpreted; compiled, a native loop over
+    # the 7-bit slices' counts (h.bit_count() is a method call into the interpreter).
     hands = state.hands
     hand_sizes = (
-        tuple([h.bit_count() for h in hands]) if _COMPILED else tuple(map(int.bit_count, hands))
+        tuple([_tile_count(h) for h in hands]) if _COMPILED else tuple(map(int.bit_count, hands))
     )
     active = tuple(state.active)
     turn = state.turn
@@ -226,6 +227,16 @@ def _draft_class() -> Any:
 
 
 _Draft: Final[Any] = None if _COMPILED else _draft_class()
+_NEW_OBSERVATION: Final[Any] = Observation.__new__  # looked up once, not at every observation
+_COUNTS: Final = tuple(m.bit_count() for m in range(128))
+
+
+def _tile_count(mask: int) -> int:
+    """``mask.bit_count()`` of a (double-six) hand mask, by four lookups."""
+    return (
+        _COUNTS[mask & 127] + _COUNTS[mask >> 7 & 127] + _COUNTS[mask >> 14 & 127]
+        + _COUNTS[mask >> 21 & 127]
+    )
 
 
 def _native_observation(
@@ -254,7 +265,7 @@ def _native_observation(
     last_winner_seat: int | None,
 ) -> Observation:
     """``Observation(...)`` with the same arguments, built by native stores (compiled only)."""
-    obs: Observation = Observation.__new__(Observation)
+    obs: Observation = _NEW_OBSERVATION(Observation)
     obs.seat = seat  # type: ignore[misc]
     obs.rules = rules  # type: ignore[misc]
     obs.players = players  # type: ignore[misc]

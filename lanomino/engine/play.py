@@ -11,15 +11,75 @@ from typing import Final
 
 from lanomino.engine.actions import Action, Draw, End, Pass, Play, Resign
 from lanomino.engine.errors import IllegalActionError, seat_name
-from lanomino.engine.events import Event, Passed, PointsScored, Resigned, TileDrawn, TilePlayed
+from lanomino.engine.events import (
+    Event,
+    HandEnd,
+    Passed,
+    PointsScored,
+    Resigned,
+    TileDrawn,
+    TilePlayed,
+)
 from lanomino.engine.legal import can_resign, fitting_ends
 from lanomino.engine.line import CLOSED
 from lanomino.engine.scoring import end_of_hand, end_of_match
 from lanomino.engine.state import GameState, Phase
-from lanomino.engine.tiles import OTHER, WITH, Tile, tiles_in
+from lanomino.engine.tiles import NUMBERS, OTHER, TILES, WITH, Tile, tiles_in
 
 _PLAY: Final = Phase.PLAY
 _new_tuple: Final = tuple.__new__
+_DOMINO: Final = HandEnd.DOMINO
+_BLOCKED: Final = HandEnd.BLOCKED
+_SEATS: Final = range(4)  # Rules.check_players: 2 to 4 seats
+
+
+def _plays_made() -> tuple[tuple[tuple[tuple[TilePlayed | None, ...], ...], ...], ...]:
+    """[seat][tile index][end][number left showing]: every event of a play on the hot path (not
+    the first tile, left or right end, no spinner), made once: an event is an immutable value, so
+    the moves share it instead of building it again (the hot path's largest cost)."""
+    return tuple(
+        tuple(
+            tuple(
+                tuple(
+                    _new_tuple(TilePlayed, (seat, tile, end, False, n, False))
+                    if tile.has(n) else None
+                    for n in NUMBERS
+                )
+                for end in (End.LEFT, End.RIGHT)
+            )
+            for tile in TILES
+        )
+        for seat in _SEATS
+    )
+
+
+def _passes_made() -> tuple[tuple[tuple[Passed, ...], ...], ...]:
+    """[seat][left][right]: the event of a pass on a two-ended line, made once (see above)."""
+    return tuple(
+        tuple(
+            tuple(
+                _new_tuple(Passed, (seat, (left,) if left == right else (left, right)))
+                for right in NUMBERS
+            )
+            for left in NUMBERS
+        )
+        for seat in _SEATS
+    )
+
+
+_PLAYED: Final = _plays_made()
+_PASSED: Final = _passes_made()
+_COMPILED: Final = not __file__.endswith(".py")  # built by mypyc (setup.py)
+
+
+def _held(hands: list[int]) -> int:
+    """Every tile still in a hand: ``sum(hands)`` (the hands are disjoint masks). Compiled, this
+    loop is native and sum() a call into the interpreter; interpreted, sum() is the faster, so
+    the hot path calls this only when compiled."""
+    held = 0
+    for hand in hands:
+        held |= hand
+    return held
 
 
 # ----- applying ------------------------------------------------------------------------------
@@ -45,15 +105,17 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
                 state.line.tiles += 1
                 hand ^= tile.bit
                 hands[seat] = hand
-                # tuple.__new__ builds the named tuple without its Python-level __new__:
-                # the same value at a third of the cost, on the hottest line of the engine.
-                played = _new_tuple(TilePlayed, (seat, tile, end, False, exposed, False))
+                played = _PLAYED[seat][tile.index][end][exposed]
+                if played is None or played.end is not end:  # an end given as a plain int
+                    played = _new_tuple(TilePlayed, (seat, tile, end, False, exposed, False))
                 state.history.append(played)
                 if not hand:
-                    return [played, *_finish_hand(state, "domino", seat)]
+                    return [played, *_finish_hand(state, _DOMINO, seat)]
                 state.turn = state.next_seat[seat]
-                if state.drawable <= 0 and not sum(hands) & (WITH[ends[0]] | WITH[ends[1]]):
-                    return [played, *_finish_hand(state, "blocked", None)]
+                if state.drawable <= 0 and not (
+                    (_held(hands) if _COMPILED else sum(hands)) & (WITH[ends[0]] | WITH[ends[1]])
+                ):
+                    return [played, *_finish_hand(state, _BLOCKED, None)]
                 return [played]
     elif kind is Pass and state.fast and seat == state.turn:
         ends = state.line.ends
@@ -61,11 +123,11 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
         hands = state.hands
         fits = WITH[left] | WITH[right]
         if state.drawable <= 0 and not hands[seat] & fits:
-            passed = _new_tuple(Passed, (seat, (left,) if left == right else (left, right)))
+            passed = _PASSED[seat][left][right]
             state.history.append(passed)
             state.turn = state.next_seat[seat]
-            if not sum(hands) & fits:
-                return [passed, *_finish_hand(state, "blocked", None)]
+            if not (_held(hands) if _COMPILED else sum(hands)) & fits:
+                return [passed, *_finish_hand(state, _BLOCKED, None)]
             return [passed]
     if kind is Resign:
         return _resign(state, seat)
@@ -125,17 +187,17 @@ def _play(state: GameState, seat: int, action: Play) -> list[Event]:
     if line.fives:
         return _after_fives_play(state, seat, played)
     if not hand:
-        return [played, *_finish_hand(state, "domino", seat)]
+        return [played, *_finish_hand(state, _DOMINO, seat)]
     state.turn = state.next_seat[seat]
     if state.drawable <= 0 and not sum(hands) & (WITH[ends[0]] | WITH[ends[1]]):
-        return [played, *_finish_hand(state, "blocked", None)]
+        return [played, *_finish_hand(state, _BLOCKED, None)]
     return [played]
 
 
 def _lead(state: GameState, seat: int, action: Play) -> list[Event]:
     tile = action.tile
     must = state.must_lead
-    if must is not None and tile != must:
+    if must is not None and tile is not must and tile != must:
         raise IllegalActionError(
             f"{seat_name(seat)} may not lead {tile}: this hand must be opened with {must}"
         )
@@ -148,13 +210,13 @@ def _lead(state: GameState, seat: int, action: Play) -> list[Event]:
     exposed = line.place_first(tile, high_on)
     state.hands[seat] ^= tile.bit
     state.must_lead = None
-    played = TilePlayed(seat, tile, high_on, True, exposed, line.spinner is not None)
+    played = _new_tuple(TilePlayed, (seat, tile, high_on, True, exposed, line.spinner is not None))
     state.history.append(played)
     state.fast = not line.fives and not state.rules.draw_when_playable
     if line.fives:
         return _after_fives_play(state, seat, played)
     if not state.hands[seat]:
-        return [played, *_finish_hand(state, "domino", seat)]
+        return [played, *_finish_hand(state, _DOMINO, seat)]
     state.turn = state.next_seat[seat]
     return [played, *_maybe_blocked(state)]
 
@@ -170,9 +232,9 @@ def _after_fives_play(state: GameState, seat: int, played: TilePlayed) -> list[E
         state.history.append(scored)
         events.append(scored)
         if state.rules.target and state.scores[side] >= state.rules.target:
-            return events + _finish_hand(state, "target", seat)
+            return events + _finish_hand(state, HandEnd.TARGET, seat)
     if not state.hands[seat]:
-        return events + _finish_hand(state, "domino", seat)
+        return events + _finish_hand(state, _DOMINO, seat)
     state.turn = state.next_seat[seat]
     return events + _maybe_blocked(state)
 
@@ -246,7 +308,7 @@ def _pass(state: GameState, seat: int) -> list[Event]:
 
 def _maybe_blocked(state: GameState) -> list[Event]:
     if state.is_blocked():
-        return _finish_hand(state, "blocked", None)
+        return _finish_hand(state, _BLOCKED, None)
     return []
 
 
@@ -266,7 +328,7 @@ def _resign(state: GameState, seat: int) -> list[Event]:
         # The last side standing wins the match (a partnership concedes as a team).
         winner = state.side_of(seat) ^ 1 if state.rules.partnership else remaining_sides.pop()
         if state.phase is Phase.PLAY:
-            events += _finish_hand(state, "resigned", None, forced_winner=winner)
+            events += _finish_hand(state, HandEnd.RESIGNED, None, forced_winner=winner)
         else:
             events += _end_match(state, winner)
         return events
@@ -282,7 +344,7 @@ def _resign(state: GameState, seat: int) -> list[Event]:
 
 
 def _finish_hand(
-    state: GameState, how: str, mover: int | None, forced_winner: int | None = None
+    state: GameState, how: HandEnd, mover: int | None, forced_winner: int | None = None
 ) -> list[Event]:
     ended, winner_seat = end_of_hand(state, how, mover, forced_winner)
     for side, points in enumerate(ended.points):

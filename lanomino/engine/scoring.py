@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from lanomino.engine.events import HandEnd, HandEnded, HandTally, MatchEnd, MatchEnded
 from lanomino.engine.tiles import Tile, pips_of, tiles_in
@@ -12,17 +12,22 @@ if TYPE_CHECKING:
     from lanomino.engine.state import GameState
 
 
+# tuple.__new__ builds a named tuple without its interpreted __new__ (the same value, every field
+# given): a hand's end makes three of them.
+_new_tuple: Final = tuple.__new__
+
+
 def round_to_5(points: int) -> int:
     """Nearest multiple of five: 12 -> 10, 13 -> 15."""
     return (points + 2) // 5 * 5
 
 
 def end_of_hand(
-    state: GameState, how: str, mover: int | None, forced_winner: int | None
+    state: GameState, end: HandEnd, mover: int | None, forced_winner: int | None
 ) -> tuple[HandEnded, int | None]:
-    """The HandEnded event for a hand that ended ``how``, and the seat that won it (if any)."""
+    """The HandEnded event for a hand that ended as ``end`` says, and the seat that won it (if
+    any)."""
     rules = state.rules
-    end = HandEnd(how)
     active = state.active
     pips: list[int | None] = [pips_of(h) for h in state.hands]
     if state.departed:
@@ -46,7 +51,8 @@ def end_of_hand(
         winner, winner_seat = state.side_of(mover), mover
         others = sum(side_pips[x] for x in live_sides if x != winner)
         counted = others if end is HandEnd.DOMINO else 0
-        tally = HandTally(mover, others, side_pips[winner], counted, _earned(rules, counted))
+        earned = _earned(rules, counted)
+        tally = _new_tuple(HandTally, (mover, others, side_pips[winner], counted, earned, (), None))
     elif end is HandEnd.BLOCKED:
         winner, tied, lightest = _blocked_winner(state, side_pips, live_sides)
         low = min(side_pips[x] for x in live_sides)
@@ -55,21 +61,17 @@ def end_of_hand(
             winner_seat = _lightest_member(state, winner, pips)
             others = sum(side_pips[x] for x in live_sides if x != winner)
             counted = others - low if rules.blocked_scoring == "difference" else others
-        tally = HandTally(None, others, low, counted, _earned(rules, counted), tied, lightest)
+        earned = _earned(rules, counted)
+        tally = _new_tuple(HandTally, (None, others, low, counted, earned, tied, lightest))
     else:  # resigned: the seat that left last is the one whose resignation ended the hand
         winner = forced_winner
         tally = HandTally(state.departed[-1], 0, 0, 0, 0)
     points = list(state.hand_points)
     if winner is not None:
         points[winner] += tally.earned
-    ended = HandEnded(
-        state.hand_no,
-        end,
-        winner,
-        tuple(points),
-        tuple(pips),
-        tuple(map(tiles_in, state.hands)),
-        tally,
+    hands = tuple(map(tiles_in, state.hands))
+    ended = _new_tuple(
+        HandEnded, (state.hand_no, end, winner, tuple(points), tuple(pips), hands, tally)
     )
     return ended, winner_seat
 
@@ -135,7 +137,8 @@ def end_of_match(state: GameState, forced_winner: int | None) -> MatchEnded | No
             if len(leaders) == 1 or last is None or last.winner not in leaders
             else last.winner
         )
-    return MatchEnded(winner, tuple(state.scores), _standings(state, winner, live), why)
+    standings = _standings(state, winner, live)
+    return _new_tuple(MatchEnded, (winner, tuple(state.scores), standings, why))
 
 
 def _standings(state: GameState, winner: int | None, live: list[int]) -> tuple[int, ...]:

@@ -25,6 +25,8 @@ from lanomino.engine.opening import choose_opener
 from lanomino.engine.rules import Rules
 from lanomino.engine.tiles import FULL_MASK, TILES, WITH, Tile, tiles_in
 
+_new_tuple: Final = tuple.__new__
+
 
 class Phase(enum.Enum):
     DEAL = "deal"
@@ -176,8 +178,10 @@ def start_hand(
     state.turn = state.opener
     state.phase = Phase.PLAY
     state.fast = False
-    started = HandStarted(
-        state.hand_no, state.opener, state.must_lead, tuple(map(len, deal)), len(boneyard)
+    sizes = tuple(map(len, deal))
+    # tuple.__new__: the named tuple without its interpreted __new__ (the same value).
+    started = _new_tuple(
+        HandStarted, (state.hand_no, state.opener, state.must_lead, sizes, len(boneyard))
     )
     state.history.append(started)
     events: list[Event] = [started]
