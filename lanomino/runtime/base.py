@@ -10,7 +10,7 @@ import logging
 import random
 import socket
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,6 +22,7 @@ from lanomino.net.errors import LocalProtocolError, TransportError
 from lanomino.net.session import (
     HandVerified,
     LostTouch,
+    MatchOver,
     ProtocolProblem,
     SessionEvent,
     TranscriptUpdated,
@@ -277,6 +278,21 @@ class NodeBase:
                                      table=self.table_label(), verified=verified)
         finally:
             store.close()
+
+    def _ended(self, event: SessionEvent, seat: int | None, stats: Mapping[str, int]) -> bool:
+        """The match is over for this node when ``event`` says so: its end, or (a host) no touch
+        with the table any more. Finishes with the outcome for ``seat``; returns whether it
+        did."""
+        if isinstance(event, MatchOver):
+            self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
+                                 seat, reason=event.reason, problems=dict(stats)))
+        elif isinstance(event, LostTouch):
+            reason = lost_touch_reason(event)
+            log.warning("%s", reason)
+            self._finish(Outcome(False, seat=seat, reason=reason))
+        else:
+            return False
+        return True
 
     def _finish(self, outcome: Outcome) -> None:
         if self.done is not None and not self.done.done():

@@ -20,8 +20,6 @@ from lanomino.net.election import entry_of, host_address, newer_host
 from lanomino.net.session import (
     HostSession,
     LocalSeat,
-    LostTouch,
-    MatchOver,
     SeatLeft,
     SeatTaken,
     Sender,
@@ -38,7 +36,6 @@ from lanomino.runtime.base import (
     Serving,
     bot_policy,
     lan_addresses,
-    lost_touch_reason,
     seat_rows,
 )
 
@@ -236,13 +233,8 @@ class HostNode(NodeBase):
             if isinstance(event, (SeatTaken, SeatLeft)):
                 reannounce = True
                 log.info("%s", event)
-            elif isinstance(event, MatchOver):
-                self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
-                                     self.session.host_seat, problems=dict(self.session.stats)))
-            elif isinstance(event, LostTouch):
-                reason = lost_touch_reason(event)
-                log.warning("%s", reason)
-                self._finish(Outcome(False, seat=self.session.host_seat, reason=reason))
+            elif self._ended(event, self.session.host_seat, self.session.stats):
+                pass
             elif isinstance(event, SteppedDown):
                 self.hosts[event.term] = event.host
                 log.warning("term %d has another host (%s): this one steps down", event.term,

@@ -22,8 +22,6 @@ from lanomino.net.session import (
     HostChanged,
     HostSession,
     JoinRefused,
-    LostTouch,
-    MatchOver,
     MigrationDone,
     MigrationPaused,
     PeerSession,
@@ -47,7 +45,6 @@ from lanomino.runtime.base import (
     Takeover,
     bot_policy,
     local_ip_toward,
-    lost_touch_reason,
     seat_rows,
 )
 from lanomino.runtime.secrets_file import load_secrets, save_secrets
@@ -250,10 +247,8 @@ class PeerNode(NodeBase):
             self._publish(event)
             if isinstance(event, YourTurn) and self.policy is not None and member.host is None:
                 self._spawn(self._play(event.observation))
-            elif isinstance(event, MatchOver):
-                self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
-                                     session.seat, reason=event.reason,
-                                     problems=dict(session.stats)))
+            elif self._ended(event, session.seat, session.stats):
+                pass
             elif isinstance(event, JoinRefused):
                 self._finish(Outcome(False, seat=None, reason=f"refused: {event.reason}"))
             elif isinstance(event, Closed):
@@ -277,13 +272,8 @@ class PeerNode(NodeBase):
                 self.migrations.append(Takeover(event.term, event.host, event.rebuilt,
                                                 time.time()))
                 log.warning("term %d: this seat hosts the table now", event.term)
-            elif isinstance(event, MatchOver):
-                self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
-                                     self.session.seat, problems=dict(host.stats)))
-            elif isinstance(event, LostTouch):
-                reason = lost_touch_reason(event)
-                log.warning("%s", reason)
-                self._finish(Outcome(False, seat=self.session.seat, reason=reason))
+            elif self._ended(event, self.session.seat, host.stats):
+                pass
             elif isinstance(event, SteppedDown):
                 self.hosts[event.term] = event.host
                 log.warning("term %d has another host (%s): this one steps down, follows it",
