@@ -36,8 +36,10 @@ HOT_MODULES = [
     "lanomino/bots/hard.py",
     "lanomino/bots/knowledge.py",
     "lanomino/bots/belief.py",
+    "lanomino/bots/odds.py",
     "lanomino/bots/playout.py",
     "lanomino/bots/tree.py",
+    "lanomino/bots/paired.py",
     "lanomino/bots/expert.py",
 ]
 

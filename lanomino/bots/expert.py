@@ -15,7 +15,9 @@ perfect information, and Expert solves it exactly instead (``solve_known``).
 over Expert's information sets (``tree.py``), the paired search (``paired.py``), worlds
 weighted by the opponents' past plays (``belief.py``), sampled worlds' endgames solved exactly,
 Hard's policy, random play or a greedy policy that does not look at the next hand in the
-roll-outs, a points margin instead of the match value.
+roll-outs, a points margin or the race of hands to come (``odds.py``) instead of the rule of thumb
+for the match value, and in the tree an exploration term scaled to the spread of the values and
+new moves tried in the roll-out policy's order.
 
 The clock is injected, so a test with a simulation cap and a clock that never advances is exactly
 reproducible from the seed.
@@ -33,6 +35,7 @@ from typing import Any, cast
 from lanomino.bots.base import Bot
 from lanomino.bots.belief import WeightedSampler, past_choices
 from lanomino.bots.knowledge import HandSampler, read_knowledge
+from lanomino.bots.odds import odds_for
 from lanomino.bots.paired import best_paired, paired_search
 from lanomino.bots.playout import (
     ROLLOUTS,
@@ -149,7 +152,9 @@ class Settings:
     (see ``playout.ROLLOUTS``); ``value``: what a finished hand is worth (``playout.VALUES``);
     ``endgame``: solve worlds exactly once at most this many tiles are in the hands (0: never);
     ``explore``: the tree's UCB1 constant; ``weigh``: sample this many worlds and keep one by how
-    likely the opponents' past plays were in it (``belief.py``; 0 or 1: plain uniform worlds).
+    likely the opponents' past plays were in it (``belief.py``; 0 or 1: plain uniform worlds);
+    ``adapt``: the tree's exploration scales with the spread of the values, ``prior``: it tries
+    new moves in the roll-out policy's order first (both ``tree.py``).
     Raises ValueError for an unknown rollout or value."""
 
     tree: bool = False
@@ -161,6 +166,8 @@ class Settings:
     endgame: int = 0
     explore: float = TREE_EXPLORE
     weigh: int = 0
+    adapt: bool = False
+    prior: bool = False
 
     def __post_init__(self) -> None:
         if self.rollout not in ROLLOUTS or self.value not in VALUES:
@@ -177,12 +184,14 @@ def analyse(
 ) -> list[tuple[Action, int, float]]:
     """(action, simulations, mean value) for each legal move, searched as ``settings`` say."""
     started = clock()
+    if settings.value == "odds":
+        odds_for(obs.rules, obs.players)  # built once per rules, on this decision's clock
     plain = HandSampler(read_knowledge(obs))
     if settings.exact:
         known = solve_known(obs, rng, plain, settings.value, int(budget_s * EXACT_RATE))
         if known is not None:
             return known
-        budget_s -= clock() - started
+    budget_s -= clock() - started
     sampler: HandSampler | WeightedSampler = plain
     if settings.weigh > 1:
         sampler = WeightedSampler(plain, past_choices(obs), settings.weigh)
@@ -191,7 +200,8 @@ def analyse(
                              settings.value, settings.settle)
     if settings.tree:
         return tree_search(obs, rng, sampler, budget_s, max_sims, clock, settings.explore,
-                           settings.rollout, settings.value, settings.endgame)
+                           settings.rollout, settings.value, settings.endgame,
+                           settings.adapt, settings.prior)
     return search(obs, rng, budget_s, max_sims, clock, settings.settle, settings.rollout,
                   settings.value, sampler)
 

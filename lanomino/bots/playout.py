@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from lanomino.bots.odds import odds_for
 from lanomino.engine import TILES, Action, GameState, Phase, Play, apply, legal_actions, observe
 
 NEED_POWER = 2.0  # how sharply "points still needed" turns into a chance of winning the match
@@ -21,7 +22,7 @@ _WITH = tuple(sum(1 << t.index for t in TILES if t.has(n)) for n in range(7))
 BLOCK_BONUS = 6.0  # rollouts: the next seat has nothing for the ends left showing
 KEEP_BONUS = 2.0  # rollouts: the mover keeps a tile for the ends
 ROLLOUTS = ("greedy", "blind", "hard", "random")
-VALUES = ("match", "points")
+VALUES = ("match", "odds", "points")
 
 
 def match_value(state: GameState, side: int) -> float:
@@ -35,11 +36,25 @@ def match_value(state: GameState, side: int) -> float:
     return float(weights.get(side, 0.0) / sum(weights.values()))
 
 
+def odds_value(state: GameState, side: int) -> float:
+    """``side``'s chance of winning the match from ``state`` (between hands) by the race of
+    hands still to come (``odds.py``); ``match_value`` where that does not model the match."""
+    if state.outcome is None and all(state.active):
+        table = odds_for(state.rules, state.players)
+        if table is not None:
+            chance = table.chance(state.scores[0], state.scores[1])
+            return chance if side == 0 else 1.0 - chance
+    return match_value(state, side)
+
+
 def side_values(state: GameState, before: Sequence[int], value: str) -> list[float]:
-    """Every side's value of the finished hand in ``state``: its match-win chance ("match"), or
-    its points margin over the best other side this hand, scaled into [0, 1] ("points")."""
+    """Every side's value of the finished hand in ``state``: its match-win chance by the rule of
+    thumb ("match") or by the race of hands to come ("odds"), or its points margin over the best
+    other side this hand, scaled into [0, 1] ("points")."""
     if value == "match":
         return [match_value(state, s) for s in range(state.sides)]
+    if value == "odds":
+        return [odds_value(state, s) for s in range(state.sides)]
     gains = [state.scores[s] - before[s] for s in range(state.sides)]
     out = []
     for s, gain in enumerate(gains):

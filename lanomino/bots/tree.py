@@ -22,7 +22,7 @@ from typing import cast
 
 from lanomino.bots.belief import WeightedSampler
 from lanomino.bots.knowledge import HandSampler
-from lanomino.bots.playout import TooBig, can_solve, play_out, side_values, solve
+from lanomino.bots.playout import TooBig, can_solve, play_out, rollout_choice, side_values, solve
 from lanomino.engine import (
     Action,
     Draw,
@@ -36,6 +36,12 @@ from lanomino.engine import (
 from lanomino.engine.observe import determinize
 
 TREE_EXPLORE = 0.5  # UCB1 constant; values lie in [0, 1]
+# With ``adapt``: the exploration term scales with the values' spread, since the match value of a
+# hand moves by 0.3 near a close finish but by 0.01 when one side all but has the match won, and
+# one constant cannot suit both. ADAPT_START is the spread assumed before any value is seen,
+# ADAPT_FLOOR the least spread used, so that a decided match still explores a little.
+ADAPT_START = 0.2
+ADAPT_FLOOR = 0.01
 SOLVE_LIMIT = 4000  # positions an exact endgame may visit before it falls back to a rollout
 
 
@@ -64,22 +70,35 @@ def tree_search(
     rollout: str = "greedy",
     value: str = "match",
     endgame: int = 0,
+    adapt: bool = False,
+    prior: bool = False,
 ) -> list[tuple[Action, int, float]]:
-    """(action, simulations, mean value) for each legal move at the root, after searching."""
+    """(action, simulations, mean value) for each legal move at the root, after searching.
+
+    With ``adapt`` the exploration term is ``explore`` times the standard deviation of the
+    values seen so far (see ``spread``), instead of ``explore`` alone; with ``prior`` a node's
+    moves are first tried in the order the roll-out policy prefers (see ``_descend``)."""
     root = Node(-1)
     before = tuple(obs.scores)
     side = obs.side_of(obs.seat)
     deadline = clock() + budget_s
     sims = 0
+    total = squares = 0.0
+    c = explore * ADAPT_START if adapt else explore
     while sims < max_sims and (sims < len(obs.legal) or clock() < deadline):
         world = sampler.sample(rng)
         state = cast(GameState, determinize(obs, world.hands, world.boneyard))
-        path = _descend(root, state, rng, explore, obs.seat)
+        path = _descend(root, state, rng, c, obs.seat, prior)
         values = _finish(state, rng, rollout, value, endgame, side, before)
         for node in path:
             node.visits += 1
             node.total += values[node.side]
         sims += 1
+        if adapt:
+            got = values[side]
+            total += got
+            squares += got * got
+            c = explore * spread(total, squares, sims)
     out = []
     for action in obs.legal:
         child = root.children.get(action)
@@ -88,11 +107,23 @@ def tree_search(
     return out
 
 
+def spread(total: float, squares: float, n: int) -> float:
+    """The standard deviation of ``n`` values with this sum and sum of squares, at least
+    ``ADAPT_FLOOR``; ``ADAPT_START`` before two values are in."""
+    if n < 2:
+        return ADAPT_START
+    mean = total / n
+    return max(ADAPT_FLOOR, math.sqrt(max(squares / n - mean * mean, 0.0)))
+
+
 def _descend(
-    root: Node, state: GameState, rng: random.Random, explore: float, me: int = -1
+    root: Node, state: GameState, rng: random.Random, explore: float, me: int = -1,
+    prior: bool = False,
 ) -> list[Node]:
     """Walk (and grow by one node) the tree along ``state``'s world; the nodes passed. Below a
-    draw by seat ``me`` (the searcher) the next node is that of the tile drawn."""
+    draw by seat ``me`` (the searcher) the next node is that of the tile drawn. A new node is
+    for a move chosen at random among those not tried yet, or with ``prior`` the one the
+    roll-out policy would choose."""
     node = root
     path: list[Node] = []
     while state.phase is Phase.PLAY:
@@ -106,7 +137,10 @@ def _descend(
                 child.avail += 1
         grown = bool(untried)
         if grown:
-            action = untried[0] if len(untried) == 1 else rng.choice(untried)
+            if len(untried) == 1:
+                action = untried[0]
+            else:
+                action = rollout_choice(state, untried, rng) if prior else rng.choice(untried)
             node = children[action] = Node(state.side_of(seat))
         else:
             action = _ucb(children, legal, explore)

@@ -10,8 +10,8 @@ from bot_positions import deal, opening_position, random_positions
 from lanomino.bots.belief import past_choices, weight
 from lanomino.bots.expert import Settings, make_expert
 from lanomino.bots.knowledge import HandSampler, World, read_knowledge
-from lanomino.bots.playout import can_solve, side_values, solve
-from lanomino.bots.tree import Node, _descend, tree_search
+from lanomino.bots.playout import can_solve, rollout_choice, side_values, solve
+from lanomino.bots.tree import ADAPT_FLOOR, ADAPT_START, Node, _descend, spread, tree_search
 from lanomino.engine import (
     DRAW,
     End,
@@ -166,3 +166,42 @@ def _walk(node: Node) -> list[Node]:
     for child in node.children.values():
         out += _walk(child)
     return out
+
+
+def test_the_trees_exploration_follows_the_spread_of_the_values() -> None:
+    """With ``adapt`` the tree explores in proportion to how much the values move: when the
+    match is all but decided (94 to 14) the values barely move, and a fixed constant would
+    spread the simulations evenly, while the adapted one leans to the best move."""
+    assert spread(0.0, 0.0, 1) == ADAPT_START
+    assert abs(spread(1.0, 1.0, 2) - 0.5) < 1e-12  # the values 0 and 1
+    assert spread(2.0, 2.0, 2) == ADAPT_FLOOR  # equal values
+    state = new_game(Rules.classic(), 2)
+    deal(state, ["6-6 1-1 6-5 1-0 6-4 3-2 3-0", "6-1 5-4 5-3 5-2 4-3 4-2 2-0"])
+    state.scores = [94, 14]
+    apply(state, 0, Play(parse_tile("6-6")))
+    apply(state, 1, Play(parse_tile("6-1"), End.LEFT))
+    obs = observe(state, 0)  # opening_position's, at 94 to 14
+    sampler = HandSampler(read_knowledge(obs))
+
+    def top_share(adapt: bool) -> float:
+        found = tree_search(obs, random.Random(3), sampler, 1.0, 600, clock=lambda: 0.0,
+                            explore=1.8 if adapt else 0.5, adapt=adapt)
+        return max(v for _, v, _ in found) / sum(v for _, v, _ in found)
+
+    assert top_share(True) > top_share(False) + 0.05
+
+
+def test_with_a_prior_the_tree_first_tries_the_move_the_roll_outs_prefer() -> None:
+    obs = opening_position()
+    sampler = HandSampler(read_knowledge(obs))
+    firsts = set()
+    for seed in range(12):
+        world = observe_world(obs, sampler, random.Random(seed))
+        preferred = rollout_choice(world.copy(), legal_actions(world, 0), random.Random(seed))
+        root = Node(-1)
+        _descend(root, world.copy(), random.Random(seed), 0.5, me=0, prior=True)
+        assert list(root.children) == [preferred]
+        plain = Node(-1)
+        _descend(plain, world, random.Random(seed), 0.5, me=0)
+        firsts.add(next(iter(plain.children)))
+    assert len(firsts) > 1  # without the prior, the first move tried is drawn at random
