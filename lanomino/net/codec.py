@@ -121,17 +121,19 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_re
 
 
 def _depth(value: Any, limit: int) -> int:
-    """How many objects/arrays deep a parsed JSON value nests, stopping once past ``limit``."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    deepest = 0
-    while stack:
-        item, level = stack.pop()
-        deepest = max(deepest, level)
-        if deepest > limit:
-            break
-        children = item.values() if isinstance(item, dict) else item
-        stack.extend((c, level + 1) for c in children if isinstance(c, dict | list))
-    return deepest
+    """How many objects/arrays deep a parsed JSON value nests, stopping once past ``limit``.
+    (Level by level, with plain type tests: a hand's log is walked on every peer, on the path of
+    the move that ended the hand.)"""
+    level, rank = 0, [value]
+    while rank and level <= limit:
+        level += 1
+        below: list[Any] = []
+        for item in rank:
+            for child in item.values() if type(item) is dict else item:
+                if type(child) is dict or type(child) is list:
+                    below.append(child)
+        rank = below
+    return level
 
 
 def decode_json(data: bytes, *, max_bytes: int = MAX_MESSAGE_BYTES) -> dict[str, Any]:

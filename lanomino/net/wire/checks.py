@@ -54,12 +54,17 @@ def text(max_len: int, pattern: str | None = None) -> Check:
 
 
 def hexbytes(size: int) -> Check:
-    regex = re.compile(f"[0-9a-f]{{{2 * size}}}")
-
     def check(value: Any, where: str) -> bytes:
-        if not isinstance(value, str) or not regex.fullmatch(value):
-            raise _fail(where, f"{size} bytes as lowercase hex", value)
-        return bytes.fromhex(value)
+        # exactly 2 * size lowercase hex digits: what bytes.fromhex(...).hex() gives back unchanged
+        # (no space, no capital); a third of a regex's time, on every signature on the move path
+        if isinstance(value, str) and len(value) == 2 * size:
+            try:
+                raw = bytes.fromhex(value)
+            except ValueError:
+                raw = b""
+            if raw.hex() == value:
+                return raw
+        raise _fail(where, f"{size} bytes as lowercase hex", value)
 
     return check
 
