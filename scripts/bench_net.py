@@ -376,8 +376,9 @@ class SessionTable:
             self._flush_peer(peer, client)
 
         def flush_host() -> None:
-            for out in self.session.take_outgoing():
-                self.host.send_now(out.route, out.message)
+            with self.host.batch():  # as the runtime's flush (runtime/base.py)
+                for out in self.session.take_outgoing():
+                    self.host.send_now(out.route, out.message)
             self.session.take_events()
 
         async def host_loop() -> None:

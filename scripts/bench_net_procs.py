@@ -216,8 +216,9 @@ async def _session_host(conn: Connection, config: dict[str, Any]) -> None:
                 follow_up(session, flush)
 
         def flush() -> None:
-            for out in session.take_outgoing():
-                host.send_now(out.route, out.message)
+            with host.batch():  # as the runtime's flush (runtime/base.py)
+                for out in session.take_outgoing():
+                    host.send_now(out.route, out.message)
             session.take_events()
 
         await _run_until_stopped([asyncio.create_task(host_loop())], control)

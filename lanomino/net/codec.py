@@ -103,6 +103,31 @@ def encode_json(obj: Mapping[str, Any], *, max_bytes: int = MAX_MESSAGE_BYTES) -
     return data
 
 
+_WRAPPED = ["v", "type", "term", "seq", "body"]  # an envelope's keys in the order wrap() makes
+
+
+def encode_around(message: Mapping[str, Any], body: bytes, *,
+                  max_bytes: int = MAX_MESSAGE_BYTES) -> bytes | None:
+    """``encode_json(message)``, byte for byte, when ``body`` is ``encode_json(message["body"])``
+    (one body sent to several peers is encoded once); None when ``message`` is not a plain
+    envelope (its keys in order, integer v, term and seq, a type name): encode it whole.
+
+    Raises:
+        LocalProtocolError: longer than ``max_bytes``.
+    """
+    if list(message) != _WRAPPED:
+        return None
+    v, type_, term, seq = message["v"], message["type"], message["term"], message["seq"]
+    if (type(v) is not int or type(term) is not int or type(seq) is not int
+            or type(type_) is not str or not _TYPE_RE.match(type_)):
+        return None
+    data = b'{"v":%d,"type":"%s","term":%d,"seq":%d,"body":%s}' % (v, type_.encode(), term, seq,
+                                                                    body)
+    if len(data) > max_bytes:
+        raise LocalProtocolError(f"message of {len(data)} bytes exceeds the {max_bytes}-byte limit")
+    return data
+
+
 def _reject_constant(name: str) -> Any:
     raise RemoteProtocolError(f"JSON constant {name} is not allowed")
 

@@ -216,6 +216,14 @@ class NodeBase:
         self.tasks.add(task)
         task.add_done_callback(self._done)
 
+    @classmethod
+    def _deliver_all(cls, transport: HostTransport, outgoing: Sequence[Outgoing]) -> None:
+        """Hand a host session's output to the transport now, as one batch (a body that several
+        peers get alike, an update or a hand's log, is encoded once)."""
+        with transport.batch():
+            for out in outgoing:
+                cls._deliver(transport, out)
+
     @staticmethod
     def _deliver(transport: HostTransport, outgoing: Outgoing) -> None:
         """Hand one host message to the transport now (``send_now`` never blocks): a message

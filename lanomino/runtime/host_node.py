@@ -225,8 +225,7 @@ class HostNode(NodeBase):
             self.wake.set()
 
     def _flush(self) -> None:
-        for out in self.session.take_outgoing():
-            self._deliver(self.transport, out)
+        self._deliver_all(self.transport, self.session.take_outgoing())
         reannounce = False
         for event in self.session.take_events():
             self._publish(event)

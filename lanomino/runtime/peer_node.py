@@ -258,8 +258,7 @@ class PeerNode(NodeBase):
 
     def _flush_host(self, host: HostSession) -> None:
         assert self.standby is not None
-        for out in host.take_outgoing():
-            self._deliver(self.standby, out)
+        self._deliver_all(self.standby, host.take_outgoing())
         reannounce = False
         for event in self.member.host_events(self.now()):
             self._publish(event)

@@ -212,3 +212,24 @@ def test_fingerprint_is_short_stable_and_key_specific() -> None:
     assert re.fullmatch(r"[0-9a-f]{4}(-[0-9a-f]{4}){3}", key_fingerprint(KEY))
     assert key_fingerprint(KEY) == key_fingerprint(KEY)
     assert key_fingerprint(KEY) != key_fingerprint(other)
+
+
+def test_an_envelope_put_around_an_encoded_body_is_the_same_bytes_as_encoding_it_whole() -> None:
+    from lanomino.net.codec import encode_around
+
+    bodies = [{}, {"name": "Zoë", "moves": [{"seat": 1, "play": "6-4"}], "sig": "ab" * 64},
+              {"nested": {"a": [1, [2, {"b": None}]], "t": True}}]
+    for body in bodies:
+        for term, seq in ((0, 1), (3, MAX_COUNTER)):
+            message = {"v": PROTOCOL_VERSION, "type": "hand_log", "term": term, "seq": seq,
+                       "body": body}
+            assert encode_around(message, encode_json(body)) == encode_json(message)
+    body = {"x": 1}
+    for other in ({"v": 1, "type": "update", "term": 0, "seq": True, "body": body},
+                  {"type": "update", "v": 1, "term": 0, "seq": 1, "body": body},
+                  {"v": 1, "type": "Update", "term": 0, "seq": 1, "body": body},
+                  {"v": 1, "type": "update", "term": 0, "seq": 1, "body": body, "extra": 1}):
+        assert encode_around(other, encode_json(body)) is None  # (encoded whole instead)
+    big = {"v": 1, "type": "update", "term": 0, "seq": 1, "body": body}
+    with pytest.raises(LocalProtocolError):
+        encode_around(big, encode_json(body), max_bytes=20)

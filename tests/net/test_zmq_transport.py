@@ -361,3 +361,40 @@ def test_closing_a_transport_cancels_a_receive_waiting_on_it() -> None:
                 await peer.receive(timeout_s=0.1)
 
     run(scenario)
+
+
+def test_in_a_batch_a_body_sent_to_several_peers_is_encoded_once_and_arrives_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import lanomino.net.zmq_transport.router as router
+
+    encoded: list[object] = []
+    real = router.encode_json
+
+    def counting(obj: object, **options: int) -> bytes:
+        encoded.append(obj)
+        return real(obj, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(router, "encode_json", counting)
+
+    async def scenario() -> None:
+        async with table() as host, peer_of(host) as one, peer_of(host) as two:
+            routes = []
+            for peer in (one, two):
+                peer.send_now({"hi": 1})
+                incoming = await host.receive(timeout_s=3)
+                assert incoming is not None
+                routes.append(incoming.identity)
+            body = {"event": {"e": "played", "tile": "6-4"}, "name": "Zoë"}
+            with host.batch():
+                for seq, route in enumerate(routes, 1):
+                    assert host.send_now(route, {"v": 1, "type": "update", "term": 0, "seq": seq,
+                                                 "body": body})
+            assert encoded == [body]  # once, for both
+            for seq, peer in enumerate((one, two), 1):
+                assert await peer.receive(timeout_s=3) == {"v": 1, "type": "update", "term": 0,
+                                                           "seq": seq, "body": body}
+            encoded.clear()
+            host.send_now(routes[0], {"v": 1, "type": "update", "term": 0, "seq": 3, "body": body})
+            assert len(encoded) == 1 and encoded[0] is not body  # outside a batch: whole
+
+    run(scenario)

@@ -5,7 +5,8 @@ and bounded work per turn of the loop."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,7 @@ import zmq.auth
 from zmq.auth.asyncio import AsyncioAuthenticator
 
 from lanomino.net.budget import Budgets, Standing
-from lanomino.net.codec import MAX_MESSAGE_BYTES, decode_json, encode_json
+from lanomino.net.codec import MAX_MESSAGE_BYTES, decode_json, encode_around, encode_json
 from lanomino.net.errors import RemoteProtocolError, TransportError
 from lanomino.net.zmq_transport.sockets import (
     CLOSE_LINGER_MS,
@@ -68,6 +69,7 @@ class HostTransport:
         self._auth: AsyncioAuthenticator | None = None
         self._sock: zmq.Socket[bytes] | None = None
         self._wakeup: Wakeup | None = None
+        self._bodies: dict[int, tuple[object, bytes]] | None = None  # in a batch(): encoded once
         self.endpoint = ""
 
     async def __aenter__(self) -> HostTransport:
@@ -152,7 +154,7 @@ class HostTransport:
     def send_now(self, identity: bytes, message: Mapping[str, object]) -> bool:
         """``send`` without a coroutine: the send never blocks, so it is over when this returns
         (no task per message on the hot path). Same result and errors as ``send``."""
-        data = encode_json(message, max_bytes=self._max)
+        data = self._encode(message)
         sock = require(self._sock, _CLOSED)
         try:
             sock.send_multipart([identity, data], zmq.NOBLOCK)
@@ -167,6 +169,28 @@ class HostTransport:
                 wakeup.after_send()
         self.stats.sent += 1
         return True
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Within it, a body sent to several peers (the same object: an update they see alike, a
+        hand's log) is encoded once and each envelope put around it; the bytes are the same. Only
+        for a burst of sends with nothing changed in between (one flush of a session's output)."""
+        self._bodies = {}
+        try:
+            yield
+        finally:
+            self._bodies = None
+
+    def _encode(self, message: Mapping[str, object]) -> bytes:
+        bodies, body = self._bodies, message.get("body")
+        if bodies is not None and type(body) is dict:
+            known = bodies.get(id(body))
+            if known is None or known[0] is not body:
+                known = bodies[id(body)] = (body, encode_json(body, max_bytes=self._max))
+            data = encode_around(message, known[1], max_bytes=self._max)
+            if data is not None:
+                return data
+        return encode_json(message, max_bytes=self._max)
 
     def close(self) -> None:
         """Stop listening and release the context; messages already queued to connected peers
