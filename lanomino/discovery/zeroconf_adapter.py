@@ -54,6 +54,7 @@ from lanomino.discovery.announce import (
 RECORD_TTL_S = 120  # a table whose host vanished without goodbye expires from caches after this
 RESOLVE_TIMEOUT_S = 1.5
 LEGACY_LISTEN_S = 2.0  # how long the one-shot query socket waits for answers
+CLOSE_S = 2.0  # the most a goodbye and the sockets' release may take when an announcer closes
 _FLAGS_QUERY, _TYPE_PTR, _CLASS_IN = 0x0000, 12, 1  # DNS wire constants (RFC 1035)
 _MDNS_GROUP, _MDNS_PORT = "224.0.0.251", 5353
 
@@ -156,13 +157,19 @@ class TableAnnouncer:
             await task
 
     async def close(self) -> None:
-        """Unregister and release the sockets."""
+        """Unregister and release the sockets, each within ``CLOSE_S``: a goodbye that cannot go
+        out (a link down, a registration still probing) must not hold up a node's exit."""
         try:
-            await self.unregister()
+            await asyncio.wait_for(self.unregister(), CLOSE_S)
+        except TimeoutError:
+            pass  # (the record expires from the others' caches after RECORD_TTL_S)
         finally:
             azc, self._azc = self._azc, None
             if azc is not None:
-                await azc.async_close()
+                try:
+                    await asyncio.wait_for(azc.async_close(), CLOSE_S)
+                except TimeoutError:
+                    pass
 
 
 @dataclass(frozen=True, slots=True)

@@ -163,3 +163,27 @@ def test_unknown_txt_keys_are_ignored_and_other_versions_flagged() -> None:
 def test_full_table_is_reported_full() -> None:
     assert kitchen(seats_taken=4).is_full
     assert not kitchen(seats_taken=3).is_full
+
+
+def test_an_announcer_whose_goodbye_hangs_still_closes_in_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A goodbye that cannot go out (here: one that never finishes) must not hold up a node's
+    exit: ``close`` gives up on it after CLOSE_S and still releases the announcer. Nothing is
+    registered, so nothing is sent."""
+    import asyncio
+    import time
+
+    from lanomino.discovery import zeroconf_adapter as za
+
+    monkeypatch.setattr(za, "CLOSE_S", 0.2)
+    announcer = za.TableAnnouncer(["127.0.0.1"])
+    stuck = asyncio.Event()
+
+    async def never_done() -> None:
+        await stuck.wait()
+
+    monkeypatch.setattr(announcer, "unregister", never_done)
+    began = time.monotonic()
+    asyncio.run(announcer.close())
+    assert time.monotonic() - began < 1.0
