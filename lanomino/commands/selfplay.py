@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
 from typing import TYPE_CHECKING, Any
@@ -31,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # Imported here, and pathlib and secrets only when used: a short run is mostly start-up.
+    # Imported here, and json, pathlib and secrets only when used: a short run is mostly
+    # start-up.
     from lanomino.botmatch import play_match
     from lanomino.bots import get_bot
     from lanomino.cli import CliError
@@ -53,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CliError(str(exc)) from None
     records = None
+    if args.records or args.transcripts or args.json:
+        import json
     if args.records or args.transcripts:
         from pathlib import Path
 
@@ -113,6 +115,8 @@ def _play_fair(rules: Any, bots: Any, rng: random.Random, names: list[str], path
                preset: str) -> Any:
     """One match through ``lanomino.fair`` (every seat runs its side of the protocol); writes
     the transcript to ``path`` and returns a MatchResult for the summary."""
+    import json
+
     from lanomino.botmatch import MatchResult
     from lanomino.fair.fair_match import play_fair_match
 

@@ -90,14 +90,17 @@ def _fives_plays(line: Line, hand: int) -> tuple[Action, ...]:
 
 
 def _plays_at(e: int, n: int) -> dict[int, tuple[Play, ...]]:
-    """For every subset of the tiles carrying ``n``: their plays at end ``e``."""
-    table: dict[int, tuple[Play, ...]] = {}
-    sub = base = WITH[n]
-    while True:
-        table[sub] = tuple(PLAYS[t.index][e] for t in tiles_in(sub))
-        if sub == 0:
-            return table
-        sub = (sub - 1) & base
+    """For every subset of the tiles carrying ``n``: their plays at end ``e``, in tile order.
+    Subsets come in increasing order, so each one's plays are its lowest tile's play followed by
+    those of the rest, already made (start-up: every table here is built on import)."""
+    table: dict[int, tuple[Play, ...]] = {0: ()}
+    base = WITH[n]
+    sub = -base & base
+    while sub:
+        low = sub & -sub
+        table[sub] = (PLAYS[low.bit_length() - 1][e], *table[sub ^ low])
+        sub = (sub - base) & base
+    return table
 
 
 _PLAYS_AT: Final = tuple(tuple(_plays_at(e, n) for n in range(len(WITH))) for e in range(4))
@@ -113,22 +116,25 @@ _COMPILED: Final = not __file__.endswith(".py")
 
 def _place_bits(n: int) -> tuple[tuple[int, ...], ...]:
     """[chunk][7 bits of a mask at 7 * chunk]: those tiles' place bits among the tiles with n."""
-    place = {t.index: i for i, t in enumerate(tiles_in(WITH[n]))}
-    return tuple(
-        tuple(
-            sum(1 << place[7 * c + b] for b in range(7) if m >> b & 1 and 7 * c + b in place)
-            for m in range(128)
-        )
-        for c in range(4)
-    )
+    place = {t.index: 1 << i for i, t in enumerate(tiles_in(WITH[n]))}
+    chunks: list[tuple[int, ...]] = []
+    for c in range(4):
+        bits = [0] * 128
+        for m in range(1, 128):
+            low = m & -m
+            bits[m] = bits[m ^ low] | place.get(7 * c + low.bit_length() - 1, 0)
+        chunks.append(tuple(bits))
+    return tuple(chunks)
 
 
 def _by_place(e: int, n: int) -> tuple[tuple[Play, ...], ...]:
     """[place index]: the plays at end ``e`` of the tiles with ``n`` at those places."""
-    tiles = tiles_in(WITH[n])
-    return tuple(
-        tuple(PLAYS[t.index][e] for i, t in enumerate(tiles) if p >> i & 1) for p in range(128)
-    )
+    plays = [PLAYS[t.index][e] for t in tiles_in(WITH[n])]
+    table: list[tuple[Play, ...]] = [()] * 128
+    for p in range(1, 128):
+        low = p & -p
+        table[p] = (plays[low.bit_length() - 1], *table[p ^ low])
+    return tuple(table)
 
 
 # Built only where they are read (interpreted, they would only add to start-up).

@@ -145,9 +145,10 @@ def public_history(state: GameState, seat: int) -> History:
 def observe(state: GameState, seat: int) -> Observation:
     """What ``seat`` may know about ``state``."""
     rules = state.rules
+    draws = rules.draws  # a property: read once
     boneyard = len(state.boneyard) - state.drawn
-    # All but the reserve may be drawn, in a game with draws (rules.draws is a Python property).
-    drawable = max(0, boneyard - rules.boneyard_reserve) if boneyard and rules.draws else 0
+    # All but the reserve may be drawn, in a game with draws.
+    drawable = max(0, boneyard - rules.boneyard_reserve) if boneyard and draws else 0
     phase = state.phase
     players = state.players
     phase_name = "play" if phase is _PLAY else "deal" if phase is _DEAL else "over"
@@ -167,7 +168,8 @@ def observe(state: GameState, seat: int) -> Observation:
     line = state.line.snapshot()
     scores = tuple(state.scores)
     hand_points = tuple(state.hand_points)
-    history = public_history(state, seat)
+    # Without draws the whole history is public (public_history's first case, without its call).
+    history = public_history(state, seat) if draws else History(state.history, len(state.history))
     legal = tuple(legal_actions(state, seat))
     results = state.results_seen  # the finished hands: copied only when one more has ended
     if state.results_of is not state.results or len(results) != len(state.results):

@@ -33,42 +33,36 @@ _BLOCKED: Final = HandEnd.BLOCKED
 _SEATS: Final = range(4)  # Rules.check_players: 2 to 4 seats
 
 
-def _plays_made() -> tuple[tuple[tuple[tuple[TilePlayed | None, ...], ...], ...], ...]:
-    """[seat][tile index][end][number left showing]: every event of a play on the hot path (not
-    the first tile, left or right end, no spinner), made once: an event is an immutable value, so
-    the moves share it instead of building it again (the hot path's largest cost)."""
-    return tuple(
-        tuple(
-            tuple(
-                tuple(
-                    _new_tuple(TilePlayed, (seat, tile, end, False, n, False))
-                    if tile.has(n) else None
-                    for n in NUMBERS
-                )
-                for end in (End.LEFT, End.RIGHT)
-            )
-            for tile in TILES
-        )
-        for seat in _SEATS
-    )
+# The hot path's events, made at first use and then shared: an event is an immutable value, so
+# each later identical move reuses it instead of building it again (compiled, the build was the
+# hot path's largest cost). _PLAYED[seat][tile index][end][number left showing]: a play that is
+# not the first tile, on the left or right end, making no spinner. _PASSED[seat][left][right]:
+# a pass on a two-ended line. Empty until played: building them all cost start-up more than a
+# short run's moves gain.
+_PLAYED: Final[list[list[list[list[TilePlayed | None]]]]] = [
+    [[[None] * len(NUMBERS) for _ in range(2)] for _ in TILES] for _ in _SEATS
+]
+_PASSED: Final[list[list[list[Passed | None]]]] = [
+    [[None] * len(NUMBERS) for _ in NUMBERS] for _ in _SEATS
+]
 
 
-def _passes_made() -> tuple[tuple[tuple[Passed, ...], ...], ...]:
-    """[seat][left][right]: the event of a pass on a two-ended line, made once (see above)."""
-    return tuple(
-        tuple(
-            tuple(
-                _new_tuple(Passed, (seat, (left,) if left == right else (left, right)))
-                for right in NUMBERS
-            )
-            for left in NUMBERS
-        )
-        for seat in _SEATS
-    )
+def _play_event(seat: int, tile: Tile, end: End, exposed: int) -> TilePlayed:
+    """The hot path's TilePlayed, made and kept for next time (when ``end`` is an End, as the
+    actions legal_actions lists have: an end given as a plain int is recorded as given)."""
+    played: TilePlayed = _new_tuple(TilePlayed, (seat, tile, end, False, exposed, False))
+    if isinstance(end, End):
+        _PLAYED[seat][tile.index][end][exposed] = played
+    return played
 
 
-_PLAYED: Final = _plays_made()
-_PASSED: Final = _passes_made()
+def _pass_event(seat: int, left: int, right: int) -> Passed:
+    """The hot path's Passed, made and kept for next time."""
+    passed: Passed = _new_tuple(Passed, (seat, (left,) if left == right else (left, right)))
+    _PASSED[seat][left][right] = passed
+    return passed
+
+
 _COMPILED: Final = not __file__.endswith(".py")  # built by mypyc (setup.py)
 
 
@@ -93,8 +87,10 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
         # The hot path, kept flat on purpose: a legal play on a two-ended line. Anything
         # unusual (no end given, a tile not in hand, a mismatch) falls through to _play,
         # which explains the refusal.
-        tile = action.tile  # type: ignore[union-attr]
-        end = action.end  # type: ignore[union-attr]
+        # Annotated, so that the compiled build checks the types once and then works on a
+        # native Tile (unannotated, the union's attribute is a plain object to it).
+        tile: Tile = action.tile  # type: ignore[union-attr]
+        end: End | None = action.end  # type: ignore[union-attr]
         hands = state.hands
         hand = hands[seat]
         if end is not None and hand & tile.bit:
@@ -106,8 +102,8 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
                 hand ^= tile.bit
                 hands[seat] = hand
                 played = _PLAYED[seat][tile.index][end][exposed]
-                if played is None or played.end is not end:  # an end given as a plain int
-                    played = _new_tuple(TilePlayed, (seat, tile, end, False, exposed, False))
+                if played is None or played.end is not end:  # new, or an end given as an int
+                    played = _play_event(seat, tile, end, exposed)
                 state.history.append(played)
                 if not hand:
                     return [played, *_finish_hand(state, _DOMINO, seat)]
@@ -123,7 +119,7 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
         hands = state.hands
         fits = WITH[left] | WITH[right]
         if state.drawable <= 0 and not hands[seat] & fits:
-            passed = _PASSED[seat][left][right]
+            passed = _PASSED[seat][left][right] or _pass_event(seat, left, right)
             state.history.append(passed)
             state.turn = state.next_seat[seat]
             if not (_held(hands) if _COMPILED else sum(hands)) & fits:

@@ -15,6 +15,10 @@ if TYPE_CHECKING:
 # tuple.__new__ builds a named tuple without its interpreted __new__ (the same value, every field
 # given): a hand's end makes three of them.
 _new_tuple: Final = tuple.__new__
+# Held here: compiled, a module constant is a native load, an Enum member a lookup by name.
+_DOMINO: Final = HandEnd.DOMINO
+_TARGET: Final = HandEnd.TARGET
+_BLOCKED: Final = HandEnd.BLOCKED
 
 
 def round_to_5(points: int) -> int:
@@ -46,14 +50,14 @@ def end_of_hand(
     winner: int | None = None
     winner_seat: int | None = None
     # Each tally is built once, with its points already rounded (NamedTuple._replace is slow).
-    if end is HandEnd.DOMINO or end is HandEnd.TARGET:
+    if end is _DOMINO or end is _TARGET:
         assert mover is not None
         winner, winner_seat = state.side_of(mover), mover
         others = sum(side_pips[x] for x in live_sides if x != winner)
-        counted = others if end is HandEnd.DOMINO else 0
+        counted = others if end is _DOMINO else 0
         earned = _earned(rules, counted)
         tally = _new_tuple(HandTally, (mover, others, side_pips[winner], counted, earned, (), None))
-    elif end is HandEnd.BLOCKED:
+    elif end is _BLOCKED:
         winner, tied, lightest = _blocked_winner(state, side_pips, live_sides)
         low = min(side_pips[x] for x in live_sides)
         others = counted = 0
