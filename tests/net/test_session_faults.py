@@ -367,3 +367,33 @@ def test_a_table_deals_without_escrow_by_default() -> None:
     assert table.host.dealing.escrow_shares == {}
     table.run(table.over)
     assert all(s.session.verified_all for s in table.slots)
+
+
+def test_a_move_refused_as_stale_while_still_this_seats_turn_asks_for_a_move_again() -> None:
+    """The table can move on under a seat's move (a new host first resigns the lost host's
+    seat): the host refuses that move as stale, and the seat, still to move, is asked again.
+    Without that a bot never moves again and, with no move clock, the table waits for ever. A
+    stale refusal of some other message of the seat's asks nothing."""
+    from lanomino.net.wire import messages as m
+    from lanomino.net.wire.schemas import envelope
+
+    table = Table(Rules.preset("classic", target=60), 3, seed=11)
+    a, _ = table.slots
+    until_turn(table, a)
+    s = a.session
+    obs = s.observation()
+    assert obs is not None
+
+    def refused_as_stale(ref: int) -> list[YourTurn]:
+        a.events.clear()
+        s.receive(envelope(m.Error("stale", "the hand moved on", ref), s.term, s.host_seq + 1),
+                  table.now)
+        a.events.extend(s.take_events())
+        return [e for e in a.events if isinstance(e, YourTurn)]
+
+    assert refused_as_stale(ref=s.my_seq) == []  # no move of its was pending: nothing to redo
+    s.submit(obs.legal[0], table.now)
+    s.take_outgoing()  # (the move is lost on its way: the host never sees it)
+    asked = refused_as_stale(ref=s.my_seq)
+    assert len(asked) == 1 and asked[0].observation.legal == obs.legal  # to move again
+    finish(table)

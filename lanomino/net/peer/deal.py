@@ -30,7 +30,6 @@ from lanomino.net.session_base import (
     ObservationChanged,
     SecretMade,
     TranscriptUpdated,
-    YourTurn,
 )
 from lanomino.net.view import PeerView
 from lanomino.net.wire import messages as m
@@ -142,9 +141,7 @@ class PeerDealing:
     def changed(self) -> None:
         view = self.p._require_view()
         self.p._events.append(ObservationChanged(make=view.observation))  # built if someone looks
-        if (view.phase == "play" and view.turn == self.p.seat and self.p.pending_move is None
-                and self.p.phase is Phase.SEATED):
-            self.p._events.append(YourTurn(view.observation()))
+        self.p.prompt_turn()
 
     def hand_log(self, body: m.HandLog, later: bool = False) -> None:
         """A hand's log: kept, then checked (``later``: once this input's output has gone, unless

@@ -227,6 +227,7 @@ class PeerSession(PeerState):
             sig = self.identity.sign_statement(move_statement(self.digest, self.hand, index, move))
         self.pending_move = index
         self._send(m.Move(self.hand, index, move, sig))
+        self.move_seq = self.my_seq
 
     def back(self, now: float) -> None:
         """The player is back at a seat the table's bot took over (the move clock ran out): the

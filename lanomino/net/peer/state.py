@@ -35,6 +35,7 @@ from lanomino.net.session_base import (
     SessionEvent,
     Stats,
     Timings,
+    YourTurn,
 )
 from lanomino.net.view import PeerView
 from lanomino.net.wire import messages as m
@@ -128,6 +129,7 @@ class PeerState:
         self.early_log: m.HandLog | None = None  # a hand log ahead of the hand's last move
         self.owed: Callable[[], None] | None = None  # work for after the output leaves (settle)
         self.pending_move: int | None = None
+        self.move_seq = 0  # the seq of the message that carries the pending move
         self.resync_asked = False
         self.parts = Reassembler()  # a snapshot arriving in parts (net/chunks.py)
         self.resync_due: float | None = None  # the host owes this peer a snapshot by then
@@ -172,9 +174,23 @@ class PeerState:
     def _error(self, body: m.Error) -> None:
         if body.code == "not_seated" and self.election is not None:  # a new host: say hello
             self._hello()
+        pending = self.pending_move is not None and body.ref == self.move_seq
         if body.code in ("illegal", "out_of_turn", "stale", "bad_signature"):
             self.pending_move = None
         self._events.append(ProtocolProblem(body.code, body.message, self.seat))
+        if body.code == "stale" and pending:
+            # the table moved on before this seat's move came (a new host resigned the lost
+            # host's seat first): still to move, it moves again from what it knows now (a bot
+            # would otherwise wait for ever)
+            self.prompt_turn()
+
+    def prompt_turn(self) -> None:
+        """``YourTurn`` when the hand in play waits for this seat and no move of its is on its
+        way."""
+        view = self.view
+        if (view is not None and view.phase == "play" and view.turn == self.seat
+                and self.pending_move is None and self.phase is Phase.SEATED):
+            self._events.append(YourTurn(view.observation()))
 
     def _bye(self, body: m.Bye) -> None:
         if self.phase is not Phase.OVER:
