@@ -16,17 +16,30 @@ from lanomino.engine import (
     apply,
     observe,
 )
-from lanomino.engine import Phase as EnginePhase
+from lanomino.engine import (
+    Phase as EnginePhase,
+)
 from lanomino.engine.errors import seat_name
 from lanomino.engine.observe import public_event
-from lanomino.fair.commit import new_table_id
+from lanomino.fair.commit import (
+    new_table_id,
+)
 from lanomino.fair.commit_reveal import Step
-from lanomino.fair.transcript import move_json, move_statement
+from lanomino.fair.transcript import (
+    move_json,
+    move_statement,
+)
 from lanomino.net.budget import Deferrals
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.table import ROUND, Phase, Policy, Seat, Table, seat_view
-from lanomino.net.session_base import MatchOver, ProtocolProblem, SeatAway, SeatLeft, YourTurn
+from lanomino.net.session_base import (
+    MatchOver,
+    ProtocolProblem,
+    SeatAway,
+    SeatLeft,
+    YourTurn,
+)
 from lanomino.net.watchers import VIEWER
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.schemas import snapshot_parts
@@ -172,28 +185,12 @@ class Playing:
             self.t.events.append(MatchOver(winner, tuple(state.scores), len(hands), verified))
         elif ended is not None:
             self.t.last_deal = d
-            self._deal_after_check(d)
-
-    def _deal_after_check(self, d: HandDeal) -> None:
-        """The next hand's deal starts after the host's check of hand ``d``, both once the move
-        that ended ``d`` has gone out (``Table.owed``: the session's next input or timer, due at
-        once): its signatures would otherwise hold that move up. Not if the table has moved on."""
-        check = self.t.owed
-
-        def then() -> None:
-            if check is not None:
-                check()
-            if self.t.phase is Phase.PLAY and self.t.deal is d:
-                self.dealing.start_hand()
-
-        self.t.owed = then
+            self.dealing.start_hand()
 
     def run_local_seats(self, fire: bool = False) -> None:
-        """Let host-side bots move while it is their turn, each on the session's timer (``fire``):
-        ``bot_delay_s`` after its turn came, or at once once the output of the move before is out
-        (on a LAN the others need not wait for the bot to think and sign)."""
-        while self._hand_on():
-            assert self.t.state is not None
+        """Let host-side bots move while it is their turn: at once, or each after ``bot_delay_s``
+        (``fire``: that delay is over for the bot to move now)."""
+        while self.t.phase is Phase.PLAY and self.t.state is not None:
             turn = self.t.state.turn
             local = self.t.local.get(turn)
             seat = self.t.seats[turn]
@@ -205,7 +202,7 @@ class Playing:
             if local.policy is None:
                 self.t.events.append(YourTurn(observe(self.t.state, turn)))
                 return
-            if not fire:  # bot_delay_s from now (0: on the next timer, due at once)
+            if self.t.timings.bot_delay_s > 0 and not fire:
                 self.bot_due = self.t.now + self.t.timings.bot_delay_s
                 return
             fire = False
@@ -261,9 +258,10 @@ class Playing:
         hand before to write their resignation into) resign now; then the bots move."""
         assert self.t.state is not None and self.t.deal is not None
         for n, seat in enumerate(self.t.seats):
-            if seat is not None and seat.left and self.t.state.active[n] and self._hand_on():
+            if (seat is not None and seat.left and self.t.state.active[n]
+                    and self.t.phase is Phase.PLAY):
                 self._resign(n, self.t.deal)
-        if self._hand_on():
+        if self.t.phase is Phase.PLAY:
             self.dealing.split_escrow()
         self.run_local_seats()
 
@@ -305,7 +303,7 @@ class Playing:
         if self.t.phase is Phase.PLAY:
             assert self.t.deal is not None
             self._resign(number, self.t.deal)
-            if self._hand_on():
+            if self.t.phase is Phase.PLAY:
                 self.dealing.split_escrow()
                 self.run_local_seats()
             return
@@ -327,11 +325,6 @@ class Playing:
 
     def _over(self) -> bool:
         return self.t.phase is Phase.OVER
-
-    def _hand_on(self) -> bool:
-        """A hand is in play (a hand that just ended leaves the phase PLAY until the next deal)."""
-        state = self.t.state
-        return self.t.phase is Phase.PLAY and state is not None and state.phase is EnginePhase.PLAY
 
     def hands_done(self) -> bool:
         return self.t.doc is not None and bool(self.t.doc["hands"])

@@ -353,7 +353,7 @@ class HostSession:
     def submit(self, action: Action, now: float) -> None:
         """The host's own seat moves (from a UI). Raises IllegalActionError when it may not."""
         t = self.shared
-        t.advance(now)  # (first what the last input left owed: a hand's check, the next deal)
+        t.now = now
         state = t.state
         if isinstance(action, Resign):
             self.play.seat_left(t.host_seat, "the host resigned")
