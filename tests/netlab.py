@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 NAME_PREFIX = "lanomino"
@@ -87,6 +87,27 @@ class LabHost:
     ip: str
 
 
+def _chatter(line: str) -> bool:
+    """A log line a failure report does without: a heartbeat, or the CURVE handshake's steps."""
+    return "'type': 'ping'" in line or line.startswith("DEBUG:zmq.auth:")
+
+
+def _lab_log(pid: int) -> TextIO | None:
+    """Where a child's whole stderr is kept, with times, when ``LANOMINO_LAB_LOGS`` names a folder
+    (for chasing a failure that only shows under load; the failure report keeps the last lines)."""
+    folder = os.environ.get("LANOMINO_LAB_LOGS")
+    if not folder:
+        return None
+    os.makedirs(folder, exist_ok=True)
+    return open(os.path.join(folder, f"{pid}.log"), "a", encoding="utf-8")  # noqa: SIM115
+
+
+def _lab_level() -> dict[str, str]:
+    """``LANOMINO_LAB_LEVEL`` (e.g. DEBUG) overrides the children's log level."""
+    level = os.environ.get("LANOMINO_LAB_LEVEL")
+    return {"LANOMINO_LOG": level} if level else {}
+
+
 class LabProcess:
     """A process running inside a namespace, with its stdout read line by line on a thread."""
 
@@ -97,7 +118,8 @@ class LabProcess:
         self.seen: list[dict[str, Any]] = []  # every JSON object line read so far
         self._returned: set[int] = set()
         # stderr is drained too: a child whose stderr pipe fills up blocks, and a test would
-        # then wait for an answer that never comes. The last lines are kept for failure reports.
+        # then wait for an answer that never comes. The last lines are kept for failure reports
+        # (heartbeats left out: at DEBUG they would crowd out what happened).
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=200)
         # called with each stderr line on the reader thread, as soon as it is read (e.g. to fault
         # a process at the moment another one logs something); set before the child writes
@@ -116,14 +138,19 @@ class LabProcess:
     def _read_stderr(self) -> None:
         if self.popen.stderr is None:
             return
+        keep = _lab_log(self.popen.pid)
         for line in self.popen.stderr:
             line = line.rstrip("\n")
+            if keep is not None:
+                keep.write(f"{time.time():.3f} {line}\n")
+                keep.flush()
             for hook in list(self.stderr_hooks):
                 try:
                     hook(line)
                 except Exception as exc:  # a broken hook must not stop the draining
                     self.stderr_tail.append(f"[stderr hook failed: {exc!r}]")
-            self.stderr_tail.append(line)
+            if not _chatter(line):
+                self.stderr_tail.append(line)
 
     @property
     def pid(self) -> int:
@@ -321,7 +348,7 @@ class NetLab:
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,
-            env={**self._env(), **(env or {})},
+            env={**self._env(), **(env or {}), **_lab_level()},
         )
         process = LabProcess(popen, host)
         self.processes.append(process)

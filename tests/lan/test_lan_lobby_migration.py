@@ -27,6 +27,11 @@ def test_a_host_killed_in_the_lobby_is_replaced_and_newcomers_fill_the_table(
     first = [bot(lan4, h, tmp_path, "Early") for h in (h1, h2)]
     seats = sorted(p.expect(lambda m: m.get("event") == "seated", 15)["seat"] for p in first)
     assert seats == [1, 2]  # seat 3 is still free: the table waits in its lobby
+    # The roster that tells seat 1 about seat 2 leaves the host with seat 2's welcome, but on a
+    # loaded machine it may reach seat 1 tens of milliseconds later: a host killed in between
+    # leaves seat 1 believing the table has two members, too few to elect (seen in a full LAN
+    # run). That instant is not this test's subject: the host dies once everyone knows the table.
+    time.sleep(1.0)
     host.kill()
     # the two notice (liveness 0.6 s), elect seat 1, and it announces the table again: term 1,
     # the same rules, and the lost host's seat free

@@ -33,7 +33,7 @@ def start_table(lab: NetLab, data: Path, name: str, players: int = 3,
                           "--level", "greedy", "--data-dir", str(data / "host"), "--name", name,
                           "--seats", str(players),
                           "--set", f"target={target}", "--bot-delay", PACE, *FAST],
-                     env={"LANOMINO_LOG": "INFO"})
+                     env={"LANOMINO_LOG": "DEBUG"})
     host.expect(lambda m: m.get("event") == "listening", 15)
     peers = [bot(lab, h, data, name) for h in others]
     for peer in peers:  # a fault injected before everyone sat down would test the lobby instead
@@ -43,11 +43,12 @@ def start_table(lab: NetLab, data: Path, name: str, players: int = 3,
 
 def bot(lab: NetLab, where: LabHost, data: Path, table: str) -> LabProcess:
     name = f"p{where.index}"
-    # (INFO: refusals and reconnections show in a failure's report)
+    # (DEBUG: every message but the heartbeats shows in a failure's report, so a stall on a
+    # loaded CI machine can be told from slowness)
     return lab.spawn(where, [*LANOMINO, "bot", table, "--interface", where.ip, "--timeout", "15",
                              "--json", "--level", "greedy", "--data-dir", str(data / name),
                              "--player", name, "--delay", PACE, *FAST],
-                     env={"LANOMINO_LOG": "INFO"})
+                     env={"LANOMINO_LOG": "DEBUG"})
 
 
 def result(proc: LabProcess, timeout_s: float = RESULT_S) -> dict[str, Any]:
