@@ -204,10 +204,14 @@ def play(plan: Plan, data: Path, wait_s: float = 60) -> Run:
 
 
 def dump_logs(data: Path, peers: list[LabProcess], logs: list[Keep]) -> str:
+    """Every survivor's log into a file, and each one's last lines for the report (on a CI machine
+    the report is all there is to read)."""
     dump = data / "survivors.log"
     dump.write_text("\n\n".join(f"== peer in {p.host.namespace}\n" + "\n".join(log.lines)
                                   for p, log in zip(peers, logs, strict=True)))
-    return f"logs in {dump}"
+    tails = "".join(f"\n  == {p.host.namespace}, last lines:\n    " + "\n    ".join(log.lines[-25:])
+                    for p, log in zip(peers, logs, strict=True))
+    return f"logs in {dump}{tails}"
 
 
 def check(results: list[dict[str, Any]]) -> str | None:
