@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, Final, overload
+from typing import Any, Final, cast, overload
 
 from lanomino.engine.actions import Action
 from lanomino.engine.events import Event, HandEnded, MatchEnded, TileDrawn
@@ -29,9 +29,13 @@ from lanomino.engine.state import GameState, Phase
 from lanomino.engine.tiles import Tile, tiles_in
 
 
-class History(Sequence[Event]):
+class History:
     """The first ``len(self)`` events of an append-only log: a hand's public history as one seat
-    saw it at one moment. Read-only; equal to the tuple of the same events (and hashes like it)."""
+    saw it at one moment. Read-only; equal to the tuple of the same events (and hashes like it).
+
+    A ``Sequence`` by registration (below) rather than by inheritance: compiled (setup.py), a
+    class with the ABC as its base is an interpreted class, and making one cost about half of an
+    observation. So the mixin methods the ABC would lend (index, count, in) are written here."""
 
     __slots__ = ("_events", "_n")
 
@@ -62,6 +66,16 @@ class History(Sequence[Event]):
     def __reversed__(self) -> Iterator[Event]:
         return reversed(self._events[: self._n])
 
+    def __contains__(self, value: object) -> bool:
+        return value in self._events[: self._n]
+
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        """The first place of ``value`` (as tuple.index). Raises ValueError when it is not in."""
+        return tuple(self._events[: self._n]).index(value, start, self._n if stop is None else stop)
+
+    def count(self, value: object) -> int:
+        return tuple(self._events[: self._n]).count(value)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, History):
             return self._events[: self._n] == other._events[: other._n]
@@ -74,6 +88,9 @@ class History(Sequence[Event]):
 
     def __repr__(self) -> str:
         return f"History({tuple(self._events[: self._n])!r})"
+
+
+Sequence.register(History)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,8 +198,9 @@ def observe(state: GameState, seat: int) -> Observation:
     if _COMPILED:  # the same value, by native stores (see _native_observation)
         return _native_observation(
             seat, rules, players, phase_name, hand_no, dealt_hands, hand, hand_sizes, active, turn,
-            opener, must_lead, line, boneyard, drawable, scores, hand_points, history, legal,
-            results, outcome, last_opener, last_winner_seat,
+            opener, must_lead, line, boneyard, drawable, scores, hand_points,
+            cast("Sequence[Event]", history), legal, results, outcome, last_opener,
+            last_winner_seat,
         )
     # Interpreted, a frozen dataclass's __init__ sets each field with object.__setattr__, which
     # cost half of observe(): the draft (the same slots, plain stores) becomes the class instead.

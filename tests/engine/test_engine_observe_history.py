@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -109,6 +110,26 @@ def test_a_history_refuses_an_index_past_its_moment() -> None:
     with pytest.raises(IndexError):
         before[-2]
     assert before != after and repr(before) == f"History({tuple(before)!r})"
+
+
+def test_a_history_answers_as_the_tuple_of_its_moment_does() -> None:
+    # A Sequence by registration, with the ABC's mixin methods written out (observe.py).
+    state = _dealt(4)
+    for _ in range(3):
+        apply(state, state.turn, observe(state, state.turn).legal[0])
+    history = observe(state, 1).history
+    later = history[-1]
+    apply(state, state.turn, observe(state, state.turn).legal[0])
+    events = tuple(history)
+    assert isinstance(history, Sequence) and len(events) == 4
+    assert history.index(events[2]) == 2 and history.index(events[2], 1, 3) == 2
+    assert history.count(events[1]) == 1 and events[1] in history
+    newest = state.history[-1]
+    assert newest not in history and history.count(newest) == 0 and later in history
+    with pytest.raises(ValueError):
+        history.index(newest)
+    with pytest.raises(ValueError):
+        history.index(events[0], 1)
 
 
 def test_a_copied_state_keeps_its_own_public_logs() -> None:
