@@ -53,8 +53,8 @@ from lanomino.engine import TILES, Action, GameState, Observation, apply
 from lanomino.engine.observe import determinize
 
 __all__ = [
-    "Settings", "analyse", "best_move", "make_expert", "match_value", "rollout_choice", "search",
-    "settled",
+    "Settings", "TimeBank", "analyse", "best_move", "make_expert", "match_value", "rollout_choice",
+    "search", "settled",
 ]
 
 DEFAULT_BUDGET_S = 0.3
@@ -69,6 +69,12 @@ SETTLE_Z = 3.0
 SETTLE_MARGIN = 0.002
 SETTLE_FLOOR = 0.0025  # a variance floor per visit, so a few equal results do not look certain
 EXACT_RATE = 13_000  # positions the exact solver may visit per second of budget (pure Python)
+# The time bank (``bank``): what a searched decision leaves of its budget is saved, and a
+# decision not settled at its budget may go on with the savings, up to BANK_EXTRA times the
+# budget more and never past BANK_CAP_S in all (the 0.5 s a decision may take, less a margin).
+BANK_EXTRA = 0.5
+BANK_CAP_S = 0.45
+BANK_KEEP = 3.0  # at most this many budgets saved, so a run of easy decisions is not hoarded
 
 
 def search(
@@ -154,7 +160,8 @@ class Settings:
     ``explore``: the tree's UCB1 constant; ``weigh``: sample this many worlds and keep one by how
     likely the opponents' past plays were in it (``belief.py``; 0 or 1: plain uniform worlds);
     ``adapt``: the tree's exploration scales with the spread of the values, ``prior``: it tries
-    new moves in the roll-out policy's order first (both ``tree.py``).
+    new moves in the roll-out policy's order first (both ``tree.py``); ``bank``: keep what
+    searched decisions leave of their budget for the close ones (``TimeBank``).
     Raises ValueError for an unknown rollout or value."""
 
     tree: bool = False
@@ -168,6 +175,7 @@ class Settings:
     weigh: int = 0
     adapt: bool = False
     prior: bool = False
+    bank: bool = False
 
     def __post_init__(self) -> None:
         if self.rollout not in ROLLOUTS or self.value not in VALUES:
@@ -233,6 +241,29 @@ def best_move(results: Sequence[tuple[Action, int, float]], settings: Settings) 
     return max(results, key=lambda r: (r[2], r[1]))[0]
 
 
+class TimeBank:
+    """Thinking time saved by searched decisions (those that stopped early, were solved exactly
+    or settled), spent by later ones that are still close at their budget. The mean time of the
+    searched decisions stays within the budget; no single one takes more than ``BANK_CAP_S``."""
+
+    __slots__ = ("budget_s", "saved_s")
+
+    def __init__(self, budget_s: float) -> None:
+        self.budget_s = budget_s
+        self.saved_s = 0.0
+
+    def allowance(self) -> float:
+        """The most the next searched decision may think: its budget and part of the savings."""
+        extra = min(self.saved_s, BANK_EXTRA * self.budget_s, BANK_CAP_S - self.budget_s)
+        return self.budget_s + max(0.0, extra)
+
+    def spent(self, used_s: float) -> None:
+        """A searched decision took ``used_s``: keep what it left of the budget, or pay for
+        what it took beyond it."""
+        self.saved_s = min(self.saved_s + self.budget_s - used_s, BANK_KEEP * self.budget_s)
+        self.saved_s = max(self.saved_s, 0.0)
+
+
 def make_expert(
     budget_s: float = DEFAULT_BUDGET_S,
     max_sims: int = DEFAULT_MAX_SIMS,
@@ -244,11 +275,17 @@ def make_expert(
     ``on_search`` (for benchmarks) is told how many simulations each search ran; ``options``
     are ``Settings`` fields. Raises TypeError or ValueError for a bad option."""
     settings = Settings(**options)
+    bank = TimeBank(budget_s) if settings.bank else None
 
     def expert(obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal) == 1:
             return obs.legal[0]
-        results = analyse(obs, rng, budget_s, max_sims, clock, settings)
+        if bank is None:
+            results = analyse(obs, rng, budget_s, max_sims, clock, settings)
+        else:
+            started = clock()
+            results = analyse(obs, rng, bank.allowance(), max_sims, clock, settings)
+            bank.spent(clock() - started)
         if on_search is not None:
             on_search(sum(r[1] for r in results))
         return best_move(results, settings)

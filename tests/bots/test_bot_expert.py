@@ -7,7 +7,7 @@ from itertools import count
 
 from bot_positions import deal, opening_position
 
-from lanomino.bots.expert import match_value, search, settled
+from lanomino.bots.expert import BANK_KEEP, TimeBank, make_expert, match_value, search, settled
 from lanomino.engine import (
     End,
     GameState,
@@ -93,3 +93,38 @@ def test_expert_stops_early_on_a_clear_choice_and_not_on_a_close_one() -> None:
     assert sum(v for _, v, _ in clear) < 20_000
     capped = search(obs, random.Random(2), budget_s=1.0, max_sims=600, clock=still, settle=False)
     assert sum(v for _, v, _ in capped) == 600
+
+
+def test_the_time_bank_lends_what_quick_decisions_saved_and_no_more() -> None:
+    bank = TimeBank(0.3)
+    assert bank.allowance() == 0.3  # nothing saved yet
+    bank.spent(0.05)  # a decision that settled early leaves 0.25 s
+    assert abs(bank.allowance() - 0.45) < 1e-9  # 0.3 more at most half the budget, 0.45 s in all
+    bank.spent(0.45)  # a close one spent 0.15 s of the savings
+    assert abs(bank.saved_s - 0.10) < 1e-9
+    assert abs(bank.allowance() - 0.40) < 1e-9
+    bank.spent(0.6)  # a decision that overran by more than was saved leaves no debt
+    assert bank.saved_s == 0.0 and bank.allowance() == 0.3
+    for _ in range(20):
+        bank.spent(0.0)
+    assert abs(bank.saved_s - BANK_KEEP * 0.3) < 1e-9  # a run of easy decisions is not hoarded
+    assert TimeBank(0.4).allowance() == 0.4 and TimeBank(0.5).allowance() == 0.5
+
+
+def test_a_banking_expert_spends_its_savings_on_a_close_decision() -> None:
+    step = [1e-5]
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += step[0]  # every reading of the clock is a step later
+        return now[0]
+
+    obs = opening_position()
+    for banking, thought in ((False, 0.2), (True, 0.3)):
+        bot = make_expert(budget_s=0.2, max_sims=500, clock=clock, bank=banking, settle=False)
+        step[0] = 1e-5
+        bot(obs, random.Random(1))  # 500 simulations in about 0.005 s: 0.195 s saved
+        step[0] = 1e-3
+        start = now[0]
+        bot(obs, random.Random(1))  # a slow clock: the budget, plus half of it when banked
+        assert thought <= now[0] - start < thought + 0.01
