@@ -26,8 +26,11 @@ from lanomino.fair.transcript import (
     MAX_REFUSED,
     REFUSABLE,
     Abandoned,
+    DealAttempt,
+    Echo,
     Migration,
     Refusal,
+    SignedCommitment,
     end_statement,
     log_statement,
     move_statement,
@@ -74,9 +77,12 @@ class Attempt:
         """The secrets in seat order (none when they went with a lost host: a re-shuffled hand)."""
         return self.round.opened()
 
-    def public_json(self) -> JsonObject:
+    def public(self) -> DealAttempt:
         """The attempt without its secrets (every peer keeps it: a new host needs it)."""
-        return {k: v for k, v in self.to_json(secrets=False).items() if k != "secrets"}
+        r = self.round
+        return DealAttempt(self.ctx.attempt,
+                           tuple(SignedCommitment(s, *r.commits[s]) for s in r.seats),
+                           r.set_signature, tuple(Echo(s, *r.echoes[s]) for s in r.seats), ())
 
     def to_json(self, secrets: bool = True) -> JsonObject:
         return self.round.to_json(self.ctx.attempt, secrets)
@@ -140,15 +146,15 @@ class HandDeal:
         r.digest = next(iter(echoes.values()))[0] if echoes else b""
         return Attempt(ctx, r)
 
-    def attempt_from_json(self, table: bytes, raw: JsonObject, secrets: list[bytes]) -> Attempt:
-        """A finished attempt of this hand from its JSON (a transcript's, a peer's record)."""
-        commits = {c["seat"]: (bytes.fromhex(c["commitment"]), bytes.fromhex(c["signature"]))
-                   for c in raw["commitments"]}
-        echoes = {e["seat"]: (bytes.fromhex(e["set"]), bytes.fromhex(e["signature"]))
-                  for e in raw["echoes"]}
-        return self.restored_attempt(DealContext(table, self.hand, raw["attempt"]),
-                                     [c["seat"] for c in raw["commitments"]], commits,
-                                     bytes.fromhex(raw["set_signature"]), echoes, secrets)
+    def attempt_from(self, table: bytes, a: DealAttempt, secrets: Sequence[bytes]) -> Attempt:
+        """A finished attempt of this hand as a transcript or a peer's record holds it, with the
+        ``secrets`` known of it (none: they went with a lost host)."""
+        return self.restored_attempt(DealContext(table, self.hand, a.attempt),
+                                     [c.seat for c in a.commitments],
+                                     {c.seat: (c.commitment, c.signature) for c in a.commitments},
+                                     a.set_signature,
+                                     {e.seat: (e.set_digest, e.signature) for e in a.echoes},
+                                     secrets)
 
     def abandon(self) -> list[int]:
         """The current attempt missed a deadline: keep who failed to answer (the transcript says

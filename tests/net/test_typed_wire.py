@@ -17,7 +17,13 @@ SIG = "ab" * 64
 ESCROW = {"hand": 2, "attempt": 1, "seats": [0, 1, 2], "holders": [1, 2], "digests": [KEY, KEY],
           "share": "ef" * 32}
 
+ATTEMPT = {"attempt": 2, "commitments": [{"seat": 0, "commitment": KEY, "signature": SIG}],
+           "set_signature": SIG, "echoes": [{"seat": 0, "set": KEY, "signature": SIG}]}
+
 BODIES: dict[str, dict[str, Any]] = {
+    "deal": {"hand": 2, "tiles": ["6-4"], "events": [{"e": "resigned", "seat": 0}], "turn": 1,
+             "attempts": [ATTEMPT], "abandoned": [{"attempt": 1, "step": "echo",
+                                                   "unanswered": [2]}]},
     "move": {"hand": 3, "index": 17, "move": {"seat": 1, "play": "6-4", "end": "left"},
              "signature": SIG},
     "update": {"hand": 3, "index": 17, "move": {"seat": 1, "play": "6-4", "end": "left"},
@@ -100,3 +106,18 @@ def test_a_body_we_build_encodes_as_the_wire_expects() -> None:
     wire = envelope(body, 0, 5)
     assert wire["type"] == "commit" and wire["body"]["commitment"] == "00" * 32
     assert parse_message(wire).body == body
+
+
+def test_a_deal_attempt_is_parsed_into_bytes_and_a_malformed_one_is_refused_by_name() -> None:
+    body = parse_message(message("deal", BODIES["deal"])).body
+    assert isinstance(body, m.Deal)
+    attempt = body.attempts[0]
+    assert attempt.commitments[0].commitment == bytes.fromhex(KEY)
+    assert attempt.echoes[0].set_digest == bytes.fromhex(KEY) and attempt.secrets == ()
+    for broken, named in (({**ATTEMPT, "set_signature": "AB" * 64}, "set_signature"),
+                          ({**ATTEMPT, "echoes": [{"seat": 0, "set": KEY}]}, "echoes[0]"),
+                          ({**ATTEMPT, "secrets": []}, "secrets"),
+                          ({**ATTEMPT, "commitments": [{"seat": 9, "commitment": KEY,
+                                                        "signature": SIG}]}, "seat")):
+        with pytest.raises(RemoteProtocolError, match=named.replace("[", r"\[")):
+            parse_message(message("deal", {**BODIES["deal"], "attempts": [broken]}))

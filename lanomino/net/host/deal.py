@@ -187,7 +187,7 @@ class Dealing:
             return
         self.t.go(Phase.PLAY)
         self.t.dealt = [list(h) for h in hands]
-        attempts = tuple(x.public_json() for x in self.t.deal.attempts)
+        attempts = tuple(x.public() for x in self.t.deal.attempts)
         abandoned = tuple(self.t.deal.abandoned)
         for s in self.t.audience():
             started = event_to_json(seat_view(events[0], s.seat))

@@ -352,7 +352,7 @@ class Playing:
             tiles = tuple(str(t) for t in self.t.dealt[viewer]) if viewer != VIEWER else ()
             play = m.SnapshotPlay(d.hand, tiles, history, tuple(d.moves),  # (copies: sent later)
                                   tuple(d.signatures), state.turn,
-                                  tuple(x.public_json() for x in d.attempts), tuple(d.abandoned),
+                                  tuple(x.public() for x in d.attempts), tuple(d.abandoned),
                                   d.host_seat)
         doc = None if self.t.doc is None else {**self.t.doc, "hands": list(self.t.doc["hands"])}
         return m.Snapshot(viewer, tuple(self.t.roster()), self.t.players, self.t.rules_spec, doc,

@@ -44,7 +44,6 @@ from lanomino.net.host.seating import GIVE_UP_GRACES
 from lanomino.net.host.table import RUNNING, LocalSeat, Phase, Policy, Seat, Table
 from lanomino.net.session_base import LostTouch, MigrationDone, MigrationPaused, SteppedDown
 from lanomino.net.wire import messages as m
-from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.values import parse_move
 
 if TYPE_CHECKING:
@@ -230,7 +229,7 @@ class Takeover:
             state = new_game(self.t.rules, self.t.players)
         self.t.state = state
         if finished:
-            self.t.last_deal = self._deal_of_entry(self.t.doc["hands"][-1], finished[-1])
+            self.t.last_deal = self._deal_of_entry(finished[-1])
         played = len(finished)
         if not finished:  # the match began (every header signature is in): it goes on from here
             self.t.doc["end"] = closing(self.t.identity, self.t.digest, self.t.host_seat, 0, False,
@@ -253,12 +252,12 @@ class Takeover:
         self.t.digest, self.t.header_sigs = "", {}
         self.dealing.local_secrets = {}
 
-    def _deal_of_entry(self, entry: JsonObject, log: HandLog) -> HandDeal:
-        """A finished hand's HandDeal (``log``: ``entry`` parsed): a resignation may still come."""
+    def _deal_of_entry(self, log: HandLog) -> HandDeal:
+        """A finished hand's HandDeal, from its parsed log: a resignation may still come."""
         d = HandDeal(self.t.digest, log.hand, log.host, self.keys_before, self.t.ring)
         d.adopted = log.adopted
-        for raw, attempt in zip(entry["deals"], log.deals, strict=True):
-            d.attempts.append(d.attempt_from_json(self.t.table, raw, list(attempt.secrets)))
+        for attempt in log.deals:
+            d.attempts.append(d.attempt_from(self.t.table, attempt, attempt.secrets))
         d.abandoned = list(log.abandoned)
         d.moves = [move.raw for move in log.moves]
         d.signatures = list(log.move_signatures)
@@ -289,16 +288,15 @@ class Takeover:
             escrow = Escrow(DealContext(self.t.table, hand, raw.attempt), raw.seats, raw.holders,
                             raw.digests)
             last = attempts[-1]
-            commitments = {c["seat"]: bytes.fromhex(c["commitment"]) for c in last["commitments"]}
+            commitments = {c.seat: c.commitment for c in last.commitments}
             secrets = rebuild(escrow, [Share(n, bytes.fromhex(s.share)) for n, s in shares],
                               commitments)
         except (EscrowError, KeyError, ValueError, TypeError):
             return self._reshuffle(state, hand)  # a share is lost: re-shuffle the unknown tiles
         d = HandDeal(self.t.digest, hand, self.dealer(hand), self.keys_before, self.t.ring)
-        for raw_attempt in attempts[:-1]:
-            # void deals: their secrets are unknown
-            d.attempts.append(d.attempt_from_json(self.t.table, raw_attempt, []))
-        d.attempts.append(d.attempt_from_json(self.t.table, last, [s for _, s in secrets]))
+        for void in attempts[:-1]:  # void deals: their secrets are unknown
+            d.attempts.append(d.attempt_from(self.t.table, void, ()))
+        d.attempts.append(d.attempt_from(self.t.table, last, [s for _, s in secrets]))
         d.abandoned = list(self.carried.abandoned.get(hand, []))
         if len(attempts) > 1:  # void deals before this one: their secrets are gone with the host
             return self._reshuffle(state, hand)
@@ -377,9 +375,8 @@ class Takeover:
             return False  # cannot happen: the same claims passed before the round
         t = self.t
         d = HandDeal(t.digest, hand, self.dealer(hand), self.keys_before, t.ring)
-        for raw in attempts:
-            # their secrets went with the lost host
-            d.attempts.append(d.attempt_from_json(self.t.table, raw, []))
+        for attempt in attempts:  # their secrets went with the lost host
+            d.attempts.append(d.attempt_from(self.t.table, attempt, ()))
         d.abandoned = list(self.carried.abandoned.get(hand, []))
         d.moves = list(r.moves)
         d.signatures = list(r.signatures)

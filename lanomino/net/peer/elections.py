@@ -70,7 +70,7 @@ class PeerElections:
         escrow = None
         if hand:
             attempts = self.p.attempts.get(hand, [])
-            last = attempts[-1]["attempt"] if attempts else 0
+            last = attempts[-1].attempt if attempts else 0
             escrow = self.p.escrow.get((hand, last))
         return m.Report(hand, tuple(self.p.moves.get(hand, [])),
                         tuple(self.p.move_sigs.get(hand, [])), escrow,

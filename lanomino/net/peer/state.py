@@ -23,7 +23,7 @@ from lanomino.fair.commit import (
     new_secret,
 )
 from lanomino.fair.identity import Identity, KeyRing
-from lanomino.fair.transcript_model import Abandoned
+from lanomino.fair.transcript_model import Abandoned, DealAttempt
 from lanomino.fair.verify import StreamVerifier
 from lanomino.net.chunks import Reassembler
 from lanomino.net.election import Election
@@ -92,7 +92,7 @@ class PeerState:
         self.move_sigs: dict[int, list[bytes]] = {}  # per hand, the signatures of the moves
         self.blames: dict[int, list[m.Blame]] = {}  # the hand in play's refusals (the host's word)
         # per hand, the deal attempts without secrets
-        self.attempts: dict[int, list[JsonObject]] = {}
+        self.attempts: dict[int, list[DealAttempt]] = {}  # the hands' deals, without secrets
         self.dealers: dict[int, int] = {}  # who dealt each hand (signed its commitment sets)
         self.reshuffle = ReshuffleAnswers(self)  # its part in re-shuffle rounds
         self.abandoned: dict[int, list[Abandoned]] = {}  # per hand, attempts that missed a deadline

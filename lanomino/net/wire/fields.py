@@ -6,13 +6,14 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Annotated, Any, TypeVar, get_type_hints
 
-from lanomino.fair.transcript_model import Abandoned
+from lanomino.fair.transcript_model import Abandoned, DealAttempt, Echo, SignedCommitment
 from lanomino.net.wire.checks import (
     CODE,
     COUNT,
     CURVE,
     HAND,
     KEY32,
+    MAX_ATTEMPTS,
     MAX_EVENTS,
     MAX_SEATS,
     MAX_TEXT,
@@ -64,6 +65,40 @@ def abandoned_entry(value: Any, where: str) -> Abandoned:
     return Abandoned(a["attempt"], a["step"], tuple(a["unanswered"]))
 
 
+
+
+COMMITMENT_ENTRY: dict[str, Check] = {"seat": SEAT, "commitment": KEY32, "signature": SIG}
+ECHO_ENTRY: dict[str, Check] = {"seat": SEAT, "set": KEY32, "signature": SIG}
+ATTEMPT_ENTRY: dict[str, Check] = {
+    "attempt": HAND,
+    "commitments": listof(lambda v, at: check_fields(obj(v, at), COMMITMENT_ENTRY, at), MAX_SEATS),
+    "set_signature": SIG,
+    "echoes": listof(lambda v, at: check_fields(obj(v, at), ECHO_ENTRY, at), MAX_SEATS),
+}
+
+
+def attempt_entry(value: Any, where: str) -> DealAttempt:
+    """A deal attempt of the hand in play, as every peer holds it: the signed commitments, the
+    signed set and the echoes, but no secrets (those are opened in the hand's log only)."""
+    a = check_fields(obj(value, where), ATTEMPT_ENTRY, where)
+    return DealAttempt(a["attempt"],
+                       tuple(SignedCommitment(c["seat"], c["commitment"], c["signature"])
+                             for c in a["commitments"]),
+                       a["set_signature"],
+                       tuple(Echo(e["seat"], e["set"], e["signature"]) for e in a["echoes"]), ())
+
+
+def attempt_json(a: DealAttempt) -> JsonObject:
+    """``attempt_entry``'s inverse (the same JSON a transcript's deal has, without secrets)."""
+    return {"attempt": a.attempt,
+            "commitments": [{"seat": c.seat, "commitment": c.commitment.hex(),
+                             "signature": c.signature.hex()} for c in a.commitments],
+            "set_signature": a.set_signature.hex(),
+            "echoes": [{"seat": e.seat, "set": e.set_digest.hex(), "signature": e.signature.hex()}
+                       for e in a.echoes]}
+
+
+Attempts = Annotated[tuple[DealAttempt, ...], listof(attempt_entry, MAX_ATTEMPTS)]
 
 
 T = TypeVar("T")

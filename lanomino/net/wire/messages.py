@@ -21,7 +21,6 @@ from lanomino.net.chunks import MAX_PARTS, PART_BYTES
 from lanomino.net.wire.checks import (
     ADDR,
     KEY32,
-    MAX_ATTEMPTS,
     MAX_MOVES,
     MAX_SEATS,
     MAX_WATCHERS,
@@ -37,6 +36,7 @@ from lanomino.net.wire.checks import (
     text,
 )
 from lanomino.net.wire.fields import (
+    Attempts,
     Code,
     Commitments,
     Count,
@@ -212,7 +212,7 @@ class Deal:
     tiles: Annotated[tuple[str, ...], listof(TILE_TEXT, 28)]
     events: Events
     turn: Seat
-    attempts: Annotated[tuple[JsonObject, ...], listof(obj, MAX_ATTEMPTS)]
+    attempts: Attempts
     abandoned: Annotated[tuple[Abandoned, ...], listof(abandoned_entry, MAX_SEATS)]
 
 

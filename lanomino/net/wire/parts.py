@@ -11,7 +11,6 @@ from lanomino.fair.transcript_model import Abandoned
 from lanomino.net.wire.checks import (
     ADDR,
     CURVE,
-    MAX_ATTEMPTS,
     MAX_MOVES,
     MAX_SEATS,
     SIG,
@@ -23,7 +22,7 @@ from lanomino.net.wire.checks import (
     optional,
     text,
 )
-from lanomino.net.wire.fields import Hand, Key, Name, Seat, abandoned_entry, nested
+from lanomino.net.wire.fields import Attempts, Hand, Key, Name, Seat, abandoned_entry, nested
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +54,7 @@ class SnapshotPlay:
     moves: Annotated[tuple[JsonObject, ...], listof(obj, MAX_MOVES)]
     signatures: Annotated[tuple[bytes, ...], listof(SIG, MAX_MOVES)]
     turn: Seat
-    attempts: Annotated[tuple[JsonObject, ...], listof(obj, MAX_ATTEMPTS)]
+    attempts: Attempts
     abandoned: Annotated[tuple[Abandoned, ...], listof(abandoned_entry, MAX_SEATS)]
     dealer: Seat  # the host that dealt the hand (it signed the commitment sets)
 
