@@ -139,18 +139,22 @@ class LabProcess:
         if self.popen.stderr is None:
             return
         keep = _lab_log(self.popen.pid)
-        for line in self.popen.stderr:
-            line = line.rstrip("\n")
+        try:
+            for line in self.popen.stderr:
+                line = line.rstrip("\n")
+                if keep is not None:
+                    keep.write(f"{time.time():.3f} {line}\n")
+                    keep.flush()
+                for hook in list(self.stderr_hooks):
+                    try:
+                        hook(line)
+                    except Exception as exc:  # a broken hook must not stop the draining
+                        self.stderr_tail.append(f"[stderr hook failed: {exc!r}]")
+                if not _chatter(line):
+                    self.stderr_tail.append(line)
+        finally:
             if keep is not None:
-                keep.write(f"{time.time():.3f} {line}\n")
-                keep.flush()
-            for hook in list(self.stderr_hooks):
-                try:
-                    hook(line)
-                except Exception as exc:  # a broken hook must not stop the draining
-                    self.stderr_tail.append(f"[stderr hook failed: {exc!r}]")
-            if not _chatter(line):
-                self.stderr_tail.append(line)
+                keep.close()
 
     @property
     def pid(self) -> int:
