@@ -74,7 +74,8 @@ LAYERS: tuple[Layer, ...] = (
     Layer(  # the wire: messages and the JSON of game values, parsed once at the edge
         "lanomino.net.wire",
         may_import=("lanomino.engine", "lanomino.net.codec", "lanomino.net.errors",
-                    "lanomino.net.chunks", "lanomino.fair.transcript_model"),
+                    "lanomino.net.chunks", "lanomino.fair.transcript_model",
+                    "lanomino.fair.attempt"),
         never=("time", "asyncio", "socket", "random", *IO_LIBS),
         third_party=(),
     ),

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lanomino.engine.errors import seat_name
+from lanomino.fair.attempt import Echo, SignedCommitment
 from lanomino.fair.commit import set_digest
 from lanomino.fair.commit_reveal import Domain
 from lanomino.fair.report import Blamed, seats_named
-from lanomino.fair.transcript_model import Echo, SignedCommitment
 
 if TYPE_CHECKING:
     from lanomino.fair.checker import Checker

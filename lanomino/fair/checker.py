@@ -29,6 +29,7 @@ from lanomino.engine import (
 from lanomino.engine.errors import EngineError, seat_name
 from lanomino.engine.state import Phase
 from lanomino.fair import adoption
+from lanomino.fair.attempt import DealAttempt
 from lanomino.fair.check_reshuffle import check_reshuffled
 from lanomino.fair.check_round import check_round
 from lanomino.fair.commit import (
@@ -39,7 +40,7 @@ from lanomino.fair.identity import KeyRing
 from lanomino.fair.report import Blamed, DerivedDeal, Failed, Failure, HandReport
 from lanomino.fair.shuffle import ALGORITHM, derive_deal
 from lanomino.fair.statements import end_statement, header_statement, log_statement, move_statement
-from lanomino.fair.transcript_model import DealAttempt, HandLog, Transcript
+from lanomino.fair.transcript_model import HandLog, Transcript
 
 
 def _seat_name(seat: int) -> str:

@@ -24,9 +24,9 @@ import enum
 import hmac
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from lanomino.engine.errors import seat_name
+from lanomino.fair.attempt import DealAttempt, Echo, SignedCommitment
 from lanomino.fair.commit import (
     DealContext,
     commit_statement,
@@ -241,25 +241,12 @@ class CommitReveal:
         self._to(Step.ABANDONED, now)
         return list(self.unanswered)
 
-    def to_json(self, attempt: int, secrets: bool = True) -> dict[str, Any]:
-        """The round as a transcript keeps it (``secrets=False``: as every peer may hold it)."""
-        return {
-            "attempt": attempt,
-            "commitments": [
-                {
-                    "seat": s,
-                    "commitment": self.commits[s][0].hex(),
-                    "signature": self.commits[s][1].hex(),
-                }
-                for s in self.seats
-            ],
-            "set_signature": self.set_signature.hex(),
-            "echoes": [
-                {"seat": s, "set": self.echoes[s][0].hex(), "signature": self.echoes[s][1].hex()}
-                for s in self.seats
-            ],
-            "secrets": [x.hex() for _, x in self.opened()] if secrets else [],
-        }
+    def attempt(self, number: int, secrets: bool = True) -> DealAttempt:
+        """The finished round as a transcript keeps it (``secrets=False``: as every peer holds
+        the hand in play's, the secrets still unopened)."""
+        return DealAttempt(number, tuple(SignedCommitment(s, *self.commits[s]) for s in self.seats),
+                           self.set_signature, tuple(Echo(s, *self.echoes[s]) for s in self.seats),
+                           tuple(x for _, x in self.opened()) if secrets else ())
 
     def abandon_for(self, seats: Sequence[int], now: float) -> None:
         """Abandon the round because ``seats`` left while it ran (they count as not answering)."""

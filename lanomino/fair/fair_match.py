@@ -173,7 +173,7 @@ class _FairHand:
             r.add_secret(s, secrets[s], 0.0)
         if not r.done:
             raise ProtocolError("the commit-reveal round did not finish")
-        self.deals.append(r.to_json(ctx.attempt))
+        self.deals.append(r.attempt(ctx.attempt).to_json())
         self.digests.append(r.digest)
         opened = r.opened()
         self.secrets.append(opened)

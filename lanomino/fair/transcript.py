@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from lanomino.engine import DRAW, PASS, RESIGN, Action, End, Play, Tile, parse_tile
 from lanomino.engine.errors import EngineError
 from lanomino.fair.adoption import AdoptionError, parse_adoption
+from lanomino.fair.attempt import DealAttempt, Echo, SignedCommitment
 from lanomino.fair.reshuffle import Claim
 from lanomino.fair.statements import (
     end_statement,
@@ -36,15 +37,12 @@ from lanomino.fair.transcript_model import (
     MAX_REFUSED,
     REFUSABLE,
     Abandoned,
-    DealAttempt,
-    Echo,
     HandLog,
     MatchEnd,
     Migration,
     Move,
     Refusal,
     Reshuffled,
-    SignedCommitment,
     Transcript,
     TranscriptError,
 )

@@ -11,6 +11,7 @@ from typing import Any
 from lanomino.engine import Action, Tile
 from lanomino.engine.errors import seat_name
 from lanomino.fair.adoption import Adoption
+from lanomino.fair.attempt import DealAttempt, Echo, SignedCommitment
 from lanomino.fair.reshuffle import Claim
 
 FORMAT = "lanomino.transcript/1"
@@ -21,29 +22,6 @@ class TranscriptError(ValueError):
 
 
 # ----- the model -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SignedCommitment:
-    seat: int
-    commitment: bytes
-    signature: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class Echo:
-    seat: int
-    set_digest: bytes
-    signature: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class DealAttempt:
-    attempt: int
-    commitments: tuple[SignedCommitment, ...]
-    set_signature: bytes
-    echoes: tuple[Echo, ...]
-    secrets: tuple[bytes, ...]  # parallel to ``commitments``
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,10 +27,8 @@ from lanomino.fair.transcript import (
     REFUSABLE,
     Abandoned,
     DealAttempt,
-    Echo,
     Migration,
     Refusal,
-    SignedCommitment,
     end_statement,
     log_statement,
     move_statement,
@@ -79,13 +77,10 @@ class Attempt:
 
     def public(self) -> DealAttempt:
         """The attempt without its secrets (every peer keeps it: a new host needs it)."""
-        r = self.round
-        return DealAttempt(self.ctx.attempt,
-                           tuple(SignedCommitment(s, *r.commits[s]) for s in r.seats),
-                           r.set_signature, tuple(Echo(s, *r.echoes[s]) for s in r.seats), ())
+        return self.round.attempt(self.ctx.attempt, secrets=False)
 
-    def to_json(self, secrets: bool = True) -> JsonObject:
-        return self.round.to_json(self.ctx.attempt, secrets)
+    def to_json(self) -> JsonObject:
+        return self.round.attempt(self.ctx.attempt).to_json()
 
 
 class HandDeal:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from fairkit import make_transcript
 
 from lanomino.fair.commit import DealContext, commitment
 from lanomino.fair.commit_reveal import TRANSITIONS, CommitReveal, RoundError, Step, deal_domain
 from lanomino.fair.identity import Identity, KeyRing
+from lanomino.fair.transcript import parse_transcript
+from lanomino.net.wire.fields import attempt_entry
 
 CTX = DealContext(bytes(16), 1, 1)
 IDS = [Identity.from_seed(bytes([n]) * 32) for n in range(3)]
@@ -93,3 +98,16 @@ def test_each_step_has_its_own_deadline_and_names_who_missed_it() -> None:
 def test_without_a_deadline_a_round_waits() -> None:
     r = started(answer_s=None)
     assert r.deadline is None and r.expire(10**9) == []
+
+
+def test_one_writer_for_a_deal_attempt_that_the_transcript_and_the_wire_both_read_back() -> None:
+    """``DealAttempt.to_json`` writes a transcript's deals and the wire's attempts of the hand in
+    play; the transcript's parser and the wire's field check each give the same value back."""
+    doc = make_transcript("classic", players=3, seed=4)
+    hand = parse_transcript(doc).hands[0]
+    attempt = hand.deals[0]
+    assert len(attempt.secrets) == len(attempt.commitments) == 3
+    assert attempt.to_json() == doc["hands"][0]["deals"][0]
+    on_the_wire = attempt.to_json(secrets=False)
+    assert "secrets" not in on_the_wire
+    assert attempt_entry(on_the_wire, "attempt") == replace(attempt, secrets=())

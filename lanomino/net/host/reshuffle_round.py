@@ -65,7 +65,7 @@ class Round:
         return [(mv["seat"], parse_move(mv, mv["seat"])) for mv in self.moves]
 
     def to_json(self, host: int) -> JsonObject:
-        r = self.round.to_json(0)
+        r = self.round.attempt(0).to_json()
         del r["attempt"]
         return {"term": self.ctx.term, "host": host, "at": self.at, "opener": self.opener,
                 "claims": [c.to_json() for c in self.claims], **r}

@@ -19,11 +19,12 @@ from collections.abc import Callable, Mapping
 from typing import TypeVar, cast
 
 from lanomino.engine import Observation, Rules, Tile
+from lanomino.fair.attempt import DealAttempt
 from lanomino.fair.commit import (
     new_secret,
 )
 from lanomino.fair.identity import Identity, KeyRing
-from lanomino.fair.transcript_model import Abandoned, DealAttempt
+from lanomino.fair.transcript_model import Abandoned
 from lanomino.fair.verify import StreamVerifier
 from lanomino.net.chunks import Reassembler
 from lanomino.net.election import Election

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Annotated, Any, TypeVar, get_type_hints
 
-from lanomino.fair.transcript_model import Abandoned, DealAttempt, Echo, SignedCommitment
+from lanomino.fair.attempt import DealAttempt, Echo, SignedCommitment
+from lanomino.fair.transcript_model import Abandoned
 from lanomino.net.wire.checks import (
     CODE,
     COUNT,
@@ -86,16 +87,6 @@ def attempt_entry(value: Any, where: str) -> DealAttempt:
                              for c in a["commitments"]),
                        a["set_signature"],
                        tuple(Echo(e["seat"], e["set"], e["signature"]) for e in a["echoes"]), ())
-
-
-def attempt_json(a: DealAttempt) -> JsonObject:
-    """``attempt_entry``'s inverse (the same JSON a transcript's deal has, without secrets)."""
-    return {"attempt": a.attempt,
-            "commitments": [{"seat": c.seat, "commitment": c.commitment.hex(),
-                             "signature": c.signature.hex()} for c in a.commitments],
-            "set_signature": a.set_signature.hex(),
-            "echoes": [{"seat": e.seat, "set": e.set_digest.hex(), "signature": e.signature.hex()}
-                       for e in a.echoes]}
 
 
 Attempts = Annotated[tuple[DealAttempt, ...], listof(attempt_entry, MAX_ATTEMPTS)]

@@ -52,7 +52,8 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, get_type_hints
 
-from lanomino.fair.transcript_model import Abandoned, DealAttempt
+from lanomino.fair.attempt import DealAttempt
+from lanomino.fair.transcript_model import Abandoned
 from lanomino.net.chunks import split_body
 from lanomino.net.codec import (
     ENVELOPE_KEYS,
@@ -63,7 +64,7 @@ from lanomino.net.codec import (
 )
 from lanomino.net.errors import LocalProtocolError, RemoteProtocolError
 from lanomino.net.wire.checks import Check, JsonObject, check_fields
-from lanomino.net.wire.fields import annotated_checks, attempt_json
+from lanomino.net.wire.fields import annotated_checks
 from lanomino.net.wire.messages import MESSAGES, Body, Snapshot, SnapshotPart
 from lanomino.net.wire.parts import PARTS, RosterEntry, SnapshotPlay
 
@@ -88,7 +89,7 @@ def _hexes(value: tuple[bytes, ...]) -> list[str]:
 
 
 def _attempts(value: tuple[DealAttempt, ...]) -> list[JsonObject]:
-    return [attempt_json(a) for a in value]
+    return [a.to_json(secrets=False) for a in value]
 
 
 # The hot field types get an encoder of their own (no walk); the rest is walked by ``_json``.
