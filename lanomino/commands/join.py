@@ -242,7 +242,7 @@ def exit_status(outcome: Outcome) -> int:
     """A peer command's exit status: 0 the match ended, 3 the table refused it, 1 it left early."""
     if outcome.finished:
         return 0
-    return 3 if outcome.reason.startswith("refused") else 1
+    return 3 if outcome.refused else 1
 
 
 async def run_node(node: PeerNode, listener: Callable[[object], None], as_json: bool) -> Outcome:

@@ -177,7 +177,9 @@ class Outcome:
     problems: dict[str, int] = field(default_factory=dict)
     hosts: dict[int, int] = field(default_factory=dict)  # term -> the host seat this node saw in it
     migrations: list[Takeover] = field(default_factory=list)  # what it did as a new host
-    rejoin: DirectAddress | None = None  # a host that stepped down: where the table's new host is
+    stepped_down: bool = False  # a host that saw another host of a newer term
+    rejoin: DirectAddress | None = None  # where that new host is, when this host learnt it
+    refused: bool = False  # the table would not seat this node (``reason`` says why)
 
     def to_json(self) -> dict[str, object]:
         """The ``--json`` line of the match's end."""
@@ -187,7 +189,7 @@ class Outcome:
                 "reason": self.reason, "problems": self.problems,
                 "hosts": {str(t): s for t, s in sorted(self.hosts.items())},
                 "migrations": [m.to_json() for m in self.migrations],
-                "stepped_down": self.rejoin is not None or self.reason.startswith("stepped down")}
+                "stepped_down": self.stepped_down}
 
 
 class NodeBase:

@@ -240,6 +240,7 @@ class HostNode(NodeBase):
                             seat_name(event.host))
                 reason = f"stepped down: {seat_name(event.host)} hosts term {event.term}"
                 self._finish(Outcome(False, seat=self.session.host_seat, reason=reason,
+                                     stepped_down=True,
                                      rejoin=self._new_host_address(event.host)))
         if reannounce and self.announcer is not None:
             self._spawn(self.announcer.update(self._announcement()))

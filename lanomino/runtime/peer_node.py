@@ -250,7 +250,8 @@ class PeerNode(NodeBase):
             elif self._ended(event, session.seat, session.stats):
                 pass
             elif isinstance(event, JoinRefused):
-                self._finish(Outcome(False, seat=None, reason=f"refused: {event.reason}"))
+                self._finish(Outcome(False, seat=None, reason=f"refused: {event.reason}",
+                                     refused=True))
             elif isinstance(event, Closed):
                 self._finish(Outcome(False, seat=session.seat, reason=event.reason))
         if member.host is not None:

@@ -35,7 +35,7 @@ async def follow_to_end(host: HostNode, stepped: Outcome,
     finally:
         await peer.close()
     outcome.hosts = {**outcome.hosts, **stepped.hosts}
-    outcome.rejoin = stepped.rejoin
+    outcome.stepped_down, outcome.rejoin = True, stepped.rejoin
     return outcome
 
 

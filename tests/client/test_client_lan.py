@@ -287,3 +287,35 @@ def test_leaving_a_lan_match_before_its_end_marks_it_abandoned(tmp_path: Path) -
         controller.close()
         writer.shutdown(wait=True)
         controller.store.close()
+
+
+def test_a_refused_join_ends_as_refused_with_exit_status_3_and_not_as_a_host_stepping_down(
+        tmp_path: Path) -> None:
+    """How a node's match ended is in typed fields of its outcome (``refused``, ``stepped_down``),
+    not read back out of its reason's words: ``lanomino join`` exits 3 for a refusal."""
+    from lanomino.commands.join import exit_status
+
+    async def main() -> None:
+        host = HostNode(data_dir=tmp_path / "host", rules=Rules.classic(target=1),
+                        rules_name="classic", seats=2, bots=0, level="random", name="Kitchen",
+                        player="Hal", passphrase="three random words", bind="127.0.0.1", port=0,
+                        timings=TIMINGS, interfaces=["127.0.0.1"], headless=True, announce=False)
+        await host.start()
+        hosting = asyncio.ensure_future(host.run())
+        guest = PeerNode(data_dir=tmp_path / "bea", address=DirectAddress(
+                         "127.0.0.1", host.transport.port, host.keys.public), player="Bea",
+                         passphrase="two wrong words", timings=TIMINGS, level="random",
+                         migration=False)
+        try:
+            await guest.start()
+            outcome = await asyncio.wait_for(guest.run(), 20)
+        finally:
+            await guest.close()
+            host.quit()
+            await asyncio.wait_for(hosting, 10)
+            await host.close()
+        assert outcome.refused and not outcome.finished and outcome.reason.startswith("refused")
+        assert exit_status(outcome) == 3
+        assert outcome.to_json()["stepped_down"] is False
+
+    asyncio.run(asyncio.wait_for(main(), 60))
