@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from lanomino.fair.identity import peer_id
 from lanomino.net.wire.messages import RosterEntry
 
-HANDOVER = "handover"  # a host's bye reason starts with this when it leaves a running match
 # Elections need three members: with two, the one left can never make a majority (it waits for
 # its host, then the host has left under the rules).
 MIN_ELECTORATE = 3

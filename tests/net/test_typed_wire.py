@@ -121,3 +121,13 @@ def test_a_deal_attempt_is_parsed_into_bytes_and_a_malformed_one_is_refused_by_n
                                                         "signature": SIG}]}, "seat")):
         with pytest.raises(RemoteProtocolError, match=named.replace("[", r"\[")):
             parse_message(message("deal", {**BODIES["deal"], "attempts": [broken]}))
+
+
+def test_a_hosts_handover_is_a_field_of_its_bye_not_words_in_its_reason() -> None:
+    leaving = m.Bye("the host is leaving", handover=True)
+    wire = envelope(leaving, 3, 9)
+    assert wire["body"] == {"reason": "the host is leaving", "handover": True}
+    assert parse_message(wire).body == leaving
+    assert m.Bye("you left the table").handover is False
+    with pytest.raises(RemoteProtocolError, match="handover"):
+        parse_message(message("bye", {"reason": "handover: quit", "handover": "yes"}))

@@ -34,7 +34,7 @@ from lanomino.fair.identity import Identity
 from lanomino.fair.replay import state_after
 from lanomino.fair.shuffle import derive_deal
 from lanomino.fair.transcript import HandLog, Migration, parse_transcript
-from lanomino.net.election import HANDOVER, majority, members
+from lanomino.net.election import majority, members
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
@@ -126,7 +126,7 @@ class Takeover:
     def hand_over(self, reason: str = "the host is leaving") -> None:
         """Leave a running match on purpose: the peers elect the next host at once (no timeout)."""
         running = self.t.phase in RUNNING
-        bye = m.Bye((f"{HANDOVER}: {reason}" if running else reason)[:300])
+        bye = m.Bye(reason[:300], handover=running)
         for s in self.t.humans():
             self.t.send(s, bye)
         self.t.publish(bye)

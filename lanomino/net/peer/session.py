@@ -46,7 +46,7 @@ from lanomino.fair.transcript import (
     move_json,
     move_statement,
 )
-from lanomino.net.election import HANDOVER, entry_of
+from lanomino.net.election import entry_of
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.peer.deal import PeerDealing, view_after
 from lanomino.net.peer.elections import PeerElections
@@ -343,7 +343,7 @@ class PeerSession(PeerState):
             self._send(self.report())
 
     def _bye_or_handover(self, body: m.Bye) -> None:
-        if body.reason.startswith(HANDOVER) and self.can_elect():
+        if body.handover and self.can_elect():
             self.elect(self.now)  # the host leaves on purpose: the next in line takes over at once
             return
         self._bye(body)

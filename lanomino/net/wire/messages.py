@@ -284,6 +284,7 @@ class Error:
 class Bye:
     TYPE: ClassVar[str] = "bye"
     reason: Reason
+    handover: Annotated[bool, boolean] = False  # a host leaving a running match: elect at once
 
 
 @dataclass(frozen=True, slots=True)
