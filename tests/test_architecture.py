@@ -75,7 +75,7 @@ LAYERS: tuple[Layer, ...] = (
         "lanomino.net.wire",
         may_import=("lanomino.engine", "lanomino.net.codec", "lanomino.net.errors",
                     "lanomino.net.chunks", "lanomino.fair.transcript_model",
-                    "lanomino.fair.attempt"),
+                    "lanomino.fair.attempt", "lanomino.fair.header"),
         never=("time", "asyncio", "socket", "random", *IO_LIBS),
         third_party=(),
     ),

@@ -131,3 +131,26 @@ def test_a_hosts_handover_is_a_field_of_its_bye_not_words_in_its_reason() -> Non
     assert m.Bye("you left the table").handover is False
     with pytest.raises(RemoteProtocolError, match="handover"):
         parse_message(message("bye", {"reason": "handover: quit", "handover": "yes"}))
+
+
+HEADER = {"format": "lanomino.transcript/1", "algorithm": "lanomino-fy-hmac-sha256/1",
+          "table": "0f" * 16, "rules": {"preset": "classic"}, "players": ["ana", "bo"],
+          "keys": [KEY, "ef" * 32]}
+
+
+def test_a_match_header_is_typed_on_arrival_and_a_malformed_one_is_refused_by_name() -> None:
+    body = parse_message(message("match", {"header": HEADER})).body
+    assert isinstance(body, m.Match)
+    header = body.header
+    assert header.table == bytes.fromhex("0f" * 16) and header.keys[1] == bytes.fromhex("ef" * 32)
+    assert header.players == ("ana", "bo") and header.rules == {"preset": "classic"}
+    assert header.to_json() == HEADER  # what the seats sign is exactly what came
+    assert envelope(body, 0, 1)["body"] == {"header": HEADER}
+    # (before, a watcher read header["table"] itself: a header without one raised a KeyError)
+    for broken, named in (({k: v for k, v in HEADER.items() if k != "table"}, "table"),
+                          ({**HEADER, "table": "0f" * 8}, "header.table"),
+                          ({**HEADER, "format": "lanomino.transcript/9"}, "header.format"),
+                          ({**HEADER, "keys": [KEY]}, "header.keys"),
+                          ({**HEADER, "keys": [KEY, "EF" * 32]}, r"header.keys\[1\]")):
+        with pytest.raises(RemoteProtocolError, match=named):
+            parse_message(message("match", {"header": broken}))

@@ -18,10 +18,9 @@ from lanomino.fair.commit import (
 )
 from lanomino.fair.commit_reveal import Step
 from lanomino.fair.escrow import EscrowError, split
+from lanomino.fair.header import MatchHeader
 from lanomino.fair.shuffle import ALGORITHM, derive_deal
 from lanomino.fair.transcript import (
-    header_digest,
-    header_of,
     header_statement,
 )
 from lanomino.net.fair_round import Attempt, HandDeal, RoundError, closing
@@ -48,10 +47,9 @@ class Dealing:
 
     def start_header(self) -> None:
         seats = [s for s in self.t.seats if s is not None]
-        self.t.header = header_of(self.t.table, ALGORITHM, self.t.rules_spec,
-                                  [s.name for s in seats],
-                                [s.identity for s in seats])
-        self.t.digest = header_digest(self.t.header)
+        self.t.header = MatchHeader(self.t.table, ALGORITHM, self.t.rules_spec,
+                                    tuple(s.name for s in seats), tuple(s.identity for s in seats))
+        self.t.digest = self.t.header.digest()
         self.t.header_sigs = {n: p.identity.sign_statement(header_statement(self.t.digest, n))
                             for n, p in self.t.local.items()}
         self.t.go(Phase.HEADER)
@@ -73,7 +71,8 @@ class Dealing:
     def _begin(self) -> None:
         sigs = [self.t.header_sigs[n].hex() for n in range(self.t.players)]
         self.t.state = new_game(self.t.rules, self.t.players)
-        self.t.doc = {**self.t.header, "header_signatures": sigs, "hands": [],
+        assert self.t.header is not None
+        self.t.doc = {**self.t.header.to_json(), "header_signatures": sigs, "hands": [],
                     "end": closing(self.t.identity, self.t.digest, self.t.host_seat, 0, False,
                                    None, self.t.state.scores)}
         begin = m.Begin(tuple(self.t.header_sigs[n] for n in range(self.t.players)))

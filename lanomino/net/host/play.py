@@ -370,7 +370,8 @@ class Playing:
         n = seat.seat
         if self.t.doc is not None:
             self.t.send_bots(seat)
-        if self.t.phase is Phase.HEADER and n not in self.t.header_sigs:
+        if (self.t.phase is Phase.HEADER and self.t.header is not None
+                and n not in self.t.header_sigs):
             self.t.send(seat, m.Match(self.t.header))
         if d is None or self.t.phase not in ROUND:
             if n in self.dealing.escrow_shares and self.t.phase is Phase.PLAY:

@@ -36,6 +36,7 @@ from lanomino.engine import (
 from lanomino.engine.errors import seat_name
 from lanomino.engine.observe import public_event
 from lanomino.fair.adoption import Adoption
+from lanomino.fair.header import MatchHeader
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.statements import blame_statement
 from lanomino.fair.transcript import TranscriptError
@@ -140,7 +141,7 @@ class Table:
         self.seats: list[Seat | None] = [None] * players
         self.by_curve: dict[str, int] = {}  # the seat each proven CURVE key sits in
         self.state: GameState | None = None
-        self.header: JsonObject = {}
+        self.header: MatchHeader | None = None
         self.digest = ""
         self.header_sigs: dict[int, bytes] = {}
         self.doc: JsonObject | None = None  # the transcript so far

@@ -74,7 +74,7 @@ class Takeover:
         ``bot_policy(level)``."""
         self.t.term, self.t.host_seat = term, peer.seat
         self.lost_host, self.carried = lost_host, peer
-        self.t.table, self.t.header, self.t.digest = peer.table, dict(peer.header), peer.digest
+        self.t.table, self.t.header, self.t.digest = peer.table, peer.header, peer.digest
         self.t.rules_spec = peer.doc and peer.doc["rules"] or self.t.rules_spec
         self.t.local = {peer.seat: self.t.local[0]}
         if bot_policy is not None:
@@ -248,7 +248,7 @@ class Takeover:
         seat leaves then), under a new id so no secret committed for its deal is used again."""
         self.t.table = new_table_id()
         self.t.adoption = None  # the new match's header lists the adopted keys themselves
-        self.t.state, self.t.doc, self.t.header = None, None, {}
+        self.t.state, self.t.doc, self.t.header = None, None, None
         self.t.digest, self.t.header_sigs = "", {}
         self.dealing.local_secrets = {}
 

@@ -83,7 +83,7 @@ class Watching:
             t.out.append(t.watchers.send(w, part, t.term, t.now))
         if not parts:
             t.out.append(t.watchers.send(w, snapshot, t.term, t.now))
-        if t.phase is Phase.HEADER:  # the match is about to begin: the header it begins with
+        if t.phase is Phase.HEADER and t.header is not None:  # the header the match begins with
             t.out.append(t.watchers.send(w, m.Match(t.header), t.term, t.now))
 
     def send_snapshots(self) -> None:

@@ -17,6 +17,7 @@ from lanomino.fair.commit import (
     set_digest,
     set_statement,
 )
+from lanomino.fair.header import MatchHeader
 from lanomino.fair.replay import state_after
 from lanomino.fair.transcript import (
     TranscriptError,
@@ -241,8 +242,8 @@ class PeerDealing:
         if doc is None:
             return
         transcript = parse_transcript({**doc, "end": doc["end"]})
-        self.p.header = {k: doc[k] for k in ("format", "algorithm", "table", "rules", "players",
-                                             "keys")}
+        self.p.header = MatchHeader(transcript.table, transcript.algorithm, transcript.rules_spec,
+                                    transcript.players, transcript.keys)
         self.p.digest, self.p.keys = transcript.header_digest, list(transcript.keys)
         self.p.table = transcript.table
         self.p.doc = doc

@@ -41,7 +41,6 @@ from lanomino.fair.commit import (
 from lanomino.fair.identity import Identity
 from lanomino.fair.transcript import (
     TranscriptError,
-    header_digest,
     header_statement,
     move_json,
     move_statement,
@@ -357,34 +356,32 @@ class PeerSession(PeerState):
 
     def _match(self, body: m.Match) -> None:
         header = body.header
-        keys = [bytes.fromhex(k) for k in header.get("keys", []) if isinstance(k, str)]
-        if self.watch:  # nothing to sign: a watcher only keeps the header to check the hands
-            self.header, self.keys, self.digest = header, keys, header_digest(header)
-            self.table = bytes.fromhex(header["table"])
-            self.doc, self.view = None, None
-            return
-        if len(keys) != self.players or keys[self.seat] != self.identity.public_key:
-            raise ValueError("the match header does not list this seat's key")
-        if Rules.from_spec(header.get("rules", {})) != self.rules:
-            raise ValueError("the match header's rules are not the table's")
-        self.header, self.keys, self.digest = header, keys, header_digest(header)
-        self.table = bytes.fromhex(header["table"])
+        if not self.watch:  # (a watcher signs nothing: it only keeps the header to check hands)
+            if (len(header.keys) != self.players
+                    or header.keys[self.seat] != self.identity.public_key):
+                raise ValueError("the match header does not list this seat's key")
+            if Rules.from_spec(header.rules) != self.rules:
+                raise ValueError("the match header's rules are not the table's")
+        self.header, self.keys, self.digest = header, list(header.keys), header.digest()
+        self.table = header.table
         self.doc, self.view = None, None
+        if self.watch:
+            return
         self.committed, self.echoed = {}, {}
         sig = self.identity.sign_statement(header_statement(self.digest, self.seat))
         self._send(m.Agree(sig))
 
     def _begin(self, body: m.Begin) -> None:
         sigs = body.signatures
-        if not self.header or len(sigs) != self.players:
+        if self.header is None or len(sigs) != self.players:
             raise ValueError("begin before the header, or with the wrong number of signatures")
         for seat, sig in enumerate(sigs):
             statement = header_statement(self.digest, seat)
             if not self.ring.verify_statement(self.keys[seat], sig, statement):
                 raise ValueError(f"{seat_name(seat)}'s header signature does not verify")
         assert self.rules is not None
-        self.doc = {**self.header, "header_signatures": [s.hex() for s in sigs], "hands": [],
-                    "end": None}
+        self.doc = {**self.header.to_json(), "header_signatures": [s.hex() for s in sigs],
+                    "hands": [], "end": None}
         self.view = PeerView(self.rules, self.players, self.seat)
 
 

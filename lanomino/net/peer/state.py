@@ -23,6 +23,7 @@ from lanomino.fair.attempt import DealAttempt
 from lanomino.fair.commit import (
     new_secret,
 )
+from lanomino.fair.header import MatchHeader
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.transcript_model import Abandoned
 from lanomino.fair.verify import StreamVerifier
@@ -114,7 +115,7 @@ class PeerState:
         self.roster: list[m.RosterEntry] = []
         self.rules: Rules | None = None
         self.table = b""
-        self.header: JsonObject = {}
+        self.header: MatchHeader | None = None
         self.digest = ""
         self.keys: list[bytes] = []
         self.doc: JsonObject | None = None

@@ -7,7 +7,9 @@ from dataclasses import fields
 from typing import Annotated, Any, TypeVar, get_type_hints
 
 from lanomino.fair.attempt import DealAttempt, Echo, SignedCommitment
+from lanomino.fair.header import FORMAT, TABLE_ID_BYTES, MatchHeader
 from lanomino.fair.transcript_model import Abandoned
+from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.wire.checks import (
     CODE,
     COUNT,
@@ -24,6 +26,7 @@ from lanomino.net.wire.checks import (
     Check,
     JsonObject,
     check_fields,
+    hexbytes,
     integer,
     listof,
     name_text,
@@ -89,6 +92,24 @@ def attempt_entry(value: Any, where: str) -> DealAttempt:
                        tuple(Echo(e["seat"], e["set"], e["signature"]) for e in a["echoes"]), ())
 
 
+HEADER_ENTRY: dict[str, Check] = {
+    "format": text(40), "algorithm": text(40, r"[0-9a-z./-]+"), "table": hexbytes(TABLE_ID_BYTES),
+    "rules": obj, "players": listof(text(MAX_TEXT), MAX_SEATS), "keys": listof(KEY32, MAX_SEATS),
+}
+
+
+def header_entry(value: Any, where: str) -> MatchHeader:
+    """A match's header: its fields checked, the table id and the keys as bytes (the rules' spec
+    stays JSON: ``Rules.from_spec`` reads it)."""
+    h = check_fields(obj(value, where), HEADER_ENTRY, where)
+    if h["format"] != FORMAT:
+        raise RemoteProtocolError(f"field '{where}.format': expected {FORMAT!r}")
+    if not 2 <= len(h["keys"]) == len(h["players"]):
+        raise RemoteProtocolError(f"field '{where}.keys': one key for each of 2 or more players")
+    return MatchHeader(h["table"], h["algorithm"], h["rules"], h["players"], h["keys"])
+
+
+Header = Annotated[MatchHeader, header_entry]
 Attempts = Annotated[tuple[DealAttempt, ...], listof(attempt_entry, MAX_ATTEMPTS)]
 
 

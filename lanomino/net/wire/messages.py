@@ -7,8 +7,8 @@ from these classes, so a rule is written here once, and encodes a value back to 
 (``to_body``: bytes as lowercase hex, tuples as lists). What each message means is told there. Pure.
 
 A field typed ``JsonObject`` is JSON the receiving part checks further (a transcript entry, a
-match header, a signed move as it was signed): the JSON boundary stays there. Nested values with
-a shape of their own are typed (a roster entry, a hand in play: ``parts.py``; ``Abandoned``).
+signed move as it was signed): the JSON boundary stays there. Nested values with a shape of their
+own are typed (a roster entry, a hand in play: ``parts.py``; a match header; ``Abandoned``).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from lanomino.net.wire.fields import (
     Curve,
     Events,
     Hand,
+    Header,
     Key,
     Name,
     Object,
@@ -61,8 +62,6 @@ from lanomino.net.wire.parts import RosterList
 from lanomino.net.wire.parts import SnapshotPlay as SnapshotPlay
 
 # ----- joining ---------------------------------------------------------------------------------
-
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +129,7 @@ class Roster:
 @dataclass(frozen=True, slots=True)
 class Match:
     TYPE: ClassVar[str] = "match"
-    header: Object
+    header: Header
 
 
 @dataclass(frozen=True, slots=True)

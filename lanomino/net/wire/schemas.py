@@ -53,6 +53,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, get_type_hints
 
 from lanomino.fair.attempt import DealAttempt
+from lanomino.fair.header import MatchHeader
 from lanomino.fair.transcript_model import Abandoned
 from lanomino.net.chunks import split_body
 from lanomino.net.codec import (
@@ -96,7 +97,7 @@ def _attempts(value: tuple[DealAttempt, ...]) -> list[JsonObject]:
 _ENCODERS: dict[object, Encoder] = {
     bytes: bytes.hex, bytes | None: _hex_or_none, tuple[bytes, ...]: _hexes,
     tuple[int, ...]: list, tuple[str, ...]: list, tuple[JsonObject, ...]: list,
-    tuple[DealAttempt, ...]: _attempts,
+    tuple[DealAttempt, ...]: _attempts, MatchHeader: MatchHeader.to_json,
 }
 
 
