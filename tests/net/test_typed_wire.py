@@ -154,3 +154,17 @@ def test_a_match_header_is_typed_on_arrival_and_a_malformed_one_is_refused_by_na
                           ({**HEADER, "keys": [KEY, "EF" * 32]}, r"header.keys\[1\]")):
         with pytest.raises(RemoteProtocolError, match=named):
             parse_message(message("match", {"header": broken}))
+
+
+def test_a_reports_claim_is_typed_on_arrival_its_tiles_parsed_and_each_listed_once() -> None:
+    claim = {"seat": 2, "dealt": ["6-4", "0-0"], "drawn": ["3-1"], "signature": SIG}
+    body = parse_message(message("report", {**BODIES["report"], "claim": claim})).body
+    assert isinstance(body, m.Report) and body.claim is not None
+    assert body.claim.seat == 2 and [str(t) for t in body.claim.dealt] == ["6-4", "0-0"]
+    assert body.claim.signature == bytes.fromhex(SIG)
+    assert envelope(body, 1, 4)["body"]["claim"] == claim  # the inverse
+    for broken, named in (({**claim, "drawn": ["6-4", "6-4"]}, "listed twice"),
+                          ({**claim, "dealt": ["6-x"]}, r"claim.dealt"),
+                          ({**claim, "opener": 0}, "unknown field 'opener'")):
+        with pytest.raises(RemoteProtocolError, match=named):
+            parse_message(message("report", {**BODIES["report"], "claim": broken}))

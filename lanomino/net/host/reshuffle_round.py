@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from lanomino.engine import Action, GameState, HandStarted
 from lanomino.engine.errors import EngineError
@@ -34,7 +33,7 @@ from lanomino.net.fair_round import RoundError
 from lanomino.net.host.table import Seat, Table
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import JsonObject
-from lanomino.net.wire.values import parse_move, tiles_from_text
+from lanomino.net.wire.values import parse_move
 
 MAX_CLAIM_ROUNDS = 4
 
@@ -112,10 +111,9 @@ class Reshuffling:
             return False
         claims: dict[int, rs.Claim] = {}
         for n, report in sorted(reports.items()):
-            raw = report.claim
-            claim = self._parse_claim(n, hand.number,
-                                      raw) if report.hand == hand.number else None
-            if claim is not None:
+            claim = report.claim
+            if report.hand == hand.number and self._signed(n, hand.number, claim):
+                assert claim is not None
                 claims[n] = claim
         if not self._fitting(state, hand, claims, actions):
             return False
@@ -158,21 +156,13 @@ class Reshuffling:
     def _verify(self, seat: int, signature: bytes, statement: JsonObject) -> bool:
         return bool(self.t.ring.verify_statement(self.t.seat(seat).identity, signature, statement))
 
-    def _parse_claim(self, seat: int, hand: int, raw: Any) -> rs.Claim | None:
-        """A member's claim as the new host checks it (signature, shape); None if it does not."""
-        t = self.t
-        try:
-            if not isinstance(raw, dict) or raw.get("seat") != seat:
-                return None
-            dealt = tiles_from_text(raw["dealt"], "claim.dealt")
-            drawn = tiles_from_text(raw["drawn"], "claim.drawn")
-            sig = bytes.fromhex(raw["signature"])
-            statement = rs.claim_statement(t.digest, hand, t.term, seat, dealt, drawn)
-            if not self._verify(seat, sig, statement):
-                return None
-            return rs.Claim(seat, dealt, drawn, sig)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            return None
+    def _signed(self, seat: int, hand: int, claim: rs.Claim | None) -> bool:
+        """A member's claim (typed on arrival) is its own, and signed for this hand and term."""
+        if claim is None or claim.seat != seat:
+            return False
+        statement = rs.claim_statement(self.t.digest, hand, self.t.term, seat, claim.dealt,
+                                       claim.drawn)
+        return self._verify(seat, claim.signature, statement)
 
     # ----- the members' answers (the session's dispatch table calls these) -------------------
 

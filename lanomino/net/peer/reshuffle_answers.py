@@ -18,7 +18,6 @@ from lanomino.fair.commit import set_digest
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.net.view import PeerView
 from lanomino.net.wire import messages as m
-from lanomino.net.wire.checks import JsonObject
 
 
 class PeerSide(Protocol):
@@ -52,7 +51,7 @@ class ReshuffleAnswers:
         # be re-shuffled again: the first re-shuffle's claims went with that host)
         self.hands: set[int] = set()
 
-    def claim(self, hand: int) -> JsonObject | None:
+    def claim(self, hand: int) -> rs.Claim | None:
         """This seat's signed claim of its part of the hand in play (the ``report``'s ``claim``)."""
         peer = self.peer
         view = peer.view
@@ -65,10 +64,7 @@ class ReshuffleAnswers:
         drawn = tuple(e.tile for e in view.history
                       if isinstance(e, TileDrawn) and e.seat == peer.seat and e.tile is not None)
         statement = rs.claim_statement(peer.digest, hand, peer.term, peer.seat, dealt, drawn)
-        return {"seat": peer.seat, "dealt": [str(t) for t in dealt],
-                "drawn": [str(t) for t in drawn],
-                "opener": started.opener,
-                "signature": peer.identity.sign_statement(statement).hex()}
+        return rs.Claim(peer.seat, dealt, drawn, peer.identity.sign_statement(statement))
 
     def _ctx(self, body: m.ReshuffleCommitReq | m.ReshuffleSet | m.ReshuffleRevealReq,
              ) -> rs.ReshuffleContext:

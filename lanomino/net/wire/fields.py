@@ -8,6 +8,7 @@ from typing import Annotated, Any, TypeVar, get_type_hints
 
 from lanomino.fair.attempt import DealAttempt, Echo, SignedCommitment
 from lanomino.fair.header import FORMAT, TABLE_ID_BYTES, MatchHeader
+from lanomino.fair.reshuffle import Claim
 from lanomino.fair.transcript_model import Abandoned
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.wire.checks import (
@@ -22,6 +23,7 @@ from lanomino.net.wire.checks import (
     MAX_TEXT,
     SEAT,
     SIG,
+    TILE_TEXT,
     VIEWER,
     Check,
     JsonObject,
@@ -31,9 +33,11 @@ from lanomino.net.wire.checks import (
     listof,
     name_text,
     obj,
+    optional,
     pair,
     text,
 )
+from lanomino.net.wire.values import tiles_from_text
 
 Hand = Annotated[int, HAND]
 Count = Annotated[int, COUNT]
@@ -109,7 +113,20 @@ def header_entry(value: Any, where: str) -> MatchHeader:
     return MatchHeader(h["table"], h["algorithm"], h["rules"], h["players"], h["keys"])
 
 
+CLAIM_ENTRY: dict[str, Check] = {"seat": SEAT, "dealt": listof(TILE_TEXT, 28),
+                                 "drawn": listof(TILE_TEXT, 28), "signature": SIG}
+
+
+def claim_entry(value: Any, where: str) -> Claim:
+    """A member's signed claim of its part of the deal (for a re-shuffle): its tiles parsed, each
+    listed once; the new host checks the signature."""
+    c = check_fields(obj(value, where), CLAIM_ENTRY, where)
+    return Claim(c["seat"], tiles_from_text(c["dealt"], f"{where}.dealt"),
+                 tiles_from_text(c["drawn"], f"{where}.drawn"), c["signature"])
+
+
 Header = Annotated[MatchHeader, header_entry]
+MaybeClaim = Annotated[Claim | None, optional(claim_entry)]
 Attempts = Annotated[tuple[DealAttempt, ...], listof(attempt_entry, MAX_ATTEMPTS)]
 
 

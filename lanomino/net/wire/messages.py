@@ -45,6 +45,7 @@ from lanomino.net.wire.fields import (
     Hand,
     Header,
     Key,
+    MaybeClaim,
     Name,
     Object,
     Reason,
@@ -60,6 +61,14 @@ from lanomino.net.wire.fields import (
 from lanomino.net.wire.parts import RosterEntry as RosterEntry  # (re-exported with the messages)
 from lanomino.net.wire.parts import RosterList
 from lanomino.net.wire.parts import SnapshotPlay as SnapshotPlay
+from lanomino.net.wire.reshuffle_messages import (  # (re-exported with the messages)
+    ReshuffleCommit as ReshuffleCommit,
+)
+from lanomino.net.wire.reshuffle_messages import ReshuffleCommitReq as ReshuffleCommitReq
+from lanomino.net.wire.reshuffle_messages import ReshuffleEcho as ReshuffleEcho
+from lanomino.net.wire.reshuffle_messages import ReshuffleReveal as ReshuffleReveal
+from lanomino.net.wire.reshuffle_messages import ReshuffleRevealReq as ReshuffleRevealReq
+from lanomino.net.wire.reshuffle_messages import ReshuffleSet as ReshuffleSet
 
 # ----- joining ---------------------------------------------------------------------------------
 
@@ -329,62 +338,9 @@ class Report:
     moves: Annotated[tuple[JsonObject, ...], listof(obj, MAX_MOVES)]
     signatures: Annotated[tuple[bytes, ...], listof(SIG, MAX_MOVES)]
     escrow: Annotated[Escrow | None, optional(nested(Escrow))]  # the share this peer holds
-    claim: Annotated[JsonObject | None, optional(obj)]
+    claim: MaybeClaim  # for a re-shuffle
     last: Annotated[JsonObject | None, optional(obj)]
     refused: Annotated[tuple[Blame, ...], listof(nested(Blame), MAX_BLAMES)]  # the hand's
-
-
-@dataclass(frozen=True, slots=True)
-class ReshuffleCommitReq:
-    TYPE: ClassVar[str] = "reshuffle_commit_req"
-    hand: Hand
-    term: Hand
-    at: Count
-
-
-@dataclass(frozen=True, slots=True)
-class ReshuffleCommit:
-    TYPE: ClassVar[str] = "reshuffle_commit"
-    hand: Hand
-    term: Hand
-    commitment: Key
-    signature: Signature
-
-
-@dataclass(frozen=True, slots=True)
-class ReshuffleSet:
-    TYPE: ClassVar[str] = "reshuffle_set"
-    hand: Hand
-    term: Hand
-    at: Count
-    opener: Seat
-    claims: Key
-    commitments: Commitments
-    signature: Signature
-
-
-@dataclass(frozen=True, slots=True)
-class ReshuffleEcho:
-    TYPE: ClassVar[str] = "reshuffle_echo"
-    hand: Hand
-    term: Hand
-    set: Key
-    signature: Signature
-
-
-@dataclass(frozen=True, slots=True)
-class ReshuffleRevealReq:
-    TYPE: ClassVar[str] = "reshuffle_reveal_req"
-    hand: Hand
-    term: Hand
-
-
-@dataclass(frozen=True, slots=True)
-class ReshuffleReveal:
-    TYPE: ClassVar[str] = "reshuffle_reveal"
-    hand: Hand
-    term: Hand
-    secret: Key
 
 
 Body = (Hello | Challenge | Auth | Watch | Welcome | Refused | Roster | Match | Agree | Begin

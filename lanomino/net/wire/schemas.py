@@ -54,6 +54,7 @@ from typing import Any, get_type_hints
 
 from lanomino.fair.attempt import DealAttempt
 from lanomino.fair.header import MatchHeader
+from lanomino.fair.reshuffle import Claim
 from lanomino.fair.transcript_model import Abandoned
 from lanomino.net.chunks import split_body
 from lanomino.net.codec import (
@@ -89,6 +90,10 @@ def _hexes(value: tuple[bytes, ...]) -> list[str]:
     return [v.hex() for v in value]
 
 
+def _claim_or_none(value: Claim | None) -> JsonObject | None:
+    return None if value is None else value.to_json()
+
+
 def _attempts(value: tuple[DealAttempt, ...]) -> list[JsonObject]:
     return [a.to_json(secrets=False) for a in value]
 
@@ -98,6 +103,7 @@ _ENCODERS: dict[object, Encoder] = {
     bytes: bytes.hex, bytes | None: _hex_or_none, tuple[bytes, ...]: _hexes,
     tuple[int, ...]: list, tuple[str, ...]: list, tuple[JsonObject, ...]: list,
     tuple[DealAttempt, ...]: _attempts, MatchHeader: MatchHeader.to_json,
+    Claim | None: _claim_or_none,
 }
 
 
