@@ -160,7 +160,8 @@ class MigratingTable:
         return moved
 
     def _peer_event(self, m: Machine, event: SessionEvent) -> None:
-        assert m.peer is not None
+        if m.peer is None:  # it became the host earlier in this batch: its peer's events are moot
+            return
         if isinstance(event, YourTurn) and m.peer.pending_move is None:
             m.peer.submit(m.policy(event.observation), self.now)
         elif isinstance(event, HostChanged):
