@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from lanomino.engine import (
     RESIGN,
@@ -42,6 +41,7 @@ from lanomino.net.session_base import (
 )
 from lanomino.net.watchers import VIEWER
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.schemas import snapshot_parts
 from lanomino.net.wire.values import event_to_json, parse_move
 
@@ -94,7 +94,7 @@ class Playing:
         sig = self.t.local[seat].identity.sign_statement(statement)
         self._record(seat, move, sig, events, d)
 
-    def _record(self, seat: int, move: dict[str, Any], sig: bytes, events: list[Event],
+    def _record(self, seat: int, move: JsonObject, sig: bytes, events: list[Event],
                 d: HandDeal) -> None:
         """A move applied: keep it for the transcript, send each peer its view, end the hand."""
         assert self.t.state is not None

@@ -64,6 +64,7 @@ from lanomino.net.session_base import (
 )
 from lanomino.net.view import PeerView
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.schemas import parse_message
 
 
@@ -80,7 +81,7 @@ class PeerSession(PeerState):
                          timings=timings, secrets=secrets, secret_source=secret_source, term=term,
                          migration=migration, watch=watch)
         # (digest, hand, index, move JSON, signature): a move signed ahead by ``presign``
-        self._presigned: tuple[str, int, int, dict[str, Any], bytes] | None = None
+        self._presigned: tuple[str, int, int, JsonObject, bytes] | None = None
         self.dealing = d = PeerDealing(self)
         self.elections = PeerElections(self)
         r = self.reshuffle
@@ -128,7 +129,7 @@ class PeerSession(PeerState):
             self.go(Phase.CONNECTING)
         self._hello()
 
-    def take_outgoing(self) -> list[dict[str, Any]]:
+    def take_outgoing(self) -> list[JsonObject]:
         out, self._out = self._out, []
         return out
 
