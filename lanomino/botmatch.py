@@ -1,7 +1,9 @@
 """Whole matches between bots, in-process: used by ``lanomino selfplay`` and benchmarks.
 
-Compiled with mypyc when installed (see setup.py): the loop below runs at engine speed, and every
+Compiled with mypyc when installed (see setup.py): the loops below run at engine speed, and every
 move costs one ``observe`` (its legal moves computed there, once), one bot call and one ``apply``.
+``play_matches`` is selfplay's loop over matches, here rather than in the command so that it is
+compiled too (a one-hand match is short: interpreted, the loop cost about a tenth of the match).
 ``shuffle`` and ``seeded`` (bots/chance.py) draw as ``random.Random`` does, at a fraction of its
 interpreted cost.
 """
@@ -9,7 +11,7 @@ interpreted cost.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -79,6 +81,47 @@ def play_match(
             totals[side] += points
     record = builder.to_json() if builder else None
     return _result(state.outcome, state.dealt_hands, tuple(totals), record)
+
+
+class Tally:
+    """The summary of many matches: wins per side, matches without a winner, hands, points."""
+
+    def __init__(self, sides: int) -> None:
+        self.wins = [0] * sides
+        self.no_winner = 0
+        self.hands = 0  # void deals excluded
+        self.points = [0] * sides  # hand points per side, over every match
+
+    def add(self, result: MatchResult) -> None:
+        winner = result.outcome.winner
+        if winner is None:
+            self.no_winner += 1
+        else:
+            self.wins[winner] += 1
+        self.hands += result.hands
+        points = self.points
+        for side, gained in enumerate(result.hand_points):
+            points[side] += gained
+
+
+def play_matches(
+    tally: Tally,
+    rules: Rules,
+    bots: Sequence[Bot],
+    rng: random.Random,
+    games: int,
+    names: Sequence[str] | None = None,
+    keep_record: bool = False,
+    each: Callable[[int, MatchResult], None] | None = None,
+) -> None:
+    """Play ``games`` matches one after the other with ``play_match`` (the same ``rng``
+    throughout) and add them to ``tally``; ``each(game, result)`` is called after each one
+    (game counts from 1)."""
+    for game in range(1, games + 1):
+        result = play_match(rules, bots, rng, names, keep_record)
+        tally.add(result)
+        if each is not None:
+            each(game, result)
 
 
 _NEW_RESULT: Final[Any] = MatchResult.__new__
