@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, Final, cast, overload
+from typing import TYPE_CHECKING, Any, Final, cast, overload
 
 from lanomino.engine.actions import Action
 from lanomino.engine.events import Event, HandEnded, MatchEnded, TileDrawn
@@ -27,6 +27,9 @@ from lanomino.engine.line import Line
 from lanomino.engine.rules import Rules
 from lanomino.engine.state import GameState, Phase
 from lanomino.engine.tiles import Tile, tiles_in
+
+if TYPE_CHECKING:  # a native 64-bit int when compiled (mypyc); a plain int to Python
+    from mypy_extensions import i64
 
 
 class History:
@@ -172,8 +175,8 @@ def observe(state: GameState, seat: int) -> Observation:
     hand_no = state.hand_no
     dealt_hands = state.dealt_hands
     hand = tiles_in(state.hands[seat])
-    # The same tuple either way: map() is the faster interpreted; compiled, a native loop over
-    # the 7-bit slices' counts (h.bit_count() is a method call into the interpreter).
+    # The same tuple either way: map() is the faster interpreted; compiled, a native loop and a
+    # native count (h.bit_count() is a method call into the interpreter).
     hands = state.hands
     hand_sizes = (
         tuple([_tile_count(h) for h in hands]) if _COMPILED else tuple(map(int.bit_count, hands))
@@ -248,15 +251,17 @@ def _draft_class() -> Any:
 
 _Draft: Final[Any] = None if _COMPILED else _draft_class()
 _NEW_OBSERVATION: Final[Any] = Observation.__new__  # looked up once, not at every observation
-_COUNTS: Final = tuple(m.bit_count() for m in range(128))
 
 
 def _tile_count(mask: int) -> int:
-    """``mask.bit_count()`` of a (double-six) hand mask, by four lookups."""
-    return (
-        _COUNTS[mask & 127] + _COUNTS[mask >> 7 & 127] + _COUNTS[mask >> 14 & 127]
-        + _COUNTS[mask >> 21 & 127]
-    )
+    """``mask.bit_count()`` of a (double-six) hand mask, below 2**32: the bits are summed in
+    pairs, nibbles and bytes, then the four bytes by one multiplication (no product passes
+    2**58). Compiled, on a native 64-bit int: a tenth of the four table lookups it replaces."""
+    x: i64 = mask
+    x -= x >> 1 & 0x55555555
+    x = (x & 0x33333333) + (x >> 2 & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return int(x * 0x01010101 >> 24 & 0xFF)
 
 
 def _native_observation(
