@@ -30,6 +30,8 @@ _PLAY: Final = Phase.PLAY
 _new_tuple: Final = tuple.__new__
 _DOMINO: Final = HandEnd.DOMINO
 _BLOCKED: Final = HandEnd.BLOCKED
+_LEFT: Final = End.LEFT
+_RIGHT: Final = End.RIGHT
 _SEATS: Final = range(4)  # Rules.check_players: 2 to 4 seats
 
 
@@ -94,14 +96,17 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
         hands = state.hands
         hand = hands[seat]
         if end is not None and hand & tile.bit:
+            # The end as a plain int: compiled, indexing a list by the End itself is a generic
+            # item lookup (four of them here).
+            e = 0 if end is _LEFT else 1 if end is _RIGHT else int(end)
             ends = state.line.ends
-            exposed = OTHER[tile.index][ends[end]]
+            exposed = OTHER[tile.index][ends[e]]
             if exposed >= 0:
-                ends[end] = exposed
+                ends[e] = exposed
                 state.line.tiles += 1
                 hand ^= tile.bit
                 hands[seat] = hand
-                played = _PLAYED[seat][tile.index][end][exposed]
+                played = _PLAYED[seat][tile.index][e][exposed]
                 if played is None or played.end is not end:  # new, or an end given as an int
                     played = _play_event(seat, tile, end, exposed)
                 state.history.append(played)
