@@ -19,6 +19,9 @@ _new_tuple: Final = tuple.__new__
 _DOMINO: Final = HandEnd.DOMINO
 _TARGET: Final = HandEnd.TARGET
 _BLOCKED: Final = HandEnd.BLOCKED
+_BY_TARGET: Final = MatchEnd.TARGET
+_ONE_HAND: Final = MatchEnd.ONE_HAND
+_RESIGNED: Final = MatchEnd.RESIGNED
 
 
 def round_to_5(points: int) -> int:
@@ -32,12 +35,12 @@ def end_of_hand(
     """The HandEnded event for a hand that ended as ``end`` says, and the seat that won it (if
     any)."""
     rules = state.rules
-    active = state.active
-    pips: list[int | None] = [pips_of(h) for h in state.hands]
+    hands = state.hands
+    pips: list[int | None] = [pips_of(h) for h in hands]
     if state.departed:
         for seat in state.departed:
             pips[seat] = None
-        live_sides = sorted({state.side_of(s) for s in range(state.players) if active[s]})
+        live_sides = _live_sides(state)
     else:
         live_sides = list(range(state.sides))
     if rules.partnership:
@@ -53,7 +56,7 @@ def end_of_hand(
     if end is _DOMINO or end is _TARGET:
         assert mover is not None
         winner, winner_seat = state.side_of(mover), mover
-        others = sum(side_pips[x] for x in live_sides if x != winner)
+        others = _others(side_pips, live_sides, winner)
         counted = others if end is _DOMINO else 0
         earned = _earned(rules, counted)
         tally = _new_tuple(HandTally, (mover, others, side_pips[winner], counted, earned, (), None))
@@ -63,7 +66,7 @@ def end_of_hand(
         others = counted = 0
         if winner is not None:
             winner_seat = _lightest_member(state, winner, pips)
-            others = sum(side_pips[x] for x in live_sides if x != winner)
+            others = _others(side_pips, live_sides, winner)
             counted = others - low if rules.blocked_scoring == "difference" else others
         earned = _earned(rules, counted)
         tally = _new_tuple(HandTally, (None, others, low, counted, earned, tied, lightest))
@@ -73,11 +76,22 @@ def end_of_hand(
     points = list(state.hand_points)
     if winner is not None:
         points[winner] += tally.earned
-    hands = tuple(map(tiles_in, state.hands))
+    # A list comprehension rather than map(): compiled, each call is then native.
+    shown = tuple([tiles_in(h) for h in hands])
     ended = _new_tuple(
-        HandEnded, (state.hand_no, end, winner, tuple(points), tuple(pips), hands, tally)
+        HandEnded, (state.hand_no, end, winner, tuple(points), tuple(pips), shown, tally)
     )
     return ended, winner_seat
+
+
+def _others(side_pips: list[int], live_sides: list[int], winner: int) -> int:
+    """The pips left on the live sides other than ``winner``'s (a loop, not sum() over a
+    generator: compiled, the generator is an object and each step a call)."""
+    total = 0
+    for x in live_sides:
+        if x != winner:
+            total += side_pips[x]
+    return total
 
 
 def _earned(rules: Rules, counted: int) -> int:
@@ -123,14 +137,14 @@ def end_of_match(state: GameState, forced_winner: int | None) -> MatchEnded | No
     last = state.results[-1] if state.results else None
     if forced_winner is None and rules.target and max(state.scores) < rules.target:
         return None  # the common case, decided before anything is built
-    live = sorted({state.side_of(s) for s in range(state.players) if state.active[s]})
-    why = MatchEnd.TARGET
+    live = _live_sides(state)
+    why = _BY_TARGET
     if forced_winner is not None:
         winner: int | None = forced_winner
-        why = MatchEnd.RESIGNED
+        why = _RESIGNED
     elif rules.target == 0:
         winner = last.winner if last is not None else None
-        why = MatchEnd.ONE_HAND
+        why = _ONE_HAND
     else:
         best = max(state.scores[x] for x in live)
         if best < rules.target:
@@ -145,8 +159,23 @@ def end_of_match(state: GameState, forced_winner: int | None) -> MatchEnded | No
     return _new_tuple(MatchEnded, (winner, tuple(state.scores), standings, why))
 
 
+def _live_sides(state: GameState) -> list[int]:
+    """The sides with a seat still in the match, in order."""
+    live: list[int] = []
+    for seat in range(state.players):
+        if state.active[seat]:
+            side = state.side_of(seat)
+            if side not in live:
+                live.append(side)
+    live.sort()
+    return live
+
+
 def _standings(state: GameState, winner: int | None, live: list[int]) -> tuple[int, ...]:
-    ranked = sorted(live, key=lambda x: (x != winner, -state.scores[x], x))
+    # The winner first, then by score, then by number: sorted keys rather than a key function
+    # (compiled, each call of a lambda goes through the interpreter's calling convention).
+    scores = state.scores
+    ranked = [x for _, _, x in sorted([(x != winner, -scores[x], x) for x in live])]
     gone: list[int] = []
     for seat in reversed(state.departed):
         side = state.side_of(seat)
