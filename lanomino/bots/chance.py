@@ -13,7 +13,7 @@ from __future__ import annotations
 import _random
 import random
 from collections.abc import Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 T = TypeVar("T")
 # Typed loosely: typeshed does not know gauss_next.
@@ -37,6 +37,8 @@ def choice(rng: random.Random, seq: Sequence[T]) -> T:
     r: int = _GETRANDBITS(rng, k)
     while r >= n:
         r = _GETRANDBITS(rng, k)
+    if isinstance(seq, tuple):  # compiled, a native tuple index (a random bot's legal moves)
+        return cast("T", seq[r])
     return seq[r]
 
 
@@ -74,7 +76,7 @@ def seeded(seed: int) -> random.Random:
     """``random.Random(seed)`` for a non-negative integer seed."""
     if not _SEEDS_ALIKE:
         return random.Random(seed)
-    rng = _NEW(random.Random)
+    rng = _NEW(_RANDOM)
     _C_SEED(rng, seed)
     rng.gauss_next = None
     made: random.Random = rng
