@@ -64,9 +64,9 @@ def legal_actions(state: GameState, seat: int) -> Sequence[Action]:
     else:
         ends = line.ends
         left, right = ends[0], ends[1]
-        plays = _PLAYS_AT[0][left][hand & WITH[left]]
+        plays = _plays_table(0, left)[hand & WITH[left]]
         if right != left:
-            plays += _PLAYS_AT[1][right][hand & WITH[right]]
+            plays += _plays_table(1, right)[hand & WITH[right]]
     if plays:
         if state.rules.draw_when_playable and state.can_draw():
             return (*plays, DRAW)
@@ -82,7 +82,7 @@ def _fives_plays(line: Line, hand: int) -> tuple[Action, ...]:
         if n == CLOSED or not hand & WITH[n]:
             continue
         key = line.end_key(e)
-        for play in _PLAYS_AT[e][n][hand & WITH[n]]:
+        for play in _plays_table(e, n)[hand & WITH[n]]:
             if (play.tile.index, key) not in seen:
                 seen.add((play.tile.index, key))
                 plays.append(play)
@@ -103,15 +103,30 @@ def _plays_at(e: int, n: int) -> dict[int, tuple[Play, ...]]:
     return table
 
 
-_PLAYS_AT: Final = tuple(tuple(_plays_at(e, n) for n in range(len(WITH))) for e in range(4))
-_LEFT_PLAYS: Final = _PLAYS_AT[0]
-_RIGHT_PLAYS: Final = _PLAYS_AT[1]
+# _PLAYS_MADE[e][n]: _plays_at(e, n), made at first use (_plays_table).
+_PLAYS_MADE: Final[list[list[dict[int, tuple[Play, ...]] | None]]] = [
+    [None] * len(WITH) for _ in range(4)
+]
+
+
+def _plays_table(e: int, n: int) -> dict[int, tuple[Play, ...]]:
+    """[mask of tiles carrying ``n``]: their plays at end ``e`` (``_plays_at``), made once."""
+    table = _PLAYS_MADE[e][n]
+    if table is None:
+        table = _PLAYS_MADE[e][n] = _plays_at(e, n)
+    return table
+
 
 # Compiled (setup.py), a dict lookup keyed by a hand's mask boxes the key into a new int object
 # and costs more than the rest of legal_actions; interpreted, it is the cheapest step there is.
 # So the compiled hot path reads the same plays from tuples: the tiles carrying n, in tile order,
 # are n's seven places, and a mask of them becomes a 7-bit place index by four table lookups.
+# Then only moves off the hot path (the lead aside) read the dicts, and they are made when one
+# is first wanted (at start-up, the 28 of them cost about a third of importing the engine).
 _COMPILED: Final = not __file__.endswith(".py")
+_HOT_DICTS: Final = range(0) if _COMPILED else range(len(WITH))
+_LEFT_PLAYS: Final = tuple(_plays_table(0, n) for n in _HOT_DICTS)
+_RIGHT_PLAYS: Final = tuple(_plays_table(1, n) for n in _HOT_DICTS)
 
 
 def _place_bits(n: int) -> tuple[tuple[int, ...], ...]:

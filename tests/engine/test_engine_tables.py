@@ -33,7 +33,7 @@ def test_place_indexed_plays_are_the_plays_of_the_tiles_that_fit() -> None:
                     | bits[3][hand >> 21 & 127]
                 )
                 expected = tuple(Play(t, End(e)) for t in tiles_in(hand & WITH[n]))
-                assert by_place[place] == expected == legal._PLAYS_AT[e][n][hand & WITH[n]]
+                assert by_place[place] == expected == legal._plays_table(e, n)[hand & WITH[n]]
 
 
 def test_shared_play_and_pass_events_equal_events_built_afresh() -> None:
