@@ -122,6 +122,12 @@ class Observation:
     last_opener: int | None
     last_winner_seat: int | None
 
+    def __new__(cls, *args: object, **kwargs: object) -> Observation:
+        """An instance without its fields (the dataclass's __init__ stores them). Written out
+        for observe's compiled route, where ``Observation.__new__(Observation)`` then becomes a
+        native allocation instead of a call through type.__new__'s wrapper."""
+        return object.__new__(cls)
+
     @property
     def ends(self) -> tuple[int, ...]:
         return tuple(self.line.ends)
@@ -250,7 +256,6 @@ def _draft_class() -> Any:
 
 
 _Draft: Final[Any] = None if _COMPILED else _draft_class()
-_NEW_OBSERVATION: Final[Any] = Observation.__new__  # looked up once, not at every observation
 
 
 def _tile_count(mask: int) -> int:
@@ -290,7 +295,7 @@ def _native_observation(
     last_winner_seat: int | None,
 ) -> Observation:
     """``Observation(...)`` with the same arguments, built by native stores (compiled only)."""
-    obs: Observation = _NEW_OBSERVATION(Observation)
+    obs = Observation.__new__(Observation)
     obs.seat = seat  # type: ignore[misc]
     obs.rules = rules  # type: ignore[misc]
     obs.players = players  # type: ignore[misc]
