@@ -181,11 +181,12 @@ def observe(state: GameState, seat: int) -> Observation:
     hand_no = state.hand_no
     dealt_hands = state.dealt_hands
     hand = tiles_in(state.hands[seat])
-    # The same tuple either way: map() is the faster interpreted; compiled, a native loop and a
-    # native count (h.bit_count() is a method call into the interpreter).
+    # The same tuple either way: map() is the faster interpreted; compiled, a native count
+    # (h.bit_count() is a method call into the interpreter) stored straight into a tuple of the
+    # list's length (mypyc's form of tuple() over a generator on a list: no list, no generator).
     hands = state.hands
     hand_sizes = (
-        tuple([_tile_count(h) for h in hands]) if _COMPILED else tuple(map(int.bit_count, hands))
+        tuple(_tile_count(h) for h in hands) if _COMPILED else tuple(map(int.bit_count, hands))
     )
     active = tuple(state.active)
     turn = state.turn

@@ -76,8 +76,8 @@ def end_of_hand(
     points = list(state.hand_points)
     if winner is not None:
         points[winner] += tally.earned
-    # A list comprehension rather than map(): compiled, each call is then native.
-    shown = tuple([tiles_in(h) for h in hands])
+    # Not map(): compiled, each call is then native, and the tuple is filled directly.
+    shown = tuple(tiles_in(h) for h in hands)
     ended = _new_tuple(
         HandEnded, (state.hand_no, end, winner, tuple(points), tuple(pips), shown, tally)
     )
