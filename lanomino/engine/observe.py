@@ -193,8 +193,12 @@ def observe(state: GameState, seat: int) -> Observation:
     opener = state.opener
     must_lead = state.must_lead if seat == state.opener else None
     line = state.line.snapshot()
-    scores = tuple(state.scores)
-    hand_points = tuple(state.hand_points)
+    if _COMPILED:  # the last observation's tuples while they hold (see _kept)
+        scores = state.scores_seen = _kept(state.scores_seen, state.scores)
+        hand_points = state.points_seen = _kept(state.points_seen, state.hand_points)
+    else:  # interpreted, comparing costs more than a new tuple
+        scores = tuple(state.scores)
+        hand_points = tuple(state.hand_points)
     # Without draws the whole history is public (public_history's first case, without its call).
     history = public_history(state, seat) if draws else History(state.history, len(state.history))
     legal = tuple(legal_actions(state, seat))
@@ -268,6 +272,18 @@ def _tile_count(mask: int) -> int:
     x = (x & 0x33333333) + (x >> 2 & 0x33333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F
     return int(x * 0x01010101 >> 24 & 0xFF)
+
+
+def _kept(seen: tuple[int, ...], now: list[int]) -> tuple[int, ...]:
+    """``tuple(now)``, or ``seen`` itself when it holds the same numbers. Compiled, comparing two
+    or four small ints costs less than making a tuple and later freeing it."""
+    n = len(now)
+    if len(seen) != n:
+        return tuple(now)
+    for i in range(n):
+        if seen[i] != now[i]:
+            return tuple(now)
+    return seen
 
 
 def _native_observation(

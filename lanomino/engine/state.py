@@ -42,6 +42,7 @@ class GameState:
         "hands", "boneyard", "drawn", "turn", "opener", "must_lead", "line", "hand_points",
         "history", "last_opener", "last_winner_seat", "results", "outcome", "dealt_hands",
         "next_seat", "drawable", "fast", "views", "views_of", "results_seen", "results_of",
+        "scores_seen", "points_seen",
     )
 
     def __init__(self, rules: Rules, players: int, check: bool = True) -> None:
@@ -82,6 +83,10 @@ class GameState:
         # ended since, or ``results`` is another list; ``results_of`` is the list it was made of).
         self.results_seen: tuple[HandEnded, ...] = ()
         self.results_of: list[HandEnded] | None = None
+        # ``scores`` and ``hand_points`` as the last observation's tuples (observe, compiled: the
+        # same tuple again while the list still holds the same numbers).
+        self.scores_seen: tuple[int, ...] = ()
+        self.points_seen: tuple[int, ...] = ()
 
     def copy(self) -> GameState:
         """An independent copy (for search): lists are copied, values shared."""
