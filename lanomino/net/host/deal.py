@@ -86,14 +86,20 @@ class Dealing:
     # One commit-reveal round per attempt (fair/commit_reveal.py owns its steps and deadlines);
     # the host answers for its local seats at once and asks the others.
 
-    def start_hand(self) -> None:
+    def start_hand(self, later: bool = False) -> None:
+        """The next hand's deal begins (``later``: see ``new_attempt``)."""
         assert self.t.doc is not None
         keys = [s.identity if s is not None else b"" for s in self.t.seats]
         self.t.deal = HandDeal(self.t.digest, len(self.t.doc["hands"]) + 1, self.t.host_seat, keys,
                                self.t.ring)
-        self.new_attempt()
+        self.new_attempt(later)
 
-    def new_attempt(self) -> None:
+    def new_attempt(self, later: bool = False) -> None:
+        """A fresh commit-reveal round: the other seats are asked for their commitments, the
+        host's local seats commit. ``later``: those commitments (a signature and its check each)
+        are made once this input's messages have gone (``Table.owe``; the session's next input or
+        timer, before anything else), so that they do not hold up the move that ended the hand
+        before; nothing can answer the requests in between."""
         assert self.t.state is not None and self.t.deal is not None
         excluded = self.t.deal.excluded()
         seats = [n for n in range(self.t.players) if self.t.state.active[n] and n not in excluded]
@@ -105,16 +111,27 @@ class Dealing:
             self.new_attempt()
             return
         self.t.go(Phase.DEAL)
+        local = [n for n in seats if n in self.t.local]
         for n in seats:
-            if n in self.t.local:
+            if n not in self.t.local:
+                self.t.send(self.t.seat(n), m.CommitReq(a.ctx.hand, a.ctx.attempt))
+        deal = self.t.deal
+
+        def commit_local() -> None:
+            if self.t.phase is not Phase.DEAL or self.t.deal is not deal or deal.current is not a:
+                return  # the table moved on (another attempt, a step down): nothing is owed
+            for n in local:
                 secret = self._local_secret(n)
                 c = commitment(a.ctx, n, secret)
                 statement = commit_statement(self.t.digest, a.ctx, n, c)
                 sig = self.t.local[n].identity.sign_statement(statement)
                 a.round.add_commit(n, c, sig)
-            else:
-                self.t.send(self.t.seat(n), m.CommitReq(a.ctx.hand, a.ctx.attempt))
-        self._advance_round()
+            self._advance_round()
+
+        if later and len(local) < len(seats):  # (a remote seat must answer before the round moves)
+            self.t.owe(commit_local)
+        else:
+            commit_local()
 
     def _local_secret(self, seat: int) -> bytes:
         assert self.t.deal is not None

@@ -185,7 +185,7 @@ class Playing:
             self.t.events.append(MatchOver(winner, tuple(state.scores), len(hands), verified))
         elif ended is not None:
             self.t.last_deal = d
-            self.dealing.start_hand()
+            self.dealing.start_hand(later=True)  # (the host's commitments: once this move is out)
 
     def run_local_seats(self, fire: bool = False) -> None:
         """Let host-side bots move while it is their turn: at once, or each after ``bot_delay_s``

@@ -353,7 +353,7 @@ class HostSession:
     def submit(self, action: Action, now: float) -> None:
         """The host's own seat moves (from a UI). Raises IllegalActionError when it may not."""
         t = self.shared
-        t.now = now
+        t.advance(now)  # (first what the last input left owed: a hand's check, the deal's commits)
         state = t.state
         if isinstance(action, Resign):
             self.play.seat_left(t.host_seat, "the host resigned")

@@ -282,6 +282,20 @@ class Table:
         if owed is not None:
             owed()
 
+    def owe(self, work: Callable[[], None]) -> None:
+        """Leave ``work`` for once this input's messages have gone (``settle``), after what is
+        owed already."""
+        before = self.owed
+        if before is None:
+            self.owed = work
+            return
+
+        def both() -> None:
+            before()
+            work()
+
+        self.owed = both
+
     def report_hand(self, hand: int, bad: Sequence[tuple[int, int]], over: bool) -> None:
         """Check the transcript as hand ``hand`` left it and say so (HandVerified, then
         TranscriptUpdated): at once when the match is over (MatchOver tells whether every hand
@@ -300,7 +314,7 @@ class Table:
         if over:
             report()
         else:
-            self.owed = report
+            self.owe(report)
 
     def own_check(self, bad: Sequence[tuple[int, int]], doc: JsonObject) -> tuple[bool, str]:
         """The host runs the verifier on its own transcript ``doc`` after each hand (as every peer
