@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from lanomino.fair.identity import peer_id
 from lanomino.net.wire.messages import RosterEntry
@@ -46,12 +47,23 @@ def standby_of(roster: Sequence[RosterEntry], seat: int) -> tuple[str, str, byte
     return f"{where[0]}:{where[1]}", where[2], entry.identity
 
 
-def members(roster: Sequence[RosterEntry]) -> list[int]:
+class Voter(Protocol):
+    """What says whether a seat votes: a roster entry, or the host's own record of the seat."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def left(self) -> bool: ...
+
+
+def members(roster: Sequence[Voter]) -> list[int]:
     """The seats that vote: people's seats that have not left the table."""
     return [e.seat for e in roster if e.kind in ("host", "human") and not e.left]
 
 
-def can_migrate(roster: Sequence[RosterEntry]) -> bool:
+def can_migrate(roster: Sequence[Voter]) -> bool:
     """The table has enough members for an election when its host is lost."""
     return len(members(roster)) >= MIN_ELECTORATE
 

@@ -203,9 +203,9 @@ class Seating:
         """At a table of three or more members, fewer than a majority of them (this host included)
         are connected: this host is probably the one cut off, so nobody is resigned for silence
         (the others may be electing a new host; see election.py)."""
-        roster = self.t.roster()
+        taken = [s for s in self.t.seats if s is not None]  # (asked on every deadline: no roster)
         live = 1 + sum(1 for s in self.t.humans() if s.connected)
-        return can_migrate(roster) and live < majority(len(members(roster)))
+        return can_migrate(taken) and live < majority(len(members(taken)))
 
     def deadlines(self) -> list[float]:
         """When the seats next need a heartbeat, a liveness or grace check, or this host gives
