@@ -70,7 +70,11 @@ def tile_from_text(value: Any, where: str) -> Tile:
 
 
 def tiles_from_text(values: Sequence[Any], where: str) -> tuple[Tile, ...]:
-    tiles = tuple(tile_from_text(v, f"{where}[{i}]") for i, v in enumerate(values))
+    return distinct(tuple(tile_from_text(v, f"{where}[{i}]") for i, v in enumerate(values)), where)
+
+
+def distinct(tiles: tuple[Tile, ...], where: str) -> tuple[Tile, ...]:
+    """``tiles``, none listed twice. Raises RemoteProtocolError naming ``where``."""
     if len(set(tiles)) != len(tiles):
         raise RemoteProtocolError(f"field {where!r}: a tile is listed twice")
     return tiles
@@ -178,20 +182,20 @@ _TALLY_FIELDS: dict[str, Check] = {
     "tied": listof(SEAT, MAX_SEATS), "lightest": optional(TILE_TEXT),
 }
 _EVENT_FIELDS: dict[str, dict[str, Check]] = {
-    "played": {"seat": SEAT, "tile": TILE_TEXT, "end": text(5), "first": boolean,
+    "played": {"seat": SEAT, "tile": tile_from_text, "end": text(5), "first": boolean,
                "exposed": _NUMBER, "spinner": boolean},
-    "drawn": {"seat": SEAT, "tile": optional(TILE_TEXT), "ends": listof(_NUMBER, 4),
+    "drawn": {"seat": SEAT, "tile": optional(tile_from_text), "ends": listof(_NUMBER, 4),
               "boneyard": integer(0, 28)},
     "passed": {"seat": SEAT, "ends": listof(_NUMBER, 4)},
     "scored": {"side": SEAT, "points": _SMALL, "reason": text(16)},
     "resigned": {"seat": SEAT},
-    "started": {"hand": HAND, "opener": SEAT, "must_lead": optional(TILE_TEXT),
+    "started": {"hand": HAND, "opener": SEAT, "must_lead": optional(tile_from_text),
                 "sizes": listof(integer(0, 28), MAX_SEATS), "boneyard": integer(0, 28)},
     "voided": {"hand": HAND},
     "hand_ended": {"hand": HAND, "end": _choice(HandEnd), "winner": optional(SEAT),
                    "points": listof(_SMALL, MAX_SEATS),
                    "pips_left": listof(optional(_PIPS), MAX_SEATS),
-                   "hands": listof(listof(TILE_TEXT, 28), MAX_SEATS), "tally": _tally},
+                   "hands": listof(listof(tile_from_text, 28), MAX_SEATS), "tally": _tally},
     "match_ended": {"winner": optional(SEAT), "scores": listof(_SMALL, MAX_SEATS),
                     "standings": listof(SEAT, MAX_SEATS), "why": _choice(MatchEnd)},
 }
@@ -215,13 +219,12 @@ def event_from_json(value: Any, where: str = "event") -> Event:
     if schema is None:
         raise RemoteProtocolError(f"field {where!r}: unknown event {kind!r}")
     f = check_fields(raw, schema, where)
+    # (tiles come parsed: the schema's checks are tile_from_text)
     if kind == "played":
-        played = tile_from_text(f["tile"], f"{where}.tile")
-        return TilePlayed(f["seat"], played, _end(f["end"], f"{where}.end"), f["first"],
+        return TilePlayed(f["seat"], f["tile"], _end(f["end"], f"{where}.end"), f["first"],
                           f["exposed"], f["spinner"])
     if kind == "drawn":
-        tile = None if f["tile"] is None else tile_from_text(f["tile"], f"{where}.tile")
-        return TileDrawn(f["seat"], tile, tuple(f["ends"]), f["boneyard"])
+        return TileDrawn(f["seat"], f["tile"], tuple(f["ends"]), f["boneyard"])
     if kind == "passed":
         return Passed(f["seat"], tuple(f["ends"]))
     if kind == "scored":
@@ -229,13 +232,12 @@ def event_from_json(value: Any, where: str = "event") -> Event:
     if kind == "resigned":
         return Resigned(f["seat"])
     if kind == "started":
-        must_lead = f["must_lead"]
-        lead = None if must_lead is None else tile_from_text(must_lead, f"{where}.must_lead")
-        return HandStarted(f["hand"], f["opener"], lead, tuple(f["sizes"]), f["boneyard"])
+        return HandStarted(f["hand"], f["opener"], f["must_lead"], tuple(f["sizes"]),
+                           f["boneyard"])
     if kind == "voided":
         return DealVoided(f["hand"])
     if kind == "hand_ended":
-        hands = tuple(tiles_from_text(h, f"{where}.hands[{i}]") for i, h in enumerate(f["hands"]))
+        hands = tuple(distinct(h, f"{where}.hands[{i}]") for i, h in enumerate(f["hands"]))
         return HandEnded(f["hand"], f["end"], f["winner"], tuple(f["points"]),
                          tuple(f["pips_left"]), hands, f["tally"])
     return MatchEnded(f["winner"], tuple(f["scores"]), tuple(f["standings"]), f["why"])
