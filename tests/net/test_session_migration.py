@@ -389,6 +389,29 @@ def test_a_host_that_loses_touch_with_the_majority_resigns_nobody() -> None:
     check_survivors(table)
 
 
+def test_a_seat_silent_while_its_host_was_cut_off_has_a_grace_period_once_the_host_is_back(
+) -> None:
+    """Both peers freeze past the grace period: the host, cut off, resigns nobody. The first to
+    come back ends the cut-off; the other one is not let go at the host's next timer for a silence
+    the host could not judge, but has a whole grace period from then to come back."""
+    table = MigratingTable(Rules.preset("classic", target=100), 3, seed=13)
+    for m in table.machines[1:]:
+        assert m.peer is not None
+        m.peer.migration = False  # (this test is about the host's judgement, not an election)
+    table.run(lambda: _in_play_of_hand(table, 2, 1))
+    table.crash(1, frozen=True)
+    table.crash(2, frozen=True)
+    table.run(lambda: False, max_time=1.5 * table.timings.grace_s)
+    table.revive(1)
+    table.run(lambda: False, max_time=0.5 * table.timings.grace_s)
+    left = [e for e in table.by_seat(0).events if isinstance(e, SeatLeft)]
+    assert left == [], left
+    table.revive(2)
+    table.run(table.over)
+    assert not [e for e in table.by_seat(0).events if isinstance(e, SeatLeft)]
+    check_survivors(table)
+
+
 def test_a_host_cut_off_for_two_grace_periods_gives_up() -> None:
     """Nobody came back to it: it stops (the others went on under a new host, or left) instead of
     waiting for ever."""

@@ -77,6 +77,10 @@ class Seating:
         self.seat_left: Callable[[int, str], None] = _nobody_left  # the play part's
         # a watcher answered its challenge (the watching part's, watching.py)
         self.admit_watcher: Callable[[Sender, Pending, int], None] = _no_watchers
+        # when this host last got a majority back after being cut off: a silence it could not
+        # judge then counts from here (``judged_from``), not from the seat's last message
+        self.back_at = 0.0
+        self.was_cut_off = False
 
     # ----- joining -------------------------------------------------------------------------------
 
@@ -207,6 +211,11 @@ class Seating:
         live = 1 + sum(1 for s in self.t.humans() if s.connected)
         return can_migrate(taken) and live < majority(len(members(taken)))
 
+    def judged_from(self, since: float) -> float:
+        """Where a seat's silence counts from: its last message (or unanswered request), or the
+        moment this host stopped being cut off, whichever is later."""
+        return max(since, self.back_at)
+
     def deadlines(self) -> list[float]:
         """When the seats next need a heartbeat, a liveness or grace check, or this host gives
         up."""
@@ -216,11 +225,13 @@ class Seating:
             times.append(s.last_sent + t.heartbeat_s)
             if s.left:
                 continue
-            if s.connected or not cut_off:
-                times.append(s.last_heard + (t.liveness_s if s.connected else t.grace_s))
+            if s.connected:
+                times.append(s.last_heard + t.liveness_s)
+            elif not cut_off:
+                times.append(self.judged_from(s.last_heard) + t.grace_s)
         for s in self.t.humans():
             if s.unanswered_since is not None and not cut_off:
-                times.append(s.unanswered_since + t.grace_s)
+                times.append(self.judged_from(s.unanswered_since) + t.grace_s)
         away = [s.last_heard for s in self.t.humans() if not s.connected]
         if cut_off and away and self.t.phase not in (Phase.LOBBY, Phase.MIGRATING, Phase.OVER):
             times.append(max(away) + GIVE_UP_GRACES * t.grace_s)  # when this host gives up
@@ -230,6 +241,10 @@ class Seating:
         """Disconnect the silent, let go the ones past their grace period, ping the quiet."""
         t = self.t.timings
         waiting = self.t.phase is Phase.MIGRATING  # nobody leaves while the members gather
+        cut_off = self.cut_off()
+        if self.was_cut_off and not cut_off:
+            self.back_at = now  # a majority is back: the silences it could not judge start over
+        self.was_cut_off = cut_off
         for s in self.t.humans():
             if waiting and not s.connected:
                 continue
@@ -237,10 +252,12 @@ class Seating:
                 s.connected = False
                 self.t.events.append(SeatDisconnected(s.seat))
                 self.t.broadcast_roster()
-            if not s.connected and now - s.last_heard >= t.grace_s and not self.cut_off():
+            gone = now - self.judged_from(s.last_heard) >= t.grace_s
+            if not s.connected and gone and not self.cut_off():
                 self.seat_left(s.seat, "did not come back within the grace period")
                 continue
-            silent = s.unanswered_since is not None and now - s.unanswered_since >= t.grace_s
+            silent = (s.unanswered_since is not None
+                      and now - self.judged_from(s.unanswered_since) >= t.grace_s)
             if silent and not waiting and not self.cut_off():
                 self.seat_left(s.seat, "did not answer within the grace period")
                 continue
