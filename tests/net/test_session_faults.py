@@ -386,7 +386,12 @@ def test_a_move_refused_as_stale_while_still_this_seats_turn_asks_for_a_move_aga
 
     def refused_as_stale(ref: int) -> list[YourTurn]:
         a.events.clear()
-        s.receive(envelope(m.Error("stale", "the hand moved on", ref), s.term, s.host_seq + 1),
+        # sent as the host's own next message to this seat (its counter moves on), so that no
+        # real message of the host's arrives with a seq already used and is dropped as replayed
+        seat = table.host.shared.seats[s.seat]
+        assert seat is not None
+        seat.out_seq += 1
+        s.receive(envelope(m.Error("stale", "the hand moved on", ref), s.term, seat.out_seq),
                   table.now)
         a.events.extend(s.take_events())
         return [e for e in a.events if isinstance(e, YourTurn)]
