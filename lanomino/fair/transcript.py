@@ -22,6 +22,7 @@ from lanomino.engine import DRAW, PASS, RESIGN, Action, End, Play, Tile, parse_t
 from lanomino.engine.errors import EngineError
 from lanomino.fair.adoption import AdoptionError, parse_adoption
 from lanomino.fair.attempt import DealAttempt, Echo, SignedCommitment
+from lanomino.fair.header import HEADER_FIELDS
 from lanomino.fair.reshuffle import Claim
 from lanomino.fair.statements import (
     end_statement,
@@ -76,7 +77,7 @@ def parse_transcript(doc: Any) -> Transcript:
     sigs = _hexes(top["header_signatures"], "header_signatures", 64)
     if len(keys) != len(players) or len(sigs) != len(players):
         raise TranscriptError("keys and header_signatures need one entry per player")
-    header = {k: top[k] for k in ("format", "algorithm", "table", "rules", "players", "keys")}
+    header = {k: top[k] for k in HEADER_FIELDS}
     hands = tuple(
         _parse_hand(h, f"hands[{i}]", i + 1, len(players))
         for i, h in enumerate(_list(top["hands"], "hands"))

@@ -12,6 +12,7 @@ from lanomino.bots.simple import greedy_bot, random_bot
 from lanomino.engine import Rules
 from lanomino.fair.canonical import canonical_json
 from lanomino.fair.fair_match import play_fair_match
+from lanomino.fair.header import HEADER_FIELDS as HEADER_FIELDS  # (the tests import it here)
 from lanomino.fair.identity import Identity
 from lanomino.fair.transcript import header_digest, header_statement, move_statement
 
@@ -44,9 +45,6 @@ def make_transcript(preset: str = "classic", players: int = 3, seed: int = 1, *,
         identities=identities(players), secret_source=counter_secrets(f"{preset} {seed}"),
         table_id=TABLE, include_deal=include_deal, rules_spec={"preset": preset, **overrides},
     ).transcript
-
-
-HEADER_FIELDS = ("format", "algorithm", "table", "rules", "players", "keys")
 
 
 def resign_moves(doc: dict[str, Any], hand_index: int, ids: list[Identity]) -> None:
