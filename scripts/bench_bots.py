@@ -17,14 +17,20 @@ points per hand for each side, simulations per searched decision and think time 
 
     python scripts/bench_bots.py --a expert:0.3 --b ismcts:0.3 --matches 400 [--rules classic]
         [--players 2] [--set k=v ...] [--workers 2] [--seed 1] [--clock wall|cpu|thread]
-        [--minutes M]
+        [--minutes M] [--save FILE]
 
 ``--minutes`` (or ^C) stops a long run and reports the duplicate pairs finished so far.
+``--save FILE`` keeps every finished match in FILE (JSON lines) and, run again with the same
+bots, rules, seed, clock and code, plays only the matches FILE does not hold yet and reports
+them all: a run of several CPU-hours can be taken in parts, on this machine or another. A change
+to the bots', the engine's or the reference's code starts a new series in the same file.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
 import multiprocessing
 import random
@@ -212,14 +218,18 @@ def run(
     workers: int,
     started: float,
     minutes: float | None,
+    each: Callable[[int, MatchOutcome], None] | None = None,
 ) -> list[MatchOutcome]:
-    """The outcomes in match order, until every job is done, ``minutes`` have passed, or ^C."""
+    """The outcomes in match order, until every job is done, ``minutes`` have passed, or ^C;
+    ``each(match index, outcome)`` is called as each one comes in."""
     outcomes: list[MatchOutcome] = []
     total = len(jobs)
     pool = multiprocessing.Pool(workers)
     try:
-        for outcome in pool.imap(_job, jobs, chunksize=1):
+        for job, outcome in zip(jobs, pool.imap(_job, jobs, chunksize=1), strict=True):
             outcomes.append(outcome)
+            if each is not None:
+                each(job[4], outcome)
             done = len(outcomes)
             elapsed = time.perf_counter() - started
             if done % max(2, total // 20) == 0:  # progress on stderr, about every 5%
@@ -237,6 +247,57 @@ def run(
     return outcomes
 
 
+def code_digest() -> str:
+    """What the outcome of a match depends on: the sources of the bots, the engine and the
+    reference, and whether the bots run compiled (mypyc). A short hex digest."""
+    import lanomino.bots
+    import lanomino.engine
+
+    digest = hashlib.sha256()
+    folders = [Path(m.__file__ or "").parent for m in (lanomino.bots, lanomino.engine)]
+    sources = sorted(p for f in folders for p in f.glob("*.py"))
+    for path in [*sources, Path(__file__).parent / "ismcts.py"]:
+        digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + path.read_bytes())
+    compiled = any(True for pattern in ("*.so", "*.pyd") for _ in folders[0].glob(pattern))
+    digest.update(b"compiled" if compiled else b"pure")
+    return digest.hexdigest()[:16]
+
+
+def load_saved(path: Path, key: dict[str, Any]) -> dict[int, MatchOutcome]:
+    """The matches of series ``key`` that ``path`` holds, by index (none if there is no file).
+    Raises ValueError naming the line for a line that is not a saved match."""
+    saved: dict[int, MatchOutcome] = {}
+    if not path.exists():
+        return saved
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            if entry["key"] != key:
+                continue
+            index, o = int(entry["index"]), entry["outcome"]
+            saved[index] = MatchOutcome(
+                float(o["a_won"]), int(o["hands"]), int(o["a_hands"]), int(o["a_points"]),
+                int(o["b_points"]),
+                {k: [float(t) for t in o["think"][k]] for k in ("a", "b")},
+                {k: [int(n) for n in o["sims"][k]] for k in ("a", "b")},
+            )
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"{path}, line {number}: not a saved match ({exc!r})") from None
+    return saved
+
+
+def save_one(path: Path, key: dict[str, Any], index: int, o: MatchOutcome) -> None:
+    """Append match ``index`` of series ``key`` to ``path`` (one JSON line, flushed)."""
+    entry = {"key": key, "index": index, "outcome": {
+        "a_won": o.a_won, "hands": o.hands, "a_hands": o.a_hands, "a_points": o.a_points,
+        "b_points": o.b_points,
+        "think": {k: [round(t, 6) for t in v] for k, v in o.think.items()}, "sims": o.sims}}
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(entry, separators=(",", ":")) + "\n")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a", required=True, help="bot A, e.g. hard, expert:0.3, ismcts@200")
@@ -252,17 +313,37 @@ def main() -> int:
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="what budgets and think times count: wall time, this process's CPU "
                         "time, or this thread's CPU time (fair under load: use it with nice)")
+    parser.add_argument("--save", type=Path, default=None, metavar="FILE",
+                        help="keep each finished match in FILE and play only those not kept yet")
     args = parser.parse_args()
     rules = rules_from_cli(args.rules, args.set)
     players = args.players or (4 if rules.partnership else 2)
     matches = args.matches + args.matches % 2
     for level in (args.a, args.b):
         make_bot(level, lambda _sims: None, args.clock)  # a bad level fails here, not in a worker
-    jobs = [(rules, players, args.a, args.b, i, args.seed, args.clock) for i in range(matches)]
+    key = {"a": args.a, "b": args.b, "rules": args.rules, "set": sorted(args.set),
+           "players": players, "seed": args.seed, "clock": args.clock, "code": code_digest()}
+    try:
+        saved = load_saved(args.save, key) if args.save else {}
+    except (OSError, ValueError) as exc:
+        print(f"bench_bots: cannot read --save file: {exc}", file=sys.stderr)
+        return 2
+    if saved:
+        print(f"  {len(saved)} matches of this series already in {args.save}", file=sys.stderr)
+    jobs = [(rules, players, args.a, args.b, i, args.seed, args.clock)
+            for i in range(matches) if i not in saved]
+
+    def keep(index: int, outcome: MatchOutcome) -> None:
+        saved[index] = outcome
+        if args.save:
+            save_one(args.save, key, index, outcome)
+
     started = time.perf_counter()
-    outcomes = run(jobs, args.workers, started, args.minutes)
-    stopped = len(outcomes) < matches
-    outcomes = outcomes[: len(outcomes) - len(outcomes) % 2]  # whole duplicate pairs only
+    run(jobs, args.workers, started, args.minutes, keep)
+    stopped = any(i not in saved for i in range(matches))
+    # Whole duplicate pairs only, in match order.
+    outcomes = [saved[i] for p in range(0, matches, 2) if {p, p + 1} <= saved.keys()
+                for i in (p, p + 1)]
     if not outcomes:
         print("no duplicate pair finished", file=sys.stderr)
         return 1
