@@ -275,14 +275,15 @@ def make_expert(
     ``on_search`` (for benchmarks) is told how many simulations each search ran; ``options``
     are ``Settings`` fields. Raises TypeError or ValueError for a bad option."""
     settings = Settings(**options)
-    bank = TimeBank(budget_s) if settings.bank else None
+    banks: dict[int, TimeBank] = {}  # one a seat: a bot that plays two seats keeps two banks
 
     def expert(obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal) == 1:
             return obs.legal[0]
-        if bank is None:
+        if not settings.bank:
             results = analyse(obs, rng, budget_s, max_sims, clock, settings)
         else:
+            bank = banks.setdefault(obs.seat, TimeBank(budget_s))
             started = clock()
             results = analyse(obs, rng, bank.allowance(), max_sims, clock, settings)
             bank.spent(clock() - started)

@@ -128,3 +128,25 @@ def test_a_banking_expert_spends_its_savings_on_a_close_decision() -> None:
         start = now[0]
         bot(obs, random.Random(1))  # a slow clock: the budget, plus half of it when banked
         assert thought <= now[0] - start < thought + 0.01
+
+
+def test_a_banking_expert_that_plays_two_seats_keeps_a_bank_for_each() -> None:
+    now = [0.0]
+    step = [1e-5]
+
+    def clock() -> float:
+        now[0] += step[0]
+        return now[0]
+
+    obs = opening_position()  # seat 0 to play
+    state = new_game(Rules.classic(), 2)
+    deal(state, ["6-6 1-1 4-4 1-0 6-4 3-2 3-0", "6-1 6-5 5-4 5-3 5-2 4-3 4-2"])
+    apply(state, 0, Play(parse_tile("6-6")))
+    other = observe(state, 1)  # seat 1 may lay 6-1 or 6-5
+    assert other.is_my_turn and len(other.legal) > 1
+    bot = make_expert(budget_s=0.2, max_sims=500, clock=clock, bank=True, settle=False)
+    bot(obs, random.Random(1))  # quick: seat 0 saves about 0.195 s
+    step[0] = 1e-3
+    start = now[0]
+    bot(other, random.Random(1))  # seat 1 has saved nothing: its budget alone
+    assert 0.2 <= now[0] - start < 0.21
