@@ -37,7 +37,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ismcts import EXPLORE, make_ismcts  # noqa: E402
 
 from lanomino.bots import Bot, get_bot  # noqa: E402
-from lanomino.bots.expert import make_expert  # noqa: E402
+from lanomino.bots.expert import Settings, make_expert  # noqa: E402
 from lanomino.engine import (  # noqa: E402
     TILES,
     HandEnded,
@@ -105,7 +105,10 @@ def make_bot(level: str, on_search: Callable[[int], None], clock: str = "wall") 
             clock=CLOCKS[clock],
         )
     if name == "expert":
-        kwargs: dict[str, Any] = {k: _number(v) for k, v in options.items()}
+        flags = {f.name for f in fields(Settings) if isinstance(f.default, bool)}
+        kwargs: dict[str, Any] = {
+            k: bool(_number(v)) if k in flags else _number(v) for k, v in options.items()
+        }
         if sims:
             kwargs["max_sims"] = sims
         return make_expert(
