@@ -4,8 +4,8 @@ Theory of operation: at each decision Expert reads its ``Knowledge`` and builds 
 Each simulation samples a fresh world (the other hands and the boneyard order, uniformly among
 those consistent with the voids, counts and opening), picks a root move with UCB1, plays the rest of
 the hand out with a quick greedy policy for every seat, and scores the result by its value for
-the *match*: the estimated chance that Expert's side wins it from the new scores, so points
-matter more when they decide the match. Because every simulation uses a new world, no move is
+the *match*: the chance that Expert's side wins it from the new scores, counted as a race of the
+hands still to come (``odds.py``), so points matter more when they decide the match. Because every simulation uses a new world, no move is
 chosen on a guess at the boneyard order. It stops at the time budget or the simulation cap, or
 earlier once the choice is settled, and plays the move with the best mean value. When the table
 has shown everything (one world is possible and nothing is left to draw) the hand is a game of
@@ -15,8 +15,8 @@ perfect information, and Expert solves it exactly instead (``solve_known``).
 over Expert's information sets (``tree.py``), the paired search (``paired.py``), worlds
 weighted by the opponents' past plays (``belief.py``), sampled worlds' endgames solved exactly,
 Hard's policy, random play or a greedy policy that does not look at the next hand in the
-roll-outs, a points margin or the race of hands to come (``odds.py``) instead of the rule of thumb
-for the match value, and in the tree an exploration term scaled to the spread of the values and
+roll-outs, a points margin or the rule of thumb of ``playout.match_value`` instead of the race of
+hands to come for the match value, and in the tree an exploration term scaled to the spread of the values and
 new moves tried in the roll-out policy's order.
 
 The clock is injected, so a test with a simulation cap and a clock that never advances is exactly
@@ -169,7 +169,7 @@ class Settings:
     exact: bool = True
     settle: bool = True
     rollout: str = "greedy"
-    value: str = "match"
+    value: str = "odds"
     endgame: int = 0
     explore: float = TREE_EXPLORE
     weigh: int = 0

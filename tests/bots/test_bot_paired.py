@@ -111,7 +111,7 @@ def test_a_perfect_information_endgame_is_solved_exactly() -> None:
     results = analyse(obs, random.Random(1), 1.0, 300, still, Settings(exact=True))
     # Solved, not sampled: one "visit" each, and the values are the minimax values.
     assert {a: n for a, n, _ in results} == {shed: 1, opens: 1}
-    values = solve_moves(state, obs.legal, 0, "match", (0, 0), 100_000)
+    values = solve_moves(state, obs.legal, 0, Settings().value, (0, 0), 100_000)
     assert [v for _, _, v in results] == values
     assert dict(zip(obs.legal, values, strict=True))[shed] > dict(
         zip(obs.legal, values, strict=True))[opens]
