@@ -317,8 +317,11 @@ class NodeBase:
             due = deadline()
             delay = 1.0 if due is None else max(0.0, due - self.now())
             self.wake.clear()
+            # asyncio.timeout, not wait_for: on 3.11 wait_for returns, instead of raising, when the
+            # cancel finds the wait it wraps already done, and this task (and the node) ran on
             try:
-                await asyncio.wait_for(self.wake.wait(), min(delay, 1.0))
+                async with asyncio.timeout(min(delay, 1.0)):
+                    await self.wake.wait()
             except TimeoutError:
                 pass
             if due is not None and self.now() >= due:
