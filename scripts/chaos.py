@@ -106,7 +106,11 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
     resumed = [m["at"] - at for r in results if r for m in r.get("migrations", [])]
     return {"fault": fault, "finished": finished, "mismatch": mismatch or two_hosts,
             "resume_s": min(resumed) if resumed else None,
-            "old_host": old_host(fault, old)}
+            "old_host": old_host(fault, old),
+            # (LANOMINO_LAB_LOGS names each process's log by pid; a survivor that printed no
+            # outcome line also took its migrations with it: resume_s is None then)
+            "pids": [host.pid, *(p.pid for p in peers)],
+            "silent": [p.pid for p, r in zip(peers, results, strict=True) if r is None]}
 
 
 def old_host(fault: str, old: dict[str, Any] | None) -> str | None:
@@ -154,8 +158,9 @@ def main() -> int:
         for n in range(args.games):
             fault = rng.choice(FAULTS) if args.fault == "random" else args.fault
             game = one_game(lab, Path(tmp) / f"g{n}", args.players, fault, rng, args, n)
+            game = {"game": n, **game}
             games.append(game)
-            print(json.dumps({"game": n, **game}), file=sys.stderr, flush=True)
+            print(json.dumps(game), file=sys.stderr, flush=True)
     played = [g for g in games if "skipped" not in g]
     resumes = [g["resume_s"] for g in played if g["resume_s"] is not None]
     beat = "default" if args.heartbeat is None else f"{args.heartbeat} s"
@@ -164,7 +169,11 @@ def main() -> int:
     print(f"finished: {sum(g['finished'] for g in played)}/{len(played)}; "
           f"mismatches: {sum(g['mismatch'] for g in played)}; "
           f"host changes: {sum(g['resume_s'] is not None for g in played)} "
-          "(none: the fault came as the match was ending, the old host finished it)")
+          "(none: the fault came as the match was ending, the old host finished it, or a "
+          "survivor printed no outcome)")
+    silent = [g["game"] for g in played if g["silent"]]
+    if silent:
+        print(f"survivors that printed no outcome: games {silent}")
     for fault in (*FAULTS, "sigterm"):
         mine = [g for g in played if g["fault"] == fault]
         if mine:
