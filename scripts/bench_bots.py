@@ -29,6 +29,7 @@ to the bots', the engine's or the reference's code starts a new series in the sa
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import math
@@ -251,8 +252,10 @@ def run(
 
 
 def code_digest() -> str:
-    """What the outcome of a match depends on: the sources of the bots, the engine and the
-    reference, and whether the bots run compiled (mypyc). A short hex digest."""
+    """What the outcome of a match depends on: the code of the bots, the engine and the
+    reference, and whether the bots run compiled (mypyc). A short hex digest of each module's
+    syntax tree without its docstrings, so that rewording a comment or a docstring, or
+    rewrapping a line, keeps a series going."""
     import lanomino.bots
     import lanomino.engine
 
@@ -260,10 +263,24 @@ def code_digest() -> str:
     folders = [Path(m.__file__ or "").parent for m in (lanomino.bots, lanomino.engine)]
     sources = sorted(p for f in folders for p in f.glob("*.py"))
     for path in [*sources, Path(__file__).parent / "ismcts.py"]:
-        digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + path.read_bytes())
+        digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + _code_of(path))
     compiled = any(True for pattern in ("*.so", "*.pyd") for _ in folders[0].glob(pattern))
     digest.update(b"compiled" if compiled else b"pure")
     return digest.hexdigest()[:16]
+
+
+def _code_of(path: Path) -> bytes:
+    """``path``'s syntax tree with every docstring left out, dumped (no line numbers)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in ast.walk(tree):
+        if not isinstance(node, kinds) or not node.body:
+            continue
+        first = node.body[0]
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                and isinstance(first.value.value, str):
+            node.body = node.body[1:] or [ast.Pass()]
+    return ast.dump(tree).encode()
 
 
 def load_saved(path: Path, key: dict[str, Any]) -> dict[int, MatchOutcome]:

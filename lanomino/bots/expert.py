@@ -5,19 +5,20 @@ Each simulation samples a fresh world (the other hands and the boneyard order, u
 those consistent with the voids, counts and opening), picks a root move with UCB1, plays the rest of
 the hand out with a quick greedy policy for every seat, and scores the result by its value for
 the *match*: the chance that Expert's side wins it from the new scores, counted as a race of the
-hands still to come (``odds.py``), so points matter more when they decide the match. Because every simulation uses a new world, no move is
-chosen on a guess at the boneyard order. It stops at the time budget or the simulation cap, or
-earlier once the choice is settled, and plays the move with the best mean value. When the table
-has shown everything (one world is possible and nothing is left to draw) the hand is a game of
-perfect information, and Expert solves it exactly instead (``solve_known``).
+hands still to come (``odds.py``), so points matter more when they decide the match. Because every
+simulation uses a new world, no move is chosen on a guess at the boneyard order. It stops at the
+time budget or the simulation cap, or earlier once the choice is settled, and plays the move with
+the best mean value. When the table has shown everything (one world is possible and nothing is
+left to draw) the hand is a game of perfect information, and Expert solves it exactly instead
+(``solve_known``).
 
 ``Settings`` also reaches the variants the benchmarks compared and did not keep (README): a tree
 over Expert's information sets (``tree.py``), the paired search (``paired.py``), worlds
 weighted by the opponents' past plays (``belief.py``), sampled worlds' endgames solved exactly,
 Hard's policy, random play or a greedy policy that does not look at the next hand in the
 roll-outs, a points margin or the rule of thumb of ``playout.match_value`` instead of the race of
-hands to come for the match value, and in the tree an exploration term scaled to the spread of the values and
-new moves tried in the roll-out policy's order.
+hands to come for the match value, and in the tree an exploration term scaled to the spread of the
+values and new moves tried in the roll-out policy's order.
 
 The clock is injected, so a test with a simulation cap and a clock that never advances is exactly
 reproducible from the seed.

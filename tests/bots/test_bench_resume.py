@@ -44,3 +44,20 @@ def test_a_file_that_is_not_saved_matches_is_refused_and_left_as_it_was(tmp_path
     assert run.returncode == 2
     assert "line 3: not a saved match" in run.stderr
     assert saved.read_bytes() == before
+
+
+def test_a_series_survives_reworded_docs_but_not_changed_code(tmp_path: Path) -> None:
+    sys.path.insert(0, str(BENCH.parent))
+    from bench_bots import _code_of
+
+    def code(text: str) -> bytes:
+        path = tmp_path / "m.py"
+        path.write_text(text)
+        return _code_of(path)
+
+    plain = code('"""A module."""\n\ndef f(x):\n    """Twice x."""\n    return 2 * x  # doubled\n')
+    reworded = code('"""Another\nwording."""\n\ndef f(x):\n    """Doubles.\n\n    More."""\n'
+                    "    return 2 * x\n")
+    changed = code('"""A module."""\n\ndef f(x):\n    """Twice x."""\n    return 3 * x\n')
+    assert plain == reworded
+    assert plain != changed
