@@ -211,12 +211,10 @@ class MigratingTable:
             if self._due_now() and rounds < 10:  # (at most a few times: never spin)
                 rounds += 1  # work due at once (a host-side bot's move, a hand's check, the next
                 self._timers(due_only=True)  # deal): as the runtime's timer task, no time passes
-            else:
-                rounds = 0
-                self.now += tick
-                self._timers()
-            self.step()  # what the timers sent leaves before ``until`` looks (the runtime flushes
-            # after its timers): a crash next must not lose a host-side bot's move
+                continue
+            rounds = 0
+            self.now += tick
+            self._timers()
 
     def _due_now(self) -> bool:
         return any(s is not None and (d := s.next_deadline()) is not None and d <= self.now
