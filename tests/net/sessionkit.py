@@ -146,15 +146,9 @@ class Table:
         for slot in self.slots:
             events = slot.session.take_events()
             slot.events += events
-            # a bot answers the latest turn of the step, and only while it is still its turn (the
-            # step may also hold that turn played for it by the table's bot, or the hand's end)
-            turns = [e for e in events if isinstance(e, YourTurn)]
-            view = slot.session.view
-            current = (view is not None and view.phase == "play"
-                       and view.turn == slot.session.seat)
             for event in events:
-                if (turns and event is turns[-1] and current and slot.bot is not None
-                        and slot.connected and slot.session.pending_move is None):
+                if (isinstance(event, YourTurn) and slot.bot is not None and slot.connected
+                        and slot.session.pending_move is None):  # (two turns' news in one step)
                     if slot.mute:  # (a muted mover's turn may have been played for it since)
                         try:
                             slot.session.submit(slot.bot(event.observation), self.now)
