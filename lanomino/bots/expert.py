@@ -15,8 +15,8 @@ left to draw) the hand is a game of perfect information, and Expert solves it ex
 ``Settings`` also reaches the variants the benchmarks compared and did not keep (README): a tree
 over Expert's information sets (``tree.py``), the paired search (``paired.py``), worlds
 weighted by the opponents' past plays (``belief.py``), sampled worlds' endgames solved exactly,
-Hard's policy, random play or a greedy policy that does not look at the next hand in the
-roll-outs, a points margin or the rule of thumb of ``playout.match_value`` instead of the race of
+Hard's policy, random play, a greedy policy that does not look at the next hand or one with
+tuned weights in the roll-outs, a points margin or the rule of thumb of ``playout.match_value`` instead of the race of
 hands to come for the match value, and in the tree an exploration term scaled to the spread of the
 values and new moves tried in the roll-out policy's order.
 
