@@ -10,7 +10,8 @@ nothing, every step is halved. At the end the result plays the starting weights 
     python scripts/tune_rollout.py [--rules classic] [--deals 10000] [--rounds 8] [--from greedy]
         [--check WEIGHTS]
 
-``--check`` skips the climb and plays the comma-separated weights (in ``Weights`` field order)
+``--check`` skips the climb and plays the comma-separated weights (in ``Weights`` field order;
+the All Fives pair may be left out)
 against ``--from``. Deterministic for its arguments: every duel's deals and tie-breaks are seeded.
 """
 
@@ -46,7 +47,8 @@ from lanomino.engine import (  # noqa: E402
 from lanomino.engine.rules import Rules  # noqa: E402
 
 Policy = Callable[[GameState, Sequence[Action], random.Random], Action]
-STEPS = Weights(pips=0.5, double=2.0, block=3.0, keep=2.0, fits=1.0, control=1.0, noise=0.5)
+STEPS = Weights(pips=0.5, double=2.0, block=3.0, keep=2.0, fits=1.0, control=1.0, noise=0.5,
+                fives=0.5, reply=0.5)
 STARTS = {"greedy": GREEDY, "tuned": TUNED}
 
 
@@ -120,7 +122,9 @@ def main() -> int:
         try:
             found = Weights(*(float(x) for x in args.check.split(",")))
         except (TypeError, ValueError) as exc:
-            parser.error(f"--check takes {len(dataclasses.fields(Weights))} numbers: {exc}")
+            names = ", ".join(f.name for f in dataclasses.fields(Weights))
+            parser.error(f"--check takes the weights {names} (the last two may be left out): "
+                         f"{exc}")
     else:
         found = climb(start, rules, args.deals, args.rounds, args.keep)
     margin = duel(found, start, rules, 4 * args.deals, 99)

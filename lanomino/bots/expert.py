@@ -16,9 +16,9 @@ left to draw) the hand is a game of perfect information, and Expert solves it ex
 over Expert's information sets (``tree.py``), the paired search (``paired.py``), worlds
 weighted by the opponents' past plays (``belief.py``), sampled worlds' endgames solved exactly,
 Hard's policy, random play, a greedy policy that does not look at the next hand or one with
-tuned weights in the roll-outs, a points margin or the rule of thumb of ``playout.match_value`` instead of the race of
-hands to come for the match value, and in the tree an exploration term scaled to the spread of the
-values and new moves tried in the roll-out policy's order.
+tuned weights in the roll-outs, a points margin or the rule of thumb of ``playout.match_value``
+instead of the race of hands to come for the match value, and in the tree an exploration term
+scaled to the spread of the values and new moves tried in the roll-out policy's order.
 
 The clock is injected, so a test with a simulation cap and a clock that never advances is exactly
 reproducible from the seed.

@@ -27,7 +27,9 @@ ROLLOUTS = ("greedy", "tuned", "blind", "hard", "random")
 class Weights:
     """What the greedy roll-out policy scores a play by (per tile: pips and being a double; for
     the ends the play leaves: the next seat having nothing for them, the mover keeping a tile
-    for them, how many it keeps, and how many of the number it exposes; a random tie-break)."""
+    for them, how many it keeps, and how many of the number it exposes; a random tie-break;
+    in All Fives: per point the play scores, and per point of the next seat's best score
+    after it)."""
 
     pips: float
     double: float
@@ -36,12 +38,16 @@ class Weights:
     fits: float
     control: float
     noise: float
+    fives: float = 1.5
+    reply: float = 0.0
 
 
 GREEDY = Weights(pips=1.0, double=3.0, block=6.0, keep=2.0, fits=0.0, control=0.0, noise=1.0)
 # Tuned by a hill climb over 10 000 duplicate-dealt Draw hands a step between two greedy
-# players that both see the next hand, as in a roll-out (README, "roll-out policy").
-TUNED = Weights(pips=0.5, double=3.5, block=9.0, keep=2.0, fits=1.0, control=1.0, noise=0.5)
+# players that both see the next hand, as in a roll-out (README, "roll-out policy"); the All
+# Fives reply weight by a few checks of the same kind on All Fives hands.
+TUNED = Weights(pips=0.5, double=3.5, block=9.0, keep=2.0, fits=1.0, control=1.0, noise=0.5,
+                fives=1.5, reply=1.5)
 VALUES = ("match", "odds", "points")
 
 
@@ -92,7 +98,8 @@ def rollout_choice(state: GameState, actions: Sequence[Action], rng: random.Rand
 
 def tuned_choice(state: GameState, actions: Sequence[Action], rng: random.Random) -> Action:
     """``rollout_choice`` with the ``TUNED`` weights: less for weight, more for a block, and
-    a play counts the tiles the mover keeps for the ends and for the number it shows."""
+    a play counts the tiles the mover keeps for the ends and for the number it shows; in All
+    Fives it gives up what the next seat can score straight after it."""
     return greedy_choice(state, actions, rng, TUNED, True)
 
 
@@ -121,11 +128,10 @@ def greedy_choice(state: GameState, actions: Sequence[Action], rng: random.Rando
         score += w.noise * rng.random()
         if fives:
             if action.end is not None and line.tiles:
-                trial = line.copy()
-                trial.place(tile, action.end.value)
-                count = trial.fives_count()
+                count, reply = fives_after(state, action, nxt, bool(w.reply) and peek)
                 if count % 5 == 0:
-                    score += 1.5 * count
+                    score += w.fives * count
+                score -= w.reply * reply
         elif action.end is not None and line.tiles:
             e = action.end.value
             shown = tile.other(line.ends[e])
@@ -142,6 +148,29 @@ def greedy_choice(state: GameState, actions: Sequence[Action], rng: random.Rando
         if score > best_score:
             best, best_score = action, score
     return best
+
+
+def fives_after(state: GameState, action: Play, hand: int, reply: bool) -> tuple[int, int]:
+    """All Fives: the count on the ends after ``action`` (played against an end), and with
+    ``reply`` the most points the holder of ``hand`` (a tile mask) then scores with its next
+    play (0 if none scores, or without ``reply``)."""
+    assert action.end is not None
+    trial = state.line.copy()
+    trial.place(action.tile, action.end.value)
+    count = trial.fives_count()
+    best = 0
+    if reply:
+        for e in trial.open_ends():
+            options = hand & _WITH[trial.ends[e]]
+            while options:
+                low = options & -options
+                options ^= low
+                after = trial.copy()
+                after.place(TILES[low.bit_length() - 1], e)
+                points = after.fives_count()
+                if points % 5 == 0 and points > best:
+                    best = points
+    return count, best
 
 
 def hard_choice(state: GameState, actions: Sequence[Action], rng: random.Random) -> Action:

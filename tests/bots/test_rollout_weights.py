@@ -44,4 +44,45 @@ def test_the_script_checks_weights_and_refuses_a_short_list() -> None:
     assert ok.returncode == 0, ok.stderr
     assert "against greedy on 200 fresh deals" in ok.stdout
     bad = subprocess.run([*run, "1,3"], capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 2 and "--check takes 7 numbers" in bad.stderr
+    assert bad.returncode == 2 and "--check takes the weights pips, double" in bad.stderr
+
+
+def test_the_all_fives_reply_is_the_most_the_next_seat_can_score_by_the_engine() -> None:
+    from lanomino.bots.playout import fives_after
+    from lanomino.engine import Play
+
+    rules = rules_from_cli("allfives", [])
+    checked = exact = 0
+    for seed in range(40):
+        deck = list(TILES)
+        random.Random(seed).shuffle(deck)
+        state = new_game(rules, 2)
+        start_hand(state, [deck[:7], deck[7:14]], deck[14:])
+        rng = random.Random(seed)
+        while state.phase is Phase.PLAY:
+            seat = state.turn
+            actions = legal_actions(state, seat)
+            nxt = state.next_seat[seat]
+            for action in actions:
+                if not isinstance(action, Play) or action.end is None or not state.line.tiles:
+                    continue
+                count, reply = fives_after(state, action, state.hands[nxt], True)
+                after = state.copy()
+                before = after.scores[after.side_of(seat)]
+                apply(after, seat, action)
+                if after.phase is not Phase.PLAY or after.turn != nxt:
+                    continue
+                assert count % 5 != 0 or after.scores[after.side_of(seat)] - before == count
+                best = 0
+                for answer in legal_actions(after, nxt):
+                    trial = after.copy()
+                    side = trial.side_of(nxt)
+                    old = trial.scores[side]
+                    apply(trial, nxt, answer)
+                    if isinstance(answer, Play) and trial.phase is Phase.PLAY:  # not out
+                        best = max(best, trial.scores[side] - old)
+                assert reply >= best, (seed, action)  # a domino's points come on top
+                exact += reply == best
+                checked += 1
+            apply(state, seat, rollout_choice(state, actions, rng))
+    assert checked > 100 and exact > 0.9 * checked, (exact, checked)
