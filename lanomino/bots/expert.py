@@ -3,9 +3,11 @@
 Theory of operation: at each decision Expert reads its ``Knowledge`` and builds a ``HandSampler``.
 Each simulation samples a fresh world (the other hands and the boneyard order, uniformly among
 those consistent with the voids, counts and opening), picks a root move with UCB1, plays the rest of
-the hand out with a quick greedy policy for every seat, and scores the result by its value for
-the *match*: the chance that Expert's side wins it from the new scores, counted as a race of the
-hands still to come (``odds.py``), so points matter more when they decide the match. Because every
+the hand out with a quick greedy policy for every seat (in All Fives with the tuned weights, which
+also count what the next seat could score after a play, and never hand it the match), and scores
+the result by its value for the *match*: the chance that Expert's side wins it from the new
+scores, counted as a race of the hands still to come (``odds.py``), so points matter more when
+they decide the match. Because every
 simulation uses a new world, no move is chosen on a guess at the boneyard order. It stops at the
 time budget or the simulation cap, or earlier once the choice is settled, and plays the move with
 the best mean value. When the table has shown everything (one world is possible and nothing is
@@ -85,7 +87,7 @@ def search(
     max_sims: int = DEFAULT_MAX_SIMS,
     clock: Callable[[], float] = time.perf_counter,
     settle: bool = True,
-    rollout: str = "greedy",
+    rollout: str = "auto",
     value: str = "match",
     sampler: HandSampler | WeightedSampler | None = None,
 ) -> list[tuple[Action, int, float]]:
@@ -169,7 +171,7 @@ class Settings:
     paired: bool = False
     exact: bool = True
     settle: bool = True
-    rollout: str = "greedy"
+    rollout: str = "auto"
     value: str = "odds"
     endgame: int = 0
     explore: float = TREE_EXPLORE

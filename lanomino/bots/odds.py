@@ -116,7 +116,7 @@ def hand_gains(rules: Rules, players: int, hands: int = SAMPLE_HANDS,
                    deck[players * size:])
         if state.phase is not Phase.PLAY:
             continue  # a voided deal
-        play_out(state, rng)
+        play_out(state, rng, "greedy")
         x, y = state.scores[0], state.scores[1]
         counts[x, y] = counts.get((x, y), 0) + 1
         counts[y, x] = counts.get((y, x), 0) + 1

@@ -46,7 +46,7 @@ def paired_search(
     budget_s: float,
     max_sims: int,
     clock: Callable[[], float],
-    rollout: str = "greedy",
+    rollout: str = "auto",
     value: str = "match",
     settle: bool = True,
 ) -> list[tuple[Action, int, float]]:

@@ -67,7 +67,7 @@ def tree_search(
     max_sims: int,
     clock: Callable[[], float] = time.perf_counter,
     explore: float = TREE_EXPLORE,
-    rollout: str = "greedy",
+    rollout: str = "auto",
     value: str = "match",
     endgame: int = 0,
     adapt: bool = False,

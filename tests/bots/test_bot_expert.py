@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import random
-from itertools import count
+from itertools import count, islice
 
-from bot_positions import deal, opening_position
+from bot_positions import deal, opening_position, random_positions
 
-from lanomino.bots.expert import BANK_KEEP, TimeBank, make_expert, match_value, search, settled
+from lanomino.bots.expert import (
+    BANK_KEEP,
+    Settings,
+    TimeBank,
+    make_expert,
+    match_value,
+    search,
+    settled,
+)
 from lanomino.engine import (
     End,
     GameState,
@@ -54,7 +62,11 @@ def test_expert_plays_for_the_match_not_the_hand() -> None:
     6-2 on the spinner for 5 points (ends 3, 2 and 6 open on the spinner's arms) or 3-0 for none
     (ends 0 and 6-6, 12). Early in a match the 5 points are worth having. When both sides need
     exactly 10, 5 points do not win, and 6-2 leaves Ben ends to score 10 and take the match, while
-    after 3-0 no single tile makes 10: so Expert turns down the points."""
+    after 3-0 no single tile makes 10: so Expert turns down the points. The roll-outs here are the
+    greedy ones, which take points whatever they leave: All Fives' default roll-outs also refuse
+    to leave the next seat a match-winning reply, and with both seats that careful the two plays
+    come out within a few hundredths of each other (about 0.35 each), so only the greedy ones
+    show the match value's effect this plainly."""
     state = new_game(Rules.allfives(), 2)
     deal(state, ["2-0 2-2 3-0 5-1 5-5 6-2 6-6", "1-0 1-1 2-1 3-2 3-3 4-2 6-3"])
     apply(state, 0, Play(parse_tile("6-6")))
@@ -67,7 +79,8 @@ def test_expert_plays_for_the_match_not_the_hand() -> None:
         obs = observe(state, 0)
         assert set(obs.legal) == {shed, points}
         results = search(
-            obs, random.Random(1), budget_s=1.0, max_sims=1500, clock=lambda: 0.0, settle=False
+            obs, random.Random(1), budget_s=1.0, max_sims=1500, clock=lambda: 0.0, settle=False,
+            rollout="greedy",
         )
         return [(a, v) for a, _, v in sorted(results, key=lambda r: -r[2])]
 
@@ -150,3 +163,18 @@ def test_a_banking_expert_that_plays_two_seats_keeps_a_bank_for_each() -> None:
     start = now[0]
     bot(other, random.Random(1))  # seat 1 has saved nothing: its budget alone
     assert 0.2 <= now[0] - start < 0.21
+
+
+def test_expert_rolls_out_tuned_in_all_fives_and_greedy_elsewhere() -> None:
+    still = lambda: 0.0  # noqa: E731 - only the simulation cap stops the search
+    for preset, same, other in (("allfives", "tuned", "greedy"), ("classic", "greedy", "tuned")):
+        rules = Rules.allfives() if preset == "allfives" else Rules.classic()
+        rng = random.Random(5)
+        differs = 0
+        for _, obs in islice((p for p in random_positions(rules, 2, rng) if len(p[1].legal) > 1),
+                             12):
+            default = search(obs, random.Random(9), 1.0, 120, still)
+            assert default == search(obs, random.Random(9), 1.0, 120, still, rollout=same)
+            differs += default != search(obs, random.Random(9), 1.0, 120, still, rollout=other)
+        assert differs, preset  # the two policies do play differently in these positions
+    assert Settings().rollout == "auto"

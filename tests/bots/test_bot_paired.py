@@ -74,13 +74,13 @@ def test_a_clear_choice_ends_the_search_early() -> None:
 
 def test_the_paired_expert_plays_for_the_match() -> None:
     """All Fives to 150 (tests/bots/test_bot_expert.py has the story): take 6-2's 5 points
-    early, turn them down when both sides need exactly 10."""
+    early, turn them down when both sides need exactly 10 (with greedy roll-outs, as there)."""
     state = new_game(Rules.allfives(), 2)
     deal(state, ["2-0 2-2 3-0 5-1 5-5 6-2 6-6", "1-0 1-1 2-1 3-2 3-3 4-2 6-3"])
     apply(state, 0, Play(parse_tile("6-6")))
     apply(state, 1, Play(parse_tile("6-3"), End.LEFT))
     shed, points = Play(parse_tile("3-0"), End.LEFT), Play(parse_tile("6-2"), End.RIGHT)
-    expert = make_expert(budget_s=1.0, max_sims=1500, clock=still, paired=True)
+    expert = make_expert(budget_s=1.0, max_sims=1500, clock=still, paired=True, rollout="greedy")
     state.scores = [0, 0]
     assert expert(observe(state, 0), random.Random(1)) == points
     state.scores = [140, 140]

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bot_positions import random_hand
+
 from lanomino.bots.playout import GREEDY, TUNED, rollout_choice
 from lanomino.engine import TILES, Phase, apply, legal_actions, new_game, rules_from_cli, start_hand
 
@@ -73,3 +75,44 @@ def test_the_all_fives_reply_is_the_most_the_next_seat_can_score_by_the_engine()
                 checked += 1
             apply(state, seat, rollout_choice(state, actions, rng))
     assert checked > 100 and exact > 0.9 * checked, (exact, checked)
+
+
+def test_the_all_fives_roll_outs_take_a_winning_score_and_do_not_hand_one_over() -> None:
+    """Both sides 10 short of the target: a play that reaches it is taken whatever it leaves,
+    and otherwise no play is chosen after which the next seat can score the match (by the
+    engine), while a play that does not allow that and keeps the hand going is there."""
+    from lanomino.bots.playout import tuned_choice
+    from lanomino.engine import Play
+
+    rules = rules_from_cli("allfives", [])
+    wins = refusals = 0
+    for seed in range(60):
+        state = random_hand(rules, 2, random.Random(seed))
+        state.scores = [rules.target - 10, rules.target - 10]
+        rng = random.Random(seed)
+        while state.phase is Phase.PLAY:
+            seat = state.turn
+            actions = legal_actions(state, seat)
+            nxt = state.next_seat[seat]
+            winning, safe, unsafe = [], [], []
+            for action in (a for a in actions if isinstance(a, Play)):
+                after = state.copy()
+                apply(after, seat, action)
+                if after.scores[after.side_of(seat)] >= rules.target:
+                    winning.append(action)
+                elif after.phase is Phase.PLAY and after.turn == nxt:
+                    loses = False
+                    for answer in legal_actions(after, nxt):
+                        trial = after.copy()
+                        apply(trial, nxt, answer)
+                        loses = loses or trial.scores[trial.side_of(nxt)] >= rules.target
+                    (unsafe if loses else safe).append(action)
+            choice = tuned_choice(state, actions, rng)
+            if winning:
+                assert choice in winning, (seed, choice)
+                wins += 1
+            elif safe and unsafe:
+                assert choice in safe, (seed, choice)
+                refusals += 1
+            apply(state, seat, choice)
+    assert wins > 10 and refusals > 10, (wins, refusals)
