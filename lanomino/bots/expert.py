@@ -7,12 +7,11 @@ the hand out with a quick greedy policy for every seat (in All Fives with the tu
 also count what the next seat could score after a play, and never hand it the match), and scores
 the result by its value for the *match*: the chance that Expert's side wins it from the new
 scores, counted as a race of the hands still to come (``odds.py``), so points matter more when
-they decide the match. Because every
-simulation uses a new world, no move is chosen on a guess at the boneyard order. It stops at the
-time budget or the simulation cap, or earlier once the choice is settled, and plays the move with
-the best mean value. When the table has shown everything (one world is possible and nothing is
-left to draw) the hand is a game of perfect information, and Expert solves it exactly instead
-(``solve_known``).
+they decide the match. Because every simulation uses a new world, no move is chosen on a guess at
+the boneyard order. It stops at the time budget or the simulation cap, or earlier once the choice
+is settled, and plays the move with the best mean value. When the table has shown everything (one
+world is possible and nothing is left to draw) the hand is a game of perfect information, and
+Expert solves it exactly instead (``solve_known``).
 
 ``Settings`` also reaches the variants the benchmarks compared and did not keep (README): a tree
 over Expert's information sets (``tree.py``), the paired search (``paired.py``), worlds

@@ -108,8 +108,8 @@ def auto_choice(state: GameState, actions: Sequence[Action], rng: random.Random)
     """Expert's default: ``tuned_choice`` where the rules score fives (it won more All Fives
     matches against the reference, README), ``rollout_choice`` elsewhere."""
     if state.rules.fives:
-        return greedy_choice(state, actions, rng, TUNED, True)
-    return greedy_choice(state, actions, rng, GREEDY, True)
+        return tuned_choice(state, actions, rng)
+    return rollout_choice(state, actions, rng)
 
 
 def blind_choice(state: GameState, actions: Sequence[Action], rng: random.Random) -> Action:
@@ -131,8 +131,10 @@ def greedy_choice(state: GameState, actions: Sequence[Action], rng: random.Rando
     same_side = state.side_of(state.next_seat[seat]) == state.side_of(seat)
     # All Fives to a target: what each side still needs, since points that reach it end the match
     target = state.rules.target if fives else 0
-    need = target - state.scores[state.side_of(seat)]
-    need_next = target - state.scores[state.side_of(state.next_seat[seat])]
+    need = need_next = 0
+    if target:
+        need = target - state.scores[state.side_of(seat)]
+        need_next = target - state.scores[state.side_of(state.next_seat[seat])]
     for action in actions:
         if not isinstance(action, Play):
             continue

@@ -11,8 +11,17 @@ from pathlib import Path
 
 from bot_positions import random_hand
 
-from lanomino.bots.playout import GREEDY, TUNED, rollout_choice
-from lanomino.engine import TILES, Phase, apply, legal_actions, new_game, rules_from_cli, start_hand
+from lanomino.bots.playout import GREEDY, TUNED, fives_after, rollout_choice, tuned_choice
+from lanomino.engine import (
+    TILES,
+    Phase,
+    Play,
+    apply,
+    legal_actions,
+    new_game,
+    rules_from_cli,
+    start_hand,
+)
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "tune_rollout.py"
 sys.path.insert(0, str(SCRIPT.parent))
@@ -37,9 +46,6 @@ def test_the_script_checks_weights_and_refuses_a_short_list() -> None:
 
 
 def test_the_all_fives_reply_is_the_most_the_next_seat_can_score_by_the_engine() -> None:
-    from lanomino.bots.playout import fives_after
-    from lanomino.engine import Play
-
     rules = rules_from_cli("allfives", [])
     checked = exact = 0
     for seed in range(40):
@@ -81,9 +87,6 @@ def test_the_all_fives_roll_outs_take_a_winning_score_and_do_not_hand_one_over()
     """Both sides 10 short of the target: a play that reaches it is taken whatever it leaves,
     and otherwise no play is chosen after which the next seat can score the match (by the
     engine), while a play that does not allow that and keeps the hand going is there."""
-    from lanomino.bots.playout import tuned_choice
-    from lanomino.engine import Play
-
     rules = rules_from_cli("allfives", [])
     wins = refusals = 0
     for seed in range(60):
