@@ -96,16 +96,14 @@ class Controller:
     # ----- local games ------------------------------------------------------------------------
 
     def _start(self, intent: s.StartLocal) -> None:
-        """A new local game; with a game saved, only once the player says yes (a second start
-        of the same game counts as yes: the line mode's way to say it)."""
+        """A new local game; with a game saved, only once the player says yes."""
         from lanomino.localgame import LocalMatch, make_config
 
         if self.ui.has_saved_game and not intent.replace_saved:
-            if self.ui.pending_start != intent:
-                self.ui.pending_start, self.ui.screen = intent, s.Screen.SETUP
-                self.ui.message = ("A saved game is waiting: starting a new one gives it up "
-                                   "(History will show it as abandoned).")
-                return
+            self.ui.pending_start, self.ui.screen = intent, s.Screen.SETUP
+            self.ui.message = ("A saved game is waiting: starting a new one gives it up "
+                               "(History will show it as abandoned).")
+            return
         self.ui.pending_start = None
         if self.ui.has_saved_game:
             self.writer.submit(self._abandon_saved)
@@ -138,12 +136,10 @@ class Controller:
         return table
 
     def _abandon_saved(self) -> None:
-        """On the store's thread: the saved game is given up; its logged hands say so."""
-        from lanomino.store import PlayLog
-
+        """On the store's thread: the saved game is given up; History says so."""
         data = self.store.load_game()
-        if data is not None and isinstance(data.get("uid"), str):
-            PlayLog(self.store).mark_abandoned(f"local:{data['uid']}")
+        if data is not None:
+            self.logbook.abandon(data)
         self.store.clear_game()
 
     def _save(self, record: SavedGame | None) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lanomino.ui.history import HistoryView, ReplayView
 
@@ -21,15 +21,33 @@ class Logbook:
 
     def log_local(self, match: LocalMatch) -> None:
         """Log the local match as it stands (after a finished hand or match)."""
+        document = copy.deepcopy(match.record.to_json())  # a snapshot: the match goes on
+        self.writer.submit(self._log, match, document)
+
+    def abandon(self, saved: dict[str, Any]) -> None:
+        """On the store's thread: the saved match is given up. History shows it as abandoned,
+        logged now if none of its hands was (a damaged save is left out)."""
+        from lanomino.localgame import LocalMatch
+        from lanomino.store import PlayLog
+
+        uid = saved.get("uid")
+        if not isinstance(uid, str) or PlayLog(self.store).mark_abandoned(f"local:{uid}"):
+            return
+        try:
+            match = LocalMatch.from_record(saved)
+        except ValueError:
+            return
+        self._log(match, match.record.to_json())
+        PlayLog(self.store).mark_abandoned(f"local:{uid}")
+
+    def _log(self, match: LocalMatch, document: dict[str, Any]) -> None:
         from lanomino.store import Player, PlayLog, bot_player
 
         c = match.config
         players = [Player(self.player_id, c.names[0]),
                    *(bot_player(c.levels[s], c.names[s]) for s in range(1, c.players))]
-        document = copy.deepcopy(match.record.to_json())  # a snapshot: the match goes on
-        self.writer.submit(PlayLog(self.store).log_match, document, uid=f"local:{match.uid}", me=0,
-                           players=players, started_at=match.started_at,
-                           assists=sorted(match.assists))
+        PlayLog(self.store).log_match(document, uid=f"local:{match.uid}", me=0, players=players,
+                                      started_at=match.started_at, assists=sorted(match.assists))
 
     def history(self) -> HistoryView:
         """History and stats, read after every queued write."""

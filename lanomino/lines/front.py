@@ -307,6 +307,7 @@ class LineFront:
         start = self.new_match(command.args)
         self._leave_lobby()
         self._fresh_table()
+        self.asked = ""  # over a saved game: the question again, never a yes
         self.send(start)
 
     def new_match(self, words: tuple[str, ...]) -> StartLocal:

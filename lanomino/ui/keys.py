@@ -13,7 +13,13 @@ from lanomino.engine import PRESETS, Draw, Pass, RulesError
 from lanomino.ui.history_keys import load_history_bindings
 from lanomino.ui.lan import OpenLobby
 from lanomino.ui.lobby_keys import load_lobby_bindings, open_host_form, typing
-from lanomino.ui.menus import SETTINGS_ROWS, choosing_preset, step_help_preset
+from lanomino.ui.menus import (
+    SETTINGS_ROWS,
+    choosing_preset,
+    form_start,
+    from_the_form,
+    step_help_preset,
+)
 from lanomino.ui.panel_keys import load_panel_bindings
 from lanomino.ui.setup import SetupForm
 from lanomino.ui.state import (
@@ -31,7 +37,6 @@ from lanomino.ui.state import (
     SaveSettings,
     Screen,
     Settings,
-    StartLocal,
     Submit,
     UiState,
     UndoMove,
@@ -159,14 +164,12 @@ def _load_menu(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
 
 
 def start_from_setup(ui: UiState, intents: Intents) -> None:
-    form = ui.setup
     try:
-        rules = form.rules()
-        rules.check_players(form.players)
+        start = form_start(ui.setup)
     except RulesError as exc:
         ui.message = str(exc)
         return
-    intents(StartLocal(rules, form.players, tuple(form.levels[: form.players - 1])))
+    intents(start)
 
 
 def _load_setup(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
@@ -182,6 +185,9 @@ def _load_setup(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
     @kb.add("n", filter=asking)
     @kb.add("escape", filter=asking)
     def _(event: KeyPressEvent) -> None:
+        # back to the form the start came from; a start from the command line had none: the menu
+        if not from_the_form(ui):
+            ui.screen, ui.notice = Screen.MENU, "The saved game is kept: c continues it."
         ui.pending_start, ui.message = None, ""
 
     @kb.add("up", filter=on)

@@ -7,7 +7,7 @@ from lanomino.ui.chrome import fit, footer, header, put_wrapped, wrap
 from lanomino.ui.helptext import KEYS_TEXT, SETTINGS_TEXT, describe_game, rules_text
 from lanomino.ui.render import Canvas
 from lanomino.ui.setup import SetupForm
-from lanomino.ui.state import Screen, UiState, default_level, menu_items
+from lanomino.ui.state import Screen, StartLocal, UiState, default_level, menu_items
 
 MENU_TOP = 4  # the row of the first menu item (mouse clicks map rows to items)
 
@@ -56,7 +56,25 @@ def setup_value(form: SetupForm, key: str) -> str:
     return "yes" if getattr(form, key) else "no"
 
 
+def form_start(form: SetupForm) -> StartLocal:
+    """The new match the form asks for. Raises RulesError."""
+    rules = form.rules()
+    rules.check_players(form.players)
+    return StartLocal(rules, form.players, tuple(form.levels[: form.players - 1]))
+
+
+def from_the_form(ui: UiState) -> bool:
+    """Is the start waiting for a yes the one the form shows (not one from the command line)?"""
+    try:
+        return form_start(ui.setup) == ui.pending_start
+    except ValueError:
+        return False
+
+
 def draw_setup(ui: UiState, canvas: Canvas) -> None:
+    if ui.pending_start is not None and not from_the_form(ui):
+        draw_pending_start(ui, ui.pending_start, canvas)
+        return
     form = ui.setup
     header(canvas, "New game against the computer")
     y = 2
@@ -86,6 +104,16 @@ def draw_setup(ui: UiState, canvas: Canvas) -> None:
         put_wrapped(canvas, 2, y + 5, ui.message, "class:warn", rows=2)
     footer(canvas, "y start anyway · n keep the saved game" if ui.pending_start is not None
            else "↑/↓ choose · ←/→ change · Enter start · Esc back · ? rules")
+
+
+def draw_pending_start(ui: UiState, start: StartLocal, canvas: Canvas) -> None:
+    """The new match asked for on the command line, waiting for a yes over the saved game."""
+    header(canvas, "New game against the computer")
+    levels = ", ".join(level.capitalize() for level in start.levels)
+    y = put_wrapped(canvas, 2, 2, f"{describe_game(start.rules)}, {start.players} players; "
+                    f"the computer plays at {levels}.")
+    put_wrapped(canvas, 2, y + 1, ui.message, "class:warn", rows=2)
+    footer(canvas, "y start anyway · n keep the saved game")
 
 
 SETTINGS_ROWS = ("name", "colour", "sound", "auto_draw", "level", "preset", "pause_s", "lines",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from lanomino.client.controller import Controller
@@ -67,7 +68,9 @@ def test_a_new_game_over_a_saved_one_asks_first_and_marks_it_abandoned(tmp_path:
     c.handle(new)
     assert c.ui.pending_start == new and c.ui.screen is Screen.SETUP and c.table is None
     assert "saved game is waiting" in c.ui.message
-    c.handle(new)  # the same start again (y in the full-screen client): yes
+    c.handle(new)  # the same start again: still a question, never a yes
+    assert c.ui.pending_start == new and c.table is None
+    c.handle(replace(new, replace_saved=True))  # y in the full-screen client, yes in lines
     assert c.table is not None and c.ui.pending_start is None
     [logged] = c.writer.submit(PlayLog(c.store).matches).result()
     assert logged.abandoned and not logged.finished and logged.hands == 1
