@@ -51,7 +51,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import zmq  # noqa: E402
 
 from lanomino.fair.identity import Identity  # noqa: E402
-from lanomino.net.codec import DirectAddress, encode_json, parse_direct_address  # noqa: E402
+from lanomino.net.codec import encode_json  # noqa: E402
+from lanomino.net.keys import DirectAddress, parse_direct_address  # noqa: E402
 from lanomino.net.session_base import (  # noqa: E402
     Timings,
     join_statement,

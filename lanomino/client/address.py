@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from lanomino.discovery.key_service import KeyServiceError, fetch_table_key
 from lanomino.discovery.table_key import TableKey, identity_fingerprint, is_code, matches_code
-from lanomino.net.codec import DirectAddress, parse_direct_address
+from lanomino.net.keys import DirectAddress, parse_direct_address
 from lanomino.store.known_hosts import HostCheck
 
 

@@ -22,7 +22,7 @@ from lanomino.ui.state import UiState
 
 if TYPE_CHECKING:
     from lanomino.discovery.zeroconf_adapter import SeenTable
-    from lanomino.net.codec import DirectAddress
+    from lanomino.net.keys import DirectAddress
     from lanomino.net.session import Timings
     from lanomino.node import PeerNode
 
@@ -64,7 +64,7 @@ class NetOptions:
 
 def table_info(seen: SeenTable) -> TableInfo:
     """A lobby row from a discovery ``SeenTable``."""
-    from lanomino.net.codec import DirectAddress
+    from lanomino.net.keys import DirectAddress
 
     a = seen.announcement
     ip = seen.addresses[0] if seen.addresses else ""
@@ -146,7 +146,7 @@ def player_name(ui: UiState) -> str:
 def join_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: JoinTable,
                refused: Callable[[str, str], None]) -> LanTable | None:
     """The seat ``intent`` asks for, or None (with ``ui.lobby.message`` saying why)."""
-    from lanomino.net.codec import DirectAddress, parse_direct_address
+    from lanomino.net.keys import DirectAddress, parse_direct_address
 
     try:
         address = parse_direct_address(intent.address)
@@ -191,11 +191,11 @@ def host_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Hos
     a rematch's seats kept for their players (client/rematch.py); ``on``: the one address to
     serve and announce on (a rematch after a migration: where the others reached this member),
     instead of the options'."""
-    from lanomino.discovery.announce import _check_name
+    from lanomino.discovery.announce import check_name
 
     rules = intent.rules or Rules.preset(intent.preset)
     try:
-        _check_name(intent.name)
+        check_name(intent.name)
         rules.check_players(intent.seats)
     except ValueError as exc:
         ui.host_form.message = str(exc)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from lanomino.client.seam import TableNode
     from lanomino.discovery.table_key import TableKey
-    from lanomino.net.codec import DirectAddress
+    from lanomino.net.keys import DirectAddress
     from lanomino.node import Outcome, PeerNode
     from lanomino.ui.lan import HostTable, JoinTable, LanView
 
@@ -124,7 +124,7 @@ class Offer:
         """Stop looking; the way to decline the offer seen at ``join``'s address (None: no offer
         was seen, or it was accepted)."""
         from lanomino.client.address import parse_target
-        from lanomino.net.codec import DirectAddress
+        from lanomino.net.keys import DirectAddress
         from lanomino.ui.lan import JoinTable
 
         if self.looking is not None:

@@ -98,14 +98,14 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     from lanomino.cli import CliError
-    from lanomino.discovery.announce import AnnouncementError, _check_name
+    from lanomino.discovery.announce import AnnouncementError, check_name
     from lanomino.node import HostNode, install_quit_handlers
     from lanomino.paths import data_dir
 
     rules = rules_from_args(args)
     try:
         rules.check_players(args.seats)
-        _check_name(args.name)
+        check_name(args.name)
     except (ValueError, AnnouncementError) as exc:
         raise CliError(str(exc)) from None
     if args.passphrase is not None:

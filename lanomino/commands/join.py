@@ -82,7 +82,7 @@ async def find_table(target: str, interface: str | None, timeout_s: float,
     from lanomino.cli import CliError
     from lanomino.client.address import Resolved, Trust, parse_target, resolve
     from lanomino.discovery.key_service import KeyServiceError
-    from lanomino.net.codec import DirectAddress
+    from lanomino.net.keys import DirectAddress
 
     if is_address(target):
         try:

@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
 
     from lanomino.cli import CliError
     from lanomino.discovery.zeroconf_adapter import TableBrowser
-    from lanomino.net.codec import DirectAddress
+    from lanomino.net.keys import DirectAddress
     from lanomino.node import lan_addresses
 
     interfaces = args.interface or lan_addresses()

@@ -25,7 +25,8 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from lanomino.net.codec import PROTOCOL_VERSION, z85_to_raw
+from lanomino.net.codec import PROTOCOL_VERSION
+from lanomino.net.keys import z85_to_raw
 
 SERVICE_TYPE = "_lanomino._tcp.local."
 MAX_NAME_CHARS = 32
@@ -62,7 +63,7 @@ class TableAnnouncement:
     version: int = PROTOCOL_VERSION
 
     def __post_init__(self) -> None:
-        _check_name(self.name)
+        check_name(self.name)
         if not isinstance(self.rules, str) or len(self.rules) > MAX_RULES_CHARS:
             raise AnnouncementError(f"rules must be at most {MAX_RULES_CHARS} characters")
         if not _RULES_RE.fullmatch(self.rules):
@@ -105,7 +106,13 @@ def _check_int(what: str, value: object, lo: int, hi: int) -> None:
         raise AnnouncementError(f"{what} must be an integer {lo}..{hi}, not {value!r}")
 
 
-def _check_name(name: object) -> None:
+def check_name(name: object) -> None:
+    """Refuse a table name a TXT record or a person's screen could not carry.
+
+    Raises:
+        AnnouncementError: not 1..MAX_NAME_CHARS characters, too many bytes, spaces at an end,
+            or a control character (the message says which).
+    """
     if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME_CHARS:
         raise AnnouncementError(f"table name must be 1..{MAX_NAME_CHARS} characters")
     if len(name.encode("utf-8")) > MAX_NAME_BYTES:

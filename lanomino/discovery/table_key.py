@@ -14,9 +14,9 @@ import json
 import re
 from dataclasses import dataclass
 
-from lanomino.discovery.announce import _check_name
+from lanomino.discovery.announce import check_name
 from lanomino.fair.identity import Identity, KeyRing
-from lanomino.net.codec import key_fingerprint, raw_to_z85, z85_to_raw
+from lanomino.net.keys import key_fingerprint, raw_to_z85, z85_to_raw
 
 FORMAT = "lanomino.table-key/1"
 MAX_ANSWER_BYTES = 512
@@ -50,7 +50,7 @@ def _statement(name: str, port: int, curve: str) -> dict[str, object]:
 
 def encode_answer(identity: Identity, name: str, port: int, curve: str) -> bytes:
     """The key service's one line (signed by ``identity``). Raises ValueError for a bad value."""
-    _check_name(name)
+    check_name(name)
     z85_to_raw(curve)
     signature = identity.sign_statement(_statement(name, port, curve))
     line = json.dumps({"format": FORMAT, "name": name, "port": port, "curve": curve,
@@ -79,7 +79,7 @@ def parse_answer(data: bytes, port: int) -> TableKey:
     identity, signature = _hex(body.get("identity"), 32), _hex(body.get("signature"), 64)
     if not isinstance(name, str) or not isinstance(curve, str) or type(at) is not int:
         raise ValueError("the answer is missing its name, port or key")
-    _check_name(name)
+    check_name(name)
     z85_to_raw(curve)
     if at != port:
         raise ValueError(f"the answer is for port {at}, not {port}")

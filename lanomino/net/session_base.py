@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from lanomino.engine import Action, Observation
-from lanomino.net.codec import z85_to_raw
+from lanomino.net.keys import z85_to_raw
 
 PASS_SALT = b"lanomino.pass/1\x00"
 PASS_ITERATIONS = 20_000

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from lanomino.bots import get_bot
 from lanomino.engine import Action, Observation, Rules
-from lanomino.net.codec import DirectAddress
 from lanomino.net.errors import LocalProtocolError, TransportError
+from lanomino.net.keys import DirectAddress
 from lanomino.net.session import (
     HandVerified,
     LostTouch,

@@ -15,8 +15,8 @@ from lanomino.engine.errors import seat_name
 from lanomino.fair.identity import Identity
 from lanomino.fair.keystore import load_or_create_identity
 from lanomino.net.budget import Budgets
-from lanomino.net.codec import DirectAddress
 from lanomino.net.election import entry_of, host_address, newer_host
+from lanomino.net.keys import DirectAddress
 from lanomino.net.session import (
     HostSession,
     LocalSeat,

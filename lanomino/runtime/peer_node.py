@@ -13,9 +13,9 @@ from lanomino.engine import Action, Observation
 from lanomino.engine.errors import seat_name
 from lanomino.fair.keystore import load_or_create_identity
 from lanomino.net.budget import Budgets
-from lanomino.net.codec import DirectAddress
 from lanomino.net.election import standby_of
 from lanomino.net.errors import TransportError
+from lanomino.net.keys import DirectAddress
 from lanomino.net.member import Announce, Connect, Effect, Serve, TableMember, Watch, Withdraw
 from lanomino.net.session import (
     Closed,

@@ -14,7 +14,7 @@ from pathlib import Path
 from lanomino.client.controller import Controller
 from lanomino.client.lobby import NetOptions
 from lanomino.engine import Rules
-from lanomino.net.codec import DirectAddress, raw_to_z85
+from lanomino.net.keys import DirectAddress, raw_to_z85
 from lanomino.net.session import Timings
 from lanomino.node import HostNode, PeerNode
 from lanomino.store import PlayLog, open_store

@@ -26,7 +26,7 @@ from lanomino.discovery.key_service import (
 )
 from lanomino.discovery.table_key import encode_answer, matches_code, parse_answer
 from lanomino.fair.identity import Identity
-from lanomino.net.codec import raw_to_z85
+from lanomino.net.keys import raw_to_z85
 from lanomino.store import open_store
 from lanomino.store.known_hosts import HostCheck, KnownHosts
 
@@ -254,7 +254,7 @@ def test_a_member_that_took_the_table_over_answers_joins_by_host_and_port(tmp_pa
     from lanomino.client.seam import Headless
     from lanomino.discovery.table_key import join_code
     from lanomino.engine import Rules
-    from lanomino.net.codec import DirectAddress
+    from lanomino.net.keys import DirectAddress
     from lanomino.net.session import MigrationDone, Timings
     from lanomino.node import HostNode, PeerNode
     from lanomino.ui.state import UiState
@@ -324,7 +324,7 @@ def test_the_question_about_a_new_host_is_wrapped_to_the_terminal_between_words(
     from lanomino.client.address import Resolved, Trust
     from lanomino.commands.join import trust_host
     from lanomino.fair.identity import Identity
-    from lanomino.net.codec import DirectAddress, raw_to_z85
+    from lanomino.net.keys import DirectAddress, raw_to_z85
 
     identity = Identity.generate()
     found = Resolved(DirectAddress("127.0.0.1", 42579, raw_to_z85(bytes(32))), "Den", Trust.NEW,

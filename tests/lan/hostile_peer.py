@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from attack import TIMINGS, forge_moves, guess_passphrases, hello_flood  # noqa: E402
 
-from lanomino.net.codec import parse_direct_address  # noqa: E402
+from lanomino.net.keys import parse_direct_address  # noqa: E402
 
 
 def say(**fields: object) -> None:

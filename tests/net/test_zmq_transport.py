@@ -12,14 +12,9 @@ import zmq
 import zmq.asyncio
 from zmq.utils import z85
 
-from lanomino.net.codec import (
-    DirectAddress,
-    LocalProtocolError,
-    RemoteProtocolError,
-    raw_to_z85,
-    z85_to_raw,
-)
+from lanomino.net.codec import LocalProtocolError, RemoteProtocolError
 from lanomino.net.errors import TransportError
+from lanomino.net.keys import DirectAddress, raw_to_z85, z85_to_raw
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport
 
 pytestmark = pytest.mark.timeout(20)

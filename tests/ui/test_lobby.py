@@ -212,7 +212,7 @@ class FakeBrowser:
 def seen(name: str, port: int, taken: int = 1, locked: bool = False) -> Any:
     from lanomino.discovery.announce import TableAnnouncement
     from lanomino.discovery.zeroconf_adapter import SeenTable
-    from lanomino.net.codec import raw_to_z85
+    from lanomino.net.keys import raw_to_z85
 
     a = TableAnnouncement(name=name, rules="allfives", seats_taken=taken, seats_total=3,
                           host_peer_id=f"{port:016x}", term=0, has_passphrase=locked,

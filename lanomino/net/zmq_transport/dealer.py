@@ -10,14 +10,9 @@ from typing import Any
 import zmq
 from zmq.utils.monitor import parse_monitor_message
 
-from lanomino.net.codec import (
-    MAX_MESSAGE_BYTES,
-    DirectAddress,
-    decode_json,
-    encode_json,
-    z85_to_raw,
-)
+from lanomino.net.codec import MAX_MESSAGE_BYTES, decode_json, encode_json
 from lanomino.net.errors import RemoteProtocolError, TransportError
+from lanomino.net.keys import DirectAddress, z85_to_raw
 from lanomino.net.zmq_transport.sockets import (
     CurveKeypair,
     MalformedHandler,

@@ -11,8 +11,8 @@ from typing import Literal, Protocol, TypeVar, overload
 
 import zmq
 
-from lanomino.net.codec import z85_to_raw
 from lanomino.net.errors import RemoteProtocolError, TransportError
+from lanomino.net.keys import z85_to_raw
 
 HIGH_WATER_MARK = 1000
 T = TypeVar("T")
