@@ -364,6 +364,29 @@ def test_no_class_stack_in_net_is_deeper_than_two() -> None:
     assert {q: d for q, d in stacks.items() if d > MAX_CLASS_STACK} == {}
 
 
+# A wait in the loops that drive a node must survive a cancel (issue 32, runtime/stopping.py): on
+# Python 3.11 ``asyncio.wait_for`` returns instead of raising when the cancel lands just after
+# the wait it wraps has finished, and a loop around it runs on. ``asyncio.timeout`` does not.
+CANCEL_SAFE = ("lanomino.runtime", "lanomino.discovery", "lanomino.net.zmq_transport")
+
+
+def wait_for_calls(path: Path) -> list[int]:
+    """The lines of ``path`` that name ``wait_for`` (``asyncio.wait_for``, or imported bare)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return sorted(node.lineno for node in ast.walk(tree)
+                  if isinstance(node, ast.Attribute) and node.attr == "wait_for"
+                  or isinstance(node, ast.Name) and node.id == "wait_for"
+                  or isinstance(node, ast.alias) and node.name == "wait_for")
+
+
+def test_no_wait_for_where_a_node_must_stop() -> None:
+    checked = {name: path for name, path in MODULES.items()
+               if any(_in(name, package) for package in CANCEL_SAFE)}
+    assert all(any(_in(name, package) for name in checked) for package in CANCEL_SAFE)
+    found = {name: lines for name, path in checked.items() if (lines := wait_for_calls(path))}
+    assert found == {}
+
+
 # ----- the checker itself ----------------------------------------------------------------------
 
 
@@ -409,3 +432,10 @@ def test_no_name_is_shared_by_a_fair_module_and_a_net_module_or_two_self_plays()
     assert names("lanomino.fair") & names("lanomino.net") == set()
     selfplays = [n for n in MODULES if n.rpartition(".")[2] == "selfplay"]
     assert selfplays == ["lanomino.commands.selfplay"]
+
+
+def test_checker_sees_a_wait_for(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("import asyncio\nfrom asyncio import wait_for\n\n"
+                      "async def f() -> None:\n    await asyncio.wait_for(g(), 1)\n")
+    assert wait_for_calls(module) == [2, 5]

@@ -152,9 +152,11 @@ async def decline(node: PeerNode) -> bool:
     node.subscribe(heard)
     running: asyncio.Future[Outcome] | None = None
     try:
-        await asyncio.wait_for(node.start(), DECLINE_WAIT_S)
+        async with asyncio.timeout(DECLINE_WAIT_S):  # (never wait_for: runtime/stopping.py)
+            await node.start()
         running = asyncio.ensure_future(node.run())
-        told = await asyncio.wait_for(let_in, DECLINE_WAIT_S)
+        async with asyncio.timeout(DECLINE_WAIT_S):
+            told = await let_in
         if told:
             node.quit(DECLINE)
             await asyncio.wait([running], timeout=1.0)  # (its goodbye leaves)

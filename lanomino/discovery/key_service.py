@@ -17,6 +17,7 @@ log = logging.getLogger("lanomino.key_service")
 MAX_OPEN = 8
 PER_SECOND = 20.0
 WRITE_DEADLINE_S = 2.0
+CLOSE_S = 0.3  # the most closing waits for connections still open (a node exits within 2 s)
 
 
 class KeyServiceError(Exception):
@@ -59,7 +60,8 @@ class KeyService:
         self.open += 1
         try:
             writer.write(self.answer)
-            await asyncio.wait_for(writer.drain(), WRITE_DEADLINE_S)
+            async with asyncio.timeout(WRITE_DEADLINE_S):
+                await writer.drain()
         except (OSError, TimeoutError):
             pass
         finally:
@@ -70,7 +72,8 @@ class KeyService:
         if self.server is not None:
             self.server.close()
             try:  # (a client holding its connection open must not hold up a node's exit)
-                await asyncio.wait_for(self.server.wait_closed(), WRITE_DEADLINE_S)
+                async with asyncio.timeout(CLOSE_S):
+                    await self.server.wait_closed()
             except TimeoutError:
                 pass
             self.server = None
@@ -97,8 +100,9 @@ async def fetch_table_key(host: str, port: int, timeout_s: float = 3.0) -> Table
     """
     where = f"{host}:{port}"
     try:
-        connecting = asyncio.open_connection(host, port + 1, limit=2 * MAX_ANSWER_BYTES)
-        reader, writer = await asyncio.wait_for(connecting, timeout_s)
+        async with asyncio.timeout(timeout_s):
+            reader, writer = await asyncio.open_connection(host, port + 1,
+                                                           limit=2 * MAX_ANSWER_BYTES)
     except ConnectionRefusedError:
         if await _game_port_open(host, port, timeout_s):
             raise KeyServiceError("absent", f"the table at {where} does not give out its key: "
@@ -113,7 +117,8 @@ async def fetch_table_key(host: str, port: int, timeout_s: float = 3.0) -> Table
         raise KeyServiceError("unreachable", f"cannot reach {where}: "
                               f"{exc.strerror or exc}") from None
     try:
-        line = await asyncio.wait_for(reader.readline(), timeout_s)
+        async with asyncio.timeout(timeout_s):
+            line = await reader.readline()
     except TimeoutError:
         raise KeyServiceError("silent", f"{where} does not answer (within {timeout_s:g} s): "
                               "a wrong address, or a firewall in the way") from None
@@ -129,7 +134,8 @@ async def fetch_table_key(host: str, port: int, timeout_s: float = 3.0) -> Table
 
 async def _game_port_open(host: str, port: int, timeout_s: float) -> bool:
     try:
-        _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout_s)
+        async with asyncio.timeout(timeout_s):
+            _, writer = await asyncio.open_connection(host, port)
     except (OSError, TimeoutError):
         return False
     writer.transport.abort()

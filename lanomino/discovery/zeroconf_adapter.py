@@ -54,7 +54,9 @@ from lanomino.discovery.announce import (
 RECORD_TTL_S = 120  # a table whose host vanished without goodbye expires from caches after this
 RESOLVE_TIMEOUT_S = 1.5
 LEGACY_LISTEN_S = 2.0  # how long the one-shot query socket waits for answers
-CLOSE_S = 2.0  # the most a goodbye and the sockets' release may take when an announcer closes
+# The most a goodbye, then the sockets' release, may take when an announcer closes: a node stopped
+# by a signal exits within 2 s (runtime/stopping.py), its goodbye included
+GOODBYE_S, RELEASE_S = 0.8, 0.3
 _FLAGS_QUERY, _TYPE_PTR, _CLASS_IN = 0x0000, 12, 1  # DNS wire constants (RFC 1035)
 _MDNS_GROUP, _MDNS_PORT = "224.0.0.251", 5353
 
@@ -157,17 +159,20 @@ class TableAnnouncer:
             await task
 
     async def close(self) -> None:
-        """Unregister and release the sockets, each within ``CLOSE_S``: a goodbye that cannot go
-        out (a link down, a registration still probing) must not hold up a node's exit."""
+        """Unregister within ``GOODBYE_S``, then release the sockets within ``RELEASE_S``: a
+        goodbye that cannot go out (a link down, a registration still probing) must not hold up
+        a node's exit."""
         try:
-            await asyncio.wait_for(self.unregister(), CLOSE_S)
+            async with asyncio.timeout(GOODBYE_S):
+                await self.unregister()
         except TimeoutError:
             pass  # (the record expires from the others' caches after RECORD_TTL_S)
         finally:
             azc, self._azc = self._azc, None
             if azc is not None:
                 try:
-                    await asyncio.wait_for(azc.async_close(), CLOSE_S)
+                    async with asyncio.timeout(RELEASE_S):
+                        await azc.async_close()
                 except TimeoutError:
                     pass
 
@@ -247,8 +252,9 @@ class TableBrowser:
 
     async def next_event(self, timeout_s: float | None = None) -> TableEvent | None:
         """The next change, or None after ``timeout_s`` without one."""
-        try:
-            return await asyncio.wait_for(self._queue.get(), timeout_s)
+        try:  # (asyncio.timeout: wait_for on 3.11 may swallow a cancel, docs/architecture.md)
+            async with asyncio.timeout(timeout_s):
+                return await self._queue.get()
         except TimeoutError:
             return None
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lanomino.discovery.announce import TableAnnouncement
+from lanomino.runtime.stopping import cancelling
 
 log = logging.getLogger("lanomino.node")
 
@@ -37,7 +38,7 @@ async def watch_announced(ips: list[str], still: Callable[[], bool],
 
     try:
         async with TableBrowser(ips) as browser:
-            while still():
+            while still() and not cancelling():
                 await browser.next_event(1.0)
                 seen([t.announcement for t in list(browser.tables.values())])
     except (OSError, RuntimeError) as exc:

@@ -29,6 +29,7 @@ from lanomino.net.session import (
 )
 from lanomino.net.session_base import Outgoing
 from lanomino.net.wire.messages import RosterEntry
+from lanomino.runtime.stopping import cancel_all, cancelling
 
 if TYPE_CHECKING:
     from lanomino.net.session import HostSession
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("lanomino.node")
 Listener = Callable[[SessionEvent], None]
+TASKS_STOP_S = 0.3  # the most a node's tasks take to end once cancelled (a bug if they do not)
 
 
 
@@ -313,13 +315,11 @@ class NodeBase:
     async def _timers(self, handle: Callable[[float], None],
                       deadline: Callable[[], float | None]) -> None:
         late: float | None = None
-        while True:
+        while not cancelling():
             due = deadline()
             delay = 1.0 if due is None else max(0.0, due - self.now())
             self.wake.clear()
-            # asyncio.timeout, not wait_for: on 3.11 wait_for returns, instead of raising, when the
-            # cancel finds the wait it wraps already done, and this task (and the node) ran on
-            try:
+            try:  # (asyncio.timeout, never wait_for: runtime/stopping.py)
                 async with asyncio.timeout(min(delay, 1.0)):
                     await self.wake.wait()
             except TimeoutError:
@@ -346,8 +346,11 @@ class NodeBase:
             await asyncio.sleep(linger_s)
             return outcome
         finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await cancel_all(tasks, TASKS_STOP_S)
+
+    async def _stop_tasks(self) -> None:
+        """Stop what runs in the background (closing: an election's watch, a send, an update of
+        the announcement)."""
+        await cancel_all(list(self.tasks), TASKS_STOP_S)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +37,7 @@ from lanomino.runtime.base import (
     lan_addresses,
     seat_rows,
 )
+from lanomino.runtime.stopping import cancelling, on_stop_signals
 
 if TYPE_CHECKING:  # (zeroconf and the key service are imported when the table is announced)
     from lanomino.discovery.key_service import KeyService
@@ -176,21 +176,23 @@ class HostNode(NodeBase):
         return await self._serve(tasks, linger_s=0.2)
 
     async def close(self) -> None:
-        if self.announcer is not None:
-            await self.announcer.close()
-        if self.key_service is not None:
-            await self.key_service.close()
+        """Stop the background tasks, say goodbye on the LAN, close the key service and the
+        transport (within about a second: a stopped node exits within 2 s)."""
+        await self._stop_tasks()
+        closing = [part.close() for part in (self.announcer, self.key_service) if part is not None]
+        await asyncio.gather(*closing)
         self.transport.close()
 
     async def _watch_terms(self) -> None:
         """Step down when this table is announced by one of its members with a higher term."""
         from lanomino.discovery.zeroconf_adapter import TableBrowser
 
-        while True:  # a fresh browser asks again at once: done every second while a seat is away
+        # a fresh browser asks again at once: done every second while a seat is away
+        while not cancelling():
             try:
                 async with TableBrowser(self.interfaces or self.addresses) as browser:
                     since = self.now()
-                    while not (self._someone_away() and self.now() - since >= 1.0):
+                    while not (cancelling() or self._someone_away() and self.now() - since >= 1.0):
                         await browser.next_event(0.5)
                         seen = [(s.announcement.host_peer_id, s.announcement.term)
                                 for s in list(browser.tables.values())
@@ -214,7 +216,7 @@ class HostNode(NodeBase):
                    for e in self.session.roster())
 
     async def _receive(self) -> None:
-        while True:
+        while not cancelling():
             incoming = await self.transport.receive()
             if incoming is None:
                 continue
@@ -247,10 +249,6 @@ class HostNode(NodeBase):
 
 
 def install_quit_handlers(node: HostNode | PeerNode) -> None:
-    """SIGTERM and SIGINT make the node say goodbye and stop."""
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(sig, node.quit)
-        except (NotImplementedError, RuntimeError):
-            pass
+    """SIGTERM, SIGHUP and SIGINT make a headless node leave as quitting does (goodbye on the
+    LAN, the table closed or handed over) and exit within 2 s (runtime/stopping.py)."""
+    on_stop_signals(node.quit)

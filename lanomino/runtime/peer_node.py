@@ -48,6 +48,7 @@ from lanomino.runtime.base import (
     seat_rows,
 )
 from lanomino.runtime.secrets_file import load_secrets, save_secrets
+from lanomino.runtime.stopping import cancelling
 
 log = logging.getLogger("lanomino.node")
 
@@ -177,14 +178,16 @@ class PeerNode(NodeBase):
         return await self._serve(tasks, linger_s=0.2 if self.host is not None else 0.05)
 
     async def close(self) -> None:
-        await self.announcing.withdraw()
-        await self.answering.close()
+        """Stop the background tasks, withdraw the announcement and the key service if this node
+        hosts, close the transports (within about a second, as ``HostNode.close``)."""
+        await self._stop_tasks()
+        await asyncio.gather(self.announcing.withdraw(), self.answering.close())
         self.transport.close()
         if self.standby is not None:
             self.standby.close()
 
     async def _receive(self) -> None:
-        while True:
+        while not cancelling():
             transport = self.transport
             if not self.ready or self.host is not None:
                 await asyncio.sleep(0.01)
@@ -192,8 +195,7 @@ class PeerNode(NodeBase):
             try:
                 message = await transport.receive(0.25)
             except asyncio.CancelledError:
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():
+                if cancelling():
                     raise  # the node stops
                 continue  # the transport was closed under a pending receive (a new host)
             except Exception as exc:  # noqa: BLE001 - the transport was swapped (closed) under us
@@ -210,8 +212,10 @@ class PeerNode(NodeBase):
     async def _host_receive(self) -> None:
         """After an election made this node the host: serve on the standby ROUTER."""
         while self.host is None or self.standby is None:
+            if cancelling():
+                return
             await asyncio.sleep(0.01)
-        while True:
+        while not cancelling():
             if self.host is None:
                 await asyncio.sleep(0.01)
                 continue

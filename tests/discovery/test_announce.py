@@ -169,14 +169,14 @@ def test_an_announcer_whose_goodbye_hangs_still_closes_in_time(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A goodbye that cannot go out (here: one that never finishes) must not hold up a node's
-    exit: ``close`` gives up on it after CLOSE_S and still releases the announcer. Nothing is
+    exit: ``close`` gives up on it after GOODBYE_S and still releases the announcer. Nothing is
     registered, so nothing is sent."""
     import asyncio
     import time
 
     from lanomino.discovery import zeroconf_adapter as za
 
-    monkeypatch.setattr(za, "CLOSE_S", 0.2)
+    monkeypatch.setattr(za, "GOODBYE_S", 0.2)
     announcer = za.TableAnnouncer(["127.0.0.1"])
     stuck = asyncio.Event()
 

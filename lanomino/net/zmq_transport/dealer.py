@@ -107,7 +107,8 @@ class PeerTransport:
         error: TransportError | None = None
         try:
             sock.connect(self._endpoint)
-            await asyncio.wait_for(self._await_handshake(watch), timeout_s)
+            async with asyncio.timeout(timeout_s):
+                await self._await_handshake(watch)
         except TimeoutError:
             error = TransportError(
                 f"no encrypted handshake with {self._endpoint} within {timeout_s} s "
@@ -174,6 +175,7 @@ class PeerTransport:
                 self.stats.malformed += 1
                 if self._on_malformed is not None:
                     self._on_malformed(None, exc)
+                await asyncio.sleep(0)  # (a flood of junk must not hold the loop, nor a cancel)
                 continue
             self.stats.received += 1
             return message

@@ -1,0 +1,114 @@
+"""How a node stops: the one place that wires SIGTERM, SIGHUP and SIGINT, and the helpers that
+let every long-running task of a node end when it is cancelled.
+
+Theory of operation: a stop signal calls the stop of whatever runs in the process (a node's
+``quit``: the goodbye on the LAN, the table closed or handed over; the client's quit: a local
+game saved, the terminal given back). The process then has ``STOP_WITHIN_S`` to exit on its own;
+a watchdog thread ends it when it has not (a wait that ignores its deadline, a stuck disk), after
+``restore`` (the terminal's settings, for the full-screen client) and a line on stderr that
+names the overrun. A second stop signal ends it at once the same way.
+
+Every loop in ``runtime/``, ``discovery/`` and ``net/zmq_transport/`` ends when its task is
+cancelled: waits use ``asyncio.timeout``, never ``asyncio.wait_for`` (on Python 3.11 it returns
+instead of raising when the cancel lands just after the wait it wraps finished, so a loop around
+it runs on and the node never closes), and loops test ``cancelling()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Collection
+from typing import Any
+
+log = logging.getLogger("lanomino.node")
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+STOP_WITHIN_S = 2.0  # from a stop signal to the process's exit
+OVERRUN_STATUS = 124  # the exit status when the watchdog ended the process
+
+
+def cancelling() -> bool:
+    """The current task has been asked to stop (a loop's test: a cancel swallowed by a library
+    must not keep it going)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+async def cancel_all(tasks: Collection[asyncio.Future[Any]], within_s: float) -> list[str]:
+    """Cancel ``tasks`` and wait at most ``within_s`` for them to end; the names of those still
+    running then (logged: a task that ignores its cancel is a bug)."""
+    for task in tasks:
+        task.cancel()
+    if not tasks:
+        return []
+    done, pending = await asyncio.wait(tasks, timeout=within_s)
+    for task in done:
+        if not task.cancelled():
+            task.exception()  # (retrieved: a failure was logged where the task was spawned)
+    left = sorted(_name(task) for task in pending)
+    if left:
+        log.warning("still running %.1f s after being stopped: %s", within_s, ", ".join(left))
+    return left
+
+
+def _name(task: asyncio.Future[Any]) -> str:
+    coro = task.get_coro() if isinstance(task, asyncio.Task) else None
+    return str(getattr(coro, "__qualname__", task))
+
+
+class _Watchdog:
+    """Ends the process ``STOP_WITHIN_S`` after the first stop signal, or at the second."""
+
+    def __init__(self, restore: Callable[[], None] | None) -> None:
+        self.restore = restore
+        self.timer: threading.Timer | None = None
+
+    def signalled(self, stop: Callable[[], None], sig: int) -> None:
+        if self.timer is not None:
+            self.end(f"a second {signal.Signals(sig).name}")
+            return
+        self.timer = threading.Timer(STOP_WITHIN_S, self.end,
+                                     (f"not stopped {STOP_WITHIN_S:g} s after "
+                                      f"{signal.Signals(sig).name}",))
+        self.timer.daemon = True
+        self.timer.start()
+        stop()
+
+    def end(self, why: str) -> None:
+        try:
+            if self.restore is not None:
+                self.restore()
+            sys.stderr.write(f"lanomino: {why}: exiting now\n")
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001, S110 - nothing may keep the process from ending now
+            pass
+        os._exit(OVERRUN_STATUS)
+
+
+def on_stop_signals(stop: Callable[[], None], *,
+                    restore: Callable[[], None] | None = None) -> Callable[[], None]:
+    """SIGTERM, SIGHUP and SIGINT call ``stop`` (on the running loop) once, as leaving does; the
+    process must then exit within ``STOP_WITHIN_S`` or a watchdog ends it (``restore`` first,
+    e.g. the terminal's settings). Returns the function that removes the handlers. Where the
+    loop cannot take signal handlers (not the main thread, Windows) nothing is installed."""
+    loop = asyncio.get_running_loop()
+    watchdog = _Watchdog(restore)
+    installed: list[int] = []
+    for sig in STOP_SIGNALS:
+        try:
+            loop.add_signal_handler(sig, watchdog.signalled, stop, sig)
+        except (NotImplementedError, RuntimeError, ValueError):
+            continue
+        installed.append(sig)
+
+    def remove() -> None:
+        if not loop.is_closed():
+            for sig in installed:
+                loop.remove_signal_handler(sig)
+
+    return remove
