@@ -25,7 +25,7 @@ from lanomino.discovery import zeroconf_adapter
 from lanomino.discovery.announce import TableAnnouncement
 from lanomino.discovery.zeroconf_adapter import SeenTable, TableAnnouncer, TableBrowser, TableEvent
 from lanomino.engine import Rules
-from lanomino.net.codec import DirectAddress
+from lanomino.net.keys import DirectAddress
 from lanomino.net.session import Timings
 from lanomino.net.wire.messages import Ping
 from lanomino.net.wire.schemas import build
