@@ -55,6 +55,13 @@ LAYERS: tuple[Layer, ...] = (
         third_party=("cryptography",),
         exempt={"lanomino.fair.entropy": ("secrets",)},  # the single place a secret is made
     ),
+    Layer(  # the locked deck (issue 29): pure; randomness only as seeds passed in
+        "lanomino.blind",
+        may_import=("lanomino.engine",),
+        never=("random", "secrets", "time", "asyncio", "socket", "logging", "threading",
+               "subprocess", "os", *IO_LIBS),
+        third_party=("rbcl",),
+    ),
     Layer(
         "lanomino.record",
         may_import=("lanomino.engine",),

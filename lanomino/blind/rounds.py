@@ -1,0 +1,211 @@
+"""The messages of the locked deck as values, and the checks every seat runs on arrival.
+
+Each check either returns what the message establishes or raises ``BlindFault`` naming the seat
+whose message is wrong: a key without a valid proof, a shuffle whose input is not the deck before
+it or whose argument fails, a share whose proof fails, a play whose shares open another tile, a
+key or seed revealed at the hand's end that does not match what the seat sent during the hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from lanomino.blind.deck import (
+    Deck,
+    aggregate_key,
+    deck_digest,
+    opened,
+    share_of,
+    tile_of,
+)
+from lanomino.blind.group import BlindError, Point, base_mul
+from lanomino.blind.hashing import Context
+from lanomino.blind.proofs import KeyProof, ShareProof, key_proof_holds, share_proof_holds
+from lanomino.blind.shuffle_proof import ShuffleArgument, check_shuffle_proof, gen_shuffle
+
+
+class BlindFault(BlindError):
+    """A seat's message fails its check; ``seat`` is the signer to blame."""
+
+    def __init__(self, seat: int, message: str) -> None:
+        super().__init__(f"seat {seat}: {message}")
+        self.seat = seat
+
+
+@dataclass(frozen=True, slots=True)
+class KeyAnnouncement:
+    """``blind.key``: a holder's key Xᵢ with its Schnorr proof."""
+
+    seat: int
+    key: Point
+    proof: KeyProof
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleTurn:
+    """``blind.shuffle``: the input deck's digest, the output deck and the argument."""
+
+    seat: int
+    source: bytes  # deck_digest of the input
+    deck: Deck
+    argument: ShuffleArgument
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    """A holder's decryption share of one position with its proof of equal logarithms."""
+
+    seat: int
+    position: int
+    point: Point
+    proof: ShareProof
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """``blind.reveal`` at the hand's end: the holder's secret key and its shuffle seed."""
+
+    seat: int
+    secret: int
+    seed: bytes
+
+
+def check_key(ctx: Context, announcement: KeyAnnouncement) -> Point:
+    """The key, once its proof holds under ``ctx`` (the context before the key set).
+
+    Raises: BlindFault naming the seat.
+    """
+    if announcement.seat not in ctx.holders:
+        raise BlindFault(announcement.seat, "is not a holder of this deal")
+    if not key_proof_holds(ctx, announcement.seat, announcement.key, announcement.proof):
+        raise BlindFault(announcement.seat, "its key proof does not hold")
+    return announcement.key
+
+
+def keyed_context(ctx: Context, announcements: Mapping[int, KeyAnnouncement]) -> Context:
+    """The context with the key set bound in, every holder's key proof checked.
+
+    Raises: BlindFault naming a seat whose key is missing or whose proof fails.
+    """
+    keys = []
+    for seat in ctx.holders:
+        if seat not in announcements:
+            raise BlindFault(seat, "sent no key")
+        keys.append(check_key(ctx, announcements[seat]))
+    return ctx.with_keys(keys)
+
+
+def check_shuffle(ctx: Context, turn: ShuffleTurn, before: Deck) -> Deck:
+    """The output deck, once the turn starts from ``before`` and its argument holds.
+
+    Raises: BlindFault naming the shuffler.
+    """
+    if turn.source != deck_digest(before):
+        raise BlindFault(turn.seat, "shuffled a deck other than the one before its turn")
+    if len(turn.deck) != len(before):
+        raise BlindFault(turn.seat, f"returned {len(turn.deck)} tiles for {len(before)}")
+    key = aggregate_key(ctx.keys)
+    if not check_shuffle_proof(ctx, turn.seat, turn.argument, before, turn.deck, key):
+        raise BlindFault(turn.seat, "its shuffle argument does not hold")
+    return turn.deck
+
+
+def check_share(ctx: Context, deck: Deck, share: Share) -> Point:
+    """The share's point, once its proof holds for that position of ``deck``.
+
+    Raises: BlindFault naming the holder.
+    """
+    if not 0 <= share.position < len(deck):
+        raise BlindFault(share.seat, f"sent a share of position {share.position}, not in the deck")
+    try:
+        key = ctx.key_of(share.seat)
+    except BlindError:
+        raise BlindFault(share.seat, "sent a share but holds no key") from None
+    c1 = deck[share.position].c1
+    if not share_proof_holds(ctx, share.seat, share.position, key, c1, share.point, share.proof):
+        raise BlindFault(share.seat, f"its share of position {share.position} does not hold")
+    return share.point
+
+
+def open_position(ctx: Context, deck: Deck, position: int, shares: Iterable[Share]) -> int:
+    """The tile index at ``position`` from one checked share per holder.
+
+    Raises: BlindFault naming a holder whose share fails; BlindError when a holder's share is
+    missing or the opened point is no tile (which checked shares cannot produce).
+    """
+    by_seat: dict[int, Point] = {}
+    for share in shares:
+        if share.position != position:
+            raise BlindFault(share.seat, f"sent a share of {share.position} for {position}")
+        by_seat[share.seat] = check_share(ctx, deck, share)
+    missing = [s for s in ctx.holders if s not in by_seat]
+    if missing:
+        raise BlindError(f"position {position} lacks the shares of seats {missing}")
+    return tile_of(opened(deck[position], by_seat.values()), ctx.tiles)
+
+
+def open_own(ctx: Context, deck: Deck, position: int, secret: int,
+             others: Iterable[Share]) -> int:
+    """A holder opens its own position: the others' checked shares plus its own, kept local."""
+    points = [check_share(ctx, deck, s) for s in others if s.position == position]
+    if len(points) != len(ctx.holders) - 1:
+        raise BlindError(f"position {position} needs {len(ctx.holders) - 1} other shares")
+    return tile_of(opened(deck[position], [*points, share_of(secret, deck[position])]),
+                   ctx.tiles)
+
+
+def check_play(ctx: Context, deck: Deck, seat: int, position: int, tile: int, own: Share,
+               public: Iterable[Share], owner: int | None) -> None:
+    """A play of ``tile`` from ``position`` by ``seat``: the position is the seat's (``owner``,
+    from the deal and the draws in the log), and its own share ``own`` (with proof) with the
+    public shares of the other holders (from the deal or the draw) opens exactly that tile.
+
+    Raises: BlindFault naming the seat (or a holder whose public share fails).
+    """
+    if owner != seat:
+        whose = "nobody's yet" if owner is None else f"seat {owner}'s"
+        raise BlindFault(seat, f"played from position {position}, which is {whose}")
+    if own.seat != seat or own.position != position:
+        raise BlindFault(seat, f"played from position {position} without its own share of it")
+    others = [s for s in public if s.seat != seat]
+    if sorted(s.seat for s in others) != [s for s in ctx.holders if s != seat]:
+        raise BlindFault(seat, f"played from position {position}, which is not its own")
+    if open_position(ctx, deck, position, [own, *others]) != tile:
+        raise BlindFault(seat, f"position {position} does not hold the tile it played")
+
+
+def check_reveal(ctx: Context, reveal: Reveal, before: Deck, turn: ShuffleTurn) -> None:
+    """At the hand's end: the revealed secret is the seat's key, and its seed reproduces the
+    deck it sent from the deck before its turn.
+
+    Raises: BlindFault naming the seat.
+    """
+    if base_mul(reveal.secret) != ctx.key_of(reveal.seat):
+        raise BlindFault(reveal.seat, "revealed a secret that is not its key")
+    if gen_shuffle(before, aggregate_key(ctx.keys), reveal.seed).deck != turn.deck:
+        raise BlindFault(reveal.seat, "its seed does not reproduce the deck it sent")
+
+
+def open_all(ctx: Context, deck: Deck, secrets: Mapping[int, int]) -> tuple[int, ...]:
+    """Every position's tile, from every holder's revealed secret; each tile exactly once.
+
+    Raises: BlindError when a secret is missing or the deck is not the set.
+    """
+    if set(secrets) != set(ctx.holders):
+        raise BlindError("opening the deck needs every holder's secret")
+    total = sum(secrets.values())
+    tiles = tuple(tile_of(opened(c, [share_of(total, c)]), ctx.tiles) for c in deck)
+    if sorted(tiles) != list(range(ctx.tiles)):
+        raise BlindError("the deck does not hold each tile of the set once")
+    return tiles
+
+
+def shuffle_chain(ctx: Context, start: Deck, turns: Sequence[ShuffleTurn]) -> Deck:
+    """The final deck after every holder's turn in seat order, each checked."""
+    if [t.seat for t in turns] != list(ctx.holders):
+        raise BlindError("each holder shuffles once, in seat order")
+    deck = start
+    for turn in turns:
+        deck = check_shuffle(ctx, turn, deck)
+    return deck
