@@ -6,8 +6,10 @@ PyNaCl (the PyCA binding) exposes no ristretto255 at all, only the ed25519 group
 a cofactor of 8: every point received there must also pass ``is_valid_point`` (the subgroup check),
 so that check is timed with it and added to its multi-exponentiation loop.
 
-Per operation, median of runs, microseconds; then a loop of N = 28 and 55 terms Σ kᵢ·Pᵢ (the
-shape of the shuffle argument's multi-exponentiations) in milliseconds.
+Per operation, median of runs, CPU microseconds (process time: other jobs on the machine do not
+count); then a loop of N = 28 and 55 terms Σ kᵢ·Pᵢ (the shape of the shuffle argument's
+multi-exponentiations) in milliseconds. PyNaCl is not a dependency of lanomino: install it to run
+this script.
 
     python scripts/bench_binding.py [--runs 7]
 """
@@ -29,18 +31,18 @@ ORDER = 2**252 + 27742317777372353535851937790883648493
 def per_call_us(fn: Callable[[], object], runs: int, min_s: float = 0.05) -> float:
     calls = 1
     while True:
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(calls):
             fn()
-        if time.perf_counter() - start >= min_s:
+        if time.process_time() - start >= min_s:
             break
         calls *= 2
     samples = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(calls):
             fn()
-        samples.append((time.perf_counter() - start) / calls * 1e6)
+        samples.append((time.process_time() - start) / calls * 1e6)
     return statistics.median(samples)
 
 

@@ -32,11 +32,12 @@ class Holder:
         self._secret = Drbg(key_seed, b"key").nonzero_scalar()
         self._seed = shuffle_seed
         self._deck: Deck = ()
+        key, proof = prove_key(ctx, seat, self._secret)  # before the key set exists
+        self._announcement = KeyAnnouncement(seat, key, proof)
 
     def announce(self) -> KeyAnnouncement:
         """``blind.key``: the key and its Schnorr proof (under the context before the key set)."""
-        key, proof = prove_key(self.ctx, self.seat, self._secret)
-        return KeyAnnouncement(self.seat, key, proof)
+        return self._announcement
 
     def keys_agreed(self, ctx: Context) -> None:
         """The checked key set (``rounds.keyed_context``); it must hold this holder's key."""

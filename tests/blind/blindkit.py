@@ -51,7 +51,8 @@ class Dealt:
         return self.round.ctx
 
 
-def run_keys_and_shuffles(n: int, hs: list[Holder] | None = None) -> tuple[LockedDeal, list[Holder]]:
+def run_keys_and_shuffles(n: int, hs: list[Holder] | None = None
+                          ) -> tuple[LockedDeal, list[Holder]]:
     hs = hs or holders(n)
     deal = LockedDeal.started(context(n), layout(n), 0.0, 5.0)
     for h in hs:

@@ -1,0 +1,65 @@
+"""The second verifier (blind_checker.py) agrees with lanomino.blind on honest proofs and
+refuses the same forgeries."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import blind_checker as second
+import pytest
+from blindkit import run_deal
+
+from lanomino.blind.deck import deck_bytes
+from lanomino.blind.group import add, base_mul
+from lanomino.blind.hashing import Context
+
+
+@pytest.fixture(scope="module")
+def dealt():  # type: ignore[no-untyped-def]
+    return run_deal(3)
+
+
+def table(ctx: Context) -> second.Table:
+    return second.Table(ctx.table, ctx.hand, ctx.attempt, ctx.tiles, list(ctx.holders),
+                        list(ctx.keys))
+
+
+def test_it_accepts_every_key_shuffle_and_share_of_a_deal(dealt) -> None:  # type: ignore[no-untyped-def]
+    t = table(dealt.ctx)
+    unkeyed = second.Table(t.table, t.hand, t.attempt, t.tiles, t.holders, [])
+    for h in dealt.holders:
+        a = h.announce()
+        assert second.key_ok(unkeyed, a.seat, a.key, a.proof.to_bytes())
+    before = second.open_deck_bytes(t)
+    for turn in dealt.round.turns:
+        after = deck_bytes(turn.deck)
+        assert second.shuffle_ok(t, turn.seat, before, after, turn.argument.to_bytes())
+        before = after
+    for batch in dealt.round.shares.values():
+        for s in batch:
+            c1 = dealt.deck[s.position].c1
+            assert second.share_ok(t, s.seat, s.position, c1, s.point, s.proof.to_bytes())
+    secrets = [h.reveal().secret for h in dealt.holders]
+    tiles = second.tiles_of(t, before, secrets)
+    assert sorted(tiles) == list(range(28))
+    for seat, hand in enumerate(dealt.hands):
+        assert hand == [tiles[p] for p in dealt.round.layout.dealt[seat]]
+
+
+def test_it_refuses_what_the_first_verifier_refuses(dealt) -> None:  # type: ignore[no-untyped-def]
+    t = table(dealt.ctx)
+    turn = dealt.round.turns[1]
+    before, after = deck_bytes(dealt.round.turns[0].deck), deck_bytes(turn.deck)
+    arg = turn.argument.to_bytes()
+    swapped = after[64:128] + after[:64] + after[128:]
+    assert not second.shuffle_ok(t, 1, before, swapped, arg)
+    assert not second.shuffle_ok(t, 2, before, after, arg)  # claimed by another seat
+    other = second.Table(t.table, t.hand + 1, t.attempt, t.tiles, t.holders, t.keys)
+    assert not second.shuffle_ok(other, 1, before, after, arg)
+    bumped = replace(turn.argument, s3=turn.argument.s3 + 1).to_bytes()
+    assert not second.shuffle_ok(t, 1, before, after, bumped)
+    s = dealt.round.shares[0][0]
+    c1 = dealt.deck[s.position].c1
+    wrong = add(s.point, base_mul(1))
+    assert not second.share_ok(t, 0, s.position, c1, wrong, s.proof.to_bytes())
+    assert not second.share_ok(t, 0, s.position + 1, c1, s.point, s.proof.to_bytes())
