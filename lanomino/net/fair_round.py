@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lanomino.fair.adoption import Adoption
+from lanomino.fair.chain import extend, head_statement
 from lanomino.fair.commit import DealContext
 from lanomino.fair.commit_reveal import (
     CommitReveal,
@@ -96,6 +97,7 @@ class HandDeal:
         self.away: list[int] = []  # moves the table's bot made for a seat out of time (host-signed)
         self.moves: list[JsonObject] = []
         self.signatures: list[bytes] = []
+        self.heads: list[bytes] = []  # the log's head after each move (fair/chain.py)
         self.unchecked: list[int] = []  # moves whose signature is not checked yet (peers' moves)
         # the re-shuffle after a migration (host/reshuffle_round.py)
         self.reshuffled: JsonObject | None = None
@@ -111,6 +113,14 @@ class HandDeal:
             self.refused.append(Refusal(seat, what, why[:300]))
             return self.refused[-1]
         return None
+
+    def signed_head(self, identity: Identity) -> bytes:
+        """The host's signature of the log's head after the last move (fair/chain.py)."""
+        if self.heads and len(self.heads) > len(self.moves):
+            self.heads = []  # (the moves were replaced: a rebuilt hand)
+        extend(self.heads, self.header, self.hand, self.moves, self.signatures)
+        return identity.sign_statement(head_statement(self.header, self.hand,
+                                                      len(self.moves) - 1, self.heads[-1]))
 
     @property
     def current(self) -> Attempt:

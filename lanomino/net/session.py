@@ -17,6 +17,7 @@ from lanomino.net.peer.session import Phase as PeerPhase
 from lanomino.net.session_base import (
     Closed,
     HandVerified,
+    HostCaught,
     HostChanged,
     HostSilent,
     Joined,
@@ -43,7 +44,8 @@ from lanomino.net.session_base import (
 )
 
 __all__ = [
-    "Closed", "HandVerified", "HostPhase", "HostSession", "HostSilent", "Joined", "JoinRefused",
+    "Closed", "HandVerified", "HostCaught", "HostPhase", "HostSession", "HostSilent", "Joined",
+    "JoinRefused",
     "LocalSeat", "LostTouch", "MatchOver", "ObservationChanged", "Outgoing", "PeerPhase",
     "PeerSession", "Policy", "ProtocolProblem", "SeatAway", "SeatDeclined", "SeatDisconnected",
     "SeatLeft", "SeatTaken", "SecretMade", "Sender",

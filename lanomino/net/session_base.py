@@ -219,6 +219,16 @@ class HostSilent:
 
 
 @dataclass(frozen=True, slots=True)
+class HostCaught:
+    """The host signed something false and this seat holds the proof (``evidence``, as JSON): a
+    move its seat did not sign, two heads at one place of the log (net/peer/arrival.py)."""
+
+    check: str
+    detail: str
+    evidence: Mapping[str, object] = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class HostChanged:
     """A peer follows a new host candidate (``mine``: this peer is the candidate: become host)."""
 
@@ -271,7 +281,7 @@ class Closed:
 SessionEvent = (
     SeatTaken | SeatDisconnected | SeatLeft | SeatDeclined | SeatAway | Joined | JoinRefused
     | ObservationChanged | YourTurn | HandVerified | TranscriptUpdated | MatchOver
-    | ProtocolProblem | SecretMade | HostSilent | Closed
+    | ProtocolProblem | SecretMade | HostSilent | HostCaught | Closed
     | HostChanged | MigrationPaused | MigrationDone | SteppedDown | LostTouch
 )
 

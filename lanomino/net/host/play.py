@@ -95,12 +95,14 @@ class Playing:
         self._record(seat, move, sig, events, d)
 
     def _record(self, seat: int, move: JsonObject, sig: bytes, events: list[Event],
-                d: HandDeal) -> None:
-        """A move applied: keep it for the transcript, send each peer its view, end the hand."""
+                d: HandDeal, away: bool = False) -> None:
+        """A move applied: keep it for the transcript, send each peer its view (with the host's
+        signature of the log's new head, fair/chain.py), end the hand."""
         assert self.t.state is not None
         index = len(d.moves)
         d.moves.append(move)
         d.signatures.append(sig)
+        head = d.signed_head(self.t.identity)
         public = tuple(event_to_json(e) for e in events)
         turn = self.t.state.turn
         drawn = [(i, e) for i, e in enumerate(events) if isinstance(e, TileDrawn)]
@@ -116,13 +118,14 @@ class Playing:
                 for i, e in drawn:
                     if i in hidden:
                         mine = (*mine[:i], event_to_json(public_event(e, s.seat)), *mine[i + 1:])
-                body = views[hidden] = m.Update(d.hand, index, move, sig, mine, turn)
+                body = views[hidden] = m.Update(d.hand, index, move, sig, mine, turn, head,
+                                                                away)
             updates.append((s, body))
         watched: m.Update | None = None
         if len(self.t.watchers):  # every drawn tile hidden: a watcher views from no seat
             seen = (tuple(event_to_json(public_event(e, VIEWER)) for e in events) if drawn
                     else public)
-            watched = m.Update(d.hand, index, move, sig, seen, turn)
+            watched = m.Update(d.hand, index, move, sig, seen, turn, head, away)
 
         def send_updates() -> None:
             for s, body in updates:
@@ -219,7 +222,7 @@ class Playing:
         sig = self.t.identity.sign_statement(
             move_statement(self.t.digest, d.hand, len(d.moves), move))
         d.away.append(len(d.moves))
-        self._record(seat, move, sig, events, d)
+        self._record(seat, move, sig, events, d, away=True)
 
     def move_clock(self) -> float | None:
         """When the seat to move runs out of time (None: no move clock, or no remote seat to time).

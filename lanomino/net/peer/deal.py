@@ -111,6 +111,7 @@ class PeerDealing:
         self.p.dealt[self.p.hand] = tiles
         self.p.moves[self.p.hand] = []
         self.p.move_sigs[self.p.hand] = []
+        self.p.arrival.forget(self.p.hand)
         self.p.attempts[self.p.hand] = list(body.attempts)
         self.p.abandoned[self.p.hand] = list(body.abandoned)
         self.p.dealers[self.p.hand] = self.p.host_seat
@@ -126,6 +127,8 @@ class PeerDealing:
         if body.index != len(moves):
             self.ask_resync()
             return
+        if not self.p.arrival.check_update(body):
+            return  # the host passed on what it may not: the proof is kept (arrival.py)
         events = events_from_json(body.events)
         moves.append(body.move)
         self.p.move_sigs.setdefault(body.hand, []).append(body.signature)
@@ -283,6 +286,7 @@ class PeerDealing:
         self.p.view.apply(events[1:], play.turn)
         self.p.moves[self.p.hand] = list(play.moves)
         self.p.move_sigs[self.p.hand] = list(play.signatures)
+        self.p.arrival.forget(self.p.hand)
         self.p.attempts[self.p.hand] = list(play.attempts)
         self.p.abandoned[self.p.hand] = list(play.abandoned)
         self.p.dealers[self.p.hand] = play.dealer

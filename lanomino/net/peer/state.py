@@ -30,9 +30,11 @@ from lanomino.fair.verify import StreamVerifier
 from lanomino.net.chunks import Reassembler
 from lanomino.net.election import Election
 from lanomino.net.errors import LocalProtocolError
+from lanomino.net.peer.arrival import Arrival
 from lanomino.net.peer.reshuffle_answers import ReshuffleAnswers
 from lanomino.net.session_base import (
     Closed,
+    HostCaught,
     ProtocolProblem,
     SessionEvent,
     Stats,
@@ -97,6 +99,8 @@ class PeerState:
         self.attempts: dict[int, list[DealAttempt]] = {}  # the hands' deals, without secrets
         self.dealers: dict[int, int] = {}  # who dealt each hand (signed its commitment sets)
         self.reshuffle = ReshuffleAnswers(self)  # its part in re-shuffle rounds
+        self.arrival = Arrival(self)  # the checks of what the host passes on (arrival.py)
+        self.caught: list[HostCaught] = []  # the host's false statements this seat holds proof of
         self.abandoned: dict[int, list[Abandoned]] = {}  # per hand, attempts that missed a deadline
         self.election: Election | None = None  # a running host election
         self.bot_levels: dict[int, str] = {}  # host-side bots: seat -> level (never their keys)

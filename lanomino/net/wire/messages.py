@@ -242,9 +242,11 @@ class Update:
     hand: Hand
     index: Count
     move: Object
-    signature: Signature
+    signature: Signature  # the mover's (the host's for a seat that left or is away)
     events: Events
     turn: Seat
+    head: Signature  # the host's signature of the log's head after this move (fair/chain.py)
+    away: Annotated[bool, boolean] = False  # the table's bot moved for a seat out of time
 
 
 @dataclass(frozen=True, slots=True)

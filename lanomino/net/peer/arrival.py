@@ -1,0 +1,131 @@
+"""A peer's checks of what the host passes on, before anything is applied. Pure.
+
+Every ``update`` carries the move as its seat signed it and the host's signature of the log's head
+after it (fair/chain.py). A seat or watcher applies it only when both hold:
+
+- the move is signed by its seat (a host-side bot's seat: the key in the header, or the key a new
+  host adopted it under, which the roster shows); the host may sign only a resignation (a seat
+  that left cannot sign its departure) or a move the table made for a seat out of time (marked
+  ``away``);
+- the host's signature covers the head this seat computes itself from the head before and the
+  move: the host has put its name to exactly this log.
+
+A failed check is the host's doing (it passed the move on): ``HostCaught`` carries the proof, the
+host's own signed words, and the update is not applied. Two heads the host signed for one place
+are a fork (``chain.Fork``): ``heads_seen`` answers with the proof when a head from elsewhere
+differs from the one this seat holds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lanomino.engine import Resign
+from lanomino.engine.errors import seat_name
+from lanomino.fair.chain import Fork, extend, genesis, head_statement, link
+from lanomino.fair.transcript import move_statement
+from lanomino.net.session_base import HostCaught
+from lanomino.net.wire import messages as m
+from lanomino.net.wire.values import parse_move
+
+if TYPE_CHECKING:
+    from lanomino.net.peer.state import PeerState
+
+__all__ = ["Arrival"]
+
+
+class Arrival:
+    """The checks on arrival of one peer session (see the module docstring)."""
+
+    def __init__(self, peer: PeerState) -> None:
+        self.p = peer
+        self.heads: dict[int, list[bytes]] = {}  # per hand, the log's head after each move
+        self.signed: dict[int, dict[int, bytes]] = {}  # per hand, index -> the host's head sig
+
+    def forget(self, hand: int | None = None) -> None:
+        """The hand's moves were replaced (a deal, a snapshot): its heads are computed afresh."""
+        if hand is None:
+            self.heads.clear()
+            self.signed.clear()
+        else:
+            self.heads.pop(hand, None)
+            self.signed.pop(hand, None)
+
+    def head(self, hand: int) -> list[bytes]:
+        """The heads after each move this seat holds of ``hand``."""
+        p = self.p
+        chain = self.heads.setdefault(hand, [])
+        moves, sigs = p.moves.get(hand, []), p.move_sigs.get(hand, [])
+        if len(chain) > len(moves):
+            chain.clear()
+        return extend(chain, p.digest, hand, moves, sigs)
+
+    def check_update(self, body: m.Update) -> bool:
+        """True when ``body`` may be applied; else the proof is reported (``HostCaught``)."""
+        p = self.p
+        host_key = p.keys[p.host_seat] if 0 <= p.host_seat < len(p.keys) else b""
+        problem = self._signer_problem(body, host_key)
+        chain = self.head(body.hand)
+        statement = head_statement(p.digest, body.hand, body.index, _next(chain, p.digest, body))
+        if problem is None and not p.ring.verify_statement(host_key, body.head, statement):
+            problem = "head", f"the host's signature of move {body.index + 1}'s log head is wrong"
+        if problem is not None:
+            self._caught(*problem, body)
+            return False
+        self.signed.setdefault(body.hand, {})[body.index] = body.head
+        return True
+
+    def _signer_problem(self, body: m.Update, host_key: bytes) -> tuple[str, str] | None:
+        p = self.p
+        try:
+            seat = body.move.get("seat")
+            action = parse_move(body.move, seat if isinstance(seat, int) else -1)
+        except ValueError as exc:
+            return "move", f"move {body.index + 1} is not a move: {exc}"
+        if not isinstance(seat, int) or not 0 <= seat < len(p.keys):
+            return "move", f"move {body.index + 1} names no seat of this table"
+        statement = move_statement(p.digest, body.hand, body.index, body.move)
+        if any(p.ring.verify_statement(key, body.signature, statement)
+               for key in self._keys_of(seat)):
+            return None
+        by_host = p.ring.verify_statement(host_key, body.signature, statement)
+        if by_host and (isinstance(action, Resign) or body.away):
+            return None
+        who = seat_name(seat)
+        return "move-signature", (f"move {body.index + 1} ({who}: {action}) is not signed by "
+                                  f"{who}" + (" but by the host" if by_host else ""))
+
+    def _keys_of(self, seat: int) -> list[bytes]:
+        """The keys ``seat`` may sign with: the header's; a bot's seat, the key a new host adopted
+        it under (the roster shows it)."""
+        keys = [self.p.keys[seat]]
+        keys += [e.identity for e in self.p.roster
+                 if e.seat == seat and e.kind == "bot" and e.identity != keys[0]]
+        return keys
+
+    def _caught(self, check: str, detail: str, body: m.Update) -> None:
+        p = self.p
+        p.stats[f"caught.{check}"] += 1
+        evidence: dict[str, Any] = {
+            "check": check, "host": p.host_seat, "hand": body.hand, "index": body.index,
+            "move": body.move, "signature": body.signature.hex(), "head": body.head.hex(),
+            "away": body.away}
+        p.caught.append(HostCaught(check, detail, evidence))
+        p._events.append(p.caught[-1])
+
+    def heads_seen(self, hand: int, index: int, head: bytes, signature: bytes) -> Fork | None:
+        """A head the host signed for ``hand`` at ``index``, seen elsewhere: the proof of a fork
+        when this seat holds another head the host signed for the same place."""
+        p = self.p
+        chain = self.head(hand)
+        mine = self.signed.get(hand, {}).get(index)
+        if index >= len(chain) or mine is None or chain[index] == head:
+            return None
+        fork = Fork(p.digest, hand, index, (chain[index], mine), (head, signature))
+        return fork if fork.holds(p.ring, p.keys[p.host_seat]) else None
+
+
+def _next(chain: list[bytes], header: str, body: m.Update) -> bytes:
+    """The head after ``body``'s move."""
+    prev = chain[-1] if chain else genesis(header, body.hand)
+    return link(prev, body.move, body.signature)

@@ -1,0 +1,62 @@
+"""A host session patched to cheat, one deviation at a time (the malicious-host rows of
+scripts/attack.py and tests/net/test_host_checks.py). Each function patches one HostSession in
+place, as a host who edits their own copy would; honest seats run the real PeerSession."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lanomino.engine import RESIGN, Action, apply, observe
+from lanomino.fair.transcript import move_json, move_statement
+from lanomino.net.host.session import HostSession
+from lanomino.net.host.table import Phase
+
+
+def _host_move(host: HostSession, seat: int, action: Action, *, away: bool) -> None:
+    """The host makes ``action`` for ``seat`` and signs it with its own key."""
+    play, t = host.play, host.shared
+    assert t.state is not None and t.deal is not None
+    d = t.deal
+    move = move_json(seat, action)
+    events = apply(t.state, seat, action)
+    sig = t.identity.sign_statement(move_statement(t.digest, d.hand, len(d.moves), move))
+    if away:
+        d.away.append(len(d.moves))
+    play._record(seat, move, sig, events, d, away=away)
+
+
+def plays_for(host: HostSession, seat: int, *, away: bool, limit: int = 1000) -> list[int]:
+    """The host plays ``seat``'s turns itself, signed with its key (``away``: listed as the table's
+    bot moving for a seat out of time). Returns the list of (hand, index) it forged, as it grows."""
+    play, t = host.play, host.shared
+    original = play.run_local_seats
+    forged: list[Any] = []
+
+    def patched(fire: bool = False) -> None:
+        while (t.phase is Phase.PLAY and t.state is not None and t.deal is not None
+               and t.state.turn == seat and len(forged) < limit):
+            forged.append((t.deal.hand, len(t.deal.moves)))
+            _host_move(host, seat, observe(t.state, seat).legal[0], away=away)
+        original(fire)
+
+    play.run_local_seats = patched  # type: ignore[method-assign]
+    return forged
+
+
+def resigns(host: HostSession, seat: int, at: int) -> Callable[[], bool]:
+    """The host resigns ``seat`` (connected, silent about it) when the hand reaches move ``at``.
+    Returns whether it has."""
+    play, t = host.play, host.shared
+    original = play.run_local_seats
+    done = [False]
+
+    def patched(fire: bool = False) -> None:
+        if (not done[0] and t.phase is Phase.PLAY and t.deal is not None
+                and len(t.deal.moves) >= at and t.state is not None and t.state.active[seat]):
+            done[0] = True
+            _host_move(host, seat, RESIGN, away=False)
+        original(fire)
+
+    play.run_local_seats = patched  # type: ignore[method-assign]
+    return lambda: done[0]
