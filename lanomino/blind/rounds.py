@@ -14,13 +14,23 @@ from dataclasses import dataclass
 from lanomino.blind.deck import (
     Deck,
     aggregate_key,
+    deck_bytes,
     deck_digest,
     opened,
+    parse_deck,
     share_of,
     tile_of,
 )
-from lanomino.blind.group import BlindError, Point, base_mul
-from lanomino.blind.hashing import Context
+from lanomino.blind.group import (
+    POINT_BYTES,
+    BlindError,
+    Point,
+    base_mul,
+    parse_point,
+    parse_scalar,
+    scalar_bytes,
+)
+from lanomino.blind.hashing import SEED_BYTES, Context
 from lanomino.blind.proofs import KeyProof, ShareProof, key_proof_holds, share_proof_holds
 from lanomino.blind.shuffle_proof import ShuffleArgument, check_shuffle_proof, gen_shuffle
 
@@ -33,13 +43,28 @@ class BlindFault(BlindError):
         self.seat = seat
 
 
+def _sized(data: bytes, size: int, what: str) -> bytes:
+    if len(data) != size:
+        raise BlindError(f"{what} is {size} bytes, not {len(data)}")
+    return data
+
+
 @dataclass(frozen=True, slots=True)
 class KeyAnnouncement:
-    """``blind.key``: a holder's key Xᵢ with its Schnorr proof."""
+    """``blind.key``: a holder's key Xᵢ with its Schnorr proof. Bytes: seat (1), X, proof."""
 
     seat: int
     key: Point
     proof: KeyProof
+
+    def to_bytes(self) -> bytes:
+        return bytes([self.seat]) + self.key + self.proof.to_bytes()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> KeyAnnouncement:
+        """Raises: BlindError."""
+        _sized(data, 97, "a key announcement")
+        return cls(data[0], parse_point(data[1:33]), KeyProof.from_bytes(data[33:]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +76,19 @@ class ShuffleTurn:
     deck: Deck
     argument: ShuffleArgument
 
+    def to_bytes(self) -> bytes:
+        """Seat (1), the input's digest (32), the output deck, the argument."""
+        return bytes([self.seat]) + self.source + deck_bytes(self.deck) + self.argument.to_bytes()
+
+    @classmethod
+    def from_bytes(cls, data: bytes, tiles: int) -> ShuffleTurn:
+        """Raises: BlindError."""
+        if len(data) < 33 + 2 * POINT_BYTES * tiles:
+            raise BlindError("a shuffle turn is too short")
+        end = 33 + 2 * POINT_BYTES * tiles
+        return cls(data[0], data[1:33], parse_deck(data[33:end], tiles),
+                   ShuffleArgument.from_bytes(data[end:], tiles))
+
 
 @dataclass(frozen=True, slots=True)
 class Share:
@@ -61,6 +99,16 @@ class Share:
     point: Point
     proof: ShareProof
 
+    def to_bytes(self) -> bytes:
+        """Seat (1), position (1), D, proof: 130 bytes."""
+        return bytes([self.seat, self.position]) + self.point + self.proof.to_bytes()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Share:
+        """Raises: BlindError."""
+        _sized(data, 130, "a share")
+        return cls(data[0], data[1], parse_point(data[2:34]), ShareProof.from_bytes(data[34:]))
+
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
@@ -69,6 +117,27 @@ class Reveal:
     seat: int
     secret: int
     seed: bytes
+
+    def to_bytes(self) -> bytes:
+        """Seat (1), x (32), the shuffle seed (32)."""
+        return bytes([self.seat]) + scalar_bytes(self.secret) + self.seed
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Reveal:
+        """Raises: BlindError."""
+        _sized(data, 1 + 32 + SEED_BYTES, "a reveal")
+        return cls(data[0], parse_scalar(data[1:33]), data[33:])
+
+
+def shares_to_bytes(shares: Iterable[Share]) -> bytes:
+    return b"".join(s.to_bytes() for s in shares)
+
+
+def shares_from_bytes(data: bytes) -> tuple[Share, ...]:
+    """A batch of shares. Raises: BlindError."""
+    if len(data) % 130:
+        raise BlindError("a batch of shares is a whole number of 130-byte shares")
+    return tuple(Share.from_bytes(data[i : i + 130]) for i in range(0, len(data), 130))
 
 
 def check_key(ctx: Context, announcement: KeyAnnouncement) -> Point:
