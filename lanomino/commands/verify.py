@@ -53,10 +53,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json()))
     else:
-        for hand in report.hands:
-            print(hand.describe())
-        if report.failure is not None:
-            print(f"NOT FAIR: {report.failure.describe()}")
-        elif not report.hands:
-            print("no hands in this transcript")
+        print("\n".join(report.lines()))
     return 0 if report.ok else 1

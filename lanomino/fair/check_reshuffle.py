@@ -15,13 +15,14 @@ from lanomino.engine.errors import seat_name
 from lanomino.engine.tiles import TILES
 from lanomino.fair import reshuffle as rs
 from lanomino.fair.check_round import check_round
-from lanomino.fair.report import Blamed, DerivedDeal, HandReport
-from lanomino.fair.statements import log_statement
+from lanomino.fair.report import Blamed, DerivedDeal
 from lanomino.fair.transcript_model import HandLog, Reshuffled
 
 if TYPE_CHECKING:
     from lanomino.fair.checker import Checker
 
+# What the lost secrets took with them (docs/fair-deal.md, "Re-shuffling the unknown tiles").
+UNCHECKED = ("the deal before the re-shuffle (its secrets left with the lost host)",)
 
 
 def check_reshuffled(c: Checker, state: GameState, hand: HandLog) -> None:
@@ -30,8 +31,8 @@ def check_reshuffled(c: Checker, state: GameState, hand: HandLog) -> None:
     assert r is not None and m is not None  # the parser sees to both
     new_host = Blamed.host(r.host, new=True)
     c.deals.append(())
-    digests = [c.check_commitments(state, hand, attempt, opened=bool(attempt.secrets))[0]
-               for attempt in hand.deals]
+    for attempt in hand.deals:
+        c.check_commitments(state, hand, attempt, opened=bool(attempt.secrets))
     if (r.term, r.host, r.at) != (m.term, m.host, m.at):
         raise c.fail("reshuffle", new_host,
                      "the re-shuffle's term, host or move index is not the migration's")
@@ -56,16 +57,8 @@ def check_reshuffled(c: Checker, state: GameState, hand: HandLog) -> None:
         raise c.fail("reshuffle", new_host, str(exc)) from None
     draws = c.replay(state, hand, start=r.at)
     c.check_scores(state, hand)
-    log = log_statement(c.t.header_digest, hand.hand, hand.log_host, digests,
-                        [[] for _ in hand.deals], [mv.raw for mv in hand.moves], hand.points,
-                        hand.scores, m.to_json(), r.raw,
-                        abandoned=[a.to_json() for a in hand.abandoned], away=sorted(hand.away),
-                        adopted=None if hand.adopted is None else hand.adopted.to_json(),
-                        refused=[f.to_json() for f in hand.refused])
-    c.check_log_signature(hand, log)
     commitments = sum(len(a.commitments) for a in hand.deals) + len(r.commitments)
-    c.reports.append(HandReport(hand.hand, len(hand.deals), commitments, len(TILES), draws,
-                                tuple(state.scores), hand.refused))
+    c.report(state, hand, commitments, len(TILES), draws, UNCHECKED)
 
 
 def _check_claims(c: Checker, hand: HandLog, r: Reshuffled,

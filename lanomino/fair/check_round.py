@@ -16,7 +16,7 @@ from lanomino.engine.errors import seat_name
 from lanomino.fair.attempt import Echo, SignedCommitment
 from lanomino.fair.commit import set_digest
 from lanomino.fair.commit_reveal import Domain
-from lanomino.fair.report import Blamed, seats_named
+from lanomino.fair.report import EDITED, Blamed, seats_named
 
 if TYPE_CHECKING:
     from lanomino.fair.checker import Checker
@@ -27,8 +27,10 @@ def check_round(c: Checker, domain: Domain, seats: Sequence[int],
                 echoes: Sequence[Echo], secrets: Sequence[bytes] | None, host: Blamed,
                 where: str, in_play: str) -> bytes:
     """Check a finished round among ``seats`` (``in_play``: why those seats, in words); blame
-    ``host`` for all but a secret that does not open (its seat's fault). ``secrets`` None: a
-    round whose secrets were never opened (a void deal). Returns the set's digest.
+    ``host``, who assembled and signed it, for any of it that does not hold (but for a set
+    signature that does not verify: the log signed that set, so the file was changed).
+    ``secrets`` None: a round whose secrets were never opened (a void deal). Returns the set's
+    digest.
 
     Raises:
         Failed: the first check that does not hold (``where`` begins its message).
@@ -44,9 +46,9 @@ def check_round(c: Checker, domain: Domain, seats: Sequence[int],
             raise c.fail(f"{prefix}commitment", host,
                          f"{where}: {who}'s commitment is not signed by {who}'s key")
     statement = domain.set_statement([(cm.seat, cm.commitment) for cm in commitments])
-    if not domain.verify(signer, set_signature, statement):
-        raise c.fail(f"{prefix}set", host,
-                     f"{where}: the host's signature on the commitment set does not verify")
+    if not domain.verify(signer, set_signature, statement):  # (the log names the set: signed)
+        raise c.fail(f"{prefix}set", EDITED, f"{where}: the host's signature on the commitment "
+                     "set does not verify: the file was changed after it was signed")
     expected = set_digest(statement)
     echoed = [e.seat for e in echoes]
     if echoed != list(seats):
@@ -60,9 +62,12 @@ def check_round(c: Checker, domain: Domain, seats: Sequence[int],
         if e.set_digest != expected:
             raise c.fail("equivocation", host, f"{where}: {who} was sent a different "
                          "commitment set than the one published")
+    # The host takes each reveal, checks it against its commitment and publishes it in its signed
+    # log: a published secret that does not open the seat's signed commitment is the host's.
     secret = "secret" if domain.label == "deal" else f"{domain.label} secret"
     for cm, opened in zip(commitments, secrets or (), strict=secrets is not None):
         if not domain.opens(cm.seat, opened, cm.commitment):
-            raise c.fail(f"{prefix}secret", Blamed.player(cm.seat),
-                         f"{seat_name(cm.seat)}'s {secret} does not match their commitment")
+            who = seat_name(cm.seat)
+            raise c.fail(f"{prefix}secret", host, f"the host published a {secret} for {who} "
+                         f"that does not open {who}'s signed commitment")
     return expected

@@ -32,12 +32,18 @@ from lanomino.fair import adoption
 from lanomino.fair.attempt import DealAttempt
 from lanomino.fair.check_reshuffle import check_reshuffled
 from lanomino.fair.check_round import check_round
-from lanomino.fair.commit import (
-    DealContext,
-)
+from lanomino.fair.commit import DealContext, set_digest, set_statement
 from lanomino.fair.commit_reveal import deal_domain
 from lanomino.fair.identity import KeyRing
-from lanomino.fair.report import Blamed, DerivedDeal, Failed, Failure, HandReport
+from lanomino.fair.report import (
+    EDITED,
+    Blamed,
+    DerivedDeal,
+    Failed,
+    Failure,
+    HandReport,
+    HostSigned,
+)
 from lanomino.fair.shuffle import ALGORITHM, derive_deal
 from lanomino.fair.statements import end_statement, header_statement, log_statement, move_statement
 from lanomino.fair.transcript_model import HandLog, Transcript
@@ -64,6 +70,7 @@ class Checker:
         self.deals: list[tuple[DerivedDeal, ...]] = []
         self.hand_no: int | None = None
         self.state: GameState | None = None  # after the last hand, once every check passed
+        self.host_signed: list[HostSigned] = []  # the hand's moves signed by the host for a seat
 
     def fail(self, check: str, blame: Blamed | str, message: str) -> Failed:
         """The failure of ``check``, blaming a seat (``Blamed``) or someone who is not one."""
@@ -72,7 +79,12 @@ class Checker:
         return Failed(Failure(check, self.hand_no, blame.words, message, blame.seat))
 
     def host(self, hand: HandLog) -> Blamed:
+        """The host that dealt the hand (its deal rounds are its word)."""
         return Blamed.host(hand.host)
+
+    def logger(self, hand: HandLog) -> Blamed:
+        """The host that signed the hand's log (its moves, points and scores are its word)."""
+        return Blamed.host(hand.log_host, new=hand.migrated is not None)
 
     def won(self, state: GameState, winner: int | None) -> str:
         if winner is None:
@@ -112,10 +124,10 @@ class Checker:
                             f"(this verifier knows {ALGORITHM!r})")
         for seat, signature in enumerate(t.header_signatures):
             if not self.signed(seat, signature, header_statement(t.header_digest, seat)):
-                raise self.fail("header", "the transcript",
+                raise self.fail("header", EDITED,
                                 f"{_seat_name(seat)}'s signature on the match header "
                                 "(table, rules, players, keys) does not verify: "
-                                "the header was changed after the players agreed to it")
+                                "the file was changed after the players signed it")
         try:
             rules = Rules.from_spec(t.rules_spec)
             return new_game(rules, len(t.players))
@@ -128,11 +140,15 @@ class Checker:
         statement = end_statement(self.t.header_digest, end.host, end.hands, end.finished,
                                   end.winner, end.scores)
         if not self.signed(end.host, end.signature, statement):
-            raise self.fail("end", host, "the host's closing statement is not signed by the host")
-        if end.hands != len(self.t.hands):
-            raise self.fail("end", host, f"the transcript holds {len(self.t.hands)} hands, "
-                            f"but the host's closing statement says {end.hands}: "
-                            "hands were cut off or added")
+            raise self.fail("end", EDITED, "the host's signature over the closing statement "
+                            "does not verify: the file was changed after it was signed")
+        if end.hands < len(self.t.hands):  # the host signed the logs of hands it says are not
+            raise self.fail("end", host, f"the host signed the logs of {len(self.t.hands)} "
+                            f"hands, but its closing statement says {end.hands}")
+        if end.hands > len(self.t.hands):
+            raise self.fail("end", EDITED, f"the file holds {len(self.t.hands)} hands, but the "
+                            f"host's closing statement says {end.hands}: hands were cut off "
+                            "after it was signed")
         over = state.phase is Phase.OVER
         winner = state.outcome.winner if state.outcome is not None else None
         if (end.finished, end.winner, end.scores) != (over, winner, tuple(state.scores)):
@@ -145,8 +161,9 @@ class Checker:
 
     def check_hand(self, state: GameState, hand: HandLog) -> None:
         if state.phase is not Phase.DEAL:
-            raise self.fail("sequence", self.host(hand),
+            raise self.fail("sequence", self.logger(hand),
                             "a hand was dealt after the match had ended")
+        self.check_log_signature(hand)  # first: it makes every other word of the log the host's
         if hand.reshuffled is not None:
             check_reshuffled(self, state, hand)
             return
@@ -177,24 +194,35 @@ class Checker:
         self.check_move_signatures(hand)
         draws = self.replay(state, hand)
         self.check_scores(state, hand)
-        statement = log_statement(self.t.header_digest, hand.hand, hand.log_host, digests, secrets,
-                                  [m.raw for m in hand.moves], hand.points, hand.scores,
-                                  None if hand.migrated is None else hand.migrated.to_json(),
-                                  abandoned=[a.to_json() for a in hand.abandoned],
-                                  away=sorted(hand.away),
-                                  adopted=None if hand.adopted is None else hand.adopted.to_json(),
-                                  refused=[r.to_json() for r in hand.refused])
-        self.check_log_signature(hand, statement)
         dealt = derived[-1]
         tiles = len(dealt.boneyard) + sum(len(h) for h in dealt.hands)
-        self.reports.append(HandReport(hand.hand, len(hand.deals),
-                                       sum(len(a.commitments) for a in hand.deals), tiles,
-                                       draws, tuple(state.scores), hand.refused))
+        self.report(state, hand, sum(len(a.commitments) for a in hand.deals), tiles, draws)
 
-    def check_log_signature(self, hand: HandLog, statement: dict[str, Any]) -> None:
+    def report(self, state: GameState, hand: HandLog, commitments: int, tiles: int, draws: int,
+               unchecked: tuple[str, ...] = ()) -> None:
+        """The hand checked out: its line in the report."""
+        self.reports.append(HandReport(hand.hand, len(hand.deals), commitments, tiles, draws,
+                                       tuple(state.scores), hand.refused, tuple(self.host_signed),
+                                       hand.migrated, unchecked))
+
+    @property
+    def clock(self) -> str:
+        """What the header says of the move clock, in words."""
+        if not self.t.clock_declared:
+            return ("Move clock: not in the header (an older transcript): a move or resignation "
+                    "the host signed for a seat is accepted, as it was then, and listed.")
+        if self.t.move_clock is None:
+            return "Move clock: none: every move must be signed by its own seat."
+        return (f"Move clock: {self.t.move_clock / 1000:g} s a move: the moves the host signed "
+                "for a seat out of time are listed.")
+
+    def check_log_signature(self, hand: HandLog) -> None:
+        """The host's signature over the hand's log (its sets, secrets, moves, points and scores):
+        once it holds, each of those is the host's signed word, judged in the checks after it."""
+        statement = hand_log_statement(self.t, hand)
         if not self.signed(hand.log_host, hand.log_signature, statement):
-            raise self.fail("log", self.host(hand),
-                            "the host's signature over the hand's log does not verify")
+            raise self.fail("log", EDITED, "the host's signature over the hand's log does not "
+                            "verify: the file was changed after it was signed")
 
     def check_commitments(self, state: GameState, hand: HandLog, attempt: DealAttempt,
                           opened: bool = True) -> tuple[bytes, list[tuple[int, bytes]]]:
@@ -214,30 +242,33 @@ class Checker:
                                                       strict=True)]
 
     def check_stated_deal(self, hand: HandLog, derived: DerivedDeal) -> None:
+        """The deal and boneyard a hand may state (nobody signs them: a wrong one was changed in
+        the file or written wrongly; the deal that counts is the committed shuffle's)."""
         if hand.stated_deal is None or hand.stated_boneyard is None:
             return
+        unsigned = "the deal written in the file (signed by nobody)"
         if len(hand.stated_deal) != len(derived.hands):
-            raise self.fail("deal", self.host(hand),
-                            f"the stated deal has {len(hand.stated_deal)} hands")
+            raise self.fail("deal", EDITED, f"{unsigned} has {len(hand.stated_deal)} hands")
         for seat, (stated, dealt) in enumerate(zip(hand.stated_deal, derived.hands, strict=True)):
             for i in range(max(len(stated), len(dealt))):
                 got = stated[i] if i < len(stated) else None
                 want = dealt[i] if i < len(dealt) else None
                 if got != want:
                     gives = f"the committed shuffle gives that seat {want or 'nothing'}"
-                    raise self.fail("deal", self.host(hand), f"the host dealt {got or 'nothing'} "
-                                    f"to {_seat_name(seat)} but {gives}")
+                    raise self.fail("deal", EDITED, f"{unsigned} gives {got or 'nothing'} "
+                                    f"to {_seat_name(seat)}, but {gives}")
         for i in range(max(len(hand.stated_boneyard), len(derived.boneyard))):
             got = hand.stated_boneyard[i] if i < len(hand.stated_boneyard) else None
             want = derived.boneyard[i] if i < len(derived.boneyard) else None
             if got != want:
-                raise self.fail("deal", self.host(hand),
-                                f"the boneyard has {got or 'nothing'} at position {i + 1} "
+                raise self.fail("deal", EDITED,
+                                f"{unsigned} has {got or 'nothing'} at boneyard position {i + 1}, "
                                 f"but the committed shuffle puts {want or 'nothing'} there")
 
     def check_move_signatures(self, hand: HandLog) -> None:
+        self.host_signed = []
         if len(hand.move_signatures) != len(hand.moves):
-            raise self.fail("move-signature", self.host(hand), f"{len(hand.moves)} moves "
+            raise self.fail("move-signature", self.logger(hand), f"{len(hand.moves)} moves "
                             f"but {len(hand.move_signatures)} move signatures")
         at = None if hand.migrated is None else hand.migrated.at
         signed_moves = zip(hand.moves, hand.move_signatures, strict=True)
@@ -247,15 +278,19 @@ class Checker:
             statement = move_statement(self.t.header_digest, hand.hand, index, move.raw)
             if self.signed(move.seat, signature, statement):
                 continue
-            # A seat that walked away cannot sign its resignation: the host declares it.
-            by_host = self.signed(hand.host_at(index), signature, statement)
-            if isinstance(move.action, Resign) and by_host:
-                continue
-            # A seat out of time on the table's move clock: the table's bot moved for it.
-            if index in hand.away and by_host:
-                continue
             who = _seat_name(move.seat)
-            raise self.fail("move-signature", self.host(hand),
+            # With a move clock, the table's bot moves for a seat out of time and the host
+            # declares the resignation of a seat that walked away: signed by the host, listed.
+            by_host = self.signed(hand.host_at(index), signature, statement)
+            if by_host and (isinstance(move.action, Resign) or index in hand.away):
+                if self.t.clock_declared and self.t.move_clock is None:
+                    raise self.fail("move-signature", self.logger(hand),
+                                    f"move {index + 1} ({who}: {move.action}) is signed by the "
+                                    f"host, not by {who}: at a table without a move clock only "
+                                    "a seat moves or resigns itself")
+                self.host_signed.append(HostSigned(index, move.seat, str(move.action)))
+                continue
+            raise self.fail("move-signature", self.logger(hand),
                             f"move {index + 1} ({who}: {move.action}) is not signed by {who}: "
                             "moves were changed, added, dropped or reordered, "
                             "or a badly signed move was let in (a host refuses one on arrival)")
@@ -266,28 +301,31 @@ class Checker:
         draws = 0
         for index, move in enumerate(hand.moves[start:], start=start + 1):
             action = move.action
+            # The host let each move into its signed log: a move the committed deal refutes is
+            # the host's (it dealt or let draw other tiles, or took a move it must refuse).
             if (isinstance(action, Play) and state.phase is Phase.PLAY
                     and not state.hands[move.seat] >> action.tile.index & 1):
                 who = _seat_name(move.seat)
                 where = _where_is(state, action.tile, self.deals[-1][-1])
-                raise self.fail("ownership", Blamed.player(move.seat),
-                                f"move {index}: {who} played {action.tile}, which {who} "
-                                f"does not hold: {where}")
+                raise self.fail("ownership", self.logger(hand),
+                                f"move {index}: the host's log has {who} play {action.tile}, "
+                                f"which the committed deal does not give {who}: {where}")
             try:
                 apply(state, move.seat, action)
             except IllegalActionError as exc:
-                raise self.fail("legality", Blamed.player(move.seat),
-                                f"move {index}: {exc}") from None
+                raise self.fail("legality", self.logger(hand),
+                                f"move {index}: the host's log has a move the rules refuse on "
+                                f"the committed deal: {exc}") from None
             draws += isinstance(action, Draw)
         if state.phase is Phase.PLAY:
-            raise self.fail("unfinished", self.host(hand),
+            raise self.fail("unfinished", self.logger(hand),
                             "the moves stop before the hand is over")
         return draws
 
     def check_scores(self, state: GameState, hand: HandLog) -> None:
         ended = next((e for e in reversed(state.history) if isinstance(e, HandEnded)), None)
         assert ended is not None
-        self.compare(state, hand, "points for this hand", hand.points, ended.points)
+        self.compare(state, hand, "points", hand.points, ended.points)
         self.compare(state, hand, "match score", hand.scores, tuple(state.scores))
 
     def compare(self, state: GameState, hand: HandLog, what: str, stated: Sequence[int],
@@ -295,12 +333,32 @@ class Checker:
         if tuple(stated) == tuple(actual):
             return
         if len(stated) != len(actual):
-            raise self.fail("score", self.host(hand),
-                            f"the {what} lists {len(stated)} sides, not {len(actual)}")
+            raise self.fail("score", self.logger(hand), f"the host's log lists {len(stated)} "
+                            f"sides, not {len(actual)}, in the {what}")
         side = next(i for i, (a, b) in enumerate(zip(stated, actual, strict=True)) if a != b)
         name = _side_name(side, state.rules.partnership)
-        raise self.fail("score", self.host(hand), f"the transcript gives {name} {stated[side]} "
-                        f"as the {what}, but the rules give {actual[side]}")
+        said = (f"{name} scored {stated[side]} points this hand" if what == "points"
+                else f"{name}'s match score is {stated[side]}")
+        raise self.fail("score", self.logger(hand),
+                        f"the host's log says {said}, but the rules give {actual[side]}")
+
+
+def hand_log_statement(t: Transcript, hand: HandLog) -> dict[str, Any]:
+    """The statement the host signs over ``hand``'s log, as the transcript states it."""
+    digests = [set_digest(set_statement(t.header_digest, DealContext(t.table, hand.hand, a.attempt),
+                                        hand.host, [(c.seat, c.commitment) for c in a.commitments]))
+               for a in hand.deals]
+    secrets = [[] if hand.reshuffled is not None  # (a re-shuffled hand's went with its host)
+               else list(zip([c.seat for c in a.commitments], a.secrets, strict=True))
+               for a in hand.deals]
+    return log_statement(
+        t.header_digest, hand.hand, hand.log_host, digests, secrets,
+        [m.raw for m in hand.moves], hand.points, hand.scores,
+        None if hand.migrated is None else hand.migrated.to_json(),
+        None if hand.reshuffled is None else hand.reshuffled.raw,
+        abandoned=[a.to_json() for a in hand.abandoned], away=sorted(hand.away),
+        adopted=None if hand.adopted is None else hand.adopted.to_json(),
+        refused=[r.to_json() for r in hand.refused])
 
 
 def _where_is(state: GameState, tile: Tile, deal: DerivedDeal) -> str:

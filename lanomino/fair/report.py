@@ -9,12 +9,17 @@ from typing import Any
 
 from lanomino.engine import GameState, Tile
 from lanomino.engine.errors import seat_name
-from lanomino.fair.transcript_model import Refusal
+from lanomino.fair.transcript_model import Migration, Refusal
 
 
 def seats_named(seats: Sequence[int]) -> str:
     """Seats in a problem's words, counted from 1: "seats 1, 3", or "no seats"."""
     return "seats " + ", ".join(str(seat + 1) for seat in seats) if seats else "no seats"
+
+
+# Whom a failure blames when a signature over the file's content does not verify: the signed
+# statement was changed after it was signed, and no seat's signature says by whom.
+EDITED = "whoever changed the file"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,19 @@ class Failure:
 
 
 @dataclass(frozen=True, slots=True)
+class HostSigned:
+    """A move the host signed for a seat (the table's bot for a seat out of time on the move
+    clock, or a resignation the host declared): the seat did not sign it."""
+
+    index: int  # the move's index in the hand, from 0
+    seat: int
+    move: str  # the move in words
+
+    def describe(self) -> str:
+        return f"move {self.index + 1} ({seat_name(self.seat)}: {self.move})"
+
+
+@dataclass(frozen=True, slots=True)
 class HandReport:
     hand: int
     attempts: int
@@ -58,13 +76,32 @@ class HandReport:
     draws: int
     scores: tuple[int, ...]
     faults: tuple[Refusal, ...] = ()  # seats whose badly signed messages the host refused
+    host_signed: tuple[HostSigned, ...] = ()  # moves the host signed for a seat, not the seat
+    migrated: Migration | None = None  # the host changed during the hand
+    unchecked: tuple[str, ...] = ()  # what could not be checked, in words
 
     def describe(self) -> str:
         scores = "-".join(str(s) for s in self.scores)
         redeals = f" ({self.attempts} deals)" if self.attempts > 1 else ""
-        faults = "".join(f"; at fault: {r.describe()}" for r in self.faults)
+        points = ("1 draw" if self.draws == 1 else f"{self.draws} draws") + f", scores {scores}"
+        notes = [f"at fault: {r.describe()}" for r in self.faults]
+        m = self.migrated
+        if m is not None:
+            notes.append(f"the host changed: {seat_name(m.host)} took over from move {m.at + 1} "
+                         f"(election {m.term})")
+        if self.host_signed:
+            notes.append("signed by the host for the seat: "
+                         + ", ".join(h.describe() for h in self.host_signed))
+        notes += [f"could not check {what}" for what in self.unchecked]
         return (f"hand {self.hand}: fair: {self.commitments} commitments{redeals}, "
-                f"{self.tiles} tiles, {self.draws} draws, scores {scores}{faults}")
+                f"{self.tiles} tiles, {points}" + "".join(f"; {n}" for n in notes))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hand": self.hand, "attempts": self.attempts, "commitments": self.commitments,
+                "tiles": self.tiles, "draws": self.draws, "scores": list(self.scores),
+                "host_signed": [{"index": h.index, "seat": h.seat} for h in self.host_signed],
+                "migrated": None if self.migrated is None else self.migrated.to_json(),
+                "unchecked": list(self.unchecked)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +119,39 @@ class Report:
     # the engine state after the last hand (None when a check failed): a finished re-shuffled
     # hand can only be replayed this way, as its claims and re-shuffle say
     state: GameState | None = field(default=None, repr=False, compare=False)
+    clock: str = ""  # what the header says of the move clock, in words
 
     @property
     def ok(self) -> bool:
         return self.failure is None
+
+    def lines(self) -> list[str]:
+        """What ``lanomino verify`` prints: a line per hand that checked out, the failure if any,
+        what the header says of the move clock, and last the verdict."""
+        out = [h.describe() for h in self.hands]
+        if self.failure is not None:
+            out.append(f"NOT FAIR: {self.failure.describe()}")
+        elif not self.hands:
+            out.append("no hands in this transcript")
+        if self.clock:
+            out.append(self.clock)
+        return [*out, self.verdict()]
+
+    def verdict(self) -> str:
+        """One line: fair or not, and who is to blame."""
+        f = self.failure
+        if f is not None:
+            where = f" in hand {f.hand}" if f.hand is not None else ""
+            return f"Verdict: NOT FAIR: the {f.check} check failed{where}; to blame: {f.blame}."
+        hands = "1 hand" if len(self.hands) == 1 else f"{len(self.hands)} hands"
+        changes = sum(h.migrated is not None for h in self.hands)
+        signed = sum(len(h.host_signed) for h in self.hands)
+        unchecked = sum(bool(h.unchecked) for h in self.hands)
+        notes = [f"the host changed in {changes} of them" if changes else "",
+                 f"{signed} moves signed by the host for a seat (listed above)" if signed else "",
+                 f"{unchecked} could not be checked in full (said above)" if unchecked else ""]
+        said = "".join(f"; {n}" for n in notes if n)
+        return f"Verdict: fair: every check of {hands} holds{said}."
 
     @property
     def faults(self) -> tuple[tuple[int, Refusal], ...]:
@@ -99,9 +165,9 @@ class Report:
             "seats_from": 0,  # every "seat" field counts from 0; the words ("blame") from 1
             "faults": [{"hand": hand, "blame": seat_name(r.seat), **r.to_json()}
                        for hand, r in self.faults],
-            "hands": [{"hand": h.hand, "attempts": h.attempts, "commitments": h.commitments,
-                       "tiles": h.tiles, "draws": h.draws, "scores": list(h.scores)}
-                      for h in self.hands],
+            "hands": [h.to_json() for h in self.hands],
+            "clock": self.clock,
+            "verdict": self.verdict(),
             "failure": None if f is None else {"check": f.check, "hand": f.hand, "blame": f.blame,
                                                "seat": f.seat, "message": f.message},
         }

@@ -36,6 +36,8 @@ from lanomino.fair.statements import (
 from lanomino.fair.transcript_model import (
     FORMAT,
     MAX_REFUSED,
+    MOVE_CLOCK,
+    RECORD_FORMAT,
     REFUSABLE,
     Abandoned,
     HandLog,
@@ -61,8 +63,11 @@ T = TypeVar("T")
 
 def parse_transcript(doc: Any) -> Transcript:
     """Typed values from a transcript's JSON. Raises TranscriptError naming the bad field."""
+    if isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT:
+        raise TranscriptError("this is a game record (lanomino.record/1), not a transcript: only "
+                              "matches played over the LAN have transcripts to verify")
     top = _obj(doc, "the transcript", {"format", "algorithm", "table", "rules", "players", "keys",
-                                       "header_signatures", "hands", "end"})
+                                       "header_signatures", "hands", "end"}, {MOVE_CLOCK})
     if top["format"] != FORMAT:
         raise TranscriptError(f"format: expected {FORMAT!r}, not {top['format']!r}")
     algorithm = _str(top["algorithm"], "algorithm")
@@ -77,13 +82,26 @@ def parse_transcript(doc: Any) -> Transcript:
     sigs = _hexes(top["header_signatures"], "header_signatures", 64)
     if len(keys) != len(players) or len(sigs) != len(players):
         raise TranscriptError("keys and header_signatures need one entry per player")
-    header = {k: top[k] for k in HEADER_FIELDS}
+    header = {k: top[k] for k in (*HEADER_FIELDS, MOVE_CLOCK) if k in top}
+    clock = _move_clock(top)
     hands = tuple(
         _parse_hand(h, f"hands[{i}]", i + 1, len(players))
         for i, h in enumerate(_list(top["hands"], "hands"))
     )
     return Transcript(header, header_digest(header), table, algorithm, rules_spec, players, keys,
-                      sigs, hands, _parse_end(top["end"], len(players)))
+                      sigs, hands, _parse_end(top["end"], len(players)), MOVE_CLOCK in top, clock)
+
+
+def _move_clock(top: dict[str, Any]) -> int | None:
+    """The header's move clock in milliseconds (None: no move clock, or an older transcript that
+    does not say)."""
+    value = top.get(MOVE_CLOCK)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise TranscriptError(f"{MOVE_CLOCK}: expected null (no move clock) or the milliseconds "
+                              "a seat has for a move")
+    return value
 
 
 def parse_hand(value: Any, index: int, players: int) -> HandLog:

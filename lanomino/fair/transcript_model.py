@@ -15,6 +15,10 @@ from lanomino.fair.attempt import DealAttempt, Echo, SignedCommitment
 from lanomino.fair.reshuffle import Claim
 
 FORMAT = "lanomino.transcript/1"
+RECORD_FORMAT = "lanomino.record/1"  # a game record: no signatures, nothing to verify
+# The match header's move clock (milliseconds a seat has per move, or null: none). A transcript
+# written before the header carried it does not say; its host-signed moves keep their old meaning.
+MOVE_CLOCK = "move_clock"
 
 
 class TranscriptError(ValueError):
@@ -158,3 +162,5 @@ class Transcript:
     header_signatures: tuple[bytes, ...]
     hands: tuple[HandLog, ...]
     end: MatchEnd
+    clock_declared: bool = False  # the header says whether the table had a move clock
+    move_clock: int | None = None  # its milliseconds per move (None: no move clock)

@@ -31,8 +31,10 @@ def verify_parsed(transcript: Transcript) -> Report:
     try:
         checker.run()
     except Failed as failed:
-        return Report(tuple(checker.reports), failed.failure, tuple(checker.deals))
-    return Report(tuple(checker.reports), None, tuple(checker.deals), checker.state)
+        return Report(tuple(checker.reports), failed.failure, tuple(checker.deals),
+                      clock=checker.clock)
+    return Report(tuple(checker.reports), None, tuple(checker.deals), checker.state,
+                  clock=checker.clock)
 
 
 class StreamVerifier:
@@ -84,8 +86,10 @@ class StreamVerifier:
             checker.t = replace(head, hands=(*parsed, *hands))
             checker.check_end(state)
         except Failed as failed:
-            return Report(tuple(checker.reports), failed.failure, tuple(checker.deals))
-        return Report(tuple(checker.reports), None, tuple(checker.deals), state.copy())
+            return Report(tuple(checker.reports), failed.failure, tuple(checker.deals),
+                          clock=checker.clock)
+        return Report(tuple(checker.reports), None, tuple(checker.deals), state.copy(),
+                      clock=checker.clock)
 
 
 def _record_moves(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:

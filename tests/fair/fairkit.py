@@ -64,6 +64,28 @@ def resign_header(doc: dict[str, Any], ids: list[Identity]) -> None:
                                 for s in range(len(doc["players"]))]
 
 
+def host_signs_again(doc: dict[str, Any], ids: list[Identity]) -> None:
+    """A cheating host signs what it changed again with its own key: every deal set, every hand's
+    log and the closing statement (it cannot sign as another seat)."""
+    from lanomino.fair.checker import hand_log_statement
+    from lanomino.fair.commit import DealContext, set_statement
+    from lanomino.fair.statements import end_statement
+    from lanomino.fair.transcript import parse_transcript
+
+    t = parse_transcript(doc)
+    for raw, hand in zip(doc["hands"], t.hands, strict=True):
+        for raw_attempt, attempt in zip(raw["deals"], hand.deals, strict=True):
+            ctx = DealContext(t.table, hand.hand, attempt.attempt)
+            statement = set_statement(t.header_digest, ctx, hand.host,
+                                      [(c.seat, c.commitment) for c in attempt.commitments])
+            raw_attempt["set_signature"] = ids[hand.host].sign_statement(statement).hex()
+        statement = hand_log_statement(t, hand)
+        raw["log_signature"] = ids[hand.log_host].sign_statement(statement).hex()
+    e = t.end
+    end = end_statement(t.header_digest, e.host, e.hands, e.finished, e.winner, e.scores)
+    doc["end"]["signature"] = ids[e.host].sign_statement(end).hex()
+
+
 def clone(doc: dict[str, Any]) -> dict[str, Any]:
     return copy.deepcopy(doc)
 

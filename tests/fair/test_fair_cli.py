@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fairkit import make_transcript
+from fairkit import host_signs_again, identities, make_transcript
 
 from lanomino.cli import main
 
-LINE = re.compile(r"hand \d+: fair: \d+ commitments, 28 tiles, \d+ draws, scores \d+-\d+-\d+")
+LINE = re.compile(r"hand \d+: fair: \d+ commitments, 28 tiles, \d+ draws?, scores \d+-\d+-\d+")
+OLD_CLOCK = ("Move clock: not in the header (an older transcript): a move or resignation the host "
+             "signed for a seat is accepted, as it was then, and listed.")
 
 
 @pytest.fixture(scope="module")
@@ -31,21 +33,56 @@ def test_a_fair_transcript_exits_0_with_a_line_per_hand(
 ) -> None:
     assert main(["verify", write(tmp_path, fair_doc)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == len(fair_doc["hands"])
-    assert all(LINE.fullmatch(line) for line in lines), lines
+    hands = len(fair_doc["hands"])
+    assert len(lines) == hands + 2
+    assert all(LINE.fullmatch(line) for line in lines[:hands]), lines
+    assert lines[hands:] == [OLD_CLOCK, f"Verdict: fair: every check of {hands} hands holds."]
+
+
+def _wrong_secret(fair_doc: dict[str, Any], host_signs: bool) -> dict[str, Any]:
+    """Seat 3's secret in hand 2 changed: in the file, or by the host before it signed the log."""
+    doc = json.loads(json.dumps(fair_doc))
+    secret = doc["hands"][1]["deals"][0]["secrets"][2]
+    doc["hands"][1]["deals"][0]["secrets"][2] = ("0" if secret[0] != "0" else "1") + secret[1:]
+    if host_signs:
+        host_signs_again(doc, identities(3))
+    return doc
 
 
 def test_a_tampered_transcript_exits_1_naming_hand_check_and_blame(
     tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    doc = json.loads(json.dumps(fair_doc))
-    secret = doc["hands"][1]["deals"][0]["secrets"][2]
-    doc["hands"][1]["deals"][0]["secrets"][2] = ("0" if secret[0] != "0" else "1") + secret[1:]
-    assert main(["verify", write(tmp_path, doc)]) == 1
+    assert main(["verify", write(tmp_path, _wrong_secret(fair_doc, host_signs=True))]) == 1
     out = capsys.readouterr().out.splitlines()
     assert LINE.fullmatch(out[0])
-    assert out[-1] == ("NOT FAIR: hand 2: seat 3's secret does not match their commitment "
-                       "[check: secret; blame: seat 3]")
+    assert out[1:] == [
+        "NOT FAIR: hand 2: the host published a secret for seat 3 that does not open seat 3's "
+        "signed commitment [check: secret; blame: the host (seat 1)]",
+        OLD_CLOCK,
+        "Verdict: NOT FAIR: the secret check failed in hand 2; to blame: the host (seat 1)."]
+
+
+def test_a_file_changed_after_it_was_signed_blames_no_seat(
+    tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["verify", write(tmp_path, _wrong_secret(fair_doc, host_signs=False))]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == ("NOT FAIR: hand 2: the host's signature over the hand's log does not verify: "
+                      "the file was changed after it was signed "
+                      "[check: log; blame: whoever changed the file]")
+    assert out[-1] == ("Verdict: NOT FAIR: the log check failed in hand 2; "
+                       "to blame: whoever changed the file.")
+
+
+def test_a_game_record_is_named_as_one(
+    tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lanomino.fair.verify import to_record
+
+    assert main(["verify", write(tmp_path, to_record(fair_doc))]) == 2
+    err = capsys.readouterr().err
+    assert "this is a game record (lanomino.record/1), not a transcript" in err
+    assert "only matches played over the LAN have transcripts" in err and "missing" not in err
 
 
 def test_json_output(
@@ -56,8 +93,11 @@ def test_json_output(
     assert result["ok"] is True and result["failure"] is None
     assert [h["hand"] for h in result["hands"]] == list(range(1, len(fair_doc["hands"]) + 1))
     assert result["hands"][-1]["scores"] == fair_doc["hands"][-1]["scores"]
+    hands = len(fair_doc["hands"])
+    assert result["verdict"] == f"Verdict: fair: every check of {hands} hands holds."
     doc = json.loads(json.dumps(fair_doc))
     doc["hands"][0]["points"][0] += 1
+    host_signs_again(doc, identities(3))
     assert main(["verify", write(tmp_path, doc), "--json"]) == 1
     failure = json.loads(capsys.readouterr().out)["failure"]
     blamed = (failure["check"], failure["hand"], failure["blame"])
@@ -67,15 +107,13 @@ def test_json_output(
 
 def test_json_keeps_seat_indices_from_0_and_says_so_while_its_words_count_from_1(
         tmp_path: Path, fair_doc: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
-    doc = json.loads(json.dumps(fair_doc))
-    secret = doc["hands"][1]["deals"][0]["secrets"][2]
-    doc["hands"][1]["deals"][0]["secrets"][2] = ("0" if secret[0] != "0" else "1") + secret[1:]
+    doc = _wrong_secret(fair_doc, host_signs=True)
     assert main(["verify", write(tmp_path, doc), "--json"]) == 1
     result = json.loads(capsys.readouterr().out)
     assert result["seats_from"] == 0
     failure = result["failure"]
-    assert (failure["seat"], failure["blame"]) == (2, "seat 3")
-    assert failure["message"] == "seat 3's secret does not match their commitment"
+    assert (failure["seat"], failure["blame"]) == (0, "the host (seat 1)")
+    assert "a secret for seat 3" in failure["message"]
 
 
 @pytest.mark.parametrize("content", ["", "{", "[1, 2]", '{"format": "lanomino.transcript/1"}',
@@ -108,6 +146,8 @@ def test_selfplay_writes_transcripts_that_verify(
     capsys.readouterr()
     for path in files:
         assert main(["verify", str(path)]) == 0
-        assert all(LINE.fullmatch(line) for line in capsys.readouterr().out.splitlines())
+        lines = capsys.readouterr().out.splitlines()
+        assert all(LINE.fullmatch(line) for line in lines[:-2]) and len(lines) > 2
+        assert lines[-1].startswith("Verdict: fair: every check of ")
         doc = json.loads(path.read_text())
         assert len(set(doc["keys"])) == 3  # every seat its own identity

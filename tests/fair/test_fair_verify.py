@@ -12,6 +12,7 @@ import pytest
 from fairkit import (
     HEADER_FIELDS,
     clone,
+    host_signs_again,
     identities,
     make_transcript,
     resign_header,
@@ -256,70 +257,91 @@ def t_drop_last_hand_and_fix_count(doc: Doc) -> None:
 
 
 Tamper = Callable[[Doc], None]
-CASES: list[tuple[str, Tamper, str, str, str]] = [
-    # (source, tampering, check, blame, words in the message)
-    ("classic", t_secret, "secret", "seat 2", "seat 2's secret does not match their commitment"),
-    ("classic", t_swap_secrets, "secret", "seat 1", "seat 1's secret"),
-    ("classic", t_commitment, "commitment", "the host (seat 1)",
-     "seat 2's commitment is not signed"),
-    ("classic", t_commitment_signature, "commitment", "the host (seat 1)", "seat 3's commitment"),
-    ("classic", t_set_signature, "set", "the host (seat 1)", "commitment set"),
-    ("classic", t_echo_signature, "echo", "the host (seat 1)", "seat 2's echo"),
-    ("classic", t_equivocation, "equivocation", "the host (seat 1)",
-     "seat 3 was sent a different commitment set"),
-    ("classic", t_header_signature, "header", "the transcript",
+HOST = "the host (seat 1)"
+EDITED = "whoever changed the file"
+CHANGED = "the file was changed after it was signed"
+# (source, tampering, does the host sign again what it changed, check, blame, words)
+CASES: list[tuple[str, Tamper, bool, str, str, str]] = [
+    # A statement changed after its signer signed it: the file was changed, by nobody we can name.
+    ("classic", t_secret, False, "log", EDITED, CHANGED),
+    ("classic", t_swap_secrets, False, "log", EDITED, CHANGED),
+    ("classic", t_commitment, False, "log", EDITED, CHANGED),
+    ("classic", t_set_signature, False, "set", EDITED, CHANGED),
+    ("classic", t_header_signature, False, "header", EDITED,
      "seat 2's signature on the match header"),
-    ("classic", t_move_signature, "move-signature", "the host (seat 1)", "move 5"),
-    ("classic", t_log_signature, "log", "the host (seat 1)", "log"),
-    ("classic", t_move_tile, "move-signature", "the host (seat 1)", "not signed by seat 1"),
-    ("classic", t_move_tile_resigned, "ownership", "seat 1",
-     "which seat 1 does not hold: seat 2 holds it (the committed shuffle dealt it to seat 2)"),
-    ("classic", t_illegal_pass_resigned, "legality", "seat 3", "seat 3 may not pass"),
-    ("classic", t_drop_move, "move-signature", "the host (seat 1)", "move 4"),
-    ("classic", t_drop_move_resigned, "legality", "seat", "turn"),
-    ("classic", t_duplicate_move, "move-signature", "the host (seat 1)", "move 5"),
-    ("classic", t_duplicate_move_resigned, "ownership", "seat", "it is already on the line"),
-    ("classic", t_truncate_moves, "unfinished", "the host (seat 1)",
-     "stop before the hand is over"),
-    ("classic", t_points, "score", "the host (seat 1)",
-     "gives seat 3 32 as the points for this hand, but the rules give 27"),
-    ("classic", t_scores, "score", "the host (seat 1)",
-     "seat 1 1 as the match score, but the rules give 0"),
-    ("classic", t_rules, "header", "the transcript", "rules"),
-    ("classic", t_unplayable_rules_resigned, "rules", "every player", "36 tiles"),
-    ("classic", t_algorithm, "algorithm", "the transcript", "unknown shuffle algorithm"),
-    ("classic", t_swap_keys, "header", "the transcript", "seat 1's signature"),
-    ("classic", t_swap_players, "header", "the transcript", "players"),
-    ("classic", t_host, "set", "the host (seat 2)", "commitment set"),
-    ("classic", t_table, "header", "the transcript", "table"),
-    ("classic", t_drop_last_hand, "end", "the host (seat 1)", "hands were cut off or added"),
-    ("classic", t_drop_last_hand_and_fix_count, "end", "the host (seat 1)",
-     "not signed by the host"),
+    ("classic", t_log_signature, False, "log", EDITED, CHANGED),
+    ("classic", t_move_tile, False, "log", EDITED, CHANGED),
+    ("classic", t_drop_move, False, "log", EDITED, CHANGED),
+    ("classic", t_duplicate_move, False, "log", EDITED, CHANGED),
+    ("classic", t_truncate_moves, False, "log", EDITED, CHANGED),
+    ("classic", t_points, False, "log", EDITED, CHANGED),
+    ("classic", t_scores, False, "log", EDITED, CHANGED),
+    ("classic", t_rules, False, "header", EDITED, "rules"),
+    ("classic", t_swap_keys, False, "header", EDITED, "seat 1's signature"),
+    ("classic", t_swap_players, False, "header", EDITED, "players"),
+    ("classic", t_host, False, "log", EDITED, CHANGED),
+    ("classic", t_table, False, "header", EDITED, "table"),
+    ("classic", t_drop_last_hand, False, "end", EDITED, "cut off after it was signed"),
+    ("classic", t_drop_last_hand_and_fix_count, False, "end", EDITED, CHANGED),
+    ("classic", t_algorithm, False, "algorithm", "the transcript", "unknown shuffle algorithm"),
+    # The host signed it: what it signed as host is judged first, and it is to blame.
+    ("classic", t_secret, True, "secret", HOST,
+     "the host published a secret for seat 2 that does not open seat 2's signed commitment"),
+    ("classic", t_swap_secrets, True, "secret", HOST, "a secret for seat 1"),
+    ("classic", t_commitment, True, "commitment", HOST, "seat 2's commitment is not signed"),
+    ("classic", t_commitment_signature, False, "commitment", HOST, "seat 3's commitment"),
+    ("classic", t_echo_signature, False, "echo", HOST, "seat 2's echo"),
+    ("classic", t_equivocation, False, "equivocation", HOST,
+     "seat 3 was sent a different commitment set"),
+    ("classic", t_move_signature, False, "move-signature", HOST, "move 5"),
+    ("classic", t_move_tile, True, "move-signature", HOST, "not signed by seat 1"),
+    ("classic", t_move_tile_resigned, True, "ownership", HOST,
+     "the committed deal does not give seat 1: seat 2 holds it "
+     "(the committed shuffle dealt it to seat 2)"),
+    ("classic", t_illegal_pass_resigned, True, "legality", HOST, "seat 3 may not pass"),
+    ("classic", t_drop_move, True, "move-signature", HOST, "move 4"),
+    ("classic", t_drop_move_resigned, True, "legality", HOST, "turn"),
+    ("classic", t_duplicate_move, True, "move-signature", HOST, "move 5"),
+    ("classic", t_duplicate_move_resigned, True, "ownership", HOST, "it is already on the line"),
+    ("classic", t_truncate_moves, True, "unfinished", HOST, "stop before the hand is over"),
+    ("classic", t_points, True, "score", HOST,
+     "the host's log says seat 3 scored 32 points this hand, but the rules give 27"),
+    ("classic", t_scores, True, "score", HOST,
+     "the host's log says seat 1's match score is 1, but the rules give 0"),
+    ("classic", t_drop_last_hand_and_fix_count, True, "end", HOST, "the closing statement says"),
+    ("classic", t_unplayable_rules_resigned, False, "rules",
+     "every player (all signed these rules)", "36 tiles"),
 ]
 
 
-@pytest.mark.parametrize(("source", "tamper", "check", "blame", "words"), CASES,
-                         ids=[c[1].__name__[2:] for c in CASES])
+@pytest.mark.parametrize(("source", "tamper", "resigned", "check", "blame", "words"), CASES,
+                         ids=[c[1].__name__[2:] + ("+host-signed" if c[2] else "") for c in CASES])
 def test_tampering_is_caught_by_the_right_check(
-    source: str, tamper: Tamper, check: str, blame: str, words: str
+    source: str, tamper: Tamper, resigned: bool, check: str, blame: str, words: str
 ) -> None:
     doc = made(source)
     tamper(doc)
+    if resigned:
+        host_signs_again(doc, IDS)
     failure = verify_transcript(doc).failure
     assert failure is not None
-    assert (failure.check, failure.blame.startswith(blame)) == (check, True), failure
+    assert (failure.check, failure.blame) == (check, blame), failure
     assert words in failure.message, failure
+    assert failure.seat == (0 if blame == HOST else None)
 
 
-def test_the_host_dealing_other_tiles_is_named_tile_by_tile() -> None:
+def test_a_written_deal_that_is_not_the_shuffle_is_named_tile_by_tile() -> None:
+    """Nobody signs a hand's written deal: one that is not the committed shuffle's was changed in
+    the file (or written wrongly), and no seat is blamed for it."""
     doc = made("with-deal")
     deal = doc["hands"][1]["deal"]
     got, want = deal[2][0], deal[1][0]
     deal[1][0], deal[2][0] = got, want
     failure = verify_transcript(doc).failure
     assert failure is not None and (failure.check, failure.hand) == ("deal", 2)
-    assert failure.message == (f"the host dealt {got} to seat 2 "
-                               f"but the committed shuffle gives that seat {want}")
+    assert (failure.blame, failure.seat) == ("whoever changed the file", None)
+    assert failure.message == (f"the deal written in the file (signed by nobody) gives {got} to "
+                               f"seat 2, but the committed shuffle gives that seat {want}")
 
 
 def test_two_boneyard_tiles_out_of_order_are_caught() -> None:
@@ -327,8 +349,8 @@ def test_two_boneyard_tiles_out_of_order_are_caught() -> None:
     bone = doc["hands"][0]["boneyard"]
     bone[0], bone[1] = bone[1], bone[0]
     failure = verify_transcript(doc).failure
-    assert failure is not None and failure.check == "deal" and failure.blame == "the host (seat 1)"
-    assert "position 1" in failure.message
+    assert failure is not None and failure.check == "deal"
+    assert failure.blame == "whoever changed the file" and "boneyard position 1" in failure.message
 
 
 def test_playing_a_void_deal_is_caught() -> None:
@@ -336,7 +358,11 @@ def test_playing_a_void_deal_is_caught() -> None:
     hand = next(h for h in doc["hands"] if len(h["deals"]) > 1)
     del hand["deals"][-1]
     failure = verify_transcript(doc).failure
+    assert failure is not None and failure.check == "log"  # the host signed the other deal
+    host_signs_again(doc, IDS)
+    failure = verify_transcript(doc).failure
     assert failure is not None and failure.check == "deal" and "void" in failure.message
+    assert failure.blame == "the host (seat 1)"
 
 
 def test_skipping_a_void_deal_is_caught() -> None:
@@ -345,8 +371,10 @@ def test_skipping_a_void_deal_is_caught() -> None:
     del hand["deals"][0]
     for n, deal in enumerate(hand["deals"], start=1):
         deal["attempt"] = n
+    host_signs_again(doc, IDS)
     failure = verify_transcript(doc).failure
     assert failure is not None and failure.check == "commitment"
+    assert failure.blame == "the host (seat 1)"
 
 
 def test_tampering_a_later_hand_still_reports_the_hands_before_it() -> None:

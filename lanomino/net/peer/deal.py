@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from lanomino.engine import (
+    Draw,
     GameState,
     HandStarted,
     Rules,
+    TileDrawn,
 )
 from lanomino.engine.observe import public_events
 from lanomino.fair.commit import (
@@ -18,6 +20,7 @@ from lanomino.fair.commit import (
     set_statement,
 )
 from lanomino.fair.header import MatchHeader
+from lanomino.fair.own_checks import own_checks
 from lanomino.fair.replay import state_after
 from lanomino.fair.transcript import (
     TranscriptError,
@@ -215,21 +218,22 @@ class PeerDealing:
             return False, f"malformed transcript: {exc}"
         if log.adopted is not None and log.adopted.adopts(self.p.seat):  # the most exact reason
             return False, "the host adopted this seat's key: it would sign for this player"
+        if self.p.seat >= 0:  # this seat's own checks first (a watcher has none)
+            table, history = self.p.table.hex(), self.p.view.history if self.p.view else []
+            drawn = [e.tile for e in history if isinstance(e, TileDrawn)
+                     and e.seat == self.p.seat and e.tile is not None]
+            draws = sum(mv.seat == self.p.seat and isinstance(mv.action, Draw) for mv in log.moves)
+            own = own_checks(report, log, self.p.seat, dealt=self.p.dealt.get(number),
+                             drawn=drawn if len(drawn) == draws else None,  # (this hand's only)
+                             moves=self.p.moves.get(number),
+                             secrets={a: s for (t, h, a), s in self.p.secrets.items()
+                                      if (t, h) == (table, number)})
+            if own is not None:
+                return False, own
         if report.failure is not None:
             return False, report.failure.describe()
         if number in self.p.moves and [move.raw for move in log.moves] != self.p.moves[number]:
             return False, "the logged moves are not the moves this seat was sent"
-        if number in self.p.dealt and self.p.seat >= 0:  # (a watcher was dealt nothing)
-            derived = report.deals[-1][-1].hands[self.p.seat]
-            if sorted(derived, key=str) != sorted(self.p.dealt[number], key=str):
-                return False, "the committed shuffle does not give this seat the tiles it was dealt"
-        for attempt in log.deals:
-            mine = self.p.secrets.get((self.p.table.hex(), number, attempt.attempt))
-            seats = [c.seat for c in attempt.commitments]
-            # (no secrets: a re-shuffled hand)
-            if (mine is not None and self.p.seat in seats and attempt.secrets
-                    and attempt.secrets[seats.index(self.p.seat)] != mine):
-                return False, "the published secret of this seat is not the one it revealed"
         return True, report.hands[-1].describe() if report.hands else "no hands"
 
     # ----- recovery ----------------------------------------------------------------------------
