@@ -5,8 +5,9 @@ sum of the holders' keys (``deck.py``); each holder shuffles and re-masks it in 
 Terelius–Wikström argument (``shuffle_proof.py``); keys carry Schnorr proofs and decryption shares
 Chaum–Pedersen proofs (``proofs.py``), all bound by one Fiat–Shamir context (``hashing.py``). The
 messages and their checks are in ``rounds.py``; a holder's side in ``holder.py``; the rule that
-decides which share a holder may release in ``gate.py``. Not wired into the table yet: see
-docs/fair-deal.md, "The locked deck".
+decides which share a holder may release in ``gate.py``; the record of a locked hand
+(``hand_record.py``) and its offline verifier (``hand_check.py``). Not wired into the table yet:
+see docs/fair-deal.md, "The locked deck".
 """
 
 from lanomino.blind.hashing import ALGORITHM

@@ -36,6 +36,7 @@ from lanomino.blind.rounds import (
     check_shuffle,
     keyed_context,
 )
+from lanomino.engine.errors import seat_name
 
 
 class Step(enum.Enum):
@@ -92,8 +93,8 @@ class LockedDeal:
 
     def _expect(self, step: Step, seat: int) -> None:
         if self.step is not step:
-            raise BlindError(f"seat {seat}'s {step.value} message came in the {self.step.value}"
-                             " step")
+            raise BlindError(f"{seat_name(seat)}'s {step.value} message came in the "
+                             f"{self.step.value} step")
 
     def missing(self) -> tuple[int, ...]:
         """The holders the current step still waits for."""
@@ -109,7 +110,7 @@ class LockedDeal:
         """A holder's key. Raises: BlindFault (the round is abandoned, the seat named)."""
         self._expect(Step.KEYS, announcement.seat)
         if announcement.seat in self.keys:
-            raise BlindError(f"seat {announcement.seat} sent its key twice")
+            raise BlindError(f"{seat_name(announcement.seat)} sent its key twice")
         self.keys[announcement.seat] = announcement
         if self.missing():
             return
@@ -127,7 +128,7 @@ class LockedDeal:
         """
         self._expect(Step.SHUFFLE, turn.seat)
         if (turn.seat,) != self.missing():
-            raise BlindError(f"seat {turn.seat} shuffled out of turn")
+            raise BlindError(f"{seat_name(turn.seat)} shuffled out of turn")
         try:
             self.deck = check_shuffle(self.ctx, turn, self.deck)
         except BlindFault as fault:
@@ -143,7 +144,7 @@ class LockedDeal:
         """
         self._expect(Step.SHARES, seat)
         if seat in self.shares or seat not in self.ctx.holders:
-            raise BlindError(f"seat {seat} may not send deal shares now")
+            raise BlindError(f"{seat_name(seat)} may not send deal shares now")
         wanted = sorted(p for s, ps in enumerate(self.layout.dealt) if s != seat for p in ps)
         try:
             if any(share.seat != seat for share in shares):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from lanomino.blind.group import BlindError
 from lanomino.engine.dealing import split_deck
+from lanomino.engine.errors import seat_name
 from lanomino.engine.tiles import make_set
 
 
@@ -62,8 +63,8 @@ class Refusal:
     reason: str
 
     def __str__(self) -> str:
-        return (f"refused {self.asker}: a share of position {self.position} for seat "
-                f"{self.seat}: {self.reason}")
+        return (f"refused {self.asker}: a share of position {self.position} for "
+                f"{seat_name(self.seat)}: {self.reason}")
 
 
 @dataclass(slots=True)
@@ -80,7 +81,7 @@ class ShareGate:
     def drew(self, seat: int) -> int:
         """The signed log says ``seat`` draws: the position it gets (the boneyard's next)."""
         if len(self._drawn) >= len(self.layout.boneyard):
-            raise BlindError(f"seat {seat} cannot draw: the boneyard is empty")
+            raise BlindError(f"{seat_name(seat)} cannot draw: the boneyard is empty")
         position = self.layout.boneyard[len(self._drawn)]
         self._drawn[position] = seat
         return position
@@ -103,14 +104,15 @@ class ShareGate:
         holder = self.owner(position)
         if seat == self.me:
             return Refusal(asker, position, seat, "a holder opens its own tiles itself")
-        if self.layout.seat_of(position) is not None:
-            return Refusal(asker, position, seat, f"it was dealt to seat {holder}")
+        dealt = self.layout.seat_of(position)
+        if dealt is not None:
+            return Refusal(asker, position, seat, f"it was dealt to {seat_name(dealt)}")
         if position not in self.layout.boneyard:
             return Refusal(asker, position, seat, "no such position")
         if holder is None:
             return Refusal(asker, position, seat, "nobody has drawn it")
         if holder != seat:
-            return Refusal(asker, position, seat, f"the log gives it to seat {holder}")
+            return Refusal(asker, position, seat, f"the log gives it to {seat_name(holder)}")
         if position in self._released:
             return Refusal(asker, position, seat, "already released")
         self._released.add(position)
@@ -120,9 +122,9 @@ class ShareGate:
         """Grant (the position) or refuse showing this holder's own share with a play."""
         holder = self.owner(position)
         if holder != self.me:
-            whose = "nobody's yet" if holder is None else f"seat {holder}'s"
-            return Refusal(f"seat {self.me}", position, self.me, f"the position is {whose}")
+            whose = "nobody's yet" if holder is None else f"{seat_name(holder)}'s"
+            return Refusal(seat_name(self.me), position, self.me, f"the position is {whose}")
         if position in self._shown:
-            return Refusal(f"seat {self.me}", position, self.me, "that tile was already played")
+            return Refusal(seat_name(self.me), position, self.me, "that tile was already played")
         self._shown.add(position)
         return position

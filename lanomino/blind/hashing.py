@@ -29,6 +29,7 @@ from lanomino.blind.group import (
     hash_to_point,
     scalar_bytes,
 )
+from lanomino.engine.errors import seat_name
 
 ALGORITHM = "lanomino-blind-ristretto255/1"
 TAG = ALGORITHM.encode()
@@ -94,7 +95,7 @@ class Context:
     def key_of(self, seat: int) -> Point:
         """The key of holder ``seat``. Raises: BlindError for a seat that holds no key."""
         if seat not in self.holders or not self.keys:
-            raise BlindError(f"seat {seat} holds no key in this deal")
+            raise BlindError(f"{seat_name(seat)} holds no key in this deal")
         return self.keys[self.holders.index(seat)]
 
     def prefix(self, domain: bytes, seat: int) -> bytes:

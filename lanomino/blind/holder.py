@@ -17,6 +17,7 @@ from lanomino.blind.hashing import Context, Drbg
 from lanomino.blind.proofs import prove_key, prove_share
 from lanomino.blind.rounds import KeyAnnouncement, Reveal, Share, ShuffleTurn, open_own
 from lanomino.blind.shuffle_proof import shuffle_with_argument
+from lanomino.engine.errors import seat_name
 
 
 class Holder:
@@ -25,7 +26,7 @@ class Holder:
     def __init__(self, ctx: Context, seat: int, layout: DealLayout, key_seed: bytes,
                  shuffle_seed: bytes) -> None:
         if seat not in ctx.holders:
-            raise BlindError(f"seat {seat} is not a holder of this deal")
+            raise BlindError(f"{seat_name(seat)} is not a holder of this deal")
         self.seat = seat
         self.ctx = ctx  # the key set is bound in by ``keys_agreed``
         self.gate = ShareGate(seat, layout)
@@ -42,7 +43,7 @@ class Holder:
     def keys_agreed(self, ctx: Context) -> None:
         """The checked key set (``rounds.keyed_context``); it must hold this holder's key."""
         if ctx.key_of(self.seat) != self.announce().key:
-            raise BlindError(f"the key set does not hold seat {self.seat}'s key")
+            raise BlindError(f"the key set does not hold {seat_name(self.seat)}'s key")
         self.ctx = ctx
 
     def shuffle(self, deck: Deck) -> ShuffleTurn:
@@ -79,7 +80,7 @@ class Holder:
     def open(self, position: int, others: Iterable[Share]) -> int:
         """The tile at one of this holder's positions, from the others' shares and its key."""
         if self.gate.owner(position) != self.seat:
-            raise BlindError(f"position {position} is not seat {self.seat}'s")
+            raise BlindError(f"position {position} is not {seat_name(self.seat)}'s")
         return open_own(self.ctx, self._deck, position, self._secret, others)
 
     def play(self, position: int) -> Share | Refusal:

@@ -33,13 +33,14 @@ from lanomino.blind.group import (
 from lanomino.blind.hashing import SEED_BYTES, Context
 from lanomino.blind.proofs import KeyProof, ShareProof, key_proof_holds, share_proof_holds
 from lanomino.blind.shuffle_proof import ShuffleArgument, check_shuffle_proof, gen_shuffle
+from lanomino.engine.errors import seat_name
 
 
 class BlindFault(BlindError):
     """A seat's message fails its check; ``seat`` is the signer to blame."""
 
     def __init__(self, seat: int, message: str) -> None:
-        super().__init__(f"seat {seat}: {message}")
+        super().__init__(f"{seat_name(seat)}: {message}")
         self.seat = seat
 
 
@@ -210,7 +211,8 @@ def open_position(ctx: Context, deck: Deck, position: int, shares: Iterable[Shar
         by_seat[share.seat] = check_share(ctx, deck, share)
     missing = [s for s in ctx.holders if s not in by_seat]
     if missing:
-        raise BlindError(f"position {position} lacks the shares of seats {missing}")
+        raise BlindError(f"position {position} lacks the shares of "
+                         + ", ".join(seat_name(s) for s in missing))
     return tile_of(opened(deck[position], by_seat.values()), ctx.tiles)
 
 
@@ -233,7 +235,7 @@ def check_play(ctx: Context, deck: Deck, seat: int, position: int, tile: int, ow
     Raises: BlindFault naming the seat (or a holder whose public share fails).
     """
     if owner != seat:
-        whose = "nobody's yet" if owner is None else f"seat {owner}'s"
+        whose = "nobody's yet" if owner is None else f"{seat_name(owner)}'s"
         raise BlindFault(seat, f"played from position {position}, which is {whose}")
     if own.seat != seat or own.position != position:
         raise BlindFault(seat, f"played from position {position} without its own share of it")

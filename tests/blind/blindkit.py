@@ -4,15 +4,31 @@ follows (``LockedDeal``); draws, plays and the hand's end on top."""
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, field
 
 from lanomino.blind.deal_round import LockedDeal, Step
-from lanomino.blind.deck import Deck
+from lanomino.blind.deck import Deck, deck_digest
 from lanomino.blind.gate import DealLayout, Refusal
+from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, ShuffleEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.holder import Holder
-from lanomino.blind.rounds import Share
-from lanomino.engine import Rules
+from lanomino.blind.rounds import Share, check_play, open_all
+from lanomino.engine import (
+    TILES as ENGINE_TILES,
+)
+from lanomino.engine import (
+    Draw,
+    GameState,
+    HandEnded,
+    Play,
+    Rules,
+    apply,
+    legal_actions,
+    new_game,
+    start_hand,
+)
+from lanomino.engine.dealing import split_deck
 
 TABLE = bytes(range(16))
 TILES = 28
@@ -41,6 +57,7 @@ class Dealt:
     round: LockedDeal
     holders: list[Holder]
     hands: list[list[int]]  # tile indices per seat, as each seat opened them
+    drawn: dict[int, list[Share]] = field(default_factory=dict)  # public shares of draws
 
     @property
     def deck(self) -> Deck:
@@ -90,8 +107,70 @@ def draw(dealt: Dealt, seat: int) -> tuple[int, int]:
             share = h.draw_share("host", position, seat)
             assert not isinstance(share, Refusal), str(share)
             shares.append(share)
+    dealt.drawn[position] = shares
     return position, dealt.holders[seat].open(position, shares)
 
 
-def public_shares(dealt: Dealt, position: int, drawn: list[Share] | None = None) -> list[Share]:
-    return [*dealt.round.shares_of(position), *(drawn or [])]
+def public_shares(dealt: Dealt, position: int) -> list[Share]:
+    """Every share of ``position`` that went out: at the deal or at its draw."""
+    return [*dealt.round.shares_of(position), *dealt.drawn.get(position, [])]
+
+
+def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = None
+              ) -> tuple[BlindHand, GameState]:
+    """A whole locked hand in memory: the deal through the round, the opening's "not me"
+    answers, random legal moves (a referee engine that knows every tile picks them, as only a
+    test can), each draw opened through the holders' gates and each play checked with its
+    shares; then the reveals. (the record, the match state before the hand)."""
+    rules = rules or Rules.classic()
+    dealt = run_deal(n, holders(n, tag=tag))
+    secrets = {h.seat: h.reveal().secret for h in dealt.holders}
+    tiles = open_all(dealt.ctx, dealt.deck, secrets)
+    before = new_game(rules, n)
+    state = before.copy()
+    hands, boneyard = split_deck([ENGINE_TILES[t] for t in tiles], state.active,
+                                 rules.hand_size_for(n))
+    start_hand(state, hands, boneyard)
+    opening = _not_me_answers(state, n)
+    rng = random.Random(rng_seed)
+    owner = {p: s for s, ps in enumerate(dealt.round.layout.dealt) for p in ps}
+    moves: list[BlindMove] = []
+    points: tuple[int, ...] = ()
+    while not points:
+        seat = state.turn
+        action = rng.choice(list(legal_actions(state, seat)))
+        position = None
+        if isinstance(action, Draw):
+            position, _tile = draw(dealt, seat)
+            owner[position] = seat
+        elif isinstance(action, Play):
+            position = next(p for p, s in owner.items() if s == seat
+                            and tiles[p] == action.tile.index)
+            own = dealt.holders[seat].play(position)
+            assert isinstance(own, Share)
+            check_play(dealt.ctx, dealt.deck, seat, position, action.tile.index, own,
+                       public_shares(dealt, position), seat)
+            del owner[position]
+        moves.append(BlindMove(seat, action, position))
+        for event in apply(state, seat, action):
+            if isinstance(event, HandEnded):
+                points = tuple(event.points)
+    record = BlindHand(
+        TABLE, 1, 1, TILES, 0, dealt.ctx.holders,
+        tuple(h.announce() for h in dealt.holders),
+        tuple(ShuffleEntry(t.seat, deck_digest(t.deck), h.reveal().seed)
+              for t, h in zip(dealt.round.turns, dealt.holders, strict=True)),
+        tuple(opening), tuple(moves), tuple(h.reveal() for h in dealt.holders), points)
+    return record, before
+
+
+def _not_me_answers(state: GameState, n: int) -> list[NotMe]:
+    """The opening's rounds, highest double first: every seat that was not dealt it says so,
+    until a seat holds it (that seat then leads it)."""
+    answers = []
+    for double in (t for t in reversed(ENGINE_TILES) if t.is_double):
+        holder = next((s for s in range(n) if state.hands[s] & double.bit), None)
+        answers += [NotMe(s, double) for s in range(n) if s != holder]
+        if holder is not None:
+            return answers
+    return answers

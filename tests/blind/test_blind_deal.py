@@ -87,13 +87,13 @@ def test_a_play_is_checked_against_the_tile_and_a_false_one_names_the_seat() -> 
     assert isinstance(own, Share)
     public = dealt.round.shares_of(position)
     check_play(dealt.ctx, dealt.deck, seat, position, dealt.hands[1][0], own, public, 1)
-    with pytest.raises(BlindFault, match="seat 1: position .* does not hold the tile"):
+    with pytest.raises(BlindFault, match="seat 2: position .* does not hold the tile"):
         check_play(dealt.ctx, dealt.deck, seat, position, dealt.hands[1][1], own, public, 1)
-    with pytest.raises(BlindFault, match="seat 1: played from position .* without its own share"):
+    with pytest.raises(BlindFault, match="seat 2: played from position .* without its own share"):
         check_play(dealt.ctx, dealt.deck, seat, position, dealt.hands[1][0], public[0], public, 1)
     # seat 0 replays seat 1's play, whose shares are all public now
     zero = next(s for s in public if s.seat == 0)
-    with pytest.raises(BlindFault, match="seat 0: played from position .*, which is seat 1's"):
+    with pytest.raises(BlindFault, match="seat 1: played from position .*, which is seat 2's"):
         check_play(dealt.ctx, dealt.deck, 0, position, dealt.hands[1][0], zero, [own], 1)
     assert isinstance(dealt.holders[seat].play(position), Refusal)  # never twice
 
@@ -103,7 +103,7 @@ def test_a_played_tile_of_another_seat_cannot_be_claimed() -> None:
     dealt = run_deal(2)
     position = dealt.round.layout.dealt[1][0]
     refused = dealt.holders[0].play(position)
-    assert isinstance(refused, Refusal) and "seat 1's" in str(refused)
+    assert isinstance(refused, Refusal) and "seat 2's" in str(refused)
 
 
 def test_hand_end_reveals_check_against_keys_and_shuffles() -> None:
@@ -114,8 +114,8 @@ def test_hand_end_reveals_check_against_keys_and_shuffles() -> None:
         check_reveal(dealt.ctx, h.reveal(), start, turn)
     liar = dealt.holders[1].reveal()
     wrong_seed = Reveal(liar.seat, liar.secret, bytes(32))
-    with pytest.raises(BlindFault, match="seat 1: its seed does not reproduce"):
+    with pytest.raises(BlindFault, match="seat 2: its seed does not reproduce"):
         check_reveal(dealt.ctx, wrong_seed, starts[1], dealt.round.turns[1])
     wrong_key = Reveal(liar.seat, liar.secret + 1, liar.seed)
-    with pytest.raises(BlindFault, match="seat 1: revealed a secret that is not its key"):
+    with pytest.raises(BlindFault, match="seat 2: revealed a secret that is not its key"):
         check_reveal(dealt.ctx, wrong_key, starts[1], dealt.round.turns[1])

@@ -47,7 +47,7 @@ def test_steps_follow_the_table() -> None:
         deal.receive_key(hs[0].announce(), 0.0)
     deal, hs = keyed()
     assert deal.step is Step.SHUFFLE and deal.ctx.keys and deal.deadline == 6.0
-    with pytest.raises(BlindError, match="seat 1 shuffled out of turn"):
+    with pytest.raises(BlindError, match="seat 2 shuffled out of turn"):
         deal.receive_shuffle(hs[1].shuffle(deal.deck), 2.0)
     with pytest.raises(BlindError, match="came in the shuffle step"):
         deal.receive_key(hs[0].announce(), 2.0)
@@ -58,7 +58,7 @@ def test_a_bad_shuffle_abandons_the_deal_and_names_the_shuffler() -> None:
     deal.receive_shuffle(hs[0].shuffle(deal.deck), 2.0)
     turn = hs[1].shuffle(deal.deck)
     swapped = replace(turn, deck=(turn.deck[1], turn.deck[0], *turn.deck[2:]))
-    with pytest.raises(BlindFault, match="seat 1: its shuffle argument does not hold"):
+    with pytest.raises(BlindFault, match="seat 2: its shuffle argument does not hold"):
         deal.receive_shuffle(swapped, 2.0)
     assert deal.step is Step.ABANDONED and deal.culprit == 1
 
@@ -67,7 +67,7 @@ def test_deal_shares_must_cover_exactly_the_other_seats_positions() -> None:
     deal, hs = shuffled()
     shares = hs[0].deal_shares("host")
     assert not isinstance(shares, Refusal)
-    with pytest.raises(BlindFault, match="seat 0: did not send one share for each position"):
+    with pytest.raises(BlindFault, match="seat 1: did not send one share for each position"):
         deal.receive_shares(0, shares[1:], 3.0)
     assert deal.culprit == 0
 
@@ -79,12 +79,12 @@ def test_a_forged_deal_share_names_its_holder() -> None:
     first = shares[0]
     other = shares[1]
     forged = Share(2, first.position, other.point, first.proof)
-    with pytest.raises(BlindFault, match=f"seat 2: its share of position {first.position}"):
+    with pytest.raises(BlindFault, match=f"seat 3: its share of position {first.position}"):
         deal.receive_shares(2, (forged, *shares[1:]), 3.0)
     deal2, hs2 = shuffled()
     batch = hs2[2].deal_shares("host")
     assert not isinstance(batch, Refusal)
-    with pytest.raises(BlindFault, match="seat 2: sent shares signed as another seat"):
+    with pytest.raises(BlindFault, match="seat 3: sent shares signed as another seat"):
         deal2.receive_shares(2, (replace(batch[0], seat=1), *batch[1:]), 3.0)
 
 

@@ -41,8 +41,8 @@ def test_a_nosy_host_asking_for_another_seats_dealt_position_gets_nothing() -> N
     position = layout(3).dealt[2][0]
     refused = g.draw("host", position, 1)
     assert isinstance(refused, Refusal)
-    assert str(refused) == (f"refused host: a share of position {position} for seat 1: "
-                            "it was dealt to seat 2")
+    assert str(refused) == (f"refused host: a share of position {position} for seat 2: "
+                            "it was dealt to seat 3")
 
 
 def test_the_boneyard_opens_only_position_by_position_as_the_log_draws() -> None:
@@ -63,8 +63,8 @@ def test_a_drawn_position_opens_for_the_drawer_only() -> None:
     position = g.drew(2)
     wrong = g.draw("host", position, 1)
     assert isinstance(wrong, Refusal)
-    assert wrong.reason == "the log gives it to seat 2"
-    assert g.draw("seat 2", position, 2) == position
+    assert wrong.reason == "the log gives it to seat 3"
+    assert g.draw("seat 3", position, 2) == position
 
 
 def test_a_holder_never_releases_for_itself_or_a_position_that_does_not_exist() -> None:
@@ -82,7 +82,7 @@ def test_own_shares_are_shown_only_with_a_play_of_an_own_position_once() -> None
     assert g.show(mine) == mine
     assert isinstance(g.show(mine), Refusal)
     theirs = g.show(layout(3).dealt[0][0])
-    assert isinstance(theirs, Refusal) and "seat 0's" in str(theirs)
+    assert isinstance(theirs, Refusal) and "seat 1's" in str(theirs)
     drawn = g.drew(1)
     assert g.show(drawn) == drawn
     not_yet = g.show(layout(3).boneyard[1])
@@ -102,7 +102,7 @@ def test_a_holder_refuses_the_nosy_host_and_gives_no_share() -> None:
     dealt = run_deal(3)
     host_side = dealt.holders[1]
     refused = host_side.draw_share("host", dealt.round.layout.dealt[2][0], 0)
-    assert isinstance(refused, Refusal) and "dealt to seat 2" in str(refused)
+    assert isinstance(refused, Refusal) and "dealt to seat 3" in str(refused)
     position, _tile = draw(dealt, 2)
     assert isinstance(host_side.draw_share("host", position, 2), Refusal)  # given already
     fresh = dealt.holders[1].drew(0)

@@ -47,7 +47,7 @@ def test_a_rogue_key_without_its_logarithm_is_named() -> None:
     deal.receive_key(KeyAnnouncement(1, k1, p1), 0.0)
     _, borrowed = prove_key(ctx, 2, 33)
     rogue = add(base_mul(5), base_mul(7))
-    with pytest.raises(BlindFault, match="seat 2: its key proof does not hold"):
+    with pytest.raises(BlindFault, match="seat 3: its key proof does not hold"):
         deal.receive_key(KeyAnnouncement(2, rogue, borrowed), 0.0)
     assert deal.step is Step.ABANDONED and deal.culprit == 2
 
@@ -74,13 +74,13 @@ def test_a_wrong_share_is_named_on_arrival() -> None:
     position = dealt.round.layout.dealt[1][0]
     good = next(s for s in dealt.round.shares_of(position) if s.seat == 0)
     bad = Share(0, position, add(good.point, base_mul(1)), good.proof)
-    with pytest.raises(BlindFault, match=f"seat 0: its share of position {position}"):
+    with pytest.raises(BlindFault, match=f"seat 1: its share of position {position}"):
         check_share(dealt.ctx, dealt.deck, bad)
     moved = Share(0, position + 1, good.point, good.proof)
-    with pytest.raises(BlindFault, match="seat 0"):
+    with pytest.raises(BlindFault, match="seat 1"):
         check_share(dealt.ctx, dealt.deck, moved)
     outsider = Share(3, position, good.point, good.proof)
-    with pytest.raises(BlindFault, match="seat 3: sent a share but holds no key"):
+    with pytest.raises(BlindFault, match="seat 4: sent a share but holds no key"):
         check_share(dealt.ctx, dealt.deck, outsider)
 
 

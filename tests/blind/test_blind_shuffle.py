@@ -73,7 +73,7 @@ def test_a_shuffler_that_drops_a_tile_fails(keyed: Context) -> None:
     arg = prove(keyed, deck, honest)
     assert not holds(keyed, arg, deck, honest.deck[:-1])
     turn = ShuffleTurn(0, deck_digest(deck), honest.deck[:-1], arg)
-    with pytest.raises(BlindFault, match="seat 0: returned 27 tiles for 28"):
+    with pytest.raises(BlindFault, match="seat 1: returned 27 tiles for 28"):
         check_shuffle(keyed, turn, deck)
 
 
@@ -129,5 +129,5 @@ def test_a_turn_must_start_from_the_deck_before_it() -> None:
     deal, hs = run_keys_and_shuffles(2, holders(2))
     first = start(deal.ctx)
     turn = hs[1].shuffle(first)  # seat 1 shuffles the open deck instead of seat 0's output
-    with pytest.raises(BlindFault, match="seat 1: shuffled a deck other than"):
+    with pytest.raises(BlindFault, match="seat 2: shuffled a deck other than"):
         check_shuffle(deal.ctx, turn, deal.turns[0].deck)

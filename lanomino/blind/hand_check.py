@@ -1,0 +1,184 @@
+"""The offline verifier of a locked hand: every key, shuffle and claim, the moves, the points.
+
+Judged in this order (STYLE.md: each party's statements against what it signed, the first
+failure decides and names its signer):
+
+1. ``keys``     each holder's key proof holds (else: that holder);
+2. ``reveal``   each holder revealed the secret of its key (else: that holder withheld or lied);
+3. ``shuffle``  each shuffle, from the deck before it, is reproduced by the revealed seed, or, for
+                a lost seed, the stored turn's argument holds; either way the output is the deck
+                the shuffler signed (else: that shuffler);
+4. ``opening``  no "not me" came from a seat that was dealt the tile (else: that seat);
+5. ``moves``    a draw takes the boneyard's next position (else: the host, which names it); a play
+                comes from a position the seat holds and that holds the tile (else: the seat);
+                the engine accepts each move, so every "I cannot play, so I draw / pass" claim
+                was true (else: the seat);
+6. ``score``    the hand ended and its points are the ones the host signed (else: the host).
+
+A ``HandVerdict`` says which check failed, whom it names and why; ``ok`` when none did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lanomino.blind.deck import Deck, aggregate_key, deck_digest, open_deck
+from lanomino.blind.gate import DealLayout
+from lanomino.blind.group import BlindError, base_mul
+from lanomino.blind.hand_record import BlindHand, ShuffleEntry
+from lanomino.blind.hashing import Context
+from lanomino.blind.rounds import BlindFault, check_key, check_shuffle, open_all
+from lanomino.blind.shuffle_proof import gen_shuffle
+from lanomino.engine import (
+    TILES,
+    Draw,
+    EngineError,
+    GameState,
+    HandEnded,
+    Play,
+    apply,
+    start_hand,
+)
+from lanomino.engine.dealing import split_deck
+from lanomino.engine.errors import seat_name
+
+
+@dataclass(frozen=True, slots=True)
+class HandVerdict:
+    """The outcome: ``check`` that failed ("" when ok), the seat it names (None: nobody can be
+    named), why; and the deck's tiles by position when the keys were all revealed."""
+
+    check: str = ""
+    culprit: int | None = None
+    reason: str = ""
+    tiles: tuple[int, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.check
+
+    def describe(self) -> str:
+        if self.ok:
+            return "the hand checks out"
+        who = "nobody can be named" if self.culprit is None else f"{seat_name(self.culprit)}"
+        return f"{self.check}: {who}: {self.reason}"
+
+
+class _Failed(Exception):
+    def __init__(self, check: str, culprit: int | None, reason: str) -> None:
+        super().__init__(reason)
+        self.verdict = HandVerdict(check, culprit, reason)
+
+
+def check_blind_hand(record: BlindHand, before: GameState) -> HandVerdict:
+    """Verify ``record`` against the match state ``before`` the hand (not changed)."""
+    try:
+        ctx = _keys(record)
+        _reveals(record, ctx)
+        deck = _shuffles(record, ctx)
+        tiles = open_all(ctx, deck, {r.seat: r.secret for r in record.reveals})
+        layout = DealLayout.for_deal(record.tiles, before.active,
+                                     before.rules.hand_size_for(before.players))
+        _opening(record, layout, tiles)
+        _moves(record, before.copy(), layout, tiles)
+    except _Failed as failed:
+        return failed.verdict
+    except BlindError as exc:  # what checked proofs cannot produce: say so, name nobody
+        return HandVerdict("deck", None, str(exc))
+    return HandVerdict(tiles=tiles)
+
+
+def _keys(record: BlindHand) -> Context:
+    base = Context(record.table, record.hand, record.attempt, record.tiles, record.holders)
+    by_seat = {k.seat: k for k in record.keys}
+    for seat in record.holders:
+        if seat not in by_seat:
+            raise _Failed("keys", seat, "its key is not in the record")
+        try:
+            check_key(base, by_seat[seat])
+        except BlindFault as fault:
+            raise _Failed("keys", fault.seat, str(fault)) from None
+    return base.with_keys(by_seat[s].key for s in record.holders)
+
+
+def _reveals(record: BlindHand, ctx: Context) -> None:
+    by_seat = {r.seat: r for r in record.reveals}
+    for seat in record.holders:
+        if seat not in by_seat:
+            raise _Failed("reveal", seat, "withheld its key at the hand's end")
+        if base_mul(by_seat[seat].secret) != ctx.key_of(seat):
+            raise _Failed("reveal", seat, "revealed a secret that is not its key")
+
+
+def _shuffles(record: BlindHand, ctx: Context) -> Deck:
+    """The final deck, each shuffle checked from the open deck on."""
+    if [e.seat for e in record.shuffles] != list(record.holders):
+        raise _Failed("shuffle", record.host, "the record does not list one shuffle per holder "
+                      "in seat order")
+    deck = open_deck(aggregate_key(ctx.keys), ctx.tiles)
+    for entry in record.shuffles:
+        deck = _one_shuffle(ctx, entry, deck)
+    return deck
+
+
+def _one_shuffle(ctx: Context, entry: ShuffleEntry, before: Deck) -> Deck:
+    if entry.seed is not None:
+        after = gen_shuffle(before, aggregate_key(ctx.keys), entry.seed).deck
+        if deck_digest(after) != entry.digest:
+            raise _Failed("shuffle", entry.seat, "its seed does not reproduce the deck it signed")
+        return after
+    if entry.turn is None:
+        raise _Failed("shuffle", entry.seat, "withheld its shuffle seed")
+    if entry.turn.seat != entry.seat or deck_digest(entry.turn.deck) != entry.digest:
+        raise _Failed("shuffle", entry.seat, "the stored turn is not the deck it signed")
+    try:
+        return check_shuffle(ctx, entry.turn, before)
+    except BlindFault as fault:
+        raise _Failed("shuffle", entry.seat, str(fault)) from None
+
+
+def _opening(record: BlindHand, layout: DealLayout, tiles: tuple[int, ...]) -> None:
+    for claim in record.opening:
+        dealt = layout.dealt[claim.seat] if claim.seat < len(layout.dealt) else ()
+        if claim.tile.index in [tiles[p] for p in dealt]:
+            raise _Failed("opening", claim.seat, f"said \"not me\" for {claim.tile}, "
+                          "which it was dealt")
+
+
+def _moves(record: BlindHand, state: GameState, layout: DealLayout,
+           tiles: tuple[int, ...]) -> None:
+    deck = [TILES[t] for t in tiles]
+    hands, boneyard = split_deck(deck, state.active, state.rules.hand_size_for(state.players))
+    start_hand(state, hands, boneyard)
+    held = {p: seat for seat, ps in enumerate(layout.dealt) for p in ps}
+    drawn = 0
+    ended: HandEnded | None = None
+    for index, move in enumerate(record.moves):
+        where = f"move {index + 1}"
+        if isinstance(move.action, Draw):
+            want = layout.boneyard[drawn] if drawn < len(layout.boneyard) else None
+            if want is not None and move.position != want:
+                raise _Failed("moves", record.host, f"{where}: the draw was given position "
+                              f"{move.position}, not the boneyard's next ({want})")
+            if want is not None:
+                drawn += 1
+                held[want] = move.seat  # (an empty boneyard: the engine refuses the draw)
+        elif isinstance(move.action, Play):
+            p = move.position
+            if p is None or held.get(p) != move.seat:
+                raise _Failed("moves", move.seat, f"{where}: played {move.action.tile} from "
+                              f"position {p}, which it does not hold")
+            if tiles[p] != move.action.tile.index:
+                raise _Failed("moves", move.seat, f"{where}: position {p} holds another tile "
+                              f"than the {move.action.tile} it played")
+            del held[p]
+        try:
+            events = apply(state, move.seat, move.action)
+        except EngineError as exc:
+            raise _Failed("moves", move.seat, f"{where}: {exc}") from None
+        ended = next((e for e in events if isinstance(e, HandEnded)), ended)
+    if ended is None:
+        raise _Failed("score", record.host, "the hand did not end")
+    if tuple(ended.points) != record.points:
+        raise _Failed("score", record.host, f"signed points {list(record.points)}, the hand "
+                      f"gave {list(ended.points)}")

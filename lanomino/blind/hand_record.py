@@ -1,0 +1,192 @@
+"""The record of one locked hand (``lanomino.blind-hand/1``): what a verifier needs, as JSON.
+
+A record keeps what was signed during the hand and what was revealed at its end, not the decks
+or shares, which it re-derives: the holders' keys with their proofs, each shuffler's output
+digest with the seed it revealed (or, when a seed was lost, the whole turn with its argument),
+the opening's "not me" answers, the moves with the position each tile came from, each holder's
+revealed key and seed, and the hand's points as the host signed them. Byte fields are lowercase
+hex of the values' own bytes (``rounds.py``). The signatures over these statements are the
+transcript's, as today's; this record is the locked deck's part of a hand.
+
+    {"format": "lanomino.blind-hand/1", "algorithm": "lanomino-blind-ristretto255/1",
+     "table": hex, "hand": 1, "attempt": 1, "tiles": 28, "host": 0, "holders": [0, 1, 2],
+     "keys": [hex, ...], "shuffles": [{"seat": 0, "deck": hex, "seed": hex}, ...],
+     "opening": [{"seat": 1, "not_me": "6-6"}, ...],
+     "moves": [{"seat": 0, "play": "6-6", "end": "left", "pos": 3},
+               {"seat": 1, "draw": true, "pos": 15}, {"seat": 2, "pass": true}, ...],
+     "reveals": [hex, ...], "points": [0, 12, 0]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from lanomino.blind.group import BlindError
+from lanomino.blind.hashing import ALGORITHM, SEED_BYTES
+from lanomino.blind.rounds import KeyAnnouncement, Reveal, ShuffleTurn
+from lanomino.engine import DRAW, PASS, Action, Draw, End, Pass, Play, Tile, parse_tile
+from lanomino.engine.errors import TileError
+
+FORMAT = "lanomino.blind-hand/1"
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleEntry:
+    """A shuffler's signed output digest and its revealed seed, or its whole turn if lost."""
+
+    seat: int
+    digest: bytes
+    seed: bytes | None = None
+    turn: ShuffleTurn | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NotMe:
+    """A seat's signed answer "not me" to the opening round of ``tile``."""
+
+    seat: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class BlindMove:
+    """A move with the position its tile came from: a play's own position, a draw's position."""
+
+    seat: int
+    action: Action
+    position: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BlindHand:
+    table: bytes
+    hand: int
+    attempt: int
+    tiles: int
+    host: int
+    holders: tuple[int, ...]
+    keys: tuple[KeyAnnouncement, ...]
+    shuffles: tuple[ShuffleEntry, ...]
+    opening: tuple[NotMe, ...]
+    moves: tuple[BlindMove, ...]
+    reveals: tuple[Reveal, ...]  # those that came; a holder missing here withheld its key
+    points: tuple[int, ...]
+
+
+def _hex(value: object, what: str) -> bytes:
+    if not isinstance(value, str):
+        raise BlindError(f"{what} must be a hex string")
+    try:
+        return bytes.fromhex(value)
+    except ValueError:
+        raise BlindError(f"{what} is not hex") from None
+
+
+def _int(value: object, what: str, low: int = 0, high: int = 2**32 - 1) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise BlindError(f"{what} must be a whole number {low}..{high}")
+    return value
+
+
+def _list(value: object, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise BlindError(f"{what} must be a list")
+    return value
+
+
+def _tile(value: object) -> Tile:
+    try:
+        return parse_tile(value)
+    except TileError as exc:
+        raise BlindError(str(exc)) from None
+
+
+def _move(entry: object) -> BlindMove:
+    if not isinstance(entry, dict):
+        raise BlindError("a move must be an object")
+    seat = _int(entry.get("seat"), "a move's seat", high=255)
+    pos = entry.get("pos")
+    position = None if pos is None else _int(pos, "a move's position", high=255)
+    if "play" in entry:
+        try:
+            end = None if entry.get("end") is None else End.parse(entry["end"])
+        except ValueError as exc:
+            raise BlindError(str(exc)) from None
+        return BlindMove(seat, Play(_tile(entry["play"]), end), position)
+    if entry.get("draw") is True:
+        return BlindMove(seat, DRAW, position)
+    if entry.get("pass") is True:
+        return BlindMove(seat, PASS, None)
+    raise BlindError("a move is a play, a draw or a pass")
+
+
+def _shuffle(entry: object, tiles: int) -> ShuffleEntry:
+    if not isinstance(entry, dict):
+        raise BlindError("a shuffle must be an object")
+    seat = _int(entry.get("seat"), "a shuffle's seat", high=255)
+    digest = _hex(entry.get("deck"), "a shuffle's deck digest")
+    seed = None if entry.get("seed") is None else _hex(entry["seed"], "a shuffle's seed")
+    if len(digest) != 32 or (seed is not None and len(seed) != SEED_BYTES):
+        raise BlindError("a deck digest and a seed are 32 bytes each")
+    turn = (None if entry.get("turn") is None
+            else ShuffleTurn.from_bytes(_hex(entry["turn"], "a shuffle's turn"), tiles))
+    return ShuffleEntry(seat, digest, seed, turn)
+
+
+def parse_blind_hand(obj: Mapping[str, object]) -> BlindHand:
+    """The typed record. Raises: BlindError naming the field that is wrong."""
+    if obj.get("format") != FORMAT or obj.get("algorithm") != ALGORITHM:
+        raise BlindError(f"not a {FORMAT} record of {ALGORITHM}")
+    table = _hex(obj.get("table"), "the table id")
+    tiles = _int(obj.get("tiles"), "the deck size", 1, 91)
+    holders = tuple(_int(s, "a holder", high=255) for s in _list(obj.get("holders"), "holders"))
+    return BlindHand(
+        table, _int(obj.get("hand"), "the hand"), _int(obj.get("attempt"), "the attempt"),
+        tiles, _int(obj.get("host"), "the host's seat", high=255), holders,
+        tuple(KeyAnnouncement.from_bytes(_hex(k, "a key")) for k in _list(obj.get("keys"),
+                                                                          "keys")),
+        tuple(_shuffle(e, tiles) for e in _list(obj.get("shuffles"), "shuffles")),
+        tuple(NotMe(_int(e.get("seat") if isinstance(e, dict) else None, "a claim's seat",
+                         high=255), _tile(e.get("not_me")))
+              for e in _list(obj.get("opening"), "opening")),
+        tuple(_move(e) for e in _list(obj.get("moves"), "moves")),
+        tuple(Reveal.from_bytes(_hex(r, "a reveal")) for r in _list(obj.get("reveals"),
+                                                                     "reveals")),
+        tuple(_int(p, "points") for p in _list(obj.get("points"), "points")))
+
+
+def format_blind_hand(record: BlindHand) -> dict[str, object]:
+    """The record as JSON values (``parse_blind_hand`` gives it back)."""
+    def move(m: BlindMove) -> dict[str, object]:
+        out: dict[str, object] = {"seat": m.seat}
+        if isinstance(m.action, Play):
+            out["play"] = str(m.action.tile)
+            if m.action.end is not None:
+                out["end"] = str(m.action.end)
+        elif isinstance(m.action, Draw):
+            out["draw"] = True
+        elif isinstance(m.action, Pass):
+            out["pass"] = True
+        if m.position is not None:
+            out["pos"] = m.position
+        return out
+
+    def shuffle(e: ShuffleEntry) -> dict[str, object]:
+        out: dict[str, object] = {"seat": e.seat, "deck": e.digest.hex()}
+        if e.seed is not None:
+            out["seed"] = e.seed.hex()
+        if e.turn is not None:
+            out["turn"] = e.turn.to_bytes().hex()
+        return out
+
+    return {"format": FORMAT, "algorithm": ALGORITHM, "table": record.table.hex(),
+            "hand": record.hand, "attempt": record.attempt, "tiles": record.tiles,
+            "host": record.host, "holders": list(record.holders),
+            "keys": [k.to_bytes().hex() for k in record.keys],
+            "shuffles": [shuffle(e) for e in record.shuffles],
+            "opening": [{"seat": c.seat, "not_me": str(c.tile)} for c in record.opening],
+            "moves": [move(m) for m in record.moves],
+            "reveals": [r.to_bytes().hex() for r in record.reveals],
+            "points": list(record.points)}

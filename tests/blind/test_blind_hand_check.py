@@ -1,0 +1,140 @@
+"""The offline verifier of a locked hand, on whole hands played in memory: honest hands check
+out; each kind of lie names its signer, judged in order."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from blindkit import play_hand
+
+from lanomino.blind.group import BlindError
+from lanomino.blind.hand_check import check_blind_hand
+from lanomino.blind.hand_record import (
+    BlindHand,
+    BlindMove,
+    NotMe,
+    format_blind_hand,
+    parse_blind_hand,
+)
+from lanomino.blind.rounds import Reveal
+from lanomino.engine import DRAW, PASS, TILES, Draw, Play
+
+
+@pytest.fixture(scope="module")
+def three() -> tuple[BlindHand, object]:
+    return play_hand(3, rng_seed=5)
+
+
+@pytest.mark.parametrize(("n", "seed"), [(2, 1), (3, 2), (4, 3), (4, 4)])
+def test_honest_hands_check_out(n: int, seed: int) -> None:
+    record, before = play_hand(n, rng_seed=seed)
+    verdict = check_blind_hand(record, before)
+    assert verdict.ok, verdict.describe()
+    assert sorted(verdict.tiles) == list(range(28))
+    assert any(isinstance(m.action, Play) for m in record.moves)
+
+
+def test_the_record_round_trips_through_json(three) -> None:  # type: ignore[no-untyped-def]
+    record, _ = three
+    text = json.dumps(format_blind_hand(record))
+    assert parse_blind_hand(json.loads(text)) == record
+
+
+def test_malformed_records_are_refused(three) -> None:  # type: ignore[no-untyped-def]
+    record, _ = three
+    obj = format_blind_hand(record)
+    for key, value in (("format", "lanomino.transcript/1"), ("table", "zz"), ("hand", -1),
+                       ("keys", ["00"]), ("moves", [{"seat": 0, "fly": True}]),
+                       ("opening", [{"seat": 0, "not_me": "7-7"}]), ("points", "12")):
+        with pytest.raises(BlindError):
+            parse_blind_hand({**obj, key: value})
+
+
+def verdict_of(record: BlindHand, before: object) -> tuple[str, int | None, str]:
+    v = check_blind_hand(record, before)  # type: ignore[arg-type]
+    return v.check, v.culprit, v.reason
+
+
+def test_a_bad_key_proof_names_its_holder(three) -> None:  # type: ignore[no-untyped-def]
+    record, before = three
+    key = record.keys[1]
+    forged = replace(key, proof=replace(key.proof, s=key.proof.s + 1))
+    keys = (record.keys[0], forged, record.keys[2])
+    assert verdict_of(replace(record, keys=keys), before)[:2] == ("keys", 1)
+
+
+def test_a_withheld_or_false_key_names_its_holder(three) -> None:  # type: ignore[no-untyped-def]
+    record, before = three
+    assert verdict_of(replace(record, reveals=record.reveals[:2]), before)[:2] == ("reveal", 2)
+    lie = Reveal(0, record.reveals[0].secret + 1, record.reveals[0].seed)
+    reveals = (lie, *record.reveals[1:])
+    check, culprit, reason = verdict_of(replace(record, reveals=reveals), before)
+    assert (check, culprit) == ("reveal", 0) and "not its key" in reason
+
+
+def test_a_seed_that_does_not_reproduce_the_signed_deck_names_the_shuffler(three) -> None:  # type: ignore[no-untyped-def]
+    record, before = three
+    entries = list(record.shuffles)
+    entries[1] = replace(entries[1], seed=bytes(32))
+    assert verdict_of(replace(record, shuffles=tuple(entries)), before)[:2] == ("shuffle", 1)
+    entries[1] = replace(entries[1], seed=None)
+    check, culprit, reason = verdict_of(replace(record, shuffles=tuple(entries)), before)
+    assert (check, culprit, reason) == ("shuffle", 1, "withheld its shuffle seed")
+
+
+def test_a_false_not_me_names_its_signer(three) -> None:  # type: ignore[no-untyped-def]
+    record, before = three
+    tiles = check_blind_hand(record, before).tiles
+    seat_two_tile = TILES[tiles[10]]  # seat 2's first dealt position (hands of 5)
+    lie = (*record.opening, NotMe(2, seat_two_tile))
+    check, culprit, reason = verdict_of(replace(record, opening=lie), before)
+    assert (check, culprit) == ("opening", 2) and str(seat_two_tile) in reason
+
+
+def first(record: BlindHand, kind: type) -> int:
+    return next(i for i, m in enumerate(record.moves) if isinstance(m.action, kind))
+
+
+def test_a_play_from_a_position_the_seat_does_not_hold_names_it(three) -> None:  # type: ignore[no-untyped-def]
+    record, before = three
+    i = first(record, Play)
+    move = record.moves[i]
+    elsewhere = next(p for p in range(15) if p // 5 != move.seat)
+    moves = list(record.moves)
+    moves[i] = replace(move, position=elsewhere)
+    check, culprit, reason = verdict_of(replace(record, moves=tuple(moves)), before)
+    assert (check, culprit) == ("moves", move.seat) and "does not hold" in reason
+
+
+def test_a_draw_at_the_wrong_position_names_the_host() -> None:
+    record, before = next(r for r in (play_hand(2, rng_seed=s) for s in range(1, 30))
+                          if any(isinstance(m.action, Draw) for m in r[0].moves))
+    i = first(record, Draw)
+    moves = list(record.moves)
+    moves[i] = replace(moves[i], position=(moves[i].position or 0) + 1)
+    assert verdict_of(replace(record, moves=tuple(moves)), before)[:2] == ("moves", record.host)
+
+
+def test_a_false_i_cannot_play_names_its_signer() -> None:
+    """A seat that could play says it cannot and draws (or passes): found at the hand's end."""
+    record, before = play_hand(2, rng_seed=3)
+    later = [i for i, m in enumerate(record.moves) if isinstance(m.action, Play) and i > 0]
+    i = later[0]
+    seat = record.moves[i].seat
+    next_position = 14 + sum(isinstance(m.action, Draw) for m in record.moves[:i])
+    for lie in (BlindMove(seat, DRAW, next_position), BlindMove(seat, PASS)):
+        moves = (*record.moves[:i], lie)
+        check, culprit, reason = verdict_of(replace(record, moves=moves), before)
+        assert (check, culprit) == ("moves", seat), reason
+        assert f"seat {seat + 1} may not" in reason or f"may not {lie.action}" in reason, reason
+
+
+def test_points_other_than_the_hands_name_the_host(three) -> None:  # type: ignore[no-untyped-def]
+    record, before = three
+    points = tuple(p + 1 if i == 0 else p for i, p in enumerate(record.points))
+    check, culprit, _ = verdict_of(replace(record, points=points), before)
+    assert (check, culprit) == ("score", record.host)
+    check, culprit, _ = verdict_of(replace(record, moves=record.moves[:-1]), before)
+    assert (check, culprit) == ("score", record.host)
