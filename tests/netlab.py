@@ -124,6 +124,9 @@ class LabProcess:
         # called with each stderr line on the reader thread, as soon as it is read (e.g. to fault
         # a process at the moment another one logs something); set before the child writes
         self.stderr_hooks: list[Callable[[str], None]] = []
+        self.said: list[str] = []  # every stderr line so far, heartbeats left out (``wait_said``)
+        self._said_changed = threading.Condition()
+        self._said_ended = False
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self._err_reader = threading.Thread(target=self._read_stderr, daemon=True)
@@ -152,9 +155,15 @@ class LabProcess:
                         self.stderr_tail.append(f"[stderr hook failed: {exc!r}]")
                 if not _chatter(line):
                     self.stderr_tail.append(line)
+                    with self._said_changed:
+                        self.said.append(line)
+                        self._said_changed.notify_all()
         finally:
             if keep is not None:
                 keep.close()
+            with self._said_changed:
+                self._said_ended = True  # (a waiter stops waiting)
+                self._said_changed.notify_all()
 
     @property
     def pid(self) -> int:
@@ -204,6 +213,30 @@ class LabProcess:
                 continue
             if isinstance(obj, dict):
                 self.seen.append(obj)
+
+    def wait_said(self, text: str, timeout_s: float) -> str:
+        """The first stderr line (since the start) that contains ``text``: a test waits for what
+        a process says it did, never for a length of time.
+
+        Raises:
+            AssertionError: none within ``timeout_s``, or the process's stderr ended first.
+        """
+        deadline = time.monotonic() + timeout_s
+        checked = 0
+        with self._said_changed:
+            while True:
+                for line in self.said[checked:]:
+                    if text in line:
+                        return line
+                checked = len(self.said)
+                if self._said_ended:
+                    raise AssertionError(f"pid {self.pid} ended before saying {text!r}")
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    tail = "\n".join(list(self.stderr_tail)[-30:])
+                    raise AssertionError(f"pid {self.pid} did not say {text!r} in {timeout_s} s; "
+                                         f"stderr:\n{tail}")
+                self._said_changed.wait(remaining)
 
     def kill(self) -> None:
         """SIGKILL the process and its children; wait for it."""
@@ -386,8 +419,8 @@ class NetLab:
                 except (ProcessLookupError, ValueError):
                     pass
             deleted = _ip("netns", "del", ns, check=False)
-            if deleted.returncode != 0:
-                errors.append(f"delete {ns}: {deleted.stderr.strip()}")
+            if deleted.returncode != 0 and ns in live_namespaces():  # (gone already: the run's
+                errors.append(f"delete {ns}: {deleted.stderr.strip()}")  # stop removed it)
         self._namespaces.clear()
         if errors:
             raise RuntimeError("netlab teardown: " + "; ".join(errors))

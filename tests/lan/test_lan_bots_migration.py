@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from netlab import NetLab
-from test_lan_migration import FAST, LANOMINO, PACE, bot, check_survivors, result, running_after
+from test_lan_migration import FAST, LANOMINO, PACE, bot, check_survivors, in_play, result
 
 pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
 
@@ -26,7 +26,7 @@ def test_the_new_host_plays_the_lost_hosts_bot(lan4: NetLab, tmp_path: Path) -> 
     peers = [bot(lan4, h, tmp_path, "Botty") for h in (h1, h2)]
     for peer in peers:  # (under load a bot takes seconds to find the table: killing the host
         peer.expect(lambda m: m.get("event") == "seated", 30)  # before it sat down failed it)
-    running_after([host, *peers], 1.5)
+    in_play([host, *peers], peers[0])
     host.kill()
     killed_at = time.time()
     results = [result(p, 90) for p in peers]

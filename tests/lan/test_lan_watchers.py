@@ -8,12 +8,19 @@ from __future__ import annotations
 import ast
 import json
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from netlab import NetLab
-from test_lan_migration import FAST, LANOMINO, check_survivors, result, running_after, start_table
+from test_lan_migration import (
+    FAST,
+    LANOMINO,
+    check_survivors,
+    in_play,
+    result,
+    seat_bots,
+    start_host,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from test_watchers import private_tiles_seen  # noqa: E402
@@ -26,11 +33,13 @@ PRIVATE = ("commit_req", "commit_set", "reveal_req", "escrow", "bots")
 def test_two_watchers_follow_a_host_kill_and_end_with_the_players_transcript(
         lan6: NetLab, tmp_path: Path) -> None:
     name = "Watched"
+    # the watchers sit down before the players, so that they see every hand from its deal
+    host = start_host(lan6, tmp_path, name, players=4, target=100)
     watchers, received = [], []
     for where in lan6.hosts[4:6]:
         seen: list[str] = []  # the type (and opening) of every message the watcher was sent
         proc = lan6.spawn(where, [*LANOMINO, "watch", name, "--interface", where.ip,
-                                  "--timeout", "15", "--json",
+                                  "--timeout", "30", "--json",
                                   "--data-dir", str(tmp_path / f"w{where.index}"),
                                   "--player", f"w{where.index}", *FAST],
                           env={"LANOMINO_LOG": "DEBUG"})
@@ -38,12 +47,10 @@ def test_two_watchers_follow_a_host_kill_and_end_with_the_players_transcript(
             lambda line, box=seen: box.append(line) if "in  {'v'" in line else None)
         watchers.append(proc)
         received.append(seen)
-        time.sleep(0.1)
-    time.sleep(1.0)  # (the host is not up yet: the watchers look for it for up to 15 s)
-    host, peers = start_table(lan6, tmp_path, name, players=4, target=100)
     for w in watchers:
-        w.expect(lambda m: m.get("event") == "watching", 30)
-    running_after([host, *peers, *watchers], 1.0)
+        w.expect(lambda m: m.get("event") == "watching", 45)
+    peers = seat_bots(lan6, tmp_path, name, players=4)
+    in_play([host, *peers, *watchers], peers[0])
     host.kill()
     players = [result(p, 90) for p in peers]
     docs = check_survivors(players)
