@@ -27,7 +27,7 @@ from lanomino.engine import (
 )
 from lanomino.localgame import HUMAN, LocalMatch, SavedGame
 from lanomino.narrate import refusal_for
-from lanomino.ui.state import Screen, UiState, on_new_observation
+from lanomino.ui.state import Screen, UiState, on_new_observation, point_at
 
 Save = Callable[[SavedGame | None], None]  # the game to keep, or None: nothing to continue
 HINT_LEVEL = "expert"
@@ -114,6 +114,7 @@ class LocalTable:
             action = await asyncio.to_thread(get_bot(HINT_LEVEL), obs, rng)
             if version == self.version:  # (nobody moved meanwhile)
                 self.ui.message = f"Expert would {action_words(action)}"
+                point_at(self.ui, action)
                 self.frontend.redraw()
 
         self._hint = asyncio.ensure_future(think())

@@ -90,7 +90,8 @@ KEYS_TEXT: tuple[tuple[str, str], ...] = (
     ("p", "pass (when nothing fits and nothing can be drawn)"),
     ("s", "the score sheet: every hand of the match so far (s or Esc goes back)"),
     ("l", "the whole log of the match, ↑/↓ to scroll (l or Esc goes back)"),
-    ("h", "against the computer: what Expert would play (History marks the match)"),
+    ("h", "against the computer: what Expert would play, its tile picked "
+          "(History marks the match)"),
     ("u", "against the computer: take back your last move (History marks the match)"),
     ("r", "after a LAN match: play again (the host offers it and keeps everyone's seat; "
           "the others see the offer and accept with r)"),

@@ -99,15 +99,19 @@ def draw_hand(hand: tuple[Tile, ...], fits: set[Tile], selected: int | None, wid
               colour: bool) -> Canvas:
     """Your tiles in rows of flat dominoes with their numbers below (1..9, 0 for the 10th).
 
-    Playable tiles are marked; the selected one is reversed. ``selected=None``: not your turn.
+    Playable tiles are marked; the selected one is reversed, with ▲ under it when it fits and ×
+    when it does not. ``selected=None``: not your turn.
     """
     per_row = max(1, (width + 1) // 6)
     rows = (len(hand) + per_row - 1) // per_row or 1
     canvas = Canvas(width, rows * 2)
     for i, tile in enumerate(hand):
         x, y = (i % per_row) * 6, (i // per_row) * 2
-        if selected is not None and i == selected:
-            extra = "tile.selected"
+        label, mark_style = str(i + 1) if i < 9 else ("0" if i == 9 else " "), "class:dim"
+        if selected is not None and i == selected and tile in fits:
+            extra, label, mark_style = "tile.selected", "▲", "class:tile.selected.mark"
+        elif selected is not None and i == selected:
+            extra, label, mark_style = "tile.selected.nofit", "×", "class:warn"
         elif selected is not None and tile in fits:
             extra = "tile.playable"
         elif selected is not None:
@@ -115,7 +119,5 @@ def draw_hand(hand: tuple[Tile, ...], fits: set[Tile], selected: int | None, wid
         else:
             extra = ""
         canvas.put_fragments(x, y, tile_fragments(tile.high, tile.low, colour, extra))
-        label = str(i + 1) if i < 9 else ("0" if i == 9 else " ")
-        mark = "▲" if selected is not None and i == selected else label
-        canvas.put(x + 2, y + 1, mark, "class:tile.selected.mark" if mark == "▲" else "class:dim")
+        canvas.put(x + 2, y + 1, label, mark_style)
     return canvas

@@ -290,6 +290,13 @@ def move_selection(ui: UiState, delta: int) -> None:
         ui.message = ""
 
 
+def point_at(ui: UiState, action: Action) -> None:
+    """A hint's move: its tile is selected, so that Enter plays it (or asks where)."""
+    tile = getattr(action, "tile", None)
+    if ui.obs is not None and tile in ui.obs.hand:
+        ui.selected, ui.places, ui.place_index = ui.obs.hand.index(tile), (), 0
+
+
 def pick_number(ui: UiState, number: int) -> Action | None:
     """A digit: a place (1/2...) while choosing, else the tile with that number (then play it)."""
     if ui.places:

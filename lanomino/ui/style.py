@@ -20,6 +20,7 @@ _BASE = {
     "tile.playable": "bold underline",
     "tile.selected": "reverse bold",
     "tile.selected.mark": "bold",
+    "tile.selected.nofit": "reverse",  # selected, but it fits nowhere: not bold, no underline
     "tile.dim": "",
     "tile.spinner": "bold",
     "tile.last": "reverse",  # the tile played last
@@ -34,6 +35,7 @@ _COLOURED = {
     "warn": "ansired bold",
     "ok": "ansigreen bold",
     "tile.dim": "ansibrightblack",
+    "tile.selected.nofit": "ansibrightblack reverse",
     "turn": "ansiyellow bold",
     "mark": "ansiyellow reverse bold",
     "key": "ansicyan bold",

@@ -216,5 +216,7 @@ def _keys_hint(ui: UiState, obs: Observation) -> str:
             extra.append("d draw")
         if any(type(a).__name__ == "Pass" for a in obs.legal):
             extra.append("p pass")
+        if ui.lan is None:  # (against the computer only)
+            extra += ["h hint", "u undo"]
         return " · ".join(["←/→ pick", "Enter play", *extra, panels])
     return f"waiting for the others · {panels}"
