@@ -279,21 +279,22 @@ class Checker:
             if self.signed(move.seat, signature, statement):
                 continue
             who = _seat_name(move.seat)
-            # With a move clock, the table's bot moves for a seat out of time and the host
-            # declares the resignation of a seat that walked away: signed by the host, listed.
-            by_host = self.signed(hand.host_at(index), signature, statement)
-            if by_host and (isinstance(move.action, Resign) or index in hand.away):
-                if self.t.clock_declared and self.t.move_clock is None:
-                    raise self.fail("move-signature", self.logger(hand),
-                                    f"move {index + 1} ({who}: {move.action}) is signed by the "
-                                    f"host, not by {who}: at a table without a move clock only "
-                                    "a seat moves or resigns itself")
-                self.host_signed.append(HostSigned(index, move.seat, str(move.action)))
-                continue
+            what = f"move {index + 1} ({who}: {move.action})"
+            # The host declares the resignation of a seat that left (it cannot sign it); with a
+            # move clock, the table's bot moves for a seat out of time: signed by the host, listed.
+            no_clock = self.t.clock_declared and self.t.move_clock is None
+            if self.signed(hand.host_at(index), signature, statement):
+                if isinstance(move.action, Resign) or (index in hand.away and not no_clock):
+                    self.host_signed.append(HostSigned(index, move.seat, str(move.action)))
+                    continue
+                why = ("at a table without a move clock only a seat moves itself" if no_clock
+                       else f"it is not listed as the table's move for {who} out of time")
+                raise self.fail("move-signature", self.logger(hand),
+                                f"{what} is signed by the host, not by {who}: {why}")
             raise self.fail("move-signature", self.logger(hand),
-                            f"move {index + 1} ({who}: {move.action}) is not signed by {who}: "
-                            "moves were changed, added, dropped or reordered, "
-                            "or a badly signed move was let in (a host refuses one on arrival)")
+                            f"{what} is not signed by {who}: moves were changed, added, dropped "
+                            "or reordered, or a badly signed move was let in (a host refuses one "
+                            "on arrival)")
         if at is not None and at == len(hand.moves):
             self.adopt(hand)
 

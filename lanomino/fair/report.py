@@ -64,7 +64,12 @@ class HostSigned:
     move: str  # the move in words
 
     def describe(self) -> str:
-        return f"move {self.index + 1} ({seat_name(self.seat)}: {self.move})"
+        who = seat_name(self.seat)
+        if self.move == "resign":
+            return (f"move {self.index + 1} ({who} resigns: the host says {who} had left, "
+                    "which could not be checked)")
+        return (f"move {self.index + 1} ({who}: {self.move}, the table's move for a seat out of "
+                "time)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +95,7 @@ class HandReport:
             notes.append(f"the host changed: {seat_name(m.host)} took over from move {m.at + 1} "
                          f"(election {m.term})")
         if self.host_signed:
-            notes.append("signed by the host for the seat: "
+            notes.append("signed by the host, not by the seat: "
                          + ", ".join(h.describe() for h in self.host_signed))
         notes += [f"could not check {what}" for what in self.unchecked]
         return (f"hand {self.hand}: fair: {self.commitments} commitments{redeals}, "

@@ -10,19 +10,20 @@ from typing import Any
 
 import pytest
 from fairkit import (
-    HEADER_FIELDS,
     clone,
+    digest_of,
     host_signs_again,
     identities,
     make_transcript,
     resign_header,
     resign_moves,
     same,
+    under_header,
 )
 
 from lanomino.fair.canonical import digest
 from lanomino.fair.commit import DealContext, echo_statement
-from lanomino.fair.transcript import TranscriptError, header_digest
+from lanomino.fair.transcript import TranscriptError, move_statement
 from lanomino.fair.verify import to_record, verify_transcript
 
 Doc = dict[str, Any]
@@ -101,7 +102,7 @@ IDS = identities(4)
 
 
 def _header(doc: Doc) -> str:
-    return header_digest({k: doc[k] for k in HEADER_FIELDS})
+    return digest_of(doc)
 
 
 def _first_play(doc: Doc, seat: int) -> int:
@@ -522,3 +523,75 @@ def test_a_hand_that_changed_host_verifies_with_the_new_host_signing_its_log() -
     unmarked = clone(doc)
     del unmarked["hands"][0]["migrated"]  # dropping the record of the migration breaks the log
     assert verify_transcript(unmarked).failure is not None
+
+
+# ----- moves the host signs for a seat, and the header's move clock -----------------------------
+
+
+def _host_signs_move(doc: Doc, index: int, away: bool) -> None:
+    """The host (seat 0) signs hand 1's move ``index`` itself (and lists it as away)."""
+    hand = doc["hands"][0]
+    statement = move_statement(_header(doc), 1, index, hand["moves"][index])
+    hand["move_signatures"][index] = IDS[0].sign_statement(statement).hex()
+    if away:
+        hand["away"] = [index]
+    host_signs_again(doc, IDS)
+
+
+def _a_seat_move(doc: Doc) -> int:
+    return next(i for i, m in enumerate(doc["hands"][0]["moves"]) if m["seat"] != 0)
+
+
+@pytest.mark.parametrize("away", [False, True])
+def test_at_a_table_without_a_move_clock_a_move_the_host_signed_for_a_seat_fails(
+        away: bool) -> None:
+    doc = under_header(made("classic"), IDS, move_clock=None)
+    report = verify_transcript(doc)
+    assert report.ok and report.clock == ("Move clock: none: every move must be signed by its "
+                                          "own seat.")
+    i = _a_seat_move(doc)
+    _host_signs_move(doc, i, away)
+    failure = verify_transcript(doc).failure
+    assert failure is not None and (failure.check, failure.blame) == ("move-signature", HOST)
+    who = f"seat {doc['hands'][0]['moves'][i]['seat'] + 1}"
+    assert f"is signed by the host, not by {who}: at a table without a move clock" in \
+        failure.message
+
+
+def test_with_a_move_clock_the_tables_moves_for_a_seat_out_of_time_are_listed() -> None:
+    doc = under_header(made("classic"), IDS, move_clock=30_000)
+    i = _a_seat_move(doc)
+    _host_signs_move(doc, i, away=True)
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    seat = doc["hands"][0]["moves"][i]["seat"]
+    assert [(h.index, h.seat) for h in report.hands[0].host_signed] == [(i, seat)]
+    assert (f"signed by the host, not by the seat: move {i + 1} (seat {seat + 1}: "
+            in report.hands[0].describe())
+    assert "the table's move for a seat out of time" in report.hands[0].describe()
+    assert report.clock.startswith("Move clock: 30 s a move")
+    assert report.to_json()["hands"][0]["host_signed"] == [{"index": i, "seat": seat}]
+    assert "1 moves signed by the host" in report.verdict() or "moves signed" in report.verdict()
+    _host_signs_move(doc, _a_seat_move(doc), away=False)  # not listed as away: no excuse
+    doc["hands"][0].pop("away")
+    host_signs_again(doc, IDS)
+    failure = verify_transcript(doc).failure
+    assert failure is not None and (failure.check, failure.blame) == ("move-signature", HOST)
+
+
+def test_an_older_transcript_keeps_its_meaning_and_says_so() -> None:
+    doc = made("classic")  # written before the header carried a move clock
+    i = _a_seat_move(doc)
+    _host_signs_move(doc, i, away=True)
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    assert report.clock.startswith("Move clock: not in the header (an older transcript)")
+    assert [h.index for h in report.hands[0].host_signed] == [i]
+
+
+@pytest.mark.parametrize("clock", [0, -5, "30", True, 1.5])
+def test_a_move_clock_that_is_not_a_number_of_milliseconds_is_malformed(clock: Any) -> None:
+    doc = made("classic")
+    doc["move_clock"] = clock
+    with pytest.raises(TranscriptError, match="move_clock"):
+        verify_transcript(doc)
