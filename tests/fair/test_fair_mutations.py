@@ -6,7 +6,7 @@ import json
 from functools import cache
 from typing import Any
 
-from fairkit import make_transcript, same
+from fairkit import host_signs_again, identities, make_transcript, same
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -102,3 +102,29 @@ def test_every_mutation_of_a_valid_transcript_fails_verification(data: st.DataOb
     except TranscriptError:
         return  # exit 2
     assert not report.ok, f"mutation at {path} went unnoticed"
+
+
+@settings(max_examples=300, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_mutation_the_host_signs_again_fails_and_blames_no_honest_seat(
+        data: st.DataObject) -> None:
+    """A cheating host changes any one field and signs again what it signs (its sets, logs and
+    closing statement, with its own key only): the verifier still fails, and names the host
+    (seat 0 here) or nobody's seat, never another seat."""
+    source = data.draw(st.sampled_from(_sources()))
+    doc = json.loads(source)
+    path = data.draw(st.sampled_from(_paths(doc)))
+    parent = _get(doc, path[:-1])
+    parent[path[-1]] = _mutated(data, parent[path[-1]])
+    host = identities(len(json.loads(source)["players"]))[0]
+    try:
+        host_signs_again(doc, [host] * 4)  # (its key only: a seat's signature stays the seat's)
+        report = verify_transcript(doc)
+    except TranscriptError:
+        return  # exit 2
+    if same(doc, json.loads(source)):
+        return  # e.g. a changed signature the host signed again: nothing changed
+    assert not report.ok, f"mutation at {path} went unnoticed"
+    assert report.failure is not None and report.failure.seat in (None, 0), \
+        f"mutation at {path}: {report.failure.describe()}"
