@@ -29,6 +29,7 @@ class Layer:
     may_import: tuple[str, ...]  # other lanomino packages (its own is always allowed)
     never: tuple[str, ...]  # top-level module names it must not import
     third_party: tuple[str, ...] | None = None  # allowed non-stdlib libraries; None: any
+    siblings: bool = True  # its modules may import each other
     # module -> names it may use anyway
     exempt: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -137,11 +138,26 @@ LAYERS: tuple[Layer, ...] = (
     ),
     Layer(  # the controller shows its state through a Frontend: no terminal library of its own
         "lanomino.client",
-        may_import=("lanomino.engine", "lanomino.narrate", "lanomino.ui", "lanomino.net",
-                    "lanomino.store", "lanomino.bots", "lanomino.record", "lanomino.fair",
-                    "lanomino.discovery", "lanomino.localgame", "lanomino.node",
-                    "lanomino.commands.replay"),
+        may_import=("lanomino.engine", "lanomino.narrate", "lanomino.ui", "lanomino.lines",
+                    "lanomino.net", "lanomino.store", "lanomino.bots", "lanomino.record",
+                    "lanomino.fair", "lanomino.discovery", "lanomino.localgame", "lanomino.node",
+                    "lanomino.paths"),
         never=("sqlite3", *HEAVY),
+    ),
+    Layer(  # main() and the option groups; the commands are loaded by name, never imported
+        "lanomino.cli",
+        may_import=("lanomino.client", "lanomino.engine", "lanomino.bots", "lanomino.net",
+                    "lanomino.paths"),
+        never=("sqlite3", *HEAVY),
+    ),
+    Layer(  # each command parses and calls the client or a lower package; never a sibling
+        "lanomino.commands",
+        may_import=("lanomino.cli", "lanomino.client", "lanomino.engine", "lanomino.narrate",
+                    "lanomino.ui", "lanomino.net", "lanomino.store", "lanomino.bots",
+                    "lanomino.record", "lanomino.fair", "lanomino.discovery", "lanomino.node",
+                    "lanomino.paths", "lanomino.botmatch"),
+        never=("sqlite3", *HEAVY),
+        siblings=False,
     ),
     Layer(  # the line mode: the client's plain state and words, never the full-screen toolkit
         "lanomino.lines",
@@ -243,6 +259,10 @@ def layer_violations(layer: Layer) -> Iterator[str]:
             where = f"{path.relative_to(ROOT)}:{imp.line}"
             top = _top(imp.module)
             if top == "lanomino":
+                if _in(imp.module, layer.package) and not layer.siblings and imp.module not in (
+                        layer.package, name):
+                    yield f"{where}: {name} imports {imp.module}, a sibling in {layer.package}"
+                    continue
                 if imp.module == "lanomino" or _in(imp.module, layer.package):
                     continue  # the root package (its version) or the layer itself
                 if not any(_in(imp.module, allowed) for allowed in layer.may_import):
@@ -446,3 +466,18 @@ def test_checker_sees_a_wait_for(tmp_path: Path) -> None:
     module.write_text("import asyncio\nfrom asyncio import wait_for\n\n"
                       "async def f() -> None:\n    await asyncio.wait_for(g(), 1)\n")
     assert wait_for_calls(module) == [2, 5]
+
+
+def test_checker_sees_a_command_importing_another(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "lanomino" / "commands"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "join.py").write_text("from lanomino.cli.options import add_table_arguments\n")
+    (fake / "watch.py").write_text("def run() -> None:\n    from lanomino.commands.join import x\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "lanomino")
+    monkeypatch.setattr(sys.modules[__name__], "MODULES", all_modules())
+    commands = next(layer for layer in LAYERS if layer.package == "lanomino.commands")
+    found = list(layer_violations(commands))
+    assert len(found) == 1 and "lanomino.commands.join, a sibling" in found[0]

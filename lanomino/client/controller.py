@@ -14,6 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from lanomino.client.find import HostBook
 from lanomino.client.local import LocalTable
 from lanomino.client.logbook import Logbook
 from lanomino.client.seam import Frontend, Headless, Table
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from lanomino.client.lobby import Lobby, NetOptions
     from lanomino.localgame import LocalMatch, SavedGame
     from lanomino.store import Store
-    from lanomino.store.known_hosts import HostCheck
 
 REMATCH_WAIT_S = 60.0  # how long a joiner waits for its host to open the table again
 TABLE_INTENTS = (s.Submit, s.NextHand, s.ResignMatch, s.FinishMatch, s.LeaveTable, s.AskHint,
@@ -42,6 +42,7 @@ class Controller:
         self.seed = seed  # for the first local game only (--seed)
         self.frontend: Frontend = frontend or Headless()
         self.logbook = Logbook(store, writer, player_id)
+        self.hosts = HostBook(store, writer)
         self.table: Table | None = None
         self.net = net
         self.lobby: Lobby | None = None
@@ -199,7 +200,7 @@ class Controller:
         from lanomino.discovery.key_service import KeyServiceError
 
         try:
-            found = await resolve(target, self._check_host)
+            found = await resolve(target, self.hosts.check)
         except (KeyServiceError, ValueError) as exc:
             self.ui.lobby.message = str(exc)
             self.redraw()
@@ -222,21 +223,12 @@ class Controller:
             self._trusted(found, join)
         self.redraw()
 
-    async def _check_host(self, host: str, identity: bytes) -> HostCheck:
-        from lanomino.store.known_hosts import KnownHosts
-
-        check = self.writer.submit(KnownHosts(self.store).check, host, identity)
-        return await asyncio.wrap_future(check)
-
     def _trusted(self, found: Resolved, join: JoinTable) -> None:
         """Join ``found``'s table, remembering its host as trusted from now on."""
         from lanomino.client.lobby import join_table
-        from lanomino.store.known_hosts import KnownHosts
 
         self.unsure = None
-        if found.identity is not None:
-            remember = KnownHosts(self.store).remember
-            self.writer.submit(remember, found.address.host, found.identity, found.name)
+        self.hosts.remember(found)
         assert self.net is not None
         self._sit(join_table(self.ui, self.frontend, self.net, join, self._refused(join)))
 
@@ -293,7 +285,7 @@ class Controller:
         async def check(host: str, identity: bytes) -> HostCheck:
             if played_with and identity == played_with:
                 return HostCheck(True)
-            return await self._check_host(host, identity)
+            return await self.hosts.check(host, identity)
 
         loop = asyncio.get_running_loop()
         deadline = loop.time() + REMATCH_WAIT_S

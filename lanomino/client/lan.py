@@ -315,12 +315,13 @@ class LanTable:
         lan, node = self.ui.lan, self.node
         if lan is None or node is None:
             return
-        lan.roster = [SeatInfo(r.seat, r.name, r.kind, r.connected) for r in node.seats()]
+        rows = node.seats()
+        lan.roster = [SeatInfo(r.seat, r.name, r.kind, r.connected, r.away) for r in rows]
         lan.watchers, lan.move_clock_s = node.watching(), node.move_clock()
         names = {r.seat: r.name for r in lan.roster}
         self.ui.names = tuple(names.get(n, f"seat {n + 1}") for n in range(lan.seats))
         kinds = {r.seat: r.kind for r in lan.roster}
-        away = {r.seat for r in node.seats() if r.away}  # the move clock ran out: a bot plays it
+        away = {r.seat for r in rows if r.away}  # the move clock ran out: a bot plays it
         self.ui.seat_levels = tuple("bot" if kinds.get(n) == "bot" else "away" if n in away else ""
                                     for n in range(lan.seats))
         if self.ui.screen is Screen.WAITING:

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from lanomino.client.find import current
 from lanomino.client.lan import LanTable
 from lanomino.client.rematch import HOLD_S
 from lanomino.client.seam import Browser, Frontend, TableNode
-from lanomino.engine import Rules
 from lanomino.ui.lan import HostTable, JoinTable, TableInfo
 from lanomino.ui.state import UiState
 
@@ -121,7 +121,7 @@ class Lobby:
             return
         try:
             while True:
-                lobby.set_tables([table_info(t) for t in browser.tables.values()])
+                lobby.set_tables([table_info(t) for t in current(browser.tables.values())])
                 lobby.tick += 1
                 self.redraw()
                 await browser.next_event(LOBBY_TICK_S)
@@ -191,28 +191,17 @@ def host_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Hos
     a rematch's seats kept for their players (client/rematch.py); ``on``: the one address to
     serve and announce on (a rematch after a migration: where the others reached this member),
     instead of the options'."""
-    from lanomino.discovery.announce import check_name
+    from lanomino.client.hosting import host_node, table_rules
 
-    rules = intent.rules or Rules.preset(intent.preset)
     try:
-        check_name(intent.name)
-        rules.check_players(intent.seats)
+        rules = table_rules(intent, options.watchers)
     except ValueError as exc:
         ui.host_form.message = str(exc)
         return None
-    o = options
-    bind, interfaces = (on, [on]) if on else (o.bind, o.interfaces)
 
     def make() -> TableNode:
-        from lanomino.node import HostNode
-
-        return HostNode(data_dir=o.data_dir, rules=rules, rules_name=intent.preset[:64],
-                        seats=intent.seats, bots=intent.bots, level=intent.level, name=intent.name,
-                        player=player_name(ui), passphrase=intent.passphrase, bind=bind,
-                        port=o.port if port is None else port, timings=o.timings_or_default(),
-                        interfaces=interfaces, headless=False, announce=o.announce,
-                        watchers=o.watchers, reserve=kept[0], reserve_s=HOLD_S,
-                        escrow=intent.escrow)
+        return host_node(intent, rules, options, player_name(ui), port=port, on=on,
+                         reserve=kept[0], reserve_s=HOLD_S)
 
     table = LanTable(ui, frontend, make, "host", intent.name, lambda code, reason: None)
     table.again, table.kept_names = intent, dict(kept[1])

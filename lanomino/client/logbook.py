@@ -1,16 +1,24 @@
-"""The client's side of the play log: logging a local match, History and stats, a replay."""
+"""The client's side of the play log: logging a local match, History and stats, a replay, and
+a logged match by its id (for ``history``, ``stats``, ``replay`` and ``export``)."""
 
 from __future__ import annotations
 
 import copy
+import re
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from lanomino.client import ClientError
+from lanomino.client.replay import document_view
 from lanomino.ui.history import HistoryView, ReplayView
 
 if TYPE_CHECKING:
     from lanomino.localgame import LocalMatch
-    from lanomino.store import Store
+    from lanomino.store import LoggedMatch, PlayLog, Store
+
+_MATCH_ID = re.compile(r"#?[0-9]{1,12}")
 
 
 class Logbook:
@@ -64,19 +72,49 @@ class Logbook:
         from lanomino.store import PlayLog
 
         logged = self.writer.submit(PlayLog(self.store).get, match_id).result()
-        return logged_replay(logged.document, f"Match #{match_id}")
+        return document_view(logged.document, f"Match #{match_id}")
 
 
-def logged_replay(document: object, title: str) -> ReplayView:
-    """The replay viewer for a logged record or transcript (JSON as stored: checked here). Raises
-    ValueError when it cannot be replayed (a damaged document, or a transcript that does not
-    verify)."""
-    from lanomino.commands.replay import replay_view
-    from lanomino.record import parse_record
+def is_match_id(text: str) -> bool:
+    """'12' or '#12': the id of a logged match."""
+    return _MATCH_ID.fullmatch(text) is not None
 
-    if isinstance(document, dict) and document.get("format") == "lanomino.transcript/1":
-        from lanomino.fair import to_record
 
-        document = to_record(document)
-    view: ReplayView = replay_view(parse_record(document), title)
-    return view
+@contextmanager
+def open_log(data_dir: str | None, create: bool = False) -> Iterator[PlayLog | None]:
+    """The play log in ``data_dir`` (None when there is no database yet and ``create`` is off).
+
+    Raises ClientError for a database that is newer than this program or damaged."""
+    from lanomino.paths import data_dir as folder_of
+    from lanomino.store import PlayLog, StoreError, open_store
+    from lanomino.store.db import DB_NAME
+
+    try:
+        folder = folder_of(data_dir)
+    except OSError as exc:
+        raise ClientError(f"cannot use the data directory: {exc}") from None
+    if not create and not (folder / DB_NAME).exists():
+        yield None
+        return
+    try:
+        store = open_store(folder)
+    except (StoreError, OSError) as exc:
+        raise ClientError(str(exc)) from None
+    try:
+        yield PlayLog(store)
+    finally:
+        store.close()
+
+
+def load_logged(data_dir: str | None, text: str) -> LoggedMatch:
+    """The logged match named by ``text`` ('12' or '#12'). Raises ClientError."""
+    from lanomino.store import PlayLogError
+
+    match_id = int(text.lstrip("#"))
+    with open_log(data_dir) as log:
+        if log is None:
+            raise ClientError(f"no logged match has the id {match_id} (nothing is logged yet)")
+        try:
+            return log.get(match_id)
+        except PlayLogError as exc:
+            raise ClientError(str(exc)) from None

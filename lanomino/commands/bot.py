@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import argparse
 
-from lanomino.commands.join import add_peer_arguments, run_peer
+from lanomino.cli.options import add_seat_arguments, add_table_arguments, bot_seat, table_seek
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_peer_arguments(parser, "normal")
+    add_table_arguments(parser)
+    add_seat_arguments(parser, "normal")
     parser.add_argument("--player", default=None, metavar="NAME",
                         help="the bot's name (default: its level)")
 
 
 def run(args: argparse.Namespace) -> int:
-    return run_peer(args, args.player or f"{args.level} bot")
+    from lanomino.client import headless
+
+    return headless.play(table_seek(args), args.json,
+                         **bot_seat(args, args.player or f"{args.level} bot"))

@@ -8,6 +8,8 @@ import os
 import sys
 from pathlib import Path
 
+from lanomino.cli.errors import CliError
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("id", metavar="ID", help="a logged match (see `lanomino history`)")
@@ -18,18 +20,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lanomino.cli import CliError
-    from lanomino.commands.history import is_match_id, load_logged
+    from lanomino.client.logbook import is_match_id, load_logged
+    from lanomino.client.replay import is_transcript, record_document
 
     if not is_match_id(args.id):
         raise CliError(f"{args.id!r} is not a match id (a number from `lanomino history`)")
-    document = load_logged(args, args.id).document
-    if args.record and document.get("format") == "lanomino.transcript/1":
-        from lanomino.fair import TranscriptError, to_record
-
+    document = load_logged(args.data_dir, args.id).document
+    if args.record:
         try:
-            document = to_record(document)
-        except TranscriptError as exc:
+            document = record_document(document)
+        except ValueError as exc:  # a transcript that does not verify
             raise CliError(f"cannot turn match {args.id} into a record: {exc}") from None
     text = json.dumps(document, indent=1) + "\n"
     if args.file == "-":
@@ -43,6 +43,6 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise CliError(f"cannot write {args.file}: {exc.strerror or exc}") from None
-    kind = "transcript" if document.get("format") == "lanomino.transcript/1" else "record"
+    kind = "transcript" if is_transcript(document) else "record"
     print(f"wrote match {args.id.lstrip('#')} ({kind}) to {args.file}")
     return 0

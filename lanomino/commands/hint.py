@@ -1,11 +1,11 @@
 """``lanomino hint FILE``: what Expert would play, a learning aid.
 
-Replays a game record (lanomino.record/1) up to a position, takes the observation of the seat to
-move there (its own tiles and what the table has shown, never another hand) and runs Expert's
-search on it. Prints the move Expert would play and, for its top moves, the estimated chance of
-winning the match after each and how many simulations tried it. ``--json`` prints one object.
-Seats are counted from 1 in the words and in ``--seat``; the JSON's ``seat`` counts from 0, as
-the record's moves do.
+Replays a game record (lanomino.record/1, or a signed transcript, verified and turned into one as
+``replay`` does) up to a position, takes the observation of the seat to move there (its own tiles
+and what the table has shown, never another hand) and runs Expert's search on it. Prints the move
+Expert would play and, for its top moves, the estimated chance of winning the match after each and
+how many simulations tried it. ``--json`` prints one object. Seats are counted from 1 in the words
+and in ``--seat``; the JSON's ``seat`` counts from 0, as the record's moves do.
 
 The position is the end of the record unless ``--hand H`` / ``--move M`` pick one: the moment
 just before move M of hand H (numbered from 1 as in ``lanomino replay``'s messages); M may be one
@@ -20,13 +20,17 @@ import json
 import random
 from typing import TYPE_CHECKING, Any
 
+from lanomino.cli.errors import CliError
+
 if TYPE_CHECKING:
     from lanomino.engine import Action, Observation
     from lanomino.record import Record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a game record (lanomino.record/1)")
+    parser.add_argument("file", metavar="FILE",
+                        help="a game record (lanomino.record/1) or a signed transcript "
+                             "(lanomino.transcript/1)")
     parser.add_argument("--hand", type=int, metavar="H",
                         help="hand number, from 1 (default: the last hand)")
     parser.add_argument("--move", type=int, metavar="M",
@@ -57,9 +61,7 @@ class Position:
 
 def run(args: argparse.Namespace) -> int:
     from lanomino.bots.expert import DEFAULT_BUDGET_S, DEFAULT_MAX_SIMS, analyse
-    from lanomino.cli import CliError
-    from lanomino.commands.replay import load_json
-    from lanomino.record import MalformedRecordError, parse_record
+    from lanomino.client.replay import load_record, read_document
 
     budget = DEFAULT_BUDGET_S if args.budget is None else args.budget
     sims = DEFAULT_MAX_SIMS if args.sims is None else args.sims
@@ -69,13 +71,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--sims must be at least 1")
     if args.top < 1:
         raise CliError("--top must be at least 1")
-    doc = load_json(args.file)
-    if isinstance(doc, dict) and doc.get("format") == "lanomino.transcript/1":
-        raise CliError(f"{args.file} is a transcript; "
-                       "export the match as a record first (`lanomino export`)")
     try:
-        record = parse_record(doc)
-    except MalformedRecordError as exc:
+        record = load_record(read_document(args.file))  # (a transcript is verified first)
+    except ValueError as exc:
         raise CliError(f"{args.file}: {exc}") from None
     pos = find_position(record, args.hand, args.move, args.file)
     obs = pos.observation
@@ -95,8 +93,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def seat_of(text: str, players: tuple[str, ...]) -> int:
-    from lanomino.cli import CliError
-
     if text.isdigit() and 1 <= int(text) <= len(players):
         return int(text) - 1
     for seat, name in enumerate(players):
@@ -108,7 +104,6 @@ def seat_of(text: str, players: tuple[str, ...]) -> int:
 def find_position(record: Record, hand: int | None, move: int | None, name: str) -> Position:
     """Replay ``record`` up to the position just before move ``move`` of hand ``hand`` and give
     the mover's observation. CliError when there is no such position or nobody is to move."""
-    from lanomino.cli import CliError
     from lanomino.engine import Play, observe
     from lanomino.engine.state import Phase
     from lanomino.record import IllegalMoveError, replay

@@ -10,33 +10,17 @@ is open and one ``match_over`` line at the end.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from typing import Any
 
-from lanomino.commands.common import add_rules_arguments, rules_from_args
-from lanomino.commands.lineplay import add_line_arguments
-
-LIVENESS_BEATS = 5  # silence for this many heartbeat intervals counts as a drop (as in Timings)
-
-
-def add_timing_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--grace", type=float, default=30.0, metavar="S",
-                        help="how long a dropped player keeps its seat (default 30 s)")
-    parser.add_argument("--heartbeat", type=float, default=0.25, metavar="S",
-                        help="heartbeat interval; silence for 5 intervals counts as a drop "
-                             "(default 0.25 s)")
-
-
-def timings_from_args(args: argparse.Namespace, bot_delay: float = 0.0):  # type: ignore[no-untyped-def]
-    from lanomino.cli import CliError
-    from lanomino.net.session import Timings
-
-    try:
-        return Timings(heartbeat_s=args.heartbeat, liveness_s=LIVENESS_BEATS * args.heartbeat,
-                       grace_s=args.grace, bot_delay_s=bot_delay,
-                       move_s=getattr(args, "move_time", None))
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+from lanomino.cli.errors import CliError
+from lanomino.cli.options import (
+    add_line_arguments,
+    add_rules_arguments,
+    add_timing_arguments,
+    rules_from_args,
+    timings_from_args,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -93,20 +77,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import asyncio
-    import logging
-    import os
+    from lanomino.client.hosting import host_node, table_rules
+    from lanomino.client.launch import Launch, launch
+    from lanomino.ui.lan import HostTable
 
-    from lanomino.cli import CliError
-    from lanomino.discovery.announce import AnnouncementError, check_name
-    from lanomino.node import HostNode, install_quit_handlers
-    from lanomino.paths import data_dir
-
-    rules = rules_from_args(args)
+    intent = HostTable(args.name, args.rules, args.seats, args.bots, args.level, args.passphrase,
+                       rules=rules_from_args(args), escrow=args.escrow)
     try:
-        rules.check_players(args.seats)
-        check_name(args.name)
-    except (ValueError, AnnouncementError) as exc:
+        rules = table_rules(intent, args.watchers)
+    except ValueError as exc:
         raise CliError(str(exc)) from None
     if args.passphrase is not None:
         from lanomino.net.throttle import passphrase_advice
@@ -114,64 +93,16 @@ def run(args: argparse.Namespace) -> int:
         advice = passphrase_advice(args.passphrase)
         if advice is not None:
             print(f"lanomino host: note: {advice}", file=sys.stderr)
-    if not 0 <= args.watchers <= 64:
-        raise CliError("--watchers must be 0..64")
-    if not 0 <= args.bots < args.seats:
-        raise CliError(f"--bots must be 0..{args.seats - 1} at a table of {args.seats}")
-    try:
-        from lanomino.bots import get_bot
-
-        get_bot(args.level)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+    net: dict[str, Any] = {"interfaces": args.interface, "bind": args.bind, "port": args.port,
+                           "announce": not args.no_announce, "watchers": args.watchers,
+                           "timings": timings_from_args(args, args.bot_delay)}
     if not args.headless:  # the host's seat is played in the terminal client
-        from lanomino.commands.play import run_client
-        from lanomino.ui.lan import HostTable
+        return launch(Launch(args.data_dir, intent, args.player, lines=args.lines,
+                             words=args.words), **net)
+    from lanomino.client import headless
+    from lanomino.client.lobby import NetOptions
+    from lanomino.paths import data_dir
 
-        table = HostTable(args.name, args.rules, args.seats, args.bots, args.level, args.passphrase,
-                          rules=rules, escrow=args.escrow)
-        return run_client(args, table, player=args.player, interfaces=args.interface,
-                          bind=args.bind, port=args.port, announce=not args.no_announce,
-                          watchers=args.watchers, timings=timings_from_args(args, args.bot_delay))
-    logging.basicConfig(level=os.environ.get("LANOMINO_LOG", "WARNING").upper(), stream=sys.stderr)
-    timings = timings_from_args(args, args.bot_delay)
-
-    async def main() -> int:
-        node = HostNode(data_dir=data_dir(args.data_dir), rules=rules, rules_name=args.rules,
-                        seats=args.seats, bots=args.bots, level=args.level, name=args.name,
-                        player=args.player or "host",
-                        passphrase=args.passphrase, bind=args.bind, port=args.port, timings=timings,
-                        interfaces=args.interface, headless=True, announce=not args.no_announce,
-                        escrow=args.escrow, watchers=args.watchers)
-        try:
-            await node.start()
-        except OSError as exc:
-            raise CliError(str(exc)) from None
-        install_quit_handlers(node)
-        try:
-            where = node.serving()
-            if args.json:
-                listening = {"event": "listening", "address": where.address,
-                             "port": where.port, "fingerprint": where.fingerprint,
-                             "peer_id": node.identity.peer_id}
-                print(json.dumps(listening), flush=True)
-            else:
-                print(f"table {args.name!r} open at {where.address}", flush=True)
-                print(f"host key fingerprint {where.fingerprint}", flush=True)
-                if where.short_address:
-                    print(f"others join with: lanomino join {where.short_address}", flush=True)
-            outcome = await node.run()
-        finally:
-            await node.close()
-        if outcome.rejoin is not None and not args.json:
-            print(f"another seat hosts the table now: following it at {outcome.rejoin}",
-                  flush=True)
-        outcome = await node.follow_on(outcome)  # (stepped down: see the end as a peer)
-        if args.json:
-            print(json.dumps(outcome.to_json()), flush=True)
-        else:
-            print(f"match over: winner {outcome.winner}, scores {list(outcome.scores)}, "
-                  f"{outcome.hands} hands; transcript {outcome.transcript}")
-        return 0 if outcome.finished else 1
-
-    return asyncio.run(main())
+    options = NetOptions(data_dir(args.data_dir), **net)
+    node = host_node(intent, rules, options, args.player or "host", headless=True)
+    return headless.host(node, args.name, args.json)

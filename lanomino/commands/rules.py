@@ -6,7 +6,7 @@ import argparse
 import json
 from dataclasses import asdict
 
-from lanomino.commands.common import add_rules_arguments, rules_from_args
+from lanomino.cli.options import add_rules_arguments, rules_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

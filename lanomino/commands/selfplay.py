@@ -7,7 +7,8 @@ import random
 import time
 from typing import TYPE_CHECKING, Any
 
-from lanomino.commands.common import add_rules_arguments, rules_from_args
+from lanomino.cli.errors import CliError
+from lanomino.cli.options import add_rules_arguments, rules_from_args
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -38,7 +39,6 @@ def run(args: argparse.Namespace) -> int:
 
     from lanomino.botmatch import Tally, play_matches
     from lanomino.bots import get_bot
-    from lanomino.cli import CliError
 
     rules = rules_from_args(args)
     try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from lanomino.cli.output import print_lines
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the stats as JSON")
@@ -12,12 +14,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lanomino.commands.history import open_log
-    from lanomino.commands.replay import print_lines
+    from lanomino.client.logbook import open_log
     from lanomino.store.stats import Stats
     from lanomino.ui.history import stats_lines
 
-    with open_log(args) as log:
+    with open_log(args.data_dir) as log:
         stats = log.stats() if log is not None else Stats(0, 0, (), (), 0, 0, 0, 0, 0.0, (), (), 0)
     doc = stats.to_json()
     if args.json:

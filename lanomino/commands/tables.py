@@ -1,9 +1,12 @@
-"""``lanomino tables``: list the tables seen on the LAN (zeroconf), then exit."""
+"""``lanomino tables``: list the tables seen on the LAN (zeroconf), then exit: the tables the
+lobby lists (``client.find.current``: of a table that changed host, the newest host)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+
+from lanomino.cli.errors import CliError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,9 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from lanomino.cli import CliError
+    from lanomino.client.find import current
+    from lanomino.client.lobby import table_info
     from lanomino.discovery.zeroconf_adapter import TableBrowser
-    from lanomino.net.keys import DirectAddress
     from lanomino.node import lan_addresses
 
     interfaces = args.interface or lan_addresses()
@@ -38,15 +41,12 @@ def run(args: argparse.Namespace) -> int:
             await asyncio.sleep(args.timeout)
             tables = browser.tables
         out = []
-        for seen in sorted(tables.values(), key=lambda t: t.service_name):
-            a = seen.announcement
-            ip = seen.addresses[0] if seen.addresses else ""
-            address = str(DirectAddress(ip, seen.port, a.host_key)) if ip else ""
-            out.append({"name": a.name, "rules": a.rules,
-                        "seats": f"{a.seats_taken}/{a.seats_total}", "host": a.host_peer_id,
-                        "address": address, "passphrase": a.has_passphrase, "term": a.term,
-                        "compatible": a.is_compatible,
-                        "service": seen.service_name})
+        for seen in current(tables.values()):  # (the lobby lists the same tables)
+            a, row = seen.announcement, table_info(seen)
+            out.append({"name": row.name, "rules": row.rules,
+                        "seats": f"{row.seats_taken}/{row.seats_total}", "host": a.host_peer_id,
+                        "address": row.address, "passphrase": row.locked, "term": a.term,
+                        "compatible": row.compatible, "service": row.key})
         return out
 
     found = asyncio.run(browse())

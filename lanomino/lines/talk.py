@@ -4,6 +4,7 @@ settings and rules. Plain lines, no columns, no box characters (``plain`` cleans
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +46,35 @@ class LanHeard:
     verified: set[int] = field(default_factory=set)
     closed: str = ""
     rematch: str = ""
+    table: TableHeard = field(default_factory=lambda: TableHeard())
+
+
+@dataclass
+class TableHeard:
+    """What has been said about who watches, the move clock and the seats out of time."""
+
+    watching: int = 0  # nobody, until a roster says
+    clock: float | None = None  # no move clock, until the table says
+    away: set[int] = field(default_factory=set)
+
+
+def table_news(heard: TableHeard, watching: int, clock: float | None,
+               rows: Iterable[tuple[int, str, bool]]) -> list[str]:
+    """What changed in who watches, the move clock and the seats out of time (``rows``: seat,
+    name, away); the one wording for a watcher's sentences and the line mode."""
+    out: list[str] = []
+    if watching != heard.watching:
+        heard.watching = watching
+        out.append(f"{watching} watching.")
+    if clock != heard.clock:
+        heard.clock = clock
+        out.append("No move clock." if clock is None else f"Move clock: {clock:g} s a move.")
+    for seat, name, away in rows:
+        if away != (seat in heard.away):
+            heard.away.symmetric_difference_update({seat})
+            out.append(f"{name} is out of time: the table's bot plays for them." if away
+                       else f"{name} is back.")
+    return out
 
 
 def lan_news(lan: LanView, heard: LanHeard) -> list[str]:
@@ -56,10 +86,13 @@ def lan_news(lan: LanView, heard: LanHeard) -> list[str]:
                    f"lanomino join {lan.address}")
         if lan.fingerprint:
             out.append(f"Host key fingerprint: {lan.fingerprint}.")
-    roster = tuple(lan.roster)
+    roster = tuple((r.seat, r.name, r.kind, r.connected) for r in lan.roster)
     if roster and roster != heard.roster:
         heard.roster = roster
         out.append(_seats(lan))
+    if roster:
+        rows = [(r.seat, r.name, r.away) for r in lan.roster]
+        out += table_news(heard.table, lan.watchers, lan.move_clock_s, rows)
     if lan.status and lan.status != heard.status:
         heard.status = lan.status
         out.append(sentence(lan.status))

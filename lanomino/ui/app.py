@@ -1,4 +1,5 @@
-"""The one place an ``Application`` is built."""
+"""The full-screen front end: the one place an ``Application`` is built, and the controller's
+``Frontend`` over it."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import DynamicStyle
 
+from lanomino.ui.history import ReplayView
 from lanomino.ui.keys import activate_menu, load_key_bindings
 from lanomino.ui.layout import build_layout
-from lanomino.ui.state import Intent, UiState
+from lanomino.ui.state import Intent, QuitApp, Screen, UiState
 from lanomino.ui.style import build_style, colour_allowed
 
 
@@ -37,3 +39,35 @@ def build_app(
     app.ttimeoutlen = 0.05  # Esc reacts at once instead of waiting for a longer sequence
     app.timeoutlen = 0.05
     return app
+
+
+class AppFrontend:
+    """The full-screen app as the client controller's ``Frontend``."""
+
+    def __init__(self, app: Application[int]) -> None:
+        self.app = app
+
+    def redraw(self) -> None:
+        self.app.invalidate()
+
+    def bell(self) -> None:
+        self.app.output.bell()
+
+    def exit(self) -> None:
+        app = self.app
+        if app.is_running and not app.future.done():  # type: ignore[union-attr]
+            app.exit(result=0)
+
+
+def show_replay(view: ReplayView) -> None:
+    """Step through ``view`` full screen until the reader leaves it."""
+    ui = UiState(screen=Screen.REPLAY)
+    ui.replay = view
+    view.quit_on_leave = True
+
+    def intents(intent: Intent) -> None:
+        if isinstance(intent, QuitApp):
+            app.exit(result=0)
+
+    app = build_app(ui, intents)
+    app.run()

@@ -242,6 +242,7 @@ class SeatInfo:
     name: str
     kind: str  # host, human, bot
     connected: bool = True
+    away: bool = False  # out of time on the move clock: the table's bot plays the seat
 
 
 @dataclass

@@ -293,7 +293,7 @@ def test_a_refused_join_ends_as_refused_with_exit_status_3_and_not_as_a_host_ste
         tmp_path: Path) -> None:
     """How a node's match ended is in typed fields of its outcome (``refused``, ``stepped_down``),
     not read back out of its reason's words: ``lanomino join`` exits 3 for a refusal."""
-    from lanomino.commands.join import exit_status
+    from lanomino.client.headless import exit_status
 
     async def main() -> None:
         host = HostNode(data_dir=tmp_path / "host", rules=Rules.classic(target=1),

@@ -322,7 +322,8 @@ def test_the_question_about_a_new_host_is_wrapped_to_the_terminal_between_words(
 ) -> None:
     """At 60 columns the terminal itself broke 'fingerprint 6d4' / '9-a86f-…' mid-word."""
     from lanomino.client.address import Resolved, Trust
-    from lanomino.commands.join import trust_host
+    from lanomino.client.find import HostBook
+    from lanomino.commands.join import consent
     from lanomino.fair.identity import Identity
     from lanomino.net.keys import DirectAddress, raw_to_z85
 
@@ -331,7 +332,8 @@ def test_the_question_about_a_new_host_is_wrapped_to_the_terminal_between_words(
                      identity.public_key)
     monkeypatch.setenv("COLUMNS", "60")
     monkeypatch.setattr("builtins.input", lambda prompt: "y")
-    trust_host(found, tmp_path, ask=True)
+    with HostBook.open(tmp_path) as hosts:
+        hosts.decide(found, consent)
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) > 1 and all(len(line) <= 59 for line in lines)
     assert any(found.fingerprint in line for line in lines)  # the fingerprint in one piece

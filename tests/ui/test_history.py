@@ -18,7 +18,7 @@ from playkit import log_local, play_local  # noqa: E402
 from test_keys import DOWN, LEFT, RIGHT, UP, run_keys  # noqa: E402
 
 from lanomino.client.controller import Controller  # noqa: E402
-from lanomino.client.logbook import logged_replay  # noqa: E402
+from lanomino.client.replay import document_view  # noqa: E402
 from lanomino.engine import Rules, TilePlayed, parse_tile  # noqa: E402
 from lanomino.localgame import LocalMatch, make_config  # noqa: E402
 from lanomino.store import PlayLog, open_store  # noqa: E402
@@ -92,7 +92,7 @@ def test_history_keys_move_switch_tabs_and_ask_for_a_replay(logged) -> None:
 
 
 def _replay(log: PlayLog, match_id: int) -> ReplayView:
-    return logged_replay(log.get(match_id).document, f"Match #{match_id}")
+    return document_view(log.get(match_id).document, f"Match #{match_id}")
 
 
 def test_a_replay_reveals_every_hand_and_steps_move_by_move(logged) -> None:

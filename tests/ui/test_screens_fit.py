@@ -117,7 +117,7 @@ def test_the_replay_viewer_fits_every_step_of_a_golden_record() -> None:
     import json
     from pathlib import Path
 
-    from lanomino.commands.replay import replay_view
+    from lanomino.client.replay import replay_view
     from lanomino.record import parse_record
 
     golden = Path(__file__).resolve().parents[1] / "golden"

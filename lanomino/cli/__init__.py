@@ -1,7 +1,9 @@
-"""Command line entry point.
+"""Command line entry point: ``main()`` and the command table.
 
 Every subcommand lives in ``lanomino/commands/<name>.py`` with ``add_arguments(parser)`` and
-``run(args) -> int``. Only the module of the subcommand being run is imported (``lanomino --help``
+``run(args) -> int``: it parses, then calls the client (``lanomino.client``) or a lower package.
+The option groups several commands share are in ``cli/options.py``, the printing helpers in
+``cli/output.py``. Only the module of the subcommand being run is imported (``lanomino --help``
 and ``--version`` import none), and command modules import heavy libraries (zmq, zeroconf,
 prompt_toolkit) only inside ``run``, so start-up stays fast (scripts/bench_startup.py).
 """
@@ -14,6 +16,8 @@ import sys
 from collections.abc import Sequence
 
 from lanomino import __version__
+from lanomino.cli.errors import CliError
+from lanomino.client import ClientError
 
 # (name, module, one-line help). Order is the order shown by --help.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
@@ -38,10 +42,6 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("hint", "lanomino.commands.hint",
      "what Expert would play at a point of a game record, and why"),
 )
-
-
-class CliError(Exception):
-    """A user error on the command line: printed without a traceback, exit status 2."""
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     module = importlib.import_module(args._module)
     try:
         result: int = module.run(args)
-    except CliError as exc:
+    except (CliError, ClientError) as exc:
         print(f"lanomino {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

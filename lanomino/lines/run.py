@@ -8,29 +8,23 @@ The front end sends the controller intents and reads the ``UiState`` it keeps.
 
 from __future__ import annotations
 
-import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import asyncio
     from collections.abc import Callable
 
-    from lanomino.client.controller import Controller
-    from lanomino.ui.state import Intent, Settings, UiState
+    from lanomino.ui.state import Intent, UiState
 
 
-def add_line_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lines", action=argparse.BooleanOptionalAction, default=None,
-                        help="line mode: one sentence per line and typed commands, for screen "
-                             "readers and pipes (default: the lines setting)")
-    parser.add_argument("--words", action=argparse.BooleanOptionalAction, default=None,
-                        help="line mode: say tiles as words, five-three "
-                             "(default: the words setting)")
+class Driver(Protocol):
+    """What the line mode needs of the client's controller."""
 
+    frontend: Any  # set to the ``LineFrontend``
 
-def wants_lines(args: argparse.Namespace, settings: Settings) -> bool:
-    chosen = getattr(args, "lines", None)
-    return bool(settings.lines if chosen is None else chosen)
+    def handle(self, intent: Intent) -> None: ...
+
+    def close(self) -> str: ...
 
 
 class LineFrontend:
@@ -67,18 +61,16 @@ class LineFrontend:
             self.future.set_result(0)
 
 
-def run_lines(args: argparse.Namespace, ui: UiState, controller: Controller,
-              first: Intent | None) -> int:
+def run_lines(ui: UiState, controller: Driver, first: Intent | None, words: bool) -> int:
     """Play in line mode on stdin and stdout until quit or the end of input. Input that is not a
     terminal is taken a line at a time when the game waits for the reader (their turn, a hand's
     end, no game), so a file of commands plays the same way every time."""
     import asyncio
 
-    return asyncio.run(_serve(args, ui, controller, first))
+    return asyncio.run(_serve(ui, controller, first, words))
 
 
-async def _serve(args: argparse.Namespace, ui: UiState, controller: Controller,
-                 first: Intent | None) -> int:
+async def _serve(ui: UiState, controller: Driver, first: Intent | None, words: bool) -> int:
     import asyncio
     import sys
 
@@ -87,9 +79,7 @@ async def _serve(args: argparse.Namespace, ui: UiState, controller: Controller,
 
     loop = asyncio.get_running_loop()
     console = Console(sys.stdin, sys.stdout, prompt=sys.stdin.isatty() and sys.stdout.isatty())
-    words = getattr(args, "words", None)
-    front = LineFront(ui, controller.handle, console.say,
-                      words=ui.settings.words if words is None else bool(words))
+    front = LineFront(ui, controller.handle, console.say, words=words)
     console.waiting = front.waiting
     app = LineFrontend(loop)
     app.on_change = front.refresh

@@ -1,0 +1,206 @@
+"""A node run to its outcome with nobody at a screen: ``host --headless``, ``join --headless``,
+``bot`` and ``watch --headless``.
+
+``run_to_end`` is the one run of a node: start it, run it, close it, and follow the match on when
+the node does more before it is over (a host that stepped down watches the end as a peer of the
+new host), then say the outcome once: one JSON line with ``--json``, else a sentence (on stderr
+when the match did not end). A watcher hears each event as a sentence from no seat: the line
+mode's narrator and the same table news the line mode says (``lines.talk.table_news``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from lanomino.client import ClientError
+from lanomino.client.find import HostBook, Seek
+from lanomino.narrate import plural
+
+if TYPE_CHECKING:
+    from lanomino.client.address import Resolved
+    from lanomino.net.session import Timings
+    from lanomino.node import HostNode, Outcome, PeerNode
+
+Listener = Callable[[object], None]
+
+
+def exit_status(outcome: Outcome) -> int:
+    """A command's exit status: 0 the match ended, 3 the table refused it, 1 it left early."""
+    if outcome.finished:
+        return 0
+    return 3 if outcome.refused else 1
+
+
+async def run_to_end(node: HostNode | PeerNode, listener: Listener, as_json: bool,
+                     opened: Callable[[], None] | None = None) -> Outcome:
+    """Start ``node`` (then ``opened()``), run it to its end (``listener`` hears its events) and
+    close it, then follow the match on as the node does (``follow_on``); with ``as_json`` the
+    outcome is printed as one JSON line. Raises ClientError when the node cannot start."""
+    from lanomino.node import install_quit_handlers
+
+    try:
+        await node.start()
+    except OSError as exc:
+        raise ClientError(str(exc)) from None
+    install_quit_handlers(node)
+    node.subscribe(listener)
+    try:
+        if opened is not None:
+            opened()
+        outcome = await node.run()
+    finally:
+        await node.close()
+    if outcome.rejoin is not None and not as_json:
+        print(f"another seat hosts the table now: following it at {outcome.rejoin}", flush=True)
+    outcome = await node.follow_on(outcome)
+    if as_json:
+        print(json.dumps(outcome.to_json()), flush=True)
+    return outcome
+
+
+def tell_end(node: HostNode | PeerNode, outcome: Outcome, watching: bool = False) -> int:
+    """Say how the match ended (the JSON line was printed already) and give the exit status."""
+    if outcome.finished:
+        checked = "every hand verified" if outcome.verified else "NOT every hand verified"
+        print(f"match over: {_result(node, outcome)}; {plural(outcome.hands, 'hand')}, "
+              f"{checked}; transcript {outcome.transcript}", flush=True)
+    else:
+        print(f"{'stopped watching' if watching else 'left the table'}: {outcome.reason}",
+              file=sys.stderr)
+    return exit_status(outcome)
+
+
+def _result(node: HostNode | PeerNode, outcome: Outcome) -> str:
+    """Who won, in people's words (seats by name, counted from 1; this seat is 'you')."""
+    from lanomino.narrate import Cast, final_result
+
+    rules = node.session.rules
+    if rules is None:
+        return f"scores {list(outcome.scores)}"
+    names = {row.seat: row.name for row in node.seats()}
+    players = 4 if rules.partnership else len(outcome.scores)
+    cast = Cast(tuple(names.get(s, "") for s in range(players)), rules, outcome.seat)
+    return final_result(outcome.winner, outcome.scores, cast)
+
+
+def log_to_stderr() -> None:
+    logging.basicConfig(level=os.environ.get("LANOMINO_LOG", "WARNING").upper(), stream=sys.stderr)
+
+
+async def _found(seek: Seek) -> Resolved:
+    """The table ``seek`` names; a host not met before is refused (nobody is here to ask)."""
+    with HostBook.open(seek.data_dir) as hosts:
+        return await seek.find(hosts, ask=None)
+
+
+def host(node: HostNode, name: str, as_json: bool) -> int:
+    """Host the table ``node`` opens until its match is over, saying where others join it."""
+
+    def opened() -> None:
+        where = node.serving()
+        if as_json:
+            print(json.dumps({"event": "listening", "address": where.address, "port": where.port,
+                              "fingerprint": where.fingerprint,
+                              "peer_id": node.identity.peer_id}), flush=True)
+            return
+        print(f"table {name!r} open at {where.address}", flush=True)
+        print(f"host key fingerprint {where.fingerprint}", flush=True)
+        if where.short_address:
+            print(f"others join with: lanomino join {where.short_address}", flush=True)
+
+    async def main() -> int:
+        outcome = await run_to_end(node, lambda _event: None, as_json, opened)
+        return exit_status(outcome) if as_json else tell_end(node, outcome)
+
+    log_to_stderr()
+    return asyncio.run(main())
+
+
+def play(seek: Seek, as_json: bool, **seat: Any) -> int:
+    """Sit at the table ``seek`` names with a bot playing the seat (``seat``: the ``PeerNode``'s
+    keywords: player, passphrase, timings, level, delay_s, host_port, migration)."""
+    from lanomino.node import PeerNode
+
+    async def main() -> int:
+        found = await _found(seek)
+        node = PeerNode(data_dir=seek.data_dir, address=found.address, source_ip=seek.interface,
+                        table_name=found.name or None, **seat)
+        seated: list[int] = []
+
+        def on_event(event: object) -> None:
+            from lanomino.net.session import Joined
+
+            if as_json and isinstance(event, Joined) and not seated:  # (a script learns the seat)
+                seated.append(event.seat)
+                print(json.dumps({"event": "seated", "seat": event.seat}), flush=True)
+
+        outcome = await run_to_end(node, on_event, as_json)
+        return exit_status(outcome) if as_json else tell_end(node, outcome)
+
+    log_to_stderr()
+    return asyncio.run(main())
+
+
+def watch(seek: Seek, as_json: bool, words: bool, *, player: str, passphrase: str | None,
+          timings: Timings) -> int:
+    """Follow the table ``seek`` names without a seat, one sentence (or JSON line) an event."""
+    from lanomino.node import PeerNode
+
+    async def main() -> int:
+        found = await _found(seek)
+        node = PeerNode(data_dir=seek.data_dir, address=found.address, player=player,
+                        passphrase=passphrase, timings=timings, level=None,
+                        source_ip=seek.interface, table_name=found.name or None, watch=True)
+        outcome = await run_to_end(node, watch_printer(node, as_json, words), as_json)
+        return exit_status(outcome) if as_json else tell_end(node, outcome, watching=True)
+
+    log_to_stderr()
+    return asyncio.run(main())
+
+
+def watch_printer(node: PeerNode, as_json: bool, words: bool,
+                  say: Callable[[str], None] | None = None) -> Listener:
+    """A listener for a watcher's events: sentences (or JSON lines) on stdout (or to ``say``)."""
+    from lanomino.lines.narrator import Narrator
+    from lanomino.lines.talk import TableHeard, table_news
+    from lanomino.net.session import HandVerified, Joined, ObservationChanged, ProtocolProblem
+
+    narrator = Narrator(words=words, plays=False)
+    heard = TableHeard()
+
+    def out(text: str) -> None:
+        if say is not None:
+            say(text)
+        else:
+            print(text, flush=True)
+
+    def on_event(event: object) -> None:
+        if isinstance(event, Joined):
+            out(json.dumps({"event": "watching", "seats": event.seats}) if as_json
+                else f"Watching a table of {event.seats}.")
+        elif isinstance(event, HandVerified):
+            if as_json:
+                out(json.dumps({"event": "hand", "hand": event.hand, "verified": event.ok,
+                                "detail": event.detail}))
+            else:
+                out(f"Hand {event.hand}'s deal {'checks out' if event.ok else 'does NOT check out'}"
+                    f": {event.detail}.")
+        elif isinstance(event, ProtocolProblem) and event.code == "watcher":
+            out(f"Refused: {event.detail}.")
+        elif isinstance(event, ObservationChanged) and not as_json:
+            names = tuple(row.name for row in sorted(node.seats(), key=lambda r: r.seat))
+            for line in narrator.update(event.observation, names):
+                out(line)
+        if as_json or not node.session.joined:
+            return
+        rows = [(r.seat, r.name, r.away) for r in node.seats()]
+        for line in table_news(heard, node.watching(), node.move_clock(), rows):
+            out(line)
+
+    return on_event

@@ -1,0 +1,56 @@
+"""Opening a table: its checks and its host node, one builder for the host form and ``host``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from lanomino.engine import Rules
+
+if TYPE_CHECKING:
+    from lanomino.client.lobby import NetOptions
+    from lanomino.node import HostNode
+    from lanomino.ui.lan import HostTable
+
+MAX_WATCHERS = 64
+
+
+def table_rules(intent: HostTable, watchers: int) -> Rules:
+    """The rules of the table ``intent`` asks for, once everything about it is checked.
+
+    Raises:
+        ValueError: a name the LAN cannot carry, a number of seats the rules do not allow, more
+            bots than seats to fill, an unknown bot level, or a watcher count out of range (the
+            message says which).
+    """
+    from lanomino.bots import get_bot
+    from lanomino.discovery.announce import check_name
+
+    rules = intent.rules or Rules.preset(intent.preset)
+    check_name(intent.name)
+    rules.check_players(intent.seats)
+    if not 0 <= intent.bots < intent.seats:
+        raise ValueError(f"bots must be 0..{intent.seats - 1} at a table of {intent.seats}")
+    get_bot(intent.level)
+    if not 0 <= watchers <= MAX_WATCHERS:
+        raise ValueError(f"watchers must be 0..{MAX_WATCHERS}")
+    return rules
+
+
+def host_node(intent: HostTable, rules: Rules, options: NetOptions, player: str, *,
+              headless: bool = False, port: int | None = None, on: str | None = None,
+              reserve: Mapping[bytes, int] | None = None, reserve_s: float = 60.0) -> HostNode:
+    """The node that hosts ``intent``'s table (``headless``: a bot at its level plays the host's
+    seat); ``port`` and ``on`` (the one address to serve and announce on) override ``options``;
+    ``reserve``: a rematch's seats kept for their players."""
+    from lanomino.node import HostNode
+
+    o = options
+    bind, interfaces = (on, [on]) if on else (o.bind, o.interfaces)
+    return HostNode(data_dir=o.data_dir, rules=rules, rules_name=intent.preset[:64],
+                    seats=intent.seats, bots=intent.bots, level=intent.level, name=intent.name,
+                    player=player, passphrase=intent.passphrase, bind=bind,
+                    port=o.port if port is None else port, timings=o.timings_or_default(),
+                    interfaces=interfaces, headless=headless, announce=o.announce,
+                    watchers=o.watchers, reserve=reserve, reserve_s=reserve_s,
+                    escrow=intent.escrow)
