@@ -321,7 +321,7 @@ def test_bots_use_only_the_random_they_are_given() -> None:
 
 
 def test_cli_start_up_imports_no_heavy_library() -> None:
-    """What ``lanomino --help`` loads: cli.py, every command module, and what they import at
+    """What ``lanomino --help`` loads: cli/, every command module, and what they import at
     module level, followed through lanomino. None of it may import zmq, zeroconf, prompt_toolkit."""
     from lanomino.cli import COMMANDS
 

@@ -115,7 +115,8 @@ def test_resign_asks_once_more() -> None:
 
 def test_the_line_mode_never_loads_prompt_toolkit() -> None:
     code = ("import sys, lanomino.lines.front, lanomino.lines.console, lanomino.lines.run, "
-            "lanomino.client.launch, lanomino.client.controller; print('prompt_toolkit' in sys.modules)")
+            "lanomino.client.launch, lanomino.client.controller; "
+            "print('prompt_toolkit' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          check=True)
     assert out.stdout.strip() == "False"
