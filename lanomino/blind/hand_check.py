@@ -5,8 +5,8 @@ failure decides and names its signer):
 
 1. ``keys``     each holder's key proof holds (else: that holder);
 2. ``reveal``   each holder revealed the secret of its key (else: that holder withheld or lied);
-3. ``shuffle``  each shuffle, from the deck before it, is reproduced by the revealed seed, or, for
-                a lost seed, the stored turn's argument holds; either way the output is the deck
+3. ``shuffle``  each shuffle, from the deck before it, is reproduced by the seed its holder
+                revealed, or, for a lost seed, the stored turn's argument holds; either way the output is the deck
                 the shuffler signed (else: that shuffler);
 4. ``opening``  no "not me" came from a seat that was dealt the tile (else: that seat);
 5. ``moves``    a draw takes the boneyard's next position (else: the host, which names it); a play
@@ -115,15 +115,16 @@ def _shuffles(record: BlindHand, ctx: Context) -> Deck:
     if [e.seat for e in record.shuffles] != list(record.holders):
         raise _Failed("shuffle", record.host, "the record does not list one shuffle per holder "
                       "in seat order")
+    seeds = {r.seat: r.seed for r in record.reveals}
     deck = open_deck(aggregate_key(ctx.keys), ctx.tiles)
     for entry in record.shuffles:
-        deck = _one_shuffle(ctx, entry, deck)
+        deck = _one_shuffle(ctx, entry, seeds.get(entry.seat), deck)
     return deck
 
 
-def _one_shuffle(ctx: Context, entry: ShuffleEntry, before: Deck) -> Deck:
-    if entry.seed is not None:
-        after = gen_shuffle(before, aggregate_key(ctx.keys), entry.seed).deck
+def _one_shuffle(ctx: Context, entry: ShuffleEntry, seed: bytes | None, before: Deck) -> Deck:
+    if seed is not None:
+        after = gen_shuffle(before, aggregate_key(ctx.keys), seed).deck
         if deck_digest(after) != entry.digest:
             raise _Failed("shuffle", entry.seat, "its seed does not reproduce the deck it signed")
         return after

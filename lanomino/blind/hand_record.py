@@ -2,7 +2,7 @@
 
 A record keeps what was signed during the hand and what was revealed at its end, not the decks
 or shares, which it re-derives: the holders' keys with their proofs, each shuffler's output
-digest with the seed it revealed (or, when a seed was lost, the whole turn with its argument),
+digest (and, when its seed was lost, the whole turn with its argument),
 the opening's "not me" answers, the moves with the position each tile came from, each holder's
 revealed key and seed, and the hand's points as the host signed them. Byte fields are lowercase
 hex of the values' own bytes (``rounds.py``). The signatures over these statements are the
@@ -10,7 +10,7 @@ transcript's, as today's; this record is the locked deck's part of a hand.
 
     {"format": "lanomino.blind-hand/1", "algorithm": "lanomino-blind-ristretto255/1",
      "table": hex, "hand": 1, "attempt": 1, "tiles": 28, "host": 0, "holders": [0, 1, 2],
-     "keys": [hex, ...], "shuffles": [{"seat": 0, "deck": hex, "seed": hex}, ...],
+     "keys": [hex, ...], "shuffles": [{"seat": 0, "deck": hex}, ...],
      "opening": [{"seat": 1, "not_me": "6-6"}, ...],
      "moves": [{"seat": 0, "play": "6-6", "end": "left", "pos": 3},
                {"seat": 1, "draw": true, "pos": 15}, {"seat": 2, "pass": true}, ...],
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lanomino.blind.group import BlindError
-from lanomino.blind.hashing import ALGORITHM, SEED_BYTES
+from lanomino.blind.hashing import ALGORITHM
 from lanomino.blind.rounds import KeyAnnouncement, Reveal, ShuffleTurn
 from lanomino.engine import DRAW, PASS, Action, Draw, End, Pass, Play, Tile, parse_tile
 from lanomino.engine.errors import TileError
@@ -34,11 +34,10 @@ FORMAT = "lanomino.blind-hand/1"
 
 @dataclass(frozen=True, slots=True)
 class ShuffleEntry:
-    """A shuffler's signed output digest and its revealed seed, or its whole turn if lost."""
+    """A shuffler's signed output digest; its whole turn too when its seed was lost."""
 
     seat: int
     digest: bytes
-    seed: bytes | None = None
     turn: ShuffleTurn | None = None
 
 
@@ -127,12 +126,11 @@ def _shuffle(entry: object, tiles: int) -> ShuffleEntry:
         raise BlindError("a shuffle must be an object")
     seat = _int(entry.get("seat"), "a shuffle's seat", high=255)
     digest = _hex(entry.get("deck"), "a shuffle's deck digest")
-    seed = None if entry.get("seed") is None else _hex(entry["seed"], "a shuffle's seed")
-    if len(digest) != 32 or (seed is not None and len(seed) != SEED_BYTES):
-        raise BlindError("a deck digest and a seed are 32 bytes each")
+    if len(digest) != 32:
+        raise BlindError("a deck digest is 32 bytes")
     turn = (None if entry.get("turn") is None
             else ShuffleTurn.from_bytes(_hex(entry["turn"], "a shuffle's turn"), tiles))
-    return ShuffleEntry(seat, digest, seed, turn)
+    return ShuffleEntry(seat, digest, turn)
 
 
 def parse_blind_hand(obj: Mapping[str, object]) -> BlindHand:
@@ -142,7 +140,7 @@ def parse_blind_hand(obj: Mapping[str, object]) -> BlindHand:
     table = _hex(obj.get("table"), "the table id")
     tiles = _int(obj.get("tiles"), "the deck size", 1, 91)
     holders = tuple(_int(s, "a holder", high=255) for s in _list(obj.get("holders"), "holders"))
-    return BlindHand(
+    record = BlindHand(
         table, _int(obj.get("hand"), "the hand"), _int(obj.get("attempt"), "the attempt"),
         tiles, _int(obj.get("host"), "the host's seat", high=255), holders,
         tuple(KeyAnnouncement.from_bytes(_hex(k, "a key")) for k in _list(obj.get("keys"),
@@ -155,6 +153,19 @@ def parse_blind_hand(obj: Mapping[str, object]) -> BlindHand:
         tuple(Reveal.from_bytes(_hex(r, "a reveal")) for r in _list(obj.get("reveals"),
                                                                      "reveals")),
         tuple(_int(p, "points") for p in _list(obj.get("points"), "points")))
+    _check_layout(record)
+    return record
+
+
+def _check_layout(record: BlindHand) -> None:
+    """One key per holder and at most one reveal each, in seat order; the holders in order."""
+    if list(record.holders) != sorted(set(record.holders)) or not record.holders:
+        raise BlindError("holders are distinct seats in seat order")
+    if tuple(k.seat for k in record.keys) != record.holders:
+        raise BlindError("the keys are one per holder, in seat order")
+    seats = [r.seat for r in record.reveals]
+    if seats != sorted(set(seats)) or not set(seats) <= set(record.holders):
+        raise BlindError("the reveals are at most one per holder, in seat order")
 
 
 def format_blind_hand(record: BlindHand) -> dict[str, object]:
@@ -175,8 +186,6 @@ def format_blind_hand(record: BlindHand) -> dict[str, object]:
 
     def shuffle(e: ShuffleEntry) -> dict[str, object]:
         out: dict[str, object] = {"seat": e.seat, "deck": e.digest.hex()}
-        if e.seed is not None:
-            out["seed"] = e.seed.hex()
         if e.turn is not None:
             out["turn"] = e.turn.to_bytes().hex()
         return out

@@ -113,21 +113,23 @@ class Share:
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
-    """``blind.reveal`` at the hand's end: the holder's secret key and its shuffle seed."""
+    """``blind.reveal`` at the hand's end: the holder's secret key and its shuffle seed (None
+    when the seed was lost: its shuffle is then checked by its stored argument)."""
 
     seat: int
     secret: int
-    seed: bytes
+    seed: bytes | None
 
     def to_bytes(self) -> bytes:
-        """Seat (1), x (32), the shuffle seed (32)."""
-        return bytes([self.seat]) + scalar_bytes(self.secret) + self.seed
+        """Seat (1), x (32), then the shuffle seed (32) unless it was lost."""
+        return bytes([self.seat]) + scalar_bytes(self.secret) + (self.seed or b"")
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Reveal:
         """Raises: BlindError."""
-        _sized(data, 1 + 32 + SEED_BYTES, "a reveal")
-        return cls(data[0], parse_scalar(data[1:33]), data[33:])
+        if len(data) not in (33, 33 + SEED_BYTES):
+            raise BlindError(f"a reveal is 33 or {33 + SEED_BYTES} bytes, not {len(data)}")
+        return cls(data[0], parse_scalar(data[1:33]), data[33:] or None)
 
 
 def shares_to_bytes(shares: Iterable[Share]) -> bytes:
@@ -254,6 +256,8 @@ def check_reveal(ctx: Context, reveal: Reveal, before: Deck, turn: ShuffleTurn) 
     """
     if base_mul(reveal.secret) != ctx.key_of(reveal.seat):
         raise BlindFault(reveal.seat, "revealed a secret that is not its key")
+    if reveal.seed is None:
+        raise BlindFault(reveal.seat, "withheld its shuffle seed")
     if gen_shuffle(before, aggregate_key(ctx.keys), reveal.seed).deck != turn.deck:
         raise BlindFault(reveal.seat, "its seed does not reproduce the deck it sent")
 

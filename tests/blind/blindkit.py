@@ -158,8 +158,7 @@ def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = No
     record = BlindHand(
         TABLE, 1, 1, TILES, 0, dealt.ctx.holders,
         tuple(h.announce() for h in dealt.holders),
-        tuple(ShuffleEntry(t.seat, deck_digest(t.deck), h.reveal().seed)
-              for t, h in zip(dealt.round.turns, dealt.holders, strict=True)),
+        tuple(ShuffleEntry(t.seat, deck_digest(t.deck)) for t in dealt.round.turns),
         tuple(opening), tuple(moves), tuple(h.reveal() for h in dealt.holders), points)
     return record, before
 

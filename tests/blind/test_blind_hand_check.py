@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 
 import pytest
-from blindkit import play_hand
+from blindkit import play_hand, run_deal
 
 from lanomino.blind.group import BlindError
 from lanomino.blind.hand_check import check_blind_hand
@@ -76,12 +76,32 @@ def test_a_withheld_or_false_key_names_its_holder(three) -> None:  # type: ignor
 
 def test_a_seed_that_does_not_reproduce_the_signed_deck_names_the_shuffler(three) -> None:  # type: ignore[no-untyped-def]
     record, before = three
-    entries = list(record.shuffles)
-    entries[1] = replace(entries[1], seed=bytes(32))
-    assert verdict_of(replace(record, shuffles=tuple(entries)), before)[:2] == ("shuffle", 1)
-    entries[1] = replace(entries[1], seed=None)
-    check, culprit, reason = verdict_of(replace(record, shuffles=tuple(entries)), before)
+    reveals = list(record.reveals)
+    reveals[1] = replace(reveals[1], seed=bytes(32))
+    check, culprit, reason = verdict_of(replace(record, reveals=tuple(reveals)), before)
+    assert (check, culprit, reason) == ("shuffle", 1, "its seed does not reproduce the deck it "
+                                        "signed")
+    reveals[1] = replace(reveals[1], seed=None)
+    check, culprit, reason = verdict_of(replace(record, reveals=tuple(reveals)), before)
     assert (check, culprit, reason) == ("shuffle", 1, "withheld its shuffle seed")
+
+
+def test_a_lost_seed_is_made_good_by_the_stored_argument_and_a_bad_one_is_named() -> None:
+    record, before = play_hand(3, rng_seed=5)
+    dealt = run_deal(3)  # the same seeds: the same turns as the record's
+    reveals = list(record.reveals)
+    reveals[2] = replace(reveals[2], seed=None)
+    entries = list(record.shuffles)
+    entries[2] = replace(entries[2], turn=dealt.round.turns[2])
+    lost = replace(record, reveals=tuple(reveals), shuffles=tuple(entries))
+    assert check_blind_hand(lost, before).ok
+    assert parse_blind_hand(json.loads(json.dumps(format_blind_hand(lost)))) == lost
+    turn = dealt.round.turns[2]
+    forged = replace(turn, argument=replace(turn.argument, s1=turn.argument.s1 + 1))
+    entries[2] = replace(entries[2], turn=forged)
+    bad = replace(lost, shuffles=tuple(entries))
+    check, culprit, reason = verdict_of(bad, before)
+    assert (check, culprit) == ("shuffle", 2) and "argument does not hold" in reason
 
 
 def test_a_false_not_me_names_its_signer(three) -> None:  # type: ignore[no-untyped-def]
