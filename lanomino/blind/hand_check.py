@@ -6,8 +6,8 @@ failure decides and names its signer):
 1. ``keys``     each holder's key proof holds (else: that holder);
 2. ``reveal``   each holder revealed the secret of its key (else: that holder withheld or lied);
 3. ``shuffle``  each shuffle, from the deck before it, is reproduced by the seed its holder
-                revealed, or, for a lost seed, the stored turn's argument holds; either way the output is the deck
-                the shuffler signed (else: that shuffler);
+                revealed, or, for a lost seed, the stored turn's argument holds; either way the
+                output is the deck the shuffler signed (else: that shuffler);
 4. ``opening``  no "not me" came from a seat that was dealt the tile (else: that seat);
 5. ``moves``    a draw takes the boneyard's next position (else: the host, which names it); a play
                 comes from a position the seat holds and that holds the tile (else: the seat);
