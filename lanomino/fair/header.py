@@ -12,6 +12,7 @@ from lanomino.fair.statements import header_digest, header_of
 from lanomino.fair.transcript_model import FORMAT as FORMAT
 
 HEADER_FIELDS = ("format", "algorithm", "table", "rules", "players", "keys")
+MAX_MOVE_CLOCK_MS = 86_400_000  # (the header's ``move_clock``: null, or ms a move)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,9 +22,14 @@ class MatchHeader:
     rules: dict[str, Any]  # the rules' spec as the host wrote it (``Rules.from_spec`` reads it)
     players: tuple[str, ...]
     keys: tuple[bytes, ...]  # each seat's Ed25519 public key, in seat order
+    # ms a move (None: no move clock: only a seat moves or resigns itself, a seat that left aside)
+    move_clock: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return header_of(self.table, self.algorithm, self.rules, self.players, self.keys)
+        # (a table without a move clock does not say so yet: the verifier would refuse the host's
+        # resignation of a seat that left, which that seat cannot sign)
+        return header_of(self.table, self.algorithm, self.rules, self.players, self.keys,
+                         False if self.move_clock is None else self.move_clock)
 
     def digest(self) -> str:
         """What the seats' header signatures and every move statement name the match by."""

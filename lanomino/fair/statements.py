@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from lanomino.engine import DRAW, PASS, RESIGN, Action, Play
 from lanomino.fair.canonical import digest
-from lanomino.fair.transcript_model import FORMAT
+from lanomino.fair.transcript_model import FORMAT, MOVE_CLOCK
 
 
 def header_of(
     table: bytes, algorithm: str, rules_spec: dict[str, Any], players: Sequence[str],
-    keys: Sequence[bytes],
+    keys: Sequence[bytes], move_clock: int | None | Literal[False] = False,
 ) -> dict[str, Any]:
-    return {"format": FORMAT, "algorithm": algorithm, "table": table.hex(), "rules": rules_spec,
-            "players": list(players), "keys": [k.hex() for k in keys]}
+    """The match header. ``move_clock``: ms a move, or None: the table has no move clock (a
+    table hosted now says which); False: not said (as in a transcript written before)."""
+    header = {"format": FORMAT, "algorithm": algorithm, "table": table.hex(), "rules": rules_spec,
+              "players": list(players), "keys": [k.hex() for k in keys]}
+    return header if move_clock is False else {**header, MOVE_CLOCK: move_clock}
 
 
 def header_digest(header: dict[str, Any]) -> str:

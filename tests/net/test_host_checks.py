@@ -4,20 +4,22 @@ fair/chain.py): a host patched to cheat is caught with its own signed words as t
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hostile import plays_for  # noqa: E402
-from sessionkit import Table  # noqa: E402
+from hostile import plays_for, resigns  # noqa: E402
+from sessionkit import FAST, Table  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.chain import Fork, genesis, head_statement, heads, link  # noqa: E402
 from lanomino.fair.identity import Identity, KeyRing  # noqa: E402
+from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.fair_round import HandDeal  # noqa: E402
-from lanomino.net.session import HostCaught, MatchOver  # noqa: E402
+from lanomino.net.session import HostCaught, MatchOver, TranscriptUpdated  # noqa: E402
 
 
 def caught(table: Table) -> list[list[HostCaught]]:
@@ -84,3 +86,49 @@ def test_a_head_the_host_signed_wrong_is_caught(monkeypatch: pytest.MonkeyPatch)
     table.run(lambda: all(caught(table)), max_time=60)
     for proof in caught(table):
         assert proof[0].check == "head" and proof[0].evidence["index"] == 2
+
+
+@pytest.mark.parametrize("away", [True, False])
+def test_at_a_table_without_a_move_clock_the_host_cannot_move_for_a_connected_seat(
+        away: bool) -> None:
+    table = Table(Rules.preset("classic"), 3, seed=11)
+    forged = plays_for(table.host, 2, away=away, limit=1)
+    table.run(lambda: bool(forged) and all(caught(table)), max_time=60)
+    assert table.host.shared.header is not None and table.host.shared.header.move_clock is None
+    for proof in caught(table):
+        assert proof[0].check == "move-signature"
+        assert "at a table without a move clock" in proof[0].detail
+
+
+def test_at_a_table_with_a_move_clock_the_host_cannot_move_for_a_seat_that_is_not_away() -> None:
+    table = Table(Rules.preset("classic"), 3, seed=11, timings=replace(FAST, move_s=5.0))
+    forged = plays_for(table.host, 2, away=True, limit=1)
+    table.run(lambda: bool(forged) and all(caught(table)), max_time=60)
+    assert table.host.shared.header is not None and table.host.shared.header.move_clock == 5000
+    for proof in caught(table):
+        assert "seat 3 is not away" in proof[0].detail
+
+
+def test_the_host_cannot_resign_a_seat_that_has_not_left() -> None:
+    table = Table(Rules.preset("classic"), 3, seed=13)
+    done = resigns(table.host, 1, at=1)
+    table.run(lambda: done() and all(caught(table)), max_time=60)
+    for proof in caught(table):
+        assert proof[0].check == "move-signature"
+        assert "but by the host, and seat 2 has not left" in proof[0].detail
+    victim = table.slots[0].session
+    assert victim.view is not None and victim.view.active[1]  # its seat still plays here
+
+
+def test_the_match_header_declares_the_move_clock_and_the_transcript_verifies() -> None:
+    timed = Table(Rules.preset("classic"), 2, seed=17, timings=replace(FAST, move_s=30.0))
+    timed.run(timed.over)
+    plain = Table(Rules.preset("classic"), 2, seed=17)
+    plain.run(plain.over)
+    docs = [next(e.transcript for e in reversed(t.slots[0].events)
+                 if isinstance(e, TranscriptUpdated)) for t in (timed, plain)]
+    assert docs[0]["move_clock"] == 30000 and "move_clock" not in docs[1]
+    assert all(verify_transcript(doc).ok for doc in docs)
+    changed = {**docs[0], "move_clock": 1000}  # every seat signed the clock with the header
+    assert verify_transcript(changed).failure is not None
+    assert verify_transcript(changed).failure.check == "header"

@@ -48,7 +48,8 @@ class Dealing:
     def start_header(self) -> None:
         seats = [s for s in self.t.seats if s is not None]
         self.t.header = MatchHeader(self.t.table, ALGORITHM, self.t.rules_spec,
-                                    tuple(s.name for s in seats), tuple(s.identity for s in seats))
+                                    tuple(s.name for s in seats), tuple(s.identity for s in seats),
+                                    self.t.move_clock_ms)
         self.t.digest = self.t.header.digest()
         self.t.header_sigs = {n: p.identity.sign_statement(header_statement(self.t.digest, n))
                             for n, p in self.t.local.items()}

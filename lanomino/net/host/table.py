@@ -227,10 +227,15 @@ class Table:
         if bots:
             self.send(seat, m.Bots(bots))
 
-    def broadcast_roster(self) -> None:
+    @property
+    def move_clock_ms(self) -> int | None:
+        """The move clock in ms (None: the table has none), as the roster and the header say."""
         clock = self.timings.move_s
+        return None if clock is None else max(1, round(clock * 1000))
+
+    def broadcast_roster(self) -> None:
         roster = m.Roster(tuple(self.roster()), self.players, len(self.watchers), self.watchers.cap,
-                          None if clock is None else max(1, round(clock * 1000)))
+                          self.move_clock_ms)
         for s in self.audience():
             self.send(s, roster)
         self.publish(roster)

@@ -4,9 +4,10 @@ Every ``update`` carries the move as its seat signed it and the host's signature
 after it (fair/chain.py). A seat or watcher applies it only when both hold:
 
 - the move is signed by its seat (a host-side bot's seat: the key in the header, or the key a new
-  host adopted it under, which the roster shows); the host may sign only a resignation (a seat
-  that left cannot sign its departure) or a move the table made for a seat out of time (marked
-  ``away``);
+  host adopted it under, which the roster shows). The host may sign only the resignation of a
+  seat the roster shows has left (it cannot sign its departure), and, at a table whose signed
+  match header declares a move clock, a move marked ``away`` that the table's bot made for a seat
+  the roster shows out of time (that seat disputes it if its clock had not run out);
 - the host's signature covers the head this seat computes itself from the head before and the
   move: the host has put its name to exactly this log.
 
@@ -24,6 +25,7 @@ from lanomino.engine import Resign
 from lanomino.engine.errors import seat_name
 from lanomino.fair.chain import Fork, extend, genesis, head_statement, link
 from lanomino.fair.transcript import move_statement
+from lanomino.net.election import entry_of
 from lanomino.net.session_base import HostCaught
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.values import parse_move
@@ -88,12 +90,20 @@ class Arrival:
         if any(p.ring.verify_statement(key, body.signature, statement)
                for key in self._keys_of(seat)):
             return None
-        by_host = p.ring.verify_statement(host_key, body.signature, statement)
-        if by_host and (isinstance(action, Resign) or body.away):
-            return None
         who = seat_name(seat)
-        return "move-signature", (f"move {body.index + 1} ({who}: {action}) is not signed by "
-                                  f"{who}" + (" but by the host" if by_host else ""))
+        what = f"move {body.index + 1} ({who}: {action}) is not signed by {who}"
+        if not p.ring.verify_statement(host_key, body.signature, statement):
+            return "move-signature", what
+        entry = entry_of(p.roster, seat)
+        if isinstance(action, Resign):
+            if entry is not None and entry.left:
+                return None  # a seat that left cannot sign its departure
+            return "move-signature", f"{what} but by the host, and {who} has not left"
+        if p.header is None or p.header.move_clock is None:
+            return "move-signature", f"{what} but by the host, at a table without a move clock"
+        if not body.away or entry is None or not entry.away:
+            return "move-signature", f"{what} but by the host, and {who} is not away"
+        return None  # the table's bot moved for a seat out of time (the seat may dispute it)
 
     def _keys_of(self, seat: int) -> list[bytes]:
         """The keys ``seat`` may sign with: the header's; a bot's seat, the key a new host adopted

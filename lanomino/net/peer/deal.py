@@ -250,7 +250,8 @@ class PeerDealing:
             return
         transcript = parse_transcript({**doc, "end": doc["end"]})
         self.p.header = MatchHeader(transcript.table, transcript.algorithm, transcript.rules_spec,
-                                    transcript.players, transcript.keys)
+                                    transcript.players, transcript.keys,
+                                    transcript.move_clock)
         self.p.digest, self.p.keys = transcript.header_digest, list(transcript.keys)
         self.p.table = transcript.table
         self.p.doc = doc

@@ -7,7 +7,7 @@ from dataclasses import fields
 from typing import Annotated, Any, TypeVar, get_type_hints
 
 from lanomino.fair.attempt import DealAttempt, Echo, SignedCommitment
-from lanomino.fair.header import FORMAT, TABLE_ID_BYTES, MatchHeader
+from lanomino.fair.header import FORMAT, MAX_MOVE_CLOCK_MS, TABLE_ID_BYTES, MatchHeader
 from lanomino.fair.reshuffle import Claim
 from lanomino.fair.transcript_model import Abandoned
 from lanomino.net.errors import RemoteProtocolError
@@ -105,12 +105,15 @@ HEADER_ENTRY: dict[str, Check] = {
 def header_entry(value: Any, where: str) -> MatchHeader:
     """A match's header: its fields checked, the table id and the keys as bytes (the rules' spec
     stays JSON: ``Rules.from_spec`` reads it)."""
-    h = check_fields(obj(value, where), HEADER_ENTRY, where)
+    fields = dict(obj(value, where))
+    clock = optional(integer(1, MAX_MOVE_CLOCK_MS))(fields.pop("move_clock", None),
+                                                    f"{where}.move_clock")
+    h = check_fields(fields, HEADER_ENTRY, where)
     if h["format"] != FORMAT:
         raise RemoteProtocolError(f"field '{where}.format': expected {FORMAT!r}")
     if not 2 <= len(h["keys"]) == len(h["players"]):
         raise RemoteProtocolError(f"field '{where}.keys': one key for each of 2 or more players")
-    return MatchHeader(h["table"], h["algorithm"], h["rules"], h["players"], h["keys"])
+    return MatchHeader(h["table"], h["algorithm"], h["rules"], h["players"], h["keys"], clock)
 
 
 CLAIM_ENTRY: dict[str, Check] = {"seat": SEAT, "dealt": listof(TILE_TEXT, 28),
