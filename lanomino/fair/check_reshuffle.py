@@ -45,7 +45,9 @@ def check_reshuffled(c: Checker, state: GameState, hand: HandLog) -> None:
         world = rs.world_at(state, len(hand.deals), r.opener, claims,
                             [(mv.seat, mv.action) for mv in hand.moves[:r.at]])
     except rs.ReshuffleError as exc:
-        blame = new_host if exc.seat is None else Blamed.player(exc.seat)
+        # A claimant whose own signed moves refute its own signed claim is to blame; anything
+        # else the new host signed off when it bound the claims to the log it signed.
+        blame = Blamed.player(exc.seat) if exc.seat in claims else new_host
         raise c.fail(exc.check, blame, f"before the re-shuffle: {exc}") from None
     derived = DerivedDeal(tuple(map(tuple, world.deal)), tuple(world.boneyard), False)
     attempts = len(hand.deals)

@@ -123,24 +123,21 @@ def test_tampering_with_a_reshuffled_hand_is_caught(
         assert report.failure.blame == "the new host (seat 3)", report.failure.describe()
 
 
-def test_a_signed_claim_that_does_not_fit_the_moves_blames_its_seat(played: Played) -> None:
-    """A survivor that claims a draw it never made signs a lie: its seat is blamed."""
-    doc, keys = copy.deepcopy(played[0]), played[1]
-    h = _hand(doc)
-    r = h["reshuffled"]
-    claim = r["claims"][1]
-    held = set(claim["dealt"]) | set(claim["drawn"])
-    held |= {c for other in r["claims"] for c in other["dealt"] + other["drawn"]}
-    spare = ("6-6", "5-5", "4-4", "3-3", "2-2", "1-1", "0-0", "6-0")
-    claim["drawn"].append(next(t for t in spare if t not in held))
+def _claim_and_bind(doc: dict[str, Any], keys: dict[int, Identity], index: int,
+                    change: Callable[[dict[str, Any]], None]) -> None:
+    """Claimant ``index`` signs a changed claim (``change``); the new host colludes: it binds the
+    claims into its set, both survivors echo it, and it signs the hand's log again."""
     from lanomino.fair.transcript import parse_transcript
 
+    h = _hand(doc)
+    r = h["reshuffled"]
+    claim = r["claims"][index]
+    change(claim)
     header = parse_transcript(doc).header_digest
     statement = rs.claim_statement(header, h["hand"], r["term"], claim["seat"],
                                    [parse_tile(t) for t in claim["dealt"]],
                                    [parse_tile(t) for t in claim["drawn"]])
     claim["signature"] = keys[claim["seat"]].sign_statement(statement).hex()
-    # the new host (seat 2) colludes: it binds the lie into its set, and both survivors echo it
     ctx = rs.ReshuffleContext(bytes.fromhex(doc["table"]), h["hand"], r["term"])
     claims = parse_transcript(doc).hands[h["hand"] - 1].reshuffled.claims  # type: ignore[union-attr]
     set_ = rs.set_statement(header, ctx, r["host"], r["at"], r["opener"], rs.claims_digest(claims),
@@ -151,9 +148,48 @@ def test_a_signed_claim_that_does_not_fit_the_moves_blames_its_seat(played: Play
         echo = rs.echo_statement(header, ctx, e["seat"], set_digest(set_))
         e["signature"] = keys[e["seat"]].sign_statement(echo).hex()
     _new_host_signs_the_log_again(doc, keys)
+
+
+def test_a_signed_claim_that_does_not_fit_the_moves_blames_its_seat(played: Played) -> None:
+    """A survivor that claims a draw it never made signs a lie: its seat is blamed."""
+    doc, keys = copy.deepcopy(played[0]), played[1]
+    r = _hand(doc)["reshuffled"]
+    held = {c for other in r["claims"] for c in other["dealt"] + other["drawn"]}
+    spare = ("6-6", "5-5", "4-4", "3-3", "2-2", "1-1", "0-0", "6-0")
+    _claim_and_bind(doc, keys, 1,
+                    lambda claim: claim["drawn"].append(next(t for t in spare if t not in held)))
     report = verify_transcript(doc)
     assert report.failure is not None
-    assert (report.failure.check, report.failure.blame) == ("claim", f"seat {claim['seat'] + 1}")
+    seat = r["claims"][1]["seat"]
+    assert (report.failure.check, report.failure.blame) == ("claim", f"seat {seat + 1}")
+
+
+def test_a_claim_that_another_seats_move_refutes_is_the_new_hosts(played: Played) -> None:
+    """A claimant claims a tile that a seat nobody vouches for played before the re-shuffle: one
+    of two seats signed a falsehood, which the file cannot tell; the new host bound both into the
+    log it signed, which it must not (it checks the claims against the log): it is to blame."""
+    doc, keys = copy.deepcopy(played[0]), played[1]
+    h = _hand(doc)
+    r = h["reshuffled"]
+    claimants = {c["seat"] for c in r["claims"]}
+    played_by_others = [m["play"] for m in h["moves"][:r["at"]]
+                        if "play" in m and m["seat"] not in claimants]
+    if not played_by_others:
+        pytest.skip("no seat without a claim played before the re-shuffle in this match")
+    tile = played_by_others[-1]
+    choices = [(n, i) for n, claim in enumerate(r["claims"]) for i, t in enumerate(claim["dealt"])
+               if t not in {m.get("play") for m in h["moves"] if m["seat"] == claim["seat"]}]
+    if not choices:
+        pytest.skip("each claimant played every tile it was dealt")
+    n, i = choices[0]
+
+    def claim_it(claim: dict[str, Any]) -> None:  # (a tile it never played: no lie of its own)
+        claim["dealt"][i] = tile
+
+    _claim_and_bind(doc, keys, n, claim_it)
+    report = verify_transcript(doc)
+    assert report.failure is not None
+    assert report.failure.blame == "the new host (seat 3)", report.failure.describe()
 
 
 def test_the_reshuffle_has_its_own_domain() -> None:
