@@ -6,9 +6,10 @@ derived from the secret and the statement (``hashing.nonce``), so proving needs 
 
 - Key proof (Schnorr), for X = x·B: T = k·B, c = H(ctx, "key", seat, X, T), s = k + c·x.
   Check: s·B = T + c·X.
-- Share proof (Chaum–Pedersen), for D = x·c₁ with X = x·B: T₁ = k·B, T₂ = k·c₁,
-  c = H(ctx, "share", seat, position, X, c₁, D, T₁, T₂), s = k + c·x.
-  Check: s·B = T₁ + c·X and s·c₁ = T₂ + c·D.
+- Equal logarithms (Chaum–Pedersen), for a = x·g and b = x·h: T₁ = k·g, T₂ = k·h,
+  c = H(ctx, domain, seat, label, g, a, h, b, T₁, T₂), s = k + c·x.
+  Check: s·g = T₁ + c·a and s·h = T₂ + c·b. A decryption share is the case g = B, a = X,
+  h = c₁, b = D, domain "share", label the position (u32).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lanomino.blind.group import (
+    BASE,
     ORDER,
     POINT_BYTES,
     SCALAR_BYTES,
@@ -52,8 +54,8 @@ class KeyProof:
 
 
 @dataclass(frozen=True, slots=True)
-class ShareProof:
-    """A Chaum–Pedersen proof that a share and the seat's key have one logarithm."""
+class EqualLogProof:
+    """A Chaum–Pedersen proof of equal logarithms (a share and the seat's key; a blinding)."""
 
     t1: Point
     t2: Point
@@ -63,7 +65,7 @@ class ShareProof:
         return self.t1 + self.t2 + scalar_bytes(self.s)
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> ShareProof:
+    def from_bytes(cls, data: bytes) -> EqualLogProof:
         if len(data) != 2 * POINT_BYTES + SCALAR_BYTES:
             raise BlindError("a share proof is 96 bytes")
         return cls(parse_point(data[:POINT_BYTES]), parse_point(data[POINT_BYTES:2 * POINT_BYTES]),
@@ -85,20 +87,39 @@ def key_proof_holds(ctx: Context, seat: int, key: Point, proof: KeyProof) -> boo
     return base_mul(proof.s) == add(proof.t, mul(c, key))
 
 
+def _times(k: int, point: Point) -> Point:
+    return base_mul(k) if point == BASE else mul(k, point)
+
+
+def prove_equal_logs(ctx: Context, domain: bytes, seat: int, label: bytes, secret: int,
+                     g: Point, h: Point) -> tuple[Point, Point, EqualLogProof]:
+    """(a, b, proof) with a = x·g and b = x·h: a Chaum–Pedersen proof that log_g a = log_h b.
+    The challenge hashes ``label``, g, a, h, b, T₁, T₂ after the context."""
+    a, b = _times(secret, g), mul(secret, h)
+    k = nonce(secret, ctx.prefix(domain, seat), label, g, h)
+    t1, t2 = _times(k, g), mul(k, h)
+    c = challenge(ctx, domain, seat, label, g, a, h, b, t1, t2)
+    return a, b, EqualLogProof(t1, t2, (k + c * secret) % ORDER)
+
+
+def equal_logs_hold(ctx: Context, domain: bytes, seat: int, label: bytes, g: Point, a: Point,
+                    h: Point, b: Point, proof: EqualLogProof) -> bool:
+    """Whether ``proof`` shows log_g a = log_h b for ``seat`` in this context and domain."""
+    c = challenge(ctx, domain, seat, label, g, a, h, b, proof.t1, proof.t2)
+    return (_times(proof.s, g) == add(proof.t1, mul(c, a))
+            and mul(proof.s, h) == add(proof.t2, mul(c, b)))
+
+
 def prove_share(ctx: Context, seat: int, position: int, secret: int, c1: Point
-                ) -> tuple[Point, ShareProof]:
-    """(D, proof) with D = x·c₁, the seat's share of the ciphertext at ``position``."""
-    key, share = base_mul(secret), mul(secret, c1)
-    k = nonce(secret, ctx.prefix(SHARE_DOMAIN, seat), u32(position), c1)
-    t1, t2 = base_mul(k), mul(k, c1)
-    c = challenge(ctx, SHARE_DOMAIN, seat, u32(position), key, c1, share, t1, t2)
-    return share, ShareProof(t1, t2, (k + c * secret) % ORDER)
+                ) -> tuple[Point, EqualLogProof]:
+    """(D, proof) with D = x·c₁, the seat's share of the ciphertext at ``position``:
+    log_B X = log_c₁ D."""
+    _key, share, proof = prove_equal_logs(ctx, SHARE_DOMAIN, seat, u32(position), secret, BASE,
+                                          c1)
+    return share, proof
 
 
 def share_proof_holds(ctx: Context, seat: int, position: int, key: Point, c1: Point,
-                      share: Point, proof: ShareProof) -> bool:
+                      share: Point, proof: EqualLogProof) -> bool:
     """Whether ``share`` is ``seat``'s share of the ciphertext with first half ``c1``."""
-    c = challenge(ctx, SHARE_DOMAIN, seat, u32(position), key, c1, share, proof.t1, proof.t2)
-    return (base_mul(proof.s) == add(proof.t1, mul(c, key))
-            and mul(proof.s, c1) == add(proof.t2, mul(c, share)))
-
+    return equal_logs_hold(ctx, SHARE_DOMAIN, seat, u32(position), BASE, key, c1, share, proof)

@@ -31,7 +31,7 @@ from lanomino.blind.group import (
     scalar_bytes,
 )
 from lanomino.blind.hashing import SEED_BYTES, Context
-from lanomino.blind.proofs import KeyProof, ShareProof, key_proof_holds, share_proof_holds
+from lanomino.blind.proofs import EqualLogProof, KeyProof, key_proof_holds, share_proof_holds
 from lanomino.blind.shuffle_proof import ShuffleArgument, check_shuffle_proof, gen_shuffle
 from lanomino.engine.errors import seat_name
 
@@ -98,7 +98,7 @@ class Share:
     seat: int
     position: int
     point: Point
-    proof: ShareProof
+    proof: EqualLogProof
 
     def to_bytes(self) -> bytes:
         """Seat (1), position (1), D, proof: 130 bytes."""
@@ -108,7 +108,7 @@ class Share:
     def from_bytes(cls, data: bytes) -> Share:
         """Raises: BlindError."""
         _sized(data, 130, "a share")
-        return cls(data[0], data[1], parse_point(data[2:34]), ShareProof.from_bytes(data[34:]))
+        return cls(data[0], data[1], parse_point(data[2:34]), EqualLogProof.from_bytes(data[34:]))
 
 
 @dataclass(frozen=True, slots=True)

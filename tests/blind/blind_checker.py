@@ -94,7 +94,7 @@ def share_ok(t: Table, seat: int, position: int, c1: bytes, share: bytes, proof:
     """Chaum–Pedersen: s·B = T₁ + c·X and s·c₁ = T₂ + c·D."""
     key = t.keys[t.holders.index(seat)]
     t1, t2, s = pt(proof[:32]), pt(proof[32:64]), sc(proof[64:])
-    c = t.hash(b"share", seat, position.to_bytes(4, "big"), key, c1, share, t1, t2)
+    c = t.hash(b"share", seat, position.to_bytes(4, "big"), g(1), key, c1, share, t1, t2)
     return g(s) == plus(t1, smul(c, key)) and smul(s, c1) == plus(t2, smul(c, share))
 
 

@@ -11,8 +11,8 @@ from blindkit import context, run_deal
 from lanomino.blind.deal_round import LockedDeal, Step
 from lanomino.blind.group import BlindError, add, base_mul, parse_point
 from lanomino.blind.proofs import (
+    EqualLogProof,
     KeyProof,
-    ShareProof,
     key_proof_holds,
     prove_key,
     prove_share,
@@ -66,7 +66,7 @@ def test_a_share_proof_holds_for_its_share_only() -> None:
     assert not share_proof_holds(ctx, 0, 21, key, c1, share, proof)  # another position
     assert not share_proof_holds(ctx, 1, 20, ctx.key_of(1), c1, share, proof)
     assert not share_proof_holds(replace(ctx, hand=2), 0, 20, key, c1, share, proof)
-    assert ShareProof.from_bytes(proof.to_bytes()) == proof
+    assert EqualLogProof.from_bytes(proof.to_bytes()) == proof
 
 
 def test_a_wrong_share_is_named_on_arrival() -> None:
