@@ -130,3 +130,30 @@ def test_a_finished_hand_or_a_bad_file_is_refused(
     illegal = record(tmp_path, moves=[{"seat": 0, "play": "1-1"}], name="illegal.json")
     code, _, err = hint(capsys, str(illegal))
     assert code == 2 and "hand 1, move 1" in err
+
+
+def test_hint_takes_a_transcript_as_replay_does_and_says_what_the_record_would(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``replay`` turns a transcript into a record; ``hint`` used to refuse one (issue 31)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent / "fair"))
+    from fairkit import make_transcript
+
+    from lanomino.fair import to_record
+
+    doc = make_transcript("block", players=2, seed=4, target=20)
+    transcript, converted = tmp_path / "t.json", tmp_path / "r.json"
+    transcript.write_text(json.dumps(doc))
+    converted.write_text(json.dumps(to_record(doc)))
+    assert main(["replay", str(transcript), "--json"]) == 0
+    capsys.readouterr()
+    args = ["--hand", "1", "--move", "1", "--json", "--sims", "50", "--budget", "60", "--seed", "2"]
+    code, out, err = hint(capsys, str(transcript), *args)
+    assert code == 0, err
+    assert json.loads(out) == json.loads(hint(capsys, str(converted), *args)[1])
+    doc["hands"][0]["move_signatures"][0] = "00" * 64  # a move its seat did not sign
+    transcript.write_text(json.dumps(doc))
+    code, out, err = hint(capsys, str(transcript), *args)
+    assert code == 2 and out == "" and "does not verify" in err

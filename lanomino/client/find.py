@@ -23,6 +23,7 @@ from lanomino.client import ClientError
 from lanomino.client.address import Resolved, Trust, consent_question, is_bare_host
 
 if TYPE_CHECKING:
+    from lanomino.client.seam import Browser
     from lanomino.discovery.zeroconf_adapter import SeenTable
     from lanomino.store import Store
     from lanomino.store.known_hosts import HostCheck
@@ -106,10 +107,11 @@ class HostBook:
         self.remember(found)
 
 
-async def find_table(target: str, interface: str | None, timeout_s: float,
-                     hosts: HostBook) -> Resolved:
-    """The table TABLE or HOST:PORT[/CODE|/KEY] names, and how far to trust its host.
-    Raises ClientError."""
+async def find_table(target: str, interface: str | None, timeout_s: float, hosts: HostBook,
+                     browser_factory: Callable[[list[str]], Browser] | None = None) -> Resolved:
+    """The table TABLE or HOST:PORT[/CODE|/KEY] names, and how far to trust its host (a name is
+    looked for with ``browser_factory``, default zeroconf's, as in the lobby). Raises
+    ClientError."""
     from lanomino.client.address import parse_target, resolve
     from lanomino.discovery.key_service import KeyServiceError
     from lanomino.net.keys import DirectAddress
@@ -119,7 +121,7 @@ async def find_table(target: str, interface: str | None, timeout_s: float,
             return await resolve(parse_target(target), hosts.check)
         except (KeyServiceError, ValueError) as exc:
             raise ClientError(str(exc)) from None
-    seen = await _look_up(target, interface, timeout_s)
+    seen = await _look_up(target, interface, timeout_s, browser_factory or table_browser)
     address = DirectAddress(seen.addresses[0], seen.port, seen.announcement.host_key)
     return Resolved(address, seen.announcement.name, Trust.KEY)
 
@@ -141,16 +143,25 @@ def current(tables: Iterable[SeenTable]) -> list[SeenTable]:
     return sorted(kept, key=lambda t: t.service_name)
 
 
-async def _look_up(target: str, interface: str | None, timeout_s: float) -> SeenTable:
-    """The one live table called ``target`` on the LAN. Raises ClientError."""
+def table_browser(interfaces: list[str]) -> Browser:
+    """Zeroconf's table browser on ``interfaces``."""
     from lanomino.discovery.zeroconf_adapter import TableBrowser
+
+    return TableBrowser(interfaces)
+
+
+async def _look_up(target: str, interface: str | None, timeout_s: float,
+                   factory: Callable[[list[str]], Browser]) -> SeenTable:
+    """The one live table called ``target`` on the LAN. Raises ClientError."""
     from lanomino.node import lan_addresses
 
     interfaces = [interface] if interface else lan_addresses()
     if not interfaces:
         raise ClientError("no LAN interface found: give one with --interface IP")
     loop = asyncio.get_running_loop()
-    async with TableBrowser(interfaces) as browser:
+    browser = factory(interfaces)
+    await browser.start()
+    try:
         deadline = loop.time() + timeout_s
         while True:
             matches = [t for t in current(browser.tables.values())
@@ -158,6 +169,8 @@ async def _look_up(target: str, interface: str | None, timeout_s: float) -> Seen
             if len(matches) == 1 or loop.time() >= deadline:
                 break
             await browser.next_event(max(0.05, deadline - loop.time()))
+    finally:
+        await browser.close()
     if not matches:
         raise ClientError(f"no table called {target!r} found (try `lanomino tables`)")
     if len(matches) > 1:

@@ -227,7 +227,7 @@ class LanTable:
             lan.kept.pop(event.seat, None)
             lan.declined.append(event.name)
         if isinstance(event, (s.Joined, s.SeatTaken, s.SeatLeft, s.SeatDisconnected,
-                              s.SeatDeclined)):
+                              s.SeatDeclined, s.SeatAway)):
             self._roster()
         elif isinstance(event, s.ObservationChanged):
             self._observe(event.observation)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lanomino.client.find import current
+from lanomino.client.find import current, table_browser
 from lanomino.client.lan import LanTable
 from lanomino.client.rematch import HOLD_S
 from lanomino.client.seam import Browser, Frontend, TableNode
@@ -73,12 +73,6 @@ def table_info(seen: SeenTable) -> TableInfo:
                      a.has_passphrase, address, a.is_compatible)
 
 
-def _table_browser(interfaces: list[str]) -> Browser:
-    from lanomino.discovery.zeroconf_adapter import TableBrowser
-
-    return TableBrowser(interfaces)
-
-
 class Lobby:
     """Looks for tables while the lobby is open and keeps ``ui.lobby`` up to date."""
 
@@ -111,7 +105,7 @@ class Lobby:
             lobby.searching = False
             self.redraw()
             return
-        factory = self.options.browser_factory or _table_browser
+        factory = self.options.browser_factory or table_browser
         try:
             browser = factory(interfaces)
             await browser.start()
