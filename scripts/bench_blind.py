@@ -14,6 +14,8 @@ For each table size it times, with fixed seeds and classic rules (28 tiles):
             position opened (each tile exactly once)
   CPU       per seat per hand: deal + its share of the draws and of play checks + hand end, for a
             hand of the study's shape (8 draws, 20 plays at 4 seats)
+  escrow    4 seats, one lost: a survivor's escrow part of a position; the drawer's check of
+            the three parts and the rebuilt share
   re-shuffle  4 seats, one lost right after the deal: the 3 survivors' blind re-shuffle of the
             13 tiles nobody holds, its critical path with a machine per survivor (hand vectors
             in parallel, the shuffles and blindings in turn, each checked, the shares in
@@ -39,6 +41,7 @@ from lanomino.blind.deck import aggregate_key, deck_digest, open_deck  # noqa: E
 from lanomino.blind.gate import DealLayout, Refusal  # noqa: E402
 from lanomino.blind.hashing import Context  # noqa: E402
 from lanomino.blind.holder import Holder  # noqa: E402
+from lanomino.blind.key_escrow import escrow_part, rebuilt_share, split_key  # noqa: E402
 from lanomino.blind.rounds import (  # noqa: E402
     Share,
     ShuffleTurn,
@@ -270,6 +273,23 @@ def reshuffle_ms(run: int) -> float:
     return path
 
 
+def escrow_ms(runs: int) -> tuple[float, float]:
+    """With escrow, seat 3 of 4 lost: (one survivor's part of a position, the drawer's check of
+    the 3 parts and their combination into the lost share), CPU ms, median of runs."""
+    _, deal, hs = one_deal(4, 0)
+    escrow = split_key(3, hs[3].reveal().secret, [0, 1, 2], seed("escrow", 4, 0))
+    c1 = deal.deck[deal.layout.boneyard[0]].c1
+    parts_ms, combine_ms = [], []
+    for run in range(runs):
+        start = time.process_time()
+        parts = {j: escrow_part(deal.ctx, j, 3, escrow.sub_shares[j], run, c1) for j in (0, 1, 2)}
+        parts_ms.append(ms(start) / 3)
+        start = time.process_time()
+        rebuilt_share(deal.ctx, 3, escrow.commitments, run, c1, parts)
+        combine_ms.append(ms(start))
+    return statistics.median(parts_ms), statistics.median(combine_ms)
+
+
 def bench(n: int, runs: int) -> dict[str, float]:
     rows: dict[str, list[float]] = {k: [] for k in
                                     ("seat", "path", "draw", "share", "play", "end", "cpu")}
@@ -317,6 +337,9 @@ def main() -> int:
     four = results[4]
     again = statistics.median(reshuffle_ms(run) for run in range(args.runs))
     print(f"blind re-shuffle, 3 survivors of 4, 13 tiles: critical path {again:.1f} ms")
+    part, rebuild = escrow_ms(max(args.runs, 5))
+    print(f"escrow draw after a loss: a survivor's part {part:.2f} ms, the drawer checks 3 parts "
+          f"and rebuilds the lost share {rebuild:.2f} ms (the study: 0.12 / 0.92 ms)")
     print("4 seats against the issue's goals and the study's prototype:")
     for name, value in (("deal", four["path"]), ("draw p99", four["draw p99"]),
                         ("play", four["play"]), ("hand end", four["end"]), ("cpu", four["cpu"]),

@@ -7,7 +7,8 @@ Chaum–Pedersen proofs (``proofs.py``), all bound by one Fiat–Shamir context 
 messages and their checks are in ``rounds.py``; a holder's side in ``holder.py``; the rule that
 decides which share a holder may release in ``gate.py``; the record of a locked hand
 (``hand_record.py``) and its offline verifier (``hand_check.py``); the blind re-shuffle after a
-holder is lost (``unheld.py``). Not wired into the table yet:
+holder is lost (``unheld.py``) and the escrow of a key among the other holders
+(``key_escrow.py``). Not wired into the table yet:
 see docs/fair-deal.md, "The locked deck".
 """
 
