@@ -12,9 +12,9 @@ keypair at start and tells the host where (``hello.addr``; the roster carries it
 When its session elects a new host (``HostChanged``), a peer connects to the candidate's roster
 address with the candidate's roster CURVE key; the candidate turns its peer session into a host
 session (``successor_host``), serves on its standby ROUTER and announces the table with the new
-term. A host leaving on purpose (quit, Ctrl-C, SIGTERM) hands over at once; a host that sees its
-table announced with a higher term steps down. Elections run only at tables of three or more people
-(with two, the one left cannot make a majority: it waits for its host as before).
+term. A host leaving on purpose (quit, Ctrl-C, SIGTERM, SIGHUP) hands over at once; a host that
+sees its table announced with a higher term steps down. Elections run only at tables of three or
+more people (with two, the one left cannot make a majority: it waits for its host as before).
 
 Direct joins (``HOST:PORT/KEY``): the host prints its address with its CURVE public key, and a peer
 that joins by address must be given that key; CURVE then proves it is talking to that host (the key

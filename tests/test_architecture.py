@@ -38,6 +38,10 @@ class Layer:
 NET_PLUMBING = ("lanomino.net.chunks", "lanomino.net.codec", "lanomino.net.election",
                 "lanomino.net.errors", "lanomino.net.session_base")
 
+# where SIGTERM, SIGHUP and SIGINT are wired for every process (standard library only): the client
+# and the line mode use it without the rest of the runtime
+STOPPING = "lanomino.runtime.stopping"
+
 LAYERS: tuple[Layer, ...] = (
     Layer(
         "lanomino.engine",
@@ -141,7 +145,7 @@ LAYERS: tuple[Layer, ...] = (
         may_import=("lanomino.engine", "lanomino.narrate", "lanomino.ui", "lanomino.lines",
                     "lanomino.net", "lanomino.store", "lanomino.bots", "lanomino.record",
                     "lanomino.fair", "lanomino.discovery", "lanomino.localgame", "lanomino.node",
-                    "lanomino.paths"),
+                    "lanomino.paths", STOPPING),
         never=("sqlite3", *HEAVY),
     ),
     Layer(  # main() and the option groups; the commands are loaded by name, never imported
@@ -162,7 +166,7 @@ LAYERS: tuple[Layer, ...] = (
     Layer(  # the line mode: the client's plain state and words, never the full-screen toolkit
         "lanomino.lines",
         may_import=("lanomino.engine", "lanomino.narrate", "lanomino.ui.state", "lanomino.ui.lan",
-                    "lanomino.ui.history", "lanomino.ui.helptext", "lanomino.ui.board"),
+                    "lanomino.ui.history", "lanomino.ui.helptext", "lanomino.ui.board", STOPPING),
         never=("zmq", "zeroconf", "sqlite3", "socket", "prompt_toolkit"),
         third_party=(),
     ),

@@ -56,6 +56,7 @@ def launch(how: Launch, **net: Any) -> int:
 
 
 def _run(how: Launch, store: Store, player_id: str, net: NetOptions) -> int:
+    import errno
     from concurrent.futures import ThreadPoolExecutor
 
     from lanomino.bots import bot_names
@@ -79,21 +80,31 @@ def _run(how: Launch, store: Store, player_id: str, net: NetOptions) -> int:
         finally:
             controller.close()
             writer.shutdown(wait=True)
+    from lanomino.runtime.stopping import on_stop_signals, terminal_restorer
     from lanomino.ui.app import AppFrontend, build_app
+    from lanomino.ui.state import QuitApp
 
     app = build_app(ui, controller.handle)
     controller.frontend = AppFrontend(app)
+    restore = terminal_restorer()  # (before the app takes the terminal over)
 
     def pre_run() -> None:  # inside the event loop, so bots can start at once
+        # SIGTERM, SIGHUP and SIGINT quit as the menu's Quit does (no question asked)
+        on_stop_signals(lambda: controller.handle(QuitApp()), restore=restore)
         if first is not None:
             controller.handle(first)
 
+    hung_up = False
     try:
-        app.run(pre_run=pre_run)
+        app.run(pre_run=pre_run, handle_sigint=False)
+    except (EOFError, OSError) as exc:  # the terminal hung up (its window closed): as SIGHUP
+        if isinstance(exc, OSError) and exc.errno != errno.EIO:
+            raise
+        hung_up = True
     finally:
         farewell = controller.close()
         writer.shutdown(wait=True)
-    if farewell:
+    if farewell and not hung_up:
         print(farewell)
     return 0
 

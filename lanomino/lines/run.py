@@ -120,11 +120,8 @@ async def _serve(ui: UiState, controller: Driver, first: Intent | None, words: b
 
 
 def _quit_on_interrupt(loop: asyncio.AbstractEventLoop, quit_: Callable[[], None]) -> None:
-    """Ctrl-C (SIGINT) and SIGTERM leave as quit does: the local match saved, a LAN table told."""
-    import signal
+    """Ctrl-C (SIGINT), SIGTERM and SIGHUP leave as quit does: the local match saved, a LAN
+    table told (runtime/stopping.py: the 2 s watchdog too)."""
+    from lanomino.runtime.stopping import on_stop_signals
 
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(sig, quit_)
-        except (NotImplementedError, RuntimeError):  # no signal handlers here (Windows)
-            pass
+    on_stop_signals(quit_)

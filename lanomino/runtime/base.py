@@ -348,6 +348,11 @@ class NodeBase:
         finally:
             await cancel_all(tasks, TASKS_STOP_S)
 
+    def cut_short(self) -> bool:
+        """The node's run was cancelled before its match was over for it (its client gone, its
+        terminal hung up): closing it then leaves the table as quitting does."""
+        return self.done is not None and self.done.cancelled()
+
     async def _stop_tasks(self) -> None:
         """Stop what runs in the background (closing: an election's watch, a send, an update of
         the announcement)."""

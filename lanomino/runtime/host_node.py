@@ -177,7 +177,10 @@ class HostNode(NodeBase):
 
     async def close(self) -> None:
         """Stop the background tasks, say goodbye on the LAN, close the key service and the
-        transport (within about a second: a stopped node exits within 2 s)."""
+        transport (within about a second: a stopped node exits within 2 s). A run cut short
+        hands the table over or closes it first, as ``quit`` does."""
+        if self.cut_short():
+            self.quit()
         await self._stop_tasks()
         closing = [part.close() for part in (self.announcer, self.key_service) if part is not None]
         await asyncio.gather(*closing)

@@ -179,7 +179,10 @@ class PeerNode(NodeBase):
 
     async def close(self) -> None:
         """Stop the background tasks, withdraw the announcement and the key service if this node
-        hosts, close the transports (within about a second, as ``HostNode.close``)."""
+        hosts, close the transports (within about a second, as ``HostNode.close``). A run cut
+        short says goodbye first, as ``quit`` does."""
+        if self.cut_short():
+            self.quit()
         await self._stop_tasks()
         await asyncio.gather(self.announcing.withdraw(), self.answering.close())
         self.transport.close()

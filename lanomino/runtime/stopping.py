@@ -93,6 +93,24 @@ class _Watchdog:
         os._exit(OVERRUN_STATUS)
 
 
+def terminal_restorer(fd: int = 0) -> Callable[[], None] | None:
+    """What puts the terminal on ``fd`` back as it is now (its settings; the main screen, the
+    cursor and no mouse reports, as a full-screen program found them), or None when ``fd`` is
+    not a terminal. For a watchdog that must end a full-screen client."""
+    import termios
+
+    try:
+        saved = termios.tcgetattr(fd)
+    except (OSError, termios.error):
+        return None
+
+    def restore() -> None:
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
+        os.write(fd, b"\x1b[?1000l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?25h\x1b[?1049l")
+
+    return restore
+
+
 def on_stop_signals(stop: Callable[[], None], *,
                     restore: Callable[[], None] | None = None) -> Callable[[], None]:
     """SIGTERM, SIGHUP and SIGINT call ``stop`` (on the running loop) once, as leaving does; the
