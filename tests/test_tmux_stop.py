@@ -90,10 +90,10 @@ def test_the_full_screen_client_saves_gives_the_terminal_back_and_exits(sig: str
                                                                         tmp_path: Path) -> None:
     tmux = Tmux()
     try:
-        pid = _client(tmux, tmp_path, "; echo EXITED $?; stty -a; sleep 30")
+        pid = _client(tmux, tmp_path, "; echo EXITED $?; stty -a; echo STTY-SAID; sleep 30")
         os.kill(pid, SIGNALS[sig])
         took = _gone_within(pid, 10)
-        screen = tmux.until("EXITED", 5)
+        screen = tmux.until("STTY-SAID", 5)
         assert took is not None and took < STOP_WITHIN_S, took
         assert "EXITED 0" in screen and "The game is saved" in screen
         assert " icanon" in screen and " echo" in screen  # (the terminal is cooked again)
