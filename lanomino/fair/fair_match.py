@@ -79,7 +79,7 @@ def play_fair_match(
     ids = list(identities) if identities is not None else [Identity.generate() for _ in range(n)]
     table = table_id if table_id is not None else new_table_id()
     header = st.header_of(table, ALGORITHM, rules_spec or rules.to_spec(), players,
-                          [i.public_key for i in ids])
+                          [i.public_key for i in ids], None)  # (no move clock: bots move at once)
     digest_ = st.header_digest(header)
     signatures = [ids[s].sign_statement(st.header_statement(digest_, s)).hex() for s in range(n)]
     doc: dict[str, Any] = {**header, "header_signatures": signatures, "hands": []}

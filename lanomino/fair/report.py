@@ -153,7 +153,8 @@ class Report:
         signed = sum(len(h.host_signed) for h in self.hands)
         unchecked = sum(bool(h.unchecked) for h in self.hands)
         notes = [f"the host changed in {changes} of them" if changes else "",
-                 f"{signed} moves signed by the host for a seat (listed above)" if signed else "",
+                 f"{signed} move{'s' if signed > 1 else ''} signed by the host for a seat "
+                 "(listed above)" if signed else "",
                  f"{unchecked} could not be checked in full (said above)" if unchecked else ""]
         said = "".join(f"; {n}" for n in notes if n)
         return f"Verdict: fair: every check of {hands} holds{said}."

@@ -13,8 +13,10 @@ from fairkit import host_signs_again, identities, make_transcript
 from lanomino.cli import main
 
 LINE = re.compile(r"hand \d+: fair: \d+ commitments, 28 tiles, \d+ draws?, scores \d+-\d+-\d+")
+NO_CLOCK = "Move clock: none: every move must be signed by its own seat."
 OLD_CLOCK = ("Move clock: not in the header (an older transcript): a move or resignation the host "
              "signed for a seat is accepted, as it was then, and listed.")
+OLD = Path(__file__).parent / "data" / "transcript-before-move-clock.json"
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +38,20 @@ def test_a_fair_transcript_exits_0_with_a_line_per_hand(
     hands = len(fair_doc["hands"])
     assert len(lines) == hands + 2
     assert all(LINE.fullmatch(line) for line in lines[:hands]), lines
-    assert lines[hands:] == [OLD_CLOCK, f"Verdict: fair: every check of {hands} hands holds."]
+    assert lines[hands:] == [NO_CLOCK, f"Verdict: fair: every check of {hands} hands holds."]
+
+
+def test_a_transcript_written_before_the_move_clock_verifies_and_says_so(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every transcript format we wrote still verifies: this one (no move_clock in its header)
+    has a resignation the host signed, accepted as it was then, and listed."""
+    assert main(["verify", str(OLD)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("signed by the host, not by the seat: move 9 (seat 3 resigns: the "
+                             "host says seat 3 had left, which could not be checked)")
+    assert lines[-2:] == [OLD_CLOCK, "Verdict: fair: every check of 4 hands holds; 1 move "
+                          "signed by the host for a seat (listed above)."]
 
 
 def _wrong_secret(fair_doc: dict[str, Any], host_signs: bool) -> dict[str, Any]:
@@ -58,7 +73,7 @@ def test_a_tampered_transcript_exits_1_naming_hand_check_and_blame(
     assert out[1:] == [
         "NOT FAIR: hand 2: the host published a secret for seat 3 that does not open seat 3's "
         "signed commitment [check: secret; blame: the host (seat 1)]",
-        OLD_CLOCK,
+        NO_CLOCK,
         "Verdict: NOT FAIR: the secret check failed in hand 2; to blame: the host (seat 1)."]
 
 
