@@ -30,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from netlab import LabHost, LabProcess, NetLab  # noqa: E402
+from netlab import LabHost, LabProcess, NetLab, live_namespaces  # noqa: E402
 
 LANOMINO = [sys.executable, "-P", "-u", "-m", "lanomino"]  # (-P: the tree on PYTHONPATH)
 AGENT = Path(__file__).resolve().parent.parent / "discovery" / "ns_agent.py"
@@ -54,6 +54,7 @@ class Storm:
     statuses: list[int | None] = field(default_factory=list)
     goodbyes: list[bool] = field(default_factory=list)
     overruns: int = 0
+    left: list[str] = field(default_factory=list)  # the lab's namespaces still there after it
 
     def within(self, seconds: float = STOP_WITHIN_S) -> int:
         """How many exited within ``seconds`` of the signal."""
@@ -67,7 +68,8 @@ class Storm:
                 f"{self.within()} exited within {STOP_WITHIN_S:g} s, "
                 f"{len(done)} within {WAIT_EXIT_S:g} s (median {median}, slowest {slowest}); "
                 f"goodbye seen for {sum(self.goodbyes)}; watchdog ended {self.overruns}; "
-                f"exit statuses {sorted({s for s in self.statuses if s is not None})}")
+                f"exit statuses {sorted({s for s in self.statuses if s is not None})}"
+                + (f"; NAMESPACES LEFT {self.left}" if self.left else ""))
 
 
 def _node_env(code: Path | None, level: str | None = None) -> dict[str, str]:
@@ -91,7 +93,9 @@ def storm(role: str, sig: str, count: int, data: Path, code: Path | None = None)
     tables = count if role == "host" else max(1, count // 2)
     machines = tables + (1 if role == "host" else count)
     with NetLab(hosts=machines) as lab:
-        return _storm(lab, role, sig, count, tables, data, code)
+        measured = _storm(lab, role, sig, count, tables, data, code)
+    measured.left = [ns for ns in live_namespaces() if ns.startswith(f"{lab.prefix}-")]
+    return measured
 
 
 def _storm(lab: NetLab, role: str, sig: str, count: int, tables: int, data: Path,
