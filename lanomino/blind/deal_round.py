@@ -32,9 +32,9 @@ from lanomino.blind.rounds import (
     KeyAnnouncement,
     Share,
     ShuffleTurn,
+    check_key,
     check_share,
     check_shuffle,
-    keyed_context,
 )
 from lanomino.engine.errors import seat_name
 
@@ -111,13 +111,14 @@ class LockedDeal:
         self._expect(Step.KEYS, announcement.seat)
         if announcement.seat in self.keys:
             raise BlindError(f"{seat_name(announcement.seat)} sent its key twice")
+        try:
+            check_key(self.ctx, announcement)
+        except BlindFault as fault:
+            raise self._fault(fault, now) from None
         self.keys[announcement.seat] = announcement
         if self.missing():
             return
-        try:
-            self.ctx = keyed_context(self.ctx, self.keys)
-        except BlindFault as fault:
-            raise self._fault(fault, now) from None
+        self.ctx = self.ctx.with_keys(self.keys[s].key for s in self.ctx.holders)
         self.deck = open_deck(aggregate_key(self.ctx.keys), self.ctx.tiles)
         self._to(Step.SHUFFLE, now)
 

@@ -22,6 +22,7 @@ from lanomino.blind.deck import (
     tile_of,
 )
 from lanomino.blind.group import (
+    IDENTITY,
     POINT_BYTES,
     BlindError,
     Point,
@@ -150,6 +151,8 @@ def check_key(ctx: Context, announcement: KeyAnnouncement) -> Point:
     """
     if announcement.seat not in ctx.holders:
         raise BlindFault(announcement.seat, "is not a holder of this deal")
+    if announcement.key == IDENTITY:  # its "proof" would need no secret at all
+        raise BlindFault(announcement.seat, "sent the identity as its key")
     if not key_proof_holds(ctx, announcement.seat, announcement.key, announcement.proof):
         raise BlindFault(announcement.seat, "its key proof does not hold")
     return announcement.key
@@ -220,10 +223,14 @@ def open_position(ctx: Context, deck: Deck, position: int, shares: Iterable[Shar
 
 def open_own(ctx: Context, deck: Deck, position: int, secret: int,
              others: Iterable[Share]) -> int:
-    """A holder opens its own position: the others' checked shares plus its own, kept local."""
-    points = [check_share(ctx, deck, s) for s in others if s.position == position]
-    if len(points) != len(ctx.holders) - 1:
-        raise BlindError(f"position {position} needs {len(ctx.holders) - 1} other shares")
+    """A holder opens its own position: one checked share from each other holder plus its own,
+    kept local. Raises: BlindFault for a share that fails; BlindError for a missing one."""
+    mine = base_mul(secret)
+    by_seat = {s.seat: s for s in others if s.position == position}
+    wanted = [seat for seat in ctx.holders if ctx.key_of(seat) != mine]
+    if sorted(by_seat) != wanted:
+        raise BlindError(f"position {position} needs one share from each of the other holders")
+    points = [check_share(ctx, deck, s) for s in by_seat.values()]
     return tile_of(opened(deck[position], [*points, share_of(secret, deck[position])]),
                    ctx.tiles)
 

@@ -119,3 +119,15 @@ def test_hand_end_reveals_check_against_keys_and_shuffles() -> None:
     wrong_key = Reveal(liar.seat, liar.secret + 1, liar.seed)
     with pytest.raises(BlindFault, match="seat 2: revealed a secret that is not its key"):
         check_reveal(dealt.ctx, wrong_key, starts[1], dealt.round.turns[1])
+
+
+def test_a_drawer_needs_one_share_from_each_other_holder() -> None:
+    """A host that sends one holder's share twice in place of another's opens nothing."""
+    dealt = run_deal(3)
+    position = [h.drew(1) for h in dealt.holders][0]
+    first = dealt.holders[0].draw_share("host", position, 1)
+    assert isinstance(first, Share)
+    with pytest.raises(BlindError, match="one share from each of the other holders"):
+        dealt.holders[1].open(position, [first, first])
+    with pytest.raises(BlindError, match="one share from each of the other holders"):
+        dealt.holders[1].open(position, [first])

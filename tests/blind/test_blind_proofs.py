@@ -9,7 +9,7 @@ import pytest
 from blindkit import context, run_deal
 
 from lanomino.blind.deal_round import LockedDeal, Step
-from lanomino.blind.group import BlindError, add, base_mul, parse_point
+from lanomino.blind.group import IDENTITY, BlindError, add, base_mul, parse_point
 from lanomino.blind.proofs import (
     EqualLogProof,
     KeyProof,
@@ -92,3 +92,14 @@ def test_points_and_scalars_are_checked_at_the_edge() -> None:
     assert parse_point(bytes(32), identity_ok=True) == bytes(32)
     with pytest.raises(BlindError):
         KeyProof.from_bytes(base_mul(3) + b"\xff" * 32)
+
+
+def test_the_identity_as_a_key_is_refused_on_arrival() -> None:
+    """x = 0 "proves" itself: T = k·B, s = k. The round refuses it before any proof."""
+    ctx = context(2)
+    deal = LockedDeal.started(ctx, run_deal(2).round.layout, 0.0, 5.0)
+    zero = KeyAnnouncement(0, IDENTITY, KeyProof(base_mul(7), 7))
+    assert key_proof_holds(ctx, 0, IDENTITY, zero.proof)  # why the round must refuse it
+    with pytest.raises(BlindFault, match="seat 1: sent the identity as its key"):
+        deal.receive_key(zero, 0.0)
+    assert deal.culprit == 0
