@@ -78,6 +78,7 @@ class HostNode(NodeBase):
         self.passphrase = passphrase  # (a host that steps down rejoins the new host with it)
         self.addresses: list[str] = []
         self.reserve, self.reserve_s = dict(reserve or {}), reserve_s  # a rematch's kept seats
+        self.follower: PeerNode | None = None  # stepped down: the peer that follows the match
 
     def _seated(self, key: str) -> bool | str:
         if key in self.session.by_curve:
@@ -137,7 +138,11 @@ class HostNode(NodeBase):
         return self.session.observation(0)
 
     def quit(self) -> None:
-        """Leave: a running match with two or more other people in it is handed over at once."""
+        """Leave: a running match with two or more other people in it is handed over at once
+        (after stepping down: the peer following the match leaves)."""
+        if self.follower is not None:
+            self.follower.quit()
+            return
         handed = self.session.leave("the host quit")
         reason = "the host handed the table over" if handed else "the host closed the table"
         self._flush()

@@ -24,6 +24,7 @@ async def follow_to_end(host: HostNode, stepped: Outcome,
     peer = PeerNode(data_dir=host.data_dir, address=stepped.rejoin, player=name,
                     passphrase=host.passphrase, timings=host.session.timings, level=None,
                     migration=False, announce=False)
+    host.follower = peer  # (a stop signal for the host now stops it)
     if on_start is not None:
         on_start(peer)  # e.g. a client subscribes to it
     try:
