@@ -24,6 +24,7 @@ from lanomino.narrate import plural
 
 if TYPE_CHECKING:
     from lanomino.client.address import Resolved
+    from lanomino.client.seam import TableNode
     from lanomino.net.session import Timings
     from lanomino.node import HostNode, Outcome, PeerNode
 
@@ -37,28 +38,50 @@ def exit_status(outcome: Outcome) -> int:
     return 3 if outcome.refused else 1
 
 
-async def run_to_end(node: HostNode | PeerNode, listener: Listener, as_json: bool,
-                     opened: Callable[[], None] | None = None) -> Outcome:
-    """Start ``node`` (then ``opened()``), run it to its end (``listener`` hears its events) and
-    close it, then follow the match on as the node does (``follow_on``); with ``as_json`` the
-    outcome is printed as one JSON line. Raises ClientError when the node cannot start."""
-    from lanomino.node import install_quit_handlers
-
+async def start_node(node: TableNode) -> None:
+    """Start ``node``; when it cannot start, what did start (a standby port, a half-made
+    connection) is closed again. Raises OSError or ValueError saying why."""
     try:
         await node.start()
-    except OSError as exc:
-        raise ClientError(str(exc)) from None
-    install_quit_handlers(node)
-    node.subscribe(listener)
+    except (OSError, ValueError):
+        await node.close()
+        raise
+
+
+async def run_node(node: TableNode,
+                   on_start: Callable[[TableNode], None] | None = None) -> Outcome:
+    """Run a started ``node`` to its end and close it, then follow the match on as the node does
+    (a host that stepped down watches the end as a peer of the new host: ``on_start`` sees that
+    node first). The one run of a node, for the client's tables and the headless commands."""
     try:
-        if opened is not None:
-            opened()
         outcome = await node.run()
     finally:
         await node.close()
+    return await node.follow_on(outcome, on_start=on_start)
+
+
+async def run_to_end(node: HostNode | PeerNode, listener: Listener, as_json: bool,
+                     opened: Callable[[], None] | None = None) -> Outcome:
+    """Start ``node`` (then ``opened()``) and run it to its end (``run_node``; ``listener`` hears
+    its events); with ``as_json`` the outcome is printed as one JSON line. Raises ClientError when
+    the node cannot start."""
+    from lanomino.node import install_quit_handlers
+
+    try:
+        await start_node(node)
+    except (OSError, ValueError) as exc:
+        raise ClientError(str(exc)) from None
+    install_quit_handlers(node)
+    node.subscribe(listener)
+    if opened is not None:
+        try:
+            opened()
+        except BaseException:
+            await node.close()
+            raise
+    outcome = await run_node(node)
     if outcome.rejoin is not None and not as_json:
         print(f"another seat hosts the table now: following it at {outcome.rejoin}", flush=True)
-    outcome = await node.follow_on(outcome)
     if as_json:
         print(json.dumps(outcome.to_json()), flush=True)
     return outcome

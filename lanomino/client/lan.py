@@ -67,14 +67,13 @@ class LanTable:
     async def _run(self) -> None:
         lan = self.ui.lan
         assert lan is not None
-        node: TableNode | None = None
+        from lanomino.client.headless import run_node, start_node
+
         try:
             node = self.make_node()
             node.subscribe(self._on_event)
-            await node.start()
+            await start_node(node)
         except (OSError, ValueError) as exc:
-            if node is not None:
-                await node.close()  # what did start (a standby port, a half-made connection)
             verb = "open the table" if self.role == "host" else "join"
             self._closed(f"Could not {verb}: {exc}")
             return
@@ -83,12 +82,7 @@ class LanTable:
         self.frontend.redraw()
         ticker = asyncio.ensure_future(self._tick())
         try:
-            try:
-                outcome = await node.run()
-            finally:
-                await node.close()
-            # (a host that stepped down watches the match end as a peer of the new host)
-            outcome = await node.follow_on(outcome, on_start=self._follow)
+            outcome = await run_node(node, on_start=self._follow)
         finally:
             ticker.cancel()
         if not outcome.finished:
