@@ -10,6 +10,7 @@ the host's log signature; a re-shuffled hand (after a migration) has checks of i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from lanomino.engine import (
@@ -45,7 +46,13 @@ from lanomino.fair.report import (
     HostSigned,
 )
 from lanomino.fair.shuffle import ALGORITHM, derive_deal
-from lanomino.fair.statements import end_statement, header_statement, log_statement, move_statement
+from lanomino.fair.statements import (
+    dispute_statement,
+    end_statement,
+    header_statement,
+    log_statement,
+    move_statement,
+)
 from lanomino.fair.transcript_model import HandLog, Transcript
 
 
@@ -297,6 +304,25 @@ class Checker:
                             "on arrival)")
         if at is not None and at == len(hand.moves):
             self.adopt(hand)
+        self.check_disputes(hand)
+
+    def check_disputes(self, hand: HandLog) -> None:
+        """Each dispute is signed by its seat and names a move the host signed for that seat; the
+        seat's word against the host's, which the file cannot settle: listed with the move."""
+        made_for = {h.index: n for n, h in enumerate(self.host_signed)}
+        for d in hand.disputes:
+            who, move = _seat_name(d.seat), hand.moves[d.index]
+            statement = dispute_statement(self.t.header_digest, hand.hand, d.index, d.seat,
+                                          move.raw)
+            if not self.signed(d.seat, d.signature, statement):
+                raise self.fail("dispute", EDITED, f"the dispute of move {d.index + 1} is not "
+                                f"signed by {who}: the file was changed after it was signed")
+            if d.index not in made_for or move.seat != d.seat:
+                raise self.fail("dispute", Blamed.player(d.seat),
+                                f"{who} disputes move {d.index + 1}, which is not a move the host "
+                                f"made for {who}")
+            n = made_for[d.index]
+            self.host_signed[n] = replace(self.host_signed[n], disputed=True)
 
     def replay(self, state: GameState, hand: HandLog, start: int = 0) -> int:
         draws = 0

@@ -41,7 +41,7 @@ class Blamed:
 @dataclass(frozen=True, slots=True)
 class Failure:
     check: str  # algorithm, header, rules, sequence, commitment, set, echo, equivocation,
-    # secret, deal, move-signature, ownership, legality, unfinished, score, log, end; in a
+    # secret, deal, move-signature, dispute, ownership, legality, unfinished, score, log, end; in a
     # re-shuffled hand also reshuffle, claim, reshuffle-commitment, reshuffle-set, reshuffle-echo,
     # reshuffle-secret
     hand: int | None
@@ -62,14 +62,16 @@ class HostSigned:
     index: int  # the move's index in the hand, from 0
     seat: int
     move: str  # the move in words
+    disputed: bool = False  # the seat signed a dispute: it says it was there, in time
 
     def describe(self) -> str:
         who = seat_name(self.seat)
+        disputed = f"; DISPUTED by {who}, who says it was there in time" if self.disputed else ""
         if self.move == "resign":
             return (f"move {self.index + 1} ({who} resigns: the host says {who} had left, "
-                    "which could not be checked)")
+                    f"which could not be checked{disputed})")
         return (f"move {self.index + 1} ({who}: {self.move}, the table's move for a seat out of "
-                "time)")
+                f"time{disputed})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +106,8 @@ class HandReport:
     def to_json(self) -> dict[str, Any]:
         return {"hand": self.hand, "attempts": self.attempts, "commitments": self.commitments,
                 "tiles": self.tiles, "draws": self.draws, "scores": list(self.scores),
-                "host_signed": [{"index": h.index, "seat": h.seat} for h in self.host_signed],
+                "host_signed": [{"index": h.index, "seat": h.seat, "disputed": h.disputed}
+                                for h in self.host_signed],
                 "migrated": None if self.migrated is None else self.migrated.to_json(),
                 "unchecked": list(self.unchecked)}
 
@@ -151,10 +154,12 @@ class Report:
         hands = "1 hand" if len(self.hands) == 1 else f"{len(self.hands)} hands"
         changes = sum(h.migrated is not None for h in self.hands)
         signed = sum(len(h.host_signed) for h in self.hands)
+        disputed = sum(m.disputed for h in self.hands for m in h.host_signed)
         unchecked = sum(bool(h.unchecked) for h in self.hands)
         notes = [f"the host changed in {changes} of them" if changes else "",
                  f"{signed} move{'s' if signed > 1 else ''} signed by the host for a seat "
                  "(listed above)" if signed else "",
+                 f"{disputed} of them disputed by their seat" if disputed else "",
                  f"{unchecked} could not be checked in full (said above)" if unchecked else ""]
         said = "".join(f"; {n}" for n in notes if n)
         return f"Verdict: fair: every check of {hands} holds{said}."

@@ -35,6 +35,14 @@ def move_statement(header: str, hand: int, index: int, move: dict[str, Any]) -> 
     return {"type": "lanomino.move/1", "header": header, "hand": hand, "index": index, "move": move}
 
 
+def dispute_statement(header: str, hand: int, index: int, seat: int,
+                      move: dict[str, Any]) -> dict[str, Any]:
+    """What a seat signs when the host made its ``index``-th move for it (a resignation, or the
+    table's move while the seat was counted away) and the seat says it was there, in time."""
+    return {"type": "lanomino.dispute/1", "header": header, "hand": hand, "index": index,
+            "seat": seat, "move": move}
+
+
 def blame_statement(header: str, hand: int, seat: int, what: str, why: str) -> dict[str, Any]:
     """What a host signs when it tells the players it refused a seat's badly signed message (a
     new host after a migration keeps the hand's record of it only with this signature)."""

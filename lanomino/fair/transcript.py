@@ -40,6 +40,7 @@ from lanomino.fair.transcript_model import (
     RECORD_FORMAT,
     REFUSABLE,
     Abandoned,
+    Dispute,
     HandLog,
     MatchEnd,
     Migration,
@@ -123,7 +124,7 @@ def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
     h = _obj(value, where, {"hand", "host", "deals", "moves", "move_signatures", "points", "scores",
                             "log_signature"},
              {"deal", "boneyard", "migrated", "reshuffled", "abandoned", "away", "adopted",
-              "refused"})
+              "refused", "disputes"})
     if _int(h["hand"], f"{where}.hand") != number:
         raise TranscriptError(f"{where}.hand: expected {number}")
     host = _seat(h["host"], f"{where}.host", players)
@@ -171,9 +172,23 @@ def _parse_hand(value: Any, where: str, number: int, players: int) -> HandLog:
         raise TranscriptError(str(exc)) from None
     away = _parse_away(h.get("away", []), f"{where}.away", len(moves))
     refused = _parse_refused(h.get("refused", []), f"{where}.refused", players)
+    disputes = _parse_disputes(h.get("disputes", []), f"{where}.disputes", players, len(moves))
     return HandLog(number, host, deals, moves, move_sigs, points, scores,
                    _hex(h["log_signature"], f"{where}.log_signature", 64), deal, boneyard, migrated,
-                   reshuffled, abandoned, away, adopted, refused)
+                   reshuffled, abandoned, away, adopted, refused, disputes)
+
+
+def _parse_disputes(value: Any, where: str, players: int, moves: int) -> tuple[Dispute, ...]:
+    out: list[Dispute] = []
+    for i, d in enumerate(_list(value, where)):
+        at = f"{where}[{i}]"
+        d = _obj(d, at, {"seat", "index", "signature"})
+        index = _int(d["index"], f"{at}.index")
+        if not 0 <= index < moves or (out and index <= out[-1].index):
+            raise TranscriptError(f"{at}.index: move indices of the hand, in order, one each")
+        out.append(Dispute(_seat(d["seat"], f"{at}.seat", players), index,
+                           _hex(d["signature"], f"{at}.signature", 64)))
+    return tuple(out)
 
 
 def _parse_refused(value: Any, where: str, players: int) -> tuple[Refusal, ...]:

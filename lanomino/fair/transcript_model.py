@@ -72,6 +72,20 @@ class Refusal:
 
 
 @dataclass(frozen=True, slots=True)
+class Dispute:
+    """A seat's signed word that the host made move ``index`` for it while it was there and in
+    time (``statements.dispute_statement``). Kept with the hand but outside the host's log
+    signature: the host cannot drop it from a copy it does not hold."""
+
+    seat: int
+    index: int
+    signature: bytes
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "index": self.index, "signature": self.signature.hex()}
+
+
+@dataclass(frozen=True, slots=True)
 class Migration:
     """The host changed during a hand: from move ``at`` on, seat ``host`` (elected in ``term``) was
     host; it signs the hand's log and may sign resignations from then on."""
@@ -121,6 +135,7 @@ class HandLog:
     away: frozenset[int] = frozenset()  # moves the table's bot made for a seat out of time
     adopted: Adoption | None = None  # seats the new host took over under its own keys
     refused: tuple[Refusal, ...] = ()  # badly signed messages the host refused on arrival
+    disputes: tuple[Dispute, ...] = ()  # moves the host made for a seat that the seat disputes
 
     def excluded_before(self, attempt: int) -> set[int]:
         """The seats that failed to answer an attempt of this hand before ``attempt``."""

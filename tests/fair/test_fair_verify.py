@@ -570,7 +570,8 @@ def test_with_a_move_clock_the_tables_moves_for_a_seat_out_of_time_are_listed() 
             in report.hands[0].describe())
     assert "the table's move for a seat out of time" in report.hands[0].describe()
     assert report.clock.startswith("Move clock: 30 s a move")
-    assert report.to_json()["hands"][0]["host_signed"] == [{"index": i, "seat": seat}]
+    assert report.to_json()["hands"][0]["host_signed"] == [{"index": i, "seat": seat,
+                                                             "disputed": False}]
     assert "; 1 move signed by the host for a seat (listed above)." in report.verdict()
     _host_signs_move(doc, _a_seat_move(doc), away=False)  # not listed as away: no excuse
     doc["hands"][0].pop("away")
@@ -599,3 +600,53 @@ def test_a_move_clock_that_is_not_a_number_of_milliseconds_is_malformed(clock: A
     doc["move_clock"] = clock
     with pytest.raises(TranscriptError, match="move_clock"):
         verify_transcript(doc)
+
+
+def _dispute(doc: Doc, index: int, seat: int) -> None:
+    """Seat ``seat`` signs a dispute of hand 1's move ``index`` into its copy of the transcript
+    (outside the host's log signature: no host signs it again)."""
+    from lanomino.fair.statements import dispute_statement
+
+    hand = doc["hands"][0]
+    statement = dispute_statement(_header(doc), 1, index, seat, hand["moves"][index])
+    hand.setdefault("disputes", []).append(
+        {"seat": seat, "index": index, "signature": IDS[seat].sign_statement(statement).hex()})
+
+
+def test_a_disputed_move_the_host_made_for_a_seat_is_listed_as_disputed() -> None:
+    doc = under_header(made("classic"), IDS, move_clock=30_000)
+    i = _a_seat_move(doc)
+    seat = doc["hands"][0]["moves"][i]["seat"]
+    _host_signs_move(doc, i, away=True)
+    _dispute(doc, i, seat)
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    assert f"DISPUTED by seat {seat + 1}, who says it was there in time" in \
+        report.hands[0].describe()
+    assert report.verdict().endswith("; 1 move signed by the host for a seat (listed above); "
+                                     "1 of them disputed by their seat.")
+    assert report.to_json()["hands"][0]["host_signed"][0]["disputed"] is True
+
+
+def test_a_dispute_must_be_its_seats_and_of_a_move_the_host_made_for_it() -> None:
+    doc = under_header(made("classic"), IDS, move_clock=30_000)
+    i = _a_seat_move(doc)
+    seat = doc["hands"][0]["moves"][i]["seat"]
+    _host_signs_move(doc, i, away=True)
+    forged = clone(doc)
+    _dispute(forged, i, seat)
+    forged["hands"][0]["disputes"][0]["signature"] = flip(
+        forged["hands"][0]["disputes"][0]["signature"])
+    failure = verify_transcript(forged).failure
+    assert failure is not None and (failure.check, failure.blame) == ("dispute", EDITED)
+    own = clone(doc)  # the seat disputes a move it signed itself: its own two words disagree
+    j = next(k for k, m in enumerate(own["hands"][0]["moves"]) if m["seat"] == seat and k != i)
+    _dispute(own, j, seat)
+    failure = verify_transcript(own).failure
+    assert failure is not None and (failure.check, failure.blame) == ("dispute", f"seat {seat + 1}")
+    for bad in ([{"seat": seat, "index": 10_000, "signature": "00" * 64}],
+                [{"seat": seat, "index": i}], {"seat": seat}):
+        malformed = clone(doc)
+        malformed["hands"][0]["disputes"] = bad
+        with pytest.raises(TranscriptError, match="disputes"):
+            verify_transcript(malformed)
