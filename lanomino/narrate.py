@@ -229,6 +229,8 @@ def _hand_end(ended: HandEnded, cast: Cast) -> str:
         return f"{who} reached {goal} during the hand."
     if ended.end is HandEnd.DOMINO:
         scores = f"the {plural(c.others, 'pip')} {_pips_held(ended, cast)}"
+        if not c.others:  # (only blanks left: "the 0 pips you have left" said nothing)
+            scores = f"nothing: the tiles {_pips_held(ended, cast)} hold no pips"
         if cast.rules.partnership:
             text = f"{who} went out: {side.says('scores', 'score')} {scores}"
         elif c.seat is not None:
@@ -265,12 +267,22 @@ def _blocked(ended: HandEnded, cast: Cast) -> str:
     else:
         head = f"the line is blocked: {side.says('has', 'have')} the fewest pips ({c.own})"
     score = "score" if side.plural else "scores"
+    theirs = _losers_owner(ended.winner, cast)
     if cast.rules.blocked_scoring == "difference":
-        count = (f"{score} {c.counted}: the others' {plural(c.others, 'pip')} minus "
+        count = (f"{score} {c.counted}: {theirs} {plural(c.others, 'pip')} minus "
                  f"{side.owner} {c.own}")
     else:
-        count = f"{score} the others' {plural(c.others, 'pip')}"
+        count = f"{score} {theirs} {plural(c.others, 'pip')}"
     return f"{head} and {count}{_rounded(c.counted, c.earned)}."
+
+
+def _losers_owner(winner: int, cast: Cast) -> str:
+    """Whose pips a blocked hand's winner scores: "Ana's" (one other player), "your", "the
+    other team's", "the others'"."""
+    if cast.rules.partnership:
+        return "the other team's"
+    others = [s for s in range(cast.sides) if s != winner]
+    return cast.seat(others[0]).owner if len(others) == 1 else "the others'"
 
 
 def _rounded(counted: int, earned: int) -> str:
@@ -289,8 +301,13 @@ def hand_points(ended: HandEnded, cast: Cast) -> list[str]:
         if fives:
             parts.append(f"{fives} for the ends")
         detail = f" ({', '.join(parts)})" if len(parts) > 1 or fives else ""
-        out.append(f"{cast.side_name(side)} {points}{detail}")
+        out.append(f"{with_points(cast.side_name(side), points)}{detail}")
     return out
+
+
+def with_points(name: str, points: int) -> str:
+    """'Ana 35'; 'normal bot 1: 5' where the name ends in a number of its own."""
+    return f"{name}: {points}" if name[-1:].isdigit() else f"{name} {points}"
 
 
 def match_end_sentence(ended: MatchEnded, cast: Cast, left: Sequence[int] = ()) -> str:
@@ -360,8 +377,9 @@ def ends_count(line: Line) -> str:
     (a double across an end counts both halves)."""
     if line.tiles == 0:
         return ""
-    if line.tiles == 1 and line.first is not None:
-        parts = [str(line.first.pips)]
+    if line.tiles == 1 and line.first is not None:  # a double laid first counts once
+        first = line.first
+        parts = [str(first) if first.is_double else f"{first.high} + {first.low}"]
     else:
         parts = [f"{n}-{n}" if line.double[e] else str(n) for e, n in enumerate(line.ends)
                  if n != CLOSED and line.counted[e]]
@@ -396,5 +414,5 @@ def auto_draw_note(history: Sequence[Event], seat: int, cast: Cast) -> str:
 def final_result(winner: int | None, scores: Sequence[int], cast: Cast) -> str:
     """The end of a match in one clause: 'you won: you 61, Ana 40' / 'nobody won: …'."""
     who = "nobody" if winner is None else cast.side(winner).text
-    listed_scores = ", ".join(f"{cast.side(s).text} {p}" for s, p in enumerate(scores))
+    listed_scores = ", ".join(with_points(cast.side(s).text, p) for s, p in enumerate(scores))
     return f"{who} won: {listed_scores}"

@@ -45,7 +45,7 @@ def test_the_client_says_who_takes_over_when_the_host_is_lost(tmp_path: Path) ->
         wait_for(tmux, "Your hand · Me", 20)
         host.kill()
         host.wait(timeout=5)
-        # The lines "the host is gone: Bo (seat 2) takes the table over (term 1)…" and "Bo (seat 2)
+        # The lines "the host is gone: Bo (seat 2) takes the table over…" and "Bo (seat 2)
         # hosts the table now; play goes on" show while the table changes hands and until the
         # player's turn comes (often too briefly to be caught here: tests/ui checks them); the
         # header keeps saying who hosts.

@@ -250,22 +250,23 @@ class LanTable:
             ui.message = "the host has gone quiet…" if ui.screen is Screen.TABLE else ui.message
         elif isinstance(event, s.HostChanged):
             self.new_host = event.seat
-            who = "this seat" if event.mine else self._who(event.seat)
-            self._say(f"the host is gone: {who} takes the table over (term {event.term})…")
+            who = "you take" if event.mine else f"{self._who(event.seat)} takes"
+            self._say(f"the host is gone: {who} the table over…")
         elif isinstance(event, s.MigrationPaused):
+            are = "is" if event.joined == 1 else "are"
             self._say(f"waiting for a majority: {event.joined} of the {event.needed} players "
-                      "needed are here; play resumes when enough are back")
+                      f"needed {are} here; play resumes when enough are back")
         elif isinstance(event, s.MigrationDone) and ui.lan is not None:
             self.new_host = None
             ui.lan.host_note = "you host"
             self._hosting_here()
-            self._say(f"you host the table now (term {event.term}); play goes on")
+            self._say("you host the table now; play goes on")
         elif isinstance(event, s.SteppedDown):
             self.role = "peer"  # (this member hosted; the newer host offers any rematch)
             if ui.lan is not None:
                 ui.lan.role = "peer"
-            self._say(f"{self._who(event.host)} hosts the table now (term {event.term}): "
-                      "this machine lost touch with the others and no longer hosts")
+            self._say(f"{self._who(event.host)} hosts the table now: this machine lost touch "
+                      "with the others and no longer hosts")
 
     def _after_the_match(self) -> None:
         """A member that hosts the table now may offer a rematch as a first host does; a joiner

@@ -132,7 +132,7 @@ class LocalTable:
         self._assisted("undo")
         self.ui.hand_result = self.ui.match_result = None
         self._refresh([])
-        self.ui.message = "your last move is taken back"
+        self.ui.message = "Your last move is taken back."
 
     def _assisted(self, how: str) -> None:
         """Mark the match as played with help: in the save and, once logged, in the play log."""

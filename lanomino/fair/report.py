@@ -90,7 +90,8 @@ class HandReport:
     def describe(self) -> str:
         scores = "-".join(str(s) for s in self.scores)
         redeals = f" ({self.attempts} deals)" if self.attempts > 1 else ""
-        points = ("1 draw" if self.draws == 1 else f"{self.draws} draws") + f", scores {scores}"
+        points = ("1 draw" if self.draws == 1 else f"{self.draws} draws") + (
+            f", match totals {scores}")
         notes = [f"at fault: {r.describe()}" for r in self.faults]
         m = self.migrated
         if m is not None:
@@ -100,8 +101,9 @@ class HandReport:
             notes.append("signed by the host, not by the seat: "
                          + ", ".join(h.describe() for h in self.host_signed))
         notes += [f"could not check {what}" for what in self.unchecked]
-        return (f"hand {self.hand}: fair: {self.commitments} commitments{redeals}, "
-                f"{self.tiles} tiles, {points}" + "".join(f"; {n}" for n in notes))
+        shuffled = f"shuffled by {self.commitments} player{'s' if self.commitments != 1 else ''}"
+        return (f"hand {self.hand}: fair: {shuffled}{redeals}, {self.tiles} tiles, {points}"
+                + "".join(f"; {n}" for n in notes))
 
     def to_json(self) -> dict[str, Any]:
         return {"hand": self.hand, "attempts": self.attempts, "commitments": self.commitments,

@@ -43,15 +43,20 @@ def play_for(obs: Observation, voice: Voice, command: Command, choices: str) -> 
         ends = obs.line.ends
         fitting = [p for p in plays if p.end is not None and ends[p.end] == ends[command.end]]
         if not fitting:
-            places = join_words([str(p.end) for p in plays if p.end is not None], "or")
-            raise CommandError(f"{name} does not fit on the {command.end}; it fits on the "
+            places = join_words([PLACES[str(p.end)] for p in plays if p.end is not None], "or")
+            raise CommandError(f"{name} does not fit on {PLACES[str(command.end)]}; it fits on "
                                f"{places}.")
         plays = fitting[:1]
     if len(plays) > 1:
         places_ = [str(p.end) for p in plays]
-        raise CommandError(f"{name} fits on the {join_words(places_, 'or')}: say play "
-                           f"{tile} {places_[0]}, or play {tile} {places_[1]}.")
+        raise CommandError(f"{name} fits on {join_words([PLACES[p] for p in places_], 'or')}: "
+                           f"say play {tile} {places_[0]}, or play {tile} {places_[1]}.")
     return plays[0]
+
+
+# an end as a player says it (the word a command takes is the first one: play 5-1 up)
+PLACES = {"left": "the left end", "right": "the right end", "up": "the spinner's up arm",
+          "down": "the spinner's down arm"}
 
 
 def draw_or_pass(obs: Observation, kind: type[Draw] | type[Pass], choices: str) -> Action:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from lanomino.engine import Event, HandEnded, MatchEnded, Rules, Tile, TilePlayed
 from lanomino.engine.line import CLOSED, Line
-from lanomino.narrate import Cast, event_line, hand_points, listed
+from lanomino.narrate import Cast, event_line, hand_points, listed, with_points
 
 _TILE = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")  # "5-3" as narrate writes a tile
 
@@ -79,15 +79,29 @@ class Voice:
         return self.cast.side_name(side) if start else self.cast.side(side).text
 
     def ends(self, line: Line) -> str:
-        """'Ends: 3 and 6.' (open ends in order: left, right, the spinner's up and down)."""
-        shown = [self.number(n) for n in line.ends if n != CLOSED]
-        if not shown:
+        """'Ends: 3 and 6.' (open ends in order: left, right, the spinner's up and down). In All
+        Fives they add up as the game counts them: a double across an end is said as the
+        double, an arm of the spinner nobody has played on is said not to count, and the count
+        follows ('Ends: left 5, right 1-1 and down 3; up 2 does not count yet: 10 in all.')."""
+        open_ = [e for e, n in enumerate(line.ends) if n != CLOSED]
+        if not open_:
             return "The line is empty."
-        if len(shown) > 2:  # the spinner's arms are open: say which end is which
-            named = [f"{name} {self.number(n)}" for name, n in zip(
-                ("left", "right", "up", "down"), line.ends, strict=True) if n != CLOSED]
-            return f"Ends: {join_words(named)}."
-        return f"Ends: {join_words(shown)}."
+        if line.fives and line.tiles == 1 and line.first is not None and line.first.is_double:
+            return f"Ends: {self.tile(line.first)} alone: {line.fives_count()} in all."
+        named = len(open_) > 2  # the spinner's arms are open: say which end is which
+
+        def end(e: int) -> str:
+            n = line.ends[e]
+            shown = self.tile(Tile(n, n)) if line.fives and line.double[e] else self.number(n)
+            return f"{('left', 'right', 'up', 'down')[e]} {shown}" if named else shown
+
+        if not line.fives:
+            return f"Ends: {join_words([end(e) for e in open_])}."
+        counted = [end(e) for e in open_ if line.counted[e]]
+        idle = [end(e) for e in open_ if not line.counted[e]]
+        waiting = f"; {join_words(idle)} {'do' if len(idle) > 1 else 'does'} not count yet" if (
+            idle) else ""
+        return f"Ends: {join_words(counted)}{waiting}: {line.fives_count()} in all."
 
     def tiles(self, tiles: Iterable[Tile]) -> str:
         return join_words([self.tile(t) for t in tiles]) or "no tiles"
@@ -97,7 +111,7 @@ class Voice:
         return ", ".join(f"{i}: {self.tile(t)}" for i, t in enumerate(hand, start=1)) or "no tiles"
 
     def scores(self, scores: Sequence[int], target: int) -> str:
-        parts = [f"{self.side(side, False)} {points}" for side, points in enumerate(scores)]
+        parts = [with_points(self.side(side, False), points) for side, points in enumerate(scores)]
         goal = f", playing to {target}" if target else ""
         return f"Scores: {', '.join(parts)}{goal}."
 

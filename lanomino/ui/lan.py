@@ -290,4 +290,6 @@ class LanView:
         if kept:  # a rematch's host
             return (f"rematch offered: waiting for {listed(kept)} ({self.taken}/{self.seats})"
                     f"{watching}")
+        if self.seats and self.taken >= self.seats:
+            return f"every seat is taken ({self.taken}/{self.seats}): the match starts{watching}"
         return f"waiting for players ({self.taken}/{self.seats}){watching}"

@@ -16,6 +16,7 @@ from lanomino.narrate import (
     match_end_sentence,
     plural,
     standings,
+    with_points,
 )
 from lanomino.ui.chrome import fit, footer, wrap
 from lanomino.ui.lobby import verification_line
@@ -105,7 +106,7 @@ def _words(ui: UiState, obs: Observation, result: HandEnded | None, width: int) 
             text(f"{ui.lan.rematch} offers a rematch, everyone in the same seat: r to play on",
                  "class:title")
     else:
-        scores = " · ".join(f"{cast.side_name(s)} {p}" for s, p in enumerate(obs.scores))
+        scores = " · ".join(with_points(cast.side_name(s), p) for s, p in enumerate(obs.scores))
         target = f" (playing to {obs.rules.target})" if obs.rules.target else ""
         text(f"Match score: {scores}{target}")
     return rows

@@ -125,7 +125,7 @@ def test_undo_takes_back_the_last_move_and_a_hint_names_experts_move(tmp_path: P
         again = c.ui.obs
         assert again is not None and again.is_my_turn
         assert (again.hand, again.line.tiles, list(again.line.ends), again.boneyard) == before
-        assert c.ui.message == "your last move is taken back"
+        assert c.ui.message == "Your last move is taken back."
 
     asyncio.run(main())
     assert table.match.assists == {"hint", "undo"}

@@ -12,7 +12,8 @@ from fairkit import host_signs_again, identities, make_transcript
 
 from lanomino.cli import main
 
-LINE = re.compile(r"hand \d+: fair: \d+ commitments, 28 tiles, \d+ draws?, scores \d+-\d+-\d+")
+LINE = re.compile(r"hand \d+: fair: shuffled by \d+ players, 28 tiles, \d+ draws?, "
+                  r"match totals \d+-\d+-\d+")
 NO_CLOCK = "Move clock: none: every move must be signed by its own seat."
 OLD_CLOCK = ("Move clock: not in the header (an older transcript): a move or resignation the host "
              "signed for a seat is accepted, as it was then, and listed.")

@@ -27,8 +27,8 @@ from lanomino.fair.transcript import TranscriptError, move_statement
 from lanomino.fair.verify import to_record, verify_transcript
 
 Doc = dict[str, Any]
-LINE = re.compile(r"hand \d+: fair: \d+ commitments( \(\d+ deals\))?, 28 tiles, \d+ draws, "
-                  r"scores \d+(-\d+)+")
+LINE = re.compile(r"hand \d+: fair: shuffled by \d+ players( \(\d+ deals\))?, 28 tiles, "
+                  r"\d+ draws?, match totals \d+(-\d+)+")
 
 
 @cache

@@ -112,7 +112,7 @@ def test_a_line_mode_player_hears_the_host_change_and_plays_on(tmp_path: Path) -
         host.kill()
         host.wait(timeout=5)
         gone = pipe.until(r"^The host is gone: ", timeout_s=20)
-        assert gone.startswith("The host is gone: Bo (seat 2) takes the table over (term 1)")
+        assert gone == "The host is gone: Bo (seat 2) takes the table over..."
         play_match(pipe, r"^Bo \(seat 2\) hosts the table now; play goes on\.$", timeout_s=30)
         play_match(pipe, OVER, timeout_s=60)
         said = [s for s in pipe.said if not s.startswith(">>> ")]

@@ -61,8 +61,32 @@ def test_the_ends_are_named_once_the_spinner_opens() -> None:
 
     line = Line(fives=True)
     line.place_first(Tile(5, 5), E.LEFT)
-    assert Voice(("A",)).ends(line) == "Ends: 5 and 5."
+    assert Voice(("A",)).ends(line) == "Ends: 5-5 alone: 10 in all."  # (counted once)
     line.place(Tile(5, 1), E.LEFT)
     line.place(Tile(6, 5), E.RIGHT)
     said = Voice(("A",), words=True).ends(line)
-    assert said == "Ends: left one, right six, up five and down five."
+    assert said == ("Ends: left one and right six; up five and down five do not count yet: 7 in "
+                    "all.")
+    plain = Line(fives=False)
+    plain.place_first(Tile(5, 5), E.LEFT)
+    assert Voice(("A",)).ends(plain) == "Ends: 5 and 5."
+
+
+def test_the_ends_add_up_to_what_all_fives_scores() -> None:
+    """A listener adds the ends said and gets the game's count: a double across an end is said
+    as the double, an arm nobody has played on is said not to count (issue 30: 'left 5, right 1,
+    up 2 and down 3' added up to 13 where the game scored 10)."""
+    from lanomino.engine import End as E
+    from lanomino.engine.line import Line
+
+    line = Line(fives=True)
+    line.place_first(Tile(2, 2), E.LEFT)  # the spinner
+    line.place(Tile(5, 2), E.LEFT)
+    line.place(Tile(2, 1), E.RIGHT)  # both sides played: the arms open on 2
+    line.place(Tile(3, 2), E.DOWN)
+    line.place(Tile(1, 1), E.RIGHT)  # a double across the right end
+    assert line.fives_count() == 10
+    assert Voice(("A",)).ends(line) == (
+        "Ends: left 5, right 1-1 and down 3; up 2 does not count yet: 10 in all.")
+    assert Voice(("A",), words=True).ends(line) == (
+        "Ends: left five, right double-one and down three; up two does not count yet: 10 in all.")

@@ -79,10 +79,10 @@ def test_a_blocked_hand_says_whose_pips_without_calling_a_person_its() -> None:
     ended = HandEnded(1, HandEnd.BLOCKED, 0, (2, 0), (25, 27), ((), ()),
                       HandTally(None, 27, 25, 2, 2))
     assert hand_end_sentence(ended, Cast(PAIR, rules, you=0)) == (
-        "The line is blocked: you have the fewest pips (25) and score 2: the others' 27 pips "
+        "The line is blocked: you have the fewest pips (25) and score 2: Ana's 27 pips "
         "minus your 25.")
     assert hand_end_sentence(ended, Cast(PAIR, rules, you=1)) == (
-        "The line is blocked: Tess has the fewest pips (25) and scores 2: the others' 27 pips "
+        "The line is blocked: Tess has the fewest pips (25) and scores 2: your 27 pips "
         "minus Tess's 25.")
     tie = HandEnded(1, HandEnd.BLOCKED, None, (0, 0), (9, 9), ((), ()),
                     HandTally(None, 0, 9, 0, 0, (0, 1)))
@@ -134,7 +134,7 @@ def test_all_fives_points_are_itemised_and_the_ends_counted() -> None:
     state = game(rules, ["6-6 6-4 1-1 0-0 3-3 5-5 4-4", "6-5 4-3 6-2 2-2 0-1 0-2 2-5"])
     assert ends_count(state.line) == ""
     play(state, 0, "6-6")
-    assert ends_count(state.line) == "ends 12 = 12: no score"
+    assert ends_count(state.line) == "ends 6-6 = 12: no score"  # (a first double counts once)
     play(state, 1, "6-5", End.LEFT)
     assert ends_count(state.line) == "ends 5 + 6-6 = 17: no score"
     events = play(state, 0, "6-4", End.RIGHT)
@@ -175,7 +175,7 @@ def test_a_blocked_tie_broken_by_the_lightest_tile_names_it() -> None:
                       HandTally(None, 9, 9, 9, 9, (0, 1), parse_tile("0-1")))
     assert hand_end_sentence(ended, Cast(PAIR, rules, you=0)) == (
         "The line is blocked: you and Ana tie on 9 pips; Ana holds the lightest tile (1-0), "
-        "wins and scores the others' 9 pips.")
+        "wins and scores your 9 pips.")
 
 
 def test_the_last_action_of_a_seat_says_what_an_all_fives_play_scored() -> None:

@@ -168,7 +168,8 @@ class Seating:
         if proof is None or not hmac.compare_digest(want, proof):
             self.guesses.failed(sender.curve, now, member=member)
             self.refuse_join(sender.route, "passphrase",
-                             f"wrong passphrase ({self.guesses.wrong} wrong answers so far)")
+                             f"wrong passphrase ({self.guesses.wrong} wrong "
+                             f"answer{'' if self.guesses.wrong == 1 else 's'} so far)")
             return False
         self.guesses.succeeded(sender.curve)
         return True
