@@ -6,7 +6,8 @@ Terelius–Wikström argument (``shuffle_proof.py``); keys carry Schnorr proofs 
 Chaum–Pedersen proofs (``proofs.py``), all bound by one Fiat–Shamir context (``hashing.py``). The
 messages and their checks are in ``rounds.py``; a holder's side in ``holder.py``; the rule that
 decides which share a holder may release in ``gate.py``; the record of a locked hand
-(``hand_record.py``) and its offline verifier (``hand_check.py``); the blind re-shuffle after a
+(``hand_record.py``) and its offline verifier (``hand_check.py``); the public rounds that find
+who leads (``lead_rounds.py``); the blind re-shuffle after a
 holder is lost (``unheld.py``) and the escrow of a key among the other holders
 (``key_escrow.py``). Not wired into the table yet:
 see docs/fair-deal.md, "The locked deck".

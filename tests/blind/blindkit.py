@@ -13,6 +13,7 @@ from lanomino.blind.gate import DealLayout, Refusal
 from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, ShuffleEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.holder import Holder
+from lanomino.blind.lead_rounds import LeadRounds
 from lanomino.blind.rounds import Share, check_play, open_all
 from lanomino.engine import (
     TILES as ENGINE_TILES,
@@ -164,12 +165,13 @@ def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = No
 
 
 def _not_me_answers(state: GameState, n: int) -> list[NotMe]:
-    """The opening's rounds, highest double first: every seat that was not dealt it says so,
-    until a seat holds it (that seat then leads it)."""
-    answers = []
-    for double in (t for t in reversed(ENGINE_TILES) if t.is_double):
-        holder = next((s for s in range(n) if state.hands[s] & double.bit), None)
-        answers += [NotMe(s, double) for s in range(n) if s != holder]
-        if holder is not None:
-            return answers
-    return answers
+    """The opening's public rounds (``LeadRounds``), every seat answering from its own hand."""
+    lead = LeadRounds(state.rules, tuple(range(n)))
+    while (tile := lead.question()) is not None:
+        holder = next((s for s in range(n) if state.hands[s] & tile.bit), None)
+        for seat in range(n):
+            if seat == holder:
+                lead.lead(seat, tile)
+                break
+            lead.not_me(seat)
+    return [NotMe(seat, tile) for seat, tile in lead.claims]
