@@ -12,7 +12,8 @@ failure decides and names its signer):
 5. ``moves``    a draw takes the boneyard's next position (else: the host, which names it); a play
                 comes from a position the seat holds and that holds the tile (else: the seat);
                 the engine accepts each move, so every "I cannot play, so I draw / pass" claim
-                was true (else: the seat);
+                was true (else: the seat); after a blocked end only passes may follow (the
+                table learns of the block as every seat passes), else the host;
 6. ``score``    the hand ended and its points are the ones the host signed (else: the host).
 
 A ``HandVerdict`` says which check failed, whom it names and why; ``ok`` when none did.
@@ -34,7 +35,9 @@ from lanomino.engine import (
     Draw,
     EngineError,
     GameState,
+    HandEnd,
     HandEnded,
+    Pass,
     Play,
     apply,
     start_hand,
@@ -156,6 +159,12 @@ def _moves(record: BlindHand, state: GameState, layout: DealLayout,
     ended: HandEnded | None = None
     for index, move in enumerate(record.moves):
         where = f"move {index + 1}"
+        if ended is not None:
+            # Nobody can see that a hand is blocked: the table learns it as every seat passes.
+            # Those passes, after the engine (knowing every hand) ended it, are true claims.
+            if isinstance(move.action, Pass) and ended.end is HandEnd.BLOCKED:
+                continue
+            raise _Failed("moves", record.host, f"{where}: the log goes on after the hand ended")
         if isinstance(move.action, Draw):
             want = layout.boneyard[drawn] if drawn < len(layout.boneyard) else None
             if want is not None and move.position != want:

@@ -158,3 +158,26 @@ def test_points_other_than_the_hands_name_the_host(three) -> None:  # type: igno
     assert (check, culprit) == ("score", record.host)
     check, culprit, _ = verdict_of(replace(record, moves=record.moves[:-1]), before)
     assert (check, culprit) == ("score", record.host)
+
+
+def test_the_passes_that_find_a_blocked_hand_are_true_and_nothing_else_may_follow() -> None:
+    """The engine, knowing every hand, ends a blocked hand at once; the table learns it as every
+    seat passes in turn. Those passes check out; a play after the end names the host."""
+    blocked = None
+    for seed in range(1, 80):
+        record, before = play_hand(3, rng_seed=seed)
+        verdict = check_blind_hand(record, before)
+        assert verdict.ok
+        last = record.moves[-1]
+        mine = [m.action for m in record.moves if m.seat == last.seat]
+        held = 5 + sum(isinstance(a, Draw) for a in mine) - sum(isinstance(a, Play) for a in mine)
+        if held:  # the last mover did not go out: the hand was blocked
+            blocked = (record, before, last)
+            break
+    assert blocked is not None, "no blocked hand among the seeds"
+    record, before, last = blocked
+    passes = tuple(BlindMove((last.seat + k) % 3, PASS) for k in range(1, 4))
+    assert check_blind_hand(replace(record, moves=record.moves + passes), before).ok
+    play = next(m for m in record.moves if isinstance(m.action, Play))
+    check, culprit, reason = verdict_of(replace(record, moves=record.moves + (play,)), before)
+    assert (check, culprit) == ("moves", record.host) and "after the hand ended" in reason
