@@ -152,3 +152,17 @@ def tiles_of(t: Table, deck: bytes, secrets: list[int]) -> list[int]:
     x = sum(secrets) % L
     lookup = {g(i + 1): i for i in range(t.tiles)}
     return [lookup[plus(c2, smul(L - x, c1))] for c1, c2 in split_deck(deck)]
+
+
+def equal_logs_ok(t: Table, domain: bytes, seat: int, label: bytes, gen: bytes, a: bytes,
+                  h: bytes, b: bytes, proof: bytes) -> bool:
+    """Any Chaum–Pedersen proof of the package (blinding, escrow parts): s·g = T₁ + c·a and
+    s·h = T₂ + c·b, with the challenge over label, g, a, h, b, T₁, T₂."""
+    t1, t2, s = pt(proof[:32]), pt(proof[32:64]), sc(proof[64:])
+    c = t.hash(domain, seat, label, gen, a, h, b, t1, t2)
+    return smul(s, gen) == plus(t1, smul(c, a)) and smul(s, h) == plus(t2, smul(c, b))
+
+
+def feldman_key(commitments: list[bytes], seat: int) -> bytes:
+    """Σₖ (seat+1)ᵏ·Aₖ, the public key of a seat's escrow sub-share."""
+    return lin([pow(seat + 1, k, L) for k in range(len(commitments))], commitments)

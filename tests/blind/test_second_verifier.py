@@ -7,11 +7,13 @@ from dataclasses import replace
 
 import blind_checker as second
 import pytest
-from blindkit import run_deal
+from blindkit import run_deal, seed
 
 from lanomino.blind.deck import deck_bytes
 from lanomino.blind.group import add, base_mul
 from lanomino.blind.hashing import Context
+from lanomino.blind.key_escrow import escrow_part, split_key
+from lanomino.blind.unheld import blind
 
 
 @pytest.fixture(scope="module")
@@ -63,3 +65,23 @@ def test_it_refuses_what_the_first_verifier_refuses(dealt) -> None:  # type: ign
     wrong = add(s.point, base_mul(1))
     assert not second.share_ok(t, 0, s.position, c1, wrong, s.proof.to_bytes())
     assert not second.share_ok(t, 0, s.position + 1, c1, s.point, s.proof.to_bytes())
+
+
+def test_it_accepts_the_blinding_and_escrow_proofs_and_refuses_forgeries(dealt) -> None:  # type: ignore[no-untyped-def]
+    t = table(dealt.ctx)
+    deck = dealt.deck
+    after, proofs = blind(dealt.ctx, 1, deck[:4], seed("blind", 1))
+    for i in range(4):
+        label = i.to_bytes(4, "big")
+        args = (t, b"unheld-blinding", 1, label, deck[i].c1, after[i].c1, deck[i].c2)
+        assert second.equal_logs_ok(*args, after[i].c2, proofs[i].to_bytes())
+        assert not second.equal_logs_ok(*args, after[(i + 1) % 4].c2, proofs[i].to_bytes())
+    escrow = split_key(2, dealt.holders[2].reveal().secret, [0, 1], seed("escrow", 2))
+    c1 = deck[20].c1
+    part, proof = escrow_part(dealt.ctx, 0, 2, escrow.sub_shares[0], 20, c1)
+    key = second.feldman_key(list(escrow.commitments), 0)
+    label = (2).to_bytes(4, "big") + (20).to_bytes(4, "big")
+    assert second.equal_logs_ok(t, b"escrow", 0, label, second.g(1), key, c1, part,
+                                proof.to_bytes())
+    assert not second.equal_logs_ok(t, b"escrow", 1, label, second.g(1), key, c1, part,
+                                    proof.to_bytes())
