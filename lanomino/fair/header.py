@@ -26,10 +26,10 @@ class MatchHeader:
     move_clock: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        # (a table without a move clock does not say so yet: the verifier would refuse the host's
-        # resignation of a seat that left, which that seat cannot sign)
+        # (a table without a move clock says so, null: verify then refuses a move the host signed
+        # for a seat, and lists the resignation of a seat that left, which it cannot sign)
         return header_of(self.table, self.algorithm, self.rules, self.players, self.keys,
-                         False if self.move_clock is None else self.move_clock)
+                         self.move_clock)
 
     def digest(self) -> str:
         """What the seats' header signatures and every move statement name the match by."""

@@ -127,7 +127,7 @@ def test_the_match_header_declares_the_move_clock_and_the_transcript_verifies() 
     plain.run(plain.over)
     docs = [next(e.transcript for e in reversed(t.slots[0].events)
                  if isinstance(e, TranscriptUpdated)) for t in (timed, plain)]
-    assert docs[0]["move_clock"] == 30000 and "move_clock" not in docs[1]
+    assert docs[0]["move_clock"] == 30000 and docs[1]["move_clock"] is None
     assert all(verify_transcript(doc).ok for doc in docs)
     changed = {**docs[0], "move_clock": 1000}  # every seat signed the clock with the header
     assert verify_transcript(changed).failure is not None
