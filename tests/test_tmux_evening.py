@@ -103,3 +103,23 @@ def test_the_hint_selects_its_tile_and_a_tile_that_does_not_fit_looks_it(tmp_pat
             time.sleep(0.05)
     finally:
         tmux.kill()
+
+
+def test_history_at_80x24_hides_nothing_and_stats_count_what_it_lists(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "tests" / "ui"))
+    from test_evening_columns import logged_history
+
+    logged_history(tmp_path)  # a finished match with a hint and an undo, one left unfinished
+    tmux = Tmux()
+    try:
+        start(tmux, tmp_path, "")
+        wait_for(tmux, "What would you like to do?", 20)
+        tmux.keys("h")
+        listed = wait_for(tmux, "Checked", 20)  # (the column titles: the History screen is up)
+        assert "(hint+undo)" in listed, listed  # the row goes on to a second line
+        assert all(len(line) <= 80 for line in listed.splitlines())
+        tmux.keys("Tab")
+        stats = wait_for(tmux, "Matches 2 (1 not finished)", 10)
+        assert "won " in stats
+    finally:
+        tmux.kill()

@@ -30,4 +30,4 @@ def run(args: argparse.Namespace) -> int:
     if not rows:
         print("No matches logged yet: finish a game and it shows up here.")
         return 0
-    return print_lines([history_header(), *(history_row(row) for row in rows)])
+    return print_lines([history_header(), *(line for row in rows for line in history_row(row))])

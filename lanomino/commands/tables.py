@@ -54,9 +54,18 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(table))
         else:
-            lock = " (passphrase)" if table["passphrase"] else ""
-            print(f"{table['name']}  {table['rules']}  {table['seats']} seats  "
-                  f"host {table['host']}  {table['address']}{lock}")
+            print("\n".join(table_lines(table)))
     if not found and not args.json:
         print("no tables found")
     return 0
+
+
+def table_lines(table: dict[str, object], width: int = 78) -> list[str]:
+    """One table in lines of at most ``width`` columns, broken between its parts."""
+    from lanomino.ui.chrome import wrap
+
+    lock = " (passphrase)" if table["passphrase"] else ""
+    text = (f"{table['name']} · {table['rules']} · {table['seats']} seats{lock} · "
+            f"{table['address']} · host {table['host']}")
+    first, *rest = wrap(text, width)
+    return [first, *("  " + line for line in wrap(" ".join(rest), width - 2))] if rest else [first]

@@ -12,7 +12,14 @@ from lanomino.engine import Rules
 from lanomino.lines.narrator import replay_line
 from lanomino.lines.say import Voice, join_words, plural
 from lanomino.ui.helptext import describe_game, rules_text
-from lanomino.ui.history import ReplayView, check_label, date_label, result_label, rules_label
+from lanomino.ui.history import (
+    ReplayView,
+    check_label,
+    date_label,
+    matches_count,
+    result_label,
+    rules_label,
+)
 from lanomino.ui.lan import LanView
 
 _PLAIN = str.maketrans({"…": "...", "·": ",", "✓": "", "→": "to", "←": "", "×": "x",
@@ -193,9 +200,9 @@ def history_lines(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def stats_lines(stats: dict[str, Any] | None) -> list[str]:
-    if not stats or (not stats["matches"] and not stats["hands"]):
+    if not stats or (not stats["matches"] and not stats["hands"] and not stats.get("played")):
         return ["No matches logged yet: finish a game and it shows up here."]
-    out = [f"Matches: {stats['matches']}, won {stats['wins']}. "
+    out = [f"{matches_count(stats).replace('Matches', 'Matches:', 1)}, won {stats['wins']}. "
            f"Longest winning streak: {stats['longest_winning_streak']}.",
            f"Hands: {stats['hands']}, you won {stats['hands_won']}: {stats['won_by_domino']} by "
            f"going out, {stats['won_by_block']} by a block. "

@@ -47,10 +47,13 @@ class Stats:
     numbers: tuple[tuple[int, int], ...]  # (pips, tiles played showing them), most first
     longest_streak: int
     current_streak: int = 0
+    played: int = 0  # matches with your seat in the log, finished or not (History lists them)
+    watched: int = 0  # matches in the log without a seat of yours
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "matches": self.matches, "wins": self.wins,
+            "matches": self.matches, "played": max(self.played, self.matches),
+            "watched": self.watched, "wins": self.wins,
             "win_rate": round(self.wins / self.matches, 4) if self.matches else 0.0,
             "opponents": [t.to_json() for t in self.opponents],
             "levels": [t.to_json() for t in self.levels],
@@ -82,10 +85,14 @@ class _Count:
 def compute_stats(conn: sqlite3.Connection) -> Stats:
     """Your stats over every logged match where you had a seat (inside a read transaction).
 
-    Matches count when finished; hands count whenever they were logged."""
+    Wins, streaks and tallies count finished matches; ``played`` counts every match you sat
+    at, ``watched`` the others, so the three add up to what History lists; hands count
+    whenever they were logged."""
     matches = conn.execute(
         "SELECT id, winner, me_side FROM match WHERE me IS NOT NULL AND finished = 1 "
         "ORDER BY started_at, id").fetchall()
+    played, watched = conn.execute(
+        "SELECT COUNT(me), COUNT(*) - COUNT(me) FROM match").fetchone()
     won = {mid: winner is not None and winner == side for mid, winner, side in matches}
     opponents, levels = _tallies(conn, won)
     longest = current = 0
@@ -107,7 +114,8 @@ def compute_stats(conn: sqlite3.Connection) -> Stats:
         points_per_hand=sum(points) / len(points) if points else 0.0,
         tiles=tuple(sorted(tiles.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_TILES]),
         numbers=tuple(count_numbers(tiles)[:TOP_TILES]),
-        longest_streak=longest, current_streak=current,
+        longest_streak=longest, current_streak=current, played=int(played),
+        watched=int(watched),
     )
 
 

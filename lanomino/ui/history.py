@@ -83,11 +83,15 @@ def history_header(width: int = 78) -> str:
     return _columns(titles, _widths(width))
 
 
-def history_row(row: dict[str, Any], width: int = 78) -> str:
-    """One match on one line of at most ``width`` columns (78 at most)."""
+def history_row(row: dict[str, Any], width: int = 78) -> list[str]:
+    """One match in lines of at most ``width`` columns (78 at most): what does not fit its
+    column goes on to the next line under it, never cut ("lost 11-110" / "(hint+undo)")."""
     cells = (f"#{row['id']}", date_label(row, False), row["table"], players_label(row),
              rules_label(row["rules"]), result_label(row), check_label(row))
-    return _columns(cells, _widths(width))
+    widths = _widths(width)
+    parts = [wrap(text, size) if size else [""] for text, size in zip(cells, widths, strict=True)]
+    return [_columns(tuple(p[i] if i < len(p) else "" for p in parts), widths)
+            for i in range(max(len(p) for p in parts))]
 
 
 def _columns(cells: tuple[str, ...], widths: tuple[int, ...]) -> str:
@@ -109,11 +113,13 @@ def match_details(row: dict[str, Any]) -> list[str]:
 
 def stats_lines(stats: dict[str, Any]) -> list[str]:
     """Your stats in plain lines (fits 78 columns)."""
-    if not stats["matches"] and not stats["hands"]:
+    if not stats["matches"] and not stats["hands"] and not stats.get("played"):
         return ["No matches logged yet: finish a game and it shows up here."]
     rate = f" ({stats['win_rate']:.0%})" if stats["matches"] else ""
+    if stats.get("played", 0) > stats["matches"]:  # (wins count the finished matches)
+        rate = f" of {stats['matches']}{rate}"
     lines = [
-        f"Matches {stats['matches']} · won {stats['wins']}{rate} · "
+        f"{matches_count(stats)} · won {stats['wins']}{rate} · "
         f"longest winning streak {stats['longest_winning_streak']}",
         f"Hands {stats['hands']} · you won {stats['hands_won']}: "
         f"{stats['won_by_domino']} by domino, {stats['won_by_block']} by block · "
@@ -132,6 +138,18 @@ def stats_lines(stats: dict[str, Any]) -> list[str]:
             continue  # shown by level above
         lines.append(_tally(f"{t['name']} ({t['key']})", t))
     return lines
+
+
+def matches_count(stats: dict[str, Any]) -> str:
+    """'Matches 5 (1 not finished)': every match you sat at, as History lists them (wins count
+    the finished ones), and the ones watched."""
+    played, finished = max(stats.get("played", 0), stats["matches"]), stats["matches"]
+    text = f"Matches {played}"
+    if played > finished:
+        text += f" ({played - finished} not finished)"
+    if stats.get("watched"):
+        text += f", {stats['watched']} watched"
+    return text
 
 
 def _tally(label: str, t: dict[str, Any]) -> str:
@@ -225,10 +243,23 @@ def draw_replay(view: ReplayView, canvas: Canvas, colour: bool) -> None:
     canvas.blit(draw_line(line_view(f.line), w, line_h, colour), 0, y + 1)
     ty = y + 1 + line_h
     canvas.put(0, ty, "─" * w, "class:dim")
-    wrapped = [line for text in f.text for line in wrap(text, max(10, w - 4))]
-    for i, text in enumerate(wrapped[-text_rows:]):
+    for i, text in enumerate(last_said(f.text, max(10, w - 4), text_rows)):
         canvas.put(1, ty + 1 + i, text)
     footer(canvas, "←/→ move · ↑/↓ hand · Home/End first/last · q quit")
+
+
+def last_said(texts: tuple[str, ...], width: int, rows: int) -> list[str]:
+    """The last of ``texts`` that fit in ``rows`` rows, wrapped, each from its start (a sentence
+    never shows from its middle); one longer than the room is shortened at its end."""
+    shown: list[str] = []
+    for text in reversed(texts):
+        lines = wrap(text, width)
+        if len(shown) + len(lines) > rows:
+            if not shown:  # the newest alone is too long: its start, shortened
+                shown = lines[: rows - 1] + [fit(" ".join(lines[rows - 1 :]), width)]
+            break
+        shown = lines + shown
+    return shown
 
 
 # ----- the History and stats screen --------------------------------------------------------------
@@ -255,28 +286,36 @@ def draw_history(view: HistoryView, canvas: Canvas) -> None:
     x = 1
     for tab, label in (("matches", " Matches "), ("stats", " Stats ")):
         x = canvas.put(x, 1, label, "class:menu.selected" if view.tab == tab else "class:dim") + 1
-    if view.message:
-        canvas.put(x + 2, 1, fit(view.message, w - x - 3), "class:warn")
+    said = [("class:warn", line) for line in wrap(view.message, w - 2)] if view.message else []
     if view.tab == "stats":
         lines = stats_lines(view.stats) if view.stats else ["No stats yet."]
-        shown = [(line, part) for line in lines for part in wrap(line, w - 2)]
-        for i, (line, part) in enumerate(shown[: h - 4]):
-            canvas.put(1, 3 + i, part, "class:title" if line.startswith("Against") else "")
+        shown = said + [("class:title" if line.startswith("Against") else "", part)
+                        for line in lines for part in wrap(line, w - 2)]
+        for i, (style, part) in enumerate(shown[: h - 4]):
+            canvas.put(1, 3 + i, part, style)
         footer(canvas, "Tab matches · Esc back")
         return
     if not view.rows:
-        canvas.put(1, 3, "No matches logged yet: finish a game and it shows up here.", "class:dim")
+        empty = ("class:dim", "No matches logged yet: finish a game and it shows up here.")
+        for i, (style, line) in enumerate([*said, empty]):
+            canvas.put(1, 3 + i, line, style)
         footer(canvas, "Tab stats · Esc back")
         return
     canvas.put(1, 2, history_header(w - 2), "class:title")
-    details = match_details(view.rows[view.selected])
+    details = said + [("class:dim" if i else "", part)
+                      for i, line in enumerate(match_details(view.rows[view.selected]))
+                      for part in wrap(line, w - 4 if i else w - 2)]
+    details = details[: max(1, h - 6)]  # (a row of the list stays in view)
     room = max(1, h - 4 - len(details) - 1)
-    top = max(0, min(view.selected - room // 2, len(view.rows) - room))
-    for i, row in enumerate(view.rows[top : top + room]):
-        style = "class:menu.selected" if top + i == view.selected else ""
-        canvas.put(1, 3 + i, history_row(row, w - 2), style)
+    listed = [(n, line) for n, row in enumerate(view.rows) for line in history_row(row, w - 2)]
+    mine = [i for i, (n, _) in enumerate(listed) if n == view.selected]
+    top = max(0, min(mine[0] - room // 2, len(listed) - room))
+    top = max(top, mine[-1] - room + 1)  # the selected match whole, when it fits
+    for y, (n, line) in enumerate(listed[top : top + room]):
+        canvas.put(1, 3 + y, line, "class:menu.selected" if n == view.selected else "")
     dy = h - 1 - len(details)
     canvas.put(0, dy - 1, "─" * w, "class:dim")
-    for i, line in enumerate(details):
-        canvas.put(1, dy + i, fit(line, w - 2), "class:dim" if i else "")
+    for i, (style, line) in enumerate(details):
+        indent = 3 if style == "class:dim" and not line.startswith("  ") else 1
+        canvas.put(indent, dy + i, line, style)
     footer(canvas, "↑/↓ choose · Enter replay · Tab stats · Esc back")

@@ -1,0 +1,88 @@
+"""Nothing cut at 80 columns (issue 30 item 23) and stats that agree with History (item 24)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
+
+from playkit import local_players, play_local  # noqa: E402
+
+from lanomino.commands.tables import table_lines  # noqa: E402
+from lanomino.engine import Rules  # noqa: E402
+from lanomino.store import PlayLog, open_store  # noqa: E402
+from lanomino.ui.history import (  # noqa: E402
+    HistoryView,
+    draw_history,
+    history_row,
+    last_said,
+    stats_lines,
+)
+from lanomino.ui.render import Canvas  # noqa: E402
+
+
+def logged_history(tmp_path: Path) -> HistoryView:
+    """A finished match played with a hint and an undo, and one left after its first hand."""
+    store = open_store(tmp_path)
+    try:
+        log = PlayLog(store)
+        done = play_local(3, level="greedy")
+        log.log_match(done.record.to_json(), uid=f"local:{done.uid}", me=0,
+                      players=local_players(done), started_at=1_700_000_000.0,
+                      assists=["hint", "undo"])
+        left = play_local(4, Rules.classic(target=300), stop_after_hands=1)
+        log.log_match(left.record.to_json(), uid=f"local:{left.uid}", me=0,
+                      players=local_players(left), started_at=1_700_000_100.0)
+        return HistoryView([m.to_json() for m in log.matches()], log.stats().to_json())
+    finally:
+        store.close()
+
+
+def test_a_history_row_goes_on_to_a_second_line_rather_than_hide_the_help(tmp_path: Path) -> None:
+    view = logged_history(tmp_path)
+    done = view.rows[1]
+    lines = history_row(done)
+    assert all(len(line) <= 78 for line in lines)
+    assert "(hint+undo)" in "\n".join(lines) and "…" not in "\n".join(lines), lines
+    canvas = Canvas(80, 24)
+    view.selected = 1
+    draw_history(view, canvas)
+    assert "(hint+undo)" in canvas.text()
+
+
+def test_a_history_message_is_shown_whole(tmp_path: Path) -> None:
+    view = logged_history(tmp_path)
+    view.message = ("Cannot replay match #2: the transcript does not verify: hand 2: the host "
+                    "published a secret for seat 3 that does not open its commitment.")
+    canvas = Canvas(80, 24)
+    draw_history(view, canvas)
+    shown = " ".join(line.strip() for line in canvas.text().splitlines())
+    assert view.message in " ".join(shown.split())
+
+
+def test_stats_count_every_match_history_lists(tmp_path: Path) -> None:
+    view = logged_history(tmp_path)
+    assert view.stats is not None and len(view.rows) == 2
+    assert view.stats["played"] == 2 and view.stats["matches"] == 1
+    assert stats_lines(view.stats)[0].startswith("Matches 2 (1 not finished) · won ")
+
+
+def test_the_replays_last_lines_start_where_their_sentences_start() -> None:
+    texts = ("Hand 1: you to open with 6-6; 14 tiles in the boneyard.",
+             "Ana played 6-4 on the right: 4 showing, and the line is now long enough to wrap.",
+             "You played 4-2 on the right: 2 showing.")
+    shown = last_said(texts, 40, 3)
+    assert shown[0].startswith("Ana played") and shown[-1].endswith("2 showing.")
+    assert last_said(("one long " * 20,), 40, 2)[0].startswith("one long")
+
+
+def test_tables_lines_fit_80_columns() -> None:
+    table = {"name": "The kitchen table by the window", "rules": "allfives", "seats": "1/4",
+             "host": "fa6c9a80f98bc128", "address": "192.168.100.200:47000/abcd1234",
+             "passphrase": True}
+    lines = table_lines(table)
+    assert len(lines) == 2 and all(len(line) <= 78 for line in lines)
+    assert " ".join(" ".join(lines).split()) == (
+        "The kitchen table by the window · allfives · 1/4 seats (passphrase) · "
+        "192.168.100.200:47000/abcd1234 · host fa6c9a80f98bc128")
