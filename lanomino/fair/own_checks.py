@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lanomino.engine import Draw, Tile
-from lanomino.fair.report import Report
+from lanomino.fair.report import EDITED, Report
 from lanomino.fair.transcript_model import HandLog
 
 __all__ = ["own_checks"]
@@ -40,6 +40,12 @@ def own_checks(report: Report, log: HandLog, seat: int, *,
                      if a.raw != b) if len(log.moves) >= len(moves) else len(log.moves)
         return (f"the host's log of this hand is not the moves it sent this seat (from move "
                 f"{first + 1} on) [blame: the host]")
+    f = report.failure
+    if f is not None and f.blame == EDITED and f.hand in (log.hand, None):
+        # In a file, a signature that does not verify means it was changed after; this seat had
+        # the log from the host itself: the host sent words it did not sign.
+        return (f"the host sent this seat a transcript whose signatures do not verify "
+                f"({f.check} check): it sent words it did not sign [blame: the host]")
     deals = report.deals[log.hand - 1] if len(report.deals) >= log.hand else ()
     if not deals or log.reshuffled is not None:
         return None  # the deal could not be derived: the verifier's line says why

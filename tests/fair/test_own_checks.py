@@ -109,3 +109,20 @@ def test_a_wrong_published_secret_is_named_on_its_seats_screen() -> None:
     other = _first_check(table, 1)  # the other peer: the verifier's words, the host to blame
     assert not other.ok and other.detail.endswith("[check: secret; blame: the host (seat 1)]")
     _host_blamed_in_file(table)
+
+
+def test_a_log_whose_signature_fails_is_the_hosts_on_the_seat_that_received_it() -> None:
+    """In a file, a signature that does not verify says the file was changed; a seat that had the
+    log from the host itself knows who sent it."""
+    from fairkit import make_transcript
+
+    from lanomino.fair.own_checks import own_checks
+    from lanomino.fair.transcript import parse_transcript
+
+    doc = make_transcript("classic", 3, 1, target=30)
+    doc["hands"][0]["log_signature"] = "00" * 64
+    report = verify_transcript(doc)
+    assert report.failure is not None and report.failure.blame == "whoever changed the file"
+    own = own_checks(report, parse_transcript(doc).hands[0], 1)
+    assert own == ("the host sent this seat a transcript whose signatures do not verify (log "
+                   "check): it sent words it did not sign [blame: the host]")
