@@ -1,16 +1,20 @@
 """The checks behind ``verify_transcript``, in order (see ``lanomino.fair.verify``). Pure.
 
-Per hand: the commitment set (seats, signatures), the host's set signature, the echoes
-(equivocation), the secrets, the derived deal (void deals and re-deals), the move signatures, each
-move on a fresh engine state (ownership, then legality), the end of the hand, the scores, and last
-the host's log signature; a re-shuffled hand (after a migration) has checks of its own
+In the order of authority: first what the signers said, then each statement the host made as host,
+then each move against the deal the host's published secrets make. Per hand: the host's log
+signature (it makes the sets, secrets, moves, points and scores the host's word: when it fails,
+the file was changed after it was signed, and no seat is named), the commitment set (seats,
+signatures), the host's set signature, the echoes (equivocation), the published secrets, the
+derived deal (void deals and re-deals), the move signatures (a move the host signed for a seat:
+under the header's move clock; disputes), each move on a fresh engine state (ownership, then
+legality: a move the committed deal refutes is the host's, which let it into its log), the end of
+the hand, the scores; a re-shuffled hand (after a migration) has checks of its own
 (``check_reshuffled``). After the last hand, the host's signed closing statement.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from lanomino.engine import (
@@ -20,7 +24,6 @@ from lanomino.engine import (
     HandEnded,
     IllegalActionError,
     Play,
-    Resign,
     Rules,
     Tile,
     apply,
@@ -31,6 +34,7 @@ from lanomino.engine.errors import EngineError, seat_name
 from lanomino.engine.state import Phase
 from lanomino.fair import adoption
 from lanomino.fair.attempt import DealAttempt
+from lanomino.fair.check_moves import check_move_signatures, clock_words
 from lanomino.fair.check_reshuffle import check_reshuffled
 from lanomino.fair.check_round import check_round
 from lanomino.fair.commit import DealContext, set_digest, set_statement
@@ -47,11 +51,9 @@ from lanomino.fair.report import (
 )
 from lanomino.fair.shuffle import ALGORITHM, derive_deal
 from lanomino.fair.statements import (
-    dispute_statement,
     end_statement,
     header_statement,
     log_statement,
-    move_statement,
 )
 from lanomino.fair.transcript_model import HandLog, Transcript
 
@@ -212,17 +214,6 @@ class Checker:
                                        tuple(state.scores), hand.refused, tuple(self.host_signed),
                                        hand.migrated, unchecked))
 
-    @property
-    def clock(self) -> str:
-        """What the header says of the move clock, in words."""
-        if not self.t.clock_declared:
-            return ("Move clock: not in the header (an older transcript): a move or resignation "
-                    "the host signed for a seat is accepted, as it was then, and listed.")
-        if self.t.move_clock is None:
-            return "Move clock: none: every move must be signed by its own seat."
-        return (f"Move clock: {self.t.move_clock / 1000:g} s a move: the moves the host signed "
-                "for a seat out of time are listed.")
-
     def check_log_signature(self, hand: HandLog) -> None:
         """The host's signature over the hand's log (its sets, secrets, moves, points and scores):
         once it holds, each of those is the host's signed word, judged in the checks after it."""
@@ -273,56 +264,11 @@ class Checker:
                                 f"but the committed shuffle puts {want or 'nothing'} there")
 
     def check_move_signatures(self, hand: HandLog) -> None:
-        self.host_signed = []
-        if len(hand.move_signatures) != len(hand.moves):
-            raise self.fail("move-signature", self.logger(hand), f"{len(hand.moves)} moves "
-                            f"but {len(hand.move_signatures)} move signatures")
-        at = None if hand.migrated is None else hand.migrated.at
-        signed_moves = zip(hand.moves, hand.move_signatures, strict=True)
-        for index, (move, signature) in enumerate(signed_moves):
-            if index == at:
-                self.adopt(hand)  # the new host's bots sign with their adopted keys from here on
-            statement = move_statement(self.t.header_digest, hand.hand, index, move.raw)
-            if self.signed(move.seat, signature, statement):
-                continue
-            who = _seat_name(move.seat)
-            what = f"move {index + 1} ({who}: {move.action})"
-            # The host declares the resignation of a seat that left (it cannot sign it); with a
-            # move clock, the table's bot moves for a seat out of time: signed by the host, listed.
-            no_clock = self.t.clock_declared and self.t.move_clock is None
-            if self.signed(hand.host_at(index), signature, statement):
-                if isinstance(move.action, Resign) or (index in hand.away and not no_clock):
-                    self.host_signed.append(HostSigned(index, move.seat, str(move.action)))
-                    continue
-                why = ("at a table without a move clock only a seat moves itself" if no_clock
-                       else f"it is not listed as the table's move for {who} out of time")
-                raise self.fail("move-signature", self.logger(hand),
-                                f"{what} is signed by the host, not by {who}: {why}")
-            raise self.fail("move-signature", self.logger(hand),
-                            f"{what} is not signed by {who}: moves were changed, added, dropped "
-                            "or reordered, or a badly signed move was let in (a host refuses one "
-                            "on arrival)")
-        if at is not None and at == len(hand.moves):
-            self.adopt(hand)
-        self.check_disputes(hand)
+        check_move_signatures(self, hand)  # (fair/check_moves.py)
 
-    def check_disputes(self, hand: HandLog) -> None:
-        """Each dispute is signed by its seat and names a move the host signed for that seat; the
-        seat's word against the host's, which the file cannot settle: listed with the move."""
-        made_for = {h.index: n for n, h in enumerate(self.host_signed)}
-        for d in hand.disputes:
-            who, move = _seat_name(d.seat), hand.moves[d.index]
-            statement = dispute_statement(self.t.header_digest, hand.hand, d.index, d.seat,
-                                          move.raw)
-            if not self.signed(d.seat, d.signature, statement):
-                raise self.fail("dispute", EDITED, f"the dispute of move {d.index + 1} is not "
-                                f"signed by {who}: the file was changed after it was signed")
-            if d.index not in made_for or move.seat != d.seat:
-                raise self.fail("dispute", Blamed.player(d.seat),
-                                f"{who} disputes move {d.index + 1}, which is not a move the host "
-                                f"made for {who}")
-            n = made_for[d.index]
-            self.host_signed[n] = replace(self.host_signed[n], disputed=True)
+    @property
+    def clock(self) -> str:
+        return clock_words(self.t)
 
     def replay(self, state: GameState, hand: HandLog, start: int = 0) -> int:
         draws = 0
