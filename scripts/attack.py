@@ -360,10 +360,16 @@ async def stop_node(node: Any, task: asyncio.Future[Any] | None) -> None:
 # ----- raw connections (the flooders and the guesser) -------------------------------------
 
 
-class RawPeer:
-    """A bare CURVE DEALER on a shared context: sends hand-made protocol messages."""
+KEYS: dict[tuple[bytes, str], bytes] = {}  # passphrase keys made (slow on purpose), by host
 
-    def __init__(self, ctx: zmq.Context[Any], address: DirectAddress) -> None:
+
+class RawPeer:
+    """A bare CURVE DEALER on a shared context: sends hand-made protocol messages (from the
+    local address ``source`` when given: a guesser on another machine, 127.0.0.x here)."""
+
+    def __init__(
+        self, ctx: zmq.Context[Any], address: DirectAddress, source: str | None = None
+    ) -> None:
         public, secret = zmq.curve_keypair()
         self.curve = public.decode("ascii")
         self.identity = Identity.generate()
@@ -372,7 +378,8 @@ class RawPeer:
         sock.setsockopt(zmq.SNDHWM, 1000)
         sock.curve_serverkey = (address.server_key or "").encode("ascii")
         sock.curve_publickey, sock.curve_secretkey = public, secret
-        sock.connect(f"tcp://{address.host}:{address.port}")
+        where = f"{source}:0;" if source else ""
+        sock.connect(f"tcp://{where}{address.host}:{address.port}")
         self.sock = sock
         self.seq = 0
 
@@ -403,6 +410,16 @@ class RawPeer:
                 out.append(json.loads(self.sock.recv(zmq.NOBLOCK)))
             except zmq.Again:
                 return out
+
+    def answer(self, challenge: dict[str, Any], passphrase: str, server: str) -> bytes:
+        """The ``auth`` for a challenge's body: the join signed, the passphrase proved."""
+        host, nonce = bytes.fromhex(challenge["host"]), bytes.fromhex(challenge["nonce"])
+        statement = join_statement(nonce, bytes.fromhex(challenge["table"]), server, self.curve)
+        key = KEYS.get((host, passphrase)) or passphrase_key(passphrase, host)
+        KEYS[(host, passphrase)] = key
+        proof = passphrase_proof(key, nonce, server, self.curve, self.identity.public_key)
+        signature = self.identity.sign_statement(statement)
+        return self.message("auth", proof=proof.hex(), signature=signature.hex())
 
     def close(self) -> None:
         self.sock.close(linger=0)
@@ -746,15 +763,19 @@ async def attack_garbage_signatures(work: Path) -> Row:
 
 
 async def guess_passphrases(
-    address: DirectAddress, seconds: float, connections: int, avoid: str = ""
+    address: DirectAddress,
+    seconds: float,
+    connections: int,
+    avoid: str = "",
+    source: str | None = None,
 ) -> list[tuple[float, str]]:
-    """Guess 4-digit PINs (never ``avoid``) from ``connections`` connections for ``seconds``;
-    returns each answer: (seconds since the start, the refusal's code)."""
+    """Guess 4-digit PINs (never ``avoid``) from ``connections`` connections (each its own
+    throwaway key, all from ``source``) for ``seconds``; returns each answer: (seconds since the
+    start, the refusal's code)."""
     ctx: zmq.Context[Any] = zmq.Context()
-    guessers = [RawPeer(ctx, address) for _ in range(connections)]
+    guessers = [RawPeer(ctx, address, source) for _ in range(connections)]
     server = address.server_key or ""
     answers: list[tuple[float, str]] = []
-    keys: dict[tuple[bytes, str], bytes] = {}
     try:
         await asyncio.sleep(0.3)
         start = time.monotonic()
@@ -772,27 +793,40 @@ async def guess_passphrases(
                     if kind == "refused":
                         answers.append((time.monotonic() - start, str(body.get("code"))))
                         g.send(g.hello())
-                    if kind != "challenge":
-                        continue
-                    host, nonce = bytes.fromhex(body["host"]), bytes.fromhex(body["nonce"])
-                    guess = f"{secrets.randbelow(10_000):04d}"
-                    guess = "x" if guess == avoid else guess
-                    key = keys.setdefault((host, guess), passphrase_key(guess, host))
-                    statement = join_statement(nonce, bytes.fromhex(body["table"]), server, g.curve)
-                    proof = passphrase_proof(key, nonce, server, g.curve, g.identity.public_key)
-                    g.send(
-                        g.message(
-                            "auth",
-                            proof=proof.hex(),
-                            signature=g.identity.sign_statement(statement).hex(),
-                        )
-                    )
+                    if kind == "challenge":
+                        guess = f"{secrets.randbelow(10_000):04d}"
+                        g.send(g.answer(body, "x" if guess == avoid else guess, server))
             await asyncio.sleep(0.002)
     finally:
         for g in guessers:
             g.close()
         ctx.destroy(linger=0)
     return answers
+
+
+async def join_once(
+    address: DirectAddress, passphrase: str, timeout_s: float = 10.0
+) -> tuple[str, float]:
+    """Ask for a seat with a fresh key and the right ``passphrase``, from 127.0.0.1; returns what
+    came back ("welcome", a refusal's code, or "silent" after ``timeout_s``) and how long it took."""
+    ctx: zmq.Context[Any] = zmq.Context()
+    peer = RawPeer(ctx, address)
+    start = time.monotonic()
+    try:
+        peer.send(peer.hello())
+        while time.monotonic() - start < timeout_s:
+            for reply in peer.drain():
+                kind, body = reply.get("type"), reply.get("body", {})
+                if kind == "challenge":
+                    peer.send(peer.answer(body, passphrase, address.server_key or ""))
+                elif kind in ("welcome", "refused"):
+                    outcome = "welcome" if kind == "welcome" else str(body.get("code"))
+                    return outcome, time.monotonic() - start
+            await asyncio.sleep(0.005)
+        return "silent", time.monotonic() - start
+    finally:
+        peer.close()
+        ctx.destroy(linger=0)
 
 
 GUESS_S = 30.0

@@ -1,7 +1,9 @@
 """A hostile peer for the LAN tests, run inside a lab namespace (the attacks of scripts/attack.py).
 
     hostile_peer.py hello ADDRESS SECONDS CONNECTIONS      unseated connections flood hello
-    hostile_peer.py guess ADDRESS SECONDS CONNECTIONS PIN  guess the table's PIN (never PIN itself)
+    hostile_peer.py guess ADDRESS SECONDS CONNECTIONS PIN [SOURCE]
+                                                           guess the table's PIN (never PIN itself),
+                                                           from the local address SOURCE if given
     hostile_peer.py forge ADDRESS DATA_DIR INTERFACE       sit down, sign 3 moves with garbage
 
 Prints JSON lines: {"event": "started"}, then {"event": "done", ...} with what it achieved.
@@ -68,7 +70,8 @@ async def main(mode: str, address: str, *rest: str) -> None:
     if mode == "hello":
         say(event="done", sent=await hello_flood(where, seconds, connections))
     else:
-        answers = await guess_passphrases(where, seconds, connections, avoid=rest[2])
+        source = rest[3] if len(rest) > 3 else None
+        answers = await guess_passphrases(where, seconds, connections, rest[2], source)
         say(
             event="done",
             wrong=sum(c == "passphrase" for _, c in answers),
