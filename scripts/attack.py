@@ -807,8 +807,8 @@ async def guess_passphrases(
 async def join_once(
     address: DirectAddress, passphrase: str, timeout_s: float = 10.0
 ) -> tuple[str, float]:
-    """Ask for a seat with a fresh key and the right ``passphrase``, from 127.0.0.1; returns what
-    came back ("welcome", a refusal's code, or "silent" after ``timeout_s``) and how long it took."""
+    """Ask for a seat with a fresh key and ``passphrase``, from 127.0.0.1; returns what came
+    back ("welcome", a refusal's code, or "silent" after ``timeout_s``) and how long it took."""
     ctx: zmq.Context[Any] = zmq.Context()
     peer = RawPeer(ctx, address)
     start = time.monotonic()

@@ -18,6 +18,7 @@ when the budget allows again (``due``), however many requests came in meanwhile.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -92,7 +93,10 @@ class Bucket:
         """When ``take(cost)`` would first succeed (``now`` if it would now)."""
         self._refill(now)
         missing = cost - self.tokens
-        return now if missing <= 0 else now + missing / self.limit.rate_per_s
+        if missing <= 0:
+            return now
+        # (later than ``now`` even when what is missing is a rounding error: then ``take`` fails)
+        return max(now + missing / self.limit.rate_per_s, math.nextafter(now, math.inf))
 
 
 class Budgets:

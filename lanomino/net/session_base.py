@@ -66,6 +66,7 @@ class Sender:
 
     route: bytes  # the host ROUTER's routing id for the connection (opaque)
     curve: str  # the sender's CURVE public key, Z85
+    ip: str | None = None  # the connection's source address as TCP saw it (None: unknown)
 
 
 @dataclass(frozen=True, slots=True)

@@ -268,7 +268,9 @@ class NodeBase:
             if not event.ok:
                 log.warning("hand %d does not verify: %s", event.hand, event.detail)
         elif isinstance(event, ProtocolProblem):
-            guess = event.code in ("passphrase", "throttled")  # someone may be guessing: say so
+            # a wrong passphrase was checked: someone may be guessing, say so (a refusal unchecked,
+            # ``throttled``, is not: a flood of them would flood the log, at most a few a minute)
+            guess = event.code == "passphrase"
             log.log(logging.WARNING if guess else logging.INFO, "refused (%s): %s", event.code,
                     event.detail)
 

@@ -229,7 +229,7 @@ class HostNode(NodeBase):
             if incoming is None:
                 continue
             log.debug("in  %s", str(incoming.message)[:120])
-            sender = Sender(incoming.identity, incoming.peer_key)
+            sender = Sender(incoming.identity, incoming.peer_key, incoming.peer_ip)
             self.session.receive(sender, incoming.message, self.now())
             self._flush()
             self.wake.set()

@@ -227,7 +227,7 @@ class PeerNode(NodeBase):
                 continue  # (a candidate that went back to being a peer ignores late joiners)
             log.debug("in  %s", str(incoming.message)[:120])
             try:
-                sender = Sender(incoming.identity, incoming.peer_key)
+                sender = Sender(incoming.identity, incoming.peer_key, incoming.peer_ip)
                 self.host.receive(sender, incoming.message, self.now())
             except Exception:  # a bug in the migration code must not silence the table
                 log.exception("the host session failed on %s", str(incoming.message)[:200])

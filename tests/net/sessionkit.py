@@ -94,13 +94,13 @@ class Table:
                  identity: Identity | None = None, curve_n: int | None = None,
                  bot: str | None = "greedy",
                  secrets: dict[tuple[str, int, int], bytes] | None = None,
-                 watch: bool = False) -> PeerSlot:
+                 watch: bool = False, ip: str | None = None) -> PeerSlot:
         n = curve_n if curve_n is not None else len(self.slots) + 1
         curve = curve_key(n)
         session = PeerSession(identity or Identity.generate(), curve, self.host.curve, name=name,
                               passphrase=passphrase, timings=self.timings, secrets=secrets,
                               secret_source=counter_secrets(f"{name}/{seed}/{n}"), watch=watch)
-        slot = PeerSlot(session, Sender(f"route-{n}-{len(self.slots)}".encode(), curve),
+        slot = PeerSlot(session, Sender(f"route-{n}-{len(self.slots)}".encode(), curve, ip),
                         bot_policy(bot, seed) if bot else None)
         self.slots.append(slot)
         session.connect(self.now)

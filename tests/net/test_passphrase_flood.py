@@ -27,12 +27,12 @@ pytestmark = pytest.mark.timeout(120)
 PIN = "4821"
 GUESSERS = 50
 FLOOD_S = 25.0
-JOINS = 3  # the host's seat and three joiners fill the table
+JOINS = 2  # (a seat of four stays free: the table waits in its lobby and the guessing goes on)
 
 
 def _host(data: Path, log: Path) -> subprocess.Popen[str]:
     args = [sys.executable, "-m", "lanomino", "host", "--headless", "--json", "--no-announce",
-            "--bind", "127.0.0.1", "--seats", str(JOINS + 1), "--passphrase", PIN,
+            "--bind", "127.0.0.1", "--seats", str(JOINS + 2), "--passphrase", PIN,
             "--set", "target=100", "--data-dir", str(data)]
     env = {**os.environ, "LANOMINO_LOG": "INFO"}
     with open(log, "wb") as err:
@@ -72,7 +72,10 @@ def test_the_right_pin_gets_in_within_10_s_while_50_keys_guess_it(tmp_path: Path
         assert guesser.stdout is not None
         assert json.loads(guesser.stdout.readline())["event"] == "started"
         _until_logged(log, "refused (throttled)", 20)  # the guessers have spent what they may
-        joins = [asyncio.run(join_once(address, PIN, timeout_s=10.0)) for _ in range(JOINS)]
+        joins = []
+        for _ in range(JOINS):
+            joins.append(asyncio.run(join_once(address, PIN, timeout_s=10.0)))
+            time.sleep(1.0)
         done = json.loads(guesser.stdout.readline())
     finally:
         if guesser is not None:
@@ -82,5 +85,5 @@ def test_the_right_pin_gets_in_within_10_s_while_50_keys_guess_it(tmp_path: Path
     assert max(seconds for _, seconds in joins) < 10.0
     # the flood was on all along, and no more of its guesses were checked than its budget
     policy = GuessPolicy()
-    assert done["throttled"] > 100, done
+    assert done["throttled"] > 20 * GUESSERS, done
     assert done["wrong"] <= policy.table_burst + policy.address_burst + 1, done

@@ -54,6 +54,12 @@ class Pending:
     watch: bool = False  # it asked to watch, not to sit (net/watchers.py)
 
 
+# whose budget for wrong passphrases is spent, as a refusal says it (net/throttle.py's ``Wait``)
+_FROM = {"connection": "on this connection",
+         "address": "from your address",
+         "table": "at this table (someone may be guessing it)"}
+
+
 def _nobody_left(number: int, reason: str) -> None:
     pass
 
@@ -103,8 +109,11 @@ class Seating:
     def challenge(self, sender: Sender, name: str, identity: bytes, addr: str | None,
                   watch: bool = False) -> None:
         """Challenge a joiner (or a watcher) to sign a fresh nonce; too many waiting: the oldest
-        challenge is forgotten."""
+        challenge is forgotten. A stranger whose wrong answer could not be checked now is refused
+        at once: no nonce is made and nothing is kept for it."""
         t = self.t
+        if self._throttled(sender, identity):
+            return
         if len(self.pending) >= MAX_PENDING:
             oldest = min(self.pending, key=lambda k: self.pending[k].since)
             del self.pending[oldest]
@@ -121,6 +130,8 @@ class Seating:
         p = self.pending.pop(sender.curve, None)
         if p is None:
             self.refuse_join(sender.route, "no_challenge", "say hello first")
+            return None
+        if self._throttled(sender, p.identity):  # (before any work: no signature checked)
             return None
         statement = join_statement(p.nonce, p.table, t.curve, sender.curve)
         if not t.ring.verify_statement(p.identity, body.signature, statement):
@@ -154,19 +165,28 @@ class Seating:
         t.broadcast_roster()
         return seat, rejoined
 
-    def _passphrase_ok(self, sender: Sender, p: Pending, proof: bytes | None) -> bool:
-        """Check the proof unless this key or the table is throttled (net/throttle.py)."""
-        assert self.pass_key is not None
-        now = self.t.now
-        member = self.seat_of_identity(p.identity) is not None  # a player coming back
-        wait = self.guesses.wait_s(sender.curve, now, member=member)
-        if wait > 0:
-            self.refuse_join(sender.route, "throttled",
-                             f"too many wrong passphrases: try again in {math.ceil(wait)} s")
+    def _throttled(self, sender: Sender, identity: bytes) -> bool:
+        """At a table with a passphrase, refuse (``throttled``) an answer that could not be checked
+        now (net/throttle.py). A member coming back (``identity`` seated; the signature will
+        prove it) is held only by its own connection's backoff."""
+        if self.pass_key is None:
             return False
+        member = self.seat_of_identity(identity) is not None
+        wait = self.guesses.wait(sender.curve, sender.ip, self.t.now, member=member)
+        if wait.s <= 0:
+            return False
+        self.refuse_join(sender.route, "throttled",
+                         f"too many wrong passphrases {_FROM[wait.whose]}: try again in "
+                         f"{math.ceil(wait.s)} s")
+        return True
+
+    def _passphrase_ok(self, sender: Sender, p: Pending, proof: bytes | None) -> bool:
+        """Check the proof (the throttle allowed it, ``_throttled``); a wrong one is counted."""
+        assert self.pass_key is not None
         want = passphrase_proof(self.pass_key, p.nonce, self.t.curve, sender.curve, p.identity)
         if proof is None or not hmac.compare_digest(want, proof):
-            self.guesses.failed(sender.curve, now, member=member)
+            member = self.seat_of_identity(p.identity) is not None
+            self.guesses.failed(sender.curve, sender.ip, self.t.now, member=member)
             self.refuse_join(sender.route, "passphrase",
                              f"wrong passphrase ({self.guesses.wrong} wrong "
                              f"answer{'' if self.guesses.wrong == 1 else 's'} so far)")

@@ -41,6 +41,7 @@ class Incoming:
     identity: bytes  # the ROUTER routing id of the connection; send replies here
     peer_key: str  # the sender's CURVE public key (Z85), proven by the handshake
     message: dict[str, Any]
+    peer_ip: str | None = None  # the connection's source address (TCP's), None if unknown
 
 
 class HostTransport:
@@ -141,7 +142,7 @@ class HostTransport:
                 self._malformed(identity, exc)
                 continue
             self.stats.received += 1
-            return Incoming(identity, peer_key, message)
+            return Incoming(identity, peer_key, message, _peer_ip(payload))
 
     async def send(self, identity: bytes, message: Mapping[str, object]) -> bool:
         """Queue one message for one peer; False when that peer is gone or not keeping up.
@@ -204,3 +205,12 @@ class HostTransport:
         self.stats.malformed += 1
         if self._on_malformed is not None:
             self._on_malformed(identity, exc)
+
+
+def _peer_ip(frame: zmq.Frame) -> str | None:
+    """The IP address a frame came from (libzmq's "Peer-Address"), None when it does not say."""
+    try:
+        address = frame.get("Peer-Address")
+    except zmq.ZMQError:
+        return None
+    return address if isinstance(address, str) and address else None
