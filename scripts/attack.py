@@ -807,8 +807,9 @@ async def guess_passphrases(
 async def join_once(
     address: DirectAddress, passphrase: str, timeout_s: float = 10.0
 ) -> tuple[str, float]:
-    """Ask for a seat with a fresh key and ``passphrase``, from 127.0.0.1; returns what came
-    back ("welcome", a refusal's code, or "silent" after ``timeout_s``) and how long it took."""
+    """Ask for a seat with a fresh key and ``passphrase``, from 127.0.0.1, and leave it again at
+    once (in a lobby the seat is free again); returns what came back ("welcome", a refusal's code,
+    or "silent" after ``timeout_s``) and how long it took."""
     ctx: zmq.Context[Any] = zmq.Context()
     peer = RawPeer(ctx, address)
     start = time.monotonic()
@@ -819,9 +820,13 @@ async def join_once(
                 kind, body = reply.get("type"), reply.get("body", {})
                 if kind == "challenge":
                     peer.send(peer.answer(body, passphrase, address.server_key or ""))
-                elif kind in ("welcome", "refused"):
-                    outcome = "welcome" if kind == "welcome" else str(body.get("code"))
-                    return outcome, time.monotonic() - start
+                elif kind == "welcome":
+                    took = time.monotonic() - start
+                    peer.send(peer.message("bye", reason="seen in", handover=False))
+                    await asyncio.sleep(0.05)
+                    return "welcome", took
+                elif kind == "refused":
+                    return str(body.get("code")), time.monotonic() - start
             await asyncio.sleep(0.005)
         return "silent", time.monotonic() - start
     finally:
@@ -867,6 +872,56 @@ async def attack_passphrase(work: Path) -> Row:
     finally:
         await table.close()
     return row
+
+
+GUESSERS = 50
+FLOOD_GUESS_S = 90.0
+JOIN_AT_S = (10.0, 25.0, 40.0, 55.0, 70.0)  # when the right person tries, into the guessing
+
+
+async def attack_passphrase_flood(work: Path) -> Row:
+    """50 keys guess from 127.0.0.2 (another machine) while the right PIN joins from 127.0.0.1."""
+    pin = f"{secrets.randbelow(10_000):04d}"
+    row = Row(f"{GUESSERS} keys guess a PIN {FLOOD_GUESS_S:.0f} s, the right one joins")
+    table = await Table.open(work, seats=3, passphrase=pin)
+    args = ["nice", "-n", "19", PY, str(Path(__file__).resolve()), "--guess", str(table.address),
+            "--passphrase", pin]
+    try:
+        guesser = await Child.start("guess", args, work / "guess.err")
+        table.children.append(guesser)
+        started = await guesser.wait_for("started", 30)
+        began = time.monotonic()
+        joins = []
+        for at in JOIN_AT_S:
+            await asyncio.sleep(max(0.0, began + at - time.monotonic()))
+            joins.append(await join_once(table.address, pin, timeout_s=10.0))
+        done = await guesser.wait_for("done", FLOOD_GUESS_S + 30) if started else None
+        inside = sorted(s for outcome, s in joins if outcome == "welcome")
+        took = f" (median {inside[len(inside) // 2]:.2f} s, worst {inside[-1]:.2f} s)"
+        row.notes.append(f"the right PIN got in {len(inside)} of {len(joins)} times"
+                         + (took if inside else ""))
+        refused = [outcome for outcome, _ in joins if outcome != "welcome"]
+        if refused or not inside or inside[-1] > 10.0:
+            row.miss(f"the right PIN was kept out: {', '.join(refused) or 'slow'}")
+        if done is None:
+            row.miss("the guesser did not report", "stalled")
+        else:
+            late = done["wrong_late"] / ((FLOOD_GUESS_S - 30) / 60)
+            row.notes.append(f"{done['wrong']} wrong answers checked, {done['throttled']} "
+                             f"throttled; past the first 30 s {late:.1f} a minute")
+        row.mem_mb = table.added_mb
+    finally:
+        await table.close()
+    return row
+
+
+async def guess_main(address: DirectAddress, pin: str) -> dict[str, Any]:
+    """``--guess``: the flood of ``attack_passphrase_flood``, in a process of its own."""
+    print(json.dumps({"event": "started"}), flush=True)
+    answers = await guess_passphrases(address, FLOOD_GUESS_S, GUESSERS, pin, "127.0.0.2")
+    wrong = [t for t, code in answers if code == "passphrase"]
+    return {"event": "done", "wrong": len(wrong), "wrong_late": sum(t >= 30 for t in wrong),
+            "throttled": sum(code == "throttled" for _, code in answers)}
 
 
 LONG_HANDS = 45
@@ -1061,6 +1116,7 @@ ATTACKS: dict[str, Callable[[Path], Awaitable[Row]]] = {
     "seated-flood": attack_seated_flood,
     "garbage-signatures": attack_garbage_signatures,
     "passphrase": attack_passphrase,
+    "passphrase-flood": attack_passphrase_flood,
     "long-match": attack_long_match,
     "resync": attack_resync_amplify,
     "escrow-pool": attack_escrow_pool,  # the default table: no escrow
@@ -1118,6 +1174,7 @@ if __name__ == "__main__":
     parser.add_argument("--delay", type=float, default=0.05, help=argparse.SUPPRESS)
     parser.add_argument("--passphrase", help=argparse.SUPPRESS)
     parser.add_argument("--flood", metavar="ADDRESS", help=argparse.SUPPRESS)
+    parser.add_argument("--guess", metavar="ADDRESS", help=argparse.SUPPRESS)
     parser.add_argument("--flood-seated", metavar="ADDRESS", help=argparse.SUPPRESS)
     parsed = parser.parse_args()
     os.environ.setdefault("LANOMINO_LOG", "WARNING")
@@ -1129,6 +1186,10 @@ if __name__ == "__main__":
         where = parse_direct_address(parsed.flood_seated)
         sent = asyncio.run(seated_flood(where, Path(parsed.data_dir)))
         print(json.dumps({"event": "done", "sent": sent}), flush=True)
+        sys.exit(0)
+    if parsed.guess:  # (the passphrase guessers' process: see attack_passphrase_flood)
+        report = asyncio.run(guess_main(parse_direct_address(parsed.guess), parsed.passphrase))
+        print(json.dumps(report), flush=True)
         sys.exit(0)
     if parsed.flood:  # (a flooder process of its own: see flood_elsewhere)
         sent = asyncio.run(hello_flood(parse_direct_address(parsed.flood), FLOOD_S))
