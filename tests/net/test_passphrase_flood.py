@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from attack import join_once  # noqa: E402
 
-from lanomino.net.codec import parse_direct_address  # noqa: E402
+from lanomino.net.keys import parse_direct_address  # noqa: E402
 from lanomino.net.throttle import GuessPolicy  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
