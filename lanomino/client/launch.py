@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from lanomino.client.lobby import NetOptions
     from lanomino.net.session import Timings
     from lanomino.store import Store
-    from lanomino.ui.history import ReplayView
     from lanomino.ui.state import Intent, Settings
 
 
@@ -126,10 +125,3 @@ def sit_at(seek: Seek, passphrase: str | None, *, watch: bool, ask: Callable[[st
     return launch(Launch(str(seek.data_dir), join, player, lines=lines, words=words),
                   interfaces=[seek.interface] if seek.interface else None, timings=timings)
 
-
-def show_replay(view: ReplayView) -> int:
-    """Step through a replay full screen."""
-    from lanomino.ui.app import show_replay as show
-
-    show(view)
-    return 0

@@ -42,14 +42,15 @@ def run(args: argparse.Namespace) -> int:
     except MalformedRecordError as exc:
         raise CliError(f"{args.file}: {exc}") from None
     if logged is not None and not args.json and sys.stdout.isatty() and sys.stdin.isatty():
-        from lanomino.client.launch import show_replay
         from lanomino.client.replay import replay_view
+        from lanomino.ui.app import show_replay
 
         try:
-            return show_replay(replay_view(record, f"Match #{logged.summary.id}"))
+            show_replay(replay_view(record, f"Match #{logged.summary.id}"))
         except IllegalMoveError as exc:
             print(f"lanomino replay: {args.file}: {exc}", file=sys.stderr)
             return 1
+        return 0
     cast = Cast(record.players, record.rules)
     lines: list[str] = []
     mover: list[int] = []  # the last seat that played, for a score's words
