@@ -32,7 +32,7 @@ from lanomino.net.wire.messages import RosterEntry
 from lanomino.runtime.stopping import cancel_all, cancelling
 
 if TYPE_CHECKING:
-    from lanomino.net.session import HostSession
+    from lanomino.net.session import HostSession, PeerSession
     from lanomino.net.zmq_transport import HostTransport
     from lanomino.runtime.peer_node import PeerNode
 
@@ -64,6 +64,18 @@ def local_ip_toward(host: str) -> str:
         return "127.0.0.1"
     finally:
         probe.close()
+
+
+LeftMatch = tuple[str, Rules, list[tuple[str, bytes]], int]  # uid, rules, (name, key)s, seat
+
+
+def left_match_of(session: PeerSession) -> LeftMatch | None:
+    """A seat's match for the play log (None before the match began, or without a seat)."""
+    s = session
+    if s.rules is None or not s.table or s.seat < 0:
+        return None
+    seats = [(r.name, r.identity) for r in sorted(s.roster, key=lambda r: r.seat)]
+    return f"lan:{s.table.hex()}", s.rules, seats, s.seat
 
 
 def lost_touch_reason(event: LostTouch) -> str:
@@ -207,6 +219,7 @@ class NodeBase:
         self.tasks: set[asyncio.Future[None]] = set()
         self.hosts: dict[int, int] = {0: 0}  # term -> host seat, as this node saw it
         self.migrations: list[Takeover] = []
+        self.seat_session: PeerSession | None = None  # a seat's (PeerNode): History keeps its match
 
     async def follow_on(self, outcome: Outcome,
                         on_start: Callable[[PeerNode], None] | None = None) -> Outcome:
@@ -306,7 +319,22 @@ class NodeBase:
             self._finish(Outcome(False, seat=seat, reason=reason))
         else:
             return False
+        if isinstance(event, LostTouch) or event.reason:  # (no closing statement: the host left)
+            self._spawn(asyncio.to_thread(self._log_abandoned))
         return True
+
+    def _log_abandoned(self) -> None:
+        """History keeps a match its host left as abandoned, even with no hand of it logged."""
+        from lanomino.store import PlayLog, open_store
+
+        left = None if self.seat_session is None else left_match_of(self.seat_session)
+        if left is None:
+            return
+        store = open_store(self.data_dir)
+        try:
+            PlayLog(store).keep_abandoned(*left, table=self.table_label())
+        finally:
+            store.close()
 
     def _finish(self, outcome: Outcome) -> None:
         if self.done is not None and not self.done.done():

@@ -43,6 +43,7 @@ from lanomino.store.facts import (
 )
 
 if TYPE_CHECKING:
+    from lanomino.engine import Rules
     from lanomino.store.stats import Stats
 
 PLAYER_ID_SETTING = "player_id"
@@ -189,6 +190,22 @@ class PlayLog:
         conn.executemany(
             "INSERT INTO hand_tile (match_id, hand_no, seat, tile) VALUES (?, ?, ?, ?)",
             [(match_id, h.hand, seat, tile) for h in derived.hands for seat, tile in h.played])
+
+    def keep_abandoned(self, uid: str, rules: Rules, seats: Sequence[tuple[str, bytes]],
+                       me: int, table: str) -> None:
+        """A LAN match that ended without its host's closing statement (the host left, or this
+        seat lost touch) stays in History as abandoned; logged here, with no hand, when none
+        of its hands was. ``seats``: each seat's name and identity key, in seat order."""
+        from lanomino.record.writer import RecordBuilder
+
+        with self.store.reading() as conn:
+            known = conn.execute("SELECT 1 FROM match WHERE uid = ?", (uid,)).fetchone()
+        if known is None:
+            names = [name for name, _ in seats]
+            players = [Player(_peer_id(key.hex()), name) for name, key in seats]
+            self.log_match(RecordBuilder(rules, names).to_json(), uid=uid, me=me, table=table,
+                           players=players)
+        self.mark_abandoned(uid)
 
     def mark_abandoned(self, uid: str) -> bool:
         """Mark the unfinished match ``uid`` as left for good; False when there is none."""

@@ -116,7 +116,7 @@ def stats_lines(stats: dict[str, Any]) -> list[str]:
     if not stats["matches"] and not stats["hands"] and not stats.get("played"):
         return ["No matches logged yet: finish a game and it shows up here."]
     rate = f" ({stats['win_rate']:.0%})" if stats["matches"] else ""
-    if stats.get("played", 0) > stats["matches"]:  # (wins count the finished matches)
+    if stats.get("played", 0) > stats["matches"] > 0:  # (wins count the finished matches)
         rate = f" of {stats['matches']}{rate}"
     lines = [
         f"{matches_count(stats)} · won {stats['wins']}{rate} · "
