@@ -4,6 +4,7 @@ the terminal given back, gone within 2 s. The full-screen client runs in a detac
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -23,6 +24,7 @@ needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux
 
 ROOT = Path(__file__).resolve().parent.parent
 STOP_WITHIN_S = 2.0
+ADDRESS = re.compile(r"127\.0\.0\.1:\d+/[a-z2-7]{52}")  # (as the host's screen shows it)
 SIGNALS = {"TERM": signal.SIGTERM, "HUP": signal.SIGHUP, "INT": signal.SIGINT}
 
 
@@ -138,3 +140,37 @@ def test_the_line_mode_saves_and_exits(sig: str, tmp_path: Path) -> None:
     assert proc.returncode == 0 and "saved" in out
     assert took < STOP_WITHIN_S, took
     assert _saved(tmp_path)
+
+
+@needs_tmux
+def test_a_host_in_the_client_stopped_by_sigterm_closes_the_table_for_its_player(
+        tmp_path: Path) -> None:
+    """Mid-match on 127.0.0.1: the host's client is sent SIGTERM; it is gone within 2 s, and the
+    headless player at its table hears that the table closed (a goodbye, not a silence)."""
+    tmux = Tmux()
+    pid_file = tmp_path / "pid"
+    script = ("import os, sys; open(sys.argv[1], \"w\").write(str(os.getpid())); "
+              "sys.argv[1:] = sys.argv[2:]; from lanomino.cli import main; sys.exit(main())")
+    host = (f"{sys.executable} -c '{script}' {pid_file} host --bind 127.0.0.1 --no-announce "
+            f"--name Den --player Me --set target=500 --data-dir {tmp_path / 'host'}")
+    bot: subprocess.Popen[str] | None = None
+    try:
+        tmux("new-session", "-d", "-x", "80", "-y", "24", "-s", "play", f"cd {ROOT} && {host}")
+        address = ADDRESS.search(tmux.until("waiting for players"))
+        assert address is not None
+        bot = subprocess.Popen([sys.executable, "-m", "lanomino", "bot", address.group(0),
+                                "--level", "random", "--json", "--heartbeat", "1",
+                                "--data-dir", str(tmp_path / "bot")],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True)
+        tmux.until("Your hand")
+        os.kill(int(pid_file.read_text()), signal.SIGTERM)
+        took = _gone_within(int(pid_file.read_text()), 10)
+        out, _ = bot.communicate(timeout=15)
+    finally:
+        if bot is not None and bot.poll() is None:
+            bot.kill()
+        tmux.kill()
+    assert took is not None and took < STOP_WITHIN_S, took
+    outcome = json.loads(out.strip().splitlines()[-1])
+    assert not outcome["finished"] and "closed" in outcome["reason"], outcome  # (its bye)
