@@ -4,7 +4,8 @@ Theory of operation. The holders first send their keys (each with a Schnorr proo
 key in, the key set is bound into the context. Then the holders shuffle in seat order, each
 starting from the deck the one before it produced (the first from the public open deck); every
 turn's argument is checked before the next turn is taken. Then each holder sends its shares of
-every position dealt to another seat, each with its proof. With all of them in, each seat opens
+every position dealt to a seat it does not open (another person's; a host-side bot's tiles are
+the host's to open), each with its proof. With all of them in, each seat opens
 its own hand with its key, and nobody else can.
 
 Steps and their transitions (the table below is the only place that allows a change)::
@@ -146,7 +147,9 @@ class LockedDeal:
         self._expect(Step.SHARES, seat)
         if seat in self.shares or seat not in self.ctx.holders:
             raise BlindError(f"{seat_name(seat)} may not send deal shares now")
-        wanted = sorted(p for s, ps in enumerate(self.layout.dealt) if s != seat for p in ps)
+        openers = self.layout.openers
+        wanted = sorted(p for s, ps in enumerate(self.layout.dealt) if openers[s] != seat
+                        for p in ps)
         try:
             if any(share.seat != seat for share in shares):
                 raise BlindFault(seat, "sent shares signed as another seat")
@@ -161,7 +164,7 @@ class LockedDeal:
             self._to(Step.DONE, now)
 
     def shares_of(self, position: int) -> tuple[Share, ...]:
-        """Every public deal share of ``position`` (each holder's but its owner's)."""
+        """Every public deal share of ``position`` (each holder's but its opener's)."""
         return tuple(s for batch in self.shares.values() for s in batch if s.position == position)
 
     def expire(self, now: float) -> bool:

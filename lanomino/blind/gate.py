@@ -28,14 +28,25 @@ from lanomino.engine.tiles import make_set
 
 @dataclass(frozen=True, slots=True)
 class DealLayout:
-    """Which seat each dealt position goes to, and the boneyard's positions in draw order."""
+    """Which seat each dealt position goes to, the boneyard's positions in draw order, and which
+    holder opens each seat's tiles: the seat itself, or for a host-side bot (not a holder) the
+    host, which then sees that bot's tiles."""
 
     dealt: tuple[tuple[int, ...], ...]  # positions per seat (empty for a seat out of the match)
     boneyard: tuple[int, ...]
+    openers: tuple[int, ...] = ()  # per seat; () means every seat opens its own
+
+    def __post_init__(self) -> None:
+        if not self.openers:
+            object.__setattr__(self, "openers", tuple(range(len(self.dealt))))
+        if len(self.openers) != len(self.dealt):
+            raise BlindError("one opener per seat")
 
     @classmethod
-    def for_deal(cls, tiles: int, active: Sequence[bool], hand_size: int) -> DealLayout:
-        """The engine's deal rule (``split_deck``) applied to positions 0..tiles−1."""
+    def for_deal(cls, tiles: int, active: Sequence[bool], hand_size: int,
+                 openers: Sequence[int] = ()) -> DealLayout:
+        """The engine's deal rule (``split_deck``) applied to positions 0..tiles−1; ``openers``
+        names the holder that opens each seat's tiles (default: each seat its own)."""
         top = {28: 6, 55: 9, 91: 12}.get(tiles)
         if top is None:
             raise BlindError(f"no domino set has {tiles} tiles")
@@ -43,7 +54,7 @@ class DealLayout:
         # and read the indices, so the deal rule stays written once, in the engine.
         hands, boneyard = split_deck(make_set(top), active, hand_size)
         return cls(tuple(tuple(t.index for t in hand) for hand in hands),
-                   tuple(t.index for t in boneyard))
+                   tuple(t.index for t in boneyard), tuple(openers))
 
     def seat_of(self, position: int) -> int | None:
         """The seat a position was dealt to, or None for the boneyard."""
@@ -96,14 +107,18 @@ class ShareGate:
         if self._dealt_released:
             return Refusal(asker, -1, -1, "the deal's shares were already released")
         self._dealt_released = True
-        return tuple(p for seat, positions in enumerate(self.layout.dealt) if seat != self.me
+        return tuple(p for seat, positions in enumerate(self.layout.dealt)
+                     if self.layout.openers[seat] != self.me
                      for p in positions)
 
     def draw(self, asker: str, position: int, seat: int) -> int | Refusal:
         """Grant (the position) or refuse a share of a drawn ``position`` for ``seat``."""
         holder = self.owner(position)
-        if seat == self.me:
-            return Refusal(asker, position, seat, "a holder opens its own tiles itself")
+        if not 0 <= seat < len(self.layout.openers):
+            return Refusal(asker, position, seat, "no such seat")
+        if self.layout.openers[seat] == self.me:
+            return Refusal(asker, position, seat, "a holder opens its own tiles (and its bots') "
+                           "itself")
         dealt = self.layout.seat_of(position)
         if dealt is not None:
             return Refusal(asker, position, seat, f"it was dealt to {seat_name(dealt)}")
@@ -121,7 +136,7 @@ class ShareGate:
     def show(self, position: int) -> int | Refusal:
         """Grant (the position) or refuse showing this holder's own share with a play."""
         holder = self.owner(position)
-        if holder != self.me:
+        if holder is None or self.layout.openers[holder] != self.me:
             whose = "nobody's yet" if holder is None else f"{seat_name(holder)}'s"
             return Refusal(seat_name(self.me), position, self.me, f"the position is {whose}")
         if position in self._shown:

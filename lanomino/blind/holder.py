@@ -78,13 +78,16 @@ class Holder:
         return granted if isinstance(granted, Refusal) else self._share(granted)
 
     def open(self, position: int, others: Iterable[Share]) -> int:
-        """The tile at one of this holder's positions, from the others' shares and its key."""
-        if self.gate.owner(position) != self.seat:
-            raise BlindError(f"position {position} is not {seat_name(self.seat)}'s")
+        """The tile at one of this holder's positions (or its host-side bots'), from the
+        others' shares and its key."""
+        owner = self.gate.owner(position)
+        if owner is None or self.gate.layout.openers[owner] != self.seat:
+            raise BlindError(f"position {position} is not {seat_name(self.seat)}'s to open")
         return open_own(self.ctx, self._deck, position, self._secret, others)
 
     def play(self, position: int) -> Share | Refusal:
-        """This holder's own share of ``position``, shown with a play of that tile: once."""
+        """This holder's own share of ``position`` (its own or a bot's it opens), shown with a
+        play of that tile: once."""
         granted = self.gate.show(position)
         return granted if isinstance(granted, Refusal) else self._share(granted)
 

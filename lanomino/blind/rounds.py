@@ -236,23 +236,27 @@ def open_own(ctx: Context, deck: Deck, position: int, secret: int,
 
 
 def check_play(ctx: Context, deck: Deck, seat: int, position: int, tile: int, own: Share,
-               public: Iterable[Share], owner: int | None) -> None:
+               public: Iterable[Share], owner: int | None, opener: int | None = None) -> None:
     """A play of ``tile`` from ``position`` by ``seat``: the position is the seat's (``owner``,
-    from the deal and the draws in the log), and its own share ``own`` (with proof) with the
-    public shares of the other holders (from the deal or the draw) opens exactly that tile.
+    from the deal and the draws in the log), and the share of its ``opener`` (the seat itself,
+    or the host for a host-side bot) ``own``, with the public shares of the other holders (from
+    the deal or the draw), opens exactly that tile.
 
     Raises: BlindFault naming the seat (or a holder whose public share fails).
     """
+    opener = seat if opener is None else opener
+    bot = "" if opener == seat else f"for {seat_name(seat)}, "  # a host-side bot: the host signs
     if owner != seat:
         whose = "nobody's yet" if owner is None else f"{seat_name(owner)}'s"
-        raise BlindFault(seat, f"played from position {position}, which is {whose}")
-    if own.seat != seat or own.position != position:
-        raise BlindFault(seat, f"played from position {position} without its own share of it")
-    others = [s for s in public if s.seat != seat]
-    if sorted(s.seat for s in others) != [s for s in ctx.holders if s != seat]:
-        raise BlindFault(seat, f"played from position {position}, which is not its own")
+        raise BlindFault(opener, f"{bot}played from position {position}, which is {whose}")
+    if own.seat != opener or own.position != position:
+        raise BlindFault(opener, f"{bot}played from position {position} without its own share "
+                         "of it")
+    others = [s for s in public if s.seat != opener]
+    if sorted(s.seat for s in others) != [s for s in ctx.holders if s != opener]:
+        raise BlindFault(opener, f"{bot}played from position {position}, which is not its own")
     if open_position(ctx, deck, position, [own, *others]) != tile:
-        raise BlindFault(seat, f"position {position} does not hold the tile it played")
+        raise BlindFault(opener, f"{bot}position {position} does not hold the tile it played")
 
 
 def check_reveal(ctx: Context, reveal: Reveal, before: Deck, turn: ShuffleTurn) -> None:

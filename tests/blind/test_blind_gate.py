@@ -71,7 +71,8 @@ def test_a_holder_never_releases_for_itself_or_a_position_that_does_not_exist() 
     g = gate(me=0)
     position = g.drew(0)
     own = g.draw("host", position, 0)
-    assert isinstance(own, Refusal) and own.reason == "a holder opens its own tiles itself"
+    assert isinstance(own, Refusal) and own.reason == ("a holder opens its own tiles (and its "
+                                                          "bots') itself")
     nowhere = g.draw("host", 99, 1)
     assert isinstance(nowhere, Refusal) and nowhere.reason == "no such position"
 
