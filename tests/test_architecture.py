@@ -410,6 +410,29 @@ def wait_for_calls(path: Path) -> list[int]:
                   or isinstance(node, ast.alias) and node.name == "wait_for")
 
 
+def swallowed_cancels(path: Path) -> list[int]:
+    """The lines of ``path`` where a handler catches a cancel (``CancelledError``,
+    ``BaseException``, a bare ``except``) and has no ``raise`` in it."""
+    def catches_cancel(handler: ast.ExceptHandler) -> bool:
+        caught = handler.type
+        names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+        said = [n.id if isinstance(n, ast.Name) else n.attr for n in names
+                if isinstance(n, (ast.Name, ast.Attribute))]
+        return caught is None or bool({"CancelledError", "BaseException"} & set(said))
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return sorted(h.lineno for h in ast.walk(tree) if isinstance(h, ast.ExceptHandler)
+                  and catches_cancel(h) and not any(isinstance(n, ast.Raise)
+                                                    for s in h.body for n in ast.walk(s)))
+
+
+def test_no_handler_swallows_a_cancel_where_a_node_must_stop() -> None:
+    found = {name: lines for name, path in MODULES.items()
+             if any(_in(name, package) for package in CANCEL_SAFE)
+             and (lines := swallowed_cancels(path))}
+    assert found == {}
+
+
 def test_no_wait_for_where_a_node_must_stop() -> None:
     checked = {name: path for name, path in MODULES.items()
                if any(_in(name, package) for package in CANCEL_SAFE)}
@@ -485,3 +508,12 @@ def test_checker_sees_a_command_importing_another(tmp_path: Path,
     commands = next(layer for layer in LAYERS if layer.package == "lanomino.commands")
     found = list(layer_violations(commands))
     assert len(found) == 1 and "lanomino.commands.join, a sibling" in found[0]
+
+
+def test_checker_sees_a_swallowed_cancel(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("import asyncio\n\nasync def f() -> None:\n"
+                      "    try:\n        await g()\n    except asyncio.CancelledError:\n"
+                      "        pass\n    try:\n        await g()\n"
+                      "    except (OSError, asyncio.CancelledError):\n        raise\n")
+    assert swallowed_cancels(module) == [6]
