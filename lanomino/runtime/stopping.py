@@ -11,7 +11,8 @@ names the overrun. A second stop signal ends it at once the same way.
 Every loop in ``runtime/``, ``discovery/`` and ``net/zmq_transport/`` ends when its task is
 cancelled: waits use ``asyncio.timeout``, never ``asyncio.wait_for`` (on Python 3.11 it returns
 instead of raising when the cancel lands just after the wait it wraps finished, so a loop around
-it runs on and the node never closes), and loops test ``cancelling()``.
+it runs on and the node never closes), no handler keeps a cancel (tests/test_architecture.py),
+and the node's loops test ``cancelling()``.
 """
 
 from __future__ import annotations
