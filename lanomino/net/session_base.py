@@ -222,7 +222,9 @@ class HostSilent:
 @dataclass(frozen=True, slots=True)
 class HostCaught:
     """The host signed something false and this seat holds the proof (``evidence``, as JSON): a
-    move its seat did not sign, two heads at one place of the log (net/peer/arrival.py)."""
+    move its seat did not sign, two heads at one place of the log (net/peer/arrival.py); or it
+    broke a rule of progress this seat saw (it dealt a hand without the last hand's log). The
+    seat leaves that host as if it had crashed (net/peer/session.py, ``_vote_out``)."""
 
     check: str
     detail: str

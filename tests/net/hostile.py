@@ -11,6 +11,7 @@ from lanomino.engine import RESIGN, Action, apply, observe
 from lanomino.fair.transcript import move_json, move_statement
 from lanomino.net.host.session import HostSession
 from lanomino.net.host.table import Phase
+from lanomino.net.wire import messages as m
 
 
 def _host_move(host: HostSession, seat: int, action: Action, *, away: bool) -> None:
@@ -60,3 +61,20 @@ def resigns(host: HostSession, seat: int, at: int) -> Callable[[], bool]:
 
     play.run_local_seats = patched  # type: ignore[method-assign]
     return lambda: done[0]
+
+
+def withholds_logs(host: HostSession) -> list[int]:
+    """The host never sends a hand's log (to seats or watchers). Returns the hands withheld."""
+    t = host.shared
+    send, publish = t.send, t.publish
+    withheld: list[int] = []
+
+    def kept(body: m.Body) -> bool:
+        if isinstance(body, m.HandLog):
+            withheld.append(body.entry["hand"])
+            return False
+        return True
+
+    t.send = lambda seat, body: send(seat, body) if kept(body) else None  # type: ignore[method-assign]
+    t.publish = lambda body: publish(body) if kept(body) else None  # type: ignore[method-assign]
+    return withheld

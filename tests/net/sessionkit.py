@@ -148,7 +148,8 @@ class Table:
             slot.events += events
             for event in events:
                 if (isinstance(event, YourTurn) and slot.bot is not None and slot.connected
-                        and slot.session.pending_move is None):  # (two turns' news in one step)
+                        and slot.session.pending_move is None  # (two turns' news in one step)
+                        and slot.session.phase.value == "seated"):  # (not once it has left)
                     if slot.mute:  # (a muted mover's turn may have been played for it since)
                         try:
                             slot.session.submit(slot.bot(event.observation), self.now)

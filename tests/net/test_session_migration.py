@@ -43,11 +43,12 @@ def _in_play_of_hand(table: MigratingTable, hand: int, moves: int) -> bool:
             and len(h.deal.moves) >= moves)
 
 
-def check_survivors(table: MigratingTable) -> None:
-    """Every live machine finished with the same verified transcript; one host per term."""
+def check_survivors(table: MigratingTable, but: int | None = None) -> list[Any]:
+    """Every live machine (``but`` that seat's: a host voted out) finished with the same verified
+    transcript, returned once per machine; one host per term."""
     docs = []
     for m in table.machines:
-        if not m.up:
+        if not m.up or m.seat == but:
             continue
         doc = m.host.doc if m.host is not None else m.peer.doc  # type: ignore[union-attr]
         assert doc is not None and doc["end"]["finished"], m.seat
@@ -57,6 +58,7 @@ def check_survivors(table: MigratingTable) -> None:
     assert all(d == docs[0] for d in docs)
     terms = [t for m in table.machines for t in m.hosted_terms]
     assert len(terms) == len(set(terms)), terms
+    return docs
 
 
 def test_the_host_crashes_mid_hand_and_the_next_seat_rebuilds_the_hand_from_escrow() -> None:

@@ -18,8 +18,12 @@ from lanomino.net.wire.messages import MAX_BLAMES, Report
 def longest_log(reports: Iterable[Report], hand: int,
                 stats: Counter[str]) -> tuple[list[JsonObject], list[bytes]]:
     """The longest move log the members reported for ``hand``, with its signatures. A log that is
-    not a prefix of it is counted (``migration.log_mismatch``)."""
+    not a prefix of it is counted (``migration.log_mismatch``). No member reports that hand (a
+    lost host that withheld the last hands' logs): no move of it is known, the hand starts afresh
+    from what every survivor signed."""
     logs = [(r.moves, r.signatures) for r in reports if r.hand == hand]
+    if not logs:
+        return [], []
     moves, sigs = max(logs, key=lambda log: len(log[0]))
     for other, _ in logs:
         if moves[:len(other)] != other:

@@ -30,6 +30,7 @@ from lanomino.fair.transcript import (
 from lanomino.net.peer.state import PeerState, Phase
 from lanomino.net.session_base import (
     HandVerified,
+    HostCaught,
     MatchOver,
     ObservationChanged,
     SecretMade,
@@ -59,7 +60,22 @@ class PeerDealing:
     def _ctx(self, body: m.CommitReq | m.CommitSet | m.RevealReq) -> DealContext:
         return DealContext(self.p.table, body.hand, body.attempt)
 
+    def _logs_before(self, hand: int, asked: str) -> bool:
+        """The host may not deal hand ``hand`` before it has sent the log of every hand before it
+        (a host that withholds one is lost, as if it had crashed). True when it has."""
+        doc = self.p.doc
+        if doc is None or self.p.resync_asked or len(doc["hands"]) >= hand - 1:
+            return True
+        self.p.caught.append(HostCaught(
+            "log-withheld", f"the host dealt hand {hand} without the log of hand {hand - 1}",
+            {"check": "log-withheld", "host": self.p.host_seat, "hand": hand, "asked": asked,
+             "logs": len(doc["hands"])}))
+        self.p._events.append(self.p.caught[-1])
+        return False
+
     def commit_req(self, body: m.CommitReq) -> None:
+        if not self._logs_before(body.hand, "commit_req"):
+            return
         ctx = self._ctx(body)
         key = (self.p.table.hex(), ctx.hand, ctx.attempt)
         if key not in self.p.secrets:
@@ -106,6 +122,8 @@ class PeerDealing:
 
     def deal(self, body: m.Deal) -> None:
         view = self.p._require_view()
+        if not self._logs_before(body.hand, "deal"):
+            return
         tiles = tiles_from_text(body.tiles, "tiles")
         started = event_from_json(body.events[0] if body.events else None, "events[0]")
         if not isinstance(started, HandStarted):

@@ -101,6 +101,7 @@ class PeerState:
         self.reshuffle = ReshuffleAnswers(self)  # its part in re-shuffle rounds
         self.arrival = Arrival(self)  # the checks of what the host passes on (arrival.py)
         self.caught: list[HostCaught] = []  # the host's false statements this seat holds proof of
+        self.voted_out = 0  # how many of them this seat has acted on (left that host)
         self.abandoned: dict[int, list[Abandoned]] = {}  # per hand, attempts that missed a deadline
         self.election: Election | None = None  # a running host election
         self.bot_levels: dict[int, str] = {}  # host-side bots: seat -> level (never their keys)

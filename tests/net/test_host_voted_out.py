@@ -1,0 +1,79 @@
+"""A host caught cheating is voted out: every seat that holds the proof leaves it as if it had
+crashed, the next member hosts, the cheat's seat resigns, and the match goes on to a verified end
+(in memory, tests/net/migrationkit.py; the host patched by tests/net/hostile.py)."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hostile import plays_for, resigns, withholds_logs  # noqa: E402
+from migrationkit import MigratingTable  # noqa: E402
+from test_session_migration import check_survivors  # noqa: E402
+
+from lanomino.engine import Rules  # noqa: E402
+from lanomino.net.host.reports import longest_log  # noqa: E402
+from lanomino.net.session import HostCaught, MigrationDone  # noqa: E402
+
+
+def survivors_over(table: MigratingTable, cheat: int) -> bool:
+    machines = [m for m in table.machines if m.seat != cheat]
+    return all((m.host is not None and m.host.phase.value == "over")
+               or (m.peer is not None and m.peer.phase.value in ("over", "closed"))
+               for m in machines)
+
+
+def test_a_host_that_moves_for_a_connected_seat_is_voted_out_and_the_match_goes_on() -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=3)
+    host = table.by_seat(0).host
+    assert host is not None
+    forged = plays_for(host, 2, away=False, limit=1)
+    table.run(lambda: survivors_over(table, 0), max_time=900)
+    assert forged
+    for seat in (1, 2, 3):
+        proof = [e for e in table.by_seat(seat).events if isinstance(e, HostCaught)]
+        assert proof and proof[0].evidence["host"] == 0, seat
+    new = table.by_seat(1)
+    assert new.hosted_terms == [1]
+    assert [e for e in new.events if isinstance(e, MigrationDone)]
+    doc = check_survivors(table, but=0)[0]
+    hand, index = forged[0]
+    entry = doc["hands"][hand - 1]  # type: ignore[index]
+    assert entry["migrated"]["host"] == 1  # type: ignore[index]
+    assert {"seat": 0, "resign": True} in entry["moves"]  # type: ignore[index]
+    assert len(entry["moves"]) > index  # type: ignore[arg-type]
+
+
+def test_a_host_that_resigns_a_connected_seat_is_voted_out() -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), 3, seed=5)
+    host = table.by_seat(0).host
+    assert host is not None
+    done = resigns(host, 2, at=2)
+    table.run(lambda: survivors_over(table, 0), max_time=900)
+    assert done()
+    check_survivors(table, but=0)
+    doc = table.by_seat(2).peer.doc  # type: ignore[union-attr]
+    assert doc is not None
+    assert not any(mv == {"seat": 2, "resign": True} for h in doc["hands"] for mv in h["moves"])
+
+
+def test_a_host_that_withholds_a_hands_log_is_left_at_the_next_deal() -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=7)
+    host = table.by_seat(0).host
+    assert host is not None
+    withheld = withholds_logs(host)
+    table.run(lambda: survivors_over(table, 0), max_time=900)
+    assert withheld and withheld[0] == 1
+    for seat in (1, 2, 3):
+        proof = [e for e in table.by_seat(seat).events if isinstance(e, HostCaught)]
+        assert proof and proof[0].check == "log-withheld" and proof[0].evidence["hand"] == 2
+    check_survivors(table, but=0)
+
+
+def test_a_takeover_with_no_report_of_the_hand_starts_it_afresh_instead_of_crashing() -> None:
+    stats: Counter[str] = Counter()
+    assert longest_log([], 3, stats) == ([], [])  # (was: max() arg is an empty sequence)
+    assert not stats
