@@ -136,7 +136,7 @@ def test_a_hosts_handover_is_a_field_of_its_bye_not_words_in_its_reason() -> Non
 
 HEADER = {"format": "lanomino.transcript/1", "algorithm": "lanomino-fy-hmac-sha256/1",
           "table": "0f" * 16, "rules": {"preset": "classic"}, "players": ["ana", "bo"],
-          "keys": [KEY, "ef" * 32]}
+          "keys": [KEY, "ef" * 32], "move_clock": None}
 
 
 def test_a_match_header_is_typed_on_arrival_and_a_malformed_one_is_refused_by_name() -> None:
@@ -146,12 +146,17 @@ def test_a_match_header_is_typed_on_arrival_and_a_malformed_one_is_refused_by_na
     assert header.table == bytes.fromhex("0f" * 16) and header.keys[1] == bytes.fromhex("ef" * 32)
     assert header.players == ("ana", "bo") and header.rules == {"preset": "classic"}
     assert header.to_json() == HEADER  # what the seats sign is exactly what came
+    timed = parse_message(message("match", {"header": {**HEADER, "move_clock": 2500}})).body
+    assert isinstance(timed, m.Match) and timed.header.move_clock == 2500
+    assert timed.header.to_json() == {**HEADER, "move_clock": 2500}
     assert envelope(body, 0, 1)["body"] == {"header": HEADER}
     # (before, a watcher read header["table"] itself: a header without one raised a KeyError)
     for broken, named in (({k: v for k, v in HEADER.items() if k != "table"}, "table"),
                           ({**HEADER, "table": "0f" * 8}, "header.table"),
                           ({**HEADER, "format": "lanomino.transcript/9"}, "header.format"),
                           ({**HEADER, "keys": [KEY]}, "header.keys"),
+                          ({**HEADER, "move_clock": 0}, "header.move_clock"),
+                          ({k: v for k, v in HEADER.items() if k != "move_clock"}, "move_clock"),
                           ({**HEADER, "keys": [KEY, "EF" * 32]}, r"header.keys\[1\]")):
         with pytest.raises(RemoteProtocolError, match=named):
             parse_message(message("match", {"header": broken}))

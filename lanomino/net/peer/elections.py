@@ -6,7 +6,7 @@ from __future__ import annotations
 from lanomino.engine.errors import seat_name
 from lanomino.net.election import Election, can_migrate, entry_of, succession
 from lanomino.net.peer.state import PeerState, Phase
-from lanomino.net.session_base import HostChanged
+from lanomino.net.session_base import Closed, HostChanged, MatchOver
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import JsonObject
 
@@ -100,3 +100,35 @@ class PeerElections:
                 raise ValueError(f"{seat_name(bot['seat'])} is not a bot's seat")
             levels[bot["seat"]] = bot["level"]
         self.p.bot_levels = levels
+
+    def vote_out(self, now: float) -> None:
+        """This seat holds proof that its host cheated (``caught``): it leaves that host as if it
+        had crashed. With an election the next member hosts (the cheat's seat resigns at the
+        resume, as a lost host's does); without one (a two-person table, a watcher) the host has
+        left under the rules."""
+        self.p.voted_out = len(self.p.caught)
+        if self.can_elect():
+            self.elect(now)
+        elif self.p.phase is Phase.SEATED:
+            self.host_left(f"the host broke the rules: {self.p.caught[-1].detail}")
+
+    def host_left(self, why: str = "") -> None:
+        """The host has been silent past the grace period (or was caught: ``why``) and no new
+        host can be elected (fewer than three people at the table): it has left under the rules.
+        Its seat and its bots leave with it, so this seat's side is the last one standing and wins
+        (a partnership concedes as a team, so the host's partner loses). Before the match began,
+        the table is simply gone."""
+        view = self.p.view
+        mine = entry_of(self.p.roster, self.p.seat)
+        if (self.p.doc is None or view is None or self.p.rules is None or mine is None
+                or mine.left):
+            self.p.go(Phase.CLOSED)  # (a watcher, whose seat has left, wins nothing)
+            self.p._events.append(Closed(why or "the host has gone (silent past the grace period)"))
+            return
+        obs = view.observation()
+        winner = (self.p.host_seat % 2) ^ 1 if self.p.rules.partnership else self.p.seat
+        self.p.go(Phase.OVER)
+        self.p._events.append(MatchOver(winner, tuple(obs.scores), len(self.p.doc["hands"]),
+                                      self.p.verified_all,
+                                      reason=why or ("the host left the table (silent for "
+                                                     f"{self.p.timings.grace_s:.0f} s)")))

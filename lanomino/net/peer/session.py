@@ -55,7 +55,6 @@ from lanomino.net.session_base import (
     HostSilent,
     Joined,
     JoinRefused,
-    MatchOver,
     SessionEvent,
     Timings,
     join_statement,
@@ -165,7 +164,7 @@ class PeerSession(PeerState):
             return
         if (self.silent and self.election is None and not self.can_elect()
                 and self.phase is Phase.SEATED and now - self.last_heard >= self.timings.grace_s):
-            self._host_left()
+            self.elections.host_left()
             return
         if self.phase in (Phase.CONNECTING,
                           Phase.CHALLENGED) and now - self.last_heard >= self.timings.grace_s:
@@ -182,26 +181,6 @@ class PeerSession(PeerState):
         self.resync_due, self.resync_asked = None, False
         self._problem("no_answer", "the host did not answer a resync in time")
         self.dealing.ask_resync()
-
-    def _host_left(self, why: str = "") -> None:
-        """The host has been silent past the grace period and no new host can be elected (fewer than
-        three people at the table): it has left under the rules. Its seat and its bots leave with
-        it, so this seat's side is the last one standing and wins (a partnership concedes as a team,
-        so the host's partner loses). Before the match began, the table is simply gone."""
-        view = self.view
-        mine = entry_of(self.roster, self.seat)
-        if (self.doc is None or view is None or self.rules is None or mine is None
-                or mine.left):
-            self.go(Phase.CLOSED)  # (a watcher, whose seat has left, wins nothing)
-            self._events.append(Closed(why or "the host has gone (silent past the grace period)"))
-            return
-        obs = view.observation()
-        winner = (self.host_seat % 2) ^ 1 if self.rules.partnership else self.seat
-        self.go(Phase.OVER)
-        self._events.append(MatchOver(winner, tuple(obs.scores), len(self.doc["hands"]),
-                                      self.verified_all,
-                                      reason=why or ("the host left the table (silent for "
-                                                     f"{self.timings.grace_s:.0f} s)")))
 
     def submit(self, action: Action, now: float) -> None:
         """Send this seat's move. Raises IllegalActionError when it may not be made now."""
@@ -295,18 +274,7 @@ class PeerSession(PeerState):
                 ValueError) as exc:
             self._problem("refused", f"{msg.type}: {exc}")
         if len(self.caught) > self.voted_out:
-            self._vote_out(now)
-
-    def _vote_out(self, now: float) -> None:
-        """This seat holds proof that its host cheated (``caught``): it leaves that host as if it
-        had crashed. With an election the next member hosts (the cheat's seat resigns at the
-        resume, as a lost host's does); without one (a two-person table, a watcher) the host has
-        left under the rules."""
-        self.voted_out = len(self.caught)
-        if self.can_elect():
-            self.elect(now)
-        elif self.phase is Phase.SEATED:
-            self._host_left(f"the host cheated: {self.caught[-1].detail}")
+            self.elections.vote_out(now)
 
     # ----- joining -----------------------------------------------------------------------------
 

@@ -99,21 +99,20 @@ def attempt_entry(value: Any, where: str) -> DealAttempt:
 HEADER_ENTRY: dict[str, Check] = {
     "format": text(40), "algorithm": text(40, r"[0-9a-z./-]+"), "table": hexbytes(TABLE_ID_BYTES),
     "rules": obj, "players": listof(text(MAX_TEXT), MAX_SEATS), "keys": listof(KEY32, MAX_SEATS),
+    "move_clock": optional(integer(1, MAX_MOVE_CLOCK_MS)),  # ms a move; null: no move clock
 }
 
 
 def header_entry(value: Any, where: str) -> MatchHeader:
     """A match's header: its fields checked, the table id and the keys as bytes (the rules' spec
     stays JSON: ``Rules.from_spec`` reads it)."""
-    fields = dict(obj(value, where))
-    clock = optional(integer(1, MAX_MOVE_CLOCK_MS))(fields.pop("move_clock", None),
-                                                    f"{where}.move_clock")
-    h = check_fields(fields, HEADER_ENTRY, where)
+    h = check_fields(obj(value, where), HEADER_ENTRY, where)
     if h["format"] != FORMAT:
         raise RemoteProtocolError(f"field '{where}.format': expected {FORMAT!r}")
     if not 2 <= len(h["keys"]) == len(h["players"]):
         raise RemoteProtocolError(f"field '{where}.keys': one key for each of 2 or more players")
-    return MatchHeader(h["table"], h["algorithm"], h["rules"], h["players"], h["keys"], clock)
+    return MatchHeader(h["table"], h["algorithm"], h["rules"], h["players"], h["keys"],
+                       h["move_clock"])
 
 
 CLAIM_ENTRY: dict[str, Check] = {"seat": SEAT, "dealt": listof(TILE_TEXT, 28),
