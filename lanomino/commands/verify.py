@@ -20,13 +20,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from lanomino.client import ClientError
     from lanomino.client.replay import read_document
-    from lanomino.fair.transcript import TranscriptError
+    from lanomino.fair.transcript import NotATranscript, TranscriptError
     from lanomino.fair.verify import verify_transcript
 
     try:
         doc = read_document(args.file)
         try:
             report = verify_transcript(doc)
+        except NotATranscript as exc:
+            raise CliError(f"{args.file} {exc}") from None
         except TranscriptError as exc:
             raise CliError(f"{args.file} is not a well-formed transcript: {exc}") from None
     except (CliError, ClientError) as exc:

@@ -45,6 +45,7 @@ from lanomino.fair.transcript_model import (
     MatchEnd,
     Migration,
     Move,
+    NotATranscript,
     Refusal,
     Reshuffled,
     Transcript,
@@ -53,9 +54,10 @@ from lanomino.fair.transcript_model import (
 
 __all__ = [
     "FORMAT", "MAX_REFUSED", "REFUSABLE", "Abandoned", "DealAttempt", "Echo", "HandLog", "MatchEnd",
-    "Migration", "Move", "Refusal", "Reshuffled", "SignedCommitment", "Transcript",
-    "TranscriptError", "end_statement", "header_digest", "header_of", "header_statement",
-    "log_statement", "move_json", "move_statement", "parse_hand", "parse_transcript",
+    "Migration", "Move", "NotATranscript", "Refusal", "Reshuffled", "SignedCommitment",
+    "Transcript", "TranscriptError", "end_statement", "header_digest", "header_of",
+    "header_statement", "log_statement", "move_json", "move_statement", "parse_hand",
+    "parse_transcript",
 ]
 
 _HEX = re.compile(r"[0-9a-f]*")
@@ -65,8 +67,8 @@ T = TypeVar("T")
 def parse_transcript(doc: Any) -> Transcript:
     """Typed values from a transcript's JSON. Raises TranscriptError naming the bad field."""
     if isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT:
-        raise TranscriptError("this is a game record (lanomino.record/1), not a transcript: only "
-                              "matches played over the LAN have transcripts to verify")
+        raise NotATranscript("is a game record (lanomino.record/1), not a transcript: only "
+                             "matches played over the LAN have transcripts to verify")
     top = _obj(doc, "the transcript", {"format", "algorithm", "table", "rules", "players", "keys",
                                        "header_signatures", "hands", "end"}, {MOVE_CLOCK})
     if top["format"] != FORMAT:

@@ -25,6 +25,10 @@ class TranscriptError(ValueError):
     """A transcript that is not well-formed JSON of the expected shape."""
 
 
+class NotATranscript(TranscriptError):
+    """Another of our documents (a game record), named as what it is."""
+
+
 # ----- the model -----------------------------------------------------------------------------
 
 

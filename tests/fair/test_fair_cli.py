@@ -97,7 +97,7 @@ def test_a_game_record_is_named_as_one(
 
     assert main(["verify", write(tmp_path, to_record(fair_doc))]) == 2
     err = capsys.readouterr().err
-    assert "this is a game record (lanomino.record/1), not a transcript" in err
+    assert "t.json is a game record (lanomino.record/1), not a transcript" in err
     assert "only matches played over the LAN have transcripts" in err and "missing" not in err
 
 
