@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from lanomino import __version__
 from lanomino.cli.errors import CliError
 from lanomino.client import ClientError
+from lanomino.client.launch import LOG_NOTE
 
 # (name, module, one-line help). Order is the order shown by --help.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
@@ -43,6 +44,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
      "what Expert would play at a point of a game record, and why"),
 )
 
+CLIENT_COMMANDS = ("play", "host", "join", "watch")  # (they may open the client)
+
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The parser for ``argv``: every subcommand is listed, but only the one ``argv`` names gets
@@ -51,11 +54,13 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lanomino",
         description="Dominoes for people on the same local network.",
+        epilog=LOG_NOTE,
     )
     parser.add_argument("--version", action="version", version=f"lanomino {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module_name, help_text in COMMANDS:
-        command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        command_parser = sub.add_parser(name, help=help_text, description=help_text,
+                                        epilog=LOG_NOTE if name in CLIENT_COMMANDS else None)
         if name == chosen:
             importlib.import_module(module_name).add_arguments(command_parser)
         command_parser.set_defaults(_module=module_name)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import DynamicStyle
 
@@ -28,7 +29,7 @@ def build_app(
     styles = {True: build_style(True), False: build_style(False)}
     app: Application[int] = Application(
         layout=build_layout(ui, lambda index: activate_menu(ui, index, intents)),
-        key_bindings=load_key_bindings(ui, intents),
+        key_bindings=merge_key_bindings([load_key_bindings(ui, intents), _repaint()]),
         style=DynamicStyle(lambda: styles[colour and ui.settings.colour]),
         color_depth=None if colour else ColorDepth.DEPTH_1_BIT,
         full_screen=True,
@@ -39,6 +40,17 @@ def build_app(
     app.ttimeoutlen = 0.05  # Esc reacts at once instead of waiting for a longer sequence
     app.timeoutlen = 0.05
     return app
+
+
+def _repaint() -> KeyBindings:
+    """Ctrl-L draws the whole screen again (over anything another program wrote on it)."""
+    bindings = KeyBindings()
+
+    @bindings.add("c-l", eager=True)
+    def _(event: KeyPressEvent) -> None:
+        event.app.renderer.clear()
+
+    return bindings
 
 
 class AppFrontend:
