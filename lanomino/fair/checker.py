@@ -32,7 +32,7 @@ from lanomino.engine import (
 )
 from lanomino.engine.errors import EngineError, seat_name
 from lanomino.engine.state import Phase
-from lanomino.fair import adoption
+from lanomino.fair import adoption, evidence
 from lanomino.fair.attempt import DealAttempt
 from lanomino.fair.check_moves import check_move_signatures, clock_words
 from lanomino.fair.check_reshuffle import check_reshuffled
@@ -80,6 +80,7 @@ class Checker:
         self.hand_no: int | None = None
         self.state: GameState | None = None  # after the last hand, once every check passed
         self.host_signed: list[HostSigned] = []  # the hand's moves signed by the host for a seat
+        self.caught: list[str] = []  # the hosts the transcript's evidence convicts, in words
 
     def fail(self, check: str, blame: Blamed | str, message: str) -> Failed:
         """The failure of ``check``, blaming a seat (``Blamed``) or someone who is not one."""
@@ -137,6 +138,11 @@ class Checker:
                                 f"{_seat_name(seat)}'s signature on the match header "
                                 "(table, rules, players, keys) does not verify: "
                                 "the file was changed after the players signed it")
+        no_clock = t.clock_declared and t.move_clock is None
+        self.caught, problem = evidence.check(t.evidence, t.header_digest, list(t.keys), no_clock,
+                                              self.ring)
+        if problem is not None:  # (an accusation nobody signs: no seat is named)
+            raise self.fail("evidence", EDITED, problem)
         try:
             rules = Rules.from_spec(t.rules_spec)
             return new_game(rules, len(t.players))

@@ -40,10 +40,10 @@ class Blamed:
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    check: str  # algorithm, header, rules, sequence, commitment, set, echo, equivocation,
-    # secret, deal, move-signature, dispute, ownership, legality, unfinished, score, log, end; in a
-    # re-shuffled hand also reshuffle, claim, reshuffle-commitment, reshuffle-set, reshuffle-echo,
-    # reshuffle-secret
+    check: str  # algorithm, header, evidence, rules, sequence, log, commitment, set, echo,
+    # equivocation, secret, deal, move-signature, dispute, ownership, legality, unfinished, score,
+    # end; in a re-shuffled hand also reshuffle, claim, reshuffle-commitment, reshuffle-set,
+    # reshuffle-echo, reshuffle-secret
     hand: int | None
     blame: str  # in words, seats counted from 1 ("the host (seat 1)")
     message: str
@@ -130,6 +130,7 @@ class Report:
     # hand can only be replayed this way, as its claims and re-shuffle say
     state: GameState | None = field(default=None, repr=False, compare=False)
     clock: str = ""  # what the header says of the move clock, in words
+    caught: tuple[str, ...] = ()  # hosts the transcript's evidence convicts (fair/evidence.py)
 
     @property
     def ok(self) -> bool:
@@ -145,14 +146,17 @@ class Report:
             out.append("no hands in this transcript")
         if self.clock:
             out.append(self.clock)
+        out += [f"Caught: {c}." for c in self.caught]
         return [*out, self.verdict()]
 
     def verdict(self) -> str:
         """One line: fair or not, and who is to blame."""
         f = self.failure
+        caught = "; a host was caught cheating (proof above)" if self.caught else ""
         if f is not None:
             where = f" in hand {f.hand}" if f.hand is not None else ""
-            return f"Verdict: NOT FAIR: the {f.check} check failed{where}; to blame: {f.blame}."
+            return (f"Verdict: NOT FAIR: the {f.check} check failed{where}; to blame: "
+                    f"{f.blame}{caught}.")
         hands = "1 hand" if len(self.hands) == 1 else f"{len(self.hands)} hands"
         changes = sum(h.migrated is not None for h in self.hands)
         signed = sum(len(h.host_signed) for h in self.hands)
@@ -162,7 +166,8 @@ class Report:
                  f"{signed} move{'s' if signed > 1 else ''} signed by the host for a seat "
                  "(listed above)" if signed else "",
                  f"{disputed} of them disputed by their seat" if disputed else "",
-                 f"{unchecked} could not be checked in full (said above)" if unchecked else ""]
+                 f"{unchecked} could not be checked in full (said above)" if unchecked else "",
+                 caught.removeprefix("; ")]
         said = "".join(f"; {n}" for n in notes if n)
         return f"Verdict: fair: every check of {hands} holds{said}."
 
@@ -180,6 +185,7 @@ class Report:
                        for hand, r in self.faults],
             "hands": [h.to_json() for h in self.hands],
             "clock": self.clock,
+            "caught": list(self.caught),
             "verdict": self.verdict(),
             "failure": None if f is None else {"check": f.check, "hand": f.hand, "blame": f.blame,
                                                "seat": f.seat, "message": f.message},

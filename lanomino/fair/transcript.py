@@ -22,6 +22,7 @@ from lanomino.engine import DRAW, PASS, RESIGN, Action, End, Play, Tile, parse_t
 from lanomino.engine.errors import EngineError
 from lanomino.fair.adoption import AdoptionError, parse_adoption
 from lanomino.fair.attempt import DealAttempt, Echo, SignedCommitment
+from lanomino.fair.evidence import parse_evidence
 from lanomino.fair.header import HEADER_FIELDS
 from lanomino.fair.reshuffle import Claim
 from lanomino.fair.statements import (
@@ -70,7 +71,8 @@ def parse_transcript(doc: Any) -> Transcript:
         raise NotATranscript("is a game record (lanomino.record/1), not a transcript: only "
                              "matches played over the LAN have transcripts to verify")
     top = _obj(doc, "the transcript", {"format", "algorithm", "table", "rules", "players", "keys",
-                                       "header_signatures", "hands", "end"}, {MOVE_CLOCK})
+                                       "header_signatures", "hands", "end"},
+               {MOVE_CLOCK, "evidence"})
     if top["format"] != FORMAT:
         raise TranscriptError(f"format: expected {FORMAT!r}, not {top['format']!r}")
     algorithm = _str(top["algorithm"], "algorithm")
@@ -92,7 +94,8 @@ def parse_transcript(doc: Any) -> Transcript:
         for i, h in enumerate(_list(top["hands"], "hands"))
     )
     return Transcript(header, header_digest(header), table, algorithm, rules_spec, players, keys,
-                      sigs, hands, _parse_end(top["end"], len(players)), MOVE_CLOCK in top, clock)
+                      sigs, hands, _parse_end(top["end"], len(players)), MOVE_CLOCK in top, clock,
+                      parse_evidence(top.get("evidence", []), len(players)))
 
 
 def _move_clock(top: dict[str, Any]) -> int | None:

@@ -6,13 +6,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lanomino.engine import Action, Tile
 from lanomino.engine.errors import seat_name
 from lanomino.fair.adoption import Adoption
 from lanomino.fair.attempt import DealAttempt, Echo, SignedCommitment
 from lanomino.fair.reshuffle import Claim
+
+if TYPE_CHECKING:
+    from lanomino.fair.evidence import Proof
 
 FORMAT = "lanomino.transcript/1"
 RECORD_FORMAT = "lanomino.record/1"  # a game record: no signatures, nothing to verify
@@ -183,3 +186,4 @@ class Transcript:
     end: MatchEnd
     clock_declared: bool = False  # the header says whether the table had a move clock
     move_clock: int | None = None  # its milliseconds per move (None: no move clock)
+    evidence: tuple[Proof, ...] = ()  # proof against a host the seats caught (fair/evidence.py)

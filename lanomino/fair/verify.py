@@ -31,10 +31,13 @@ def verify_parsed(transcript: Transcript) -> Report:
     try:
         checker.run()
     except Failed as failed:
-        return Report(tuple(checker.reports), failed.failure, tuple(checker.deals),
-                      clock=checker.clock)
-    return Report(tuple(checker.reports), None, tuple(checker.deals), checker.state,
-                  clock=checker.clock)
+        return _report(checker, failed.failure)
+    return _report(checker, None, checker.state)
+
+
+def _report(checker: Checker, failure: Failure | None, state: GameState | None = None) -> Report:
+    return Report(tuple(checker.reports), failure, tuple(checker.deals), state,
+                  clock=checker.clock, caught=tuple(checker.caught))
 
 
 class StreamVerifier:
@@ -86,10 +89,8 @@ class StreamVerifier:
             checker.t = replace(head, hands=(*parsed, *hands))
             checker.check_end(state)
         except Failed as failed:
-            return Report(tuple(checker.reports), failed.failure, tuple(checker.deals),
-                          clock=checker.clock)
-        return Report(tuple(checker.reports), None, tuple(checker.deals), state.copy(),
-                      clock=checker.clock)
+            return _report(checker, failed.failure)
+        return _report(checker, None, state.copy())
 
 
 def _record_moves(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -650,3 +650,76 @@ def test_a_dispute_must_be_its_seats_and_of_a_move_the_host_made_for_it() -> Non
         malformed["hands"][0]["disputes"] = bad
         with pytest.raises(TranscriptError, match="disputes"):
             verify_transcript(malformed)
+
+
+# ----- proof against a host, kept by the seats that caught it ------------------------------------
+
+
+def _fork_proof(doc: Doc) -> dict[str, Any]:
+    """Two heads of hand 1's log at move 3, both signed by the host (seat 0): the real one and
+    another."""
+    from lanomino.fair.chain import head_statement, heads
+
+    hand = doc["hands"][0]
+    sigs = [bytes.fromhex(s) for s in hand["move_signatures"]]
+    real = heads(_header(doc), 1, hand["moves"], sigs)[2]
+    moves = [*hand["moves"][:2], {"seat": hand["moves"][2]["seat"], "pass": True}]
+    other = heads(_header(doc), 1, moves, sigs[:3])[2]
+    signed = [[h.hex(), IDS[0].sign_statement(head_statement(_header(doc), 1, 2, h)).hex()]
+              for h in (real, other)]
+    return {"kind": "fork", "host": 0, "hand": 1, "index": 2, "heads": signed}
+
+
+def _move_proof(doc: Doc) -> dict[str, Any]:
+    """The host (seat 0) signed a seat's move at a table without a move clock."""
+    i = _a_seat_move(doc)
+    move = doc["hands"][0]["moves"][i]
+    signature = IDS[0].sign_statement(move_statement(_header(doc), 1, i, move)).hex()
+    return {"kind": "move", "host": 0, "hand": 1, "index": i, "move": move,
+            "signature": signature}
+
+
+@pytest.mark.parametrize("proof", [_fork_proof, _move_proof])
+def test_proof_against_a_host_in_the_transcript_names_it(proof: Callable[[Doc], Any]) -> None:
+    doc = made("classic")  # (a table without a move clock)
+    doc["evidence"] = [proof(doc)]
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    [caught] = report.caught
+    assert caught.startswith("the host (seat 1) signed ") and caught.endswith(": proof in the file")
+    assert report.lines()[-2] == f"Caught: {caught}."
+    assert report.verdict().endswith("; a host was caught cheating (proof above).")
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda p: p.update(host=1),  # another seat's key did not sign it
+    lambda p: p["heads"][1].__setitem__(0, p["heads"][0][0]) if "heads" in p else p.update(
+        move={**p["move"], "resign": True}, signature=p["signature"]),  # the same head; a resign
+    lambda p: p.update(index=p["index"] + 1),
+])
+@pytest.mark.parametrize("proof", [_fork_proof, _move_proof])
+def test_a_proof_that_does_not_hold_names_no_seat(proof: Callable[[Doc], Any],
+                                                 spoil: Callable[[Any], Any]) -> None:
+    doc = made("classic")
+    doc["evidence"] = [proof(doc)]
+    spoil(doc["evidence"][0])
+    failure = verify_transcript(doc).failure
+    assert failure is not None and (failure.check, failure.blame) == ("evidence", EDITED)
+    assert "does not hold" in failure.message
+
+
+def test_a_move_proof_needs_a_table_that_declares_no_move_clock() -> None:
+    doc = under_header(made("classic"), IDS, move_clock=30_000)
+    doc["evidence"] = [_move_proof(doc)]
+    failure = verify_transcript(doc).failure
+    assert failure is not None and failure.check == "evidence"
+
+
+@pytest.mark.parametrize("bad", [{}, [{"kind": "fork"}], [{"kind": "lie", "host": 0}],
+                                 [{"kind": "move", "host": 9, "hand": 1, "index": 0, "move": {},
+                                   "signature": "00" * 64}]])
+def test_malformed_evidence_is_malformed(bad: Any) -> None:
+    doc = made("classic")
+    doc["evidence"] = bad
+    with pytest.raises(TranscriptError, match="evidence"):
+        verify_transcript(doc)
