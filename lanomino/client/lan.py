@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from lanomino.client.rematch import HOLD_S, Offer
 from lanomino.client.seam import Frontend, TableNode
-from lanomino.engine import RESIGN, Action, IllegalActionError, Observation
+from lanomino.engine import RESIGN, Action, IllegalActionError, MatchEnd, MatchEnded, Observation
 from lanomino.narrate import refusal_for
 from lanomino.net import session as s
 from lanomino.ui.lan import HostTable, JoinTable, LanView, SeatInfo
@@ -233,6 +233,7 @@ class LanTable:
             lan.verified[event.hand] = (event.ok, event.detail)
         elif isinstance(event, s.MatchOver):
             lan.over, lan.status = True, "the match is over"
+            self._decided(event)
             self._after_the_match()
         elif isinstance(event, s.JoinRefused):
             lan.over = True  # nothing to say goodbye to
@@ -268,12 +269,30 @@ class LanTable:
             self._say(f"{self._who(event.host)} hosts the table now: this machine lost touch "
                       "with the others and no longer hosts")
 
+    def _decided(self, event: s.MatchOver) -> None:
+        """The match ended without the host's last word (it left a table of two, silent past the
+        grace period): this seat's node decided it, so the screen shows that outcome."""
+        ui = self.ui
+        if ui.match_result is not None or ui.obs is None or not event.reason or ui.lan is None:
+            return
+        winner, scores = event.winner, event.scores
+        if winner is not None:
+            order = sorted(range(len(scores)), key=lambda side: (side != winner, -scores[side]))
+            ui.match_result = MatchEnded(winner, scores, tuple(order), MatchEnd.RESIGNED)
+            ui.match_at = time.monotonic()
+        ui.lan.ended = event.reason
+        self.again = None  # (nobody is there to play again with)
+        ui.hand_result, ui.resigned, ui.confirm_quit, ui.places = None, False, False, ()
+        ui.screen = Screen.TABLE
+
     def _after_the_match(self) -> None:
         """A member that hosts the table now may offer a rematch as a first host does; a joiner
         watches the host's address for that offer (client/rematch.py)."""
         from lanomino.client.rematch import hosted_again
 
         hosting = hosted_again(self.node)
+        if self.ui.lan is not None and self.ui.lan.ended:
+            return
         if hosting is not None:
             self.again = hosting
             return

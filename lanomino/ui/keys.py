@@ -363,7 +363,7 @@ def _load_table(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
 
     @kb.add("q", filter=Condition(lambda: ui.screen is Screen.TABLE and not ui.confirm_quit))
     def _(event: KeyPressEvent) -> None:
-        if ui.match_result is not None or ui.resigned:
+        if ui.match_result is not None or ui.resigned or (ui.lan is not None and ui.lan.closed):
             intents(LeaveTable())
         else:
             cancel(ui)

@@ -260,6 +260,7 @@ class LanView:
     verified: dict[int, tuple[bool, str]] = field(default_factory=dict)  # hand -> (ok, detail)
     closed: str = ""  # why the table went away (empty while it is there)
     over: bool = False
+    ended: str = ""  # how the match ended when no closing statement came ("the host left …")
     host_note: str = ""  # after a host migration, who hosts now (shown in the table's header)
     rematch: str = ""  # (a joiner, after the match) the host who offers to play again
     kept: dict[int, str] = field(default_factory=dict)  # (a rematch's host) seat -> kept for

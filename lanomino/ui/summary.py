@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from lanomino.engine import HandEnded, MatchEnded, Observation, TilePlayed
 from lanomino.narrate import (
+    Cast,
     event_line,
     event_lines,
     hand_end_sentence,
@@ -97,7 +98,7 @@ def _words(ui: UiState, obs: Observation, result: HandEnded | None, width: int) 
             line, style = verification_line(ui.lan, result.hand)
             text(line, style)
     if match is not None:
-        text(match_end_sentence(match, cast, left), "class:winner")
+        text(_match_end(ui, match, cast, left), "class:winner")
         ranked = standings(match, cast, left)
         place_w = max(len(place) for place, _, _ in ranked) + 1
         for place, side, points in ranked:
@@ -112,6 +113,14 @@ def _words(ui: UiState, obs: Observation, result: HandEnded | None, width: int) 
     return rows
 
 
+def _match_end(ui: UiState, match: MatchEnded, cast: Cast, left: list[int]) -> str:
+    """Who won; a LAN match its host left without a last word says so ("the host left…")."""
+    ended = ui.lan.ended if ui.lan is not None else ""
+    if not ended or match.winner is None:
+        return match_end_sentence(match, cast, left)
+    return f"The match is over: {cast.side(match.winner).text} won because {ended}."
+
+
 def _hint(ui: UiState) -> str:
     panels = "s scores · l log"
     if ui.resigned and ui.match_result is None:
@@ -120,7 +129,8 @@ def _hint(ui: UiState) -> str:
     if ui.lan is not None and ui.match_result is None:
         return f"Enter: back to the table (the next hand is being dealt) · {panels} · ? help"
     what = "back to the menu" if ui.match_result else "deal the next hand"
-    again = "r play again · " if ui.lan is not None and ui.match_result is not None else ""
+    again = ("r play again · " if ui.lan is not None and ui.match_result is not None
+             and not ui.lan.ended else "")
     return f"Enter: {what} · {again}{panels} · ? help"
 
 

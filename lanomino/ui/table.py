@@ -140,7 +140,9 @@ def _draw_own(ui: UiState, obs: Observation, canvas: Canvas, y: int) -> None:
         partner = f" · with {seat_name(ui, (obs.seat + 2) % 4)}"
     target = f" (to {obs.rules.target})" if obs.rules.target else ""
     turn, style = "", "class:dim"
-    if obs.is_my_turn:
+    if ui.lan is not None and ui.lan.closed:
+        turn = "the table is closed"  # (nobody plays on at it)
+    elif obs.is_my_turn:
         turn, style = "▶ your turn", "class:turn"
     elif obs.phase == "play":
         turn = f"{seat_name(ui, obs.turn)} to play"
@@ -208,6 +210,8 @@ def _keys_hint(ui: UiState, obs: Observation) -> str:
     if ui.places:
         return "←/→ or number: choose the end · Enter play · Esc cancel"
     panels = "s scores · l log"
+    if ui.lan is not None and ui.lan.closed:
+        return f"q leave · {panels}"
     if ui.lan is not None and ui.lan.watching:
         return f"watching: every hand is shown when it ends · {panels}"
     if obs.is_my_turn:

@@ -1,0 +1,82 @@
+"""People at a LAN table (issue 30), seen in the real client in a detached tmux at 80x24: a host
+that dies leaves its one other player the winner on screen; a closed table stops saying "your
+turn"."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_tmux_play import ROOT, Tmux, wait_for
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120), pytest.mark.skipif(
+    subprocess.run(["which", "tmux"], capture_output=True).returncode != 0, reason="needs tmux")]
+
+
+def _headless_host(data: Path, *more: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "lanomino", "host", "--headless", "--bind", "127.0.0.1",
+         "--no-announce", "--json", "--name", "Porch", "--set", "target=500", "--bot-delay",
+         "0.3", "--data-dir", str(data / "host"), *more],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+
+def _join(tmux: Tmux, data: Path, port: int, fingerprint: str, *more: str) -> None:
+    code = fingerprint.replace("-", "")[:8]
+    join = (f"cd {ROOT} && {sys.executable} -m lanomino join 127.0.0.1:{port}/{code} "
+            f"--player Zed --data-dir {data / 'zed'} {' '.join(more)}")
+    tmux("new-session", "-d", "-x", "80", "-y", "24", "-s", "play", f"{join}; sleep 30")
+    tmux.path = tmux("display-message", "-p", "#{socket_path}").strip()
+
+
+def _stop(host: subprocess.Popen[str], tmux: Tmux) -> None:
+    tmux.kill()
+    if host.poll() is None:
+        host.kill()
+    host.communicate(timeout=10)
+
+
+def test_a_host_killed_at_a_table_of_two_leaves_the_joiner_the_winner_on_screen(
+        tmp_path: Path) -> None:
+    """Item 1: kill -9 of the host; after the joiner's grace (3 s here) its node has decided the
+    match, and the screen says so instead of "your turn" and "the host has gone quiet"."""
+    host = _headless_host(tmp_path)
+    tmux = Tmux()
+    try:
+        assert host.stdout is not None
+        listening = json.loads(host.stdout.readline())
+        _join(tmux, tmp_path, listening["port"], listening["fingerprint"], "--grace", "3")
+        wait_for(tmux, "Your hand · Zed", 20)
+        os.kill(host.pid, signal.SIGKILL)
+        end = wait_for(tmux, "The match is over", 40)
+        flat = " ".join(end.split())
+        assert "you won because the host left the table (silent for 3 s)" in flat, end
+        assert "your turn" not in end and "gone quiet" not in end
+        assert "Enter: back to the menu" in flat and "play again" not in flat
+    finally:
+        _stop(host, tmux)
+
+
+def test_a_table_its_host_closed_stops_saying_your_turn_and_q_just_leaves(tmp_path: Path) -> None:
+    """Item 10: the host closes the table (SIGTERM: a goodbye) while it is the joiner's turn."""
+    host = _headless_host(tmp_path)
+    tmux = Tmux()
+    try:
+        assert host.stdout is not None
+        listening = json.loads(host.stdout.readline())
+        _join(tmux, tmp_path, listening["port"], listening["fingerprint"])
+        wait_for(tmux, "your turn", 20)
+        os.kill(host.pid, signal.SIGTERM)
+        closed = wait_for(tmux, "The table closed", 10)
+        assert "your turn" not in closed and "Enter play" not in closed, closed
+        assert "the table is closed" in closed
+        tmux.keys("q")
+        menu = wait_for(tmux, "Host a table on the LAN", 10)
+        assert "resign and watch" not in menu
+    finally:
+        _stop(host, tmux)
