@@ -67,12 +67,16 @@ def _client(tmux: Tmux, data: Path, after: str) -> int:
 
 
 def _gone_within(pid: int, timeout_s: float) -> float | None:
-    """Seconds until process ``pid`` is gone (None: still there after ``timeout_s``)."""
+    """Seconds until process ``pid`` has exited (None: still running after ``timeout_s``). An
+    exited process not reaped yet counts as gone: a client whose terminal closed is an orphan,
+    and its new parent may take a while to reap it on a busy machine."""
     began = time.monotonic()
     while time.monotonic() - began < timeout_s:
         try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            state = "gone"
+        if state in ("Z", "X", "gone"):
             return time.monotonic() - began
         time.sleep(0.01)
     return None
