@@ -44,8 +44,9 @@ def own_checks(report: Report, log: HandLog, seat: int, *,
     if f is not None and f.blame == EDITED and f.hand in (log.hand, None):
         # In a file, a signature that does not verify means it was changed after; this seat had
         # the log from the host itself: the host sent words it did not sign.
-        return (f"the host sent this seat a transcript whose signatures do not verify "
-                f"({f.check} check): it sent words it did not sign [blame: the host]")
+        what = ("whose signatures do not verify: it sent words it did not sign"
+                if "signature" in f.message else "that does not hold together")  # (cut short)
+        return f"the host sent this seat a transcript {what} ({f.check} check) [blame: the host]"
     deals = report.deals[log.hand - 1] if len(report.deals) >= log.hand else ()
     if not deals or log.reshuffled is not None:
         return None  # the deal could not be derived: the verifier's line says why

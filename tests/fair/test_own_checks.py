@@ -124,5 +124,5 @@ def test_a_log_whose_signature_fails_is_the_hosts_on_the_seat_that_received_it()
     report = verify_transcript(doc)
     assert report.failure is not None and report.failure.blame == "whoever changed the file"
     own = own_checks(report, parse_transcript(doc).hands[0], 1)
-    assert own == ("the host sent this seat a transcript whose signatures do not verify (log "
-                   "check): it sent words it did not sign [blame: the host]")
+    assert own == ("the host sent this seat a transcript whose signatures do not verify: it sent "
+                   "words it did not sign (log check) [blame: the host]")
