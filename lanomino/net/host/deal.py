@@ -58,6 +58,8 @@ class Dealing:
         for s in self.t.humans():
             self.t.send(s, match)
         self.t.publish(match)  # (public: every transcript opens with it)
+        if len(self.t.header_sigs) == self.t.players:  # (every seat is the host's own)
+            self._begin()
 
     def agree(self, seat: Seat, body: m.Agree, seq: int) -> None:
         if self.t.phase is not Phase.HEADER:
