@@ -77,11 +77,11 @@ def parse_target(text: str) -> Target:
     """Parse an address a person typed. Raises ValueError saying what is wrong (a missing port
     gets its own sentence)."""
     text = text.strip()
-    if is_bare_host(text) or text.endswith(":"):
-        host = text.rstrip(":")
-        raise ValueError(f"{host} needs the table's port too: HOST:PORT, as the host's screen "
-                         f"shows it (e.g. {host}:47311)")
     where, slash, rest = text.partition("/")
+    if is_bare_host(where) or where.endswith(":"):
+        host, tail = where.rstrip(":"), f"/{rest}" if slash else ""
+        raise ValueError(f"{host} needs the table's port too: HOST:PORT{tail}, as the host's "
+                         f"screen shows it (e.g. {host}:47311{tail})")
     if slash and is_code(rest):
         address = parse_direct_address(where)
         return Target(address.host, address.port, code=rest)

@@ -311,9 +311,16 @@ class Controller:
         self.writer.submit(PlayLog(self.store).mark_abandoned, uid)
 
     def _refused(self, intent: JoinTable) -> Callable[[str, str], None]:
+        # a join from the lobby's list goes back to it; a direct one (an address given on the
+        # command line) is answered where it is, without a LAN search
+        from_lobby = self.lobby is not None and self.lobby.task is not None
+
         def refused(code: str, reason: str) -> None:
             self.table, self.ui.lan = None, None
-            self.handle(OpenLobby())
+            if from_lobby:
+                self.handle(OpenLobby())
+            else:
+                self.ui.screen, self.ui.lobby.message = s.Screen.LOBBY, ""
             if code == "passphrase":
                 why = ("wrong passphrase: try again" if intent.passphrase
                        else "this table needs a passphrase")

@@ -30,12 +30,16 @@ if TYPE_CHECKING:
 
 # HOST:PORT[/...]; an empty port counts too, to be told it is missing
 _ADDRESS = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]*(/.*)?")
+# an IP address followed by anything after a ':' or '/' (a port that is no number, a code
+# without a port): an address to be told what is wrong with it, never a table's name
+_IP_FIRST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[0-9]{1,3}(\.[0-9]{1,3}){3})[:/].*")
 
 
 def is_address(target: str) -> bool:
-    """An address (``HOST:PORT``, ``HOST:PORT/CODE``, ``HOST:PORT/KEY``, or a bare IP missing its
-    port) rather than a table's name."""
-    return bool(_ADDRESS.fullmatch(target)) or is_bare_host(target)
+    """An address (``HOST:PORT``, ``HOST:PORT/CODE``, ``HOST:PORT/KEY``, a bare IP missing its
+    port, or an IP followed by a port or code however mistyped) rather than a table's name."""
+    return (bool(_ADDRESS.fullmatch(target) or _IP_FIRST.fullmatch(target))
+            or is_bare_host(target))
 
 
 @dataclass(frozen=True, slots=True)

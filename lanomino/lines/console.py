@@ -34,7 +34,10 @@ class Console:
             except (OSError, ValueError, UnicodeDecodeError):
                 line = ""
             text = line.rstrip("\r\n") if line else None
-            self._loop.call_soon_threadsafe(self.lines.put_nowait, text)
+            try:
+                self._loop.call_soon_threadsafe(self.lines.put_nowait, text)
+            except RuntimeError:  # the line mode has ended: nobody reads any more lines
+                return
             if not line:
                 return
 

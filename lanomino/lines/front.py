@@ -163,6 +163,9 @@ class LineFront:
 
     def on_line(self, text: str) -> None:
         """Answer one typed line; bad input gets a sentence and changes nothing."""
+        if self._passphrase(text.strip()):
+            self.refresh()
+            return
         try:
             command = parse_command(text)
             if command.verb != "resign":
@@ -173,6 +176,19 @@ class LineFront:
         except CommandError as exc:
             self.say(str(exc))
         self.refresh()
+
+    def _passphrase(self, text: str) -> bool:
+        """A table asked for its passphrase: the line is it (menu or quit give up). True when the
+        line was taken as a passphrase."""
+        lobby = self.ui.lobby
+        target = lobby.target
+        if (self.ui.screen is not Screen.LOBBY or lobby.entry != "passphrase" or target is None
+                or not text or text.lower() in ("menu", "quit")):
+            return False
+        lobby.entry, lobby.target, lobby.message = "", None, ""
+        self._fresh_table()
+        self.send(JoinTable(target.address, text, target.name, target.watch))
+        return True
 
     def _obs(self) -> Observation:
         if self.ui.obs is None:

@@ -76,7 +76,7 @@ class MenuTalk:
             self.lobby_said = said
             out += [sentence(text) for text in said if text]
             if lobby.entry == "passphrase" and lobby.target is not None:
-                out.append(f"Say join {lobby.target.address} and the passphrase after it.")
+                out.append("Type the passphrase on a line of its own, or menu to give up.")
         tables = tuple(lobby.tables)
         if tables != self.tables:
             self.tables = tables

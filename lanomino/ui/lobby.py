@@ -15,8 +15,13 @@ LOCK = "🔒"
 
 
 def draw_lobby(lobby: LobbyView, canvas: Canvas) -> None:
-    header(canvas, "Join a table on the LAN")
     w = canvas.width
+    if lobby.entry == "passphrase" and lobby.target is not None and not lobby.searching \
+            and not lobby.tables:  # a table joined by its address: no LAN search, no list
+        header(canvas, f"Join {lobby.target.name or lobby.target.address.split('/')[0]}")
+        _entry(lobby, canvas, 2)
+        return
+    header(canvas, "Join a table on the LAN")
     if lobby.error:
         put_wrapped(canvas, 2, 2, lobby.error, "class:warn", rows=2)
     elif lobby.searching:
@@ -43,7 +48,12 @@ def draw_lobby(lobby: LobbyView, canvas: Canvas) -> None:
     address_row = len(lobby.tables)
     style = "class:menu.selected" if lobby.index == address_row else ""
     canvas.put(2, y + (1 if lobby.tables else 0), " Join by address (HOST:PORT/CODE)… ", style)
-    y += 3
+    _entry(lobby, canvas, y + 3)
+
+
+def _entry(lobby: LobbyView, canvas: Canvas, y: int) -> None:
+    """What is being typed from row ``y``, what the lobby has to say, and the keys."""
+    w = canvas.width
     if lobby.entry in ("address", "passphrase"):
         label = "Address: " if lobby.entry == "address" else "Passphrase: "
         shown = lobby.text if lobby.entry == "address" else "•" * len(lobby.text)

@@ -172,6 +172,26 @@ def test_a_missing_port_is_named_not_searched_for() -> None:
     assert "no table called" not in done.stderr and time.monotonic() - started < 5
 
 
+def test_an_address_with_a_bad_or_missing_port_is_never_searched_as_a_table_name() -> None:
+    """Issue 30 item 14: what starts with an IP address is an address, however it goes on."""
+    from lanomino.client.find import is_address
+
+    for text in ("127.0.0.1:abc", "127.0.0.1/abcd1234", "[::1]/abcd1234", "10.0.0.7:4x/abcd1234"):
+        assert is_address(text), text
+    assert not is_address("Kitchen") and not is_address("Den: the back room")
+    with pytest.raises(ValueError, match="the port must be a number"):
+        parse_target("127.0.0.1:abc")
+    with pytest.raises(ValueError, match=r"127\.0\.0\.1 needs the table's port too: .*"
+                                         r"127\.0\.0\.1:47311/abcd1234"):
+        parse_target("127.0.0.1/abcd1234")
+    for text, said in (("127.0.0.1:abc", "the port must be a number"),
+                       ("127.0.0.1/abcd1234", "127.0.0.1 needs the table's port")):
+        done = subprocess.run([sys.executable, "-m", "lanomino", "join", text, "--timeout", "5"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and said in done.stderr, (text, done.stdout, done.stderr)
+        assert "looking for" not in done.stdout and "no table called" not in done.stderr
+
+
 # ----- whom to believe -------------------------------------------------------------------------
 
 
