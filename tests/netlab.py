@@ -214,6 +214,25 @@ class LabProcess:
             if isinstance(obj, dict):
                 self.seen.append(obj)
 
+    def expect_busy(self, predicate: Callable[[dict[str, Any]], bool], idle_s: float,
+                    limit_s: float) -> dict[str, Any]:
+        """``expect``, for as long as the process keeps saying things (a long match on a slow
+        machine is not a stall): fails after ``idle_s`` without a new stderr line, or after
+        ``limit_s`` in all.
+
+        Raises:
+            AssertionError: a stall, the limit, or the process ended first.
+        """
+        deadline = time.monotonic() + limit_s
+        while True:
+            heard = len(self.said)
+            try:
+                return self.expect(predicate, min(idle_s, max(0.0, deadline - time.monotonic())))
+            except AssertionError:
+                if (self.popen.poll() is not None or len(self.said) == heard
+                        or time.monotonic() >= deadline):
+                    raise
+
     def wait_said(self, text: str, timeout_s: float) -> str:
         """The first stderr line (since the start) that contains ``text``: a test waits for what
         a process says it did, never for a length of time.

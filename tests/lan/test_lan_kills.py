@@ -158,6 +158,11 @@ def landed(watch: Progress) -> str:
     return MOMENTS[stage] if stage >= 0 else "before the match"
 
 
+def ended(line: dict[str, Any]) -> bool:
+    """A survivor's last JSON line: its match is over, or it stopped."""
+    return line.get("event") in ("match_over", "stopped")
+
+
 def play(plan: Plan, data: Path, wait_s: float = 60) -> Run:
     run = Run(plan)
     with NetLab(hosts=plan.players) as lab:
@@ -183,8 +188,10 @@ def play(plan: Plan, data: Path, wait_s: float = 60) -> Run:
         for peer, keep in zip(peers, logs, strict=True):
             peer.stderr_hooks.append(keep)
         try:
-            results = [p.expect(lambda m: m.get("event") in ("match_over", "stopped"), wait_s)
-                       for p in peers]
+            # the observer logs every message: wait_s of its silence fails a run, a match still
+            # being played is waited for; the others end with it
+            results = [peers[0].expect_busy(ended, wait_s, limit_s=150),
+                       *(p.expect(ended, wait_s) for p in peers[1:])]
         except AssertionError as exc:
             run.killed_at = trigger.at
             first = str(exc).splitlines()[0]
