@@ -241,6 +241,8 @@ class Seating:
         """When the seats next need a heartbeat, a liveness or grace check, or this host gives
         up."""
         t, times = self.t.timings, []
+        if self.t.all_local:
+            times.append(self.t.now)  # (the match starts: Dealing.round_timer begins it)
         cut_off = self.cut_off()
         for s in self.t.audience():
             times.append(s.last_sent + t.heartbeat_s)

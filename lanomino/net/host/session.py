@@ -229,8 +229,6 @@ class HostSession:
         if t.phase is Phase.STEPPED_DOWN:
             return None  # (handle_timer has nothing to do: a past deadline would spin the loop)
         times: list[float] = [] if play.bot_due is None else [play.bot_due]
-        if self._all_local():
-            times.append(t.now)  # (a table of the host's own seats starts at once)
         if t.owed is not None:  # a hand's end left work for once its messages had gone
             times.append(t.now)
         owed = play.resyncs.next_due(t.now)
@@ -259,8 +257,6 @@ class HostSession:
         t.advance(now)
         if t.phase is Phase.STEPPED_DOWN:
             return
-        if self._all_local():
-            self.dealing.start_header()  # nobody else is coming: the header is all ours to sign
         self.seating.check(now)
         self.watching.tick(now)  # watchers (net/watchers.py)
         play = self.play
@@ -277,11 +273,6 @@ class HostSession:
             self.takeover.expire(now)
         if self.seating.give_up_if_cut_off(now) or self.takeover.give_up_if_alone(now):
             play.bot_due = None
-
-    def _all_local(self) -> bool:
-        """A lobby whose every seat is the host's own (its seat and bots): people only watch."""
-        t = self.shared
-        return t.phase is Phase.LOBBY and len(t.local) == t.players
 
     def receive(self, sender: Sender, message: Mapping[str, Any], now: float) -> None:
         """One decoded message from a connection. Never raises for anything a peer sends."""

@@ -180,6 +180,12 @@ class Table:
     def seats_taken(self) -> int:
         return sum(1 for s in self.seats if s is not None and not s.left)
 
+    @property
+    def all_local(self) -> bool:
+        """A lobby whose every seat is the host's own (its seat and bots): nobody else is coming,
+        so the match starts at once (people may watch it)."""
+        return self.phase is Phase.LOBBY and len(self.local) == self.players
+
     def roster(self) -> list[m.RosterEntry]:
         return [s.roster() for s in self.seats if s is not None]
 
