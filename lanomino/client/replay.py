@@ -14,9 +14,10 @@ from lanomino.client import ClientError
 from lanomino.narrate import Cast, event_lines
 
 if TYPE_CHECKING:
-    from lanomino.engine import Event
+    from lanomino.engine import Event, GameState, Rules
+    from lanomino.fair.transcript_model import Transcript
     from lanomino.record import Record
-    from lanomino.ui.history import ReplayView
+    from lanomino.ui.history import ReplayFrame, ReplayView
 
 TRANSCRIPT = "lanomino.transcript/1"
 MAX_BYTES = 64 * 1024 * 1024
@@ -68,40 +69,89 @@ def replay_view(record: Record, title: str) -> ReplayView:
     """Every step of ``record`` with all hands revealed, for the replay viewer.
 
     Raises IllegalMoveError (from the replay check) when the record does not replay."""
-    from lanomino.engine import Play, apply, new_game, observe, parse_tile, start_hand
+    from lanomino.engine import Play, apply, new_game, parse_tile, start_hand
     from lanomino.record import replay
     from lanomino.record.format import as_action
-    from lanomino.ui.helptext import describe_game
-    from lanomino.ui.history import ReplayFrame, ReplayView
 
     replay(record)  # refuse a record that does not replay before stepping through it
-    names = record.players
-    cast = Cast(names, record.rules)
-    state = new_game(record.rules, len(names))
-    hands: list[tuple[ReplayFrame, ...]] = []
-
-    def frame(h: int, m: int, events: list[Event]) -> ReplayFrame:
-        views = [observe(state, s) for s in range(len(names))]
-        text = tuple(event_lines(events, cast))
-        turn = state.turn if views[0].phase == "play" else None
-        return ReplayFrame(h, m, tuple(v.hand for v in views), tuple(views[0].history),
-                           views[0].boneyard, tuple(state.scores), turn, text)
-
+    frames = _Frames(record.players, record.rules)
+    state = new_game(record.rules, len(record.players))
     for h, hand in enumerate(record.hands, start=1):
-        events = start_hand(state, [[parse_tile(t) for t in d] for d in hand.deal],
-                            [parse_tile(t) for t in hand.boneyard])
-        frames = [frame(h, 0, events)]
+        frames.add(h, 0, state, start_hand(state, [[parse_tile(t) for t in d] for d in hand.deal],
+                                           [parse_tile(t) for t in hand.boneyard]))
         opened = False
         for m, move in enumerate(hand.moves, start=1):
             action = as_action(move, not opened)
             opened = opened or isinstance(action, Play)
-            frames.append(frame(h, m, apply(state, move.seat, action)))
-        hands.append(tuple(frames))
-    return ReplayView(f"{title} · {describe_game(record.rules)}", names, record.rules, tuple(hands))
+            frames.add(h, m, state, apply(state, move.seat, action))
+    return frames.view(title)
+
+
+RESHUFFLED = ("The host left during this hand. The tiles already played stay on the board; the "
+              "tiles nobody could vouch for were dealt again (re-shuffled), and play goes on.")
+
+
+class _Frames:
+    """The replay viewer's frames, one per step of a match."""
+
+    def __init__(self, names: tuple[str, ...], rules: Rules) -> None:
+        self.names, self.rules, self.cast = names, rules, Cast(names, rules)
+        self.hands: list[list[ReplayFrame]] = []
+
+    def add(self, h: int, m: int, state: GameState, events: list[Event]) -> None:
+        """The frame after a step (``walk``'s ``Step``; a first frame past move 0 is a
+        re-shuffle)."""
+        from lanomino.engine import observe
+        from lanomino.ui.history import ReplayFrame
+
+        if h > len(self.hands):
+            self.hands.append([])
+        views = [observe(state, s) for s in range(len(self.names))]
+        text = (RESHUFFLED,) if m and not self.hands[-1] else tuple(event_lines(events, self.cast))
+        turn = state.turn if views[0].phase == "play" else None
+        self.hands[-1].append(ReplayFrame(h, m, tuple(v.hand for v in views),
+                                          tuple(views[0].history), views[0].boneyard,
+                                          tuple(state.scores), turn, text))
+
+    def view(self, title: str) -> ReplayView:
+        from lanomino.ui.helptext import describe_game
+        from lanomino.ui.history import ReplayView
+
+        return ReplayView(f"{title} · {describe_game(self.rules)}", self.names, self.rules,
+                          tuple(map(tuple, self.hands)))
+
+
+def has_reshuffle(document: Any) -> bool:
+    """A transcript with a hand re-shuffled after a host migration: no record can hold it (its
+    deal went with the lost host), so it is walked from the transcript itself (``fair.walk``)."""
+    hands = document.get("hands") if is_transcript(document) else None
+    return isinstance(hands, list) and any(isinstance(h, dict) and "reshuffled" in h
+                                           for h in hands)
+
+
+def verified_transcript(document: Any) -> tuple[Transcript, Rules]:
+    """``document`` parsed and verified, with its rules, to be walked (``fair.walk``). Raises
+    TranscriptError: it does not verify."""
+    from lanomino.engine import Rules
+    from lanomino.fair.transcript import TranscriptError, parse_transcript
+    from lanomino.fair.verify import verify_parsed
+
+    transcript = parse_transcript(document)
+    report = verify_parsed(transcript)
+    if report.failure is not None:
+        raise TranscriptError(f"the transcript does not verify: {report.failure.describe()}")
+    return transcript, Rules.from_spec(dict(transcript.rules_spec))
 
 
 def document_view(document: Any, title: str) -> ReplayView:
     """The replay viewer for a record or transcript (JSON as stored: checked here). Raises
     ValueError when it cannot be replayed (a damaged document, or a transcript that does not
     verify)."""
+    if has_reshuffle(document):
+        from lanomino.fair.walk import walk
+
+        transcript, rules = verified_transcript(document)
+        frames = _Frames(transcript.players, rules)
+        walk(transcript, rules, frames.add)
+        return frames.view(title)
     return replay_view(load_record(document), title)

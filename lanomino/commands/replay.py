@@ -6,11 +6,25 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from lanomino.cli.errors import CliError
 from lanomino.cli.output import print_lines
-from lanomino.engine import DealVoided, Event, HandStarted, MatchEnded, Resigned, TilePlayed
+from lanomino.engine import (
+    DealVoided,
+    Event,
+    HandStarted,
+    MatchEnded,
+    Resigned,
+    TileDrawn,
+    TilePlayed,
+)
 from lanomino.narrate import Cast, event_line
+
+if TYPE_CHECKING:
+    from lanomino.engine import GameState
+    from lanomino.store.playlog import LoggedMatch
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lanomino.client.logbook import is_match_id, load_logged
-    from lanomino.client.replay import load_record, read_document
+    from lanomino.client.replay import has_reshuffle, load_record, read_document
     from lanomino.fair.transcript import TranscriptError
     from lanomino.record import IllegalMoveError, MalformedRecordError, replay
 
@@ -34,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         doc = logged.document
     else:
         doc = read_document(args.file)
+    if has_reshuffle(doc):  # (no record holds a hand re-shuffled after a host migration)
+        return _walked(args, doc, logged)
     try:
         record = load_record(doc)
     except TranscriptError as exc:  # a transcript that does not verify
@@ -51,31 +67,77 @@ def run(args: argparse.Namespace) -> int:
             print(f"lanomino replay: {args.file}: {exc}", file=sys.stderr)
             return 1
         return 0
-    cast = Cast(record.players, record.rules)
-    lines: list[str] = []
-    mover: list[int] = []  # the last seat that played, for a score's words
-    left: list[int] = []
-
-    def narrate(hand: int, event: Event) -> None:
-        if isinstance(event, TilePlayed):
-            mover[:] = [event.seat]
-        elif isinstance(event, Resigned):
-            left.append(event.seat)
-        text = event_line(event, cast, mover[0] if mover else None, left)
-        if text:
-            lines.append(text if isinstance(event, HandStarted | DealVoided | MatchEnded)
-                         else f"  {text}")
-
+    story = _Story(Cast(record.players, record.rules))
     try:
-        result = replay(record, None if args.json else narrate)
+        result = replay(record, None if args.json else lambda _, event: story.hear(event))
     except IllegalMoveError as exc:
         if not args.json:
-            print_lines(lines)
+            print_lines(story.lines)
         print(f"lanomino replay: {args.file}: {exc}", file=sys.stderr)
         return 1
     if args.json:
         return print_lines([json.dumps(result.to_json())])
-    if not result.finished:
-        scores = ", ".join(f"{cast.side(s).text} {p}" for s, p in enumerate(result.scores))
-        lines.append(f"The match is not finished. Scores: {scores}.")
-    return print_lines(lines)
+    return print_lines(story.ending(result.finished, result.scores))
+
+
+class _Story:
+    """A match in plain words, one engine event at a time."""
+
+    def __init__(self, cast: Cast) -> None:
+        self.cast, self.lines = cast, list[str]()
+        self.mover: int | None = None  # the last seat that played, for a score's words
+        self.left: list[int] = []
+
+    def hear(self, event: Event) -> None:
+        if isinstance(event, TilePlayed):
+            self.mover = event.seat
+        elif isinstance(event, Resigned):
+            self.left.append(event.seat)
+        text = event_line(event, self.cast, self.mover, self.left)
+        if text:
+            self.lines.append(text if isinstance(event, HandStarted | DealVoided | MatchEnded)
+                              else f"  {text}")
+
+    def ending(self, finished: bool, scores: Sequence[int]) -> list[str]:
+        if not finished:
+            said = ", ".join(f"{self.cast.side(s).text} {p}" for s, p in enumerate(scores))
+            self.lines.append(f"The match is not finished. Scores: {said}.")
+        return self.lines
+
+
+def _walked(args: argparse.Namespace, doc: object, logged: LoggedMatch | None) -> int:
+    """A transcript with a hand re-shuffled after a host migration, replayed from what it holds
+    (``fair.walk``): that hand from its re-shuffle on."""
+    from lanomino.client.replay import RESHUFFLED, document_view, verified_transcript
+    from lanomino.fair.transcript import TranscriptError
+    from lanomino.fair.walk import walk
+
+    try:
+        transcript, rules = verified_transcript(doc)
+        if logged is not None and not args.json and sys.stdout.isatty() and sys.stdin.isatty():
+            from lanomino.ui.app import show_replay
+
+            show_replay(document_view(doc, f"Match #{logged.summary.id}"))
+            return 0
+        story = _Story(Cast(transcript.players, rules))
+
+        def step(h: int, m: int, state: GameState, events: list[Event]) -> None:
+            if m and not events:  # a re-shuffle: the moves before it as a watcher saw them
+                for event in state.history:
+                    story.hear(TileDrawn(event.seat, None, event.ends, event.boneyard)
+                               if isinstance(event, TileDrawn) else event)
+                story.lines.append(f"  {RESHUFFLED}")
+            for event in events:
+                story.hear(event)
+
+        state = walk(transcript, rules, step)
+    except TranscriptError as exc:  # a transcript that does not verify
+        print(f"lanomino replay: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    end = transcript.end
+    if args.json:
+        hands = [{"end": str(e.end), "winner": e.winner, "points": list(e.points),
+                  "pips_left": list(e.pips_left)} for e in state.results]
+        return print_lines([json.dumps({"hands": hands, "scores": list(end.scores),
+                                        "winner": end.winner, "finished": end.finished})])
+    return print_lines(story.ending(end.finished, end.scores))

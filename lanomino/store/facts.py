@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from lanomino.engine import Event, HandEnded, HandStarted, Rules, TilePlayed
+from lanomino.engine import Event, GameState, HandEnded, HandStarted, Rules, TilePlayed
 from lanomino.engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -72,9 +72,8 @@ def _derive_transcript(document: dict[str, Any], verified: bool | None) -> Deriv
     if report.ok:
         try:
             record = to_record(document)
-        except TranscriptError:  # a hand re-shuffled after a migration has no one deal to replay
-            return _derive_end(transcript, keys, ok,
-                               "verified (a hand was re-shuffled: no move-by-move record)")
+        except TranscriptError:  # a hand re-shuffled after a migration: no record holds it
+            return _derive_walked(transcript, keys, ok)
         derived = _derive_record(record, document, True, keys)
         end = transcript.end
         verification = "verified" if ok else "not verified by this peer"
@@ -83,6 +82,47 @@ def _derive_transcript(document: dict[str, Any], verified: bool | None) -> Deriv
     assert report.failure is not None
     rules_of(transcript.rules_spec)  # a transcript whose rules we cannot read is not logged
     return _derive_end(transcript, keys, False, f"does not verify: {report.failure.describe()}")
+
+
+def _derive_walked(transcript: Transcript, keys: tuple[str, ...], ok: bool) -> Derived:
+    """A verified transcript with a re-shuffled hand, walked hand by hand (``fair.walk``)."""
+    from lanomino.fair.walk import walk
+
+    facts = _HandFacts()
+
+    def step(h: int, m: int, state: GameState, events: list[Event]) -> None:
+        if m and not events:  # a re-shuffle: the tiles played before it are on the board
+            facts.played[:] = [(e.seat, str(e.tile)) for e in state.history
+                               if isinstance(e, TilePlayed)]
+        for event in events:
+            facts.hear(event)
+
+    try:
+        walk(transcript, rules_of(transcript.rules_spec), step)
+    except ValueError as exc:  # (it verified: the walk cannot fail)
+        raise PlayLogError(f"the transcript does not replay: {exc}") from None
+    end = transcript.end
+    return Derived(dict(transcript.rules_spec), transcript.players, keys, tuple(facts.hands),
+                   end.finished, end.winner, end.scores, ok,
+                   "verified" if ok else "not verified by this peer")
+
+
+class _HandFacts:
+    """Each hand's facts, from the engine's events as they come."""
+
+    def __init__(self) -> None:
+        self.hands: list[HandFact] = []
+        self.played: list[tuple[int, str]] = []
+
+    def hear(self, event: Event) -> None:
+        if isinstance(event, TilePlayed):
+            self.played.append((event.seat, str(event.tile)))
+        elif isinstance(event, HandEnded):
+            self.hands.append(HandFact(event.hand, event.end, event.winner,
+                                       tuple(event.points), tuple(self.played)))
+            self.played.clear()
+        elif isinstance(event, HandStarted):
+            self.played.clear()
 
 
 def _derive_end(transcript: Transcript, keys: tuple[str, ...], ok: bool,
@@ -101,21 +141,10 @@ def _derive_record(record_doc: dict[str, Any], document: dict[str, Any], verifie
         record = parse_record(record_doc)
     except MalformedRecordError as exc:
         raise PlayLogError(f"damaged record: {exc}") from None
-    hands: list[HandFact] = []
-    played: list[tuple[int, str]] = []
-
-    def listen(hand: int, event: Event) -> None:
-        if isinstance(event, TilePlayed):
-            played.append((event.seat, str(event.tile)))
-        elif isinstance(event, HandEnded):
-            hands.append(HandFact(event.hand, event.end, event.winner, tuple(event.points),
-                                  tuple(played)))
-            played.clear()
-        elif isinstance(event, HandStarted):
-            played.clear()
-
+    facts = _HandFacts()
+    hands = facts.hands
     try:
-        result = replay(record, listen)
+        result = replay(record, lambda _, event: facts.hear(event))
     except IllegalMoveError as exc:
         raise PlayLogError(f"the record does not replay: {exc}") from None
     check = "replays" if verified is None else "verified" if verified else "not verified"
