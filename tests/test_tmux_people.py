@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,13 @@ from test_tmux_play import ROOT, Tmux, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120), pytest.mark.skipif(
     subprocess.run(["which", "tmux"], capture_output=True).returncode != 0, reason="needs tmux")]
+
+
+def _lanomino(data: Path, who: str, *args: str) -> subprocess.Popen[str]:
+    """``lanomino ARGS`` in a process of its own with its own home (``who``)."""
+    return subprocess.Popen([sys.executable, "-m", "lanomino", *args, "--data-dir",
+                             str(data / who)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
 
 
 def _headless_host(data: Path, *more: str) -> subprocess.Popen[str]:
@@ -80,3 +88,64 @@ def test_a_table_its_host_closed_stops_saying_your_turn_and_q_just_leaves(tmp_pa
         assert "resign and watch" not in menu
     finally:
         _stop(host, tmux)
+
+
+def _others(*procs: subprocess.Popen[str]) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=10)
+
+
+def test_the_title_stops_counting_a_watcher_who_left(tmp_path: Path) -> None:
+    """Item 10: "1 watching" in the table's title goes once the watcher has said goodbye."""
+    host = _headless_host(tmp_path)
+    tmux = Tmux()
+    watcher: subprocess.Popen[str] | None = None
+    try:
+        assert host.stdout is not None
+        listening = json.loads(host.stdout.readline())
+        _join(tmux, tmp_path, listening["port"], listening["fingerprint"])
+        wait_for(tmux, "Your hand · Zed", 20)
+        watcher = _lanomino(tmp_path, "watcher", "watch", listening["address"], "--json")
+        wait_for(tmux, "1 watching", 20)
+        watcher.send_signal(signal.SIGTERM)
+        watcher.communicate(timeout=10)
+        deadline = time.monotonic() + 10
+        while "watching" in tmux.screen().splitlines()[0] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "watching" not in tmux.screen().splitlines()[0], tmux.screen()
+    finally:
+        _stop(host, tmux)
+        if watcher is not None:
+            _others(watcher)
+
+
+def test_help_counts_the_players_left_and_the_boneyard_they_leave(tmp_path: Path) -> None:
+    """Item 10: at a table of three, one player leaves; ? says two are left, and the boneyard
+    holds the tiles of the seat nobody is dealt (5 each: 18, not 13)."""
+    host = _headless_host(tmp_path, "--seats", "3")
+    tmux = Tmux()
+    bot: subprocess.Popen[str] | None = None
+    try:
+        assert host.stdout is not None
+        listening = json.loads(host.stdout.readline())
+        _join(tmux, tmp_path, listening["port"], listening["fingerprint"])
+        bot = _lanomino(tmp_path, "bot", "bot", listening["address"], "--level", "random",
+                        "--delay", "0.3")
+        wait_for(tmux, "Your hand · Zed", 30)
+        tmux.keys("?")
+        before = " ".join(wait_for(tmux, "Help ·", 10).split())
+        assert "· 3 players" in before and "the other 13 stay face down" in before, before
+        tmux.keys("Escape")
+        bot.send_signal(signal.SIGTERM)
+        bot.communicate(timeout=10)
+        wait_for(tmux, "has left the table", 20)
+        tmux.keys("?")
+        after = " ".join(wait_for(tmux, "Help ·", 10).split())
+        assert "· 2 of 3 players left" in after, after
+        assert "the other 18 stay face down" in after, after
+    finally:
+        _stop(host, tmux)
+        if bot is not None:
+            _others(bot)

@@ -128,6 +128,11 @@ class LanTable:
                 self.ui.lobby.tick += 1
                 self._roster()  # (a peer's session says nothing when the roster changes)
                 self.frontend.redraw()
+            elif lan is not None and self.node is not None and not lan.over:
+                watchers = self.node.watching()  # (nor when a watcher comes or goes)
+                if watchers != lan.watchers:
+                    lan.watchers = watchers
+                    self.frontend.redraw()
 
     # ----- the Table protocol -----------------------------------------------------------------
 

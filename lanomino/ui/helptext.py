@@ -15,14 +15,16 @@ def describe_game(rules: Rules) -> str:
     return f"{name} to {rules.target}" if rules.target else f"{name}, one hand"
 
 
-def rules_text(rules: Rules, players: int) -> list[str]:
-    """The rules of a table with ``players`` seats, one paragraph per item, in our own words."""
+def rules_text(rules: Rules, players: int, playing: int | None = None) -> list[str]:
+    """The rules of a table with ``players`` seats, one paragraph per item, in our own words;
+    ``playing``: how many of them are still dealt in (a LAN table others left)."""
     size = rules.hand_size_for(players)
     lines = [f"You are playing {GAME_NAMES[rules.game]} with a double-six set (28 tiles)."]
     if rules.partnership:
         lines.append("Four players sit as two teams; partners face each other "
                      "(seats 1 and 3, 2 and 4) and their points go to the team.")
-    left = 28 - size * players
+    dealt = players if playing is None else playing
+    left = 28 - size * dealt
     lines.append(f"Each player gets {size} tiles; " + (
         f"the other {left} stay face down in the boneyard." if left else "no tiles are left over."))
     which = "Every hand is" if rules.next_opener == "highest-double" else "The first hand is"

@@ -181,7 +181,8 @@ def help_lines(ui: UiState, width: int) -> tuple[str, list[tuple[str, str]]]:
             lines += [("", "  " + line) for line in wrap(what, width - 2)]
         return "Help · Settings", lines
     rules, players = help_rules(ui)
-    paras = rules_text(rules, players) if rules is not None else [
+    playing = sum(ui.obs.active) if ui.obs is not None and ui.back is Screen.TABLE else players
+    paras = rules_text(rules, players, playing) if rules is not None else [
         f"This table seats {players} players; its rules show here once the first hand is dealt."]
     for para in paras:
         for i, line in enumerate(wrap(para, width - 2)):
@@ -192,7 +193,8 @@ def help_lines(ui: UiState, width: int) -> tuple[str, list[tuple[str, str]]]:
         for i, line in enumerate(wrap(what, width - 11)):
             lines.append(("", f"  {key if i == 0 else '':8} {line}"))
     game = describe_game(rules) if rules is not None else "LAN table"
-    return f"Help · {game} · {players} players", lines
+    seated = f"{playing} of {players} players left" if playing < players else f"{players} players"
+    return f"Help · {game} · {seated}", lines
 
 
 def choosing_preset(ui: UiState) -> bool:
