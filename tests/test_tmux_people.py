@@ -80,7 +80,7 @@ def test_a_table_its_host_closed_stops_saying_your_turn_and_q_just_leaves(tmp_pa
         _join(tmux, tmp_path, listening["port"], listening["fingerprint"])
         wait_for(tmux, "your turn", 20)
         os.kill(host.pid, signal.SIGTERM)
-        closed = wait_for(tmux, "The table closed", 10)
+        closed = wait_for(tmux, "the table is closed", 10)
         assert "your turn" not in closed and "Enter play" not in closed, closed
         assert "the table is closed" in closed
         tmux.keys("q")
