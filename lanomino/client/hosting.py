@@ -42,11 +42,13 @@ def host_node(intent: HostTable, rules: Rules, options: NetOptions, player: str,
               reserve: Mapping[bytes, int] | None = None, reserve_s: float = 60.0) -> HostNode:
     """The node that hosts ``intent``'s table (``headless``: a bot at its level plays the host's
     seat); ``port`` and ``on`` (the one address to serve and announce on) override ``options``;
-    ``reserve``: a rematch's seats kept for their players."""
+    ``reserve``: a rematch's seats kept for their players. Raises ValueError: a port asked for is
+    taken (``check_ports``)."""
     from lanomino.node import HostNode
 
     o = options
     bind, interfaces = (on, [on]) if on else (o.bind, o.interfaces)
+    check_ports(bind, o.port if port is None else port)
     return HostNode(data_dir=o.data_dir, rules=rules, rules_name=intent.preset[:64],
                     seats=intent.seats, bots=intent.bots, level=intent.level, name=intent.name,
                     player=player, passphrase=intent.passphrase, bind=bind,
@@ -54,3 +56,35 @@ def host_node(intent: HostTable, rules: Rules, options: NetOptions, player: str,
                     interfaces=interfaces, headless=headless, announce=o.announce,
                     watchers=o.watchers, reserve=reserve, reserve_s=reserve_s,
                     escrow=intent.escrow)
+
+
+def check_ports(bind: str | None, port: int) -> None:
+    """A table asked to serve on ``port`` needs it and the next one (its key service, which answers
+    joins by ``HOST:PORT/CODE``). Raises ValueError, in words, when either is taken; anything
+    else is left for the real bind to say. Port 0 (any free one) is not checked."""
+    import errno
+    import socket
+
+    if not port:
+        return
+    host = (bind or "").strip("[]")
+    for taken in (port, port + 1):
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as the real bind)
+            try:
+                probe.bind((host, taken))
+            except OSError as exc:
+                if exc.errno != errno.EADDRINUSE:
+                    return
+                raise ValueError(_in_use(port, taken)) from None
+
+
+def _in_use(port: int, taken: int) -> str:
+    advice = "choose another --port, not next to another table's, or leave --port out for any"
+    if taken == port:
+        return (f"port {port} is in use on this machine, by another program or another table "
+                f"(a table takes its port and the next one, for its key service): {advice} "
+                "free one")
+    return (f"port {taken} is in use on this machine, and a table on port {port} needs it too "
+            f"(for its key service, which answers joins by HOST:PORT/CODE): {advice} free one")

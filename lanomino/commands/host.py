@@ -55,7 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bind", metavar="IP",
                         help="address to serve and advertise on (default: all LAN interfaces)")
     parser.add_argument("--port", type=int, default=0, metavar="PORT",
-                        help="TCP port (default: any free one)")
+                        help="TCP port; the table also takes the next one, for its key "
+                             "service (default: any free one)")
     parser.add_argument("--interface", action="append", metavar="IP",
                         help="announce on this interface only "
                              "(repeatable; default: --bind or the LAN interfaces)")
@@ -104,5 +105,8 @@ def run(args: argparse.Namespace) -> int:
     from lanomino.paths import data_dir
 
     options = NetOptions(data_dir(args.data_dir), **net)
-    node = host_node(intent, rules, options, args.player or "host", headless=True)
+    try:
+        node = host_node(intent, rules, options, args.player or "host", headless=True)
+    except ValueError as exc:  # a port asked for is taken
+        raise CliError(str(exc)) from None
     return headless.host(node, args.name, args.json)
