@@ -147,6 +147,24 @@ def current(tables: Iterable[SeenTable]) -> list[SeenTable]:
     return sorted(kept, key=lambda t: t.service_name)
 
 
+async def fingerprints(tables: list[SeenTable], timeout_s: float = 1.0) -> list[str]:
+    """Each table's host fingerprint, the form the host's screen shows ("ad53-b143-…"), from the
+    signed answer of its key service; "" for a table whose key service does not answer, or whose
+    answer is not from the announced host key."""
+    from lanomino.discovery.key_service import KeyServiceError, fetch_table_key
+
+    async def one(seen: SeenTable) -> str:
+        if not seen.addresses:
+            return ""
+        try:
+            answer = await fetch_table_key(seen.addresses[0], seen.port, timeout_s)
+        except KeyServiceError:
+            return ""
+        return answer.fingerprint if answer.curve == seen.announcement.host_key else ""
+
+    return list(await asyncio.gather(*(one(seen) for seen in tables)))
+
+
 def table_browser(interfaces: list[str]) -> Browser:
     """Zeroconf's table browser on ``interfaces``."""
     from lanomino.discovery.zeroconf_adapter import TableBrowser

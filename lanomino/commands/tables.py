@@ -1,5 +1,6 @@
 """``lanomino tables``: list the tables seen on the LAN (zeroconf), then exit: the tables the
-lobby lists (``client.find.current``: of a table that changed host, the newest host)."""
+lobby lists (``client.find.current``: of a table that changed host, the newest host), each host
+named by the fingerprint its screen shows (from the table's key service, ``client.find``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from lanomino.client.find import current
+    from lanomino.client.find import current, fingerprints
     from lanomino.client.lobby import table_info
     from lanomino.discovery.zeroconf_adapter import TableBrowser
     from lanomino.node import lan_addresses
@@ -41,10 +42,12 @@ def run(args: argparse.Namespace) -> int:
             await asyncio.sleep(args.timeout)
             tables = browser.tables
         out = []
-        for seen in current(tables.values()):  # (the lobby lists the same tables)
+        live = current(tables.values())  # (the lobby lists the same tables)
+        for seen, fingerprint in zip(live, await fingerprints(live), strict=True):
             a, row = seen.announcement, table_info(seen)
             out.append({"name": row.name, "rules": row.rules,
                         "seats": f"{row.seats_taken}/{row.seats_total}", "host": a.host_peer_id,
+                        "fingerprint": fingerprint,
                         "address": row.address, "passphrase": row.locked, "term": a.term,
                         "compatible": row.compatible, "service": row.key})
         return out
@@ -65,7 +68,8 @@ def table_lines(table: dict[str, object], width: int = 78) -> list[str]:
     from lanomino.ui.chrome import wrap
 
     lock = " (passphrase)" if table["passphrase"] else ""
-    text = (f"{table['name']} · {table['rules']} · {table['seats']} seats{lock} · "
-            f"{table['address']} · host {table['host']}")
+    host = f" · fingerprint {table['fingerprint']}" if table["fingerprint"] else ""
+    text = f"{table['name']} · {table['rules']} · {table['seats']} seats{lock} · {table['address']}"
+    text += host  # (as the host's screen shows it; none when its key service did not answer)
     first, *rest = wrap(text, width)
     return [first, *("  " + line for line in wrap(" ".join(rest), width - 2))] if rest else [first]

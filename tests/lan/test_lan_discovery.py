@@ -40,3 +40,12 @@ def test_tables_lists_each_table_with_its_rules_seats_host_address_and_passphras
     assert locked["address"] == opened[0]["address"] and locked["address"].startswith(f"{h0.ip}:")
     assert open_["address"] == opened[1]["address"] and open_["address"].startswith(f"{h1.ip}:")
     assert locked["term"] == 0 and locked["compatible"]
+    # the host as its screen shows it, in the JSON and the lines, which fit 80 columns (item 16)
+    assert [locked["fingerprint"], open_["fingerprint"]] == [o["fingerprint"] for o in opened]
+    words = lan4.run(h2, [*LANOMINO, "tables", "--interface", h2.ip, "--timeout", "2"],
+                     timeout_s=30)
+    assert words.returncode == 0, words.stderr
+    text = " ".join(words.stdout.split())
+    assert all(f"fingerprint {o['fingerprint']}" in text for o in opened), words.stdout
+    assert all(o["peer_id"] not in text for o in opened), words.stdout
+    assert all(len(line) <= 80 for line in words.stdout.splitlines()), words.stdout
