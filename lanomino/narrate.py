@@ -89,6 +89,7 @@ class Cast:
     rules: Rules
     you: int | None = None  # the reader's seat: said as "you"
     words: bool = False  # tiles and numbers as words ("five-three"), for reading aloud
+    departures: tuple[tuple[int, str], ...] = ()  # (seat, how it left) at a LAN table
 
     def number(self, n: int) -> str:
         return NUMBER_WORDS[n] if self.words and 0 <= n < len(NUMBER_WORDS) else str(n)
@@ -157,7 +158,8 @@ def event_line(event: Event, cast: Cast, mover: int | None = None,
     if isinstance(event, HandStarted):
         return _started(event, cast)
     if isinstance(event, Resigned):
-        return capital(f"{cast.seat(event.seat).text} resigned and left the table.")
+        how = dict(cast.departures).get(event.seat, "resigned and left the table")
+        return capital(f"{cast.seat(event.seat).text} {how}.")
     if isinstance(event, HandEnded):
         return f"Hand {event.hand} is over: {_hand_end(event, cast)}"
     if isinstance(event, MatchEnded):

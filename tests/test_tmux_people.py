@@ -140,11 +140,38 @@ def test_help_counts_the_players_left_and_the_boneyard_they_leave(tmp_path: Path
         tmux.keys("Escape")
         bot.send_signal(signal.SIGTERM)
         bot.communicate(timeout=10)
-        wait_for(tmux, "has left the table", 20)
+        wait_for(tmux, "left the table", 20)
         tmux.keys("?")
         after = " ".join(wait_for(tmux, "Help ·", 10).split())
         assert "· 2 of 3 players left" in after, after
         assert "the other 18 stay face down" in after, after
+    finally:
+        _stop(host, tmux)
+        if bot is not None:
+            _others(bot)
+
+
+def test_a_player_who_loses_touch_shows_at_once_with_the_time_left_then_did_not_come_back(
+        tmp_path: Path) -> None:
+    """Item 7: at a table of three a player is killed (no goodbye): the others see the drop and
+    how long the seat is kept at once, not only when the grace (4 s here) is over, and then that
+    the player did not come back (not "resigned")."""
+    host = _headless_host(tmp_path, "--seats", "3", "--grace", "4")
+    tmux = Tmux()
+    bot: subprocess.Popen[str] | None = None
+    try:
+        assert host.stdout is not None
+        listening = json.loads(host.stdout.readline())
+        _join(tmux, tmp_path, listening["port"], listening["fingerprint"], "--grace", "4")
+        bot = _lanomino(tmp_path, "bot", "bot", listening["address"], "--level", "random",
+                        "--player", "Bea", "--delay", "0.3")
+        wait_for(tmux, "Your hand · Zed", 30)
+        os.kill(bot.pid, signal.SIGKILL)
+        dropped = wait_for(tmux, "lost touch", 4)
+        assert "Bea" in dropped and "seat kept" in dropped, dropped
+        gone = " ".join(wait_for(tmux, "did not come back", 20).split())
+        assert "resigned" not in gone, gone
+        assert "Bea did not come back." in gone, gone
     finally:
         _stop(host, tmux)
         if bot is not None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from lanomino.client.rematch import HOLD_S, Offer
 from lanomino.client.seam import Frontend, TableNode
@@ -19,6 +20,9 @@ from lanomino.narrate import refusal_for
 from lanomino.net import session as s
 from lanomino.ui.lan import HostTable, JoinTable, LanView, SeatInfo
 from lanomino.ui.state import Screen, UiState, on_new_observation
+
+if TYPE_CHECKING:
+    from lanomino.node import SeatRow
 
 log = logging.getLogger("lanomino.client")
 Spawn = Callable[[Awaitable[object]], "asyncio.Future[object]"]
@@ -48,6 +52,7 @@ class LanTable:
         self.kept_until = 0.0
         self.offer = Offer()  # (a peer) the host's offer to play again: looked for, declined
         self.spawn: Spawn | None = None
+        self.grace_s = 30.0  # how long a seat that lost touch is kept (the table's timings)
         status = "opening the table…" if role == "host" else f"joining {name}…"
         ui.lan = LanView(role, name, status=status)
         ui.obs, ui.hand_result, ui.match_result = None, None, None
@@ -129,10 +134,10 @@ class LanTable:
                 self._roster()  # (a peer's session says nothing when the roster changes)
                 self.frontend.redraw()
             elif lan is not None and self.node is not None and not lan.over:
-                watchers = self.node.watching()  # (nor when a watcher comes or goes)
-                if watchers != lan.watchers:
-                    lan.watchers = watchers
-                    self.frontend.redraw()
+                before = (lan.watchers, len(lan.departures), len(lan.dropped))
+                self._roster()  # (nor when a watcher comes or goes, or a seat loses touch)
+                if lan.dropped or before != (lan.watchers, len(lan.departures), len(lan.dropped)):
+                    self.frontend.redraw()  # (a dropped seat's seconds count down)
 
     # ----- the Table protocol -----------------------------------------------------------------
 
@@ -336,6 +341,7 @@ class LanTable:
             return
         rows = node.seats()
         lan.roster = [SeatInfo(r.seat, r.name, r.kind, r.connected, r.away) for r in rows]
+        self._departures(rows)
         lan.watchers, lan.move_clock_s = node.watching(), node.move_clock()
         names = {r.seat: r.name for r in lan.roster}
         self.ui.names = tuple(names.get(n, f"seat {n + 1}") for n in range(lan.seats))
@@ -345,6 +351,23 @@ class LanTable:
                                     for n in range(lan.seats))
         if self.ui.screen is Screen.WAITING:
             lan.status = lan.waiting_line()
+
+    def _departures(self, rows: Sequence[SeatRow]) -> None:
+        """Who lost touch (and until when the seat is kept), and how each seat left the match:
+        a seat out of touch past its grace "did not come back"; one gone with a goodbye "left the
+        table"; one still here "resigned" (it watches)."""
+        lan = self.ui.lan
+        if lan is None or self.ui.obs is None:
+            return  # (before the match a seat that goes is simply free again)
+        for r in rows:
+            if r.left and r.seat not in lan.departures:
+                how = ("did not come back" if r.seat in lan.dropped
+                       else "resigned" if r.connected else "left the table")
+                lan.departures[r.seat] = how
+            if r.left or r.connected:
+                lan.dropped.pop(r.seat, None)
+            elif r.seat not in lan.dropped:
+                lan.dropped[r.seat] = time.monotonic() + self.grace_s
 
     def _observe(self, obs: Observation) -> None:
         ui = self.ui

@@ -160,6 +160,7 @@ def join_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Joi
                         announce=options.announce)  # (as a new host after a migration)
 
     table = LanTable(ui, frontend, make, "peer", intent.name or str(address.host), refused)
+    table.grace_s = options.timings_or_default().grace_s
 
     def watcher_at(where: DirectAddress) -> PeerNode:  # (one who declines a rematch: its host)
         from lanomino.node import PeerNode as Node
@@ -199,4 +200,5 @@ def host_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Hos
 
     table = LanTable(ui, frontend, make, "host", intent.name, lambda code, reason: None)
     table.again, table.kept_names = intent, dict(kept[1])
+    table.grace_s = options.timings_or_default().grace_s
     return table

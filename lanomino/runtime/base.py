@@ -98,10 +98,11 @@ class SeatRow:
     kind: str  # host | human | bot
     connected: bool = True
     away: bool = False  # out of time on the move clock: the table's bot plays the seat
+    left: bool = False  # out of the match (resigned, said goodbye, or did not come back)
 
 
 def seat_rows(roster: Sequence[RosterEntry]) -> tuple[SeatRow, ...]:
-    return tuple(SeatRow(e.seat, e.name, e.kind, e.connected, e.away) for e in roster)
+    return tuple(SeatRow(e.seat, e.name, e.kind, e.connected, e.away, e.left) for e in roster)
 
 
 

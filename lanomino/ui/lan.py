@@ -267,6 +267,8 @@ class LanView:
     declined: list[str] = field(default_factory=list)  # (a rematch's host) who said no
     watching: bool = False  # this terminal watches the table: it has no seat (net/watchers.py)
     watchers: int = 0  # how many people watch the table
+    dropped: dict[int, float] = field(default_factory=dict)  # seat -> when its grace ends
+    departures: dict[int, str] = field(default_factory=dict)  # seat -> how it left ("did not…")
     move_clock_s: float | None = None  # the host's move clock (None: a player may take all day)
 
     @property

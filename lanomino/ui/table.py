@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import time
+
 from lanomino.engine import End, Observation
 from lanomino.narrate import Cast, auto_draw_note, ends_count, event_lines, last_action
 from lanomino.ui.board import draw_line, line_view, tracks
@@ -17,7 +20,8 @@ LOG_MAX = 8
 def cast_of(ui: UiState, obs: Observation) -> Cast:
     """The people at this table, with the human seat as 'you'."""
     names = tuple(seat_name(ui, s) for s in range(obs.players))
-    return Cast(names, obs.rules, obs.seat)
+    gone = tuple(sorted(ui.lan.departures.items())) if ui.lan is not None else ()
+    return Cast(names, obs.rules, obs.seat, departures=gone)
 
 
 def table_header(ui: UiState, canvas: Canvas, obs: Observation, over: int | None = None) -> None:
@@ -118,8 +122,14 @@ def draw_opponent(ui: UiState, obs: Observation, canvas: Canvas, seat: int, y: i
     canvas.put(0, y, "▶" if turn else " ", "class:turn")
     canvas.put(2, y, fit(name, name_w), "class:turn" if turn else "")
     x = 2 + name_w + 2
+    how = ui.lan.departures.get(seat) if ui.lan is not None else None
     if not obs.active[seat]:
-        canvas.put(x, y, "has left the table", "class:dim")
+        canvas.put(x, y, how or "has left the table", "class:dim")
+        return y + 1
+    until = ui.lan.dropped.get(seat) if ui.lan is not None else None
+    if until is not None:  # (a LAN seat out of touch: kept for its player until then)
+        left_s = max(0, math.ceil(until - time.monotonic()))
+        canvas.put(x, y, fit(f"lost touch: seat kept {left_s} s more", w - x - 1), "class:warn")
         return y + 1
     count = obs.hand_sizes[seat]
     canvas.put(x, y, f"{count:2} tile{'s' if count != 1 else ' '}")
