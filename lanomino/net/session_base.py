@@ -47,9 +47,18 @@ class Timings:
     # The optional move clock (``--move-time``): a seat that has not moved move_s after its turn
     # began is away, and the table's bot plays it until the player is back. None: no clock.
     move_s: float | None = None
+    # Deadlines on the host's progress, which every seat times (net/peer/progress.py): it passes
+    # a seat's accepted move on within relay_s; a host-side bot moves within bot_budget_s (at a
+    # table with a move clock, within move_s), and so does the host's own seat at such a table,
+    # each plus margin_s (and any bot_delay_s). A host past one is left as if it had crashed. A
+    # human host at a table without a move clock may think as long as they like.
+    relay_s: float = 3.0
+    bot_budget_s: float = 10.0
+    margin_s: float = 2.0
 
     def __post_init__(self) -> None:
-        for name in ("heartbeat_s", "liveness_s", "grace_s", "answer_s"):
+        for name in ("heartbeat_s", "liveness_s", "grace_s", "answer_s", "relay_s",
+                     "bot_budget_s", "margin_s"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0")
         if self.move_s is not None and not self.move_s > 0:

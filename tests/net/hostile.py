@@ -9,6 +9,7 @@ from typing import Any
 
 from lanomino.engine import RESIGN, Action, apply, observe
 from lanomino.fair.transcript import move_json, move_statement
+from lanomino.net.fair_round import RoundError
 from lanomino.net.host.session import HostSession
 from lanomino.net.host.table import Phase
 from lanomino.net.wire import messages as m
@@ -78,3 +79,45 @@ def withholds_logs(host: HostSession) -> list[int]:
     t.send = lambda seat, body: send(seat, body) if kept(body) else None  # type: ignore[method-assign]
     t.publish = lambda body: publish(body) if kept(body) else None  # type: ignore[method-assign]
     return withheld
+
+
+def silent_bot(host: HostSession, seat: int) -> None:
+    """The host's bot at ``seat`` never moves (the heartbeats go on)."""
+    play, t = host.play, host.shared
+    original = play.run_local_seats
+
+    def patched(fire: bool = False) -> None:
+        if t.phase is Phase.PLAY and t.state is not None and t.state.turn == seat:
+            return
+        original(fire)
+
+    play.run_local_seats = patched  # type: ignore[method-assign]
+
+
+def relays_late(host: HostSession, seat: int, delay_s: float) -> list[float]:
+    """The host holds ``seat``'s moves for ``delay_s`` before it applies and passes them on.
+    Returns when each held move arrived."""
+    play = host.play
+    move, timer = play.move, host.handle_timer
+    held: list[tuple[float, Any, Any, int]] = []
+    arrived: list[float] = []
+
+    def patched_move(who: Any, body: m.Move, seq: int) -> None:
+        if who.seat != seat:
+            move(who, body, seq)
+            return
+        arrived.append(host.shared.now)
+        held.append((host.shared.now + delay_s, who, body, seq))
+
+    def patched_timer(now: float) -> None:
+        timer(now)
+        while held and held[0][0] <= now:
+            _, who, body, seq = held.pop(0)
+            try:
+                move(who, body, seq)
+            except RoundError:
+                pass  # (the table moved on meanwhile)
+
+    host._handlers["move"] = patched_move  # type: ignore[assignment]
+    host.handle_timer = patched_timer  # type: ignore[method-assign]
+    return arrived

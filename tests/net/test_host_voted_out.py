@@ -10,13 +10,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hostile import plays_for, resigns, withholds_logs  # noqa: E402
+from hostile import plays_for, relays_late, resigns, silent_bot, withholds_logs  # noqa: E402
 from migrationkit import MigratingTable  # noqa: E402
+from sessionkit import FAST, Table  # noqa: E402
 from test_session_migration import check_survivors  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.net.host.reports import longest_log  # noqa: E402
 from lanomino.net.session import HostCaught, MigrationDone  # noqa: E402
+
+
+def caught(table: Table) -> list[list[HostCaught]]:
+    return [[e for e in s.events if isinstance(e, HostCaught)] for s in table.slots]
 
 
 def survivors_over(table: MigratingTable, cheat: int) -> bool:
@@ -77,3 +82,31 @@ def test_a_takeover_with_no_report_of_the_hand_starts_it_afresh_instead_of_crash
     stats: Counter[str] = Counter()
     assert longest_log([], 3, stats) == ([], [])  # (was: max() arg is an empty sequence)
     assert not stats
+
+
+def test_a_host_bot_that_never_moves_is_noticed_within_its_budget_and_the_table_goes_on() -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=9, bots=1)
+    host = table.by_seat(0).host
+    assert host is not None
+    silent_bot(host, 3)
+    table.run(lambda: survivors_over(table, 0), max_time=900)
+    budget = FAST.bot_delay_s + FAST.bot_budget_s + FAST.margin_s
+    for seat in (1, 2):
+        m = table.by_seat(seat)
+        proof = [e for e in m.events if isinstance(e, HostCaught)]
+        assert proof and proof[0].check == "turn-late", seat
+        assert "seat 4, moved by the host, did not move within" in proof[0].detail
+        waited = float(proof[0].detail.rsplit("within ", 1)[1].split(" s")[0])
+        assert budget <= waited <= budget + 0.5  # (the kit's clock moves in 0.25 s ticks)
+    check_survivors(table, but=0)
+
+
+def test_a_move_relayed_late_is_noticed_by_its_mover_within_the_relay_deadline() -> None:
+    table = Table(Rules.preset("classic"), 3, seed=19)
+    arrived = relays_late(table.host, 1, delay_s=FAST.relay_s + 2)
+    table.run(lambda: any(caught(table)), max_time=120)
+    assert arrived
+    mover = table.slots[0]
+    proof = [e for e in mover.events if isinstance(e, HostCaught)]
+    assert proof and proof[0].check == "relay-late"
+    assert table.now - arrived[0] <= FAST.relay_s + 0.5

@@ -100,7 +100,7 @@ def until_turn(table: Table, slot: PeerSlot) -> None:
 def test_without_a_move_clock_the_table_waits_for_a_connected_player_to_move() -> None:
     table = Table(RULES, 3, seed=5)
     thinker = table.slots[0]
-    thinker.mute = frozenset({"move"})
+    thinker.bot = None  # a player who thinks (no move goes out: a move sent is timed, relay_s)
     until_turn(table, thinker)
     d = table.host.deal
     assert d is not None

@@ -166,6 +166,7 @@ class PeerDealing:
     def changed(self) -> None:
         view = self.p._require_view()
         self.p._events.append(ObservationChanged(make=view.observation))  # built if someone looks
+        self.p.progress.seen()
         self.p.prompt_turn()
 
     def hand_log(self, body: m.HandLog, later: bool = False) -> None:
@@ -263,6 +264,7 @@ class PeerDealing:
         self.p.pending_move = None
         self.p.election = None  # a snapshot from the host we follow: any election is over
         self.p.early_log = None  # the snapshot's transcript says it all
+        self.p.progress.restart()
         doc = body.transcript
         if doc is None:
             return

@@ -58,6 +58,7 @@ class PeerElections:
         # serving) up to one timeout after this peer did, e.g. when only this peer got the bye
         self.p.silent, self.p.last_heard = False, now + self.p.timings.liveness_s
         self.p.resync_asked, self.p.resync_due, self.p.pending_move = False, None, None
+        self.p.progress.restart()
         mine = seat == self.p.seat
         self.p._events.append(HostChanged(term, seat, curve, mine))
         if not mine:

@@ -146,6 +146,9 @@ class PeerSession(PeerState):
             times.append(self.resync_due)
         if not self.silent:
             times.append(self.last_heard + self.timings.liveness_s)
+        progress = self.progress.due()
+        if progress is not None:
+            times.append(progress)
         return min(times)
 
     def handle_timer(self, now: float) -> None:
@@ -159,6 +162,9 @@ class PeerSession(PeerState):
             if self.can_elect():
                 self.elect(now)  # the host (or the candidate followed so far) is gone
                 return
+        if self.phase is Phase.SEATED and self.progress.check(now):
+            self.elections.vote_out(now)  # a host past a deadline is lost, as if it had crashed
+            return
         if self.resync_due is not None and now >= self.resync_due:
             self._resync_unanswered(now)
             return
@@ -205,6 +211,7 @@ class PeerSession(PeerState):
         else:
             sig = self.identity.sign_statement(move_statement(self.digest, self.hand, index, move))
         self.pending_move = index
+        self.progress.move_sent = now
         self._send(m.Move(self.hand, index, move, sig))
         self.move_seq = self.my_seq
 

@@ -1,0 +1,97 @@
+"""A seat's deadlines on its host's progress (``Timings``: relay_s, bot_budget_s, margin_s). Pure.
+
+A host that keeps its heartbeats going but stops the table is as good as lost. Every seat times:
+
+- its own move, from when it went out: the host passes it on (or refuses it) within ``relay_s``;
+- a host-side bot's turn, from when this seat saw it begin: the bot moves within its budget
+  (``move_s`` at a table with a move clock, else ``bot_budget_s``) plus ``bot_delay_s`` and
+  ``margin_s``;
+- at a table with a move clock, the host's own seat likewise (a human host at a table without one
+  may think as long as they like).
+
+Past a deadline the seat leaves the host as if it had crashed (``HostCaught``, then an election).
+While an election runs, or the host is already silent, nothing is timed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lanomino.engine.errors import seat_name
+from lanomino.net.election import entry_of
+from lanomino.net.session_base import HostCaught
+
+if TYPE_CHECKING:
+    from lanomino.net.peer.state import PeerState
+
+__all__ = ["Progress"]
+
+
+class Progress:
+    """The deadlines one peer session keeps on its host (see the module docstring)."""
+
+    def __init__(self, peer: PeerState) -> None:
+        self.p = peer
+        self.move_sent = 0.0  # when this seat's pending move went out
+        self.turn: tuple[int, int] | None = None  # (hand, move index) of the turn being timed
+        self.turn_since = 0.0
+
+    def restart(self) -> None:
+        """A new host, or a snapshot: time the turn in play from now."""
+        self.turn = None
+
+    def seen(self) -> None:
+        """The hand in play changed: a new turn starts its clock here."""
+        view, p = self.p.view, self.p
+        if view is None or view.phase != "play":
+            return
+        key = (p.hand, len(p.moves.get(p.hand, [])))
+        if key != self.turn:
+            self.turn, self.turn_since = key, p.now
+
+    def due(self) -> float | None:
+        """When the host must next have made progress (None: nothing is timed now)."""
+        p = self.p
+        if p.election is not None or p.silent:
+            return None
+        times = []
+        if p.pending_move is not None:
+            times.append(self.move_sent + p.timings.relay_s)
+        budget = self._turn_budget()
+        if budget is not None:
+            times.append(self.turn_since + budget)
+        return min(times, default=None)
+
+    def _turn_budget(self) -> float | None:
+        """How long the seat to move may take, when its host moves it (None: not timed)."""
+        p, view = self.p, self.p.view
+        if view is None or view.phase != "play" or self.turn is None or p.header is None:
+            return None
+        entry = entry_of(p.roster, view.turn)
+        if entry is None or entry.left or entry.away:
+            return None
+        clock = p.header.move_clock
+        t = p.timings
+        if entry.kind == "bot":
+            budget = t.bot_budget_s if clock is None else clock / 1000
+            return t.bot_delay_s + budget + t.margin_s
+        if view.turn == p.host_seat and clock is not None:
+            return clock / 1000 + t.margin_s
+        return None
+
+    def check(self, now: float) -> bool:
+        """True when the host has let a deadline pass (the proof is kept, ``HostCaught``)."""
+        due, p = self.due(), self.p
+        if due is None or now < due:
+            return False
+        if p.pending_move is not None and now >= self.move_sent + p.timings.relay_s:
+            what = ("relay-late", f"the host did not pass this seat's move on within "
+                                  f"{p.timings.relay_s:g} s")
+        else:
+            assert p.view is not None
+            what = ("turn-late", f"{seat_name(p.view.turn)}, moved by the host, did not move "
+                                 f"within {now - self.turn_since:.1f} s")
+        p.caught.append(HostCaught(*what, {"check": what[0], "host": p.host_seat,
+                                           "hand": p.hand, "at": len(p.moves.get(p.hand, []))}))
+        p._events.append(p.caught[-1])
+        return True
