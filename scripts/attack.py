@@ -25,6 +25,7 @@ causes no false host loss and no contradictory result, and a real player can joi
 The machine is shared: run it with ``nice`` and read delays as upper bounds.
 
     python scripts/attack.py [--only NAME ...] [--json]
+    python scripts/attack.py --hosts [--json]    (the malicious-host rows: scripts/host_attacks.py)
 """
 
 from __future__ import annotations
@@ -1176,7 +1177,13 @@ if __name__ == "__main__":
     parser.add_argument("--flood", metavar="ADDRESS", help=argparse.SUPPRESS)
     parser.add_argument("--guess", metavar="ADDRESS", help=argparse.SUPPRESS)
     parser.add_argument("--flood-seated", metavar="ADDRESS", help=argparse.SUPPRESS)
+    parser.add_argument("--hosts", action="store_true",
+                        help="the malicious-host rows instead (in memory: scripts/host_attacks.py)")
     parsed = parser.parse_args()
+    if parsed.hosts:
+        import host_attacks
+
+        sys.exit(host_attacks.main(["--json"] if parsed.json else []))
     os.environ.setdefault("LANOMINO_LOG", "WARNING")
     logging.basicConfig(level=logging.ERROR)  # the attackers' own nodes: only their failures
     if parsed.probe:

@@ -238,6 +238,7 @@ class HostCaught:
     check: str
     detail: str
     evidence: Mapping[str, object] = field(repr=False)
+    at: float = 0.0  # when this seat saw it (its clock)
 
 
 @dataclass(frozen=True, slots=True)

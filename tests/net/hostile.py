@@ -28,9 +28,11 @@ def _host_move(host: HostSession, seat: int, action: Action, *, away: bool) -> N
     play._record(seat, move, sig, events, d, away=away)
 
 
-def plays_for(host: HostSession, seat: int, *, away: bool, limit: int = 1000) -> list[int]:
+def plays_for(host: HostSession, seat: int, *, away: bool, limit: int = 1000,
+              trace: list[float] | None = None) -> list[Any]:
     """The host plays ``seat``'s turns itself, signed with its key (``away``: listed as the table's
-    bot moving for a seat out of time). Returns the list of (hand, index) it forged, as it grows."""
+    bot moving for a seat out of time). Returns the list of (hand, index) it forged, as it grows
+    (``trace``: when, appended)."""
     play, t = host.play, host.shared
     original = play.run_local_seats
     forged: list[Any] = []
@@ -39,6 +41,8 @@ def plays_for(host: HostSession, seat: int, *, away: bool, limit: int = 1000) ->
         while (t.phase is Phase.PLAY and t.state is not None and t.deal is not None
                and t.state.turn == seat and len(forged) < limit):
             forged.append((t.deal.hand, len(t.deal.moves)))
+            if trace is not None:
+                trace.append(t.now)
             _host_move(host, seat, observe(t.state, seat).legal[0], away=away)
         original(fire)
 
@@ -46,7 +50,8 @@ def plays_for(host: HostSession, seat: int, *, away: bool, limit: int = 1000) ->
     return forged
 
 
-def resigns(host: HostSession, seat: int, at: int) -> Callable[[], bool]:
+def resigns(host: HostSession, seat: int, at: int,
+            trace: list[float] | None = None) -> Callable[[], bool]:
     """The host resigns ``seat`` (connected, silent about it) when the hand reaches move ``at``.
     Returns whether it has."""
     play, t = host.play, host.shared
@@ -57,6 +62,8 @@ def resigns(host: HostSession, seat: int, at: int) -> Callable[[], bool]:
         if (not done[0] and t.phase is Phase.PLAY and t.deal is not None
                 and len(t.deal.moves) >= at and t.state is not None and t.state.active[seat]):
             done[0] = True
+            if trace is not None:
+                trace.append(t.now)
             _host_move(host, seat, RESIGN, away=False)
         original(fire)
 
@@ -64,7 +71,7 @@ def resigns(host: HostSession, seat: int, at: int) -> Callable[[], bool]:
     return lambda: done[0]
 
 
-def withholds_logs(host: HostSession) -> list[int]:
+def withholds_logs(host: HostSession, trace: list[float] | None = None) -> list[int]:
     """The host never sends a hand's log (to seats or watchers). Returns the hands withheld."""
     t = host.shared
     send, publish = t.send, t.publish
@@ -73,6 +80,8 @@ def withholds_logs(host: HostSession) -> list[int]:
     def kept(body: m.Body) -> bool:
         if isinstance(body, m.HandLog):
             withheld.append(body.entry["hand"])
+            if trace is not None:
+                trace.append(t.now)
             return False
         return True
 
@@ -81,26 +90,29 @@ def withholds_logs(host: HostSession) -> list[int]:
     return withheld
 
 
-def silent_bot(host: HostSession, seat: int) -> None:
+def silent_bot(host: HostSession, seat: int, trace: list[float] | None = None) -> None:
     """The host's bot at ``seat`` never moves (the heartbeats go on)."""
     play, t = host.play, host.shared
     original = play.run_local_seats
 
     def patched(fire: bool = False) -> None:
         if t.phase is Phase.PLAY and t.state is not None and t.state.turn == seat:
+            if trace is not None:
+                trace.append(t.now)
             return
         original(fire)
 
     play.run_local_seats = patched  # type: ignore[method-assign]
 
 
-def relays_late(host: HostSession, seat: int, delay_s: float) -> list[float]:
+def relays_late(host: HostSession, seat: int, delay_s: float,
+                trace: list[float] | None = None) -> list[float]:
     """The host holds ``seat``'s moves for ``delay_s`` before it applies and passes them on.
     Returns when each held move arrived."""
     play = host.play
     move, timer = play.move, host.handle_timer
     held: list[tuple[float, Any, Any, int]] = []
-    arrived: list[float] = []
+    arrived: list[float] = [] if trace is None else trace
 
     def patched_move(who: Any, body: m.Move, seq: int) -> None:
         if who.seat != seat:

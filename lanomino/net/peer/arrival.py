@@ -120,7 +120,7 @@ class Arrival:
             "check": check, "host": p.host_seat, "hand": body.hand, "index": body.index,
             "move": body.move, "signature": body.signature.hex(), "head": body.head.hex(),
             "away": body.away}
-        p.caught.append(HostCaught(check, detail, evidence))
+        p.caught.append(HostCaught(check, detail, evidence, p.now))
         p._events.append(p.caught[-1])
 
     def heads_seen(self, hand: int, index: int, head: bytes, signature: bytes) -> Fork | None:

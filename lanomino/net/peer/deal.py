@@ -69,7 +69,7 @@ class PeerDealing:
         self.p.caught.append(HostCaught(
             "log-withheld", f"the host dealt hand {hand} without the log of hand {hand - 1}",
             {"check": "log-withheld", "host": self.p.host_seat, "hand": hand, "asked": asked,
-             "logs": len(doc["hands"])}))
+             "logs": len(doc["hands"])}, self.p.now))
         self.p._events.append(self.p.caught[-1])
         return False
 

@@ -92,6 +92,7 @@ class Progress:
             what = ("turn-late", f"{seat_name(p.view.turn)}, moved by the host, did not move "
                                  f"within {now - self.turn_since:.1f} s")
         p.caught.append(HostCaught(*what, {"check": what[0], "host": p.host_seat,
-                                           "hand": p.hand, "at": len(p.moves.get(p.hand, []))}))
+                                           "hand": p.hand, "at": len(p.moves.get(p.hand, []))},
+                                   now))
         p._events.append(p.caught[-1])
         return True

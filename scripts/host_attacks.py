@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""The malicious-host rows of scripts/attack.py: a host session with one deviation injected,
+against honest seats, in memory on a fake clock (the sessions are sans-I/O; the kits are
+tests/net/migrationkit.py and sessionkit.py, the deviations tests/net/hostile.py). Nothing touches
+a network. Each row prints:
+
+  deviation   what the patched host did
+  detected    yes / no
+  when        seconds (fake clock) from the deviation to the first seat that noticed it
+  by          the seats that noticed it, and their check
+  blamed      whom the proof names (the host, here always seat 1)
+  went on     whether the honest seats finished the match with one verified transcript, and under
+              which host
+
+    python scripts/attack.py --hosts        (or: python scripts/host_attacks.py [--json])
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "net"))
+
+import hostile  # noqa: E402
+from migrationkit import MigratingTable  # noqa: E402
+from sessionkit import FAST  # noqa: E402
+
+from lanomino.engine import Rules  # noqa: E402
+from lanomino.fair.verify import verify_transcript  # noqa: E402
+from lanomino.net.host.session import HostSession  # noqa: E402
+from lanomino.net.session import HostCaught  # noqa: E402
+
+PLAYERS = 4
+MAX_S = 600.0  # fake seconds a row may run
+
+
+@dataclass
+class HostRow:
+    deviation: str
+    detected: bool = False
+    when_s: float | None = None
+    by: list[str] = field(default_factory=list)
+    blamed: str = "-"
+    went_on: str = "no"
+    note: str = ""
+
+
+Patch = Callable[[HostSession, list[float]], Any]
+
+ROWS: dict[str, tuple[str, Patch, dict[str, Any]]] = {
+    "moves-for-seat": ("played a connected seat's move, host-signed, listed away, no move clock",
+                       lambda h, tr: hostile.plays_for(h, 2, away=True, limit=1, trace=tr), {}),
+    "resigns-seat": ("resigned a connected seat (host-signed) at move 2",
+                     lambda h, tr: hostile.resigns(h, 2, at=2, trace=tr), {}),
+    "withholds-logs": ("never sent the hand logs",
+                       lambda h, tr: hostile.withholds_logs(h, trace=tr), {}),
+    "relays-late": (f"held seat 2's moves {FAST.relay_s + 2:g} s before passing them on",
+                    lambda h, tr: hostile.relays_late(h, 1, FAST.relay_s + 2, trace=tr), {}),
+    "silent-bot": ("its bot seat never moves, heartbeats going on",
+                   lambda h, tr: hostile.silent_bot(h, 3, trace=tr), {"bots": 1}),
+}
+
+NOT_HERE = {
+    "swapped a dealt tile; a drawn tile off the boneyard's front; a wrong secret":
+        "caught at the hand's end by verify, which blames the host (blame's "
+        "tests/fair/test_host_blame.py); not a row here",
+    "showed one peer a different tile for a move": "not detected within one move: seats do not "
+        "yet exchange their log heads (issue 28 point 2: not built)",
+    "sent one peer a different commitment set": "not detected before the reveal: echoes do not "
+        "yet reach every seat (not built)",
+    "false score": "caught by verify at the hand's end, host blamed (as before)",
+}
+
+
+def run_row(name: str) -> HostRow:
+    what, patch, options = ROWS[name]
+    row = HostRow(what)
+    table = MigratingTable(Rules.preset("classic", target=100), PLAYERS, seed=3, **options)
+    host = table.by_seat(0).host
+    assert host is not None
+    trace: list[float] = []
+    patch(host, trace)
+    honest = [m for m in table.machines if m.seat != 0]
+
+    def over() -> bool:
+        return all((m.host is not None and m.host.phase.value == "over")
+                   or (m.peer is not None and m.peer.phase.value in ("over", "closed"))
+                   for m in honest)
+
+    table.run(over, max_time=MAX_S)
+    caught = [(m.seat, e) for m in honest for e in m.events if isinstance(e, HostCaught)]
+    firsts: dict[int, HostCaught] = {}
+    for seat, event in caught:
+        firsts.setdefault(seat, event)
+    if firsts:
+        row.detected = True
+        start = trace[0] if trace else 0.0
+        row.when_s = round(min(e.at for e in firsts.values()) - start, 2)
+        row.by = [f"seat {s + 1} ({e.check})" for s, e in sorted(firsts.items())]
+        hosts = {e.evidence.get("host") for e in firsts.values()}
+        row.blamed = ", ".join(f"the host (seat {h + 1})" for h in sorted(hosts)  # type: ignore[operator]
+                               if isinstance(h, int))
+    docs = [m.host.doc if m.host is not None else m.peer.doc  # type: ignore[union-attr]
+            for m in honest]
+    finished = all(d is not None and d["end"]["finished"] for d in docs)
+    same = all(d == docs[0] for d in docs)
+    verified = finished and all(verify_transcript(d).ok for d in docs)
+    new_hosts = sorted({t for m in honest for t in m.hosted_terms})
+    hosting = [m.seat + 1 for m in honest if m.hosted_terms]
+    if finished and same and verified:
+        row.went_on = (f"yes, under seat {hosting[0]} (term {new_hosts[0]})" if hosting
+                       else "yes, under the same host")
+    elif not trace:
+        row.note = "the deviation never happened in this match"
+    return row
+
+
+def print_rows(rows: list[HostRow]) -> None:
+    print(f"{'deviation':<72} {'detected':<8} {'when':>6}  {'by':<40} {'blamed':<20} went on")
+    for r in rows:
+        when = "-" if r.when_s is None else f"{r.when_s:.2f}s"
+        print(f"{r.deviation[:72]:<72} {'yes' if r.detected else 'no':<8} {when:>6}  "
+              f"{', '.join(r.by)[:40]:<40} {r.blamed[:20]:<20} {r.went_on}"
+              + (f"  ({r.note})" if r.note else ""))
+    for what, why in NOT_HERE.items():
+        print(f"{what[:72]:<72} {why}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="+", metavar="NAME", help=f"among {', '.join(ROWS)}")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    names = args.only or list(ROWS)
+    unknown = [n for n in names if n not in ROWS]
+    if unknown:
+        print(f"unknown row(s): {', '.join(unknown)}; known: {', '.join(ROWS)}")
+        return 2
+    rows = [run_row(name) for name in names]
+    if args.json:
+        print(json.dumps([r.__dict__ for r in rows]))
+    else:
+        print(f"(in memory, {PLAYERS} seats, timings {replace(FAST)})")
+        print_rows(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
