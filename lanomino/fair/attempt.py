@@ -23,6 +23,9 @@ class Echo:
     set_digest: bytes
     signature: bytes
 
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "set": self.set_digest.hex(), "signature": self.signature.hex()}
+
 
 @dataclass(frozen=True, slots=True)
 class DealAttempt:
@@ -40,8 +43,7 @@ class DealAttempt:
             "commitments": [{"seat": c.seat, "commitment": c.commitment.hex(),
                              "signature": c.signature.hex()} for c in self.commitments],
             "set_signature": self.set_signature.hex(),
-            "echoes": [{"seat": e.seat, "set": e.set_digest.hex(), "signature": e.signature.hex()}
-                       for e in self.echoes],
+            "echoes": [e.to_json() for e in self.echoes],
         }
         if secrets:
             doc["secrets"] = [x.hex() for x in self.secrets]

@@ -52,7 +52,7 @@ class Timings:
     # table with a move clock, within move_s), and so does the host's own seat at such a table,
     # each plus margin_s (and any bot_delay_s). A host past one is left as if it had crashed. A
     # human host at a table without a move clock may think as long as they like.
-    relay_s: float = 3.0
+    relay_s: float = 5.0
     bot_budget_s: float = 10.0
     margin_s: float = 2.0
 

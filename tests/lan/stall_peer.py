@@ -9,9 +9,13 @@ from typing import Any
 
 from lanomino import node
 from lanomino.cli import main
+from lanomino.net.peer.session import PeerSession
 
 
 def muted(types: set[str]) -> None:
+    if "move" in types:  # a player who never moves: no move is made (a move made and lost on
+        # the way is the host's to pass on, and the seat would rightly leave a host that does not)
+        PeerSession.submit = lambda self, action, now: None  # type: ignore[method-assign]
     send = node.PeerNode._send
 
     async def silent_send(self: node.PeerNode, message: dict[str, Any]) -> None:

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from lanomino.engine import RESIGN, Action, apply, observe
+from lanomino.fair.commit import set_statement
+from lanomino.fair.commit_reveal import Step
 from lanomino.fair.transcript import move_json, move_statement
 from lanomino.net.fair_round import RoundError
 from lanomino.net.host.session import HostSession
@@ -133,3 +135,41 @@ def relays_late(host: HostSession, seat: int, delay_s: float,
     host._handlers["move"] = patched_move  # type: ignore[assignment]
     host.handle_timer = patched_timer  # type: ignore[method-assign]
     return arrived
+
+
+def two_sets(host: HostSession, victim: int, trace: list[float] | None = None) -> list[int]:
+    """The host shows seat ``victim`` a commitment set of its own making (its own commitment
+    changed, signed by the host) in the first deal, takes that seat's echo of it without a word
+    and asks for the secrets. Returns the hands it did it in."""
+    dealing, t = host.dealing, host.shared
+    send_set, echo = dealing.send_set, host._handlers["echo"]
+    done: list[int] = []
+
+    def patched_send(seat: Any) -> None:
+        d = t.deal
+        if seat.seat != victim or d is None or done:
+            send_set(seat)
+            return
+        a = d.current
+        commitments = [(s, c if s != t.host_seat else bytes(32)) for s, c in a.round.commitments()]
+        statement = set_statement(t.digest, a.ctx, t.host_seat, commitments)
+        done.append(d.hand)
+        if trace is not None:
+            trace.append(t.now)
+        t.send(seat, m.CommitSet(a.ctx.hand, a.ctx.attempt, tuple(commitments),
+                                 t.identity.sign_statement(statement)))
+
+    def patched_echo(seat: Any, body: m.Echo, seq: int) -> None:
+        d = t.deal
+        if seat.seat != victim or d is None or body.set == d.current.round.digest:
+            echo(seat, body, seq)
+            return
+        r = d.current.round
+        r.echoes[seat.seat] = (body.set, body.signature)  # (an honest host refuses it)
+        if not r.missing():
+            r._to(Step.REVEAL, t.now)
+            dealing._advance_round()
+
+    dealing.send_set = patched_send  # type: ignore[method-assign]
+    host._handlers["echo"] = patched_echo  # type: ignore[assignment]
+    return done

@@ -10,7 +10,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hostile import plays_for, relays_late, resigns, silent_bot, withholds_logs  # noqa: E402
+from hostile import (  # noqa: E402
+    plays_for,
+    relays_late,
+    resigns,
+    silent_bot,
+    two_sets,
+    withholds_logs,
+)
 from migrationkit import MigratingTable  # noqa: E402
 from sessionkit import FAST, Table  # noqa: E402
 from test_session_migration import check_survivors  # noqa: E402
@@ -110,3 +117,20 @@ def test_a_move_relayed_late_is_noticed_by_its_mover_within_the_relay_deadline()
     proof = [e for e in mover.events if isinstance(e, HostCaught)]
     assert proof and proof[0].check == "relay-late"
     assert table.now - arrived[0] <= FAST.relay_s + 0.5
+
+
+def test_a_host_that_shows_one_seat_another_commitment_set_is_caught_before_any_reveal() -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=21)
+    host = table.by_seat(0).host
+    assert host is not None
+    done = two_sets(host, 2)
+    table.run(lambda: sum(any(isinstance(e, HostCaught) for e in m.events)
+                          for m in table.machines) == 3, max_time=60)
+    assert done == [1]
+    assert host.deal is not None and set(host.deal.current.round.secrets) <= {0}  # none revealed
+    for seat in (1, 2, 3):
+        proof = [e for e in table.by_seat(seat).events if isinstance(e, HostCaught)]
+        assert proof[0].check == "echo"
+        assert "echoed another commitment set than this seat's" in proof[0].detail
+    table.run(lambda: survivors_over(table, 0), max_time=900)
+    check_survivors(table, but=0)

@@ -11,6 +11,7 @@ from lanomino.engine import (
     new_game,
     start_hand,
 )
+from lanomino.fair.attempt import Echo
 from lanomino.fair.commit import (
     commit_statement,
     commitment,
@@ -179,7 +180,7 @@ class Dealing:
                 if n in self.t.local:
                     r.add_secret(n, self._local_secret(n), self.t.now)
                 elif n not in r.secrets:
-                    self.t.send(self.t.seat(n), m.RevealReq(a.ctx.hand, a.ctx.attempt))
+                    self.t.send(self.t.seat(n), reveal_req(a))
         if r.done:
             self._deal_out(a)
 
@@ -259,3 +260,11 @@ class Dealing:
 
 def _nothing() -> None:
     pass
+
+
+def reveal_req(a: Attempt) -> m.RevealReq:
+    """The ask for a seat's secret, with every seat's signed echo of the set: each seat checks
+    that all of them name the set it echoed before it reveals (a host that showed two seats two
+    sets is caught before any secret is out)."""
+    return m.RevealReq(a.ctx.hand, a.ctx.attempt,
+                       tuple(Echo(n, d, sig) for n, (d, sig) in sorted(a.echoes.items())))

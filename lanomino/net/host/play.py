@@ -30,7 +30,7 @@ from lanomino.fair.transcript import (
 )
 from lanomino.net.budget import Deferrals
 from lanomino.net.fair_round import HandDeal, RoundError, closing
-from lanomino.net.host.deal import Dealing
+from lanomino.net.host.deal import Dealing, reveal_req
 from lanomino.net.host.table import ROUND, Phase, Policy, Seat, Table, seat_view
 from lanomino.net.session_base import (
     MatchOver,
@@ -389,4 +389,4 @@ class Playing:
             self.dealing.send_set(seat)
         elif a.round.step is Step.REVEAL:
             self.dealing.send_set(seat)  # a restarted peer reveals only for a set it has checked
-            self.t.send(seat, m.RevealReq(d.hand, a.ctx.attempt))
+            self.t.send(seat, reveal_req(a))

@@ -88,7 +88,7 @@ class Arrival:
             return "move", f"move {body.index + 1} names no seat of this table"
         statement = move_statement(p.digest, body.hand, body.index, body.move)
         if any(p.ring.verify_statement(key, body.signature, statement)
-               for key in self._keys_of(seat)):
+               for key in self.keys_of(seat)):
             return None
         who = seat_name(seat)
         what = f"move {body.index + 1} ({who}: {action}) is not signed by {who}"
@@ -105,7 +105,7 @@ class Arrival:
             return "move-signature", f"{what} but by the host, and {who} is not away"
         return None  # the table's bot moved for a seat out of time (the seat may dispute it)
 
-    def _keys_of(self, seat: int) -> list[bytes]:
+    def keys_of(self, seat: int) -> list[bytes]:
         """The keys ``seat`` may sign with: the header's; a bot's seat, the key a new host adopted
         it under (the roster shows it)."""
         keys = [self.p.keys[seat]]

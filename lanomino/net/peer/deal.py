@@ -9,7 +9,9 @@ from lanomino.engine import (
     Rules,
     TileDrawn,
 )
+from lanomino.engine.errors import seat_name
 from lanomino.engine.observe import public_events
+from lanomino.fair.attempt import Echo
 from lanomino.fair.commit import (
     DealContext,
     check_own_in_set,
@@ -98,6 +100,7 @@ class PeerDealing:
             raise ValueError("the commitment set is not signed by the host")
         digest = set_digest(statement)
         self.p.echoed[(ctx.hand, ctx.attempt)] = digest
+        self.p.set_seats[(ctx.hand, ctx.attempt)] = tuple(s for s, _ in body.commitments)
         sig = self.p.identity.sign_statement(echo_statement(self.p.digest, ctx, self.p.seat,
                                                             digest))
         self.p._send(m.Echo(ctx.hand, ctx.attempt, digest, sig))
@@ -106,8 +109,36 @@ class PeerDealing:
         ctx = self._ctx(body)
         if (ctx.hand, ctx.attempt) not in self.p.echoed:
             raise ValueError("asked to reveal before this seat echoed the commitment set")
+        if not self._echoes_agree(ctx, body.echoes):
+            return  # no secret goes out: the host showed the seats different sets (or hid that)
         secret = self.p.secrets[(self.p.table.hex(), ctx.hand, ctx.attempt)]
         self.p._send(m.Reveal(ctx.hand, ctx.attempt, secret))
+
+    def _echoes_agree(self, ctx: DealContext, echoes: tuple[Echo, ...]) -> bool:
+        """Every seat of the set echoed the very set this seat echoed, each signed by its seat.
+        Else the host is caught (``HostCaught``: it may not ask for a secret then)."""
+        p, key = self.p, (ctx.hand, ctx.attempt)
+        mine, seats = p.echoed[key], p.set_seats.get(key, ())
+        problem = None
+        if tuple(e.seat for e in echoes) != seats:
+            problem = f"the echoes come from seats {[e.seat for e in echoes]}, not the set's"
+        for e in echoes:
+            if problem is not None:
+                break
+            statement = echo_statement(p.digest, ctx, e.seat, e.set_digest)
+            if not 0 <= e.seat < len(p.keys) or not any(
+                    p.ring.verify_statement(k, e.signature, statement)
+                    for k in p.arrival.keys_of(e.seat)):
+                problem = f"{seat_name(e.seat)}'s echo is not signed by it"
+            elif e.set_digest != mine:
+                problem = f"{seat_name(e.seat)} echoed another commitment set than this seat's"
+        if problem is None:
+            return True
+        p.caught.append(HostCaught("echo", f"hand {ctx.hand}: {problem}", {
+            "check": "echo", "host": p.host_seat, "hand": ctx.hand, "attempt": ctx.attempt,
+            "set": mine.hex(), "echoes": [e.to_json() for e in echoes]}, p.now))
+        p._events.append(p.caught[-1])
+        return False
 
     def escrow(self, body: m.Escrow) -> None:
         self.p.escrow[(body.hand, body.attempt)] = body

@@ -132,6 +132,7 @@ class PeerState:
         self.moves: dict[int, list[JsonObject]] = {}
         self.committed: dict[tuple[int, int], bytes] = {}
         self.echoed: dict[tuple[int, int], bytes] = {}
+        self.set_seats: dict[tuple[int, int], tuple[int, ...]] = {}  # who committed, per set
         self.escrow: dict[tuple[int, int], m.Escrow] = {}
         self.verified: dict[int, bool] = {}
         self.verifier = StreamVerifier()

@@ -85,6 +85,15 @@ ATTEMPT_ENTRY: dict[str, Check] = {
 }
 
 
+def echo_entry(value: Any, where: str) -> Echo:
+    """A seat's signed echo of a commitment set's digest (checked by the seat that reads it)."""
+    e = check_fields(obj(value, where), ECHO_ENTRY, where)
+    return Echo(e["seat"], e["set"], e["signature"])
+
+
+Echoes = Annotated[tuple[Echo, ...], listof(echo_entry, MAX_SEATS)]
+
+
 def attempt_entry(value: Any, where: str) -> DealAttempt:
     """A deal attempt of the hand in play, as every peer holds it: the signed commitments, the
     signed set and the echoes, but no secrets (those are opened in the hand's log only)."""

@@ -41,6 +41,7 @@ from lanomino.net.wire.fields import (
     Commitments,
     Count,
     Curve,
+    Echoes,
     Events,
     Hand,
     Header,
@@ -192,6 +193,7 @@ class RevealReq:
     TYPE: ClassVar[str] = "reveal_req"
     hand: Hand
     attempt: Hand
+    echoes: Echoes  # every seat's echo of the set: each seat checks them before it reveals
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, get_type_hints
 
-from lanomino.fair.attempt import DealAttempt
+from lanomino.fair.attempt import DealAttempt, Echo
 from lanomino.fair.header import MatchHeader
 from lanomino.fair.reshuffle import Claim
 from lanomino.fair.transcript_model import Abandoned
@@ -98,11 +98,15 @@ def _attempts(value: tuple[DealAttempt, ...]) -> list[JsonObject]:
     return [a.to_json(secrets=False) for a in value]
 
 
+def _echoes(value: tuple[Echo, ...]) -> list[JsonObject]:
+    return [e.to_json() for e in value]
+
+
 # The hot field types get an encoder of their own (no walk); the rest is walked by ``_json``.
 _ENCODERS: dict[object, Encoder] = {
     bytes: bytes.hex, bytes | None: _hex_or_none, tuple[bytes, ...]: _hexes,
     tuple[int, ...]: list, tuple[str, ...]: list, tuple[JsonObject, ...]: list,
-    tuple[DealAttempt, ...]: _attempts, MatchHeader: MatchHeader.to_json,
+    tuple[DealAttempt, ...]: _attempts, tuple[Echo, ...]: _echoes, MatchHeader: MatchHeader.to_json,
     Claim | None: _claim_or_none,
 }
 
