@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from lanomino.client.lobby import NetOptions
     from lanomino.net.session import Timings
     from lanomino.store import Store
-    from lanomino.ui.state import Intent, Settings
+    from lanomino.ui.state import Intent, Settings, UiState
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +117,7 @@ def _run(how: Launch, store: Store, player_id: str, net: NetOptions) -> int:
                                    **({"name": how.player} if how.player else {})})
     ui = UiState(settings=settings, levels=bot_names(), has_saved_game=store.has_saved_game())
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lanomino-store")
+    writer.submit(_find_addresses, ui)  # (off the screen's way: the network code is slow to load)
     controller = Controller(ui, store, writer, how.seed, player_id, net=net)
     first = how.first if how.first is not None else ContinueSaved() if how.resume else None
     if how.wants_lines(ui.settings):  # the line mode, for screen readers and pipes
@@ -156,6 +157,15 @@ def _run(how: Launch, store: Store, player_id: str, net: NetOptions) -> int:
     if farewell and not hung_up:
         print(farewell)
     return 0
+
+
+def _find_addresses(ui: UiState) -> None:
+    """The addresses the host form offers to serve on: this machine's LAN addresses, and the
+    loopback address for a table on this machine only."""
+    from lanomino.node import lan_addresses
+    from lanomino.ui.lan import LOOPBACK
+
+    ui.addresses = ui.host_form.choices = (*lan_addresses(), LOOPBACK)
 
 
 def sit_at(seek: Seek, passphrase: str | None, *, watch: bool, ask: Callable[[str], bool],

@@ -195,8 +195,8 @@ def host_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: Hos
         return None
 
     def make() -> TableNode:
-        return host_node(intent, rules, options, player_name(ui), port=port, on=on,
-                         reserve=kept[0], reserve_s=HOLD_S)
+        return host_node(intent, rules, options, player_name(ui), port=port,
+                         on=on or intent.bind, reserve=kept[0], reserve_s=HOLD_S)
 
     table = LanTable(ui, frontend, make, "host", intent.name, lambda code, reason: None)
     table.again, table.kept_names = intent, dict(kept[1])

@@ -54,6 +54,7 @@ class HostTable:
     passphrase: str | None
     rules: Rules | None = None  # set when the command line gave --set options (the form cannot)
     escrow: bool = False  # deal with escrow (the README's trust model says what it costs)
+    bind: str | None = None  # the one address to serve and announce on (None: every interface)
 
 
 # ----- the lobby ---------------------------------------------------------------------------------
@@ -163,7 +164,9 @@ def looks_like_address(text: str) -> bool:
 
 # ----- the host form -----------------------------------------------------------------------------
 
-HOST_ROWS = ("name", "preset", "seats", "bots", "level", "passphrase", "escrow", "open")
+HOST_ROWS = ("name", "preset", "seats", "bots", "level", "passphrase", "address", "escrow",
+             "open")
+LOOPBACK = "127.0.0.1"  # (a table for this machine only)
 TEXT_ROWS = ("name", "passphrase")
 
 
@@ -178,6 +181,8 @@ class HostForm:
     level: str = "normal"
     passphrase: str = ""
     escrow: bool = False
+    address: str = ""  # the one address to serve on ("": every interface, as host without --bind)
+    choices: tuple[str, ...] = ()  # this machine's addresses, to choose from
     row: int = len(HOST_ROWS) - 1
     message: str = ""
 
@@ -201,6 +206,10 @@ class HostForm:
             self.level = levels[(i + delta) % len(levels)]
         elif key == "escrow":
             self.escrow = not self.escrow
+        elif key == "address":
+            options = ["", *self.choices]
+            i = options.index(self.address) if self.address in options else 0
+            self.address = options[(i + delta) % len(options)]
         self.bots = min(self.bots, self.seats - 1)
 
     def type(self, text: str) -> None:
@@ -230,7 +239,7 @@ class HostForm:
             return None
         self.message = ""
         return HostTable(name, self.preset, self.seats, self.bots, self.level,
-                         self.passphrase or None, escrow=self.escrow)
+                         self.passphrase or None, escrow=self.escrow, bind=self.address or None)
 
 
 # ----- a networked table -------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from lanomino.engine import Rules
 from lanomino.ui.chrome import fit, footer, header, put_wrapped, wrap
 from lanomino.ui.helptext import describe_game
-from lanomino.ui.lan import HOST_ROWS, HostForm, LanView, LobbyView
+from lanomino.ui.lan import HOST_ROWS, LOOPBACK, HostForm, LanView, LobbyView
 from lanomino.ui.render import Canvas
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -90,13 +90,17 @@ def host_value(form: HostForm, key: str, selected: bool) -> str:
         return f"‹ {form.level.capitalize()} ›"
     if key == "escrow":
         return f"‹ {'on' if form.escrow else 'off'} ›"
+    if key == "address":
+        if not form.address:
+            return "‹ every interface ›"
+        return f"‹ {form.address}{' (this machine only)' if form.address == LOOPBACK else ''} ›"
     return ""
 
 
 HOST_LABELS = {
     "name": "Table name", "preset": "Rules", "seats": "Seats (you included)",
     "bots": "Seats for computer players", "level": "Computer level", "passphrase": "Passphrase",
-    "escrow": "Escrow",
+    "escrow": "Escrow", "address": "Serve on",
 }
 
 

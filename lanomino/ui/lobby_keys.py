@@ -36,7 +36,8 @@ def open_host_form(ui: UiState) -> None:
     """The host form, preset from the settings so that Enter opens a sensible table."""
     level = ui.settings.level if ui.settings.level in ui.levels else default_level(ui.levels)
     name = f"{ui.settings.name}'s table" if ui.settings.name != "You" else "Lanomino"
-    ui.host_form = HostForm(name=name[:32], preset=ui.settings.preset, level=level)
+    ui.host_form = HostForm(name=name[:32], preset=ui.settings.preset, level=level,
+                            choices=ui.addresses)
     if Rules.preset(ui.host_form.preset).partnership:
         ui.host_form.seats = 4
     ui.screen = Screen.HOST

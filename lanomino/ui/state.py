@@ -238,6 +238,7 @@ class UiState:
     # LAN play: the lobby, the host form, and the networked table (None at a local table)
     lobby: LobbyView = field(default_factory=LobbyView)
     host_form: HostForm = field(default_factory=HostForm)
+    addresses: tuple[str, ...] = ()  # this machine's addresses the host form may serve on
     lan: LanView | None = None
     view: TableView = field(default_factory=TableView)  # the log, score sheet, last hand's board
 
