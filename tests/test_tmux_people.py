@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from subprocess import Popen
 
 import pytest
 from test_tmux_play import ROOT, Tmux, wait_for
@@ -97,6 +101,28 @@ def _others(*procs: subprocess.Popen[str]) -> None:
         proc.communicate(timeout=10)
 
 
+@contextmanager
+def _table_of_three(data: Path, *timing: str) -> Iterator[tuple[Tmux, Popen[str], Popen[str], int]]:
+    """A headless host (seat 1), this client as Zed (seat 2) and a bot Bea (seat 3), once Zed's
+    hand shows: (tmux, host, bot, the host's port). ``timing``: options for host and client."""
+    host = _headless_host(data, "--seats", "3", *timing)
+    tmux = Tmux()
+    bot: Popen[str] | None = None
+    try:
+        assert host.stdout is not None
+        listening = json.loads(host.stdout.readline())
+        _join(tmux, data, listening["port"], listening["fingerprint"], *timing)
+        wait_for(tmux, "2. Zed", 20)  # (seat 2: the next in line after the host)
+        bot = _lanomino(data, "bot", "bot", listening["address"], "--level", "random",
+                        "--player", "Bea", "--delay", "0.3")
+        wait_for(tmux, "Your hand · Zed", 30)
+        yield tmux, host, bot, listening["port"]
+    finally:
+        _stop(host, tmux)
+        if bot is not None:
+            _others(bot)
+
+
 def test_the_title_stops_counting_a_watcher_who_left(tmp_path: Path) -> None:
     """Item 10: "1 watching" in the table's title goes once the watcher has said goodbye."""
     host = _headless_host(tmp_path)
@@ -124,16 +150,7 @@ def test_the_title_stops_counting_a_watcher_who_left(tmp_path: Path) -> None:
 def test_help_counts_the_players_left_and_the_boneyard_they_leave(tmp_path: Path) -> None:
     """Item 10: at a table of three, one player leaves; ? says two are left, and the boneyard
     holds the tiles of the seat nobody is dealt (5 each: 18, not 13)."""
-    host = _headless_host(tmp_path, "--seats", "3")
-    tmux = Tmux()
-    bot: subprocess.Popen[str] | None = None
-    try:
-        assert host.stdout is not None
-        listening = json.loads(host.stdout.readline())
-        _join(tmux, tmp_path, listening["port"], listening["fingerprint"])
-        bot = _lanomino(tmp_path, "bot", "bot", listening["address"], "--level", "random",
-                        "--delay", "0.3")
-        wait_for(tmux, "Your hand · Zed", 30)
+    with _table_of_three(tmp_path) as (tmux, _, bot, _):
         tmux.keys("?")
         before = " ".join(wait_for(tmux, "Help ·", 10).split())
         assert "· 3 players" in before and "the other 13 stay face down" in before, before
@@ -145,10 +162,6 @@ def test_help_counts_the_players_left_and_the_boneyard_they_leave(tmp_path: Path
         after = " ".join(wait_for(tmux, "Help ·", 10).split())
         assert "· 2 of 3 players left" in after, after
         assert "the other 18 stay face down" in after, after
-    finally:
-        _stop(host, tmux)
-        if bot is not None:
-            _others(bot)
 
 
 def test_a_player_who_loses_touch_shows_at_once_with_the_time_left_then_did_not_come_back(
@@ -156,23 +169,24 @@ def test_a_player_who_loses_touch_shows_at_once_with_the_time_left_then_did_not_
     """Item 7: at a table of three a player is killed (no goodbye): the others see the drop and
     how long the seat is kept at once, not only when the grace (4 s here) is over, and then that
     the player did not come back (not "resigned")."""
-    host = _headless_host(tmp_path, "--seats", "3", "--grace", "4")
-    tmux = Tmux()
-    bot: subprocess.Popen[str] | None = None
-    try:
-        assert host.stdout is not None
-        listening = json.loads(host.stdout.readline())
-        _join(tmux, tmp_path, listening["port"], listening["fingerprint"], "--grace", "4")
-        bot = _lanomino(tmp_path, "bot", "bot", listening["address"], "--level", "random",
-                        "--player", "Bea", "--delay", "0.3")
-        wait_for(tmux, "Your hand · Zed", 30)
+    with _table_of_three(tmp_path, "--grace", "4") as (tmux, _, bot, _):
         os.kill(bot.pid, signal.SIGKILL)
         dropped = wait_for(tmux, "lost touch", 4)
         assert "Bea" in dropped and "seat kept" in dropped, dropped
         gone = " ".join(wait_for(tmux, "did not come back", 20).split())
         assert "resigned" not in gone, gone
         assert "Bea did not come back." in gone, gone
-    finally:
-        _stop(host, tmux)
-        if bot is not None:
-            _others(bot)
+
+
+def test_a_player_who_takes_the_table_over_is_shown_where_others_join_it(tmp_path: Path) -> None:
+    """Item 8: the host of three is killed; the next in seat order (this client) hosts now, and
+    its screen says where to join or watch it (its own port, its fingerprint), as does ?."""
+    with _table_of_three(tmp_path) as (tmux, host, _, port):
+        os.kill(host.pid, signal.SIGKILL)
+        wait_for(tmux, "you host", 20)
+        tmux.keys("?")
+        shown = wait_for(tmux, "Join or watch this table", 10)
+        flat = "".join(shown.split())
+        address = re.search(r"127\.0\.0\.1:(\d+)/", flat)
+        assert address is not None and int(address.group(1)) != port, shown
+        assert "hostfingerprint" in flat, shown

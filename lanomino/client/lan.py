@@ -271,7 +271,10 @@ class LanTable:
             self.new_host = None
             ui.lan.host_note = "you host"
             self._hosting_here()
-            self._say("you host the table now; play goes on")
+            where = ui.lan.short_address or ui.lan.address
+            at = (f": others join or watch at {where} (fingerprint {ui.lan.fingerprint}; "
+                  "? shows it again)") if where else ""
+            self._say(f"you host the table now; play goes on{at}")
         elif isinstance(event, s.SteppedDown):
             self.role = "peer"  # (this member hosted; the newer host offers any rematch)
             if ui.lan is not None:

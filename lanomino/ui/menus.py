@@ -180,6 +180,14 @@ def help_lines(ui: UiState, width: int) -> tuple[str, list[tuple[str, str]]]:
             lines.append(("class:title", key))
             lines += [("", "  " + line) for line in wrap(what, width - 2)]
         return "Help · Settings", lines
+    lan = ui.lan
+    if lan is not None and lan.role == "host" and lan.address and ui.back is Screen.TABLE:
+        lines.append(("class:title", "Join or watch this table"))
+        for where in dict.fromkeys((lan.short_address or lan.address, lan.address)):
+            lines += [("class:key", "  " + part) for part in _cut(where, width - 2)]
+        lines += [("", "  " + line) for line in wrap(f"host fingerprint {lan.fingerprint}",
+                                                      width - 2)]
+        lines.append(("", ""))
     rules, players = help_rules(ui)
     playing = sum(ui.obs.active) if ui.obs is not None and ui.back is Screen.TABLE else players
     paras = rules_text(rules, players, playing) if rules is not None else [
@@ -195,6 +203,11 @@ def help_lines(ui: UiState, width: int) -> tuple[str, list[tuple[str, str]]]:
     game = describe_game(rules) if rules is not None else "LAN table"
     seated = f"{playing} of {players} players left" if playing < players else f"{players} players"
     return f"Help · {game} · {seated}", lines
+
+
+def _cut(text: str, width: int) -> list[str]:
+    """An address to type, cut at ``width`` (it has no spaces to wrap at)."""
+    return [text[i : i + width] for i in range(0, len(text), width)] or [""]
 
 
 def choosing_preset(ui: UiState) -> bool:
