@@ -119,7 +119,7 @@ def test_a_finished_hand_or_a_bad_file_is_refused(
     }
     path = tmp_path / "over.json"
     path.write_text(json.dumps(blocked))
-    code, _, err = hint(capsys, str(path))
+    code, _, err = hint(capsys, str(path), "--move", "2")
     assert code == 2 and "hand 1 is over after 1 move:" in err
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
@@ -157,3 +157,40 @@ def test_hint_takes_a_transcript_as_replay_does_and_says_what_the_record_would(
     transcript.write_text(json.dumps(doc))
     code, out, err = hint(capsys, str(transcript), *args)
     assert code == 2 and out == "" and "does not verify" in err
+
+
+def test_on_a_finished_match_the_default_is_the_moment_before_its_last_move(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 30 item 21: the documented default worked only on an unfinished record."""
+    one = {"format": FORMAT, "rules": {"preset": "block", "hand_size": 2}, "players": ["A", "B"],
+           "hands": [{"deal": [["6-6", "6-5"], ["1-1", "6-4"]],
+                      "boneyard": [str(t) for t in TILES
+                                   if str(t) not in {"6-6", "6-5", "1-1", "6-4"}],
+                      "moves": [{"seat": 0, "play": "6-6"}, {"seat": 1, "play": "6-4",
+                                                             "end": "left"},
+                                {"seat": 0, "play": "6-5", "end": "right"}]}]}
+    path = tmp_path / "over.json"
+    path.write_text(json.dumps(one))
+    args = ("--json", "--sims", "50", "--budget", "60", "--seed", "1")
+    code, out, err = hint(capsys, str(path), *args)
+    assert code == 0, err
+    got = json.loads(out)
+    assert (got["hand"], got["move"], got["player"]) == (1, 3, "A")
+    assert got["recorded"] == {"play": "6-5", "end": "right"}
+    code, out, err = hint(capsys, str(path), *args, "--seat", "B")  # B's last turn
+    assert code == 0, err
+    assert (json.loads(out)["move"], json.loads(out)["player"]) == (2, "B")
+
+
+def test_the_words_wrap_to_the_terminal_with_their_lines_indented(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "50")
+    code, out, _ = hint(capsys, str(record(tmp_path)), "--sims", "50", "--budget", "60")
+    assert code == 0
+    lines = out.splitlines()
+    assert all(len(line) <= 50 for line in lines), out
+    heads = ("Hand ", "Expert would", "The record has")
+    assert all(line.startswith(heads) or line.startswith("  ") for line in lines), out
+    assert any(line.startswith("    ") for line in lines), out  # a continuation, indented

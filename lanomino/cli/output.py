@@ -20,13 +20,15 @@ def print_lines(lines: Iterable[str]) -> int:
     return 0
 
 
-def fill_terminal(text: str) -> str:
-    """``text`` wrapped between words to the terminal's width (a fingerprint is never split)."""
+def fill_terminal(text: str, indent: str = "", more: str = "") -> str:
+    """``text`` wrapped between words to the terminal's width (a fingerprint is never split), its
+    first line after ``indent``, the others after ``more``."""
     import shutil
     import textwrap
 
     width = max(20, shutil.get_terminal_size((80, 24)).columns - 1)
-    return textwrap.fill(text, width, break_on_hyphens=False)
+    return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=more,
+                         break_on_hyphens=False)
 
 
 def ask_yes(question: str, prompt: str) -> bool:

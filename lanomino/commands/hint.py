@@ -9,7 +9,10 @@ and in ``--seat``; the JSON's ``seat`` counts from 0, as the record's moves do.
 
 The position is the end of the record unless ``--hand H`` / ``--move M`` pick one: the moment
 just before move M of hand H (numbered from 1 as in ``lanomino replay``'s messages); M may be one
-past the hand's last move when the hand is unfinished.
+past the hand's last move when the hand is unfinished. In a finished hand nobody is to move at its
+end, so the default there is its last position where somebody (``--seat``: that seat) was to move:
+on a finished match, what Expert would have played instead of its last move. The words are
+wrapped to the terminal, each line's continuation indented under it.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from lanomino.cli.errors import CliError
 
 if TYPE_CHECKING:
-    from lanomino.engine import Action, Observation
+    from lanomino.engine import Action, GameState, Observation
     from lanomino.record import Record
 
 
@@ -35,7 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="hand number, from 1 (default: the last hand)")
     parser.add_argument("--move", type=int, metavar="M",
                         help="the position just before move M of the hand, from 1 "
-                             "(default: after the hand's last recorded move)")
+                             "(default: after the hand's last move; in a finished hand, the "
+                             "last position where somebody, or --seat, was to move)")
     parser.add_argument("--seat", metavar="SEAT",
                         help="the seat asking, by number (from 1, as the table shows seats) "
                              "or player name; it must be the seat to move")
@@ -75,9 +79,10 @@ def run(args: argparse.Namespace) -> int:
         record = load_record(read_document(args.file))  # (a transcript is verified first)
     except ValueError as exc:
         raise CliError(f"{args.file}: {exc}") from None
-    pos = find_position(record, args.hand, args.move, args.file)
+    seat = None if args.seat is None else seat_of(args.seat, record.players)
+    pos = find_position(record, args.hand, args.move, args.file, seat)
     obs = pos.observation
-    if args.seat is not None and seat_of(args.seat, record.players) != obs.seat:
+    if seat is not None and seat != obs.seat:
         mover = record.players[obs.seat]
         raise CliError(f"at hand {pos.hand}, move {pos.move} it is {mover}'s turn "
                        f"(seat {obs.seat + 1}), not {args.seat}'s")
@@ -88,8 +93,19 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out))
     else:
-        print(describe(out))
+        print(fill_lines(describe(out)))
     return 0
+
+
+def fill_lines(text: str) -> str:
+    """Each line of ``text`` wrapped to the terminal, its continuation indented under it."""
+    from lanomino.cli.output import fill_terminal
+
+    out = []
+    for line in text.splitlines():
+        indent = line[: len(line) - len(line.lstrip())]
+        out.append(fill_terminal(line.lstrip(), indent, indent + "  "))
+    return "\n".join(out)
 
 
 def seat_of(text: str, players: tuple[str, ...]) -> int:
@@ -101,9 +117,12 @@ def seat_of(text: str, players: tuple[str, ...]) -> int:
     raise CliError(f"no seat {text!r}: seats are 1-{len(players)} ({', '.join(players)})")
 
 
-def find_position(record: Record, hand: int | None, move: int | None, name: str) -> Position:
+def find_position(record: Record, hand: int | None, move: int | None, name: str,
+                  seat: int | None = None) -> Position:
     """Replay ``record`` up to the position just before move ``move`` of hand ``hand`` and give
-    the mover's observation. CliError when there is no such position or nobody is to move."""
+    the mover's observation. ``move`` None: after the hand's last move, or in a finished hand
+    its last position where somebody (``seat``, when given) was to move. CliError when there is
+    no such position or nobody is to move."""
     from lanomino.engine import Play, observe
     from lanomino.engine.state import Phase
     from lanomino.record import IllegalMoveError, replay
@@ -118,12 +137,20 @@ def find_position(record: Record, hand: int | None, move: int | None, name: str)
     m = len(moves) + 1 if move is None else move
     if not 1 <= m <= len(moves) + 1:
         raise CliError(f"--move must be between 1 and {len(moves) + 1} for hand {h}")
-    cut = dataclasses.replace(record.hands[h - 1], moves=moves[: m - 1])
-    try:
-        result = replay(dataclasses.replace(record, hands=(*record.hands[: h - 1], cut)))
-    except IllegalMoveError as exc:
-        raise CliError(f"{name}: {exc}") from None
-    state = result.state
+
+    def state_before(m: int) -> GameState:
+        cut = dataclasses.replace(record.hands[h - 1], moves=moves[: m - 1])
+        try:
+            return replay(dataclasses.replace(record, hands=(*record.hands[: h - 1], cut))).state
+        except IllegalMoveError as exc:
+            raise CliError(f"{name}: {exc}") from None
+
+    state = state_before(m)
+    finished = move is None and state.phase is not Phase.PLAY
+    while finished and m > 1 and (state.phase is not Phase.PLAY
+                                  or seat not in (None, state.turn)):
+        m -= 1  # (back to the last position where the one asked about was to move)
+        state = state_before(m)
     if state.phase is not Phase.PLAY:
         from lanomino.narrate import plural
 
@@ -178,13 +205,13 @@ def describe(hint: dict[str, Any]) -> str:
         f"  Holding {' '.join(hint['hand_tiles'])}; ends showing: {ends}; "
         f"scores {', '.join(str(s) for s in hint['scores'])} (to {hint['target']}).",
         f"Expert would {_words(hint['best'])}.",
-        f"  {'move':<22} {'chance to win the match':>24} {'simulations':>12}",
+        f"  {'move':<22} {'win chance':>10} {'simulations':>11}",
     ]
     for row in hint["moves"]:
         words, chance, sims = _words(row["move"]), row["win_chance"], row["simulations"]
-        lines.append(f"  {words:<22} {chance:>23.0%} {sims:>12}")
-    lines.append(f"  ({hint['simulations']} simulations over hidden hands consistent with what "
-                 f"{hint['player']} has seen.)")
+        lines.append(f"  {words:<22} {chance:>10.0%} {sims:>11}")
+    lines.append(f"  (The chance of winning the match, from {hint['simulations']} simulations over "
+                 f"hidden hands consistent with what {hint['player']} has seen.)")
     if hint["recorded"] is not None:
         lines.append(f"The record has {hint['player']} {_words(hint['recorded'])} here.")
     return "\n".join(lines)
