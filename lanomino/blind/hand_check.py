@@ -21,12 +21,13 @@ A ``HandVerdict`` says which check failed, whom it names and why; ``ok`` when no
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 from lanomino.blind.deck import Deck, aggregate_key, deck_digest, open_deck
 from lanomino.blind.gate import DealLayout
 from lanomino.blind.group import BlindError, base_mul
-from lanomino.blind.hand_record import BlindHand, ShuffleEntry
+from lanomino.blind.hand_record import BlindHand, BlindMove, ShuffleEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.rounds import BlindFault, check_key, check_shuffle, open_all
 from lanomino.blind.shuffle_proof import gen_shuffle
@@ -55,6 +56,7 @@ class HandVerdict:
     culprit: int | None = None
     reason: str = ""
     tiles: tuple[int, ...] = field(default=())
+    move: int | None = None  # a ``moves`` failure: the move's number, from 0
 
     @property
     def ok(self) -> bool:
@@ -68,9 +70,10 @@ class HandVerdict:
 
 
 class _Failed(Exception):
-    def __init__(self, check: str, culprit: int | None, reason: str) -> None:
+    def __init__(self, check: str, culprit: int | None, reason: str,
+                 move: int | None = None) -> None:
         super().__init__(reason)
-        self.verdict = HandVerdict(check, culprit, reason)
+        self.verdict = HandVerdict(check, culprit, reason, move=move)
 
 
 def check_blind_hand(record: BlindHand, before: GameState) -> HandVerdict:
@@ -83,7 +86,8 @@ def check_blind_hand(record: BlindHand, before: GameState) -> HandVerdict:
         layout = DealLayout.for_deal(record.tiles, before.active,
                                      before.rules.hand_size_for(before.players))
         _opening(record, layout, tiles)
-        _moves(record, before.copy(), layout, tiles)
+        ended = _moves(before.copy(), layout, tiles, record.moves, record.host)
+        _score(record, ended)
     except _Failed as failed:
         return failed.verdict
     except BlindError as exc:  # what checked proofs cannot produce: say so, name nobody
@@ -149,27 +153,42 @@ def _opening(record: BlindHand, layout: DealLayout, tiles: tuple[int, ...]) -> N
                           "which it was dealt")
 
 
-def _moves(record: BlindHand, state: GameState, layout: DealLayout,
-           tiles: tuple[int, ...]) -> None:
+def replay_moves(before: GameState, layout: DealLayout, tiles: tuple[int, ...],
+                 moves: Sequence[BlindMove], host: int
+                 ) -> tuple[HandVerdict, GameState, HandEnded | None]:
+    """The hand's moves replayed by the full engine once every tile is known (the ``moves``
+    check above; ``tiles`` is the deck by position, ``host`` the seat that gave out the draws).
+    (the verdict on the moves, the match state they led to, the hand's end if it ended)."""
+    state = before.copy()
+    try:
+        ended = _moves(state, layout, tiles, moves, host)
+    except _Failed as failed:
+        return replace(failed.verdict, tiles=tiles), state, None
+    return HandVerdict(tiles=tiles), state, ended
+
+
+def _moves(state: GameState, layout: DealLayout, tiles: tuple[int, ...],
+           moves: Sequence[BlindMove], host: int) -> HandEnded | None:
     deck = [TILES[t] for t in tiles]
     hands, boneyard = split_deck(deck, state.active, state.rules.hand_size_for(state.players))
     start_hand(state, hands, boneyard)
     held = {p: seat for seat, ps in enumerate(layout.dealt) for p in ps}
     drawn = 0
     ended: HandEnded | None = None
-    for index, move in enumerate(record.moves):
+    for index, move in enumerate(moves):
         where = f"move {index + 1}"
         if ended is not None:
             # Nobody can see that a hand is blocked: the table learns it as every seat passes.
             # Those passes, after the engine (knowing every hand) ended it, are true claims.
             if isinstance(move.action, Pass) and ended.end is HandEnd.BLOCKED:
                 continue
-            raise _Failed("moves", record.host, f"{where}: the log goes on after the hand ended")
+            raise _Failed("moves", host, f"{where}: the log goes on after the hand ended",
+                          index)
         if isinstance(move.action, Draw):
             want = layout.boneyard[drawn] if drawn < len(layout.boneyard) else None
             if want is not None and move.position != want:
-                raise _Failed("moves", record.host, f"{where}: the draw was given position "
-                              f"{move.position}, not the boneyard's next ({want})")
+                raise _Failed("moves", host, f"{where}: the draw was given position "
+                              f"{move.position}, not the boneyard's next ({want})", index)
             if want is not None:
                 drawn += 1
                 held[want] = move.seat  # (an empty boneyard: the engine refuses the draw)
@@ -177,16 +196,20 @@ def _moves(record: BlindHand, state: GameState, layout: DealLayout,
             p = move.position
             if p is None or held.get(p) != move.seat:
                 raise _Failed("moves", move.seat, f"{where}: played {move.action.tile} from "
-                              f"position {p}, which it does not hold")
+                              f"position {p}, which it does not hold", index)
             if tiles[p] != move.action.tile.index:
                 raise _Failed("moves", move.seat, f"{where}: position {p} holds another tile "
-                              f"than the {move.action.tile} it played")
+                              f"than the {move.action.tile} it played", index)
             del held[p]
         try:
             events = apply(state, move.seat, move.action)
         except EngineError as exc:
-            raise _Failed("moves", move.seat, f"{where}: {exc}") from None
+            raise _Failed("moves", move.seat, f"{where}: {exc}", index) from None
         ended = next((e for e in events if isinstance(e, HandEnded)), ended)
+    return ended
+
+
+def _score(record: BlindHand, ended: HandEnded | None) -> None:
     if ended is None:
         raise _Failed("score", record.host, "the hand did not end")
     if tuple(ended.points) != record.points:

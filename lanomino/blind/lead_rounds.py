@@ -9,8 +9,10 @@ lead (a play with its proof, checked like any play); every other active seat ans
 "not me", which the hand's end checks (``hand_check.py``). When every seat says "not me" to the
 last question, the deal is void.
 
-Only the first hand of a match, or every hand under ``next_opener=highest-double``, needs the
-rounds (``needs_rounds``): otherwise the engine's opener follows from public facts.
+The first hand of a match needs the rounds, every hand under ``next_opener=highest-double``, and
+a hand after one nobody won when the rules then go back to the first hand's rule
+(``no_winner_opener=first-hand``, as in the classic presets): ``needs_rounds``. Otherwise the
+engine's opener follows from public facts (``engine/public.py``'s ``public_opener``).
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ from dataclasses import dataclass, field
 from lanomino.blind.group import BlindError
 from lanomino.engine import GameState, Rules, Tile
 from lanomino.engine.errors import seat_name
-from lanomino.engine.opening import DOUBLES_HIGH_FIRST
+from lanomino.engine.opening import DOUBLES_HIGH_FIRST, opener_is_public
 from lanomino.engine.tiles import TILES
 
 
 def needs_rounds(state: GameState) -> bool:
-    """Whether the next hand's opener depends on the hidden hands (the engine's rule)."""
-    return state.dealt_hands == 0 or state.rules.next_opener == "highest-double"
+    """Whether the next hand's opener depends on the hidden hands (the engine's rule,
+    ``opener_is_public``)."""
+    return not opener_is_public(state)
 
 
 def questions(rules: Rules) -> tuple[Tile, ...]:

@@ -28,6 +28,21 @@ def choose_opener(state: GameState) -> tuple[int, Tile | None] | None:
     return state.next_active(state.last_opener), None
 
 
+def opener_is_public(state: GameState) -> bool:
+    """Whether ``choose_opener`` names the next hand's opener from public facts alone (the last
+    opener and winner), without reading the hands: not for a first hand, not under
+    ``next_opener=highest-double``, not after a hand nobody won when the first hand's rule
+    then applies."""
+    rules = state.rules
+    if state.dealt_hands == 0 or rules.next_opener == "highest-double":
+        return False
+    return not (
+        rules.next_opener == "winner"
+        and state.last_winner_seat is None
+        and rules.no_winner_opener == "first-hand"
+    )
+
+
 def first_hand_opener(state: GameState) -> tuple[int, Tile] | None:
     """The holder of the highest double leads it; with no double dealt, the heaviest tile leads
     (or the deal is void under ``no_double=reshuffle``)."""

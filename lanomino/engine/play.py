@@ -132,6 +132,18 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
             return [passed]
     if kind is Resign:
         return _resign(state, seat)
+    check_turn(state, seat, action)
+    if kind is Play:
+        return _play(state, seat, action)  # type: ignore[arg-type]
+    if kind is Draw:
+        return _draw(state, seat)
+    return _pass(state, seat)
+
+
+def check_turn(state: GameState, seat: int, action: Action) -> None:
+    """Raises IllegalActionError unless ``action`` is a play, draw or pass and it is ``seat``'s
+    turn in a hand in play (public facts: the public view checks a move with it too)."""
+    kind = type(action)
     if kind is not Play and kind is not Draw and kind is not Pass:
         raise IllegalActionError(f"not an action: {action!r}")
     if state.phase is not _PLAY:
@@ -140,11 +152,6 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
         raise IllegalActionError(
             f"{seat_name(seat)} may not {action}: it is {seat_name(state.turn)}'s turn"
         )
-    if kind is Play:
-        return _play(state, seat, action)  # type: ignore[arg-type]
-    if kind is Draw:
-        return _draw(state, seat)
-    return _pass(state, seat)
 
 
 def _why_not_stuck(state: GameState, seat: int) -> str | None:
@@ -164,6 +171,32 @@ def _play(state: GameState, seat: int, action: Play) -> list[Event]:
         raise IllegalActionError(
             f"{seat_name(seat)} may not play {tile}: it is not in {seat_name(seat)}'s hand"
         )
+    played = lay(state, seat, action)
+    hand ^= tile.bit
+    hands[seat] = hand
+    state.history.append(played)
+    line = state.line
+    if played.first:
+        state.fast = not line.fives and not state.rules.draw_when_playable
+    if line.fives:
+        return _after_fives_play(state, seat, played)
+    if not hand:
+        return [played, *_finish_hand(state, _DOMINO, seat)]
+    state.turn = state.next_seat[seat]
+    if played.first:
+        return [played, *_maybe_blocked(state)]
+    ends = line.ends
+    if state.drawable <= 0 and not sum(hands) & (WITH[ends[0]] | WITH[ends[1]]):
+        return [played, *_finish_hand(state, _BLOCKED, None)]
+    return [played]
+
+
+def lay(state: GameState, seat: int, action: Play) -> TilePlayed:
+    """Lay ``action``'s tile on the line for ``seat``: the rules of the line (the lead, which
+    end, whether it matches), from public facts alone. Whether the tile is the seat's is the
+    caller's check (its hand, or the locked deck's proof). Returns the event (not yet in the
+    history). Raises IllegalActionError, the line unchanged."""
+    tile = action.tile
     line = state.line
     if line.tiles == 0:
         return _lead(state, seat, action)
@@ -178,24 +211,13 @@ def _play(state: GameState, seat: int, action: Play) -> list[Event]:
     spun = False
     if line.fives:
         exposed, spun = line.place(tile, end)
-    else:  # the hot path: a two-ended line
+    else:  # a two-ended line: only the end and the count change (Line.snapshot relies on it)
         ends[end] = exposed
         line.tiles += 1
-    hand ^= tile.bit
-    hands[seat] = hand
-    played = TilePlayed(seat, tile, end, False, exposed, spun)
-    state.history.append(played)
-    if line.fives:
-        return _after_fives_play(state, seat, played)
-    if not hand:
-        return [played, *_finish_hand(state, _DOMINO, seat)]
-    state.turn = state.next_seat[seat]
-    if state.drawable <= 0 and not sum(hands) & (WITH[ends[0]] | WITH[ends[1]]):
-        return [played, *_finish_hand(state, _BLOCKED, None)]
-    return [played]
+    return TilePlayed(seat, tile, end, False, exposed, spun)
 
 
-def _lead(state: GameState, seat: int, action: Play) -> list[Event]:
+def _lead(state: GameState, seat: int, action: Play) -> TilePlayed:
     tile = action.tile
     must = state.must_lead
     if must is not None and tile is not must and tile != must:
@@ -209,35 +231,43 @@ def _lead(state: GameState, seat: int, action: Play) -> list[Event]:
         )
     line = state.line
     exposed = line.place_first(tile, high_on)
-    state.hands[seat] ^= tile.bit
     state.must_lead = None
-    played = _new_tuple(TilePlayed, (seat, tile, high_on, True, exposed, line.spinner is not None))
-    state.history.append(played)
-    state.fast = not line.fives and not state.rules.draw_when_playable
-    if line.fives:
-        return _after_fives_play(state, seat, played)
-    if not state.hands[seat]:
-        return [played, *_finish_hand(state, _DOMINO, seat)]
-    state.turn = state.next_seat[seat]
-    return [played, *_maybe_blocked(state)]
+    played: TilePlayed = _new_tuple(
+        TilePlayed, (seat, tile, high_on, True, exposed, line.spinner is not None)
+    )
+    return played
 
 
 def _after_fives_play(state: GameState, seat: int, played: TilePlayed) -> list[Event]:
     events: list[Event] = [played]
-    count = state.line.fives_count()
-    if count and count % 5 == 0:
-        side = state.side_of(seat)
-        scored = PointsScored(side, count, "fives")
-        state.scores[side] += count
-        state.hand_points[side] += count
-        state.history.append(scored)
+    scored = score_fives(state, seat)
+    if scored is not None:
         events.append(scored)
-        if state.rules.target and state.scores[side] >= state.rules.target:
+        if reaches_target(state, scored.side):
             return events + _finish_hand(state, HandEnd.TARGET, seat)
     if not state.hands[seat]:
         return events + _finish_hand(state, _DOMINO, seat)
     state.turn = state.next_seat[seat]
     return events + _maybe_blocked(state)
+
+
+def score_fives(state: GameState, seat: int) -> PointsScored | None:
+    """All Fives, after ``seat`` played: the points the ends now count, added to its side's
+    scores and the history (None: the count is no multiple of 5)."""
+    count = state.line.fives_count()
+    if not count or count % 5:
+        return None
+    side = state.side_of(seat)
+    scored = PointsScored(side, count, "fives")
+    state.scores[side] += count
+    state.hand_points[side] += count
+    state.history.append(scored)
+    return scored
+
+
+def reaches_target(state: GameState, side: int) -> bool:
+    """Whether ``side``'s score ends the hand (All Fives: a target reached during play)."""
+    return bool(state.rules.target) and state.scores[side] >= state.rules.target
 
 
 def _refuse_end(state: GameState, seat: int, tile: Tile, end: End) -> None:
@@ -270,41 +300,64 @@ def _resolve_end(state: GameState, seat: int, tile: Tile, end: End | None) -> En
 
 
 def _draw(state: GameState, seat: int) -> list[Event]:
-    if not state.rules.draws:
-        raise IllegalActionError(f"{seat_name(seat)} may not draw: nobody draws in this game")
-    if not state.can_draw():
-        left = state.boneyard_left()
-        what = (
-            "the boneyard is empty" if left == 0 else f"the last {left} tiles stay in the boneyard"
-        )
-        raise IllegalActionError(f"{seat_name(seat)} may not draw: {what}")
-    if state.line.tiles == 0:
-        raise IllegalActionError(f"{seat_name(seat)} may not draw: the hand has not been opened")
-    if not state.rules.draw_when_playable:
+    why = draw_refusal(state, seat)
+    if why is None and not state.rules.draw_when_playable:
         why = _why_not_stuck(state, seat)
-        if why:
-            raise IllegalActionError(f"{seat_name(seat)} may not draw: {why}")
-    tile = state.boneyard[state.drawn]
-    state.drawn += 1
-    state.drawable -= 1
+    if why:
+        raise IllegalActionError(f"{seat_name(seat)} may not draw: {why}")
+    tile = take_from_boneyard(state)
     state.hands[seat] |= 1 << tile.index
     drawn = TileDrawn(seat, tile, state.line.open_numbers(), state.boneyard_left())
     state.history.append(drawn)
     return [drawn, *_maybe_blocked(state)]
 
 
-def _pass(state: GameState, seat: int) -> list[Event]:
+def draw_refusal(state: GameState, seat: int) -> str | None:
+    """Why ``seat`` may not draw now, from public facts (None: it may, unless the rules forbid
+    drawing with a tile that fits, which only its hand can tell)."""
+    if not state.rules.draws:
+        return "nobody draws in this game"
+    if not state.can_draw():
+        left = state.boneyard_left()
+        if left == 0:
+            return "the boneyard is empty"
+        return f"the last {left} tiles stay in the boneyard"
     if state.line.tiles == 0:
-        raise IllegalActionError(f"{seat_name(seat)} may not pass: the hand has not been opened")
-    why = _why_not_stuck(state, seat)
+        return "the hand has not been opened"
+    return None
+
+
+def take_from_boneyard(state: GameState) -> Tile:
+    """The boneyard's next tile, taken (the seat's hand is the caller's)."""
+    tile = state.boneyard[state.drawn]
+    state.drawn += 1
+    state.drawable -= 1
+    return tile
+
+
+def _pass(state: GameState, seat: int) -> list[Event]:
+    # A tile that fits is the first reason given, before the boneyard's.
+    why = _why_not_stuck(state, seat) or pass_refusal(state)
     if why:
         raise IllegalActionError(f"{seat_name(seat)} may not pass: {why}")
+    return [record_pass(state, seat), *_maybe_blocked(state)]
+
+
+def pass_refusal(state: GameState) -> str | None:
+    """Why no seat may pass now, from public facts (None: a seat with no tile that fits may)."""
+    if state.line.tiles == 0:
+        return "the hand has not been opened"
     if state.can_draw():
-        raise IllegalActionError(f"{seat_name(seat)} may not pass: the boneyard has tiles to draw")
+        return "the boneyard has tiles to draw"
+    return None
+
+
+def record_pass(state: GameState, seat: int) -> Passed:
+    """``seat`` passes: the event, in the history, and the turn moves on."""
     passed = Passed(seat, state.line.open_numbers())
     state.history.append(passed)
     state.turn = state.next_seat[seat]
-    return [passed, *_maybe_blocked(state)]
+    return passed
 
 
 def _maybe_blocked(state: GameState) -> list[Event]:
@@ -313,26 +366,42 @@ def _maybe_blocked(state: GameState) -> list[Event]:
     return []
 
 
-def _resign(state: GameState, seat: int) -> list[Event]:
+def check_resign(state: GameState, seat: int) -> None:
+    """Raises IllegalActionError unless ``seat`` may resign now (``can_resign``)."""
     if not can_resign(state, seat):
         why = "the match is over" if state.phase is Phase.OVER else "that seat is not in the match"
         raise IllegalActionError(f"{seat_name(seat)} may not resign: {why}")
+
+
+def _resign(state: GameState, seat: int) -> list[Event]:
+    check_resign(state, seat)
+    event, winner = leave(state, seat)
+    events: list[Event] = [event]
+    if winner is not None:
+        if state.phase is Phase.PLAY:
+            events += _finish_hand(state, HandEnd.RESIGNED, None, forced_winner=winner)
+        else:
+            events += _end_match(state, winner)
+        return events
+    if state.phase is Phase.PLAY:
+        events += _maybe_blocked(state)
+    return events
+
+
+def leave(state: GameState, seat: int) -> tuple[Resigned, int | None]:
+    """``seat`` leaves the match (``can_resign`` checked): the event, in the history, and the
+    side that wins by it when one side is left (a partnership concedes as a team), else None.
+    With no winner and a hand in play, the turn and the lead pass on."""
     state.active[seat] = False
     state.next_seat = [state.next_active(s) for s in range(state.players)]
     state.departed.append(seat)
     state.hands[seat] = 0
     event = Resigned(seat)
     state.history.append(event)
-    events: list[Event] = [event]
     remaining_sides = {state.side_of(s) for s in range(state.players) if state.active[s]}
     if state.rules.partnership or len(remaining_sides) == 1:
         # The last side standing wins the match (a partnership concedes as a team).
-        winner = state.side_of(seat) ^ 1 if state.rules.partnership else remaining_sides.pop()
-        if state.phase is Phase.PLAY:
-            events += _finish_hand(state, HandEnd.RESIGNED, None, forced_winner=winner)
-        else:
-            events += _end_match(state, winner)
-        return events
+        return event, state.side_of(seat) ^ 1 if state.rules.partnership else remaining_sides.pop()
     if state.phase is Phase.PLAY:
         if state.turn == seat:
             state.turn = state.next_active(seat)
@@ -340,8 +409,7 @@ def _resign(state: GameState, seat: int) -> list[Event]:
             # The opener left before leading: the next seat opens, with any tile.
             state.opener = state.turn
             state.must_lead = None
-        events += _maybe_blocked(state)
-    return events
+    return event, None
 
 
 def _finish_hand(

@@ -165,6 +165,19 @@ def start_hand(
     if state.phase is not Phase.DEAL:
         raise IllegalActionError("the match is not waiting for a deal")
     state.hands = check_deal(state, deal, boneyard)
+    clear_hand(state, boneyard)
+    choice = choose_opener(state)
+    if choice is None:
+        voided = DealVoided(state.hand_no)
+        state.history.append(voided)
+        return [voided]
+    events: list[Event] = [open_hand(state, choice[0], choice[1], tuple(map(len, deal)))]
+    return events
+
+
+def clear_hand(state: GameState, boneyard: Sequence[Tile]) -> None:
+    """A new deal's public reset: the hand's number, the boneyard (in draw order) and what may
+    be drawn of it, an empty line, no points, no history yet."""
     state.hand_no += 1
     state.boneyard = list(boneyard)
     state.drawn = 0
@@ -174,23 +187,23 @@ def start_hand(
     state.line = Line(state.rules.fives)
     state.hand_points = [0] * state.sides
     state.history = []
-    choice = choose_opener(state)
-    if choice is None:
-        voided = DealVoided(state.hand_no)
-        state.history.append(voided)
-        return [voided]
-    state.opener, state.must_lead = choice
-    state.turn = state.opener
+
+
+def open_hand(
+    state: GameState, opener: int, must_lead: Tile | None, sizes: tuple[int, ...]
+) -> HandStarted:
+    """The hand starts: ``opener`` to lead (``must_lead``, if the rules name the tile); the
+    HandStarted event, in the history."""
+    state.opener, state.must_lead = opener, must_lead
+    state.turn = opener
     state.phase = Phase.PLAY
     state.fast = False
-    sizes = tuple(map(len, deal))
     # tuple.__new__: the named tuple without its interpreted __new__ (the same value).
-    started = _new_tuple(
-        HandStarted, (state.hand_no, state.opener, state.must_lead, sizes, len(boneyard))
+    started: HandStarted = _new_tuple(
+        HandStarted, (state.hand_no, opener, must_lead, sizes, len(state.boneyard))
     )
     state.history.append(started)
-    events: list[Event] = [started]
-    return events
+    return started
 
 
 def check_deal(

@@ -79,7 +79,13 @@ def test_answers_out_of_turn_are_refused() -> None:
 
 def test_later_hands_need_no_rounds_unless_the_highest_double_always_leads() -> None:
     state = new_game(Rules.classic(), 2)
-    state.dealt_hands = 1
+    state.dealt_hands, state.last_opener, state.last_winner_seat = 1, 0, 1
+    assert not needs_rounds(state)
+    # A hand nobody won (a blocked tie): the classic rules go back to the first hand's rule.
+    state.last_winner_seat = None
+    assert needs_rounds(state)
+    state = new_game(replace(Rules.classic(), no_winner_opener="next-seat"), 2)
+    state.dealt_hands, state.last_opener = 1, 0
     assert not needs_rounds(state)
     state = new_game(replace(Rules.classic(), next_opener="highest-double"), 2)
     state.dealt_hands = 3
