@@ -8,8 +8,9 @@ messages and their checks are in ``rounds.py``; a holder's side in ``holder.py``
 decides which share a holder may release in ``gate.py``; the record of a locked hand
 (``hand_record.py``) and its offline verifier (``hand_check.py``); the public rounds that find
 who leads (``lead_rounds.py``); the blind re-shuffle after a
-holder is lost (``unheld.py``) and the escrow of a key among the other holders
-(``key_escrow.py``). Not wired into the table yet:
+holder is lost (``unheld.py``), the escrow of a key among the other holders
+(``key_escrow.py``), and the scores after the reveal of a hand the host ran on the engine's
+public view (``settle.py``, with ``engine/public.py``). Not wired into the table yet:
 see docs/fair-deal.md, "The locked deck".
 """
 
