@@ -15,6 +15,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+import lanomino
 from lanomino import __version__
 from lanomino.cli.errors import CliError
 from lanomino.client import ClientError
@@ -75,6 +76,8 @@ def _command_named(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # started from a shell: name commands the way this one was started
+        lanomino.COMMAND = invoked_as(sys.argv[0])
     words = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(words)
     args = parser.parse_args(words)
@@ -93,6 +96,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return result
+
+
+def invoked_as(argv0: str, executable: str = sys.executable) -> str:
+    """The command that started this process, as the person can type it again: ``lanomino`` when
+    the PATH finds this very program, else the path they typed (``.venv/bin/lanomino``, as the
+    README's install leaves it), or ``PYTHON -m lanomino`` (the interpreter by name when the PATH
+    finds this one, else by its path)."""
+    import os
+    import shutil
+
+    def found(name: str, path: str) -> bool:
+        where = shutil.which(name)
+        return where is not None and os.path.abspath(where) == os.path.abspath(path)
+
+    if os.path.basename(argv0) == "__main__.py":  # python -m lanomino
+        python = os.path.basename(executable)
+        return f"{python if found(python, executable) else executable} -m lanomino"
+    if os.sep not in argv0 or found("lanomino", argv0):
+        return "lanomino"
+    return argv0
 
 
 def _default_command() -> str | None:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from lanomino import command
 from lanomino.client.find import HostBook
 from lanomino.client.local import LocalTable
 from lanomino.client.logbook import Logbook
@@ -385,7 +386,8 @@ class Controller:
         table.stop()
         if table.match.is_over:
             return ""
-        return "The game is saved: `lanomino play --continue` (or Continue in the menu) resumes it."
+        return (f"The game is saved: `{command('play --continue')}` (or Continue in the menu) "
+                "resumes it.")
 
     def redraw(self) -> None:
         self.frontend.redraw()

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from lanomino import command
 from lanomino.client import ClientError
 from lanomino.client.address import Resolved, Trust, consent_question, is_bare_host
 
@@ -194,7 +195,7 @@ async def _look_up(target: str, interface: str | None, timeout_s: float,
     finally:
         await browser.close()
     if not matches:
-        raise ClientError(f"no table called {target!r} found (try `lanomino tables`)")
+        raise ClientError(f"no table called {target!r} found (try `{command('tables')}`)")
     if len(matches) > 1:
         names = ", ".join(t.announcement.instance_name for t in matches)
         raise ClientError(f"several tables are called {target!r}: {names}; give the full name")

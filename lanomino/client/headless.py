@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from lanomino import command
 from lanomino.client import ClientError
 from lanomino.client.find import HostBook, Seek
 from lanomino.narrate import plural
@@ -135,7 +136,7 @@ def host(node: HostNode, name: str, as_json: bool) -> int:
         print(f"table {name!r} open at {where.address}", flush=True)
         print(f"host key fingerprint {where.fingerprint}", flush=True)
         if where.short_address:
-            print(f"others join with: lanomino join {where.short_address}", flush=True)
+            print(f"others join with: {command('join')} {where.short_address}", flush=True)
 
     async def main() -> int:
         outcome = await run_to_end(node, lambda _event: None, as_json, opened)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from lanomino import command
 from lanomino.engine import PRESETS, Draw, Observation, Pass, Rules, RulesError
 from lanomino.lines.menus import MenuTalk, at_menu
 from lanomino.lines.moves import check_turn, draw_or_pass, play_for
@@ -299,7 +300,7 @@ class LineFront:
     def quit(self) -> None:
         """Leave lanomino (typed, at the end of input, or on Ctrl-C): a local match stays saved."""
         if self.ui.lan is None and self.ui.obs is not None and self.ui.obs.outcome is None:
-            self.say("The match is saved: lanomino play --lines --continue resumes it.")
+            self.say(f"The match is saved: {command('play --lines --continue')} resumes it.")
         self.send(QuitApp())
 
     def _do_again(self, command: Command) -> None:

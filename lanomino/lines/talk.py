@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from lanomino import command
 from lanomino.engine import Rules
 from lanomino.lines.narrator import replay_line
 from lanomino.lines.say import Voice, join_words, plural
@@ -90,7 +91,7 @@ def lan_news(lan: LanView, heard: LanHeard) -> list[str]:
     if lan.address and lan.address != heard.address:
         heard.address = lan.address
         out.append(f"The table {lan.table} is open. Others join it with: "
-                   f"lanomino join {lan.address}")
+                   f"{command('join')} {lan.address}")
         if lan.fingerprint:
             out.append(f"Host key fingerprint: {lan.fingerprint}.")
     roster = tuple((r.seat, r.name, r.kind, r.connected) for r in lan.roster)

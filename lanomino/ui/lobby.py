@@ -3,6 +3,7 @@ the lines a networked table adds (the deal's verification at the end of a hand).
 
 from __future__ import annotations
 
+from lanomino import command
 from lanomino.engine import Rules
 from lanomino.ui.chrome import fit, footer, header, put_wrapped, wrap
 from lanomino.ui.helptext import describe_game
@@ -151,8 +152,8 @@ def draw_waiting(lan: LanView, canvas: Canvas, tick: int) -> None:
     y = put_wrapped(canvas, 2, y, f"{SPINNER[tick % len(SPINNER)]} {lan.status}", "class:title",
                     indent=2, rows=3) + 1
     if lan.address:
-        y = put_wrapped(canvas, 2, y, "Others join from the lobby, or with `lanomino join` and:",
-                        "class:dim")
+        y = put_wrapped(canvas, 2, y, f"Others join from the lobby, or with `{command('join')}` "
+                        "and:", "class:dim")
         y = _address(canvas, y, lan.short_address or lan.address, "class:key")
         y = put_wrapped(canvas, 2, y, f"host fingerprint {lan.fingerprint} (their screen shows "
                         "it too)", "class:dim")

@@ -68,7 +68,7 @@ def test_a_line_mode_host_seats_a_bot(tmp_path: Path) -> None:
                      "--data-dir", str(tmp_path / "hal"), *TIMING])
     bot: subprocess.Popen[str] | None = None
     try:
-        opened = pipe.until(r"Others join it with: lanomino join ")
+        opened = pipe.until(r"Others join it with: .*lanomino join ")
         address = opened.rsplit(" ", 1)[1]
         bot = subprocess.Popen([*LANOMINO, "bot", address, "--json", "--level", "greedy",
                                 "--player", "Bo", "--data-dir", str(tmp_path / "bo"), *TIMING],
