@@ -27,6 +27,8 @@ def test_the_host_form_serves_on_the_address_chosen(tmp_path: Path) -> None:
         wait_for(tmux, "Host a table on the LAN")
         time.sleep(1.0)  # (the machine's addresses are found off the screen's way)
         tmux.keys("t")
+        wait_for(tmux, "What should the other players call you?")  # (asked once: a fresh home)
+        tmux.keys("Enter")
         form = wait_for(tmux, "Serve on")
         assert "‹ every interface ›" in form, form
         tmux.keys("Up", "Up", "Left")  # the row above Escrow; back from the first choice

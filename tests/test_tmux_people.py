@@ -190,3 +190,52 @@ def test_a_player_who_takes_the_table_over_is_shown_where_others_join_it(tmp_pat
         address = re.search(r"127\.0\.0\.1:(\d+)/", flat)
         assert address is not None and int(address.group(1)) != port, shown
         assert "hostfingerprint" in flat, shown
+
+
+def test_the_name_is_asked_once_at_the_first_lan_table_and_kept(tmp_path: Path) -> None:
+    """Item 6: a fresh home asks for the name others will see when the player first goes to the
+    LAN (not for a game against the computer), offering the account's name; then it is kept."""
+    play = f"cd {ROOT} && {sys.executable} -m lanomino play --data-dir {tmp_path}"
+    tmux = Tmux()
+    try:
+        tmux("new-session", "-d", "-x", "80", "-y", "24", "-s", "play", f"{play}; sleep 30")
+        tmux.path = tmux("display-message", "-p", "#{socket_path}").strip()
+        wait_for(tmux, "Host a table on the LAN", 20)
+        tmux.keys("t")
+        asked = wait_for(tmux, "What should the other players call you?", 10)
+        assert "Your name" in asked and "You_" not in asked, asked
+        tmux.keys("A", "n", "a", "Enter")
+        wait_for(tmux, "Open the table", 10)  # (on to the host form)
+        tmux.keys("Escape")
+        wait_for(tmux, "Host a table on the LAN", 10)
+        tmux.keys("q")
+        tmux("respawn-pane", "-k", "-t", "play", f"{play}; sleep 30")
+        wait_for(tmux, "Host a table on the LAN", 20)
+        tmux.keys("s")
+        kept = wait_for(tmux, "Your name", 10)
+        assert "Ana" in kept, kept
+        tmux.keys("Escape", "t")
+        form = wait_for(tmux, "Open the table", 10)
+        assert "What should the other players call you?" not in form
+    finally:
+        tmux.kill()
+
+
+def test_two_players_of_one_name_sit_as_distinct_names(tmp_path: Path) -> None:
+    """Item 6: a bot called Zed sits down first; the client, also Zed, sits as "Zed 2"."""
+    host = _headless_host(tmp_path, "--seats", "3")
+    tmux = Tmux()
+    bot: Popen[str] | None = None
+    try:
+        assert host.stdout is not None
+        listening = json.loads(host.stdout.readline())
+        bot = _lanomino(tmp_path, "bot", "bot", listening["address"], "--player", "Zed", "--json",
+                        "--delay", "0.3")
+        assert bot.stdout is not None and json.loads(bot.stdout.readline())["seat"] == 1
+        _join(tmux, tmp_path, listening["port"], listening["fingerprint"])
+        table = wait_for(tmux, "Your hand · Zed 2", 30)
+        assert " Zed " in table.replace("Zed 2", ""), table  # (the other Zed, by its own name)
+    finally:
+        _stop(host, tmux)
+        if bot is not None:
+            _others(bot)

@@ -116,6 +116,7 @@ def _run(how: Launch, store: Store, player_id: str, net: NetOptions) -> int:
                                    **({"pause_s": how.pause} if how.pause is not None else {}),
                                    **({"name": how.player} if how.player else {})})
     ui = UiState(settings=settings, levels=bot_names(), has_saved_game=store.has_saved_game())
+    ui.first_start = "name" not in stored and not how.player  # (asked at the first LAN table)
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lanomino-store")
     writer.submit(_find_addresses, ui)  # (off the screen's way: the network code is slow to load)
     controller = Controller(ui, store, writer, how.seed, player_id, net=net)

@@ -18,7 +18,7 @@ from lanomino.client.lan import LanTable
 from lanomino.client.rematch import HOLD_S
 from lanomino.client.seam import Browser, Frontend, TableNode
 from lanomino.ui.lan import HostTable, JoinTable, TableInfo
-from lanomino.ui.state import UiState
+from lanomino.ui.state import UiState, account_name
 
 if TYPE_CHECKING:
     from lanomino.discovery.zeroconf_adapter import SeenTable
@@ -124,17 +124,9 @@ class Lobby:
 
 
 def player_name(ui: UiState) -> str:
-    """The name others see: Settings' name, or the login name while that is still "You"."""
+    """The name others see: Settings' name (the account's name in place of an old "You")."""
     name = ui.settings.name
-    if name != "You":
-        return name
-    import getpass
-
-    try:
-        login = "".join(ch for ch in getpass.getuser() if ch.isprintable())[:16]
-    except (OSError, KeyError):
-        login = ""
-    return login.capitalize() if login and login != "root" else "Player"
+    return account_name() if name.casefold() == "you" else name
 
 
 def join_table(ui: UiState, frontend: Frontend, options: NetOptions, intent: JoinTable,

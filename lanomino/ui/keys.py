@@ -40,6 +40,7 @@ from lanomino.ui.state import (
     Submit,
     UiState,
     UndoMove,
+    account_name,
     cancel,
     clean_name,
     confirm,
@@ -109,7 +110,9 @@ def activate_menu(ui: UiState, index: int, intents: Intents) -> None:
     ui.menu_index = index
     ui.notice = ""
     action = items[index][2]
-    if action == "play":
+    if action in ("host", "join") and ui.first_start:  # others will see the name: ask once
+        ui.name_then, ui.screen, ui.settings_row = action, Screen.SETTINGS, 0
+    elif action == "play":
         open_setup(ui)
     elif action == "continue":
         intents(ContinueSaved())
@@ -259,20 +262,28 @@ def _load_settings(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
 
     @kb.add("<any>", filter=on_name)
     def _(event: KeyPressEvent) -> None:
-        text = clean_name(ui.settings.name + event.data)
-        ui.settings = replace(ui.settings, name=text)
+        asked = ui.name_then and ui.first_start  # (the account's name offered: typing replaces it)
+        text = clean_name(("" if asked else ui.settings.name) + event.data)
+        ui.settings, ui.first_start = replace(ui.settings, name=text), False
 
     @kb.add("backspace", filter=on_name)
     def _(event: KeyPressEvent) -> None:
-        ui.settings = replace(ui.settings, name=ui.settings.name[:-1])
+        asked = ui.name_then and ui.first_start
+        ui.settings = replace(ui.settings, name="" if asked else ui.settings.name[:-1])
+        ui.first_start = False
 
     @kb.add("enter", filter=on)
     @kb.add("escape", filter=on)
     def _(event: KeyPressEvent) -> None:
         if not clean_name(ui.settings.name):
-            ui.settings = replace(ui.settings, name="You")
+            ui.settings = replace(ui.settings, name=account_name())
+        ui.first_start = False
         intents(SaveSettings(ui.settings))
-        ui.screen = Screen.MENU
+        ui.screen, then, ui.name_then = Screen.MENU, ui.name_then, ""
+        if then == "host":
+            open_host_form(ui)
+        elif then == "join":
+            intents(OpenLobby())
 
 
 # ----- help --------------------------------------------------------------------------------------

@@ -148,6 +148,9 @@ def draw_settings(ui: UiState, canvas: Canvas) -> None:
         editing = key == "name" and i == ui.settings_row
         canvas.put(col + 4, 2 + i, f"{text}_" if editing else f"‹ {text} ›", style)
     put_wrapped(canvas, 2, 11, "Type to change your name; Backspace deletes.", "class:dim")
+    if ui.name_then:  # (asked once, at the first LAN table: the name is kept from now on)
+        put_wrapped(canvas, 2, 13, "What should the other players call you? Type your name "
+                    "and press Enter; you can change it here later.", "class:title")
     footer(canvas, "↑/↓ choose · ←/→ change · Esc or Enter save and go back · ? help")
 
 

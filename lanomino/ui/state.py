@@ -179,11 +179,21 @@ class Settings:
         pause = data.get("pause_s")
         if isinstance(pause, int | float) and not isinstance(pause, bool) and 0 <= pause <= 5:
             kw["pause_s"] = float(pause)
-        if "name" in kw:
-            kw["name"] = clean_name(kw["name"]) or base.name
+        kw["name"] = clean_name(kw.get("name", "")) or account_name()
         if kw.get("preset") not in PRESETS:
             kw.pop("preset", None)
         return replace(base, **kw)
+
+
+def account_name() -> str:
+    """The name a player gets until they choose one: their account's ("Player" for root)."""
+    import getpass
+
+    try:
+        login = clean_name(getpass.getuser())
+    except (OSError, KeyError):
+        login = ""
+    return login.capitalize() if login and login != "root" else "Player"
 
 
 def clean_name(text: str) -> str:
@@ -213,6 +223,8 @@ class UiState:
     has_saved_game: bool = False
     setup: SetupForm = field(default_factory=SetupForm)
     settings_row: int = 0
+    first_start: bool = False  # no name was ever saved: asked for at the first LAN table
+    name_then: str = ""  # the menu action (host, join) waiting while the name is asked for
     help_scroll: int = 0
     help_preset: str = ""  # the rules Help shows away from a table ("" : the new-game form's)
     # the table

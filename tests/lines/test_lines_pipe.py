@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from lanomino.ui.state import account_name
+
 sys.path.insert(0, str(Path(__file__).parent))
 from linekit import LANOMINO, ROOT, LinePipe, logged_record, play_match  # noqa: E402
 
@@ -142,14 +144,16 @@ def test_history_replay_rules_and_settings(finished: tuple[Path, list[str]]) -> 
         pipe.send("history")
         assert pipe.read() == "1 match logged, newest first:"
         row = pipe.read() or ""
-        assert row.startswith("Match 1, ") and "You, Ana and Ben" in row and "replays" in row
+        me = account_name()  # (the name a player has until they choose one)
+        assert row.startswith("Match 1, ") and f"{me}, Ana and Ben" in row and "replays" in row
         pipe.send("replay 1")
         pipe.until(r"^Match #1")
         assert re.fullmatch(r"Hand 1 of \d+, move 0 of \d+\.", pipe.read() or "")
         first_play = next(s for s in said if re.match(r"\w+ opened with ", s))
         pipe.send("next")
         pipe.until(r"move 1 of")
-        assert pipe.read() == first_play  # the replay says the move the game said
+        # the replay says the move the game said (by the player's name, where the game said you)
+        assert pipe.read() == re.sub(r"^You ", f"{me} ", first_play)
         pipe.send("stop")
         pipe.until("Type new to play the computer")
         pipe.send("rules allfives")

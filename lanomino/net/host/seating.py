@@ -30,6 +30,7 @@ from lanomino.net.session_base import (
 )
 from lanomino.net.throttle import GuessThrottle
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import MAX_NAME
 from lanomino.net.wire.schemas import build
 
 MAX_PENDING = 256  # challenged joiners kept: a flood of hellos (2 a second per connection) cycles
@@ -150,7 +151,7 @@ class Seating:
             if number is None or t.phase is not Phase.LOBBY or p.table != t.table:
                 self.refuse_join(sender.route, "full", "every seat at this table is taken")
                 return None
-            seat = Seat(number, p.name, "human", p.identity)
+            seat = Seat(number, self._distinct(p.name), "human", p.identity)
             t.seats[number] = seat
         if seat.curve is not None:
             t.by_curve.pop(seat.curve, None)
@@ -164,6 +165,16 @@ class Seating:
         t.events.append(SeatTaken(seat.seat, seat.name, seat.kind, rejoined))
         t.broadcast_roster()
         return seat, rejoined
+
+    def _distinct(self, name: str) -> str:
+        """``name``, numbered when another seat has it: two people both called Ana sit as Ana
+        and Ana 2, on every screen and in the transcript."""
+        taken = {s.name.casefold() for s in self.t.seats if s is not None}
+        unique, n = name, 1
+        while unique.casefold() in taken:
+            n += 1
+            unique = f"{name[:MAX_NAME - len(str(n)) - 1]} {n}"
+        return unique
 
     def _throttled(self, sender: Sender, identity: bytes) -> bool:
         """At a table with a passphrase, refuse (``throttled``) an answer that could not be checked
