@@ -26,6 +26,7 @@ HOT_MODULES = [
     "lanomino/engine/dealing.py",
     "lanomino/engine/state.py",
     "lanomino/engine/legal.py",
+    "lanomino/engine/moves.py",
     "lanomino/engine/play.py",
     "lanomino/engine/observe.py",
     "lanomino/botmatch.py",

@@ -38,8 +38,8 @@ from lanomino.engine import (
     start_hand,
 )
 from lanomino.engine.dealing import deal_for
+from lanomino.engine.moves import draw_refusal, pass_refusal
 from lanomino.engine.opening import opener_is_public
-from lanomino.engine.play import draw_refusal, pass_refusal
 from lanomino.engine.public import Claim, PublicHand, public_opener
 from lanomino.engine.tiles import tiles_in
 

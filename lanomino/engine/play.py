@@ -2,7 +2,9 @@
 
 ``apply`` checks an action against what ``legal_actions`` (legal.py) allows, from the same tables,
 and returns the events it caused. The hot path, a play on a two-ended line, is kept flat and
-table-driven (scripts/bench_engine.py measures it).
+table-driven (scripts/bench_engine.py measures it). Off it, a move's public part (the line, the
+turn, the boneyard's count, the seats, and the refusals public facts decide) is moves.py's, which
+the public view (public.py) runs too; here are the checks that need the hands and the hand's end.
 """
 
 from __future__ import annotations
@@ -15,13 +17,22 @@ from lanomino.engine.events import (
     Event,
     HandEnd,
     Passed,
-    PointsScored,
-    Resigned,
     TileDrawn,
     TilePlayed,
 )
-from lanomino.engine.legal import can_resign, fitting_ends
 from lanomino.engine.line import CLOSED
+from lanomino.engine.moves import (
+    check_resign,
+    check_turn,
+    draw_refusal,
+    lay,
+    leave,
+    pass_refusal,
+    reaches_target,
+    record_pass,
+    score_fives,
+    take_from_boneyard,
+)
 from lanomino.engine.scoring import end_of_hand, end_of_match
 from lanomino.engine.state import GameState, Phase
 from lanomino.engine.tiles import NUMBERS, OTHER, TILES, WITH, Tile, tiles_in
@@ -140,20 +151,6 @@ def apply(state: GameState, seat: int, action: Action) -> list[Event]:
     return _pass(state, seat)
 
 
-def check_turn(state: GameState, seat: int, action: Action) -> None:
-    """Raises IllegalActionError unless ``action`` is a play, draw or pass and it is ``seat``'s
-    turn in a hand in play (public facts: the public view checks a move with it too)."""
-    kind = type(action)
-    if kind is not Play and kind is not Draw and kind is not Pass:
-        raise IllegalActionError(f"not an action: {action!r}")
-    if state.phase is not _PLAY:
-        raise IllegalActionError(f"{seat_name(seat)} may not {action}: no hand is in play")
-    if seat != state.turn:
-        raise IllegalActionError(
-            f"{seat_name(seat)} may not {action}: it is {seat_name(state.turn)}'s turn"
-        )
-
-
 def _why_not_stuck(state: GameState, seat: int) -> str | None:
     fits = state.hands[seat] & state.fitting_mask()
     if not fits:
@@ -191,53 +188,6 @@ def _play(state: GameState, seat: int, action: Play) -> list[Event]:
     return [played]
 
 
-def lay(state: GameState, seat: int, action: Play) -> TilePlayed:
-    """Lay ``action``'s tile on the line for ``seat``: the rules of the line (the lead, which
-    end, whether it matches), from public facts alone. Whether the tile is the seat's is the
-    caller's check (its hand, or the locked deck's proof). Returns the event (not yet in the
-    history). Raises IllegalActionError, the line unchanged."""
-    tile = action.tile
-    line = state.line
-    if line.tiles == 0:
-        return _lead(state, seat, action)
-    end = action.end
-    if end is None:
-        end = _resolve_end(state, seat, tile, None)
-    ends = line.ends
-    number = ends[end]
-    exposed = OTHER[tile.index][number] if number != CLOSED else -1
-    if exposed < 0:
-        _refuse_end(state, seat, tile, end)
-    spun = False
-    if line.fives:
-        exposed, spun = line.place(tile, end)
-    else:  # a two-ended line: only the end and the count change (Line.snapshot relies on it)
-        ends[end] = exposed
-        line.tiles += 1
-    return TilePlayed(seat, tile, end, False, exposed, spun)
-
-
-def _lead(state: GameState, seat: int, action: Play) -> TilePlayed:
-    tile = action.tile
-    must = state.must_lead
-    if must is not None and tile is not must and tile != must:
-        raise IllegalActionError(
-            f"{seat_name(seat)} may not lead {tile}: this hand must be opened with {must}"
-        )
-    high_on = action.end or End.LEFT
-    if high_on not in (End.LEFT, End.RIGHT):
-        raise IllegalActionError(
-            f"{seat_name(seat)} may not lead {tile} {high_on}: the first tile lies left-right"
-        )
-    line = state.line
-    exposed = line.place_first(tile, high_on)
-    state.must_lead = None
-    played: TilePlayed = _new_tuple(
-        TilePlayed, (seat, tile, high_on, True, exposed, line.spinner is not None)
-    )
-    return played
-
-
 def _after_fives_play(state: GameState, seat: int, played: TilePlayed) -> list[Event]:
     events: list[Event] = [played]
     scored = score_fives(state, seat)
@@ -249,54 +199,6 @@ def _after_fives_play(state: GameState, seat: int, played: TilePlayed) -> list[E
         return events + _finish_hand(state, _DOMINO, seat)
     state.turn = state.next_seat[seat]
     return events + _maybe_blocked(state)
-
-
-def score_fives(state: GameState, seat: int) -> PointsScored | None:
-    """All Fives, after ``seat`` played: the points the ends now count, added to its side's
-    scores and the history (None: the count is no multiple of 5)."""
-    count = state.line.fives_count()
-    if not count or count % 5:
-        return None
-    side = state.side_of(seat)
-    scored = PointsScored(side, count, "fives")
-    state.scores[side] += count
-    state.hand_points[side] += count
-    state.history.append(scored)
-    return scored
-
-
-def reaches_target(state: GameState, side: int) -> bool:
-    """Whether ``side``'s score ends the hand (All Fives: a target reached during play)."""
-    return bool(state.rules.target) and state.scores[side] >= state.rules.target
-
-
-def _refuse_end(state: GameState, seat: int, tile: Tile, end: End) -> None:
-    n = state.line.ends[end]
-    if n == CLOSED:
-        raise IllegalActionError(
-            f"{seat_name(seat)} may not play {tile} {end}: that end is not open"
-        )
-    raise IllegalActionError(
-        f"{seat_name(seat)} may not play {tile} {end}: it does not match the {n}"
-    )
-
-
-def _resolve_end(state: GameState, seat: int, tile: Tile, end: End | None) -> End:
-    line = state.line
-    if end is not None:
-        if not tile.has(line.ends[end]):
-            _refuse_end(state, seat, tile, end)
-        return end
-    places = fitting_ends(state, tile)
-    if not places:
-        showing = " or ".join(str(n) for n in line.open_numbers())
-        raise IllegalActionError(
-            f"{seat_name(seat)} may not play {tile}: it does not match the {showing}"
-        )
-    if len(places) > 1:
-        fits = " and ".join(str(p) for p in places)
-        raise IllegalActionError(f"{seat_name(seat)} must say where {tile} goes: it fits {fits}")
-    return places[0]
 
 
 def _draw(state: GameState, seat: int) -> list[Event]:
@@ -312,29 +214,6 @@ def _draw(state: GameState, seat: int) -> list[Event]:
     return [drawn, *_maybe_blocked(state)]
 
 
-def draw_refusal(state: GameState, seat: int) -> str | None:
-    """Why ``seat`` may not draw now, from public facts (None: it may, unless the rules forbid
-    drawing with a tile that fits, which only its hand can tell)."""
-    if not state.rules.draws:
-        return "nobody draws in this game"
-    if not state.can_draw():
-        left = state.boneyard_left()
-        if left == 0:
-            return "the boneyard is empty"
-        return f"the last {left} tiles stay in the boneyard"
-    if state.line.tiles == 0:
-        return "the hand has not been opened"
-    return None
-
-
-def take_from_boneyard(state: GameState) -> Tile:
-    """The boneyard's next tile, taken (the seat's hand is the caller's)."""
-    tile = state.boneyard[state.drawn]
-    state.drawn += 1
-    state.drawable -= 1
-    return tile
-
-
 def _pass(state: GameState, seat: int) -> list[Event]:
     # A tile that fits is the first reason given, before the boneyard's.
     why = _why_not_stuck(state, seat) or pass_refusal(state)
@@ -343,34 +222,10 @@ def _pass(state: GameState, seat: int) -> list[Event]:
     return [record_pass(state, seat), *_maybe_blocked(state)]
 
 
-def pass_refusal(state: GameState) -> str | None:
-    """Why no seat may pass now, from public facts (None: a seat with no tile that fits may)."""
-    if state.line.tiles == 0:
-        return "the hand has not been opened"
-    if state.can_draw():
-        return "the boneyard has tiles to draw"
-    return None
-
-
-def record_pass(state: GameState, seat: int) -> Passed:
-    """``seat`` passes: the event, in the history, and the turn moves on."""
-    passed = Passed(seat, state.line.open_numbers())
-    state.history.append(passed)
-    state.turn = state.next_seat[seat]
-    return passed
-
-
 def _maybe_blocked(state: GameState) -> list[Event]:
     if state.is_blocked():
         return _finish_hand(state, _BLOCKED, None)
     return []
-
-
-def check_resign(state: GameState, seat: int) -> None:
-    """Raises IllegalActionError unless ``seat`` may resign now (``can_resign``)."""
-    if not can_resign(state, seat):
-        why = "the match is over" if state.phase is Phase.OVER else "that seat is not in the match"
-        raise IllegalActionError(f"{seat_name(seat)} may not resign: {why}")
 
 
 def _resign(state: GameState, seat: int) -> list[Event]:
@@ -386,30 +241,6 @@ def _resign(state: GameState, seat: int) -> list[Event]:
     if state.phase is Phase.PLAY:
         events += _maybe_blocked(state)
     return events
-
-
-def leave(state: GameState, seat: int) -> tuple[Resigned, int | None]:
-    """``seat`` leaves the match (``can_resign`` checked): the event, in the history, and the
-    side that wins by it when one side is left (a partnership concedes as a team), else None.
-    With no winner and a hand in play, the turn and the lead pass on."""
-    state.active[seat] = False
-    state.next_seat = [state.next_active(s) for s in range(state.players)]
-    state.departed.append(seat)
-    state.hands[seat] = 0
-    event = Resigned(seat)
-    state.history.append(event)
-    remaining_sides = {state.side_of(s) for s in range(state.players) if state.active[s]}
-    if state.rules.partnership or len(remaining_sides) == 1:
-        # The last side standing wins the match (a partnership concedes as a team).
-        return event, state.side_of(seat) ^ 1 if state.rules.partnership else remaining_sides.pop()
-    if state.phase is Phase.PLAY:
-        if state.turn == seat:
-            state.turn = state.next_active(seat)
-        if state.line.tiles == 0 and state.opener == seat:
-            # The opener left before leading: the next seat opens, with any tile.
-            state.opener = state.turn
-            state.must_lead = None
-    return event, None
 
 
 def _finish_hand(

@@ -11,9 +11,9 @@ own functions keep its public fields: ``lay`` checks and lays a tile on the line
 and ``reaches_target`` count All Fives, ``record_pass``, ``take_from_boneyard`` and ``leave``
 move the turn, the boneyard and the seats, ``check_turn``, ``draw_refusal``, ``pass_refusal``
 and ``check_resign`` give the public refusals in the engine's words. The core's hands are empty
-and its boneyard is a stand-in of the right length: none of those functions reads them. A seat
-asks ``legal_for`` with its own tiles: the engine's ``legal_actions`` on a copy that holds them
-(as ``net/view.py`` does for a peer).
+and its boneyard is a stand-in of the right length (only its length counts): nothing the view
+says depends on them. A seat asks ``legal_for`` with its own tiles: the engine's
+``legal_actions`` on a copy that holds them (as ``net/view.py`` does for a peer).
 
 What needs the hidden hands is decided differently, or later:
 
@@ -40,8 +40,7 @@ from lanomino.engine.errors import IllegalActionError, seat_name
 from lanomino.engine.events import Event, HandEnd, HandStarted, Passed, Resigned, TileDrawn
 from lanomino.engine.legal import legal_actions
 from lanomino.engine.line import Line
-from lanomino.engine.opening import choose_opener, opener_is_public
-from lanomino.engine.play import (
+from lanomino.engine.moves import (
     check_resign,
     check_turn,
     draw_refusal,
@@ -53,6 +52,7 @@ from lanomino.engine.play import (
     score_fives,
     take_from_boneyard,
 )
+from lanomino.engine.opening import choose_opener, opener_is_public
 from lanomino.engine.state import GameState, Phase, clear_hand, open_hand
 from lanomino.engine.tiles import TILES, Tile
 
