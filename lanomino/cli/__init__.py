@@ -19,7 +19,7 @@ import lanomino
 from lanomino import __version__
 from lanomino.cli.errors import CliError
 from lanomino.client import ClientError
-from lanomino.client.launch import LOG_NOTE
+from lanomino.client.logfile import LOG_NOTE
 
 # (name, module, one-line help). Order is the order shown by --help.
 COMMANDS: tuple[tuple[str, str, str], ...] = (

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lanomino.client import ClientError
+from lanomino.client.logfile import LOG_NAME, log_to_file, stderr_to_log
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -56,51 +54,6 @@ def launch(how: Launch, **net: Any) -> int:
             return _run(how, store, local_player_id(store, folder), NetOptions(folder, **net))
     finally:
         store.close()
-
-
-LOG_NAME = "lanomino.log"
-LOG_NOTE = (f"While the client is open its log goes to {LOG_NAME} in the data directory "
-            "(--data-dir, else $LANOMINO_DATA_DIR, $XDG_DATA_HOME/lanomino or "
-            "~/.local/share/lanomino), never to the screen; LANOMINO_LOG=DEBUG logs more.")
-
-
-@contextmanager
-def log_to_file(path: Path) -> Iterator[None]:
-    """Everything logged (and every Python warning) goes to ``path`` while the client is open,
-    never to the terminal, which belongs to the UI: Python's last-resort handler would write
-    warnings over the full screen. The file keeps about the last 2 MB."""
-    import logging
-    import os
-    from logging.handlers import RotatingFileHandler
-
-    root = logging.getLogger()
-    handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=1, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    level = root.level
-    root.addHandler(handler)
-    root.setLevel(os.environ.get("LANOMINO_LOG", "INFO").upper())
-    logging.captureWarnings(True)
-    try:
-        yield
-    finally:
-        logging.captureWarnings(False)
-        root.removeHandler(handler)
-        root.setLevel(level)
-        handler.close()
-
-
-@contextmanager
-def stderr_to_log(path: Path) -> Iterator[None]:
-    """What would be written to ``sys.stderr`` (a thread's traceback, say) goes to the log file
-    while the full screen is up."""
-    import sys
-
-    with open(path, "a", encoding="utf-8", buffering=1) as log:
-        saved, sys.stderr = sys.stderr, log
-        try:
-            yield
-        finally:
-            sys.stderr = saved
 
 
 def _run(how: Launch, store: Store, player_id: str, net: NetOptions) -> int:
