@@ -217,7 +217,7 @@ class ReplayView:
 def draw_replay(view: ReplayView, canvas: Canvas, colour: bool) -> None:
     f = view.frame()
     w, h = canvas.width, canvas.height
-    moves = len(view.hands[view.hand]) - 1
+    moves = view.hands[view.hand][-1].move  # (a re-shuffled hand's frames start past move 0)
     where = f"hand {view.hand + 1}/{len(view.hands)} · move {f.move}/{moves}"
     header(canvas, f"{view.title} · {where}"
          f" · boneyard {f.boneyard}", "q quit")

@@ -19,6 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 
 from lanomino.client.replay import RESHUFFLED, document_view  # noqa: E402
 from lanomino.store import PlayLog, open_store  # noqa: E402
+from lanomino.ui.history import draw_replay  # noqa: E402
+from lanomino.ui.render import Canvas  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,6 +51,11 @@ def test_the_viewer_steps_through_every_hand(match: dict[str, Any]) -> None:
     assert frames[0].text == (RESHUFFLED,) and frames[0].move == hand["reshuffled"]["at"]
     assert len(frames) == 1 + len(hand["moves"]) - hand["reshuffled"]["at"]
     assert list(view.hands[-1][-1].scores) == match["end"]["scores"]
+    view.hand = _reshuffled(match) - 1
+    canvas = Canvas(80, 24)
+    draw_replay(view, canvas, False)
+    at, moves = hand["reshuffled"]["at"], len(hand["moves"])
+    assert f"move {at}/{moves}" in canvas.text().splitlines()[0]
 
 
 def test_history_counts_every_hand_and_replay_tells_them_all(match: dict[str, Any],
