@@ -113,7 +113,10 @@ def _load_lobby(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
 
     @kb.add("escape", filter=entering)
     def _(event: KeyPressEvent) -> None:
+        direct = not ui.lobby.searching and not ui.lobby.tables  # (a join by address: no list)
         ui.lobby.entry, ui.lobby.text, ui.lobby.target, ui.lobby.message = "", "", None, ""
+        if direct:
+            intents(CloseLobby())  # back to the menu, not to a lobby that never looked
 
 
 def _load_host_form(kb: KeyBindings, ui: UiState, intents: Intents) -> None:

@@ -19,6 +19,7 @@ from lanomino.ui.lan import (
     OpenLobby,
     SeatInfo,
     TableInfo,
+    ask_passphrase,
 )
 from lanomino.ui.screens import render_screen
 from lanomino.ui.state import LeaveTable, Screen, Settings, UiState
@@ -264,3 +265,15 @@ def test_lobby_shows_tables_as_they_appear_change_and_vanish(tmp_path: Path) -> 
 
     asyncio.run(main())
     assert redraws
+
+
+def test_a_table_joined_by_address_asks_its_passphrase_on_its_own_screen() -> None:
+    """Issue 30 item 14: no lobby list, no search; Esc goes back to the menu."""
+    ui = UiState(screen=Screen.LOBBY)
+    ask_passphrase(ui.lobby, JoinTable(ADDRESS, None, "Den"), "this table needs a passphrase")
+    text = screen(ui)
+    assert text.startswith(" Join Den ") and "Passphrase: _" in text, text
+    assert "searching" not in text and "Join by address" not in text, text
+    assert run_keys(ui, [*"sesame", "\r"]) == [JoinTable(ADDRESS, "sesame", "Den")]
+    ask_passphrase(ui.lobby, JoinTable(ADDRESS, None, "Den"), "wrong passphrase: try again")
+    assert run_keys(ui, [ESC]) == [CloseLobby()]
