@@ -377,6 +377,8 @@ class LanTable:
         if ui.screen is Screen.WAITING:
             ui.screen = Screen.TABLE
         self._roster()  # whoever sat down since (a peer hears of them only in the roster)
+        if ui.lan is not None and ui.lan.arrived_after is None:
+            ui.lan.arrived_after = len(obs.results)  # (their logs went by before this terminal)
         on_new_observation(ui, obs)
         if self.new_host is not None and self.role == "peer":  # its snapshot: play goes on
             self._follow_new_host(self.new_host)

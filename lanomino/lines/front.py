@@ -139,7 +139,11 @@ class LineFront:
         ahead from a file may be taken); a seat that resigned may always type."""
         obs = self.ui.obs
         return (self.menus.replaying() or obs is None or obs.phase != "play" or obs.is_my_turn
-                or self.ui.resigned)
+                or self.ui.resigned or self._watching())
+
+    def _watching(self) -> bool:
+        """This reader watches a LAN table: it never moves, so every line is answered at once."""
+        return self.ui.lan is not None and self.ui.lan.watching
 
     def menu_line(self) -> str:
         return MENU_LINE.format(saved="continue to resume the saved match, "
@@ -192,6 +196,9 @@ class LineFront:
         return True
 
     def _obs(self) -> Observation:
+        if self.ui.obs is None and self.ui.lan is not None:
+            raise CommandError("The first hand has not been dealt yet: the table waits for "
+                               "its players.")
         if self.ui.obs is None:
             raise CommandError("There is no game yet. " + self.menu_line())
         return self.ui.obs
@@ -221,6 +228,8 @@ class LineFront:
     # ----- moves ----------------------------------------------------------------------------
 
     def _my_turn(self) -> tuple[Observation, Voice]:
+        if self._watching():
+            raise CommandError("You are watching: you have no seat to move from.")
         obs = self._obs()
         voice = self.narrator.voice(obs, self.ui.names)
         check_turn(obs, voice, local=self.ui.lan is None)

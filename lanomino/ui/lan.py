@@ -267,6 +267,7 @@ class LanView:
     roster: list[SeatInfo] = field(default_factory=list)
     status: str = "connecting…"
     verified: dict[int, tuple[bool, str]] = field(default_factory=dict)  # hand -> (ok, detail)
+    arrived_after: int | None = None  # hands already over when this terminal first saw the table
     closed: str = ""  # why the table went away (empty while it is there)
     over: bool = False
     ended: str = ""  # how the match ended when no closing statement came ("the host left …")

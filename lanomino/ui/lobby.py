@@ -189,6 +189,8 @@ def _address(canvas: Canvas, y: int, address: str, style: str) -> int:
 def verification_line(lan: LanView, hand: int) -> tuple[str, str]:
     """(text, style) saying whether the hand's deal verified."""
     result = lan.verified.get(hand)
+    if result is None and lan.arrived_after is not None and hand <= lan.arrived_after:
+        return "Deal check: not checked here (the hand ended before you arrived)", "class:dim"
     if result is None:
         return "Deal check: checking…", "class:dim"
     ok, detail = result

@@ -98,6 +98,16 @@ class LinePipe:
             self.proc.wait(timeout=10)
 
 
+def stop_all(pipe: LinePipe | None, procs: list[subprocess.Popen[str]]) -> None:
+    """Kill what a test started and is still running: the line-mode pipe and other processes."""
+    if pipe is not None:
+        pipe.kill()
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def logged_record(data: Path) -> dict[str, object]:
     history = subprocess.run([*LANOMINO, "history", "--json", "--data-dir", str(data)], cwd=ROOT,
                              capture_output=True, text=True, timeout=60, check=True)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from linekit import LANOMINO, ROOT, LinePipe, logged_record, play_match  # noqa: E402
+from linekit import LANOMINO, ROOT, LinePipe, logged_record, play_match, stop_all  # noqa: E402
 
 TIMING = ["--heartbeat", "0.3", "--grace", "5"]
 OVER = r"^The match is over: "
@@ -123,12 +123,7 @@ def test_a_line_mode_player_hears_the_host_change_and_plays_on(tmp_path: Path) -
         pipe.send("quit")
         assert pipe.finish() == 0, pipe.stderr()
     finally:
-        if pipe is not None:
-            pipe.kill()
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        stop_all(pipe, procs)
 
 
 def test_joining_by_bare_address_asks_first_and_yes_sits_down(tmp_path: Path) -> None:

@@ -72,3 +72,26 @@ def test_the_waiting_room_says_how_many_watch() -> None:
     assert lan.waiting_line() == "waiting for players (0/2)"
     lan.watchers = 2
     assert lan.waiting_line() == "waiting for players (0/2) · 2 watching"
+
+
+def test_a_watcher_arriving_between_hands_is_not_told_the_last_hand_is_being_checked() -> None:
+    """Issue 30 item 11: the hands over before a watcher arrived were never sent it to check:
+    their summary says so instead of "Deal check: checking…" for ever."""
+    from lanomino.client.lan import LanTable
+    from lanomino.client.seam import Headless
+    from lanomino.net.session import ObservationChanged
+
+    t = Table(Rules.preset("classic", target=500), 2, seed=3)
+    t.run(lambda: t.host.doc is not None and len(t.host.doc["hands"]) >= 1, max_time=120)
+    w = t.add_watcher("ada")
+    t.run(lambda: w.session.observation() is not None, max_time=30)
+    obs = w.session.observation()
+    assert obs is not None and obs.results
+    ui = UiState()
+    table = LanTable(ui, Headless(), lambda: None, "peer", "Kitchen",  # type: ignore[arg-type,return-value]
+                     lambda code, reason: None)
+    table.watch()
+    table._on_event(ObservationChanged(obs))
+    text = screen(ui)
+    assert f"Hand {len(obs.results)} is over" in text, text
+    assert "checking…" not in text and "ended before you arrived" in text, text

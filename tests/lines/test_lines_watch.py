@@ -1,0 +1,55 @@
+"""A line-mode watcher on pipes (issue 30 item 11): it never moves, so every line it types is
+answered at once, even while a hand waits for a slow player; before the first deal and at a move
+it is told it watches, not offered a game against the computer or told whose turn it is."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from linekit import LANOMINO, ROOT, LinePipe, stop_all  # noqa: E402
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_a_line_mode_watcher_is_answered_at_once_while_a_hand_is_stalled(tmp_path: Path) -> None:
+    host = subprocess.Popen(
+        [*LANOMINO, "host", "--headless", "--bind", "127.0.0.1", "--no-announce", "--json",
+         "--data-dir", str(tmp_path / "host"), "--seats", "2", "--set", "target=500"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+    procs: list[subprocess.Popen[str]] = [host]
+    pipe: LinePipe | None = None
+    try:
+        assert host.stdout is not None
+        address = json.loads(host.stdout.readline())["address"]
+        pipe = LinePipe(["watch", address, "--lines", "--data-dir", str(tmp_path / "eve")])
+        pipe.until(r"[Ww]atch")
+        pipe.drain(1.0)
+        pipe.send("board")
+        early = pipe.read(5) or ""
+        assert "not been dealt yet" in early and "computer" not in early, early
+        # a player that thinks for a minute a move: the hand stalls on its turn
+        procs.append(subprocess.Popen(
+            [*LANOMINO, "bot", address, "--player", "Slow", "--delay", "60", "--data-dir",
+             str(tmp_path / "slow")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            text=True, cwd=ROOT))
+        pipe.until(r"Slow")
+        pipe.until(r"^Hand 1: ")
+        pipe.drain(1.0)
+        began = time.monotonic()
+        pipe.send("board")
+        pipe.until(r"Tiles in hand: ", 5)
+        pipe.send("play 1")
+        refused = pipe.until(r"watching|turn", 5)
+        assert refused == "You are watching: you have no seat to move from.", refused
+        pipe.send("quit")
+        assert pipe.finish(10) == 0
+        assert time.monotonic() - began < 10  # (all within the stalled turn)
+    finally:
+        stop_all(pipe, procs)
