@@ -395,7 +395,8 @@ class LineFront:
         passphrase = " ".join(parts[1:]) or None
         if parts and parts[0].isdigit():
             join = self.menus.join_by_number(int(parts[0]), passphrase)
-        elif parts and looks_like_address(parts[0]):
+        elif parts and (looks_like_address(parts[0]) or any(c in parts[0] for c in ":/.")):
+            # (an address, or one mistyped: the client says what is wrong with it)
             join = JoinTable(parts[0], passphrase)
         else:
             raise CommandError("Say join and a table's number from tables, or join HOST:PORT/KEY "

@@ -80,3 +80,19 @@ def test_the_line_mode_takes_the_next_line_as_the_passphrase(table: str, tmp_pat
         assert pipe.finish() == 0, pipe.stderr()
     finally:
         pipe.kill()
+
+
+def test_the_line_mode_says_what_is_wrong_with_an_address(tmp_path: Path) -> None:
+    """Issue 30 item 14: a port that is no number, or none at all, is named, not searched for."""
+    pipe = LinePipe(["play", "--lines", "--data-dir", str(tmp_path)])
+    try:
+        pipe.until("Type new to play")
+        pipe.send("join 127.0.0.1:abc")
+        pipe.until(r"'127\.0\.0\.1:abc': the port must be a number")
+        pipe.send("join 127.0.0.1/abcd1234")
+        pipe.until(r"127\.0\.0\.1 needs the table's port too: HOST:PORT/abcd1234")
+        pipe.send("quit")
+        assert pipe.finish() == 0, pipe.stderr()
+        assert not any("Looking for tables" in line for line in pipe.said)
+    finally:
+        pipe.kill()
