@@ -85,6 +85,7 @@ class LineFront:
         out += self.menus.lobby_news()
         if ui.lan is not None:
             out += lan_news(ui.lan, self.heard)
+            self.narrator.departures = tuple(sorted(ui.lan.departures.items()))
         if ui.message != self.message:  # (before the game's news: "taken back", then the board)
             self.message = ui.message
             said = self.narrator.voice(ui.obs, ui.names).spell(sentence(ui.message)) if (

@@ -29,10 +29,11 @@ from lanomino.lines.say import Voice, join_words, plural
 from lanomino.ui.board import Placed, line_view
 
 
-def voice_for(obs: Observation, names: tuple[str, ...], words: bool, plays: bool = True) -> Voice:
+def voice_for(obs: Observation, names: tuple[str, ...], words: bool, plays: bool = True,
+              departures: tuple[tuple[int, str], ...] = ()) -> Voice:
     seats = names + tuple(f"Seat {s + 1}" for s in range(len(names), obs.players))
     me = obs.seat if plays and obs.seat >= 0 else None  # (seat -1: a watcher, net/watchers.py)
-    return Voice(seats, me, obs.rules, words)
+    return Voice(seats, me, obs.rules, words, departures)
 
 
 def replay_line(events: Sequence[Event], fives: bool) -> Line:
@@ -64,9 +65,10 @@ class Narrator:
         self.line = Line()
         self.mover: int | None = None  # the seat that played last (a score is theirs)
         self.left: list[int] = []  # seats that resigned, in order
+        self.departures: tuple[tuple[int, str], ...] = ()  # (seat, how) at a LAN table
 
     def voice(self, obs: Observation, names: tuple[str, ...]) -> Voice:
-        return voice_for(obs, names, self.words, self.plays)
+        return voice_for(obs, names, self.words, self.plays, self.departures)
 
     def update(self, obs: Observation, names: tuple[str, ...]) -> list[str]:
         """The sentences for what happened since the last observation."""

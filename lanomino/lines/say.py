@@ -42,10 +42,11 @@ class Voice:
     me: int | None = None
     rules: Rules = field(default_factory=Rules.classic)
     words: bool = False
+    departures: tuple[tuple[int, str], ...] = ()  # (seat, how it left) at a LAN table
 
     @property
     def cast(self) -> Cast:
-        return Cast(self.names, self.rules, self.me)
+        return Cast(self.names, self.rules, self.me, departures=self.departures)
 
     # ----- values ---------------------------------------------------------------------------
 
@@ -58,7 +59,8 @@ class Voice:
 
     @property
     def _spoken(self) -> Cast:
-        return Cast(self.names, self.rules, self.me, words=self.words)
+        return Cast(self.names, self.rules, self.me, words=self.words,
+                    departures=self.departures)
 
     def spell(self, text: str) -> str:
         """``text`` with its tiles as words when ``words`` is set."""

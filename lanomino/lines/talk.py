@@ -4,6 +4,8 @@ settings and rules. Plain lines, no columns, no box characters (``plain`` cleans
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,6 +57,7 @@ class LanHeard:
     closed: str = ""
     rematch: str = ""
     table: TableHeard = field(default_factory=lambda: TableHeard())
+    dropped: set[int] = field(default_factory=set)  # seats said to have lost touch
 
 
 @dataclass
@@ -85,6 +88,20 @@ def table_news(heard: TableHeard, watching: int, clock: float | None,
     return out
 
 
+def _lost_touch(lan: LanView, heard: LanHeard) -> list[str]:
+    """A seat that lost touch, at once, with how long it is kept (how it left the match is
+    said with its move: "did not come back")."""
+    names = {r.seat: r.name for r in lan.roster}
+    out = []
+    for seat, until in sorted(lan.dropped.items()):
+        if seat not in heard.dropped:
+            left_s = max(0, math.ceil(until - time.monotonic()))
+            out.append(f"{names.get(seat, f'Seat {seat + 1}')} lost touch: their seat is kept "
+                       f"for {left_s} s.")
+    heard.dropped = set(lan.dropped)
+    return out
+
+
 def lan_news(lan: LanView, heard: LanHeard) -> list[str]:
     """What changed at the table since ``heard`` (which is brought up to date)."""
     out: list[str] = []
@@ -101,6 +118,7 @@ def lan_news(lan: LanView, heard: LanHeard) -> list[str]:
     if roster:
         rows = [(r.seat, r.name, r.away) for r in lan.roster]
         out += table_news(heard.table, lan.watchers, lan.move_clock_s, rows)
+        out += _lost_touch(lan, heard)
     if lan.status and lan.status != heard.status:
         heard.status = lan.status
         out.append(sentence(lan.status))

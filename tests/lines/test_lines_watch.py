@@ -18,11 +18,16 @@ from linekit import LANOMINO, ROOT, LinePipe, stop_all  # noqa: E402
 pytestmark = pytest.mark.timeout(120)
 
 
-def test_a_line_mode_watcher_is_answered_at_once_while_a_hand_is_stalled(tmp_path: Path) -> None:
-    host = subprocess.Popen(
+def _host(data: Path, *more: str) -> subprocess.Popen[str]:
+    """A headless host on 127.0.0.1 playing a long match (to 500)."""
+    return subprocess.Popen(
         [*LANOMINO, "host", "--headless", "--bind", "127.0.0.1", "--no-announce", "--json",
-         "--data-dir", str(tmp_path / "host"), "--seats", "2", "--set", "target=500"],
+         "--data-dir", str(data / "host"), "--set", "target=500", *more],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+
+
+def test_a_line_mode_watcher_is_answered_at_once_while_a_hand_is_stalled(tmp_path: Path) -> None:
+    host = _host(tmp_path, "--seats", "2")
     procs: list[subprocess.Popen[str]] = [host]
     pipe: LinePipe | None = None
     try:
@@ -51,5 +56,31 @@ def test_a_line_mode_watcher_is_answered_at_once_while_a_hand_is_stalled(tmp_pat
         pipe.send("quit")
         assert pipe.finish(10) == 0
         assert time.monotonic() - began < 10  # (all within the stalled turn)
+    finally:
+        stop_all(pipe, procs)
+
+
+def test_the_line_mode_says_a_player_lost_touch_at_once_then_did_not_come_back(
+        tmp_path: Path) -> None:
+    """Issue 30 item 7 in the line mode: at a table of three, Bea is killed (no goodbye)."""
+    timing = ["--grace", "4"]
+    host = _host(tmp_path, "--seats", "3", "--bot-delay", "0.3", *timing)
+    procs: list[subprocess.Popen[str]] = [host]
+    pipe: LinePipe | None = None
+    try:
+        assert host.stdout is not None
+        address = json.loads(host.stdout.readline())["address"]
+        pipe = LinePipe(["join", address, "--lines", "--player", "Zed", "--data-dir",
+                         str(tmp_path / "zed"), *timing])
+        pipe.until(r"^At the table")
+        bea = subprocess.Popen([*LANOMINO, "bot", address, "--player", "Bea", "--delay", "0.3",
+                                "--data-dir", str(tmp_path / "bea")], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+        procs.append(bea)
+        pipe.until(r"^Hand 1: ")
+        bea.kill()
+        lost = pipe.until(r"lost touch", 5)
+        assert lost.startswith("Bea lost touch: their seat is kept for "), lost
+        assert pipe.until(r"^Bea (did not|resigned)", 20) == "Bea did not come back."
     finally:
         stop_all(pipe, procs)
