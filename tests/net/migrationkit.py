@@ -1,7 +1,9 @@
 """A table whose host can crash, freeze or leave, in memory on a fake clock: every machine runs a
 HostSession or a PeerSession and may switch (a peer elected host, a host stepping down). Messages go
-through the real codec; a machine that is down neither sends nor receives; "discovery" tells a
-machine about a live host with a higher term (as the zeroconf announcement would)."""
+through the real codec, and reach a host through its transport's per-connection budget (as
+``HostTransport`` drops what is over it); a machine that is down neither sends nor receives;
+"discovery" tells a machine about a live host with a higher term (as the zeroconf announcement
+would)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from sessionkit import FAST, Table, bot_policy
 
 from lanomino.engine import Action, Observation, Rules
 from lanomino.fair.identity import peer_id
+from lanomino.net.budget import Budgets, Standing
 from lanomino.net.codec import decode_json, encode_json
 from lanomino.net.member import TableMember
 from lanomino.net.session import (
@@ -34,6 +37,7 @@ class Machine:
     host: HostSession | None = None
     peer: PeerSession | None = None
     follows: int = 0  # the seat of the host this peer talks to
+    connected_to: int = 0  # the seat its connection goes to (``follows`` once it sent there)
     up: bool = True
     events: list[SessionEvent] = field(default_factory=list)
     inbox: list[dict[str, Any]] = field(default_factory=list)  # what reached it while frozen
@@ -41,6 +45,8 @@ class Machine:
     stepped_down: list[int] = field(default_factory=list)
     frozen: bool = False
     member: TableMember | None = None  # a peer's role switch: the same object the node drives
+    budgets: Budgets = field(default_factory=Budgets)  # its host ROUTER's, per connection
+    over_budget: list[str] = field(default_factory=list)  # the types it dropped unread
 
     def identity_key(self) -> bytes:
         if self.member is not None:
@@ -106,10 +112,12 @@ class MigratingTable:
         return next((m for m in self.machines if m.sender.route == route), None)
 
     def step(self) -> bool:
-        moved = False
         for m in self.machines:
             if m.peer is not None and m.seat < 0 and m.peer.seat >= 0:
                 m.seat = m.peer.seat
+        # what the timers did first (a peer that follows a new host sends its hello there, as the
+        # node's flush acts on the events before it sends: runtime/peer_node.py)
+        moved = self._act()
         for m in self.machines:
             if m.peer is None:
                 continue
@@ -120,10 +128,17 @@ class MigratingTable:
             if target is None or target.frozen:
                 continue  # not listening yet: the messages wait (a DEALER queues until it connects)
             out = m.peer.take_outgoing()
+            if m.connected_to != target.seat:  # the node connects anew: its hello opens the
+                # connection, what it queued for the host it left went with the old one
+                opens = [n for n, msg in enumerate(out) if msg["type"] in ("hello", "watch")]
+                out, m.connected_to = out[opens[-1]:] if opens else [], target.seat
             if not target.up:
                 continue
             for message in out:
                 moved = True
+                if not target.budgets.admit(m.sender.route, _standing(target, m), self.now):
+                    target.over_budget.append(message["type"])  # (the node drops it unparsed)
+                    continue
                 target.host.receive(m.sender, decode_json(encode_json(message)), self.now)  # type: ignore[union-attr]
         for h in self.machines:
             if h.host is None or h.frozen:
@@ -140,6 +155,13 @@ class MigratingTable:
                     continue
                 moved = True
                 m.peer.receive(decode_json(encode_json(o.message)), self.now)
+        moved = self._act() or moved
+        self._discovery()
+        return moved
+
+    def _act(self) -> bool:
+        """Each machine acts on its sessions' events (True: a peer had some)."""
+        moved = False
         for m in self.machines:
             if not m.up:
                 continue
@@ -156,7 +178,6 @@ class MigratingTable:
                     m.events.append(event)
                     moved = True
                     self._peer_event(m, event)
-        self._discovery()
         return moved
 
     def _peer_event(self, m: Machine, event: SessionEvent) -> None:
@@ -225,3 +246,13 @@ class MigratingTable:
         peers_over = all(m.peer.phase.value in ("over", "closed")
                          for m in self.machines if m.up and m.peer is not None)
         return bool(live_hosts) and hosts_over and peers_over
+
+
+def _standing(host: Machine, peer: Machine) -> Standing:
+    """What ``host`` knows of ``peer``'s CURVE key, as the nodes tell their transport
+    (runtime/host_node.py, runtime/peer_node.py): a seat, a watcher, or a stranger."""
+    assert host.host is not None
+    key = peer.sender.curve
+    if key in host.host.by_curve:
+        return True
+    return "watching" if host.host.watchers.get(key) is not None else False

@@ -22,8 +22,10 @@ from lanomino.net.session import (  # noqa: E402
     MigrationDone,
     MigrationPaused,
     PeerSession,
+    ProtocolProblem,
     SeatLeft,
     Sender,
+    Timings,
     YourTurn,
     rejoin_as_peer,
 )
@@ -711,3 +713,31 @@ def test_the_new_host_replays_a_longer_log_than_its_own(players: int, seed: int)
     new = table.by_seat(1).host
     assert new is not None and new.doc is not None
     assert new.doc["hands"][1]["moves"][:5] == lost.deal.moves[:5]  # type: ignore[union-attr]  # none lost
+
+
+def test_a_candidate_late_by_a_liveness_period_lets_every_survivor_in() -> None:
+    """The LAN kill test's failure, one run in six (tests/lan/test_lan_kills.py, mid-hand, 4
+    players): seat 1 noticed the lost host a second after seats 2 and 3 (a candidate may, so
+    they wait twice the liveness period for it). They said hello at once, and it read what had
+    waited for it only once it served, through its transport's budget for a connection without a
+    seat (4 messages, then 2 a second, net/budget.py). Each survivor also sent it a ping every
+    heartbeat meanwhile: the hello and 3 pings spent that budget, so its auth was dropped, and the
+    ``not_seated`` errors the pings got back, at seq 1 as every reply outside a seat's stream,
+    came after the challenge's seq 1 and were dropped as replays ('host seq 1 again'): the
+    survivor never said hello again and the election moved on. A peer now sends nothing but its
+    hello and auth to a host that has not welcomed it."""
+    lan = Timings(grace_s=8.0)  # the product's heartbeat and liveness, the LAN test's grace
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=3, timings=lan)
+    table.run(lambda: _in_play_of_hand(table, 2, 3))
+    table.crash(0)
+    table.crash(1, frozen=True)  # (SIGSTOP, as the LAN test's observer is around the kill)
+    table.run(lambda: False, max_time=1.0)
+    table.revive(1)  # it hears the silence a second after the others
+    table.run(table.over)
+    assert table.over()
+    replays = [(m.seat, e.detail) for m in table.machines for e in m.events
+               if isinstance(e, ProtocolProblem) and e.code == "replayed"]
+    assert replays == []
+    assert [m.hosted_terms for m in table.machines] == [[0], [1], [], []]  # one host change
+    assert table.by_seat(1).over_budget == []
+    check_survivors(table)

@@ -177,8 +177,11 @@ class PeerSession(PeerState):
             self.go(Phase.CLOSED)  # the host went away in the middle of letting this peer in
             self._events.append(Closed("no answer from the host"))
             return
-        if now - self.last_sent >= self.timings.heartbeat_s and self.phase is not Phase.CONNECTING:
-            self._send(m.Ping())
+        if now - self.last_sent >= self.timings.heartbeat_s:
+            if self.welcomed:
+                self._send(m.Ping())
+            else:
+                self.last_sent = now  # (no ping before the welcome, _hello: the next beat then)
 
     def _resync_unanswered(self, now: float) -> None:
         """The host let the snapshot this peer asked for go past its deadline: ask again (the
@@ -320,6 +323,7 @@ class PeerSession(PeerState):
         if (body.seat < 0) != self.watch:
             raise ValueError("a watcher's welcome has no seat, a player's has one")
         self.seat, self.players, self.roster = body.seat, body.seats, list(body.roster)
+        self.welcomed = True
         self.host_seat = _host_in(self.roster, self.host_seat)
         self.rules = Rules.from_spec(body.rules)
         if self.phase is not Phase.OVER:

@@ -145,6 +145,9 @@ class PeerState:
         self.resync_due: float | None = None  # the host owes this peer a snapshot by then
         self.last_heard = 0.0
         self.last_sent = 0.0
+        # the host let this peer in (its welcome) since the last hello: until then no heartbeat
+        # goes out (see ``_hello``)
+        self.welcomed = False
         self.silent = False
         self.now = 0.0
         self._out: list[JsonObject] = []
@@ -175,7 +178,12 @@ class PeerState:
     # ----- small things --------------------------------------------------------------------------
 
     def _hello(self) -> None:
-        """Ask the host for a seat (or, for a watcher, to watch)."""
+        """Ask the host for a seat (or, for a watcher, to watch). Until its welcome the peer
+        sends no heartbeat: a host that has not let it in answers a ping with ``not_seated`` only,
+        and a new host reads what waited for it through the small budget of a connection without
+        a seat (4, then 2 a second, net/budget.py): pings queued while the candidate had not begun
+        to serve (up to a liveness period) spent it, and the auth that followed was dropped."""
+        self.welcomed = False
         if self.watch:
             self._send(m.Watch(self.name, self.identity.public_key, self.curve))
         else:
