@@ -9,9 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from lanomino.client.rematch import HOLD_S, Offer
 from lanomino.client.seam import Frontend, TableNode
@@ -20,9 +19,6 @@ from lanomino.narrate import refusal_for
 from lanomino.net import session as s
 from lanomino.ui.lan import HostTable, JoinTable, LanView, SeatInfo
 from lanomino.ui.state import Screen, UiState, on_new_observation
-
-if TYPE_CHECKING:
-    from lanomino.node import SeatRow
 
 log = logging.getLogger("lanomino.client")
 Spawn = Callable[[Awaitable[object]], "asyncio.Future[object]"]
@@ -344,7 +340,9 @@ class LanTable:
             return
         rows = node.seats()
         lan.roster = [SeatInfo(r.seat, r.name, r.kind, r.connected, r.away) for r in rows]
-        self._departures(rows)
+        if self.ui.obs is not None:  # (before the match a seat that goes is simply free again)
+            lan.seats_seen(((r.seat, r.connected, r.left) for r in rows), time.monotonic(),
+                           self.grace_s)
         lan.watchers, lan.move_clock_s = node.watching(), node.move_clock()
         names = {r.seat: r.name for r in lan.roster}
         self.ui.names = tuple(names.get(n, f"seat {n + 1}") for n in range(lan.seats))
@@ -354,23 +352,6 @@ class LanTable:
                                     for n in range(lan.seats))
         if self.ui.screen is Screen.WAITING:
             lan.status = lan.waiting_line()
-
-    def _departures(self, rows: Sequence[SeatRow]) -> None:
-        """Who lost touch (and until when the seat is kept), and how each seat left the match:
-        a seat out of touch past its grace "did not come back"; one gone with a goodbye "left the
-        table"; one still here "resigned" (it watches)."""
-        lan = self.ui.lan
-        if lan is None or self.ui.obs is None:
-            return  # (before the match a seat that goes is simply free again)
-        for r in rows:
-            if r.left and r.seat not in lan.departures:
-                how = ("did not come back" if r.seat in lan.dropped
-                       else "resigned" if r.connected else "left the table")
-                lan.departures[r.seat] = how
-            if r.left or r.connected:
-                lan.dropped.pop(r.seat, None)
-            elif r.seat not in lan.dropped:
-                lan.dropped[r.seat] = time.monotonic() + self.grace_s
 
     def _observe(self, obs: Observation) -> None:
         ui = self.ui

@@ -6,6 +6,7 @@ discovery and the node's session events; key handlers edit them or queue the int
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from lanomino.engine import PRESETS, Observation, Rules
@@ -284,6 +285,20 @@ class LanView:
     @property
     def taken(self) -> int:
         return len(self.roster)
+
+    def seats_seen(self, rows: Iterable[tuple[int, bool, bool]], now: float,
+                   grace_s: float) -> None:
+        """The roster's (seat, connected, left) during the match: who lost touch (their seat is
+        kept until ``now`` + ``grace_s``), and how each seat left: out of touch past its grace it
+        "did not come back"; gone with a goodbye it "left the table"; still here it "resigned"."""
+        for seat, connected, left in rows:
+            if left and seat not in self.departures:
+                self.departures[seat] = ("did not come back" if seat in self.dropped
+                                         else "resigned" if connected else "left the table")
+            if left or connected:
+                self.dropped.pop(seat, None)
+            elif seat not in self.dropped:
+                self.dropped[seat] = now + grace_s
 
     def hands_over(self, obs: Observation | None, over: bool) -> bool:
         """This terminal hosts a running match with two or more other people still in it: its
