@@ -26,11 +26,18 @@ def log_to_file(path: Path) -> Iterator[None]:
     from logging.handlers import RotatingFileHandler
 
     root = logging.getLogger()
-    handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=1, encoding="utf-8")
+    handler: logging.Handler
+    try:
+        handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=1, encoding="utf-8")
+    except OSError:  # no file to be had: the log is lost rather than written over the screen
+        handler = logging.NullHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     level = root.level
     root.addHandler(handler)
-    root.setLevel(os.environ.get("LANOMINO_LOG", "INFO").upper())
+    try:
+        root.setLevel(os.environ.get("LANOMINO_LOG", "INFO").upper())
+    except ValueError:  # not a level's name
+        root.setLevel(logging.INFO)
     logging.captureWarnings(True)
     try:
         yield
@@ -45,9 +52,14 @@ def log_to_file(path: Path) -> Iterator[None]:
 def stderr_to_log(path: Path) -> Iterator[None]:
     """What would be written to ``sys.stderr`` (a thread's traceback, say) goes to the log file
     while the full screen is up."""
+    import os
     import sys
 
-    with open(path, "a", encoding="utf-8", buffering=1) as log:
+    try:
+        log = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 (closed below)
+    except OSError:
+        log = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    with log:
         saved, sys.stderr = sys.stderr, log
         try:
             yield

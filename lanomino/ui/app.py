@@ -49,6 +49,7 @@ def _repaint() -> KeyBindings:
     @bindings.add("c-l", eager=True)
     def _(event: KeyPressEvent) -> None:
         event.app.renderer.clear()
+        event.app.invalidate()
 
     return bindings
 
