@@ -121,7 +121,8 @@ class PeerDealing:
         mine, seats = p.echoed[key], p.set_seats.get(key, ())
         problem = None
         if tuple(e.seat for e in echoes) != seats:
-            problem = f"the echoes come from seats {[e.seat for e in echoes]}, not the set's"
+            came = ", ".join(str(e.seat + 1) for e in echoes) or "no seat"
+            problem = f"the echoes come from seats {came}, not from the seats of the set"
         for e in echoes:
             if problem is not None:
                 break
