@@ -60,6 +60,8 @@ ROWS: dict[str, tuple[str, Patch, dict[str, Any]]] = {
                        lambda h, tr: hostile.plays_for(h, 2, away=True, limit=1, trace=tr), {}),
     "resigns-seat": ("resigned a connected seat (host-signed) at move 2",
                      lambda h, tr: hostile.resigns(h, 2, at=2, trace=tr), {}),
+    "another-move": ("showed one peer another move of its own seat mid-hand",
+                     lambda h, tr: hostile.shows_another_move(h, 2, trace=tr), {}),
     "two-sets": ("sent one peer a different commitment set (and took its echo)",
                  lambda h, tr: hostile.two_sets(h, 2, trace=tr), {}),
     "withholds-logs": ("never sent the hand logs",
@@ -74,8 +76,6 @@ NOT_HERE = {
     "swapped a dealt tile; a drawn tile off the boneyard's front; a wrong secret":
         "caught at the hand's end by verify, which blames the host (blame's "
         "tests/fair/test_host_blame.py); not a row here",
-    "showed one peer a different tile for a move": "not detected within one move: seats do not "
-        "yet exchange their log heads (issue 28 point 2: not built)",
     "false score": "caught by verify at the hand's end, host blamed (as before)",
 }
 

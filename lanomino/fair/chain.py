@@ -25,7 +25,7 @@ from typing import Any
 from lanomino.fair.canonical import digest
 from lanomino.fair.identity import KeyRing
 
-__all__ = ["Fork", "extend", "genesis", "head_statement", "heads", "link"]
+__all__ = ["Fork", "extend", "genesis", "head_statement", "heads", "link", "seen_statement"]
 
 
 def genesis(header: str, hand: int) -> bytes:
@@ -58,6 +58,13 @@ def heads(header: str, hand: int, moves: Sequence[dict[str, Any]],
 def head_statement(header: str, hand: int, index: int, head: bytes) -> dict[str, Any]:
     """What the host signs when it passes move ``index`` on: the log up to it has head ``head``."""
     return {"type": "lanomino.head/1", "header": header, "hand": hand, "index": index,
+            "head": head.hex()}
+
+
+def seen_statement(header: str, hand: int, index: int, head: bytes) -> dict[str, Any]:
+    """What a seat signs with its move ``index``: the log before it, as the host showed it to this
+    seat, has head ``head`` (the host passes it on with the move; the other seats compare)."""
+    return {"type": "lanomino.seen/1", "header": header, "hand": hand, "index": index,
             "head": head.hex()}
 
 

@@ -4,10 +4,13 @@ place, as a host who edits their own copy would; honest seats run the real PeerS
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
 from lanomino.engine import RESIGN, Action, apply, observe
+from lanomino.engine.observe import public_event
+from lanomino.fair.chain import extend, genesis, head_statement, link
 from lanomino.fair.commit import set_statement
 from lanomino.fair.commit_reveal import Step
 from lanomino.fair.transcript import move_json, move_statement
@@ -15,6 +18,7 @@ from lanomino.net.fair_round import RoundError
 from lanomino.net.host.session import HostSession
 from lanomino.net.host.table import Phase
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.values import event_to_json
 
 
 def _host_move(host: HostSession, seat: int, action: Action, *, away: bool) -> None:
@@ -172,4 +176,49 @@ def two_sets(host: HostSession, victim: int, trace: list[float] | None = None) -
 
     dealing.send_set = patched_send  # type: ignore[method-assign]
     host._handlers["echo"] = patched_echo  # type: ignore[assignment]
+    return done
+
+
+def shows_another_move(host: HostSession, victim: int, after: int = 3,
+                       trace: list[float] | None = None) -> list[int]:
+    """Once, when the host's own seat moves (from move ``after`` of a hand on) and it has another
+    legal move, the host shows seat ``victim`` that other move (its own seat's signature and its
+    own signature of the log head, both genuine) and everyone else the real one. Returns the
+    (hand, index) where it did."""
+    play, t = host.play, host.shared
+    original = play.play_local
+    done: list[Any] = []
+
+    def patched(seat: int, action: Action) -> None:
+        d, state = t.deal, t.state
+        assert d is not None and state is not None
+        others = [a for a in observe(state, seat).legal if a != action]
+        if done or seat != t.host_seat or len(d.moves) < after or not others:
+            original(seat, action)
+            return
+        index, alt = len(d.moves), others[0]
+        fork_state = copy.deepcopy(state)
+        events = apply(fork_state, seat, alt)
+        move = move_json(seat, alt)
+        sig = t.local[seat].identity.sign_statement(move_statement(t.digest, d.hand, index, move))
+        prev = extend(list(d.heads), t.digest, d.hand, d.moves, d.signatures)
+        head = link(prev[-1] if prev else genesis(t.digest, d.hand), move, sig)
+        head_sig = t.identity.sign_statement(head_statement(t.digest, d.hand, index, head))
+        shown = tuple(event_to_json(public_event(e, victim)) for e in events)
+        fake = m.Update(d.hand, index, move, sig, shown, fork_state.turn, head_sig)
+        send = t.send
+
+        def to_victim(s: Any, body: m.Body) -> None:
+            send(s, fake if s.seat == victim and isinstance(body, m.Update) else body)
+
+        t.send = to_victim  # type: ignore[method-assign]
+        try:
+            original(seat, action)
+        finally:
+            t.send = send  # type: ignore[method-assign]
+        done.append((d.hand, index))
+        if trace is not None:
+            trace.append(t.now)
+
+    play.play_local = patched  # type: ignore[method-assign]
     return done

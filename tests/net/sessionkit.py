@@ -43,6 +43,13 @@ def counter_secrets(tag: str) -> Callable[[], bytes]:
     return source
 
 
+def seen_fields(session: PeerSession, index: int) -> dict[str, Any]:
+    """A hand-made ``move`` body's view of the log before it (net/peer/arrival.py), as JSON."""
+    head, host, signature = session.arrival.seen(session.hand, index)
+    return {"seen": head.hex(), "seen_host": None if host is None else host.hex(),
+            "seen_signature": signature.hex()}
+
+
 def phase_of(host: Any) -> str:
     """A host's phase, with a deal round's step in its place (commit, echo, reveal)."""
     if host.phase.value == "deal" and host.deal is not None:

@@ -14,6 +14,7 @@ from hostile import (  # noqa: E402
     plays_for,
     relays_late,
     resigns,
+    shows_another_move,
     silent_bot,
     two_sets,
     withholds_logs,
@@ -133,4 +134,19 @@ def test_a_host_that_shows_one_seat_another_commitment_set_is_caught_before_any_
         assert proof[0].check == "echo"
         assert "echoed another commitment set than this seat's" in proof[0].detail
     table.run(lambda: survivors_over(table, 0), max_time=900)
+    check_survivors(table, but=0)
+
+
+def test_a_host_that_shows_one_seat_another_move_of_its_own_is_caught_at_that_seats_move() -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=23)
+    host = table.by_seat(0).host
+    assert host is not None
+    done = shows_another_move(host, 2)
+    table.run(lambda: survivors_over(table, 0), max_time=900)
+    assert done
+    proof = [e for e in table.by_seat(2).events if isinstance(e, HostCaught)]
+    # at the next seat's move: its signed view of the log is not the victim's, and the host
+    # signed both heads
+    assert proof and proof[0].check == "fork" and "two heads it signed" in proof[0].detail
+    assert proof[0].evidence["host"] == 0 and proof[0].evidence["index"] == done[0][1] + 1
     check_survivors(table, but=0)

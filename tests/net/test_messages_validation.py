@@ -20,7 +20,8 @@ def update(**changes: Any) -> dict[str, Any]:
     played = {"e": "played", "seat": 1, "tile": "6-4", "end": "left", "first": True, "exposed": 10,
               "spinner": False}
     body = {"hand": 1, "index": 0, "move": {"seat": 1, "play": "6-4", "end": "left"},
-            "signature": SIG, "events": [played], "turn": 2, "head": SIG, "away": False}
+            "signature": SIG, "events": [played], "turn": 2, "head": SIG, "away": False,
+            "seen": None, "seen_host": None, "seen_signature": None}
     body.update(changes)
     return {"v": 1, "type": "update", "term": 0, "seq": 3, "body": body}
 

@@ -12,6 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from migrationkit import Machine, MigratingTable  # noqa: E402
+from sessionkit import seen_fields  # noqa: E402
 from test_session_migration import check_survivors  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
@@ -43,7 +44,8 @@ def _forge_a_move_in_hand_2(table: MigratingTable) -> tuple[Machine, str]:
     forged = Identity.generate().sign_statement(move_statement(s.digest, 2, index, move))
     s.my_seq += 1
     message = {"v": 1, "type": "move", "term": 0, "seq": s.my_seq,
-               "body": {"hand": 2, "index": index, "move": move, "signature": forged.hex()}}
+               "body": {"hand": 2, "index": index, "move": move, "signature": forged.hex(),
+                        **seen_fields(s, index)}}
     host.receive(peer.sender, decode_json(encode_json(message)), table.now)
     assert host.stats["refused.bad_signature"] == 1
     return peer, f"move {index + 1} is not signed by seat {seat + 1}'s key"

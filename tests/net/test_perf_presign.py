@@ -47,9 +47,9 @@ def test_a_presigned_move_goes_out_without_signing_and_the_match_verifies(
     obs = my_turn(table, slot)
     calls = signs(monkeypatch)
     peer.presign(obs.legal[-1])
-    assert len(calls) == 1 and not peer.take_outgoing()  # signing sends nothing
+    assert len(calls) == 2 and not peer.take_outgoing()  # (the move and the log head it saw)
     peer.submit(obs.legal[-1], table.now)
-    assert len(calls) == 1  # not signed again
+    assert len(calls) == 2  # not signed again
     body = sent_move(slot)
     statement = move_statement(peer.digest, body["hand"], body["index"], body["move"])
     signature = bytes.fromhex(body["signature"])
@@ -71,12 +71,12 @@ def test_a_signature_made_for_another_move_or_point_is_not_used(monkeypatch: pyt
     calls = signs(monkeypatch)
     peer.presign(obs.legal[0])
     assert peer._presigned is not None
-    digest, hand, index, move, _ = peer._presigned
+    digest, hand, index, move, _, seen = peer._presigned
     other = {"index": (digest, hand, index + 1, move), "hand": (digest, hand + 1, index, move),
              "move": (digest, hand, index, {**move, "seat": 1 - peer.seat})}[change]
-    peer._presigned = (*other, b"\0" * 64)  # signed for something else: must not be sent
+    peer._presigned = (*other, b"\0" * 64, seen)  # signed for something else: must not be sent
     peer.submit(obs.legal[0], table.now)
-    assert len(calls) == 2 and peer._presigned is None
+    assert len(calls) == 4 and peer._presigned is None  # (a move and the head it saw, twice)
     body = sent_move(slot)
     statement = move_statement(peer.digest, body["hand"], body["index"], body["move"])
     signature = bytes.fromhex(body["signature"])

@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import FAST, PeerSlot, Table  # noqa: E402
+from sessionkit import FAST, PeerSlot, Table, seen_fields  # noqa: E402
 
 from lanomino.engine import IllegalActionError, Play, Rules, Tile  # noqa: E402
 from lanomino.fair.commit import DealContext  # noqa: E402
@@ -48,7 +48,8 @@ def signed_move(slot: PeerSlot, move: dict[str, Any], index: int | None = None,
     sig = (key or s.identity).sign_statement(move_statement(s.digest, s.hand, index, move))
     s.my_seq += 1
     return {"v": 1, "type": "move", "term": 0, "seq": s.my_seq,
-            "body": {"hand": s.hand, "index": index, "move": move, "signature": sig.hex()}}
+            "body": {"hand": s.hand, "index": index, "move": move, "signature": sig.hex(),
+                     **seen_fields(s, index)}}
 
 
 def finish(table: Table, bot: str = "greedy") -> None:

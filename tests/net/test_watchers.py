@@ -135,7 +135,8 @@ def test_a_watcher_cannot_move() -> None:
     assert state is not None
     moves = len(t.host.deal.moves) if t.host.deal else 0
     w.session._send(Move(t.host.deal.hand if t.host.deal else 1, moves,
-                         {"seat": state.turn, "action": "draw"}, bytes(64)))
+                         {"seat": state.turn, "action": "draw"}, bytes(64), bytes(32), None,
+                         bytes(64)))
     t.step()
     problems = [e for e in w.events if isinstance(e, ProtocolProblem)]
     assert any(p.code == "watcher" and "cannot move" in p.detail for p in problems)

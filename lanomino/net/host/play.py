@@ -82,7 +82,7 @@ class Playing:
             events = apply(state, seat.seat, action)
         except IllegalActionError as exc:
             raise RoundError("illegal", str(exc)) from None
-        self._record(seat.seat, body.move, body.signature, events, d)
+        self._record(seat.seat, body.move, body.signature, events, d, seen=body)
         self.run_local_seats()
 
     def play_local(self, seat: int, action: Action) -> None:
@@ -95,7 +95,7 @@ class Playing:
         self._record(seat, move, sig, events, d)
 
     def _record(self, seat: int, move: JsonObject, sig: bytes, events: list[Event],
-                d: HandDeal, away: bool = False) -> None:
+                d: HandDeal, away: bool = False, seen: m.Move | None = None) -> None:
         """A move applied: keep it for the transcript, send each peer its view (with the host's
         signature of the log's new head, fair/chain.py), end the hand."""
         assert self.t.state is not None
@@ -103,6 +103,9 @@ class Playing:
         d.moves.append(move)
         d.signatures.append(sig)
         head = d.signed_head(self.t.identity)
+        # a remote seat's view of the log before its move, passed on as it signed it
+        heard = (None, None, None) if seen is None else (seen.seen, seen.seen_host,
+                                                          seen.seen_signature)
         public = tuple(event_to_json(e) for e in events)
         turn = self.t.state.turn
         drawn = [(i, e) for i, e in enumerate(events) if isinstance(e, TileDrawn)]
@@ -119,13 +122,13 @@ class Playing:
                     if i in hidden:
                         mine = (*mine[:i], event_to_json(public_event(e, s.seat)), *mine[i + 1:])
                 body = views[hidden] = m.Update(d.hand, index, move, sig, mine, turn, head,
-                                                                away)
+                                                                away, *heard)
             updates.append((s, body))
         watched: m.Update | None = None
         if len(self.t.watchers):  # every drawn tile hidden: a watcher views from no seat
-            seen = (tuple(event_to_json(public_event(e, VIEWER)) for e in events) if drawn
-                    else public)
-            watched = m.Update(d.hand, index, move, sig, seen, turn, head, away)
+            shown = (tuple(event_to_json(public_event(e, VIEWER)) for e in events) if drawn
+                     else public)
+            watched = m.Update(d.hand, index, move, sig, shown, turn, head, away, *heard)
 
         def send_updates() -> None:
             for s, body in updates:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from lanomino.engine import Resign
 from lanomino.engine.errors import seat_name
-from lanomino.fair.chain import Fork, extend, genesis, head_statement, link
+from lanomino.fair.chain import Fork, extend, genesis, head_statement, link, seen_statement
 from lanomino.fair.transcript import move_statement
 from lanomino.net.election import entry_of
 from lanomino.net.session_base import HostCaught
@@ -33,7 +33,11 @@ from lanomino.net.wire.values import parse_move
 if TYPE_CHECKING:
     from lanomino.net.peer.state import PeerState
 
-__all__ = ["Arrival"]
+__all__ = ["Arrival", "Seen"]
+
+# what a seat sends with its move: the head before it, the host's signature of that head (None
+# before the hand's first move, or when this seat came back by a snapshot), its own signature
+Seen = tuple[bytes, bytes | None, bytes]
 
 
 class Arrival:
@@ -62,12 +66,22 @@ class Arrival:
             chain.clear()
         return extend(chain, p.digest, hand, moves, sigs)
 
+    def seen(self, hand: int, index: int) -> Seen:
+        """This seat's view of the log before its move ``index``, signed, for its ``move``."""
+        p = self.p
+        chain = self.head(hand)
+        head = chain[index - 1] if 0 < index <= len(chain) else genesis(p.digest, hand)
+        host = self.signed.get(hand, {}).get(index - 1)
+        return head, host, p.identity.sign_statement(seen_statement(p.digest, hand, index, head))
+
     def check_update(self, body: m.Update) -> bool:
         """True when ``body`` may be applied; else the proof is reported (``HostCaught``)."""
         p = self.p
         host_key = p.keys[p.host_seat] if 0 <= p.host_seat < len(p.keys) else b""
         problem = self._signer_problem(body, host_key)
         chain = self.head(body.hand)
+        if problem is None:
+            problem = self._seen_problem(body, chain, host_key)
         statement = head_statement(p.digest, body.hand, body.index, _next(chain, p.digest, body))
         if problem is None and not p.ring.verify_statement(host_key, body.head, statement):
             problem = "head", f"the host's signature of move {body.index + 1}'s log head is wrong"
@@ -105,6 +119,33 @@ class Arrival:
             return "move-signature", f"{what} but by the host, and {who} is not away"
         return None  # the table's bot moved for a seat out of time (the seat may dispute it)
 
+    def _seen_problem(self, body: m.Update, chain: list[bytes],
+                      host_key: bytes) -> tuple[str, str] | None:
+        """A remote seat's move comes with its view of the log before it (``seen``), signed by
+        it: the host must pass it on, and it must be this seat's view too (else a fork)."""
+        p = self.p
+        seat = body.move.get("seat")
+        entry = entry_of(p.roster, seat) if isinstance(seat, int) else None
+        who = seat_name(seat) if isinstance(seat, int) else "a seat"
+        if body.seen is None or body.seen_signature is None:
+            own = entry is not None and entry.kind == "human" and isinstance(seat, int) and any(
+                p.ring.verify_statement(k, body.signature, move_statement(
+                    p.digest, body.hand, body.index, body.move)) for k in self.keys_of(seat))
+            return ("heads-withheld", f"the host passed {who}'s move {body.index + 1} on without "
+                    f"the log head {who} signed with it") if own else None
+        assert isinstance(seat, int)
+        statement = seen_statement(p.digest, body.hand, body.index, body.seen)
+        if not any(p.ring.verify_statement(k, body.seen_signature, statement)
+                   for k in self.keys_of(seat)):
+            return "seen", f"the log head passed on with {who}'s move {body.index + 1} is not its"
+        mine = chain[-1] if chain else genesis(p.digest, body.hand)
+        if body.seen == mine:
+            return None
+        fork = None if body.seen_host is None else self.heads_seen(
+            body.hand, body.index - 1, body.seen, body.seen_host)
+        return "fork", (f"the host showed {who} another log than this seat's before move "
+                        f"{body.index + 1}" + (" (two heads it signed: a fork)" if fork else ""))
+
     def keys_of(self, seat: int) -> list[bytes]:
         """The keys ``seat`` may sign with: the header's; a bot's seat, the key a new host adopted
         it under (the roster shows it)."""
@@ -119,7 +160,9 @@ class Arrival:
         evidence: dict[str, Any] = {
             "check": check, "host": p.host_seat, "hand": body.hand, "index": body.index,
             "move": body.move, "signature": body.signature.hex(), "head": body.head.hex(),
-            "away": body.away}
+            "away": body.away, "seen": None if body.seen is None else body.seen.hex(),
+            "seen_host": None if body.seen_host is None else body.seen_host.hex(),
+            "seen_signature": None if body.seen_signature is None else body.seen_signature.hex()}
         p.caught.append(HostCaught(check, detail, evidence, p.now))
         p._events.append(p.caught[-1])
 
@@ -129,7 +172,7 @@ class Arrival:
         p = self.p
         chain = self.head(hand)
         mine = self.signed.get(hand, {}).get(index)
-        if index >= len(chain) or mine is None or chain[index] == head:
+        if not 0 <= index < len(chain) or mine is None or chain[index] == head:
             return None
         fork = Fork(p.digest, hand, index, (chain[index], mine), (head, signature))
         return fork if fork.holds(p.ring, p.keys[p.host_seat]) else None

@@ -47,6 +47,7 @@ from lanomino.fair.transcript import (
 )
 from lanomino.net.election import entry_of
 from lanomino.net.errors import RemoteProtocolError
+from lanomino.net.peer.arrival import Seen
 from lanomino.net.peer.deal import PeerDealing, view_after
 from lanomino.net.peer.elections import PeerElections
 from lanomino.net.peer.state import BASELINE, Handler, PeerState, Phase, on
@@ -79,8 +80,8 @@ class PeerSession(PeerState):
         super().__init__(identity, curve, host_curve, name=name, passphrase=passphrase,
                          timings=timings, secrets=secrets, secret_source=secret_source, term=term,
                          migration=migration, watch=watch)
-        # (digest, hand, index, move JSON, signature): a move signed ahead by ``presign``
-        self._presigned: tuple[str, int, int, JsonObject, bytes] | None = None
+        # (digest, hand, index, move JSON, signature, seen): a move signed ahead by ``presign``
+        self._presigned: tuple[str, int, int, JsonObject, bytes, Seen] | None = None
         self.dealing = d = PeerDealing(self)
         self.elections = PeerElections(self)
         r = self.reshuffle
@@ -210,12 +211,13 @@ class PeerSession(PeerState):
         index = len(self.moves.setdefault(self.hand, []))
         pre, self._presigned = self._presigned, None
         if pre is not None and pre[:4] == (self.digest, self.hand, index, move):
-            sig = pre[4]
+            sig, seen = pre[4], pre[5]
         else:
             sig = self.identity.sign_statement(move_statement(self.digest, self.hand, index, move))
+            seen = self.arrival.seen(self.hand, index)
         self.pending_move = index
         self.progress.move_sent = now
-        self._send(m.Move(self.hand, index, move, sig))
+        self._send(m.Move(self.hand, index, move, sig, *seen))
         self.move_seq = self.my_seq
 
     def back(self, now: float) -> None:
@@ -241,7 +243,8 @@ class PeerSession(PeerState):
         move = move_json(self.seat, action)
         index = len(self.moves.get(self.hand, []))
         sig = self.identity.sign_statement(move_statement(self.digest, self.hand, index, move))
-        self._presigned = (self.digest, self.hand, index, move, sig)
+        self._presigned = (self.digest, self.hand, index, move, sig,
+                           self.arrival.seen(self.hand, index))
 
     def quit(self, now: float, reason: str = "quit") -> None:
         """Leave the table: the host resigns this seat at once."""

@@ -193,6 +193,15 @@ class PeerState:
         if body.code == "not_seated" and self.election is not None:  # a new host: say hello
             self._hello()
         pending = self.pending_move is not None and body.ref == self.move_seq
+        if body.code == "illegal" and pending:
+            # this seat moves only what its view allows, and its view is the log the host signed
+            # move by move: the host's game is not the one it showed this seat (a fork)
+            self.caught.append(HostCaught("refused-legal", "the host refused a move that is legal "
+                                          f"in the log it signed for this seat: {body.message}",
+                                          {"check": "refused-legal", "host": self.host_seat,
+                                           "hand": self.hand, "index": self.pending_move},
+                                          self.now))
+            self._events.append(self.caught[-1])
         if body.code in ("illegal", "out_of_turn", "stale", "bad_signature"):
             self.pending_move = None
         self._events.append(ProtocolProblem(body.code, body.message, self.seat))

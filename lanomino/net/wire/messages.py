@@ -236,6 +236,9 @@ class Move:
     index: Count
     move: Object  # the move's JSON exactly as it was signed
     signature: Signature
+    seen: Key  # the log's head before this move, as the mover holds it (fair/chain.py)
+    seen_host: Annotated[bytes | None, optional(SIG)]  # the host's signature of it (None: move 1)
+    seen_signature: Signature  # the mover's signature of ``seen`` (chain.seen_statement)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +252,10 @@ class Update:
     turn: Seat
     head: Signature  # the host's signature of the log's head after this move (fair/chain.py)
     away: Annotated[bool, boolean] = False  # the table's bot moved for a seat out of time
+    # a remote seat's move: the head it held before it, as in its ``move`` (None: the host's own)
+    seen: Annotated[bytes | None, optional(KEY32)] = None
+    seen_host: Annotated[bytes | None, optional(SIG)] = None
+    seen_signature: Annotated[bytes | None, optional(SIG)] = None
 
 
 @dataclass(frozen=True, slots=True)
