@@ -700,6 +700,7 @@ def forge_moves(node: Any, count: int = 3) -> dict[str, int]:
                 index,
                 move,
                 secrets.token_bytes(64),
+                session.arrival.seen(session.hand, index),  # (the log head it saw, honestly)
             )
         try:
             node.submit(action)
