@@ -51,6 +51,9 @@ move = {
         "index": 17,
         "move": {"seat": 1, "play": "6-4", "end": "left"},
         "signature": "ab" * 64,
+        "seen": "cd" * 32,
+        "seen_host": "ab" * 64,
+        "seen_signature": "ab" * 64,
     },
 }
 update = {
@@ -66,6 +69,11 @@ update = {
         "events": [{"e": "played", "seat": 1, "tile": "6-4", "end": "left", "first": False,
                     "exposed": 4, "spinner": False}],
         "turn": 2,
+        "head": "ab" * 64,
+        "away": False,
+        "seen": "cd" * 32,
+        "seen_host": "ab" * 64,
+        "seen_signature": "ab" * 64,
     },
 }
 raw_move, raw_update = encode_json(move), encode_json(update)
@@ -78,6 +86,7 @@ BASE64_RE = re.compile(r"[A-Za-z0-9+/]*={0,2}")  # the check snapshot_part's dat
 def msgspec_decoders() -> tuple[Any, Any]:
     assert msgspec is not None
     hex128 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{128}$")]
+    hex64 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
     count = Annotated[int, msgspec.Meta(ge=0, le=2**31 - 1)]
 
     class MMove(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -85,6 +94,9 @@ def msgspec_decoders() -> tuple[Any, Any]:
         index: count
         move: dict[str, Any]
         signature: hex128
+        seen: hex64
+        seen_host: hex128 | None
+        seen_signature: hex128
 
     class MEnvMove(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         v: Literal[1]
@@ -100,6 +112,11 @@ def msgspec_decoders() -> tuple[Any, Any]:
         signature: hex128
         events: list[dict[str, Any]]
         turn: Annotated[int, msgspec.Meta(ge=0, le=3)]
+        head: hex128
+        away: bool
+        seen: hex64 | None
+        seen_host: hex128 | None
+        seen_signature: hex128 | None
 
     class MEnvUpdate(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         v: Literal[1]
