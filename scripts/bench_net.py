@@ -23,6 +23,8 @@ One process, one asyncio loop (the host and all peers share it):
   bare        raw pyzmq ROUTER/DEALER + json, no CURVE, same-size messages   (the floor)
   bare-curve  raw pyzmq ROUTER/DEALER + json, CURVE, same-size messages       (the reference)
   bare-curve-small   the same with the old small messages
+  bare-curve-signed  bare-curve, making and checking the session path's signatures per move
+                     (the mover's move and seen head, the host's head; each peer checks all three)
   transport   lanomino.net.zmq_transport Host/PeerTransport (CURVE, ZAP, bounded JSON), same sizes
   session     the real path: HostSession + 3 PeerSessions over the transport; a peer's signed
               move is validated, applied and fanned out; done when every peer's session has it
@@ -78,6 +80,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import zmq  # noqa: E402
 import zmq.asyncio  # noqa: E402
 
+from lanomino.fair.chain import head_statement, seen_statement  # noqa: E402
+from lanomino.fair.identity import Identity, KeyRing  # noqa: E402
+from lanomino.fair.statements import move_statement  # noqa: E402
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -224,9 +229,48 @@ class Rig:
     prepare: Callable[[], Awaitable[None]] | None = None  # untimed: get ready for the next move
 
 
-async def bare_rig(peers: int, messages: Messages, curve: bool) -> Rig:
+class Signer:
+    """The signatures a move costs on the session path, made and checked over bare messages
+    (``bare-curve-signed``): the mover signs its move and the log head it saw; the host checks the
+    move and signs the new head; each peer checks the move, the head and the seen head."""
+
+    def __init__(self) -> None:
+        self.mover, self.host, self.ring = Identity.generate(), Identity.generate(), KeyRing()
+
+    def statements(self, n: int) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        head = (n % 256).to_bytes(1, "big") * 32
+        return (move_statement("h" * 64, 1, n, {"seat": 1, "play": "6-4", "end": "left"}),
+                seen_statement("h" * 64, 1, n, head), head_statement("h" * 64, 1, n, head))
+
+    def move(self, message: dict[str, Any], n: int) -> dict[str, Any]:
+        move, seen, _ = self.statements(n)
+        return dict(message, body=dict(message["body"],
+                                       signature=self.mover.sign_statement(move).hex(),
+                                       seen_signature=self.mover.sign_statement(seen).hex()))
+
+    def relay(self, move: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+        n = move["seq"]
+        statement, _, head = self.statements(n)
+        assert self.ring.verify_statement(self.mover.public_key,
+                                          bytes.fromhex(move["body"]["signature"]), statement)
+        return dict(update, seq=n, body=dict(update["body"], head=self.host.sign_statement(
+            head).hex(), signature=move["body"]["signature"],
+            seen_signature=move["body"]["seen_signature"]))
+
+    def check(self, update: dict[str, Any]) -> None:
+        move, seen, head = self.statements(update["seq"])
+        body = update["body"]
+        for key, field, statement in ((self.mover.public_key, "signature", move),
+                                      (self.mover.public_key, "seen_signature", seen),
+                                      (self.host.public_key, "head", head)):
+            assert self.ring.verify_statement(key, bytes.fromhex(body[field]), statement)
+
+
+async def bare_rig(peers: int, messages: Messages, curve: bool, signed: bool = False) -> Rig:
     """Raw pyzmq: the host is a task that parses each move and fans an update out (``json.loads``
-    of the move, ``json.dumps`` of each peer's update, both of the given sizes)."""
+    of the move, ``json.dumps`` of each peer's update, both of the given sizes); ``signed``: with
+    the session path's signatures made and checked (``Signer``)."""
+    signer = Signer() if signed else None
     ctx = zmq.asyncio.Context()
     server = CurveKeypair.generate()
     router = ctx.socket(zmq.ROUTER)
@@ -259,17 +303,23 @@ async def bare_rig(peers: int, messages: Messages, curve: bool) -> Rig:
             identity, data = await router.recv_multipart()
             move = json.loads(data)
             for i, peer in enumerate(identities):
-                update = ENCODER.encode(dict(updates[i], seq=move["seq"])).encode()
-                await router.send_multipart([peer, update])
+                body = (dict(updates[i], seq=move["seq"]) if signer is None
+                        else signer.relay(move, updates[i]))
+                await router.send_multipart([peer, ENCODER.encode(body).encode()])
 
     host = asyncio.create_task(host_loop())
 
     async def submit(n: int) -> None:
-        await dealers[0].send(ENCODER.encode(dict(messages.move, seq=n)).encode())
+        move = dict(messages.move, seq=n)
+        await dealers[0].send(ENCODER.encode(move if signer is None
+                                             else signer.move(move, n)).encode())
 
     async def wait_all(n: int) -> None:
         for dealer in dealers:
-            assert json.loads(await dealer.recv())["seq"] == n
+            update = json.loads(await dealer.recv())
+            assert update["seq"] == n
+            if signer is not None:
+                signer.check(update)
 
     async def close() -> None:
         host.cancel()
@@ -505,6 +555,7 @@ SCENARIOS: dict[str, Make] = {
     "bare": lambda s: bare_rig(s.peers, s.real, curve=False),
     "bare-curve": lambda s: bare_rig(s.peers, s.real, curve=True),
     "bare-curve-small": lambda s: bare_rig(s.peers, s.small, curve=True),
+    "bare-curve-signed": lambda s: bare_rig(s.peers, s.real, curve=True, signed=True),
     "transport": lambda s: transport_rig(s.peers, s.real),
     "session": lambda s: session_rig(s.peers),
     "session-presigned": lambda s: session_rig(s.peers, presign=True),
@@ -691,6 +742,11 @@ def run(argv: list[str] | None) -> int:
     shown = [f"{label} {value:.2f}" for label, value in named if value is not None]
     if shown:
         print(f"session / same-size bare-curve reference (median; goal <= 1.5): {'; '.join(shown)}")
+    signed, session = loop_results.get("bare-curve-signed"), loop_results.get("session")
+    if signed is not None and session is not None:  # the same signatures, over bare CURVE
+        print(f"session / bare-curve-signed (median; goal <= 1.5): "
+              f"{session['median_ms'] / signed['median_ms']:.2f}; session p99 / its median "
+              f"(goal <= 3): {session['p99_ms'] / session['median_ms']:.2f}")
     if work is not None:
         print(f"host work per move (median): {work['host_move_median_us']:.1f} us, of which one "
               f"Ed25519 move-signature check: {work['signature_check_median_us']:.1f} us")
