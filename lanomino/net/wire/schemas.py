@@ -20,10 +20,14 @@ Direction and meaning (P = peer, H = host):
   H->P match      the transcript header every seat signs;  P->H agree: the header signature
   H->P begin      every seat's header signature (the match starts)
   H->P commit_req / P->H commit / H->P commit_set / P->H echo / H->P reveal_req / P->H reveal
-                  the fair deal's commit-reveal round for (hand, attempt)
+                  the fair deal's commit-reveal round for (hand, attempt); reveal_req carries
+                  every seat's signed echo (a seat reveals only when all name its set)
   H->P escrow     this peer's XOR share of the deal's secrets (when >= 2 human peers hold shares)
   H->P deal       this peer's own tiles and the public HandStarted event
-  P->H move       a signed move;  H->P update: the move, its signature and the public events
+  P->H move       a signed move, with the log head its seat held before it (signed, and the
+                  host's signature of that head);  H->P update: the move, its signature, the
+                  public events, the host's signature of the log's new head and the mover's
+                  head (fair/chain.py; every seat checks them all before applying it)
   H->P hand_log   the finished hand's transcript entry and the host's closing statement
   P->H resync     "I missed something";  H->P snapshot: everything this seat may know now
                   (over 240 kB, as numbered snapshot_part messages instead; see chunks.py)
