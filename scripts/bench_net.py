@@ -155,7 +155,7 @@ class RealMessages:
     update_median: float  # wire bytes of one peer's update answering a peer's move
     update_range: tuple[int, int]
     moves: int  # peer moves seen
-    followed: float  # share of peer moves the host-side bot answered at once (one more update)
+    followed: float  # share of peer moves the host-side bot answered (on the host's next timer)
 
 
 def capture_real_messages(peers: int, moves: int = 1000) -> RealMessages:
@@ -184,13 +184,15 @@ def capture_real_messages(peers: int, moves: int = 1000) -> RealMessages:
                 moved = True
                 host.receive(sender, decode_json(encode_json(message)), 0.0)
                 outgoing = host.take_outgoing()
+                later = run_due(host)  # what its timer does at once: a host-side bot's move
                 if message["type"] == "move":
                     body = message["body"]
                     answers = [o for o in outgoing if o.message["type"] == "update"]
                     first = {routes[o.route]: o.message for o in answers
                              if o.message["body"]["index"] == body["index"]}
-                    followed += any(o.message["body"]["index"] > body["index"] for o in answers)
+                    followed += any(o.message["type"] == "update" for o in later)
                     records.append((message, first))
+                outgoing += later
                 for out in outgoing:
                     sessions[routes[out.route]].receive(decode_json(encode_json(out.message)), 0.0)
         for session in sessions:
@@ -217,6 +219,19 @@ def capture_real_messages(peers: int, moves: int = 1000) -> RealMessages:
     return RealMessages(Messages(move, tuple(first[i] for i in range(peers))), move_median,
                         update_median, (min(update_sizes), max(update_sizes)), len(records),
                         followed / len(records))
+
+
+def run_due(host: Any, now: float = 0.0) -> list[Any]:
+    """Run an in-memory host's timer while it is due at ``now`` (the work it does once an input's
+    output has gone: a host-side bot's move, a hand's check, the next deal); its output."""
+    out: list[Any] = []
+    for _ in range(100):
+        due = host.next_deadline()
+        if due is None or due > now:
+            break
+        host.handle_timer(now)
+        out += host.take_outgoing()
+    return out
 
 
 @dataclass
@@ -449,11 +464,12 @@ class SessionTable:
 
     def _follow_up(self, session: Any, flush: Callable[[], None]) -> None:
         """After an input: a session whose next deadline has come already (work it left for once
-        its output had gone: the check of a hand that just ended) runs its timer, as the runtime's
-        timer task does when woken (runtime/base.py ``_timers``). On a LAN each machine does that
-        while the others go on; in this one loop it would sit on the other parties' path, so while
-        a move is timed it waits until every peer has the move (the per-process group runs it
-        as it comes). Later deadlines (heartbeats, liveness) are not run: moves come quickly."""
+        its output had gone: the check of a hand that just ended, the next deal, a host-side bot's
+        move) runs its timer, as the runtime's timer task does when woken (runtime/base.py
+        ``_timers``), and again while it is due. On a LAN each machine does that while the others
+        go on; in this one loop it would sit on the other parties' path, so while a move is timed
+        it waits until every peer has the move (the per-process group runs it as it comes).
+        Later deadlines (heartbeats, liveness) are not run: moves come quickly."""
         due = session.next_deadline()
         if due is None or due > time.monotonic():
             return
@@ -461,9 +477,10 @@ class SessionTable:
         def run() -> None:
             session.handle_timer(time.monotonic())
             flush()
+            self._follow_up(session, flush)
 
-        if self.reached is not None and not self.reached.done():
-            self.held.append(run)
+        if self.landed is not None and self.reached is not None and not self.reached.done():
+            self.held.append(run)  # (a move is timed: wait_all)
         else:
             asyncio.get_running_loop().call_soon(run)
 
@@ -600,7 +617,7 @@ def host_work_per_move(moves: int = 2000) -> dict[str, float]:
                                               bytes.fromhex(body["signature"]), statement)
                         verify_times.append(time.perf_counter() - start)
             routes = {s.route: p for s, p in zip(senders, peers, strict=True)}
-            for out in host.take_outgoing():
+            for out in host.take_outgoing() + run_due(host):
                 moved = True
                 routes[out.route].receive(json.loads(json.dumps(out.message)), 0.0)
             for peer in peers:
@@ -719,7 +736,7 @@ def run(argv: list[str] | None) -> int:
     print(f"wire bytes (median): real session move {real['move']:.0f}, update {real['update']:.0f} "
           f"(range {real['update_min']}-{real['update_max']} "
           f"over {real['peer_moves_captured']} peer moves; "
-          f"{real['followed_by_host_move']:.0%} followed at once by the host-side bot's update)")
+          f"{real['followed_by_host_move']:.0%} followed by a host-side bot's move on its timer)")
     print(f"                     same-size reference move {ref['move']:.0f}, "
           f"update {ref['update']:.0f}; "
           f"bare-curve-small move {small['move']:.0f}, update {small['update']:.0f}")

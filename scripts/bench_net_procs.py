@@ -178,14 +178,16 @@ async def _bare_peer(conn: Connection, config: dict[str, Any]) -> None:
 
 def follow_up(session: Any, flush: Callable[[], None]) -> None:
     """After an input: a session whose next deadline has come already (work it left for once its
-    output had gone: the check of a hand that just ended) runs its timer on the loop's next turn,
-    as the runtime's timer task does when woken (runtime/base.py ``_timers``). Later deadlines
-    (heartbeats, liveness) are not run: the measured moves follow each other closely."""
+    output had gone: the check of a hand that just ended, the next deal, a host-side bot's move)
+    runs its timer on the loop's next turn, as the runtime's timer task does when woken
+    (runtime/base.py ``_timers``), and again while it is due. Later deadlines (heartbeats,
+    liveness) are not run: the measured moves follow each other closely."""
     due = session.next_deadline()
     if due is not None and due <= time.monotonic():
         def run() -> None:
             session.handle_timer(time.monotonic())
             flush()
+            follow_up(session, flush)
 
         asyncio.get_running_loop().call_soon(run)
 

@@ -153,9 +153,15 @@ class Table:
         for slot in self.slots:
             events = slot.session.take_events()
             slot.events += events
+            # a bot answers the latest turn of the step, and only while it is still its turn (the
+            # step may also hold that turn played for it by the table's bot, or the hand's end)
+            turns = [e for e in events if isinstance(e, YourTurn)]
+            view = slot.session.view
+            current = (view is not None and view.phase == "play"
+                       and view.turn == slot.session.seat)
             for event in events:
-                if (isinstance(event, YourTurn) and slot.bot is not None and slot.connected
-                        and slot.session.pending_move is None  # (two turns' news in one step)
+                if (turns and event is turns[-1] and current and slot.bot is not None
+                        and slot.connected and slot.session.pending_move is None
                         and slot.session.phase.value == "seated"):  # (not once it has left)
                     if slot.mute:  # (a muted mover's turn may have been played for it since)
                         try:
@@ -187,6 +193,8 @@ class Table:
             for slot in self.slots:
                 if slot.connected:
                     slot.session.handle_timer(self.now)
+            self.step()  # what the timers sent leaves before ``stop`` looks, as the runtime
+            # flushes after its timers (runtime/base.py): a host-side bot's move is not held back
 
     def over(self) -> bool:
         """The host ended the match and every connected peer has been told (its last hand log)."""

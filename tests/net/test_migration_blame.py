@@ -30,9 +30,12 @@ def _forge_a_move_in_hand_2(table: MigratingTable) -> tuple[Machine, str]:
     assert host is not None
 
     def a_peer_to_move() -> bool:
-        return (host.deal is not None and host.deal.hand == 2 and host.phase.value == "play"
-                and len(host.deal.moves) >= 2 and host.shared.state is not None
-                and host.shared.state.turn != 0)
+        state = host.shared.state
+        if not (host.deal is not None and host.deal.hand == 2 and host.phase.value == "play"
+                and len(host.deal.moves) >= 2 and state is not None and state.turn != 0):
+            return False
+        mover = table.by_seat(state.turn).peer  # and that peer knows (its update is in)
+        return mover is not None and mover.view is not None and mover.view.turn == state.turn
 
     table.run(a_peer_to_move)
     seat = host.shared.state.turn  # type: ignore[union-attr]

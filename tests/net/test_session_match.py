@@ -17,7 +17,12 @@ from sessionkit import Table  # noqa: E402
 
 from lanomino.engine import HandStarted, Rules, observe  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
-from lanomino.net.session import HandVerified, MatchOver, TranscriptUpdated  # noqa: E402
+from lanomino.net.session import (  # noqa: E402
+    HandVerified,
+    LocalSeat,
+    MatchOver,
+    TranscriptUpdated,
+)
 
 
 def final_transcripts(table: Table) -> list[dict[str, Any]]:
@@ -88,9 +93,12 @@ def test_each_peer_view_is_the_observation_the_host_engine_gives() -> None:
                     assert getattr(mine, name) == getattr(real, name), name
                 assert mine.line.fives_count() == real.line.fives_count()
                 compared += 1
-        if not moved:
-            table.run(lambda: True, max_time=0)
+        if not moved:  # quiet: each session's timer runs when due (a host-side bot moves on it)
             table.now += 0.01
+            for session in (table.host, *(slot.session for slot in table.slots)):
+                due = session.next_deadline()
+                if due is not None and due <= table.now:
+                    session.handle_timer(table.now)
     # The deal comes from fresh secrets, so the match length varies: a short All Fives match
     # can end after a dozen positions.
     assert table.over() and compared >= 10
@@ -163,3 +171,33 @@ def test_a_hands_check_waits_until_its_last_move_has_gone_out_then_comes_at_once
             assert peer.next_deadline() == table.now
             peer.handle_timer(table.now)
         assert peer.verified == {1: True}
+
+
+def test_a_slow_host_side_bot_thinks_only_once_the_move_before_it_reached_the_others() -> None:
+    """A host-side bot moves on the host's timer, once the output of the move before its turn has
+    gone out: however long it thinks (here each call is where a slow bot would spend its budget),
+    the other seats already show that move. Before, it thought inside the receive of that move,
+    and the update of a player's move waited for the bot's whole budget."""
+    table = Table(Rules.preset("classic", target=100), 4, bots=1, seed=4)
+    host = table.host
+    seen: list[tuple[int, int, list[int]]] = []  # (seat, host's moves, each peer's) as it thinks
+
+    def slow(seat: int, policy: Any) -> Any:
+        def think(obs: Any) -> Any:
+            d = host.deal
+            assert d is not None
+            peers = [len(s.session.moves.get(d.hand, [])) for s in table.slots]
+            seen.append((seat, len(d.moves), peers))
+            return policy(obs)
+        return think
+
+    for seat, local in list(host.local.items()):  # seat 0 (the host's own bot) and seat 3
+        assert local.policy is not None
+        host.local[seat] = LocalSeat(local.name, local.identity, slow(seat, local.policy),
+                                     local.level)
+    table.run(table.over)
+    assert table.over()
+    after = [(seat, moves, peers) for seat, moves, peers in seen if moves > 0]
+    assert {seat for seat, _, _ in after} == {0, 3} and len(after) >= 10
+    late = [(seat, moves, peers) for seat, moves, peers in after if peers != [moves] * len(peers)]
+    assert not late, f"a host-side bot thought before the others had the move before it: {late}"

@@ -194,8 +194,9 @@ class Playing:
             self.dealing.start_hand(later=True)  # (the host's commitments: once this move is out)
 
     def run_local_seats(self, fire: bool = False) -> None:
-        """Let host-side bots move while it is their turn: at once, or each after ``bot_delay_s``
-        (``fire``: that delay is over for the bot to move now)."""
+        """Let host-side bots move while it is their turn, each on the session's timer (``fire``):
+        ``bot_delay_s`` after its turn came, or at once once the output of the move before is out
+        (on a LAN the others need not wait for the bot to think and sign)."""
         while self.t.phase is Phase.PLAY and self.t.state is not None:
             turn = self.t.state.turn
             local = self.t.local.get(turn)
@@ -208,7 +209,7 @@ class Playing:
             if local.policy is None:
                 self.t.events.append(YourTurn(observe(self.t.state, turn)))
                 return
-            if self.t.timings.bot_delay_s > 0 and not fire:
+            if not fire:  # bot_delay_s from now (0: on the next timer, due at once)
                 self.bot_due = self.t.now + self.t.timings.bot_delay_s
                 return
             fire = False
