@@ -60,13 +60,18 @@ def host_node(intent: HostTable, rules: Rules, options: NetOptions, player: str,
 
 def check_ports(bind: str | None, port: int) -> None:
     """A table asked to serve on ``port`` needs it and the next one (its key service, which answers
-    joins by ``HOST:PORT/CODE``). Raises ValueError, in words, when either is taken; anything
-    else is left for the real bind to say. Port 0 (any free one) is not checked."""
+    joins by ``HOST:PORT/CODE``). Raises ValueError, in words, when the port is out of range or
+    either is taken; anything else is left for the real bind to say. Port 0 (any free one) is not
+    checked."""
     import errno
     import socket
 
     if not port:
         return
+    if not 1 <= port <= 65534:  # (65535 has no next port for the key service)
+        raise ValueError(f"--port {port} is not a port a table can use: give one from 1 to 65534 "
+                         "(a table takes its port and the next one), or leave --port out for any "
+                         "free one")
     host = (bind or "").strip("[]")
     for taken in (port, port + 1):
         family = socket.AF_INET6 if ":" in host else socket.AF_INET

@@ -59,3 +59,13 @@ def test_a_port_whose_next_one_is_taken_is_refused_before_the_table_opens(tmp_pa
     assert done.returncode == 2, done.stdout
     assert f"port {port + 1} is in use" in done.stderr and f"on port {port}" in done.stderr
     assert "HOST:PORT/CODE" in done.stderr and "listening" not in done.stdout
+
+
+def test_a_port_out_of_range_is_refused_in_words(tmp_path: Path) -> None:
+    """65535 has no next port for the key service, and 99999 is no port at all: each is refused
+    with a sentence, not a traceback."""
+    for port in (65535, 99999):
+        done = _host(port, tmp_path / str(port))
+        assert done.returncode == 2, done.stderr
+        assert f"--port {port} is not a port a table can use" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr and "OverflowError" not in done.stderr
