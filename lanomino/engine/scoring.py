@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from lanomino.engine.events import HandEnd, HandEnded, HandTally, MatchEnd, MatchEnded
@@ -65,7 +66,7 @@ def end_of_hand(
         low = min(side_pips[x] for x in live_sides)
         others = counted = 0
         if winner is not None:
-            winner_seat = _lightest_member(state, winner, pips)
+            winner_seat = lightest_member(state.active, rules.partnership, winner, pips)
             others = _others(side_pips, live_sides, winner)
             counted = others - low if rules.blocked_scoring == "difference" else others
         earned = _earned(rules, counted)
@@ -126,9 +127,15 @@ def _lightest_tile(state: GameState, side: int) -> Tile:
     return min(tiles, key=lambda t: (t.pips, t.high))
 
 
-def _lightest_member(state: GameState, side: int, pips: list[int | None]) -> int:
-    members = [s for s in range(state.players) if state.active[s] and state.side_of(s) == side]
-    return min(members, key=lambda s: (pips[s] or 0, s))
+def lightest_member(
+    active: Sequence[bool], partnership: bool, side: int, pips: Sequence[int | None]
+) -> int | None:
+    """The seat that won a blocked hand for ``side``: its active member with the fewest pips left,
+    the lower seat on a tie (None when the side has no active member). Public facts only, so a
+    peer's view names the same seat as the engine."""
+    members = [s for s in range(len(active))
+               if active[s] and (s % 2 if partnership else s) == side]
+    return min(members, key=lambda s: (pips[s] or 0, s)) if members else None
 
 
 def end_of_match(state: GameState, forced_winner: int | None) -> MatchEnded | None:

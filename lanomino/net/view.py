@@ -27,6 +27,7 @@ from lanomino.engine import (
 )
 from lanomino.engine.line import Line
 from lanomino.engine.observe import determinize
+from lanomino.engine.scoring import lightest_member
 from lanomino.engine.tiles import TILES
 
 
@@ -175,10 +176,8 @@ class PeerView:
             return None
         if event.end in ("domino", "target"):
             return self.last_mover
-        # Blocked: the lightest active member of the winning side (the end shows every hand).
-        members = [s for s in range(self.players) if self.active[s]
-                   and (s % 2 if self.rules.partnership else s) == event.winner]
-        return min(members, key=lambda s: (event.pips_left[s] or 0, s)) if members else None
+        # Blocked: the end shows every hand, so the engine's own rule names the seat.
+        return lightest_member(self.active, self.rules.partnership, event.winner, event.pips_left)
 
 
 def _index(tile: Tile) -> int:
