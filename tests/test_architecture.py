@@ -81,7 +81,7 @@ LAYERS: tuple[Layer, ...] = (
     ),
     Layer(
         "lanomino.net",
-        may_import=("lanomino.engine", "lanomino.fair", "lanomino.record"),
+        may_import=("lanomino.engine", "lanomino.fair", "lanomino.record", "lanomino.blind"),
         never=("time", "asyncio", "socket", "random", *IO_LIBS),
         exempt={f"lanomino.net.zmq_transport.{part}": ("zmq", "asyncio", "time", "socket")
                 for part in ("sockets", "router", "dealer")},  # the zmq adapter
@@ -91,7 +91,7 @@ LAYERS: tuple[Layer, ...] = (
         may_import=("lanomino.engine", "lanomino.net.codec", "lanomino.net.errors",
                     "lanomino.net.chunks", "lanomino.fair.transcript_model",
                     "lanomino.fair.attempt", "lanomino.fair.header",
-                    "lanomino.fair.reshuffle"),
+                    "lanomino.fair.reshuffle", "lanomino.blind"),  # the locked deck's values
         never=("time", "asyncio", "socket", "random", *IO_LIBS),
         third_party=(),
     ),
@@ -99,14 +99,14 @@ LAYERS: tuple[Layer, ...] = (
         "lanomino.net.host",
         may_import=("lanomino.engine", "lanomino.fair", "lanomino.net.wire", *NET_PLUMBING,
                     "lanomino.net.budget", "lanomino.net.fair_round", "lanomino.net.throttle",
-                    "lanomino.net.watchers", "lanomino.net.peer.session"),
+                    "lanomino.net.watchers", "lanomino.net.peer.session", "lanomino.blind"),
         never=("time", "asyncio", "socket", "random", *IO_LIBS),
         third_party=(),
     ),
     Layer(  # the peer's session and its parts: never the host's
         "lanomino.net.peer",
         may_import=("lanomino.engine", "lanomino.fair", "lanomino.net.wire", *NET_PLUMBING,
-                    "lanomino.net.view"),
+                    "lanomino.net.view", "lanomino.blind"),
         never=("time", "asyncio", "socket", "random", *IO_LIBS),
         third_party=(),
     ),

@@ -47,6 +47,10 @@ Every message carries the sender's ``term``; a host refuses any other term, exce
   H->P reshuffle_reveal_req / P->H reshuffle_reveal
                   the re-shuffle of the unknown tiles when the escrow cannot be rebuilt
                   (net/host/reshuffle_round.py)
+  H->P blind_deal / P->H blind_key, blind_shuffle, blind_shares, blind_not_me, blind_draw,
+  blind_play, blind_reveal
+                  the locked deck (issue 29): each signed by its sender, a peer's relayed by the
+                  host unchanged (net/wire/blind_messages.py says what each carries)
 """
 
 
@@ -56,6 +60,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, get_type_hints
 
+from lanomino.blind.rounds import KeyAnnouncement, Reveal, Share, ShuffleTurn, shares_to_bytes
 from lanomino.fair.attempt import DealAttempt, Echo
 from lanomino.fair.header import MatchHeader
 from lanomino.fair.reshuffle import Claim
@@ -98,6 +103,14 @@ def _claim_or_none(value: Claim | None) -> JsonObject | None:
     return None if value is None else value.to_json()
 
 
+def _bytes_hex(value: KeyAnnouncement | ShuffleTurn | Share | Reveal) -> str:
+    return value.to_bytes().hex()
+
+
+def _shares_hex(value: tuple[Share, ...]) -> str:
+    return shares_to_bytes(value).hex()
+
+
 def _attempts(value: tuple[DealAttempt, ...]) -> list[JsonObject]:
     return [a.to_json(secrets=False) for a in value]
 
@@ -112,6 +125,9 @@ _ENCODERS: dict[object, Encoder] = {
     tuple[int, ...]: list, tuple[str, ...]: list, tuple[JsonObject, ...]: list,
     tuple[DealAttempt, ...]: _attempts, tuple[Echo, ...]: _echoes, MatchHeader: MatchHeader.to_json,
     Claim | None: _claim_or_none,
+    # the locked deck's values (blind_messages.py): the hex of their own bytes
+    KeyAnnouncement: _bytes_hex, ShuffleTurn: _bytes_hex, Share: _bytes_hex, Reveal: _bytes_hex,
+    tuple[Share, ...]: _shares_hex,
 }
 
 

@@ -1,0 +1,239 @@
+"""The messages of the locked deck (issue 29, ``lanomino/blind/``), declared as ``messages.py``
+declares the rest, which re-exports them. Pure.
+
+Every one is signed by its sender with its identity key (``blind_statement``): a seat's key,
+shuffle, shares, "not me", play share and reveal are relayed by the host as they came, so every
+other seat checks the sender's signature and then the value's own proof; the host's
+``blind_deal`` is signed by the host. Each value travels as the bytes ``blind/rounds.py`` gives
+it (lowercase hex) and is parsed at the edge: a point that is no point, a proof of the wrong
+length, a shuffle for a set that does not exist is refused here, naming the field. Sizes are
+bounded by the largest set (double-twelve, 91 tiles).
+
+Direction and meaning (P = peer, H = host; a peer's message goes to the host, which relays it
+unchanged to every other seat):
+
+  H->P blind_deal    a locked deal attempt begins: the set's size, the holders (the people at the
+                     table; host-side bots hold no key) and, per seat, the holder that opens its
+                     tiles (the seat itself, or the host for its bots)
+  P->H blind_key     a holder's key with its Schnorr proof
+  P->H blind_shuffle a holder's shuffle turn: the input deck's digest, the output, the argument
+  P->H blind_shares  a holder's shares of every position dealt to a seat it does not open
+  P->H blind_not_me  "I do not hold this tile", to the opening's question (lead_rounds.py)
+  P->H blind_draw    a holder's share of the position the log just gave a drawing seat
+  P->H blind_play    the share of its opener that goes with a play: the position the tile was in
+  P->H blind_reveal  at the hand's end: the holder's secret key and shuffle seed
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, TypeVar
+
+from lanomino.blind.group import BlindError
+from lanomino.blind.rounds import (
+    KeyAnnouncement,
+    Reveal,
+    Share,
+    ShuffleTurn,
+    shares_from_bytes,
+    shares_to_bytes,
+)
+from lanomino.net.errors import RemoteProtocolError
+from lanomino.net.wire.checks import MAX_SEATS, TILE_TEXT, Check, integer, listof
+from lanomino.net.wire.fields import Hand, Seat, Signature
+
+SET_SIZES = (28, 55, 91)  # double-six, double-nine, double-twelve
+MAX_TILES = max(SET_SIZES)
+STATEMENT = "lanomino.blind/1"
+
+
+def shuffle_bytes(tiles: int) -> int:
+    """A shuffle turn's length for a set of ``tiles``: seat, source digest, the output deck
+    (two points a tile) and the argument (3N+5 points, 2N+4 scalars)."""
+    return 1 + 32 + 64 * tiles + 32 * (3 * tiles + 5) + 32 * (2 * tiles + 4)
+
+
+_SHUFFLE_TILES = {shuffle_bytes(n): n for n in SET_SIZES}
+T = TypeVar("T")
+
+
+def _hex_value(parse: Callable[[bytes], T], max_bytes: int, what: str) -> Check:
+    """A value sent as the lowercase hex of its bytes, at most ``max_bytes``, parsed by ``parse``
+    (which raises BlindError)."""
+
+    def check(value: Any, where: str) -> T:
+        if not isinstance(value, str) or len(value) > 2 * max_bytes or len(value) % 2:
+            raise RemoteProtocolError(f"field {where!r}: expected {what} as lowercase hex "
+                                      f"(at most {max_bytes} bytes)")
+        try:
+            raw = bytes.fromhex(value)
+        except ValueError:
+            raw = None
+        if raw is None or raw.hex() != value:
+            raise RemoteProtocolError(f"field {where!r}: expected {what} as lowercase hex")
+        try:
+            return parse(raw)
+        except BlindError as exc:
+            raise RemoteProtocolError(f"field {where!r}: {exc}") from None
+
+    return check
+
+
+def _shuffle(data: bytes) -> ShuffleTurn:
+    tiles = _SHUFFLE_TILES.get(len(data))
+    if tiles is None:
+        raise BlindError(f"a shuffle turn of {len(data)} bytes is for no domino set")
+    return ShuffleTurn.from_bytes(data, tiles)
+
+
+def _set_size(value: Any, where: str) -> int:
+    if value not in SET_SIZES or isinstance(value, bool):
+        raise RemoteProtocolError(f"field {where!r}: expected a domino set's size "
+                                  f"({', '.join(map(str, SET_SIZES))}), got {value!r}")
+    return int(value)
+
+
+Tiles = Annotated[int, _set_size]
+Position = Annotated[int, integer(0, MAX_TILES - 1)]
+Index = Annotated[int, integer(0, 10_000)]  # a move's number in the hand
+Tile = Annotated[str, TILE_TEXT]
+Key = Annotated[KeyAnnouncement, _hex_value(KeyAnnouncement.from_bytes, 97, "a key announcement")]
+Turn = Annotated[ShuffleTurn, _hex_value(_shuffle, shuffle_bytes(MAX_TILES), "a shuffle turn")]
+OneShare = Annotated[Share, _hex_value(Share.from_bytes, 130, "a share")]
+Shares = Annotated[tuple[Share, ...], _hex_value(shares_from_bytes, 130 * MAX_TILES,
+                                                 "a batch of shares")]
+Secret = Annotated[Reveal, _hex_value(Reveal.from_bytes, 65, "a reveal")]
+SeatList = Annotated[tuple[int, ...], listof(integer(0, MAX_SEATS - 1), MAX_SEATS)]
+
+
+def _u32(*values: int) -> bytes:
+    return b"".join(v.to_bytes(4, "big") for v in values)
+
+
+@dataclass(frozen=True, slots=True)
+class BlindDeal:
+    TYPE: ClassVar[str] = "blind_deal"
+    hand: Hand
+    attempt: Hand
+    seat: Seat  # the host's
+    tiles: Tiles
+    holders: SeatList
+    openers: SeatList  # per seat of the table
+    signature: Signature
+
+    def payload(self) -> bytes:
+        return _u32(self.tiles) + bytes(self.holders) + b"/" + bytes(self.openers)
+
+
+@dataclass(frozen=True, slots=True)
+class BlindKey:
+    TYPE: ClassVar[str] = "blind_key"
+    hand: Hand
+    attempt: Hand
+    seat: Seat
+    key: Key
+    signature: Signature
+
+    def payload(self) -> bytes:
+        return self.key.to_bytes()
+
+
+@dataclass(frozen=True, slots=True)
+class BlindShuffle:
+    TYPE: ClassVar[str] = "blind_shuffle"
+    hand: Hand
+    attempt: Hand
+    seat: Seat
+    turn: Turn
+    signature: Signature
+
+    def payload(self) -> bytes:
+        return self.turn.to_bytes()
+
+
+@dataclass(frozen=True, slots=True)
+class BlindShares:
+    TYPE: ClassVar[str] = "blind_shares"
+    hand: Hand
+    attempt: Hand
+    seat: Seat
+    shares: Shares
+    signature: Signature
+
+    def payload(self) -> bytes:
+        return shares_to_bytes(self.shares)
+
+
+@dataclass(frozen=True, slots=True)
+class BlindNotMe:
+    TYPE: ClassVar[str] = "blind_not_me"
+    hand: Hand
+    attempt: Hand
+    seat: Seat
+    tile: Tile
+    signature: Signature
+
+    def payload(self) -> bytes:
+        return self.tile.encode()
+
+
+@dataclass(frozen=True, slots=True)
+class BlindDraw:
+    TYPE: ClassVar[str] = "blind_draw"
+    hand: Hand
+    attempt: Hand
+    seat: Seat
+    index: Index  # the draw's move number in the hand
+    share: OneShare
+    signature: Signature
+
+    def payload(self) -> bytes:
+        return _u32(self.index) + self.share.to_bytes()
+
+
+@dataclass(frozen=True, slots=True)
+class BlindPlay:
+    TYPE: ClassVar[str] = "blind_play"
+    hand: Hand
+    attempt: Hand
+    seat: Seat  # the opener: the seat that plays, or the host for its bot
+    index: Index  # the play's move number in the hand
+    share: OneShare  # the opener's own share of the position the tile was in
+    signature: Signature
+
+    def payload(self) -> bytes:
+        return _u32(self.index) + self.share.to_bytes()
+
+
+@dataclass(frozen=True, slots=True)
+class BlindReveal:
+    TYPE: ClassVar[str] = "blind_reveal"
+    hand: Hand
+    attempt: Hand
+    seat: Seat
+    reveal: Secret
+    signature: Signature
+
+    def payload(self) -> bytes:
+        return self.reveal.to_bytes()
+
+
+BlindBody = (BlindDeal | BlindKey | BlindShuffle | BlindShares | BlindNotMe | BlindDraw | BlindPlay
+             | BlindReveal)
+BLIND_MESSAGES: tuple[type[BlindBody], ...] = (
+    BlindDeal, BlindKey, BlindShuffle, BlindShares, BlindNotMe, BlindDraw, BlindPlay, BlindReveal)
+
+
+def blind_statement(header: str, body: BlindBody) -> dict[str, Any]:
+    """What the sender of ``body`` signs (``body.signature`` is left out): the match, the kind
+    of message, the deal attempt, the sender's seat and the SHA-256 of the value's bytes."""
+    return {"type": STATEMENT, "header": header, "kind": body.TYPE, "hand": body.hand,
+            "attempt": body.attempt, "seat": body.seat,
+            "data": hashlib.sha256(body.payload()).hexdigest()}
+
+
+__all__ = ["BLIND_MESSAGES", "BlindBody", "BlindDeal", "BlindDraw", "BlindKey",
+           "BlindNotMe", "BlindPlay", "BlindReveal", "BlindShares", "BlindShuffle",
+           "blind_statement", "shuffle_bytes"]
