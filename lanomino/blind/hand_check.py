@@ -13,7 +13,11 @@ failure decides and names its signer):
                 comes from a position the seat holds and that holds the tile (else: the seat);
                 the engine accepts each move, so every "I cannot play, so I draw / pass" claim
                 was true (else: the seat); after a blocked end only passes may follow (the
-                table learns of the block as every seat passes), else the host;
+                table learns of the block as every seat passes), else the host; each resignation,
+                in its place among the moves, is one the engine allows (else its signer: the
+                seat, or the host when it signed it), and the host signed one only where the
+                rules let it: a seat that left, or one away at a table with a move clock (else
+                the host);
 6. ``score``    the hand ended and its points are the ones the host signed (else: the host).
 
 A ``HandVerdict`` says which check failed, whom it names and why; ``ok`` when none did.
@@ -27,11 +31,12 @@ from dataclasses import dataclass, field, replace
 from lanomino.blind.deck import Deck, aggregate_key, deck_digest, open_deck
 from lanomino.blind.gate import DealLayout
 from lanomino.blind.group import BlindError, base_mul
-from lanomino.blind.hand_record import BlindHand, BlindMove, ShuffleEntry
+from lanomino.blind.hand_record import BlindHand, BlindMove, Resignation, ShuffleEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.rounds import BlindFault, check_key, check_shuffle, open_all
 from lanomino.blind.shuffle_proof import gen_shuffle
 from lanomino.engine import (
+    RESIGN,
     TILES,
     Draw,
     EngineError,
@@ -76,8 +81,9 @@ class _Failed(Exception):
         self.verdict = HandVerdict(check, culprit, reason, move=move)
 
 
-def check_blind_hand(record: BlindHand, before: GameState) -> HandVerdict:
-    """Verify ``record`` against the match state ``before`` the hand (not changed)."""
+def check_blind_hand(record: BlindHand, before: GameState, clock: bool = False) -> HandVerdict:
+    """Verify ``record`` against the match state ``before`` the hand (not changed); ``clock``:
+    the match header declares a move clock (the host may then sign an away seat's resignation)."""
     try:
         ctx = _keys(record)
         _reveals(record, ctx)
@@ -86,7 +92,8 @@ def check_blind_hand(record: BlindHand, before: GameState) -> HandVerdict:
         layout = DealLayout.for_deal(record.tiles, before.active,
                                      before.rules.hand_size_for(before.players))
         _opening(record, layout, tiles)
-        ended = _moves(before.copy(), layout, tiles, record.moves, record.host)
+        ended = _moves(before.copy(), layout, tiles, record.moves, record.host,
+                       record.resignations, clock)
         _score(record, ended)
     except _Failed as failed:
         return failed.verdict
@@ -154,28 +161,36 @@ def _opening(record: BlindHand, layout: DealLayout, tiles: tuple[int, ...]) -> N
 
 
 def replay_moves(before: GameState, layout: DealLayout, tiles: tuple[int, ...],
-                 moves: Sequence[BlindMove], host: int
+                 moves: Sequence[BlindMove], host: int,
+                 resignations: Sequence[Resignation] = (), clock: bool = False,
                  ) -> tuple[HandVerdict, GameState, HandEnded | None]:
-    """The hand's moves replayed by the full engine once every tile is known (the ``moves``
-    check above; ``tiles`` is the deck by position, ``host`` the seat that gave out the draws).
+    """The hand's moves (and its resignations, each after ``at`` moves) replayed by the full
+    engine once every tile is known (the ``moves`` check above; ``tiles`` is the deck by
+    position, ``host`` the seat that gave out the draws, ``clock`` as ``check_blind_hand``'s).
     (the verdict on the moves, the match state they led to, the hand's end if it ended)."""
     state = before.copy()
     try:
-        ended = _moves(state, layout, tiles, moves, host)
+        ended = _moves(state, layout, tiles, moves, host, resignations, clock)
     except _Failed as failed:
         return replace(failed.verdict, tiles=tiles), state, None
     return HandVerdict(tiles=tiles), state, ended
 
 
 def _moves(state: GameState, layout: DealLayout, tiles: tuple[int, ...],
-           moves: Sequence[BlindMove], host: int) -> HandEnded | None:
+           moves: Sequence[BlindMove], host: int, resignations: Sequence[Resignation] = (),
+           clock: bool = False) -> HandEnded | None:
     deck = [TILES[t] for t in tiles]
     hands, boneyard = split_deck(deck, state.active, state.rules.hand_size_for(state.players))
     start_hand(state, hands, boneyard)
     held = {p: seat for seat, ps in enumerate(layout.dealt) for p in ps}
     drawn = 0
     ended: HandEnded | None = None
-    for index, move in enumerate(moves):
+    pending = list(resignations)
+    for index, move in enumerate((*moves, None)):
+        while pending and pending[0].at == index:
+            ended = _resign(state, pending.pop(0), host, clock) or ended
+        if move is None:
+            break
         where = f"move {index + 1}"
         if ended is not None:
             # Nobody can see that a hand is blocked: the table learns it as every seat passes.
@@ -207,6 +222,22 @@ def _moves(state: GameState, layout: DealLayout, tiles: tuple[int, ...],
             raise _Failed("moves", move.seat, f"{where}: {exc}", index) from None
         ended = next((e for e in events if isinstance(e, HandEnded)), ended)
     return ended
+
+
+def _resign(state: GameState, resignation: Resignation, host: int, clock: bool
+            ) -> HandEnded | None:
+    """A resignation in its place: the engine's to allow, the host's to sign only for a seat that
+    left or, at a table with a move clock, one away. The hand's end it makes, if any."""
+    seat, signer = resignation.seat, host if resignation.host_signed else resignation.seat
+    where = f"the resignation of {seat_name(seat)} after move {resignation.at}"
+    if resignation.by == "away" and not clock:
+        raise _Failed("moves", host, f"{where} is signed by the host as the seat's time running "
+                      "out, at a table without a move clock")
+    try:
+        events = apply(state, seat, RESIGN)
+    except EngineError as exc:
+        raise _Failed("moves", signer, f"{where}: {exc}") from None
+    return next((e for e in events if isinstance(e, HandEnded)), None)
 
 
 def _score(record: BlindHand, ended: HandEnded | None) -> None:

@@ -3,7 +3,8 @@
 A record keeps what was signed during the hand and what was revealed at its end, not the decks
 or shares, which it re-derives: the holders' keys with their proofs, each shuffler's output
 digest (and, when its seed was lost, the whole turn with its argument),
-the opening's "not me" answers, the moves with the position each tile came from, each holder's
+the opening's "not me" answers, the moves with the position each tile came from, the
+resignations (each with the number of moves before it, and who signed it), each holder's
 revealed key and seed, and the hand's points as the host signed them. Byte fields are lowercase
 hex of the values' own bytes (``rounds.py``). The signatures over these statements are the
 transcript's, as today's; this record is the locked deck's part of a hand.
@@ -14,7 +15,15 @@ transcript's, as today's; this record is the locked deck's part of a hand.
      "opening": [{"seat": 1, "not_me": "6-6"}, ...],
      "moves": [{"seat": 0, "play": "6-6", "end": "left", "pos": 3},
                {"seat": 1, "draw": true, "pos": 15}, {"seat": 2, "pass": true}, ...],
-     "reveals": [hex, ...], "points": [0, 12, 0]}
+     "reveals": [hex, ...], "points": [0, 12, 0],
+     "resignations": [{"seat": 2, "at": 7, "by": "seat"}]}
+
+``resignations`` may be left out (none). A resignation is not a move: ``at`` counts the plays,
+draws and passes before it (the public view's move count), so a claim's move number stays the
+same with or without resignations. ``by`` says who signed it: ``seat`` (the seat itself), or
+the host, only where today's rules let the host sign a seat's resignation: ``left`` (the roster
+showed the seat gone: the host cannot prove it, and the verifier lists it) or ``away`` (the
+seat out of time at a table whose header declares a move clock).
 """
 
 from __future__ import annotations
@@ -58,6 +67,26 @@ class BlindMove:
     position: int | None = None
 
 
+RESIGNED_BY = ("seat", "left", "away")  # the seat itself; the host: the seat left / was away
+
+
+@dataclass(frozen=True, slots=True)
+class Resignation:
+    """A seat leaves the match after ``at`` moves of the hand; ``by`` who signed it (above)."""
+
+    seat: int
+    at: int
+    by: str = "seat"
+
+    def __post_init__(self) -> None:
+        if self.by not in RESIGNED_BY:
+            raise BlindError(f"a resignation is signed by one of {', '.join(RESIGNED_BY)}")
+
+    @property
+    def host_signed(self) -> bool:
+        return self.by != "seat"
+
+
 @dataclass(frozen=True, slots=True)
 class BlindHand:
     table: bytes
@@ -72,6 +101,7 @@ class BlindHand:
     moves: tuple[BlindMove, ...]
     reveals: tuple[Reveal, ...]  # those that came; a holder missing here withheld its key
     points: tuple[int, ...]
+    resignations: tuple[Resignation, ...] = ()  # in the order they came
 
 
 def _hex(value: object, what: str) -> bytes:
@@ -121,6 +151,15 @@ def _move(entry: object) -> BlindMove:
     raise BlindError("a move is a play, a draw or a pass")
 
 
+def _resignation(entry: object) -> Resignation:
+    if not isinstance(entry, dict):
+        raise BlindError("a resignation must be an object")
+    by = entry.get("by")
+    return Resignation(_int(entry.get("seat"), "a resignation's seat", high=255),
+                       _int(entry.get("at"), "a resignation's move count", high=4095),
+                       by if isinstance(by, str) else "?")
+
+
 def _shuffle(entry: object, tiles: int) -> ShuffleEntry:
     if not isinstance(entry, dict):
         raise BlindError("a shuffle must be an object")
@@ -152,7 +191,8 @@ def parse_blind_hand(obj: Mapping[str, object]) -> BlindHand:
         tuple(_move(e) for e in _list(obj.get("moves"), "moves")),
         tuple(Reveal.from_bytes(_hex(r, "a reveal")) for r in _list(obj.get("reveals"),
                                                                      "reveals")),
-        tuple(_int(p, "points") for p in _list(obj.get("points"), "points")))
+        tuple(_int(p, "points") for p in _list(obj.get("points"), "points")),
+        tuple(_resignation(e) for e in _list(obj.get("resignations", []), "resignations")))
     _check_layout(record)
     return record
 
@@ -166,6 +206,9 @@ def _check_layout(record: BlindHand) -> None:
     seats = [r.seat for r in record.reveals]
     if seats != sorted(set(seats)) or not set(seats) <= set(record.holders):
         raise BlindError("the reveals are at most one per holder, in seat order")
+    at = [r.at for r in record.resignations]
+    if at != sorted(at) or at and at[-1] > len(record.moves):
+        raise BlindError("the resignations come in order, each after at most every move")
 
 
 def format_blind_hand(record: BlindHand) -> dict[str, object]:
@@ -198,4 +241,6 @@ def format_blind_hand(record: BlindHand) -> dict[str, object]:
             "opening": [{"seat": c.seat, "not_me": str(c.tile)} for c in record.opening],
             "moves": [move(m) for m in record.moves],
             "reveals": [r.to_bytes().hex() for r in record.reveals],
-            "points": list(record.points)}
+            "points": list(record.points),
+            **({"resignations": [{"seat": r.seat, "at": r.at, "by": r.by}
+                                 for r in record.resignations]} if record.resignations else {})}

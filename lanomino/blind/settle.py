@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lanomino.blind.gate import DealLayout
 from lanomino.blind.group import BlindError
 from lanomino.blind.hand_check import HandVerdict, replay_moves
-from lanomino.blind.hand_record import BlindMove
+from lanomino.blind.hand_record import BlindMove, Resignation
 from lanomino.engine import GameState, HandEnded
 from lanomino.engine.public import Claim, PublicHand
 
@@ -42,16 +42,19 @@ class Settlement:
 
 
 def settle(view: PublicHand, before: GameState, layout: DealLayout, tiles: tuple[int, ...],
-           moves: Sequence[BlindMove], host: int) -> Settlement:
+           moves: Sequence[BlindMove], host: int, resignations: Sequence[Resignation] = (),
+           clock: bool = False) -> Settlement:
     """Judge the hand ``view`` ran, from the match ``before`` it and the revealed deck ``tiles``
-    (by position); ``moves`` is the host's log of it, one per move the view counted.
+    (by position); ``moves`` is the host's log of it, one per move the view counted, and
+    ``resignations`` the log's resignations, each after ``at`` of those moves (``clock``: the
+    header declares a move clock).
 
     Raises BlindError when the hand is not over or the log is not the view's."""
     if view.outcome is None:
         raise BlindError("the hand is not over: nothing to settle")
     if len(moves) != view.moves:
         raise BlindError(f"the log has {len(moves)} moves, the hand {view.moves}")
-    verdict, state, ended = replay_moves(before, layout, tiles, moves, host)
+    verdict, state, ended = replay_moves(before, layout, tiles, moves, host, resignations, clock)
     if not verdict.ok:
         claim = next((c for c in view.claims if c.move == verdict.move), None)
         return Settlement(verdict, None, state, claim)

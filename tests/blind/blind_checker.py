@@ -166,3 +166,28 @@ def equal_logs_ok(t: Table, domain: bytes, seat: int, label: bytes, gen: bytes, 
 def feldman_key(commitments: list[bytes], seat: int) -> bytes:
     """Σₖ (seat+1)ᵏ·Aₖ, the public key of a seat's escrow sub-share."""
     return lin([pow(seat + 1, k, L) for k in range(len(commitments))], commitments)
+
+
+def resignation_fault(record: dict, active: list[bool], clock: bool) -> int | None:  # type: ignore[type-arg]
+    """The seat to blame for the record's resignations (its JSON, as the spec gives it), or None
+    when they hold: each one after ``at`` ≤ the number of moves, in order, of a seat still in the
+    match, signed by the seat ("seat") or by the host only for a seat that left ("left") or, at
+    a table with a move clock, one away ("away"); no move by a seat once it has resigned. The
+    rules' own checks of the moves are not repeated here: the engine's replay does those."""
+    host, moves = record["host"], record["moves"]
+    playing = list(active)
+    last = 0
+    for entry in record.get("resignations", []):
+        seat, at, by = entry["seat"], entry["at"], entry["by"]
+        assert by in ("seat", "left", "away") and last <= at <= len(moves)
+        last = at
+        signer = seat if by == "seat" else host
+        if by == "away" and not clock:
+            return host
+        if not playing[seat]:
+            return signer
+        playing[seat] = False
+        after = [m["seat"] for m in moves[at:]]
+        if seat in after:
+            return seat
+    return None

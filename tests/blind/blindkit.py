@@ -5,20 +5,19 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lanomino.blind.deal_round import LockedDeal, Step
 from lanomino.blind.deck import Deck, deck_digest
 from lanomino.blind.gate import DealLayout, Refusal
-from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, ShuffleEntry
+from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, Resignation, ShuffleEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.holder import Holder
 from lanomino.blind.lead_rounds import LeadRounds
 from lanomino.blind.rounds import Share, check_play, open_all
 from lanomino.engine import (
-    TILES as ENGINE_TILES,
-)
-from lanomino.engine import (
+    RESIGN,
     Draw,
     GameState,
     HandEnded,
@@ -28,6 +27,9 @@ from lanomino.engine import (
     legal_actions,
     new_game,
     start_hand,
+)
+from lanomino.engine import (
+    TILES as ENGINE_TILES,
 )
 from lanomino.engine.dealing import split_deck
 
@@ -117,12 +119,13 @@ def public_shares(dealt: Dealt, position: int) -> list[Share]:
     return [*dealt.round.shares_of(position), *dealt.drawn.get(position, [])]
 
 
-def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = None
-              ) -> tuple[BlindHand, GameState]:
+def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = None,
+              resign: Resignation | None = None) -> tuple[BlindHand, GameState]:
     """A whole locked hand in memory: the deal through the round, the opening's "not me"
     answers, random legal moves (a referee engine that knows every tile picks them, as only a
     test can), each draw opened through the holders' gates and each play checked with its
-    shares; then the reveals. (the record, the match state before the hand)."""
+    shares, and ``resign`` when its moves have been made (if the hand lasts so long); then the
+    reveals. (the record, the match state before the hand)."""
     rules = rules or Rules.classic()
     dealt = run_deal(n, holders(n, tag=tag))
     secrets = {h.seat: h.reveal().secret for h in dealt.holders}
@@ -137,7 +140,12 @@ def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = No
     owner = {p: s for s, ps in enumerate(dealt.round.layout.dealt) for p in ps}
     moves: list[BlindMove] = []
     points: tuple[int, ...] = ()
+    resigned: list[Resignation] = []
     while not points:
+        if resign is not None and not resigned and len(moves) == resign.at:
+            resigned.append(resign)
+            points = _points(apply(state, resign.seat, RESIGN)) or points
+            continue
         seat = state.turn
         action = rng.choice(list(legal_actions(state, seat)))
         position = None
@@ -153,15 +161,18 @@ def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = No
                        public_shares(dealt, position), seat)
             del owner[position]
         moves.append(BlindMove(seat, action, position))
-        for event in apply(state, seat, action):
-            if isinstance(event, HandEnded):
-                points = tuple(event.points)
+        points = _points(apply(state, seat, action))
     record = BlindHand(
         TABLE, 1, 1, TILES, 0, dealt.ctx.holders,
         tuple(h.announce() for h in dealt.holders),
         tuple(ShuffleEntry(t.seat, deck_digest(t.deck)) for t in dealt.round.turns),
-        tuple(opening), tuple(moves), tuple(h.reveal() for h in dealt.holders), points)
+        tuple(opening), tuple(moves), tuple(h.reveal() for h in dealt.holders), points,
+        tuple(resigned))
     return record, before
+
+
+def _points(events: Sequence[object]) -> tuple[int, ...]:
+    return next((tuple(e.points) for e in events if isinstance(e, HandEnded)), ())
 
 
 def _not_me_answers(state: GameState, n: int) -> list[NotMe]:

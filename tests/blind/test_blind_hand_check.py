@@ -15,6 +15,7 @@ from lanomino.blind.hand_record import (
     BlindHand,
     BlindMove,
     NotMe,
+    Resignation,
     format_blind_hand,
     parse_blind_hand,
 )
@@ -181,3 +182,64 @@ def test_the_passes_that_find_a_blocked_hand_are_true_and_nothing_else_may_follo
     play = next(m for m in record.moves if isinstance(m.action, Play))
     check, culprit, reason = verdict_of(replace(record, moves=record.moves + (play,)), before)
     assert (check, culprit) == ("moves", record.host) and "after the hand ended" in reason
+
+
+# ----- resignations ----------------------------------------------------------------------------
+
+
+def test_a_hand_with_a_seat_s_own_resignation_checks_out_and_round_trips() -> None:
+    record, before = play_hand(3, rng_seed=5, resign=Resignation(2, 3))
+    assert record.resignations == (Resignation(2, 3),)
+    verdict = check_blind_hand(record, before)
+    assert verdict.ok, verdict.describe()
+    assert all(m.seat != 2 for m in record.moves[3:])  # the seat left: the others play on
+    text = json.dumps(format_blind_hand(record))
+    assert parse_blind_hand(json.loads(text)) == record
+    assert "resignations" not in format_blind_hand(replace(record, resignations=()))
+
+
+def test_a_resignation_that_leaves_one_side_ends_the_hand_and_nothing_may_follow() -> None:
+    record, before = play_hand(2, rng_seed=3, resign=Resignation(1, 2))
+    assert len(record.moves) == 2 and record.resignations == (Resignation(1, 2),)
+    assert check_blind_hand(record, before).ok
+    later = BlindMove(0, PASS)
+    check, culprit, reason = verdict_of(replace(record, moves=(*record.moves, later)), before)
+    assert (check, culprit) == ("moves", record.host) and "after the hand ended" in reason
+
+
+def test_the_host_signs_a_resignation_only_for_a_seat_that_left_or_one_away_on_a_clock() -> None:
+    seat_signed, before = play_hand(3, rng_seed=5, resign=Resignation(2, 3))
+    left = replace(seat_signed, resignations=(Resignation(2, 3, "left"),))
+    assert check_blind_hand(left, before).ok
+    away = replace(seat_signed, resignations=(Resignation(2, 3, "away"),))
+    assert check_blind_hand(away, before, clock=True).ok
+    check, culprit, reason = verdict_of(away, before)
+    assert (check, culprit) == ("moves", away.host) and "without a move clock" in reason
+
+
+def test_a_resignation_the_engine_refuses_names_its_signer() -> None:
+    record, before = play_hand(3, rng_seed=5, resign=Resignation(2, 3))
+    twice = (Resignation(2, 3), Resignation(2, 4))
+    check, culprit, reason = verdict_of(replace(record, resignations=twice), before)
+    assert (check, culprit) == ("moves", 2) and "not in the match" in reason
+    by_host = (Resignation(2, 3), Resignation(2, 4, "left"))
+    host = record.host
+    assert verdict_of(replace(record, resignations=by_host), before)[:2] == ("moves", host)
+
+
+def test_a_moved_or_dropped_resignation_does_not_verify() -> None:
+    record, before = play_hand(3, rng_seed=5, resign=Resignation(2, 3))
+    assert not check_blind_hand(replace(record, resignations=()), before).ok
+    assert not check_blind_hand(replace(record, resignations=(Resignation(2, 5),)), before).ok
+    assert not check_blind_hand(replace(record, resignations=(Resignation(1, 3),)), before).ok
+
+
+def test_malformed_resignations_are_refused(three) -> None:  # type: ignore[no-untyped-def]
+    record, _ = three
+    obj = format_blind_hand(record)
+    moves = len(record.moves)
+    for value in ([{"seat": 0, "at": 1}], [{"seat": 0, "at": 1, "by": "bot"}],
+                  [{"seat": 0, "at": moves + 1, "by": "seat"}], "none",
+                  [{"seat": 0, "at": 3, "by": "seat"}, {"seat": 1, "at": 2, "by": "seat"}]):
+        with pytest.raises(BlindError):
+            parse_blind_hand({**obj, "resignations": value})

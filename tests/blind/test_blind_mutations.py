@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from lanomino.blind.group import BlindError
 from lanomino.blind.hand_check import check_blind_hand
-from lanomino.blind.hand_record import format_blind_hand, parse_blind_hand
+from lanomino.blind.hand_record import Resignation, format_blind_hand, parse_blind_hand
 from lanomino.engine import GameState
 
 BOUND = ("table", "hand", "attempt", "tiles", "holders", "keys", "shuffles", "reveals", "points")
@@ -25,8 +25,8 @@ BOUND = ("table", "hand", "attempt", "tiles", "holders", "keys", "shuffles", "re
 @cache
 def _sources() -> tuple[tuple[str, GameState], ...]:
     out = []
-    for n, seed in ((3, 7), (4, 8)):
-        record, before = play_hand(n, rng_seed=seed)
+    for n, seed, resign in ((3, 7, None), (4, 8, None), (3, 5, Resignation(2, 3))):
+        record, before = play_hand(n, rng_seed=seed, resign=resign)
         out.append((json.dumps(format_blind_hand(record)), before))
     return tuple(out)
 

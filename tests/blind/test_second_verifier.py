@@ -85,3 +85,35 @@ def test_it_accepts_the_blinding_and_escrow_proofs_and_refuses_forgeries(dealt) 
                                 proof.to_bytes())
     assert not second.equal_logs_ok(t, b"escrow", 1, label, second.g(1), key, c1, part,
                                     proof.to_bytes())
+
+
+def test_it_judges_resignations_as_the_first_verifier_does() -> None:
+    """Each change to a hand's resignation: the second verifier and check_blind_hand both refuse
+    it and name the same seat, or both accept it."""
+    import json
+
+    from blindkit import play_hand
+
+    from lanomino.blind.hand_check import check_blind_hand
+    from lanomino.blind.hand_record import Resignation, format_blind_hand, parse_blind_hand
+
+    record, before = play_hand(3, rng_seed=5, resign=Resignation(2, 3))
+    doc = format_blind_hand(record)
+    last = max(i for i, m in enumerate(record.moves) if m.seat == 2)  # its last move, before 3
+    cases: list[tuple[list[dict[str, object]], bool]] = [
+        ([{"seat": 2, "at": 3, "by": "seat"}], False),
+        ([{"seat": 2, "at": 3, "by": "left"}], False),
+        ([{"seat": 2, "at": 3, "by": "away"}], True),
+        ([{"seat": 2, "at": 3, "by": "away"}], False),
+        ([{"seat": 2, "at": 3, "by": "seat"}, {"seat": 2, "at": 3, "by": "seat"}], False),
+        ([{"seat": 2, "at": 3, "by": "seat"}, {"seat": 2, "at": 4, "by": "left"}], False),
+        ([{"seat": 2, "at": last, "by": "seat"}], False),  # seat 3's last move: after it left
+    ]
+    verdicts = []
+    for resignations, clock in cases:
+        changed = json.loads(json.dumps({**doc, "resignations": resignations}))
+        mine = check_blind_hand(parse_blind_hand(changed), before, clock=clock)
+        theirs = second.resignation_fault(changed, list(before.active), clock)
+        assert (None if mine.ok else mine.culprit) == theirs, (resignations, mine.describe())
+        verdicts.append(theirs)
+    assert verdicts == [None, None, None, 0, 2, 0, 2]
