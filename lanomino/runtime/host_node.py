@@ -71,7 +71,7 @@ class HostNode(NodeBase):
         self.transport = HostTransport(self.keys, bind_ip=bind or "0.0.0.0", port=port,
                                        on_malformed=lambda _id, exc: self.session.stats.update(
                                            ["malformed.frame"]),
-                                       budgets=Budgets(), is_seated=self._seated)
+                                       budgets=Budgets(), is_seated=self.session.shared.standing)
         self.announcer: TableAnnouncer | None = None
         self.key_service: KeyService | None = None  # for joins by HOST:PORT
         self.has_passphrase = passphrase is not None
@@ -79,11 +79,6 @@ class HostNode(NodeBase):
         self.addresses: list[str] = []
         self.reserve, self.reserve_s = dict(reserve or {}), reserve_s  # a rematch's kept seats
         self.follower: PeerNode | None = None  # stepped down: the peer that follows the match
-
-    def _seated(self, key: str) -> bool | str:
-        if key in self.session.by_curve:
-            return True
-        return "watching" if self.session.watchers.get(key) is not None else False
 
     def my_seat(self) -> int | None:
         return 0  # the host sits at seat 0

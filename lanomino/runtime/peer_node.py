@@ -162,10 +162,7 @@ class PeerNode(NodeBase):
         self._flush()
 
     def _seated_here(self, key: str) -> bool | str:
-        host = self.host
-        if host is None or key in host.by_curve:
-            return host is not None
-        return "watching" if host.watchers.get(key) is not None else False
+        return self.host is not None and self.host.shared.standing(key)
 
     def _malformed(self) -> None:
         if self.host is not None:

@@ -207,6 +207,13 @@ class Table:
         return [s for s in self.seats
                 if s is not None and (s.kind == "human" and not s.left or s.watching)]
 
+    def standing(self, curve: str) -> bool | str:
+        """What the transport's budgets make of a CURVE key: True for a seated person,
+        "watching" for a watcher, False for a stranger (net/budget.py's ``Standing``)."""
+        if curve in self.by_curve:
+            return True
+        return "watching" if self.watchers.get(curve) is not None else False
+
     # ----- sending -------------------------------------------------------------------------------
 
     def send(self, to: Seat, body: m.Body) -> None:
