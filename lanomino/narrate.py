@@ -30,7 +30,6 @@ from lanomino.engine import (
     TilePlayed,
 )
 from lanomino.engine.errors import seat_name
-from lanomino.engine.line import CLOSED, Line
 
 NUMBER_WORDS = ("blank", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
@@ -152,7 +151,7 @@ def event_line(event: Event, cast: Cast, mover: int | None = None,
         what = cast.tile(event.tile) if event.tile is not None else "a tile"
         return capital(f"{cast.seat(event.seat).text} drew {what}, {event.boneyard} left to draw.")
     if isinstance(event, Passed):
-        return capital(f"{cast.seat(event.seat).text} passed: no {_either(event.ends, cast)}.")
+        return capital(f"{cast.seat(event.seat).text} passed: no {either(event.ends, cast)}.")
     if isinstance(event, PointsScored):
         return capital(_scored(event, cast, mover))
     if isinstance(event, HandStarted):
@@ -187,7 +186,8 @@ def event_lines(events: Iterable[Event], cast: Cast) -> list[str]:
     return lines
 
 
-def _either(ends: Sequence[int], cast: Cast) -> str:
+def either(ends: Sequence[int], cast: Cast) -> str:
+    """The numbers a seat could not match: 'four or six' (a pass, auto-draw's note)."""
     return " or ".join(cast.number(n) for n in ends) or "open end"
 
 
@@ -345,51 +345,6 @@ def standings(ended: MatchEnded, cast: Cast,
     return rows
 
 
-# ----- the table as it stands -------------------------------------------------------------------
-
-
-def last_action(history: Sequence[Event], seat: int) -> str:
-    """What ``seat`` did last this hand: 'played 6-4', 'drew 3', 'drew 2, played 5-1', 'passed',
-    'played 6-4, scored 10' (All Fives)."""
-    mine = [e for e in history if isinstance(e, TilePlayed | TileDrawn | Passed | Resigned)
-            and e.seat == seat]
-    if not mine:
-        return ""
-    at = max(i for i, e in enumerate(history) if e is mine[-1])
-    after = history[at + 1] if at + 1 < len(history) else None
-    scored = f", scored {after.points}" if isinstance(after, PointsScored) else ""
-    last = mine[-1]
-    drew = 0
-    for event in reversed(mine[:-1] if not isinstance(last, TileDrawn) else mine):
-        if not isinstance(event, TileDrawn):
-            break
-        drew += 1
-    before = f"drew {drew}, " if drew else ""
-    if isinstance(last, TileDrawn):
-        return f"drew {drew}"
-    if isinstance(last, TilePlayed):
-        return f"{before}played {last.tile}{scored}"
-    if isinstance(last, Passed):
-        return f"{before}passed"
-    return "resigned"
-
-
-def ends_count(line: Line) -> str:
-    """All Fives: the ends that count and what they score now: 'ends 6-6 + 3 = 15: scores 15'
-    (a double across an end counts both halves)."""
-    if line.tiles == 0:
-        return ""
-    if line.tiles == 1 and line.first is not None:  # a double laid first counts once
-        first = line.first
-        parts = [str(first) if first.is_double else f"{first.high} + {first.low}"]
-    else:
-        parts = [f"{n}-{n}" if line.double[e] else str(n) for e, n in enumerate(line.ends)
-                 if n != CLOSED and line.counted[e]]
-    total = line.fives_count()
-    scores = f"scores {total}" if total and total % 5 == 0 else "no score"
-    return f"ends {' + '.join(parts)} = {total}: {scores}"
-
-
 def hand_end_short(ended: HandEnded, cast: Cast) -> str:
     """A few words for a score sheet row: 'Ana went out', 'blocked', 'you resigned'."""
     c = ended.tally
@@ -400,17 +355,6 @@ def hand_end_short(ended: HandEnded, cast: Cast) -> str:
     if ended.end is HandEnd.RESIGNED and c.seat is not None:
         return f"{cast.seat(c.seat).text} resigned"
     return "blocked, a tie" if ended.winner is None else "blocked"
-
-
-def auto_draw_note(history: Sequence[Event], seat: int, cast: Cast) -> str:
-    """What auto-draw just did for ``seat`` (drew, and perhaps passed), or ""."""
-    done = last_action(history, seat)
-    if "played" in done or not ("drew" in done or done == "passed"):
-        return ""
-    last = next((e for e in reversed(history) if isinstance(e, Passed) and e.seat == seat), None)
-    if done.endswith("passed") and last is not None:
-        done += f": no {_either(last.ends, cast)}"
-    return capital(f"auto-draw for {cast.seat(seat).text}: {done}.")
 
 
 def final_result(winner: int | None, scores: Sequence[int], cast: Cast) -> str:

@@ -6,12 +6,13 @@ import math
 import time
 
 from lanomino.engine import End, Observation
-from lanomino.narrate import Cast, auto_draw_note, ends_count, event_lines, last_action
+from lanomino.narrate import Cast, event_lines
 from lanomino.ui.board import draw_line, line_view, tracks
 from lanomino.ui.chrome import fit, footer, header, wrap
 from lanomino.ui.helptext import describe_game
 from lanomino.ui.render import Canvas, draw_hand
 from lanomino.ui.state import UiState, place_label, playable, seat_name
+from lanomino.ui.table_words import auto_draw_note, ends_count, last_action
 
 BOARD_MIN = 11  # rows the line of play keeps before the log may grow
 LOG_MAX = 8

@@ -5,8 +5,9 @@ from __future__ import annotations
 from lanomino.engine import HandEnd, HandEnded, HandTally, Rules, Tile
 from lanomino.engine.line import Line
 from lanomino.fair.report import HandReport
-from lanomino.narrate import Cast, ends_count, final_result, hand_end_sentence, hand_points
+from lanomino.narrate import Cast, final_result, hand_end_sentence, hand_points
 from lanomino.ui.lan import LanView, SeatInfo
+from lanomino.ui.table_words import ends_count
 
 PAIR = ("Tess", "Ana")
 

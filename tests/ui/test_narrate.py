@@ -20,7 +20,6 @@ from lanomino.engine import (
 )
 from lanomino.narrate import (
     Cast,
-    ends_count,
     event_lines,
     hand_end_sentence,
     hand_points,
@@ -30,6 +29,7 @@ from lanomino.narrate import (
     seat_label,
     standings,
 )
+from lanomino.ui.table_words import ends_count
 
 PAIR = ("Tess", "Ana")
 FOUR = ("Tess", "Ana", "Ben", "Cleo")
@@ -179,7 +179,7 @@ def test_a_blocked_tie_broken_by_the_lightest_tile_names_it() -> None:
 
 
 def test_the_last_action_of_a_seat_says_what_an_all_fives_play_scored() -> None:
-    from lanomino.narrate import last_action
+    from lanomino.ui.table_words import last_action
 
     rules = Rules.preset("allfives")
     state = game(rules, ["6-4 1-1 0-0 3-3 5-5 4-4 2-1", "6-6 4-3 6-2 2-2 0-1 0-2 2-5"])
