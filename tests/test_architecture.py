@@ -165,8 +165,9 @@ LAYERS: tuple[Layer, ...] = (
     ),
     Layer(  # the line mode: the client's plain state and words, never the full-screen toolkit
         "lanomino.lines",
-        may_import=("lanomino.engine", "lanomino.narrate", "lanomino.ui.state", "lanomino.ui.lan",
-                    "lanomino.ui.history", "lanomino.ui.helptext", "lanomino.ui.board", STOPPING),
+        may_import=("lanomino.engine", "lanomino.narrate", "lanomino.ui.state",
+                    "lanomino.ui.settings", "lanomino.ui.lan", "lanomino.ui.history",
+                    "lanomino.ui.helptext", "lanomino.ui.board", STOPPING),
         never=("zmq", "zeroconf", "sqlite3", "socket", "prompt_toolkit"),
         third_party=(),
     ),

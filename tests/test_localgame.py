@@ -8,7 +8,8 @@ from lanomino.client.local import LocalTable
 from lanomino.client.seam import Headless
 from lanomino.engine import Draw, End, Pass, Play, Rules, parse_tile
 from lanomino.localgame import LocalMatch, decode_action, make_config
-from lanomino.ui.state import Settings, UiState
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import UiState
 
 
 def config(seed: int = 5, rules: Rules | None = None, players: int = 2):

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from lanomino.client.lobby import NetOptions
     from lanomino.net.session import Timings
     from lanomino.store import Store
-    from lanomino.ui.state import Intent, Settings, UiState
+    from lanomino.ui.settings import Settings
+    from lanomino.ui.state import Intent, UiState
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,8 @@ def _run(how: Launch, store: Store, player_id: str, net: NetOptions) -> int:
 
     from lanomino.bots import bot_names
     from lanomino.client.controller import Controller
-    from lanomino.ui.state import ContinueSaved, Settings, UiState
+    from lanomino.ui.settings import Settings
+    from lanomino.ui.state import ContinueSaved, UiState
 
     stored = store.settings()
     settings = Settings.from_dict({**stored,

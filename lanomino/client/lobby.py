@@ -18,7 +18,8 @@ from lanomino.client.lan import LanTable
 from lanomino.client.rematch import HOLD_S
 from lanomino.client.seam import Browser, Frontend, TableNode
 from lanomino.ui.lan import HostTable, JoinTable, TableInfo
-from lanomino.ui.state import UiState, account_name
+from lanomino.ui.settings import account_name
+from lanomino.ui.state import UiState
 
 if TYPE_CHECKING:
     from lanomino.discovery.zeroconf_adapter import SeenTable

@@ -55,7 +55,8 @@ def _start_intent(args: argparse.Namespace) -> StartLocal:
     """The new game asked for on the command line. Raises CliError."""
     from lanomino.bots import bot_names
     from lanomino.engine import RulesError
-    from lanomino.ui.state import StartLocal, default_level
+    from lanomino.ui.settings import default_level
+    from lanomino.ui.state import StartLocal
 
     rules = rules_from_args(args)
     players = args.players or (4 if rules.partnership else 2)

@@ -26,6 +26,7 @@ from lanomino.lines.talk import (
 )
 from lanomino.lines.typed import Command, CommandError, help_lines, parse_command
 from lanomino.ui.lan import CloseLobby, ConfirmJoin, HostTable, JoinTable, looks_like_address
+from lanomino.ui.settings import default_level
 from lanomino.ui.state import (
     AskHint,
     ContinueSaved,
@@ -40,7 +41,6 @@ from lanomino.ui.state import (
     Submit,
     UiState,
     UndoMove,
-    default_level,
 )
 
 MENU_LINE = ("Type new to play the computer, {saved}host, tables or join to play on the LAN, "

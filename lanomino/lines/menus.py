@@ -22,7 +22,8 @@ from lanomino.lines.talk import (
 )
 from lanomino.lines.typed import Command, CommandError
 from lanomino.ui.lan import JoinTable, OpenLobby, TableInfo
-from lanomino.ui.state import OpenHistory, OpenReplay, SaveSettings, Screen, Settings, UiState
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import OpenHistory, OpenReplay, SaveSettings, Screen, UiState
 
 
 def table_line(number: int, table: TableInfo) -> str:

@@ -21,6 +21,7 @@ from lanomino.ui.menus import (
     step_help_preset,
 )
 from lanomino.ui.panel_keys import load_panel_bindings
+from lanomino.ui.settings import Settings, account_name, clean_name, default_level
 from lanomino.ui.setup import SetupForm
 from lanomino.ui.state import (
     PAUSES_S,
@@ -36,15 +37,11 @@ from lanomino.ui.state import (
     ResignMatch,
     SaveSettings,
     Screen,
-    Settings,
     Submit,
     UiState,
     UndoMove,
-    account_name,
     cancel,
-    clean_name,
     confirm,
-    default_level,
     draw_or_pass,
     menu_items,
     move_selection,

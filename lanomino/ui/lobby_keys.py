@@ -17,7 +17,8 @@ from lanomino.ui.lan import (
     finish_entry,
     join_selected,
 )
-from lanomino.ui.state import Intent, LeaveTable, Screen, UiState, default_level
+from lanomino.ui.settings import default_level
+from lanomino.ui.state import Intent, LeaveTable, Screen, UiState
 
 Intents = Callable[[Intent], None]
 TYPED = ("address", "passphrase")  # lobby entries that are text being typed

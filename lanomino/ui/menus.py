@@ -6,8 +6,9 @@ from lanomino.engine import PRESETS, Rules
 from lanomino.ui.chrome import fit, footer, header, put_wrapped, wrap
 from lanomino.ui.helptext import KEYS_TEXT, SETTINGS_TEXT, describe_game, rules_text
 from lanomino.ui.render import Canvas
+from lanomino.ui.settings import default_level
 from lanomino.ui.setup import SetupForm
-from lanomino.ui.state import Screen, StartLocal, UiState, default_level, menu_items
+from lanomino.ui.state import Screen, StartLocal, UiState, menu_items
 
 MENU_TOP = 4  # the row of the first menu item (mouse clicks map rows to items)
 

@@ -20,7 +20,8 @@ from lanomino.node import HostNode, PeerNode
 from lanomino.store import PlayLog, open_store
 from lanomino.store.known_hosts import KnownHosts
 from lanomino.ui.lan import ConfirmJoin, JoinTable
-from lanomino.ui.state import LeaveTable, Screen, Settings, Submit, UiState
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import LeaveTable, Screen, Submit, UiState
 
 TIMINGS = Timings(heartbeat_s=0.2, liveness_s=1.0, grace_s=5.0)
 

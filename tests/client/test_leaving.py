@@ -10,7 +10,8 @@ from lanomino.client.controller import Controller
 from lanomino.engine import Rules
 from lanomino.localgame import LocalMatch, make_config
 from lanomino.store import open_store
-from lanomino.ui.state import Settings, Submit, UiState
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import Submit, UiState
 
 
 def controller(tmp_path: Path) -> Controller:

@@ -18,7 +18,8 @@ from lanomino.engine import Rules
 from lanomino.node import HostNode
 from lanomino.store import open_store
 from lanomino.ui.lan import HostTable, JoinTable
-from lanomino.ui.state import LeaveTable, Rematch, Screen, Settings, Submit, UiState
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import LeaveTable, Rematch, Screen, Submit, UiState
 
 Person = tuple[UiState, Controller, ThreadPoolExecutor]
 

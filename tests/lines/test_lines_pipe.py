@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lanomino.ui.state import account_name
+from lanomino.ui.settings import account_name
 
 sys.path.insert(0, str(Path(__file__).parent))
 from linekit import LANOMINO, ROOT, LinePipe, logged_record, play_match  # noqa: E402

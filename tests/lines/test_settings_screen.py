@@ -10,7 +10,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
 from test_keys import DOWN, RIGHT, run_keys  # noqa: E402
 
 from lanomino.ui.screens import SETTINGS_ROWS, render_screen  # noqa: E402
-from lanomino.ui.state import SaveSettings, Screen, Settings, UiState  # noqa: E402
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import SaveSettings, Screen, UiState
 
 
 def test_lines_and_words_toggle_in_settings_and_are_saved() -> None:

@@ -25,7 +25,8 @@ from lanomino.store import PlayLog, open_store  # noqa: E402
 from lanomino.ui.app import build_app  # noqa: E402
 from lanomino.ui.history import HistoryView, ReplayView  # noqa: E402
 from lanomino.ui.screens import render_screen  # noqa: E402
-from lanomino.ui.state import OpenHistory, OpenReplay, QuitApp, Screen, Settings, UiState  # noqa: E402
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import OpenHistory, OpenReplay, QuitApp, Screen, UiState
 
 
 def screen_text(ui: UiState, w: int = 80, h: int = 24) -> list[str]:

@@ -22,7 +22,8 @@ from lanomino.ui.lan import (
     ask_passphrase,
 )
 from lanomino.ui.screens import render_screen
-from lanomino.ui.state import LeaveTable, Screen, Settings, UiState
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import LeaveTable, Screen, UiState
 
 UP, DOWN, LEFT, RIGHT = "\x1b[A", "\x1b[B", "\x1b[D", "\x1b[C"
 ESC, CTRL_C = "\x1b", "\x03"

@@ -8,7 +8,8 @@ from tablekit import game, play, show
 from test_keys import LEFT, RIGHT, UP, run_keys
 
 from lanomino.engine import End, Rules
-from lanomino.ui.state import Screen, Settings, Submit, UiState
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import Screen, Submit, UiState
 
 
 def table() -> UiState:

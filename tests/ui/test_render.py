@@ -7,7 +7,8 @@ from lanomino.engine.tiles import TILES
 from lanomino.ui.board import Placed, draw_chain, draw_line, line_view
 from lanomino.ui.render import Canvas, draw_hand, tile_fragments
 from lanomino.ui.screens import render_screen
-from lanomino.ui.state import Screen, Settings, UiState, on_new_observation
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import Screen, UiState, on_new_observation
 
 
 def tiles(text: str) -> list:

@@ -14,7 +14,8 @@ from lanomino.engine import RESIGN, Rules
 from lanomino.localgame import LocalMatch, make_config
 from lanomino.store import open_store
 from lanomino.ui.screens import render_screen
-from lanomino.ui.state import FinishMatch, LeaveTable, ResignMatch, Screen, Settings, UiState
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import FinishMatch, LeaveTable, ResignMatch, Screen, UiState
 
 
 def text(ui: UiState) -> str:

@@ -22,7 +22,8 @@ from lanomino.engine import (
 )
 from lanomino.ui.render import Canvas
 from lanomino.ui.screens import draw_screen
-from lanomino.ui.state import Screen, Settings, UiState, confirm
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import Screen, UiState, confirm
 
 SIZES = ((80, 24), (60, 20))
 NAMES = ("Tess", "Ana", "Ben", "Cleo")

@@ -22,7 +22,8 @@ from lanomino.engine import (
 from lanomino.ui.lan import LanView
 from lanomino.ui.render import Canvas
 from lanomino.ui.screens import draw_screen
-from lanomino.ui.state import Screen, Settings, UiState, confirm, on_new_observation
+from lanomino.ui.settings import Settings
+from lanomino.ui.state import Screen, UiState, confirm, on_new_observation
 
 FOUR = ("Tess", "Ana", "Ben", "Cleo")
 PARTNER_HANDS = ["6-6 6-3 1-0 0-0 1-1 2-0 5-5", "6-5 3-2 6-0 2-1 2-2 3-1 3-3",
