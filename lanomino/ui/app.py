@@ -12,8 +12,9 @@ from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import DynamicStyle
 
 from lanomino.ui.history import ReplayView
-from lanomino.ui.keys import activate_menu, load_key_bindings
+from lanomino.ui.keys import load_key_bindings
 from lanomino.ui.layout import build_layout
+from lanomino.ui.menu_keys import activate_menu
 from lanomino.ui.state import Intent, QuitApp, Screen, UiState
 from lanomino.ui.style import build_style, colour_allowed
 
