@@ -55,7 +55,7 @@ LAYERS: tuple[Layer, ...] = (
     ),
     Layer(
         "lanomino.fair",
-        may_import=("lanomino.engine",),
+        may_import=("lanomino.engine", "lanomino.blind"),  # (the locked deck's transcript/2)
         never=("random", "secrets", "asyncio", "socket", "logging", *IO_LIBS),
         third_party=("cryptography",),
         exempt={"lanomino.fair.entropy": ("secrets",)},  # the single place a secret is made

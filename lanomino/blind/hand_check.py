@@ -84,6 +84,14 @@ class _Failed(Exception):
 def check_blind_hand(record: BlindHand, before: GameState, clock: bool = False) -> HandVerdict:
     """Verify ``record`` against the match state ``before`` the hand (not changed); ``clock``:
     the match header declares a move clock (the host may then sign an away seat's resignation)."""
+    return judge_blind_hand(record, before, clock)[0]
+
+
+def judge_blind_hand(record: BlindHand, before: GameState, clock: bool = False
+                     ) -> tuple[HandVerdict, GameState]:
+    """``check_blind_hand``'s verdict, and the match state after the hand (as far as the replay
+    went: the next hand starts from it when the verdict is ok)."""
+    state = before.copy()
     try:
         ctx = _keys(record)
         _reveals(record, ctx)
@@ -92,14 +100,14 @@ def check_blind_hand(record: BlindHand, before: GameState, clock: bool = False) 
         layout = DealLayout.for_deal(record.tiles, before.active,
                                      before.rules.hand_size_for(before.players))
         _opening(record, layout, tiles)
-        ended = _moves(before.copy(), layout, tiles, record.moves, record.host,
-                       record.resignations, clock)
+        ended = _moves(state, layout, tiles, record.moves, record.host, record.resignations,
+                       clock)
         _score(record, ended)
     except _Failed as failed:
-        return failed.verdict
+        return failed.verdict, state
     except BlindError as exc:  # what checked proofs cannot produce: say so, name nobody
-        return HandVerdict("deck", None, str(exc))
-    return HandVerdict(tiles=tiles)
+        return HandVerdict("deck", None, str(exc)), state
+    return HandVerdict(tiles=tiles), state
 
 
 def _keys(record: BlindHand) -> Context:

@@ -13,7 +13,8 @@ from lanomino.cli.errors import CliError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a match transcript (lanomino.transcript/1)")
+    parser.add_argument("file", metavar="FILE",
+                        help="a match transcript (lanomino.transcript/1, or /2: the locked deck)")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
 

@@ -70,8 +70,9 @@ def _side_name(side: int, partnership: bool) -> str:
 class Checker:
     """The checks of one transcript, hand by hand (the module docstring gives their order)."""
 
-    def __init__(self, t: Transcript) -> None:
+    def __init__(self, t: Transcript, algorithm: str = ALGORITHM) -> None:
         self.t = t
+        self.algorithm = algorithm  # the deal's (the locked deck's verifier checks its own)
         self.keys = list(t.keys)  # each seat's key now: a new host may adopt a bot's seat
         self.adopted_in = [0] * len(t.keys)  # the term of each seat's last adoption
         self.ring = KeyRing()
@@ -128,10 +129,10 @@ class Checker:
     def start(self) -> GameState:
         """The header's checks; the engine state before the first hand."""
         t = self.t
-        if t.algorithm != ALGORITHM:
+        if t.algorithm != self.algorithm:
             raise self.fail("algorithm", "the transcript",
                             f"unknown shuffle algorithm {t.algorithm!r} "
-                            f"(this verifier knows {ALGORITHM!r})")
+                            f"(this verifier knows {self.algorithm!r})")
         for seat, signature in enumerate(t.header_signatures):
             if not self.signed(seat, signature, header_statement(t.header_digest, seat)):
                 raise self.fail("header", EDITED,
@@ -150,18 +151,21 @@ class Checker:
             raise self.fail("rules", "every player (all signed these rules)",
                             f"the rules are not playable: {exc}") from None
 
-    def check_end(self, state: GameState) -> None:
+    def check_end(self, state: GameState, count: int | None = None) -> None:
+        """The closing statement, for the file's hands (``count`` of them, when they are not
+        ``self.t``'s: a transcript/2's)."""
         end, host = self.t.end, Blamed.host(self.t.end.host)
+        held = len(self.t.hands) if count is None else count
         statement = end_statement(self.t.header_digest, end.host, end.hands, end.finished,
                                   end.winner, end.scores)
         if not self.signed(end.host, end.signature, statement):
             raise self.fail("end", EDITED, "the host's signature over the closing statement "
                             "does not verify: the file was changed after it was signed")
-        if end.hands < len(self.t.hands):  # the host signed the logs of hands it says are not
-            raise self.fail("end", host, f"the host signed the logs of {len(self.t.hands)} "
+        if end.hands < held:  # the host signed the logs of hands it says are not
+            raise self.fail("end", host, f"the host signed the logs of {held} "
                             f"hands, but its closing statement says {end.hands}")
-        if end.hands > len(self.t.hands):
-            raise self.fail("end", EDITED, f"the file holds {len(self.t.hands)} hands, but the "
+        if end.hands > held:
+            raise self.fail("end", EDITED, f"the file holds {held} hands, but the "
                             f"host's closing statement says {end.hands}: hands were cut off "
                             "after it was signed")
         over = state.phase is Phase.OVER

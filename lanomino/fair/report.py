@@ -86,6 +86,7 @@ class HandReport:
     host_signed: tuple[HostSigned, ...] = ()  # moves the host signed for a seat, not the seat
     migrated: Migration | None = None  # the host changed during the hand
     unchecked: tuple[str, ...] = ()  # what could not be checked, in words
+    locked: bool = False  # a locked deck's hand (transcript/2): ``commitments`` counts holders
 
     def describe(self) -> str:
         scores = "-".join(str(s) for s in self.scores)
@@ -101,7 +102,9 @@ class HandReport:
             notes.append("signed by the host, not by the seat: "
                          + ", ".join(h.describe() for h in self.host_signed))
         notes += [f"could not check {what}" for what in self.unchecked]
-        shuffled = f"shuffled by {self.commitments} player{'s' if self.commitments != 1 else ''}"
+        plural = "s" if self.commitments != 1 else ""
+        shuffled = (f"locked by {self.commitments} holder{plural}" if self.locked
+                    else f"shuffled by {self.commitments} player{plural}")
         return (f"hand {self.hand}: fair: {shuffled}{redeals}, {self.tiles} tiles, {points}"
                 + "".join(f"; {n}" for n in notes))
 
@@ -111,7 +114,7 @@ class HandReport:
                 "host_signed": [{"index": h.index, "seat": h.seat, "disputed": h.disputed}
                                 for h in self.host_signed],
                 "migrated": None if self.migrated is None else self.migrated.to_json(),
-                "unchecked": list(self.unchecked)}
+                "unchecked": list(self.unchecked), **({"locked": True} if self.locked else {})}
 
 
 @dataclass(frozen=True, slots=True)

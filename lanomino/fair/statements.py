@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from lanomino.blind.hashing import ALGORITHM as BLIND_ALGORITHM
 from lanomino.engine import DRAW, PASS, RESIGN, Action, Play
 from lanomino.fair.canonical import digest
-from lanomino.fair.transcript_model import FORMAT, MOVE_CLOCK
+from lanomino.fair.transcript_model import FORMAT, FORMAT2, MOVE_CLOCK
 
 
 def header_of(
@@ -15,8 +16,10 @@ def header_of(
     keys: Sequence[bytes], move_clock: int | None | Literal[False] = False,
 ) -> dict[str, Any]:
     """The match header. ``move_clock``: ms a move, or None: the table has no move clock (a
-    table hosted now says which); False: not said (as in a transcript written before)."""
-    header = {"format": FORMAT, "algorithm": algorithm, "table": table.hex(), "rules": rules_spec,
+    table hosted now says which); False: not said (as in a transcript written before). The
+    locked deck's algorithm makes it a ``lanomino.transcript/2`` header."""
+    fmt = FORMAT2 if algorithm == BLIND_ALGORITHM else FORMAT
+    header = {"format": fmt, "algorithm": algorithm, "table": table.hex(), "rules": rules_spec,
               "players": list(players), "keys": [k.hex() for k in keys]}
     return header if move_clock is False else {**header, MOVE_CLOCK: move_clock}
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from lanomino.fair.evidence import Proof
 
 FORMAT = "lanomino.transcript/1"
+FORMAT2 = "lanomino.transcript/2"  # the locked deck's (fair/transcript2.py)
 RECORD_FORMAT = "lanomino.record/1"  # a game record: no signatures, nothing to verify
 # The match header's move clock (milliseconds a seat has per move, or null: none). A transcript
 # written before the header carried it does not say; its host-signed moves keep their old meaning.

@@ -15,14 +15,32 @@ from typing import Any
 from lanomino.engine import GameState
 from lanomino.fair.checker import Checker
 from lanomino.fair.report import DerivedDeal, Failed, Failure, HandReport, Report
-from lanomino.fair.transcript import HandLog, Transcript, parse_hand, parse_transcript
+from lanomino.fair.transcript import (
+    FORMAT,
+    HandLog,
+    Transcript,
+    TranscriptError,
+    parse_hand,
+    parse_transcript,
+)
+from lanomino.fair.transcript_model import FORMAT2
 
 __all__ = ["DerivedDeal", "Failure", "HandReport", "Report", "StreamVerifier", "to_record",
            "verify_parsed", "verify_transcript"]
 
 
 def verify_transcript(doc: Any) -> Report:
-    """Check a transcript (parsed JSON). Raises TranscriptError when it is malformed."""
+    """Check a transcript (parsed JSON) of either format: ``lanomino.transcript/1`` (today's
+    deal) or ``/2`` (the locked deck, ``fair/verify2.py``). Raises TranscriptError when it is
+    malformed or of a format this verifier does not know."""
+    fmt = doc.get("format") if isinstance(doc, dict) else None
+    if fmt == FORMAT2:
+        from lanomino.fair.verify2 import verify_transcript2
+
+        return verify_transcript2(doc)
+    if isinstance(fmt, str) and fmt.startswith("lanomino.transcript/") and fmt != FORMAT:
+        raise TranscriptError(f"format: {fmt!r} is not a transcript format this verifier knows "
+                              f"({FORMAT}, {FORMAT2})")
     return verify_parsed(parse_transcript(doc))
 
 

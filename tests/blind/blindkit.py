@@ -14,7 +14,7 @@ from lanomino.blind.gate import DealLayout, Refusal
 from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, Resignation, ShuffleEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.holder import Holder
-from lanomino.blind.lead_rounds import LeadRounds
+from lanomino.blind.lead_rounds import LeadRounds, needs_rounds
 from lanomino.blind.rounds import Share, check_play, open_all
 from lanomino.engine import (
     RESIGN,
@@ -74,7 +74,7 @@ class Dealt:
 def run_keys_and_shuffles(n: int, hs: list[Holder] | None = None
                           ) -> tuple[LockedDeal, list[Holder]]:
     hs = hs or holders(n)
-    deal = LockedDeal.started(context(n), layout(n), 0.0, 5.0)
+    deal = LockedDeal.started(hs[0].ctx, layout(n), 0.0, 5.0)  # (its context, before the keys)
     for h in hs:
         deal.receive_key(h.announce(), 0.0)
     for h in hs:
@@ -120,22 +120,24 @@ def public_shares(dealt: Dealt, position: int) -> list[Share]:
 
 
 def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = None,
-              resign: Resignation | None = None) -> tuple[BlindHand, GameState]:
+              resign: Resignation | None = None, hand: int = 1,
+              before: GameState | None = None) -> tuple[BlindHand, GameState]:
     """A whole locked hand in memory: the deal through the round, the opening's "not me"
     answers, random legal moves (a referee engine that knows every tile picks them, as only a
     test can), each draw opened through the holders' gates and each play checked with its
     shares, and ``resign`` when its moves have been made (if the hand lasts so long); then the
-    reveals. (the record, the match state before the hand)."""
-    rules = rules or Rules.classic()
-    dealt = run_deal(n, holders(n, tag=tag))
+    reveals. ``hand`` of a match ``before`` it (default: its first hand). (the record, the
+    match state before the hand)."""
+    before = before or new_game(rules or Rules.classic(), n)
+    rules = before.rules
+    dealt = run_deal(n, holders(n, context(n, hand), tag=tag))
     secrets = {h.seat: h.reveal().secret for h in dealt.holders}
     tiles = open_all(dealt.ctx, dealt.deck, secrets)
-    before = new_game(rules, n)
     state = before.copy()
     hands, boneyard = split_deck([ENGINE_TILES[t] for t in tiles], state.active,
                                  rules.hand_size_for(n))
     start_hand(state, hands, boneyard)
-    opening = _not_me_answers(state, n)
+    opening = _not_me_answers(state, n) if needs_rounds(before) else []
     rng = random.Random(rng_seed)
     owner = {p: s for s, ps in enumerate(dealt.round.layout.dealt) for p in ps}
     moves: list[BlindMove] = []
@@ -163,7 +165,7 @@ def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = No
         moves.append(BlindMove(seat, action, position))
         points = _points(apply(state, seat, action))
     record = BlindHand(
-        TABLE, 1, 1, TILES, 0, dealt.ctx.holders,
+        TABLE, hand, 1, TILES, 0, dealt.ctx.holders,
         tuple(h.announce() for h in dealt.holders),
         tuple(ShuffleEntry(t.seat, deck_digest(t.deck)) for t in dealt.round.turns),
         tuple(opening), tuple(moves), tuple(h.reveal() for h in dealt.holders), points,

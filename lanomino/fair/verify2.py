@@ -1,0 +1,184 @@
+"""The checks of a locked match's transcript (``lanomino.transcript/2``), in order. Pure.
+
+Once per match, as for transcript/1 (``Checker.start``): the algorithm
+(``lanomino-blind-ristretto255/1``), every seat's header signature, the proofs against a host
+(``evidence``), the rules. Then per hand, in the order of authority:
+
+1. ``log``        the host's signature of the hand's points (``lanomino.points/1``), which names
+                  the record as written and the match score: it makes the whole record the
+                  host's word (when it fails, the file was changed after it was signed: no seat
+                  is named);
+2. ``record``     the record is of this table, this hand's match state, a 28-tile deck, with
+                  holders that are seats in the match (else the host, which signed it);
+3. ``signature``  one signature on every statement of the record, each by its seat: keys,
+                  shuffles, "not me" answers, moves, reveals, and resignations (by the seat, or
+                  by the host for a seat that left or was away: listed); a statement its signer
+                  did not sign is the host's, which let it into the record it signed;
+                  ``dispute``: each signed by its seat, naming a resignation the host signed for it;
+4. the locked hand's own checks (``blind/hand_check.py``): ``keys``, ``reveal``, ``shuffle``
+   (re-derived from the seeds revealed at the end, or the stored argument for a lost seed),
+   ``opening``, ``moves`` (every share and claim, by the engine with every tile known),
+   ``score`` (the hand's points), each naming its signer;
+5. ``score``      the match score after the hand is the engine's (else the host).
+
+After the last hand, the host's closing statement (``end``), as for transcript/1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from lanomino.blind.group import BlindError
+from lanomino.blind.hand_check import judge_blind_hand
+from lanomino.blind.hand_record import BlindHand
+from lanomino.engine import TILES, Draw, GameState
+from lanomino.engine.dealing import split_deck
+from lanomino.engine.errors import seat_name
+from lanomino.engine.state import Phase
+from lanomino.fair.checker import Checker
+from lanomino.fair.report import EDITED, Blamed, DerivedDeal, Failed, HandReport, HostSigned, Report
+from lanomino.fair.statements import dispute_statement
+from lanomino.fair.transcript2 import (
+    BLIND_ALGORITHM,
+    SIGNED,
+    SignedHand,
+    parse_transcript2,
+    points_statement,
+    signers,
+    statements,
+)
+from lanomino.fair.transcript_model import Transcript, TranscriptError
+
+WHAT = {"key": "key", "shuffle": "shuffle", "not_me": '"not me"', "move": "move",
+        "resign": "resignation", "reveal": "reveal"}
+
+
+def verify_transcript2(doc: Any) -> Report:
+    """Check a transcript/2 (parsed JSON). Raises TranscriptError when it is malformed."""
+    head, hands = parse_transcript2(doc)
+    try:
+        return BlindChecker(head, hands).run()
+    except BlindError as exc:  # a value the parser let through that the deck cannot take
+        raise TranscriptError(f"hands: {exc}") from None
+
+
+class BlindChecker:
+    """The checks of one transcript/2 (the module docstring gives their order); the match-wide
+    ones are transcript/1's ``Checker``'s."""
+
+    def __init__(self, head: Transcript, hands: tuple[SignedHand, ...]) -> None:
+        self.c = Checker(head, BLIND_ALGORITHM)
+        self.hands = hands
+        self.deals: list[tuple[DerivedDeal, ...]] = []
+
+    def run(self) -> Report:
+        c = self.c
+        try:
+            state = c.start()
+            for hand in self.hands:
+                c.hand_no = hand.record.hand
+                state = self.check_hand(state, hand)
+            c.hand_no = None
+            c.check_end(state, len(self.hands))
+        except Failed as failed:
+            return self._report(failed)
+        return self._report(None, state)
+
+    def _report(self, failed: Failed | None, state: GameState | None = None) -> Report:
+        c = self.c
+        return Report(tuple(c.reports), None if failed is None else failed.failure,
+                      tuple(self.deals), state, clock=c.clock, caught=tuple(c.caught))
+
+    def check_hand(self, state: GameState, hand: SignedHand) -> GameState:
+        """The hand's checks; the match state after it."""
+        c, record = self.c, hand.record
+        host = Blamed.host(record.host)
+        if state.phase is not Phase.DEAL:
+            raise c.fail("sequence", host, "a hand was dealt after the match had ended")
+        statement = points_statement(c.t.header_digest, hand.record_json(), hand.scores)
+        if not c.signed(record.host, hand.points_signature, statement):
+            raise c.fail("log", EDITED, "the host's signature over the hand's record and points "
+                         "does not verify: the file was changed after it was signed")
+        self.check_record(state, record, host)
+        self.check_signatures(hand, host)
+        verdict, after = judge_blind_hand(record, state, clock=c.t.move_clock is not None)
+        if not verdict.ok:
+            blame: Blamed | str = ("nobody can be named" if verdict.culprit is None
+                                   else host if verdict.culprit == record.host
+                                   else Blamed.player(verdict.culprit))
+            who = seat_name(verdict.culprit) if verdict.culprit is not None else ""
+            said = verdict.reason if not who or verdict.reason.startswith(who) else (
+                f"{who}: {verdict.reason}")
+            raise c.fail(verdict.check, blame, said)
+        if tuple(hand.scores) != tuple(after.scores):
+            raise c.fail("score", host, f"the host signed the match score {list(hand.scores)} "
+                         f"after this hand, but the rules give {after.scores}")
+        self.report(state, after, hand, verdict.tiles)
+        return after
+
+    def check_record(self, state: GameState, record: BlindHand, host: Blamed) -> None:
+        """What the host signed about the deal itself: this table, a full set, its holders."""
+        c = self.c
+        if record.table != c.t.table:
+            raise c.fail("record", host, "the host's record of the hand is of another table")
+        if record.tiles != len(TILES):
+            raise c.fail("record", host, f"the host's record locks a deck of {record.tiles} "
+                         f"tiles; the rules deal a set of {len(TILES)}")
+        out = [s for s in record.holders if not state.active[s]]
+        if out:
+            raise c.fail("record", host, f"the host's record names {seat_name(out[0])} as a "
+                         "holder, but that seat is out of the match")
+
+    def check_signatures(self, hand: SignedHand, host: Blamed) -> None:
+        """One valid signature per statement of the record (the module docstring), then the
+        hand's disputes."""
+        c, record = self.c, hand.record
+        said, by = statements(c.t.header_digest, record), signers(record)
+        for kind in SIGNED:
+            signatures = hand.signatures.of(kind)
+            if len(signatures) != len(said[kind]):
+                raise c.fail("signature", host, f"the record has {len(said[kind])} "
+                             f"{WHAT[kind]} statements but {len(signatures)} signatures")
+            for i, (statement, seat, signature) in enumerate(
+                    zip(said[kind], by[kind], signatures, strict=True)):
+                if c.signed(seat, signature, statement):
+                    continue
+                owner = statement.get("seat")
+                who = seat_name(owner if isinstance(owner, int) else seat)
+                signer = "the host" if seat == record.host and owner != seat else who
+                raise c.fail("signature", host, f"{WHAT[kind]} {i + 1} ({who}'s) is not signed "
+                             f"by {signer}: the host let into its record a statement its signer "
+                             "did not sign")
+        c.host_signed = [HostSigned(r.at, r.seat, "resign" if r.by == "left" else "resigns")
+                         for r in record.resignations if r.host_signed]
+        self.check_disputes(hand)
+
+    def check_disputes(self, hand: SignedHand) -> None:
+        """Each dispute is signed by its seat and names a resignation the host signed for it."""
+        c, record = self.c, hand.record
+        host_signed = [i for i, r in enumerate(record.resignations) if r.host_signed]
+        for d in hand.disputes:
+            r, who = record.resignations[d.resignation], seat_name(d.seat)
+            statement = dispute_statement(c.t.header_digest, record.hand, r.at, d.seat,
+                                          {"seat": r.seat, "resign": True})
+            if not c.signed(d.seat, d.signature, statement):
+                raise c.fail("dispute", EDITED, f"the dispute of resignation {d.resignation + 1} "
+                             f"is not signed by {who}: the file was changed after it was signed")
+            if d.resignation not in host_signed or r.seat != d.seat:
+                raise c.fail("dispute", Blamed.player(d.seat), f"{who} disputes resignation "
+                             f"{d.resignation + 1}, which is not one the host signed for {who}")
+            n = host_signed.index(d.resignation)
+            c.host_signed[n] = replace(c.host_signed[n], disputed=True)
+
+    def report(self, before: GameState, after: GameState, hand: SignedHand,
+               tiles: tuple[int, ...]) -> None:
+        """The hand checked out: its line, and its deal as the revealed keys open it."""
+        record = hand.record
+        hands, boneyard = split_deck([TILES[t] for t in tiles], before.active,
+                                     before.rules.hand_size_for(before.players))
+        self.deals.append((DerivedDeal(tuple(map(tuple, hands)), tuple(boneyard), False),))
+        draws = sum(isinstance(m.action, Draw) for m in record.moves)
+        self.c.reports.append(HandReport(record.hand, record.attempt, len(record.holders),
+                                         record.tiles, draws, tuple(after.scores),
+                                         host_signed=tuple(self.c.host_signed), locked=True))

@@ -1,0 +1,109 @@
+"""Locked matches in memory written as ``lanomino.transcript/2`` through the writer the sessions
+call (``fair/transcript2.py``): fixed identities, every statement signed by its seat as the
+table would sign it, the host's points signature after each hand, its closing statement."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import replace
+from typing import Any
+
+from blindkit import TABLE, play_hand
+
+from lanomino.blind.hand_check import judge_blind_hand
+from lanomino.blind.hand_record import BlindHand, Resignation, format_blind_hand
+from lanomino.engine import GameState, Rules, new_game
+from lanomino.engine.state import Phase
+from lanomino.fair.header import MatchHeader
+from lanomino.fair.identity import Identity
+from lanomino.fair.statements import end_statement, header_statement
+from lanomino.fair.transcript2 import (
+    BLIND_ALGORITHM,
+    SIGNED,
+    HandSignatures,
+    SignedHand,
+    parse_transcript2,
+    points_statement,
+    signers,
+    statements,
+    write_transcript2,
+)
+from lanomino.fair.transcript_model import MatchEnd
+
+
+def identities(n: int) -> list[Identity]:
+    return [Identity.from_seed(hashlib.sha256(f"blind seat {s}".encode()).digest())
+            for s in range(n)]
+
+
+def header(n: int, move_clock: int | None = None) -> MatchHeader:
+    return MatchHeader(TABLE, BLIND_ALGORITHM, {"preset": "classic"},
+                       tuple(f"p{s}" for s in range(n)),
+                       tuple(i.public_key for i in identities(n)), move_clock)
+
+
+def sign_hand(h: str, record: BlindHand, scores: tuple[int, ...],
+              ids: list[Identity]) -> SignedHand:
+    """Every statement of the record signed by its signer; the host's points signature."""
+    said, by = statements(h, record), signers(record)
+    signatures = HandSignatures(*(
+        tuple(ids[seat].sign_statement(st) for st, seat in zip(said[k], by[k], strict=True))
+        for k in SIGNED))
+    points = ids[record.host].sign_statement(points_statement(h, format_blind_hand(record),
+                                                              scores))
+    return SignedHand(record, signatures, scores, points)
+
+
+def play_match(n: int, hands: int = 3, seed: int = 1, resign: Resignation | None = None,
+               move_clock: int | None = None) -> dict[str, Any]:
+    """A locked match of up to ``hands`` hands (fewer if it ends), ``resign`` in its last hand,
+    as the transcript/2 the writer makes."""
+    ids = identities(n)
+    head = header(n, move_clock)
+    h = head.digest()
+    state: GameState = new_game(Rules.classic(), n)
+    signed: list[SignedHand] = []
+    for number in range(1, hands + 1):
+        if state.phase is Phase.OVER:
+            break
+        last = number == hands
+        record, before = play_hand(n, rng_seed=seed * 10 + number, tag=f"m{seed}", hand=number,
+                                   before=state, resign=resign if last else None)
+        verdict, state = judge_blind_hand(record, before, clock=move_clock is not None)
+        assert verdict.ok, verdict.describe()
+        signed.append(sign_hand(h, record, tuple(state.scores), ids))
+    over = state.phase is Phase.OVER
+    winner = state.outcome.winner if state.outcome is not None else None
+    statement = end_statement(h, 0, len(signed), over, winner, state.scores)
+    end = MatchEnd(0, len(signed), over, winner, tuple(state.scores),
+                   ids[0].sign_statement(statement))
+    sigs = [ids[s].sign_statement(header_statement(h, s)) for s in range(n)]
+    return write_transcript2(head, sigs, signed, end)
+
+
+def host_signs_again(doc: dict[str, Any], host: Identity) -> dict[str, Any]:
+    """A cheating host signs what it changed again with its own key: each hand's points
+    statement (over the record as now written) and its closing statement."""
+    doc = copy.deepcopy(doc)
+    head, hands = parse_transcript2(doc)
+    for raw, hand in zip(doc["hands"], hands, strict=True):
+        statement = points_statement(head.header_digest, raw["record"], hand.scores)
+        raw["points_signature"] = host.sign_statement(statement).hex()
+    e = head.end
+    end = end_statement(head.header_digest, e.host, e.hands, e.finished, e.winner, e.scores)
+    doc["end"]["signature"] = host.sign_statement(end).hex()
+    return doc
+
+
+def seat_signs_again(doc: dict[str, Any], hand: int, ids: list[Identity]) -> dict[str, Any]:
+    """Every seat signs its statements of hand ``hand`` (from 1) again as the record now says
+    them, and the host its own: a lie its signer made itself, rather than an edit of the file."""
+    doc = copy.deepcopy(doc)
+    head, hands = parse_transcript2(doc)
+    h = hands[hand - 1]
+    again = sign_hand(head.header_digest, h.record, h.scores, ids)
+    raw = doc["hands"][hand - 1]
+    raw.update({k: v for k, v in replace(again, raw=h.raw).to_json().items()
+                if k.endswith("_signatures")})
+    return host_signs_again(doc, ids[h.record.host])

@@ -1,0 +1,205 @@
+"""``lanomino.transcript/2``: locked matches written by the writer the sessions call verify, by
+``verify_transcript`` and by ``lanomino verify``; each kind of lie names its signer, in
+transcript/1's words; transcript/1 files verify as before; a broken file exits 2, never with a
+traceback."""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from blind_match import header, host_signs_again, identities, play_match, seat_signs_again
+
+from lanomino.blind.hand_record import Resignation
+from lanomino.cli import main
+from lanomino.fair.transcript2 import parse_transcript2, write_transcript2
+from lanomino.fair.verify import verify_transcript
+
+OLD = Path(__file__).parents[1] / "fair" / "data" / "transcript-before-move-clock.json"
+
+
+@pytest.fixture(scope="module")
+def match() -> dict[str, Any]:
+    return play_match(3, hands=3, seed=1)
+
+
+def changed(doc: dict[str, Any]) -> dict[str, Any]:
+    return copy.deepcopy(doc)
+
+
+def failure(doc: dict[str, Any]) -> tuple[str, int | None, str, str]:
+    report = verify_transcript(doc)
+    assert report.failure is not None, "the change went unnoticed"
+    f = report.failure
+    return f.check, f.hand, f.blame, f.message
+
+
+def test_a_locked_match_verifies_hand_by_hand(match: dict[str, Any]) -> None:
+    assert match["format"] == "lanomino.transcript/2"
+    assert match["algorithm"] == "lanomino-blind-ristretto255/1"
+    report = verify_transcript(match)
+    assert report.ok, report.failure
+    lines = report.lines()
+    assert len(report.hands) == len(match["hands"]) == 3
+    assert lines[0].startswith("hand 1: fair: locked by 3 holders, 28 tiles, ")
+    assert lines[-1] == "Verdict: fair: every check of 3 hands holds."
+    assert report.state is not None
+    assert list(report.state.scores) == match["end"]["scores"] == match["hands"][-1]["scores"]
+    # the deal the revealed keys open is the report's, as for transcript/1
+    deal = report.deals[0][0]
+    opened = [t.index for h in deal.hands for t in h] + [t.index for t in deal.boneyard]
+    assert sorted(opened) == list(range(28)) and [len(h) for h in deal.hands] == [5, 5, 5]
+
+
+def test_the_writer_and_the_parser_agree(match: dict[str, Any]) -> None:
+    head, hands = parse_transcript2(match)
+    again = write_transcript2(header(3), head.header_signatures, hands, head.end)
+    assert again == match
+    with pytest.raises(ValueError, match="lanomino-blind-ristretto255/1"):
+        write_transcript2(replace(header(3), algorithm="lanomino-fy-hmac-sha256/1"),
+                          head.header_signatures, hands, head.end)
+
+
+def test_every_kind_of_hand_checks_out_two_to_four_people_with_a_resignation() -> None:
+    for n, seed in ((2, 2), (4, 3)):
+        report = verify_transcript(play_match(n, hands=2, seed=seed))
+        assert report.ok, report.failure
+    doc = play_match(3, hands=1, seed=5, resign=Resignation(2, 3))
+    assert doc["hands"][0]["record"]["resignations"] == [{"seat": 2, "at": 3, "by": "seat"}]
+    assert verify_transcript(doc).ok
+
+
+def test_a_resignation_the_host_signed_for_a_seat_that_left_is_listed_and_may_be_disputed(
+) -> None:
+    doc = play_match(3, hands=1, seed=5, resign=Resignation(2, 3, "left"))
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    assert "seat 3 resigns: the host says seat 3 had left, which could not be checked" in \
+        report.lines()[0]
+    assert "1 move signed by the host for a seat" in report.verdict()
+    from lanomino.fair.statements import dispute_statement
+
+    ids = identities(3)
+    statement = dispute_statement(parse_transcript2(doc)[0].header_digest, 1, 3, 2,
+                                  {"seat": 2, "resign": True})
+    disputed = changed(doc)
+    disputed["hands"][0]["disputes"] = [
+        {"seat": 2, "resignation": 0, "signature": ids[2].sign_statement(statement).hex()}]
+    report = verify_transcript(disputed)
+    assert report.ok and "DISPUTED by seat 3" in report.lines()[0]
+    disputed["hands"][0]["disputes"][0]["signature"] = ids[1].sign_statement(statement).hex()
+    assert failure(disputed)[:3] == ("dispute", 1, "whoever changed the file")
+
+
+def test_the_host_signing_a_seat_s_resignation_as_its_own_is_named() -> None:
+    doc = play_match(3, hands=1, seed=5, resign=Resignation(2, 3))
+    ids = identities(3)
+    forged = changed(doc)
+    forged["hands"][0]["record"]["resignations"][0]["by"] = "away"  # no move clock here
+    forged = seat_signs_again(forged, 1, ids)
+    check, hand, blame, message = failure(forged)
+    assert (check, hand, blame) == ("moves", 1, "the host (seat 1)"), message
+    assert "without a move clock" in message
+    # the host's own signature on a resignation that says the seat signed it: the host's
+    forged = changed(doc)
+    h = parse_transcript2(doc)[0].header_digest
+    from lanomino.fair.transcript2 import resign_statement
+
+    forged["hands"][0]["resign_signatures"] = [
+        ids[0].sign_statement(resign_statement(h, 1, Resignation(2, 3))).hex()]
+    check, hand, blame, message = failure(host_signs_again(forged, ids[0]))
+    assert (check, blame) == ("signature", "the host (seat 1)"), message
+    assert "resignation 1 (seat 3's) is not signed by seat 3" in message
+
+
+def test_a_seat_s_lie_names_the_seat_and_an_edit_names_nobody(match: dict[str, Any]) -> None:
+    ids = identities(3)
+    record = match["hands"][1]["record"]
+    lie = changed(match)
+    reveal = lie["hands"][1]["record"]["reveals"][1]
+    lie["hands"][1]["record"]["reveals"][1] = reveal[:2] + ("0" if reveal[2] != "0" else "1") \
+        + reveal[3:]
+    assert failure(lie)[:3] == ("log", 2, "whoever changed the file")
+    assert failure(host_signs_again(lie, ids[record["host"]]))[:3] == (
+        "signature", 2, "the host (seat 1)")
+    check, hand, blame, message = failure(seat_signs_again(lie, 2, ids))
+    assert (check, hand, blame) == ("reveal", 2, "seat 2"), message
+    assert message == "seat 2: revealed a secret that is not its key"
+
+
+def test_false_points_or_scores_name_the_host(match: dict[str, Any]) -> None:
+    host = identities(3)[0]
+    doc = changed(match)
+    doc["hands"][0]["record"]["points"][1] += 5
+    assert failure(host_signs_again(doc, host))[:3] == ("score", 1, "the host (seat 1)")
+    doc = changed(match)
+    doc["hands"][0]["scores"][0] += 5
+    assert failure(host_signs_again(doc, host))[:3] == ("score", 1, "the host (seat 1)")
+    doc = changed(match)
+    doc["end"]["scores"][0] += 5
+    assert failure(host_signs_again(doc, host))[:3] == ("end", None, "the host (seat 1)")
+
+
+def test_a_cut_or_reordered_file_is_caught(match: dict[str, Any]) -> None:
+    host = identities(3)[0]
+    doc = changed(match)
+    del doc["hands"][-1]
+    assert failure(doc)[:3] == ("end", None, "whoever changed the file")
+    doc = changed(match)
+    doc["hands"][0]["record"]["table"] = "ff" * 16
+    assert failure(host_signs_again(doc, host))[:3] == ("record", 1, "the host (seat 1)")
+
+
+def write(tmp_path: Path, doc: Any) -> str:
+    path = tmp_path / "t.json"
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
+    return str(path)
+
+
+def test_lanomino_verify_reads_a_transcript2(
+        tmp_path: Path, match: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", write(tmp_path, match)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2:] == ["Move clock: none: every move must be signed by its own seat.",
+                        "Verdict: fair: every check of 3 hands holds."]
+    doc = changed(match)
+    doc["hands"][0]["scores"][0] += 5
+    assert main(["verify", write(tmp_path, host_signs_again(doc, identities(3)[0]))]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == ("Verdict: NOT FAIR: the score check failed in hand 1; to blame: the host "
+                       "(seat 1).")
+    assert main(["verify", write(tmp_path, match), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["ok"] and result["hands"][0]["locked"] is True
+
+
+@pytest.mark.parametrize("content", [
+    '{"format": "lanomino.transcript/2"}', '{"format": "lanomino.transcript/3"}',
+    '{"format": "lanomino.transcript/2", "hands": 5}', "[" * 50_000, "\u0000"])
+def test_a_broken_or_unknown_file_exits_2_without_a_traceback(
+        tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", write(tmp_path, content)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lanomino verify: ") and "Traceback" not in err
+    if "/3" in content:
+        assert "'lanomino.transcript/3' is not a transcript format this verifier knows" in err
+
+
+def test_a_truncated_transcript2_exits_2(
+        tmp_path: Path, match: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    text = json.dumps(match)
+    for cut in (len(text) // 3, len(text) - 1):
+        assert main(["verify", write(tmp_path, text[:cut])]) == 2
+        assert "is not valid JSON" in capsys.readouterr().err
+
+
+def test_a_transcript1_file_still_verifies_as_before(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(OLD)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == ("Verdict: fair: every check of 4 hands holds; 1 move signed by the "
+                         "host for a seat (listed above).")
+    assert "locked" not in json.dumps(verify_transcript(json.loads(OLD.read_text())).to_json())
