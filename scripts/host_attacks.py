@@ -70,20 +70,23 @@ ROWS: dict[str, tuple[str, Patch, dict[str, Any]]] = {
                     lambda h, tr: hostile.relays_late(h, 1, FAST.relay_s + 2, trace=tr), {}),
     "silent-bot": ("its bot seat never moves, heartbeats going on",
                    lambda h, tr: hostile.silent_bot(h, 3, trace=tr), {"bots": 1}),
-}
-
-NOT_HERE = {
-    "swapped a dealt tile; a drawn tile off the boneyard's front; a wrong secret":
-        "caught at the hand's end by verify, which blames the host (blame's "
-        "tests/fair/test_host_blame.py); not a row here",
-    "false score": "caught by verify at the hand's end, host blamed (as before)",
+    "swapped-tile": ("swapped one of seat 3's dealt tiles with the boneyard's front",
+                     lambda h, tr: hostile.swaps_dealt_tile(h, 2, trace=tr), {"players": 3}),
+    "wrong-draw": ("gave seat 3 a drawn tile that is not the boneyard's front",
+                   lambda h, tr: hostile.wrong_draw(h, 2, trace=tr), {"players": 3}),
+    "wrong-secret": ("published (and signed) a wrong secret for seat 3",
+                     lambda h, tr: hostile.wrong_secret(h, 2, trace=tr), {}),
+    "false-score": ("signed 5 more points for its own seat than the hand gave",
+                    lambda h, tr: hostile.false_score(h, trace=tr), {}),
 }
 
 
 def run_row(name: str) -> HostRow:
     what, patch, options = ROWS[name]
     row = HostRow(what)
-    table = MigratingTable(Rules.preset("classic", target=100), PLAYERS, seed=3, **options)
+    options = dict(options)
+    players = options.pop("players", PLAYERS)
+    table = MigratingTable(Rules.preset("classic", target=100), players, seed=3, **options)
     host = table.by_seat(0).host
     assert host is not None
     trace: list[float] = []
@@ -130,8 +133,6 @@ def print_rows(rows: list[HostRow]) -> None:
         print(f"{r.deviation[:72]:<72} {'yes' if r.detected else 'no':<8} {when:>6}  "
               f"{', '.join(r.by)[:40]:<40} {r.blamed[:20]:<20} {r.went_on}"
               + (f"  ({r.note})" if r.note else ""))
-    for what, why in NOT_HERE.items():
-        print(f"{what[:72]:<72} {why}")
 
 
 def main(argv: list[str] | None = None) -> int:

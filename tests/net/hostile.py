@@ -222,3 +222,116 @@ def shows_another_move(host: HostSession, victim: int, after: int = 3,
 
     play.play_local = patched  # type: ignore[method-assign]
     return done
+
+
+def _once(trace: list[float] | None, now: float, done: list[Any], what: Any) -> None:
+    done.append(what)
+    if trace is not None:
+        trace.append(now)
+
+
+def swaps_dealt_tile(host: HostSession, victim: int,
+                     trace: list[float] | None = None) -> list[int]:
+    """Once, in the first deal: one of seat ``victim``'s dealt tiles is swapped with the
+    boneyard's front (with none, with a tile of the host's own hand), and the host plays that
+    deal, not the committed one. Returns the hands it did it in."""
+    from lanomino.net.host import deal as dealing_module
+
+    dealing, t = host.dealing, host.shared
+    original, done = dealing._deal_out, []
+
+    def patched(a: Any) -> None:
+        if done:
+            original(a)
+            return
+        real = dealing_module.derive_deal
+
+        def swapped(*args: Any) -> Any:
+            deck, hands, boneyard = real(*args)
+            hands, boneyard = [list(h) for h in hands], list(boneyard)
+            other = boneyard if boneyard else hands[t.host_seat]
+            hands[victim][0], other[0] = other[0], hands[victim][0]
+            _once(trace, t.now, done, args[0].hand)
+            return deck, hands, boneyard
+
+        dealing_module.derive_deal = swapped  # type: ignore[assignment]
+        try:
+            original(a)
+        finally:
+            dealing_module.derive_deal = real
+
+    dealing._deal_out = patched  # type: ignore[method-assign]
+    return done
+
+
+def wrong_draw(host: HostSession, victim: int, trace: list[float] | None = None) -> list[Any]:
+    """Once: when seat ``victim`` draws, it gets the boneyard's last tile instead of its front
+    (the host's engine plays it so). Returns the (hand, index) of that draw."""
+    t, move = host.shared, host._handlers["move"]
+    done: list[Any] = []
+
+    def patched(who: Any, body: m.Move, seq: int) -> None:
+        state, d = t.state, t.deal
+        if (not done and who.seat == victim and body.move.get("draw") and state is not None
+                and d is not None and len(state.boneyard) - state.drawn >= 2):
+            bone = state.boneyard
+            bone[state.drawn], bone[-1] = bone[-1], bone[state.drawn]
+            _once(trace, t.now, done, (d.hand, len(d.moves)))
+        move(who, body, seq)
+
+    host._handlers["move"] = patched  # type: ignore[assignment]
+    return done
+
+
+def _at_hand_end(host: HostSession, cheat: Callable[[Any], Callable[[], None]],
+                 trace: list[float] | None) -> list[int]:
+    """Once, at the first hand's end: ``cheat(deal)`` changes what the host signs and publishes
+    in the hand's log (and returns how to undo it afterwards)."""
+    play, t = host.play, host.shared
+    original, done = play.hand_over, []
+
+    def patched(d: Any, ended: Any, then: Any = None) -> None:
+        if done:
+            original(d, ended, then)
+            return
+        undo = cheat(d)
+        _once(trace, t.now, done, d.hand)
+        try:
+            original(d, ended, then)
+        finally:
+            undo()
+
+    play.hand_over = patched  # type: ignore[method-assign]
+    return done
+
+
+def wrong_secret(host: HostSession, victim: int,
+                 trace: list[float] | None = None) -> list[int]:
+    """Once, at the first hand's end: the host publishes (and signs) a secret for seat
+    ``victim`` other than the one it revealed. Returns the hands it did it in."""
+
+    def cheat(d: Any) -> Callable[[], None]:
+        secrets = d.attempts[-1].round.secrets
+        real = secrets[victim]
+        secrets[victim] = bytes(b ^ 0xFF for b in real)
+        return lambda: secrets.__setitem__(victim, real)
+
+    return _at_hand_end(host, cheat, trace)
+
+
+def false_score(host: HostSession, trace: list[float] | None = None) -> list[int]:
+    """Once, at the first hand's end: the host signs and publishes 5 more points for its own
+    side than the hand gave it. Returns the hands it did it in."""
+    seat = host.shared.host_seat
+
+    def cheat(d: Any) -> Callable[[], None]:
+        entry = d.entry
+
+        def padded(identity: Any, points: Any, scores: Any) -> Any:
+            more = [p + 5 * (n == seat) for n, p in enumerate(points)]
+            return entry(identity, more, [s + 5 * (n == seat) for n, s in enumerate(scores)])
+
+        d.entry = padded
+        return lambda: delattr(d, "entry")
+
+    return _at_hand_end(host, cheat, trace)

@@ -5,7 +5,7 @@ members only before it died. Pure."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from lanomino.fair.identity import KeyRing
 from lanomino.fair.statements import blame_statement
@@ -69,3 +69,13 @@ def caught_up(doc: JsonObject, reports: Iterable[Report],
         else:
             stats["migration.bad_hand_log"] += 1
     return doc
+
+
+def unrefuted(doc: JsonObject, verified: Mapping[int, bool]) -> list[JsonObject]:
+    """``doc``'s hands but the last ones whose log, signed by the lost host, failed this
+    member's checks (``verified``: it caught that host, net/peer/deal.py): a new host deals such a
+    hand again, from the match as it stood before it."""
+    hands = list(doc["hands"])
+    while hands and verified.get(hands[-1].get("hand")) is False:
+        hands.pop()
+    return hands

@@ -38,12 +38,13 @@ from lanomino.net.election import majority, members
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
-from lanomino.net.host.reports import caught_up, kept_blames, longest_log
+from lanomino.net.host.reports import caught_up, kept_blames, longest_log, unrefuted
 from lanomino.net.host.reshuffle_round import Hand, Reshuffling, Round
 from lanomino.net.host.seating import GIVE_UP_GRACES
 from lanomino.net.host.table import RUNNING, LocalSeat, Phase, Policy, Seat, Table
 from lanomino.net.session_base import LostTouch, MigrationDone, MigrationPaused, SteppedDown
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.values import parse_move
 
 if TYPE_CHECKING:
@@ -182,7 +183,8 @@ class Takeover:
             self.t.events.append(MigrationPaused(self.t.term, len(joined), need))
             return
         if self.t.doc is not None:
-            self.t.doc = caught_up(self.t.doc, self.reports.values(), self.t.stats)
+            self.t.doc = caught_up(self._without_refuted(self.t.doc), self.reports.values(),
+                                   self.t.stats)
         rebuilt = self._rebuild()
         if self.t.phase is Phase.MIGRATING:
             return  # a re-shuffle round among the survivors runs first (reshuffle_round.py)
@@ -211,6 +213,19 @@ class Takeover:
         self.play.run_local_seats()
 
     # ----- rebuilding --------------------------------------------------------------------------
+
+    def _without_refuted(self, doc: JsonObject) -> JsonObject:
+        """``doc`` without the hands this member refuted (``unrefuted``), under this host's
+        closing statement: such a hand is dealt again."""
+        assert self.carried is not None
+        hands = unrefuted(doc, self.carried.verified)
+        if len(hands) == len(doc["hands"]):
+            return doc
+        self.t.stats["migration.refuted_hand"] += len(doc["hands"]) - len(hands)
+        scores = hands[-1]["scores"] if hands else [0] * len(doc["end"]["scores"])
+        return {**doc, "hands": hands, "end": closing(self.t.identity, self.t.digest,
+                                                      self.t.host_seat, len(hands), False, None,
+                                                      scores)}
 
     def _rebuild(self) -> bool:
         """The game state after the finished hands, then the hand in play if there is one."""

@@ -226,9 +226,11 @@ class PeerDealing:
         doc["end"] = end
 
         def check() -> None:
-            ok, detail = self._check_hand(doc, number)
+            ok, detail, blamed = self._check_hand(doc, number)
             self.p.verified[number] = ok
             self.p._events.append(HandVerified(number, ok, detail))
+            if not ok and blamed in (None, self.p.host_seat):
+                self._refuted(number, detail)
             self._transcript_updated(doc)
 
         if later and not (isinstance(end, dict) and end.get("finished") is True):
@@ -260,15 +262,31 @@ class PeerDealing:
                                             len(doc["hands"]),
                                           self.p.verified_all))
 
-    def _check_hand(self, doc: JsonObject, number: int) -> tuple[bool, str]:
-        """This seat's own checks of a finished hand, then the full verifier."""
+    def _refuted(self, number: int, detail: str) -> None:
+        """The host's signed log of hand ``number`` fails this seat's checks, and no other seat
+        is to blame: the host is caught (``HostCaught``; the proof is the log it signed, kept in
+        the transcript) and left as if it had crashed."""
+        p = self.p
+        p.stats["caught.hand-check"] += 1
+        # a new host deals the hand again: with fresh secrets (these were published), from
+        # nothing of this deal (not a hand in play to rebuild)
+        for key in [k for k in p.secrets if k[:2] == (p.table.hex(), number)]:
+            del p.secrets[key]
+        p.attempts.pop(number, None)
+        p.caught.append(HostCaught("hand-check", f"hand {number}: {detail}", {
+            "check": "hand-check", "host": p.host_seat, "hand": number}, p.now))
+        p._events.append(p.caught[-1])
+
+    def _check_hand(self, doc: JsonObject, number: int) -> tuple[bool, str, int | None]:
+        """This seat's own checks of a finished hand, then the full verifier: whether it holds,
+        in words, and the seat the verifier blames (None: the host, or nobody's seat)."""
         try:
             report = self.p.verifier.check(doc)  # only the new (or amended) hand is checked
             log = parse_hand(doc["hands"][-1], len(doc["hands"]) - 1, len(doc["players"]))
         except TranscriptError as exc:
-            return False, f"malformed transcript: {exc}"
+            return False, f"malformed transcript: {exc}", None
         if log.adopted is not None and log.adopted.adopts(self.p.seat):  # the most exact reason
-            return False, "the host adopted this seat's key: it would sign for this player"
+            return False, "the host adopted this seat's key: it would sign for this player", None
         if self.p.seat >= 0:  # this seat's own checks first (a watcher has none)
             table, history = self.p.table.hex(), self.p.view.history if self.p.view else []
             drawn = [e.tile for e in history if isinstance(e, TileDrawn)
@@ -280,12 +298,12 @@ class PeerDealing:
                              secrets={a: s for (t, h, a), s in self.p.secrets.items()
                                       if (t, h) == (table, number)})
             if own is not None:
-                return False, own
+                return False, own, None
         if report.failure is not None:
-            return False, report.failure.describe()
+            return False, report.failure.describe(), report.failure.seat
         if number in self.p.moves and [move.raw for move in log.moves] != self.p.moves[number]:
-            return False, "the logged moves are not the moves this seat was sent"
-        return True, report.hands[-1].describe() if report.hands else "no hands"
+            return False, "the logged moves are not the moves this seat was sent", None
+        return True, report.hands[-1].describe() if report.hands else "no hands", None
 
     # ----- recovery ----------------------------------------------------------------------------
 

@@ -156,6 +156,9 @@ class PeerSession(PeerState):
         self.settle(now)
         if self.phase in (Phase.CLOSED, Phase.OVER):
             return
+        if len(self.caught) > self.voted_out and self.phase is Phase.SEATED:
+            self.elections.vote_out(now)  # a hand's log checked late (settle) caught the host
+            return
         if not self.silent and now - self.last_heard >= self.timings.liveness_s:
             self.silent = True
             self._events.append(HostSilent(self.last_heard))
