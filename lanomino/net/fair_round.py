@@ -28,6 +28,7 @@ from lanomino.fair.transcript import (
     REFUSABLE,
     Abandoned,
     DealAttempt,
+    HandLog,
     Migration,
     Refusal,
     end_statement,
@@ -104,6 +105,21 @@ class HandDeal:
         self.adopted: Adoption | None = None  # seats a new host adopted (fair/adoption.py)
         self.refused: list[Refusal] = []  # badly signed messages refused (who, what, why)
         self.migrated: Migration | None = None  # the host changed during the hand
+
+    @classmethod
+    def of_log(cls, log: HandLog, table: bytes, header: str, keys: Sequence[bytes], ring: KeyRing,
+               taken_over: Migration) -> HandDeal:
+        """A finished hand's record, from its parsed log, for the host that took the table over
+        after it (``taken_over``): a resignation may still come."""
+        d = cls(header, log.hand, log.host, keys, ring)
+        d.adopted = log.adopted
+        for attempt in log.deals:
+            d.attempts.append(d.attempt_from(table, attempt, attempt.secrets))
+        d.abandoned = list(log.abandoned)
+        d.moves = [move.raw for move in log.moves]
+        d.signatures = list(log.move_signatures)
+        d.migrated = taken_over
+        return d
 
     def blame(self, seat: int, what: str, why: str) -> Refusal | None:
         """A seat's message was refused for its signature: the hand's log says so (who, what,

@@ -5,7 +5,7 @@ members only before it died. Pure."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from lanomino.fair.identity import KeyRing
 from lanomino.fair.statements import blame_statement
@@ -71,11 +71,18 @@ def caught_up(doc: JsonObject, reports: Iterable[Report],
     return doc
 
 
-def unrefuted(doc: JsonObject, verified: Mapping[int, bool]) -> list[JsonObject]:
-    """``doc``'s hands but the last ones whose log, signed by the lost host, failed this
-    member's checks (``verified``: it caught that host, net/peer/deal.py): a new host deals such a
-    hand again, from the match as it stood before it."""
+def without_refuted(doc: JsonObject, verified: Mapping[int, bool], stats: Counter[str],
+                    closing: Callable[[int, bool, int | None, list[int]], JsonObject]
+                    ) -> JsonObject:
+    """``doc`` without its last hands whose log, signed by the lost host, failed this member's
+    checks (``verified``: it caught that host, net/peer/deal.py), under the new host's closing
+    statement (``closing(hands, finished, winner, scores)``): such a hand is dealt again, from the
+    match as it stood before it."""
     hands = list(doc["hands"])
     while hands and verified.get(hands[-1].get("hand")) is False:
         hands.pop()
-    return hands
+    if len(hands) == len(doc["hands"]):
+        return doc
+    stats["migration.refuted_hand"] += len(doc["hands"]) - len(hands)
+    scores = hands[-1]["scores"] if hands else [0] * len(doc["end"]["scores"])
+    return {**doc, "hands": hands, "end": closing(len(hands), False, None, list(scores))}

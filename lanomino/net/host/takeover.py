@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from lanomino.engine import (
@@ -33,18 +34,17 @@ from lanomino.fair.escrow import Escrow, EscrowError, Share, rebuild
 from lanomino.fair.identity import Identity
 from lanomino.fair.replay import state_after
 from lanomino.fair.shuffle import derive_deal
-from lanomino.fair.transcript import HandLog, Migration, parse_transcript
+from lanomino.fair.transcript import Migration, parse_transcript
 from lanomino.net.election import majority, members
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
-from lanomino.net.host.reports import caught_up, kept_blames, longest_log, unrefuted
+from lanomino.net.host.reports import caught_up, kept_blames, longest_log, without_refuted
 from lanomino.net.host.reshuffle_round import Hand, Reshuffling, Round
 from lanomino.net.host.seating import GIVE_UP_GRACES
 from lanomino.net.host.table import RUNNING, LocalSeat, Phase, Policy, Seat, Table
 from lanomino.net.session_base import LostTouch, MigrationDone, MigrationPaused, SteppedDown
 from lanomino.net.wire import messages as m
-from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.values import parse_move
 
 if TYPE_CHECKING:
@@ -183,8 +183,10 @@ class Takeover:
             self.t.events.append(MigrationPaused(self.t.term, len(joined), need))
             return
         if self.t.doc is not None:
-            self.t.doc = caught_up(self._without_refuted(self.t.doc), self.reports.values(),
-                                   self.t.stats)
+            assert self.carried is not None
+            end = partial(closing, self.t.identity, self.t.digest, self.t.host_seat)
+            doc = without_refuted(self.t.doc, self.carried.verified, self.t.stats, end)
+            self.t.doc = caught_up(doc, self.reports.values(), self.t.stats)
         rebuilt = self._rebuild()
         if self.t.phase is Phase.MIGRATING:
             return  # a re-shuffle round among the survivors runs first (reshuffle_round.py)
@@ -214,19 +216,6 @@ class Takeover:
 
     # ----- rebuilding --------------------------------------------------------------------------
 
-    def _without_refuted(self, doc: JsonObject) -> JsonObject:
-        """``doc`` without the hands this member refuted (``unrefuted``), under this host's
-        closing statement: such a hand is dealt again."""
-        assert self.carried is not None
-        hands = unrefuted(doc, self.carried.verified)
-        if len(hands) == len(doc["hands"]):
-            return doc
-        self.t.stats["migration.refuted_hand"] += len(doc["hands"]) - len(hands)
-        scores = hands[-1]["scores"] if hands else [0] * len(doc["end"]["scores"])
-        return {**doc, "hands": hands, "end": closing(self.t.identity, self.t.digest,
-                                                      self.t.host_seat, len(hands), False, None,
-                                                      scores)}
-
     def _rebuild(self) -> bool:
         """The game state after the finished hands, then the hand in play if there is one."""
         if self.t.doc is None:  # lost in the lobby or while the header was being signed
@@ -244,7 +233,10 @@ class Takeover:
             state = new_game(self.t.rules, self.t.players)
         self.t.state = state
         if finished:
-            self.t.last_deal = self._deal_of_entry(finished[-1])
+            log = finished[-1]
+            self.t.last_deal = HandDeal.of_log(log, self.t.table, self.t.digest, self.keys_before,
+                                               self.t.ring, Migration(self.t.host_seat,
+                                                                      self.t.term, len(log.moves)))
         played = len(finished)
         if not finished:  # the match began (every header signature is in): it goes on from here
             self.t.doc["end"] = closing(self.t.identity, self.t.digest, self.t.host_seat, 0, False,
@@ -266,18 +258,6 @@ class Takeover:
         self.t.state, self.t.doc, self.t.header = None, None, None
         self.t.digest, self.t.header_sigs = "", {}
         self.dealing.local_secrets = {}
-
-    def _deal_of_entry(self, log: HandLog) -> HandDeal:
-        """A finished hand's HandDeal, from its parsed log: a resignation may still come."""
-        d = HandDeal(self.t.digest, log.hand, log.host, self.keys_before, self.t.ring)
-        d.adopted = log.adopted
-        for attempt in log.deals:
-            d.attempts.append(d.attempt_from(self.t.table, attempt, attempt.secrets))
-        d.abandoned = list(log.abandoned)
-        d.moves = [move.raw for move in log.moves]
-        d.signatures = list(log.move_signatures)
-        d.migrated = Migration(self.t.host_seat, self.t.term, len(d.moves))
-        return d
 
     def _rebuild_hand(self, state: GameState, hand: int) -> bool:
         """The hand in play from the escrow and the members' move logs; False when none was dealt
