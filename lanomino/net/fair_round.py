@@ -35,6 +35,7 @@ from lanomino.fair.transcript import (
     log_statement,
     move_statement,
 )
+from lanomino.fair.transcript_model import Dispute
 from lanomino.net.wire.checks import JsonObject
 
 __all__ = ["Attempt", "HandDeal", "RoundError", "closing"]
@@ -105,6 +106,7 @@ class HandDeal:
         self.adopted: Adoption | None = None  # seats a new host adopted (fair/adoption.py)
         self.refused: list[Refusal] = []  # badly signed messages refused (who, what, why)
         self.migrated: Migration | None = None  # the host changed during the hand
+        self.disputes: list[Dispute] = []  # seats' disputes of moves the host made for them
 
     @classmethod
     def of_log(cls, log: HandLog, table: bytes, header: str, keys: Sequence[bytes], ring: KeyRing,
@@ -240,6 +242,8 @@ class HandDeal:
             extra["adopted"] = adopted
         if refused:
             extra["refused"] = refused
+        if self.disputes:  # (outside the log signature: fair/dispute_check.py)
+            extra["disputes"] = [x.to_json() for x in self.disputes]
         return {**extra, "hand": self.hand, "host": self.host_seat,
                 "deals": [a.to_json() for a in self.attempts],
                 "moves": list(self.moves), "move_signatures": [s.hex() for s in self.signatures],

@@ -26,6 +26,7 @@ from lanomino.net.session_base import (
     MatchOver,
     MigrationDone,
     MigrationPaused,
+    MoveDisputed,
     ObservationChanged,
     Outgoing,
     ProtocolProblem,
@@ -50,7 +51,7 @@ __all__ = [
     "PeerSession", "Policy", "ProtocolProblem", "SeatAway", "SeatDeclined", "SeatDisconnected",
     "SeatLeft", "SeatTaken", "SecretMade", "Sender",
     "SessionEvent", "Timings", "TranscriptUpdated", "YourTurn", "HostChanged", "MigrationDone",
-    "MigrationPaused", "SteppedDown", "rejoin_as_peer", "successor_host",
+    "MigrationPaused", "MoveDisputed", "SteppedDown", "rejoin_as_peer", "successor_host",
 ]
 
 

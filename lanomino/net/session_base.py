@@ -242,6 +242,19 @@ class HostCaught:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveDisputed:
+    """``seat`` disputes move ``index`` (from 0) of ``hand``: the host made it for that seat (a
+    resignation when ``resign``, else the table's move while it was counted away) while the seat
+    was at the table and in time. Its signature is checked (fair/dispute_check.py); the transcript
+    keeps it and ``lanomino verify`` lists it."""
+
+    hand: int
+    index: int
+    seat: int
+    resign: bool
+
+
+@dataclass(frozen=True, slots=True)
 class HostChanged:
     """A peer follows a new host candidate (``mine``: this peer is the candidate: become host)."""
 
@@ -294,7 +307,7 @@ class Closed:
 SessionEvent = (
     SeatTaken | SeatDisconnected | SeatLeft | SeatDeclined | SeatAway | Joined | JoinRefused
     | ObservationChanged | YourTurn | HandVerified | TranscriptUpdated | MatchOver
-    | ProtocolProblem | SecretMade | HostSilent | HostCaught | Closed
+    | ProtocolProblem | SecretMade | HostSilent | HostCaught | Closed | MoveDisputed
     | HostChanged | MigrationPaused | MigrationDone | SteppedDown | LostTouch
 )
 

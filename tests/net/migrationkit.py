@@ -13,7 +13,7 @@ from typing import Any
 
 from sessionkit import FAST, Table, bot_policy
 
-from lanomino.engine import Action, Observation, Rules
+from lanomino.engine import Action, IllegalActionError, Observation, Rules
 from lanomino.fair.identity import peer_id
 from lanomino.net.budget import Budgets, Standing
 from lanomino.net.codec import decode_json, encode_json
@@ -184,7 +184,10 @@ class MigratingTable:
         if m.peer is None:  # it became the host earlier in this batch: its peer's events are moot
             return
         if isinstance(event, YourTurn) and m.peer.pending_move is None:
-            m.peer.submit(m.policy(event.observation), self.now)
+            try:
+                m.peer.submit(m.policy(event.observation), self.now)
+            except IllegalActionError:
+                pass  # (the host played that turn for it in the same batch: the move clock)
         elif isinstance(event, HostChanged):
             m.follows = event.seat
             if event.mine:  # the member became the candidate (TableMember made its host session)

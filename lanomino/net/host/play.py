@@ -31,6 +31,7 @@ from lanomino.fair.transcript import (
 from lanomino.net.budget import Deferrals
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing, reveal_req
+from lanomino.net.host.disputes import Disputes
 from lanomino.net.host.table import ROUND, Phase, Policy, Seat, Table, seat_view
 from lanomino.net.session_base import (
     MatchOver,
@@ -58,6 +59,7 @@ class Playing:
         self.away_policy = away_policy  # the table's bot, for a seat out of time (move clock)
         self.turn_key: tuple[int, int] = (0, -1)  # (hand, move index) of the turn being timed
         self.turn_since = 0.0
+        self.disputes = Disputes(table)  # seats' disputes of moves the host made for them
 
     # ----- play ----------------------------------------------------------------------------------
 

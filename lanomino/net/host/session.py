@@ -103,7 +103,7 @@ class HostSession:
             on(m.Reveal, d.reveal), on(m.Move, p.move), on(m.Bye, p.bye), on(m.Ping, p.ping),
             on(m.Resync, p.resync), on(m.Back, p.back), on(m.Report, self.takeover.report),
             on(m.ReshuffleCommit, r.commit), on(m.ReshuffleEcho, r.echo),
-            on(m.ReshuffleReveal, r.reveal),
+            on(m.ReshuffleReveal, r.reveal), on(m.Dispute, p.disputes.dispute),
         ])
 
     # ----- what callers read (the table's state) ------------------------------------------------
@@ -309,7 +309,7 @@ class HostSession:
             self.watching.hello(sender, body)
             return
         seat = t.seats[seat_no] if seat_no is not None else None
-        if seat is None or (seat.left and not seat.watching):
+        if seat is None or (seat.left and not seat.watching and msg.type != "dispute"):
             t.refuse(sender.route, None, "not_seated", "say hello first", msg.seq)
             return
         if msg.seq <= seat.in_seq:

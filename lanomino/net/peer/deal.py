@@ -182,6 +182,7 @@ class PeerDealing:
             return
         if not self.p.arrival.check_update(body):
             return  # the host passed on what it may not: the proof is kept (arrival.py)
+        self.p.disputes.after_update(body)  # a move the host made for this seat (disputes.py)
         events = events_from_json(body.events)
         moves.append(body.move)
         self.p.move_sigs.setdefault(body.hand, []).append(body.signature)
@@ -199,6 +200,7 @@ class PeerDealing:
         view = self.p._require_view()
         self.p._events.append(ObservationChanged(make=view.observation))  # built if someone looks
         self.p.progress.seen()
+        self.p.disputes.turn_seen()
         self.p.prompt_turn()
 
     def hand_log(self, body: m.HandLog, later: bool = False) -> None:
@@ -207,7 +209,7 @@ class PeerDealing:
         doc = self.p.doc
         if doc is None:
             raise ValueError("a hand log before the match began")
-        entry, end = body.entry, body.end
+        entry, end = self.p.disputes.entry(body.entry), body.end
         number = entry.get("hand")
         if type(number) is not int:
             raise ValueError("a hand log without its hand's number")
@@ -324,6 +326,7 @@ class PeerDealing:
                                     transcript.move_clock)
         self.p.digest, self.p.keys = transcript.header_digest, list(transcript.keys)
         self.p.table = transcript.table
+        doc["hands"] = [self.p.disputes.entry(e) for e in doc["hands"]]  # (what it holds too)
         self.p.doc = doc
         report = self.p.verifier.check(doc)
         ok = report.ok

@@ -7,7 +7,9 @@ A host that keeps its heartbeats going but stops the table is as good as lost. E
   (``move_s`` at a table with a move clock, else ``bot_budget_s``) plus ``bot_delay_s`` and
   ``margin_s``;
 - at a table with a move clock, the host's own seat likewise (a human host at a table without one
-  may think as long as they like).
+  may think as long as they like);
+- each dispute this seat sent (net/peer/disputes.py), from when it went out: the host passes it on
+  to everyone (this seat gets it back) within ``relay_s``, as it passes a move on.
 
 Past a deadline the seat leaves the host as if it had crashed (``HostCaught``, then an election).
 While an election runs, or the host is already silent, nothing is timed.
@@ -35,10 +37,13 @@ class Progress:
         self.move_sent = 0.0  # when this seat's pending move went out
         self.turn: tuple[int, int] | None = None  # (hand, move index) of the turn being timed
         self.turn_since = 0.0
+        self.disputes: dict[tuple[int, int], float] = {}  # (hand, index) -> when it went out
 
     def restart(self) -> None:
-        """A new host, or a snapshot: time the turn in play from now."""
+        """A new host, or a snapshot: time the turn in play from now (a dispute the last host
+        owed is in this seat's transcript; a new host is not timed on it)."""
         self.turn = None
+        self.disputes.clear()
 
     def seen(self) -> None:
         """The hand in play changed: a new turn starts its clock here."""
@@ -57,6 +62,8 @@ class Progress:
         times = []
         if p.pending_move is not None:
             times.append(self.move_sent + p.timings.relay_s)
+        if self.disputes:
+            times.append(min(self.disputes.values()) + p.timings.relay_s)
         budget = self._turn_budget()
         if budget is not None:
             times.append(self.turn_since + budget)
@@ -84,9 +91,13 @@ class Progress:
         due, p = self.due(), self.p
         if due is None or now < due:
             return False
+        late = [k for k, sent in self.disputes.items() if now >= sent + p.timings.relay_s]
         if p.pending_move is not None and now >= self.move_sent + p.timings.relay_s:
             what = ("relay-late", f"the host did not pass this seat's move on within "
                                   f"{p.timings.relay_s:g} s")
+        elif late:
+            what = ("dispute-withheld", f"the host did not pass this seat's dispute of move "
+                                        f"{late[0][1] + 1} on within {p.timings.relay_s:g} s")
         else:
             assert p.view is not None
             what = ("turn-late", f"{seat_name(p.view.turn)}, moved by the host, did not move "

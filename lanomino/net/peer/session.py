@@ -96,6 +96,7 @@ class PeerSession(PeerState):
             on(m.Error, self._error), on(m.Bye, self._bye_or_handover), on(m.Ping, self._ping),
             on(m.Bots, self.elections.bots), on(m.ReshuffleCommitReq, r.commit_req),
             on(m.ReshuffleSet, r.set), on(m.ReshuffleRevealReq, r.reveal_req),
+            on(m.Disputed, self.disputes.disputed),
         ])
 
     # ----- elections (elections.py) ------------------------------------------------------------
@@ -220,6 +221,7 @@ class PeerSession(PeerState):
             seen = self.arrival.seen(self.hand, index)
         self.pending_move = index
         self.progress.move_sent = now
+        self.disputes.moved()
         self._send(m.Move(self.hand, index, move, sig, *seen))
         self.move_seq = self.my_seq
 
@@ -228,6 +230,7 @@ class PeerSession(PeerState):
         host stops playing it. A move sent by ``submit`` says the same."""
         self.now = now
         if self.phase is Phase.SEATED:
+            self.disputes.moved()
             self._send(m.Back())
 
     @property
@@ -352,6 +355,7 @@ class PeerSession(PeerState):
         clock = body.move_clock_ms
         self.move_clock_s = None if clock is None else clock / 1000
         self.host_seat = _host_in(self.roster, self.host_seat)
+        self.disputes.roster_seen()
 
     def _match(self, body: m.Match) -> None:
         header = body.header

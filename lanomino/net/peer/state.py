@@ -31,6 +31,7 @@ from lanomino.net.chunks import Reassembler
 from lanomino.net.election import Election
 from lanomino.net.errors import LocalProtocolError
 from lanomino.net.peer.arrival import Arrival
+from lanomino.net.peer.disputes import PeerDisputes
 from lanomino.net.peer.progress import Progress
 from lanomino.net.peer.reshuffle_answers import ReshuffleAnswers
 from lanomino.net.session_base import (
@@ -104,6 +105,7 @@ class PeerState:
         self.caught: list[HostCaught] = []  # the host's false statements this seat holds proof of
         self.voted_out = 0  # how many of them this seat has acted on (left that host)
         self.progress = Progress(self)  # its deadlines on the host's progress (progress.py)
+        self.disputes = PeerDisputes(self)  # the disputes it signs and is passed (disputes.py)
         self.abandoned: dict[int, list[Abandoned]] = {}  # per hand, attempts that missed a deadline
         self.election: Election | None = None  # a running host election
         self.bot_levels: dict[int, str] = {}  # host-side bots: seat -> level (never their keys)

@@ -260,6 +260,29 @@ class Update:
 
 
 @dataclass(frozen=True, slots=True)
+class Dispute:
+    """A seat says the host made its move ``index`` for it (a resignation, or the table's move
+    while it was counted away) while it was there and in time; signed by the seat
+    (``lanomino.dispute/1``, fair/dispute_check.py)."""
+
+    TYPE: ClassVar[str] = "dispute"
+    hand: Hand
+    index: Count
+    signature: Signature
+
+
+@dataclass(frozen=True, slots=True)
+class Disputed:
+    """The host passes a seat's dispute on to every seat and watcher, as the seat signed it."""
+
+    TYPE: ClassVar[str] = "disputed"
+    hand: Hand
+    index: Count
+    seat: Seat
+    signature: Signature
+
+
+@dataclass(frozen=True, slots=True)
 class HandLog:
     TYPE: ClassVar[str] = "hand_log"
     entry: Object
@@ -360,10 +383,11 @@ Body = (Hello | Challenge | Auth | Watch | Welcome | Refused | Roster | Match | 
         | CommitReq | Commit | CommitSet | Echo | RevealReq | Reveal | Escrow | Deal | Move | Update
         | HandLog | Resync | Snapshot | SnapshotPart | Error | Bye | Ping | Back | Bots | Report
         | ReshuffleCommitReq | ReshuffleCommit | ReshuffleSet | ReshuffleEcho | ReshuffleRevealReq
-        | ReshuffleReveal | Blame | BlindBody)
+        | ReshuffleReveal | Blame | Dispute | Disputed | BlindBody)
 
 MESSAGES: dict[str, type[Body]] = {cls.TYPE: cls for cls in (
     Hello, Challenge, Auth, Watch, Welcome, Refused, Roster, Match, Agree, Begin, CommitReq, Commit,
     CommitSet, Echo, RevealReq, Reveal, Escrow, Deal, Move, Update, HandLog, Resync, Snapshot,
     SnapshotPart, Error, Bye, Ping, Back, Bots, Blame, Report, ReshuffleCommitReq, ReshuffleCommit,
-    ReshuffleSet, ReshuffleEcho, ReshuffleRevealReq, ReshuffleReveal, *BLIND_MESSAGES)}
+    ReshuffleSet, ReshuffleEcho, ReshuffleRevealReq, ReshuffleReveal, Dispute, Disputed,
+    *BLIND_MESSAGES)}

@@ -28,6 +28,10 @@ Direction and meaning (P = peer, H = host):
                   host's signature of that head);  H->P update: the move, its signature, the
                   public events, the host's signature of the log's new head and the mover's
                   head (fair/chain.py; every seat checks them all before applying it)
+  P->H dispute    a seat's signed word that the host made one of its moves for it (a
+                  resignation, or the table's move while it was counted away) while it was there
+                  and in time;  H->P disputed: the same, passed on to every seat and watcher
+                  (each checks it again, fair/dispute_check.py; the disputer times the relay)
   H->P hand_log   the finished hand's transcript entry and the host's closing statement
   P->H resync     "I missed something";  H->P snapshot: everything this seat may know now
                   (over 240 kB, as numbered snapshot_part messages instead; see chunks.py)
