@@ -193,7 +193,14 @@ def watch_printer(node: PeerNode, as_json: bool, words: bool,
     """A listener for a watcher's events: sentences (or JSON lines) on stdout (or to ``say``)."""
     from lanomino.lines.narrator import Narrator
     from lanomino.lines.talk import TableHeard, table_news
-    from lanomino.net.session import HandVerified, Joined, ObservationChanged, ProtocolProblem
+    from lanomino.net.session import (
+        HandVerified,
+        Joined,
+        MoveDisputed,
+        ObservationChanged,
+        ProtocolProblem,
+    )
+    from lanomino.ui.lan import dispute_line
 
     narrator = Narrator(words=words, plays=False)
     heard = TableHeard()
@@ -215,6 +222,11 @@ def watch_printer(node: PeerNode, as_json: bool, words: bool,
             else:
                 out(f"Hand {event.hand}'s deal {'checks out' if event.ok else 'does NOT check out'}"
                     f": {event.detail}.")
+        elif isinstance(event, MoveDisputed):
+            names = tuple(row.name for row in sorted(node.seats(), key=lambda r: r.seat))
+            out(json.dumps({"event": "disputed", "hand": event.hand, "index": event.index,
+                            "seat": event.seat, "resign": event.resign}) if as_json
+                else dispute_line(names, event.seat, -1, event.hand, event.index, event.resign))
         elif isinstance(event, ProtocolProblem) and event.code == "watcher":
             out(f"Refused: {event.detail}.")
         elif isinstance(event, ObservationChanged) and not as_json:

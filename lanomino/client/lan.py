@@ -17,7 +17,7 @@ from lanomino.client.seam import Frontend, TableNode
 from lanomino.engine import RESIGN, Action, IllegalActionError, MatchEnd, MatchEnded, Observation
 from lanomino.narrate import refusal_for
 from lanomino.net import session as s
-from lanomino.ui.lan import HostTable, JoinTable, LanView, SeatInfo
+from lanomino.ui.lan import HostTable, JoinTable, LanView, SeatInfo, dispute_line
 from lanomino.ui.state import Screen, UiState, on_new_observation
 
 log = logging.getLogger("lanomino.client")
@@ -237,6 +237,11 @@ class LanTable:
             self.logged_as = f"lan:{event.table}"  # (the node logs it under this id)
         elif isinstance(event, s.HandVerified):
             lan.verified[event.hand] = (event.ok, event.detail)
+        elif isinstance(event, s.MoveDisputed):
+            me = ui.obs.seat if ui.obs is not None and not lan.watching else -1
+            line = dispute_line(ui.names, event.seat, me, event.hand, event.index, event.resign)
+            lan.disputes.append(line)
+            ui.message = line
         elif isinstance(event, s.MatchOver):
             lan.over, lan.status = True, "the match is over"
             self._decided(event)

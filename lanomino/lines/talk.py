@@ -58,6 +58,7 @@ class LanHeard:
     rematch: str = ""
     table: TableHeard = field(default_factory=lambda: TableHeard())
     dropped: set[int] = field(default_factory=set)  # seats said to have lost touch
+    disputes: int = 0  # how many of the table's disputes were said
 
 
 @dataclass
@@ -119,6 +120,8 @@ def lan_news(lan: LanView, heard: LanHeard) -> list[str]:
         rows = [(r.seat, r.name, r.away) for r in lan.roster]
         out += table_news(heard.table, lan.watchers, lan.move_clock_s, rows)
         out += _lost_touch(lan, heard)
+    out += lan.disputes[heard.disputes:]  # a seat says the host moved for it while it was there
+    heard.disputes = len(lan.disputes)
     if lan.status and lan.status != heard.status:
         heard.status = lan.status
         out.append(sentence(lan.status))

@@ -6,7 +6,7 @@ discovery and the node's session events; key handlers edit them or queue the int
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from lanomino.engine import PRESETS, Observation, Rules
@@ -281,6 +281,7 @@ class LanView:
     dropped: dict[int, float] = field(default_factory=dict)  # seat -> when its grace ends
     departures: dict[int, str] = field(default_factory=dict)  # seat -> how it left ("did not…")
     move_clock_s: float | None = None  # the host's move clock (None: a player may take all day)
+    disputes: list[str] = field(default_factory=list)  # each seat's dispute, as said (below)
 
     @property
     def taken(self) -> int:
@@ -321,3 +322,16 @@ class LanView:
         if self.seats and self.taken >= self.seats:
             return f"every seat is taken ({self.taken}/{self.seats}): the match starts{watching}"
         return f"waiting for players ({self.taken}/{self.seats}){watching}"
+
+
+def dispute_line(names: Sequence[str], seat: int, me: int, hand: int, index: int,
+                 resign: bool) -> str:
+    """A seat's dispute of a move the host made for it, in the words every screen uses (``me``:
+    this terminal's seat, -1 for a watcher; ``index`` counts from 0)."""
+    what = f"move {index + 1} of hand {hand}"
+    if seat == me:
+        done = "resigned for you" if resign else "played it for you"
+        return f"You dispute {what}: the host {done} while you were at the table."
+    name = names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+    done = "resigned for them" if resign else "played it for them"
+    return f"{name} disputes {what}: the host {done} while they were at the table."

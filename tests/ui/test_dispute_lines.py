@@ -1,0 +1,49 @@
+"""A seat's dispute of a move the host made for it is said in a plain sentence on every screen:
+the full-screen client's message line and the screen-reader line mode (issue 28)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tablekit import game  # noqa: E402
+
+from lanomino.client.lan import LanTable
+from lanomino.client.seam import Headless
+from lanomino.engine import TILES, Rules, observe
+from lanomino.lines.talk import LanHeard, lan_news
+from lanomino.net.session import MoveDisputed
+from lanomino.ui.screens import render_screen
+from lanomino.ui.state import Screen, UiState
+
+
+def table() -> tuple[UiState, LanTable]:
+    ui = UiState()
+    lan = LanTable(ui, Headless(), lambda: None, "peer", "Kitchen", lambda code, why: None)
+    ui.names = ("Ann", "Bo", "Cy")
+    rules = Rules.preset("classic")
+    size = rules.hand_size_for(3)
+    tiles = [str(t) for t in TILES]
+    ui.obs = observe(game(rules, [" ".join(tiles[i * size:(i + 1) * size]) for i in range(3)]), 2)
+    ui.screen = Screen.TABLE
+    return ui, lan
+
+
+def test_a_dispute_is_said_once_in_plain_words_on_the_full_screen_and_in_the_line_mode() -> None:
+    ui, lan = table()
+    heard = LanHeard()
+    assert ui.lan is not None
+    lan_news(ui.lan, heard)
+    lan._on_event(MoveDisputed(2, 13, 0, False))
+    said = ("Ann disputes move 14 of hand 2: the host played it for them while they were at the "
+            "table.")
+    assert ui.message == said
+    shown = " ".join("".join(text for _, text in render_screen(ui, 80, 24)).split())
+    assert said in shown  # (wrapped on two rows under the hand)
+    assert said in lan_news(ui.lan, heard)
+    assert said not in lan_news(ui.lan, heard)  # once
+    lan._on_event(MoveDisputed(2, 20, 1, True))
+    assert lan_news(ui.lan, heard)[0] == ("Bo disputes move 21 of hand 2: the host resigned for "
+                                          "them while they were at the table.")
