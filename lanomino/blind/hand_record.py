@@ -105,12 +105,25 @@ class BlindHand:
 
 
 def _hex(value: object, what: str) -> bytes:
-    if not isinstance(value, str):
-        raise BlindError(f"{what} must be a hex string")
+    if not isinstance(value, str) or value.lower() != value or " " in value:
+        raise BlindError(f"{what} must be a lowercase hex string")
     try:
         return bytes.fromhex(value)
     except ValueError:
         raise BlindError(f"{what} is not hex") from None
+
+
+def _fields(entry: object, what: str, required: set[str], optional: frozenset[str] = frozenset()
+            ) -> dict[str, object]:
+    """``entry`` as an object with exactly the ``required`` fields and perhaps the ``optional``:
+    a record says each thing one way only."""
+    if not isinstance(entry, dict):
+        raise BlindError(f"{what} must be an object")
+    missing, extra = required - set(entry), set(entry) - required - optional
+    if missing or extra:
+        field = sorted(missing)[0] if missing else sorted(extra)[0]
+        raise BlindError(f"{what}: {'missing' if missing else 'unknown'} field {field!r}")
+    return entry
 
 
 def _int(value: object, what: str, low: int = 0, high: int = 2**32 - 1) -> int:
@@ -127,42 +140,56 @@ def _list(value: object, what: str) -> list[Any]:
 
 def _tile(value: object) -> Tile:
     try:
-        return parse_tile(value)
+        tile = parse_tile(value)
     except TileError as exc:
         raise BlindError(str(exc)) from None
+    if str(tile) != value:
+        raise BlindError(f"write tiles higher number first, like {tile}")
+    return tile
 
 
 def _move(entry: object) -> BlindMove:
-    if not isinstance(entry, dict):
-        raise BlindError("a move must be an object")
+    kinds = set(entry) & {"play", "draw", "pass"} if isinstance(entry, dict) else set()
+    if len(kinds) != 1:
+        raise BlindError("a move is a play, a draw or a pass")
+    kind = kinds.pop()
+    optional = {"play": frozenset({"end"}), "draw": frozenset({"pos"})}.get(kind, frozenset())
+    entry = _fields(entry, f"a {kind}", {"seat", kind} | ({"pos"} if kind == "play" else set()),
+                    optional)
     seat = _int(entry.get("seat"), "a move's seat", high=255)
     pos = entry.get("pos")
     position = None if pos is None else _int(pos, "a move's position", high=255)
-    if "play" in entry:
+    if kind == "play":
+        written = entry.get("end")
+        if "end" in entry and not isinstance(written, str):
+            raise BlindError("a play's end is left, right, up or down")
         try:
-            end = None if entry.get("end") is None else End.parse(entry["end"])
+            end = End.parse(written) if isinstance(written, str) else None
         except ValueError as exc:
-            raise BlindError(str(exc)) from None
+            raise BlindError(f"a play's end: {exc}") from None
+        if end is not None and str(end) != written:
+            raise BlindError(f"a play's end is written {str(end)!r}")
         return BlindMove(seat, Play(_tile(entry["play"]), end), position)
-    if entry.get("draw") is True:
-        return BlindMove(seat, DRAW, position)
-    if entry.get("pass") is True:
-        return BlindMove(seat, PASS, None)
-    raise BlindError("a move is a play, a draw or a pass")
+    if entry[kind] is not True:
+        raise BlindError(f"a {kind} is written {kind}: true")
+    return BlindMove(seat, DRAW if kind == "draw" else PASS, position)
 
 
 def _resignation(entry: object) -> Resignation:
-    if not isinstance(entry, dict):
-        raise BlindError("a resignation must be an object")
+    entry = _fields(entry, "a resignation", {"seat", "at", "by"})
     by = entry.get("by")
     return Resignation(_int(entry.get("seat"), "a resignation's seat", high=255),
                        _int(entry.get("at"), "a resignation's move count", high=4095),
                        by if isinstance(by, str) else "?")
 
 
+def _not_me(entry: object) -> NotMe:
+    entry = _fields(entry, "a \"not me\"", {"seat", "not_me"})
+    return NotMe(_int(entry["seat"], "a claim's seat", high=255), _tile(entry["not_me"]))
+
+
 def _shuffle(entry: object, tiles: int) -> ShuffleEntry:
-    if not isinstance(entry, dict):
-        raise BlindError("a shuffle must be an object")
+    entry = _fields(entry, "a shuffle", {"seat", "deck"}, frozenset({"turn"}))
     seat = _int(entry.get("seat"), "a shuffle's seat", high=255)
     digest = _hex(entry.get("deck"), "a shuffle's deck digest")
     if len(digest) != 32:
@@ -176,6 +203,9 @@ def parse_blind_hand(obj: Mapping[str, object]) -> BlindHand:
     """The typed record. Raises: BlindError naming the field that is wrong."""
     if obj.get("format") != FORMAT or obj.get("algorithm") != ALGORITHM:
         raise BlindError(f"not a {FORMAT} record of {ALGORITHM}")
+    _fields(dict(obj), "the record", {"format", "algorithm", "table", "hand", "attempt", "tiles",
+                                      "host", "holders", "keys", "shuffles", "opening", "moves",
+                                      "reveals", "points"}, frozenset({"resignations"}))
     table = _hex(obj.get("table"), "the table id")
     tiles = _int(obj.get("tiles"), "the deck size", 1, 91)
     holders = tuple(_int(s, "a holder", high=255) for s in _list(obj.get("holders"), "holders"))
@@ -185,9 +215,7 @@ def parse_blind_hand(obj: Mapping[str, object]) -> BlindHand:
         tuple(KeyAnnouncement.from_bytes(_hex(k, "a key")) for k in _list(obj.get("keys"),
                                                                           "keys")),
         tuple(_shuffle(e, tiles) for e in _list(obj.get("shuffles"), "shuffles")),
-        tuple(NotMe(_int(e.get("seat") if isinstance(e, dict) else None, "a claim's seat",
-                         high=255), _tile(e.get("not_me")))
-              for e in _list(obj.get("opening"), "opening")),
+        tuple(_not_me(e) for e in _list(obj.get("opening"), "opening")),
         tuple(_move(e) for e in _list(obj.get("moves"), "moves")),
         tuple(Reveal.from_bytes(_hex(r, "a reveal")) for r in _list(obj.get("reveals"),
                                                                      "reveals")),

@@ -9,12 +9,14 @@ from typing import Any
 from fairkit import host_signs_again, identities, make_transcript, same
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tamperkit import get as _get
+from tamperkit import mutated
+from tamperkit import paths as _paths
 
 from lanomino.fair.transcript import TranscriptError
 from lanomino.fair.verify import verify_transcript
 
 OPTIONAL_KEYS = {"deal", "boneyard"}  # a hand may leave out the stated deal (it is derived)
-HEX = "0123456789abcdef"
 
 
 @cache
@@ -28,62 +30,9 @@ def _sources() -> tuple[str, ...]:
     ))
 
 
-def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path] if path else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            out += _paths(value, (*path, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            out += _paths(value, (*path, i))
-    return out
-
-
-def _get(doc: Any, path: tuple[Any, ...]) -> Any:
-    for step in path:
-        doc = doc[step]
-    return doc
-
-
 def _mutated(data: st.DataObject, value: Any) -> Any:
-    """A different value in place of ``value``."""
-    if isinstance(value, bool):
-        return data.draw(st.sampled_from([not value, int(value), None]))
-    if isinstance(value, int):
-        kind = data.draw(st.sampled_from(["delta", "text", "float", "bool"]))
-        if kind == "delta":
-            return value + data.draw(st.integers(-5, 5).filter(bool))
-        return {"text": str(value), "float": float(value), "bool": bool(value)}[kind]
-    if isinstance(value, str):
-        if value and all(c in HEX for c in value) and len(value) >= 32:
-            i = data.draw(st.integers(0, len(value) - 1))
-            c = data.draw(st.sampled_from([h for h in HEX if h != value[i]]))
-            return value[:i] + c + value[i + 1 :]
-        others = st.sampled_from([value + "x", "", value.upper() + "!"])
-        return data.draw(others.filter(lambda v: v != value))
-    if isinstance(value, list):
-        copy = list(value)
-        kind = data.draw(st.sampled_from(["drop", "duplicate", "swap", "empty"]))
-        if kind == "empty" or not copy:
-            return [] if copy else [0]
-        i = data.draw(st.integers(0, len(copy) - 1))
-        if kind == "drop":
-            del copy[i]
-        elif kind == "duplicate":
-            copy.insert(i, copy[i])
-        else:
-            j = data.draw(st.integers(0, len(copy) - 1))
-            copy[i], copy[j] = copy[j], copy[i]
-        return copy
-    if isinstance(value, dict):
-        copy = dict(value)
-        removable = sorted(k for k in copy if k not in OPTIONAL_KEYS)
-        if removable and data.draw(st.booleans()):
-            del copy[data.draw(st.sampled_from(removable))]
-        else:
-            copy["zz"] = 1
-        return copy
-    return 0  # null
+    """A different value in place of ``value`` (a hand's stated deal may be left out)."""
+    return mutated(data, value, keep=OPTIONAL_KEYS)
 
 
 @settings(max_examples=300, deadline=None, derandomize=True,

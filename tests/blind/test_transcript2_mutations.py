@@ -1,0 +1,213 @@
+"""The tamper suite and the fuzzing of ``lanomino.transcript/2`` (as test_fair_mutations.py is
+transcript/1's): any single change to any field of a locked match's transcript is refused (a
+failed check, or exit 2 for a malformed file); when the host signs its own statements again over
+the change, the blame falls on the host or on nobody's seat, never on a seat; when one seat signs
+a change of its own statement again, on that seat, the host or nobody; and random JSON, random
+values anywhere in a transcript and random bytes never make ``verify`` crash."""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from blind_match import host_signs_again, identities, play_match, sign_hand
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tamperkit import get as _get
+from tamperkit import mutated
+from tamperkit import paths as _paths
+
+from lanomino.blind.hand_record import Resignation
+from lanomino.cli import main
+from lanomino.fair.canonical import canonical_json
+from lanomino.fair.transcript import TranscriptError
+from lanomino.fair.transcript2 import SIGNED, parse_transcript2, signers
+from lanomino.fair.verify import verify_transcript
+
+SLOW = settings(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+# a seat's own statements in a record, and the field that names their seat
+OWNED = {"keys": None, "shuffles": "seat", "opening": "seat", "moves": "seat",
+         "resignations": "seat", "reveals": None}
+
+
+@cache
+def _sources() -> tuple[str, ...]:
+    return tuple(json.dumps(doc) for doc in (
+        play_match(3, hands=2, seed=11),
+        play_match(2, hands=1, seed=12, resign=Resignation(1, 4, "left")),
+        play_match(4, hands=1, seed=13),
+    ))
+
+
+def _mutated(data: st.DataObject, value: Any) -> Any:
+    return mutated(data, value, words=("left", "seat"))
+
+
+def _same(a: Any, b: Any) -> bool:
+    return canonical_json(a) == canonical_json(b)
+
+
+def _mutate(data: st.DataObject, doc: dict[str, Any], paths: list[tuple[Any, ...]]
+            ) -> tuple[Any, ...]:
+    path = data.draw(st.sampled_from(paths))
+    parent = _get(doc, path[:-1])
+    parent[path[-1]] = _mutated(data, parent[path[-1]])
+    return path
+
+
+@settings(SLOW, max_examples=150)
+@given(st.data())
+def test_every_change_to_a_transcript2_fails_verification(data: st.DataObject) -> None:
+    source = data.draw(st.sampled_from(_sources()))
+    doc = json.loads(source)
+    path = _mutate(data, doc, _paths(doc))
+    if _same(doc, json.loads(source)):
+        return  # e.g. two equal elements swapped: nothing changed
+    try:
+        report = verify_transcript(doc)
+    except TranscriptError:
+        return  # exit 2
+    assert not report.ok, f"a change at {path} went unnoticed"
+
+
+@settings(SLOW, max_examples=150)
+@given(st.data())
+def test_a_change_the_host_signs_again_blames_the_host_or_nobody_never_a_seat(
+        data: st.DataObject) -> None:
+    source = data.draw(st.sampled_from(_sources()))
+    doc = json.loads(source)
+    path = _mutate(data, doc, _paths(doc))
+    try:
+        doc = host_signs_again(doc, identities(len(doc["players"]))[0])
+        report = verify_transcript(doc)
+    except TranscriptError:
+        return
+    if _same(doc, json.loads(source)):
+        return
+    assert not report.ok, f"a change at {path} went unnoticed"
+    assert report.failure is not None and report.failure.seat in (None, 0), \
+        f"a change at {path}: {report.failure.describe()}"
+
+
+def _owned_paths(doc: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """Paths inside a seat's own statements of a record (keys, shuffles, "not me", moves,
+    resignations, reveals), each one whole or one of its fields."""
+    out = []
+    for h, hand in enumerate(doc["hands"]):
+        for field in OWNED:
+            for i, item in enumerate(hand["record"].get(field, [])):
+                base = ("hands", h, "record", field, i)
+                out.append(base)
+                if isinstance(item, dict):
+                    out += [(*base, k) for k in item]
+    return out
+
+
+def _owner(doc: dict[str, Any], path: tuple[Any, ...]) -> int | None:
+    """The seat a statement at ``path`` belongs to (the byte strings lead with it)."""
+    try:
+        item = _get(doc, path[:5])
+    except (IndexError, KeyError, TypeError):
+        return None
+    if isinstance(item, dict):
+        seat = item.get("seat")
+        return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+    if isinstance(item, str) and len(item) >= 2:
+        try:
+            return bytes.fromhex(item[:2])[0]
+        except ValueError:
+            return None
+    return None
+
+
+@settings(SLOW, max_examples=150)
+@given(st.data())
+def test_a_seat_that_signs_a_change_of_its_own_statement_is_blamed_or_the_host_or_nobody(
+        data: st.DataObject) -> None:
+    """The seat of the changed statement signs its statements again (the others keep theirs),
+    the host signs its points again: a statement of that seat's own, which, if it is a lie, the
+    verifier must pin on it (or on the host, which let it in, or on nobody), never on another
+    seat."""
+    source = data.draw(st.sampled_from(_sources()))
+    doc = json.loads(source)
+    path = data.draw(st.sampled_from(_owned_paths(doc)))
+    before = _owner(doc, path)
+    parent = _get(doc, path[:-1])
+    parent[path[-1]] = _mutated(data, parent[path[-1]])
+    after = _owner(doc, path)
+    liars = {s for s in (before, after) if s is not None}
+    ids = identities(len(doc["players"]))
+    try:
+        head, hands = parse_transcript2(doc)
+        hand = hands[path[1]]
+        again = sign_hand(head.header_digest, hand.record, hand.scores, ids).signatures
+        raw = doc["hands"][path[1]]
+        by = signers(hand.record)
+        for kind in SIGNED:
+            for i, seat in enumerate(by[kind]):
+                if seat in liars and i < len(raw[f"{kind}_signatures"]):
+                    raw[f"{kind}_signatures"][i] = again.of(kind)[i].hex()
+        doc = host_signs_again(doc, ids[0])
+        report = verify_transcript(doc)
+    except TranscriptError:
+        return
+    if report.ok:
+        return  # the seat signed another legal move (a play with no end named, say): its word
+    assert report.failure is not None and report.failure.seat in (None, 0, *liars), \
+        f"a change at {path} by {liars}: {report.failure.describe()}"
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=40) | st.sampled_from(["00" * 16, "ff" * 32, "lanomino.transcript/2"]),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(
+        st.sampled_from(["format", "hands", "record", "seat", "moves", "keys", "hand", "pos",
+                         "by", "at", "zz"]) | st.text(max_size=8), children, max_size=5),
+    max_leaves=30)
+
+
+@settings(SLOW, max_examples=200)
+@given(JSON)
+def test_random_json_never_crashes_verify(value: Any) -> None:
+    for doc in (value, {"format": "lanomino.transcript/2", "hands": value},
+                {**json.loads(_sources()[1]), "hands": [value]}):
+        try:
+            verify_transcript(doc)
+        except TranscriptError:
+            pass
+
+
+@settings(SLOW, max_examples=150)
+@given(st.data())
+def test_random_values_anywhere_in_a_transcript2_never_crash_verify(data: st.DataObject) -> None:
+    doc = json.loads(data.draw(st.sampled_from(_sources())))
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(_paths(doc)))
+        _get(doc, path[:-1])[path[-1]] = data.draw(JSON)
+    try:
+        verify_transcript(copy.deepcopy(doc))
+    except TranscriptError:
+        pass
+
+
+@settings(SLOW, max_examples=40)
+@given(st.data())
+def test_random_bytes_never_make_lanomino_verify_trace_back(data: st.DataObject) -> None:
+    text = _sources()[1].encode()
+    kind = data.draw(st.sampled_from(["random", "cut", "flip"]))
+    if kind == "random":
+        content = data.draw(st.binary(max_size=300))
+    elif kind == "cut":
+        content = text[: data.draw(st.integers(0, len(text) - 1))]
+    else:
+        i = data.draw(st.integers(0, len(text) - 1))
+        content = text[:i] + bytes([text[i] ^ data.draw(st.integers(1, 255))]) + text[i + 1 :]
+    path = Path(f"/tmp/lanomino-fuzz-{id(data)}.json")
+    try:
+        path.write_bytes(content)
+        assert main(["verify", str(path)]) in (0, 1, 2)  # (a flipped space may change nothing)
+    finally:
+        path.unlink(missing_ok=True)
