@@ -26,6 +26,7 @@ The machine is shared: run it with ``nice`` and read delays as upper bounds.
 
     python scripts/attack.py [--only NAME ...] [--json]
     python scripts/attack.py --hosts [--json]    (the malicious-host rows: scripts/host_attacks.py)
+    python scripts/attack.py --blind [--json]    (the locked deck's rows: scripts/blind_attacks.py)
 """
 
 from __future__ import annotations
@@ -1180,7 +1181,13 @@ if __name__ == "__main__":
     parser.add_argument("--flood-seated", metavar="ADDRESS", help=argparse.SUPPRESS)
     parser.add_argument("--hosts", action="store_true",
                         help="the malicious-host rows instead (in memory: scripts/host_attacks.py)")
+    parser.add_argument("--blind", action="store_true",
+                        help="the locked deck's rows instead (in memory: scripts/blind_attacks.py)")
     parsed = parser.parse_args()
+    if parsed.blind:
+        import blind_attacks
+
+        sys.exit(blind_attacks.main(["--json"] if parsed.json else []))
     if parsed.hosts:
         import host_attacks
 

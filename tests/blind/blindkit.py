@@ -8,6 +8,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from publickit import false_claim
+
 from lanomino.blind.deal_round import LockedDeal, Step
 from lanomino.blind.deck import Deck, deck_digest
 from lanomino.blind.gate import DealLayout, Refusal
@@ -16,6 +18,7 @@ from lanomino.blind.hashing import Context
 from lanomino.blind.holder import Holder
 from lanomino.blind.lead_rounds import LeadRounds, needs_rounds
 from lanomino.blind.rounds import Share, check_play, open_all
+from lanomino.blind.settle import Settlement, settle
 from lanomino.engine import (
     RESIGN,
     Draw,
@@ -23,6 +26,7 @@ from lanomino.engine import (
     HandEnded,
     Play,
     Rules,
+    Tile,
     apply,
     legal_actions,
     new_game,
@@ -32,6 +36,7 @@ from lanomino.engine import (
     TILES as ENGINE_TILES,
 )
 from lanomino.engine.dealing import split_deck
+from lanomino.engine.public import PublicHand
 
 TABLE = bytes(range(16))
 TILES = 28
@@ -188,3 +193,66 @@ def _not_me_answers(state: GameState, n: int) -> list[NotMe]:
                 break
             lead.not_me(seat)
     return [NotMe(seat, tile) for seat, tile in lead.claims]
+
+
+def locked_hand(n: int, seed: int, lie: bool = False, rules: Rules | None = None
+                ) -> tuple[BlindHand, GameState, Settlement, int | None]:
+    """The blind core deals; the host runs only the public view; each seat keeps its own tiles,
+    answers the opening's rounds from them and proves each play, which the host checks; each
+    draw opens through the holders' gates for the drawer alone. At the end the keys are
+    revealed, the hand settled and its record written. (record, before, settlement, lie's
+    move)."""
+    rules = rules or Rules.classic()
+    dealt = run_deal(n)
+    before = new_game(rules, n)
+    layout = dealt.round.layout
+    own: list[dict[int, int]] = [dict(zip(layout.dealt[s], dealt.hands[s], strict=True))
+                                 for s in range(n)]  # each seat's positions -> tile index
+
+    def tiles_held(seat: int) -> list[Tile]:
+        return [ENGINE_TILES[t] for t in own[seat].values()]
+
+    lead = LeadRounds(rules, tuple(range(n)))
+    while lead.leader is None and (asked := lead.question()) is not None:
+        for seat in range(n):
+            if asked.index in own[seat].values():
+                lead.lead(seat, asked)
+                break
+            lead.not_me(seat)
+    assert lead.leader is not None  # the classic rules lead the heaviest tile with no double
+    view = PublicHand(before, *lead.leader)
+    moves: list[BlindMove] = []
+    rng = random.Random(seed)
+    lie_at = None
+    while view.outcome is None:
+        seat = view.turn
+        legal = list(view.legal_for(seat, tiles_held(seat)))
+        action = rng.choice(legal)
+        if lie and lie_at is None and (false := false_claim(view, seat, legal)) is not None:
+            action, lie_at = false, view.moves  # "I cannot play", holding a tile that fits
+        position = None
+        if isinstance(action, Play):
+            position = next(p for p, t in own[seat].items() if t == action.tile.index)
+            share = dealt.holders[seat].play(position)
+            assert isinstance(share, Share)
+            check_play(dealt.ctx, dealt.deck, seat, position, action.tile.index, share,
+                       public_shares(dealt, position), seat)  # the host checks the proof
+            view.apply(seat, action)
+            del own[seat][position]
+        elif isinstance(action, Draw):
+            view.apply(seat, action)
+            position, tile = draw(dealt, seat)  # the holders read the log, the drawer opens
+            own[seat][position] = tile
+        else:
+            view.apply(seat, action)
+        moves.append(BlindMove(seat, action, position))
+    reveals = tuple(h.reveal() for h in dealt.holders)
+    tiles = open_all(dealt.ctx, dealt.deck, {r.seat: r.secret for r in reveals})
+    settled = settle(view, before, layout, tiles, moves, 0)
+    points = settled.points if settled.ended is not None else (0,) * n
+    record = BlindHand(
+        TABLE, 1, 1, TILES, 0, dealt.ctx.holders,
+        tuple(h.announce() for h in dealt.holders),
+        tuple(ShuffleEntry(t.seat, deck_digest(t.deck)) for t in dealt.round.turns),
+        tuple(NotMe(s, t) for s, t in lead.claims), tuple(moves), reveals, points)
+    return record, before, settled, lie_at
