@@ -13,6 +13,7 @@ from __future__ import annotations
 from lanomino.engine import (
     DealVoided,
     Event,
+    GameState,
     HandEnded,
     HandStarted,
     MatchEnded,
@@ -26,7 +27,7 @@ from lanomino.engine import (
     legal_actions,
 )
 from lanomino.engine.line import Line
-from lanomino.engine.observe import determinize
+from lanomino.engine.observe import determinize, public_events
 from lanomino.engine.scoring import lightest_member
 from lanomino.engine.tiles import TILES
 
@@ -182,3 +183,17 @@ class PeerView:
 
 def _index(tile: Tile) -> int:
     return tile.index
+
+
+def view_after(state: GameState, rules: Rules, seat: int) -> PeerView:
+    """A seat's view after the finished hands whose engine state is ``state`` (all of it public)."""
+    view = PeerView(rules, state.players, seat)
+    view.scores, view.active = list(state.scores), list(state.active)
+    view.phase, view.hand_no, view.dealt_hands = state.phase.value, state.hand_no, state.dealt_hands
+    view.results, view.outcome = list(state.results), state.outcome
+    view.last_opener, view.last_winner_seat = state.last_opener, state.last_winner_seat
+    view.hand_points = list(state.hand_points)
+    view.history = public_events(state.history, seat)
+    view.turn, view.opener = state.turn, state.opener
+    view.changed()
+    return view

@@ -79,7 +79,7 @@ class Table:
     def __init__(self, rules: Rules, players: int, *, peers: int | None = None, bots: int = 0,
                  passphrase: str | None = None, peer_passphrase: str | None = None,
                  timings: Timings = FAST, level: str = "greedy", seed: int = 1,
-                 watchers: int = 8) -> None:
+                 watchers: int = 8, blind: bool = False) -> None:
         self.now = 0.0
         self.rules = rules
         self.timings = timings
@@ -88,7 +88,8 @@ class Table:
         self.host = HostSession(Identity.generate(), curve_key(0), rules, players, name="host",
                                 host_policy=bot_policy(level, seed), bots=host_bots,
                                 passphrase=passphrase, timings=timings,
-                                secret_source=counter_secrets(f"host{seed}"), watchers=watchers)
+                                secret_source=counter_secrets(f"host{seed}"), watchers=watchers,
+                                blind=blind)
         self.host_events: list[SessionEvent] = []
         self.slots: list[PeerSlot] = []
         count = players - 1 - bots if peers is None else peers

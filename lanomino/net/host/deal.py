@@ -5,6 +5,7 @@ Pure (see session.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from lanomino.engine import (
     DealVoided,
@@ -31,6 +32,16 @@ from lanomino.net.wire import messages as m
 from lanomino.net.wire.values import event_to_json
 
 
+class Locked(Protocol):
+    """The locked deck's deal (net/host/blind.py), at a table that deals it."""
+
+    def start_hand(self) -> None: ...
+
+    def deadline(self) -> float | None: ...
+
+    def timer(self, now: float) -> None: ...
+
+
 class Dealing:
     """The match header, the fair deal of each hand and its escrow: one part of a HostSession.
 
@@ -43,12 +54,14 @@ class Dealing:
         self.escrow_shares: dict[int, m.Escrow] = {}
         self.local_secrets: dict[tuple[int, int, int], bytes] = {}
         self.after_deal: Callable[[], None] = _nothing
+        self.algorithm = ALGORITHM  # the header's: the locked deck's at a table that deals it
+        self.locked: Locked | None = None  # the locked deck's deal instead (net/host/blind.py)
 
     # ----- the match header --------------------------------------------------------------------
 
     def start_header(self) -> None:
         seats = [s for s in self.t.seats if s is not None]
-        self.t.header = MatchHeader(self.t.table, ALGORITHM, self.t.rules_spec,
+        self.t.header = MatchHeader(self.t.table, self.algorithm, self.t.rules_spec,
                                     tuple(s.name for s in seats), tuple(s.identity for s in seats),
                                     self.t.move_clock_ms)
         self.t.digest = self.t.header.digest()
@@ -92,6 +105,9 @@ class Dealing:
 
     def start_hand(self, later: bool = False) -> None:
         """The next hand's deal begins (``later``: see ``new_attempt``)."""
+        if self.locked is not None:
+            self.locked.start_hand()
+            return
         assert self.t.doc is not None
         keys = [s.identity if s is not None else b"" for s in self.t.seats]
         self.t.deal = HandDeal(self.t.digest, len(self.t.doc["hands"]) + 1, self.t.host_seat, keys,
@@ -184,11 +200,25 @@ class Dealing:
         if r.done:
             self._deal_out(a)
 
+    def deadlines(self) -> list[float]:
+        """When the deal's round next times out (none: no round waits)."""
+        d = self.t.deal
+        if self.locked is not None:
+            due = self.locked.deadline()
+        elif self.t.phase is Phase.DEAL and d is not None and d.current.round.deadline:
+            due = d.current.round.deadline
+        else:
+            due = None
+        return [] if due is None else [due]
+
     def round_timer(self, now: float) -> None:
         """A step's deadline passed: the seats that did not answer are treated as dropped (their
         grace period starts) and the deal goes on without them in a fresh attempt."""
         if self.t.all_local:
             self.start_header()  # (and begins the match: every signature is the host's own)
+            return
+        if self.locked is not None:
+            self.locked.timer(now)
             return
         d = self.t.deal
         if self.t.phase is not Phase.DEAL or d is None:

@@ -12,8 +12,6 @@ from lanomino.engine import (
     IllegalActionError,
     MatchEnded,
     TileDrawn,
-    apply,
-    observe,
 )
 from lanomino.engine import (
     Phase as EnginePhase,
@@ -81,7 +79,7 @@ class Playing:
             raise RoundError("bad_signature",
                              f"move {len(d.moves) + 1} is not signed by {who}'s key")
         try:
-            events = apply(state, seat.seat, action)
+            events = self.t.apply(state, seat.seat, action)
         except IllegalActionError as exc:
             raise RoundError("illegal", str(exc)) from None
         self._record(seat.seat, body.move, body.signature, events, d, seen=body)
@@ -91,7 +89,7 @@ class Playing:
         assert self.t.state is not None and self.t.deal is not None
         d = self.t.deal
         move = move_json(seat, action)
-        events = apply(self.t.state, seat, action)
+        events = self.t.apply(self.t.state, seat, action)
         statement = move_statement(self.t.digest, d.hand, len(d.moves), move)
         sig = self.t.local[seat].identity.sign_statement(statement)
         self._record(seat, move, sig, events, d)
@@ -145,6 +143,7 @@ class Playing:
         else:
             send_updates()
             self.t.host_view()
+            self.t.after_move()
 
     def hand_over(self, d: HandDeal, ended: HandEnded | None,
                   then: Callable[[], None] | None = None) -> None:
@@ -206,25 +205,25 @@ class Playing:
             if local is None and seat is not None and seat.away and not seat.left:
                 self._play_away(turn)
                 continue
-            if local is None or self.bot_due is not None:
+            if local is None or self.bot_due is not None or not self.t.ready():
                 return
             if local.policy is None:
-                self.t.events.append(YourTurn(observe(self.t.state, turn)))
+                self.t.events.append(YourTurn(self.t.observe(self.t.state, turn)))
                 return
             if not fire:  # bot_delay_s from now (0: on the next timer, due at once)
                 self.bot_due = self.t.now + self.t.timings.bot_delay_s
                 return
             fire = False
-            self.play_local(turn, local.policy(observe(self.t.state, turn)))
+            self.play_local(turn, local.policy(self.t.observe(self.t.state, turn)))
 
     def _play_away(self, seat: int) -> None:
         """The table's bot moves for a seat out of time (signed by the host; the hand's log lists
         the move under ``away``)."""
         assert self.t.state is not None and self.t.deal is not None
-        d, obs = self.t.deal, observe(self.t.state, seat)
+        d, obs = self.t.deal, self.t.observe(self.t.state, seat)
         action = self.away_policy(obs) if self.away_policy is not None else obs.legal[0]
         move = move_json(seat, action)
-        events = apply(self.t.state, seat, action)
+        events = self.t.apply(self.t.state, seat, action)
         sig = self.t.identity.sign_statement(
             move_statement(self.t.digest, d.hand, len(d.moves), move))
         d.away.append(len(d.moves))
@@ -325,7 +324,7 @@ class Playing:
     def _resign(self, number: int, d: HandDeal) -> None:
         assert self.t.state is not None
         move = move_json(number, RESIGN)
-        events = apply(self.t.state, number, RESIGN)
+        events = self.t.apply(self.t.state, number, RESIGN)
         sig = self.t.identity.sign_statement(
             move_statement(self.t.digest, d.hand, len(d.moves), move))
         self._record(number, move, sig, events, d)

@@ -41,6 +41,7 @@ from lanomino.fair.identity import Identity
 from lanomino.net.election import members
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.fair_round import HandDeal, RoundError
+from lanomino.net.host.blind import BlindDealing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
 from lanomino.net.host.seating import Seating
@@ -58,10 +59,6 @@ if TYPE_CHECKING:
 
 __all__ = ["HostSession", "LocalSeat", "Phase", "Policy"]
 
-# What a seat sends when it answers what the table waits for (a ping or a resync is not an answer:
-# a seat that keeps its connection up but never answers still runs out of grace).
-ANSWERS = frozenset({"agree", "commit", "echo", "reveal", "move", "report", "back",
-                     "reshuffle_commit", "reshuffle_echo", "reshuffle_reveal"})
 
 class HostSession:
     """The host's end of a table (see the module docstring)."""
@@ -73,7 +70,7 @@ class HostSession:
                  secret_source: Callable[[], bytes] = new_secret,
                  rules_spec: JsonObject | None = None, table_id: bytes | None = None,
                  escrow: bool = False, away_policy: Policy | None = None,
-                 watchers: int = DEFAULT_CAP) -> None:
+                 watchers: int = DEFAULT_CAP, blind: bool = False) -> None:
         rules.check_players(seats)
         if len(bots) > seats - 1:
             raise ValueError(f"{len(bots)} bots leave no seat for the host at a table of {seats}")
@@ -105,6 +102,8 @@ class HostSession:
             on(m.ReshuffleCommit, r.commit), on(m.ReshuffleEcho, r.echo),
             on(m.ReshuffleReveal, r.reveal), on(m.Dispute, p.disputes.dispute),
         ])
+        self.blind = BlindDealing(t, self.dealing, self.play) if blind else None  # issue 29
+        self._handlers.update(self.blind.handlers() if self.blind is not None else ())
 
     # ----- what callers read (the table's state) ------------------------------------------------
 
@@ -234,8 +233,7 @@ class HostSession:
         owed = play.resyncs.next_due(t.now)
         if owed is not None:
             times.append(owed)
-        if t.phase is Phase.DEAL and t.deal is not None and t.deal.current.round.deadline:
-            times.append(t.deal.current.round.deadline)
+        times.extend(self.dealing.deadlines())  # the deal round's step
         reshuffle = self.takeover.reshuffle.deadline()
         if t.phase is Phase.MIGRATING and reshuffle is not None:
             times.append(reshuffle)
@@ -316,11 +314,7 @@ class HostSession:
             t.refuse(sender.route, seat.seat, "replayed", f"seq {msg.seq} was already used",
                      msg.seq)
             return
-        seat.in_seq = msg.seq
-        seat.route = sender.route
-        seat.last_heard = now
-        if msg.type in ANSWERS:
-            seat.unanswered_since = None
+        seat.heard(msg.seq, msg.type, sender.route, now)
         if not seat.connected:
             seat.connected = True
             t.broadcast_roster()

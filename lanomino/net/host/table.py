@@ -31,6 +31,7 @@ from lanomino.engine import (
     Observation,
     Rules,
     Tile,
+    apply,
     observe,
 )
 from lanomino.engine.errors import seat_name
@@ -54,6 +55,7 @@ from lanomino.net.session_base import (
     TranscriptUpdated,
 )
 from lanomino.net.watchers import DEFAULT_CAP, Watchers
+from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.schemas import build, to_body, wrap
@@ -83,6 +85,10 @@ TRANSITIONS: Mapping[Phase, frozenset[Phase]] = {
 }
 
 ROUND = (Phase.DEAL,)
+# What a seat sends when it answers what the table waits for (a ping or a resync is not an answer:
+# a seat that keeps its connection up but never answers still runs out of grace).
+ANSWERS = frozenset({"agree", "commit", "echo", "reveal", "move", "report", "back",
+                     "reshuffle_commit", "reshuffle_echo", "reshuffle_reveal"}) | b.FROM_PEERS
 RUNNING = (Phase.DEAL, Phase.PLAY, Phase.MIGRATING)  # a match under way: a leaving host hands over
 
 
@@ -106,6 +112,12 @@ class Seat:
     watching: bool = False  # a person whose seat has left follows the match to its end
     unanswered_since: float | None = None  # it let a deadline pass: its grace period runs from here
     away: bool = False  # out of time on the move clock: the table's bot plays it until it is back
+
+    def heard(self, seq: int, kind: str, route: bytes, now: float) -> None:
+        """A message of ``kind`` came from this seat (an answer ends its wait for grace)."""
+        self.in_seq, self.route, self.last_heard = seq, route, now
+        if kind in ANSWERS:
+            self.unanswered_since = None
 
     def roster(self) -> m.RosterEntry:
         return m.RosterEntry(self.seat, self.name, self.identity, self.curve, self.kind,
@@ -157,6 +169,12 @@ class Table:
         self.owed: Callable[[], None] | None = None  # work for after the messages leave (settle)
         self._encoded: tuple[m.Body, JsonObject] | None = None  # the body sent last (send)
         self._phase = Phase.LOBBY
+        # How a move is applied and a seat's view made: the engine's, unless the table deals the
+        # locked deck (net/host/blind.py: the public view, each seat's tiles its own)
+        self.apply: Callable[[GameState, int, Action], list[Event]] = apply
+        self.observe: Callable[[GameState, int], Observation] = observe
+        self.after_move: Callable[[], None] = _nothing  # a move went out (a draw's shares asked)
+        self.ready: Callable[[], bool] = _always  # a host-side seat may move now
 
     # ----- the phase: one owner ------------------------------------------------------------------
 
@@ -192,7 +210,7 @@ class Table:
     def observation(self, seat: int | None = None) -> Observation | None:
         if self.state is None:
             return None
-        return observe(self.state, self.host_seat if seat is None else seat)
+        return self.observe(self.state, self.host_seat if seat is None else seat)
 
     def seat(self, number: int) -> Seat:
         seat = self.seats[number]
@@ -351,7 +369,15 @@ class Table:
     def host_view(self) -> None:
         """The host's own seat, played from a UI, sees the table change."""
         if self.state is not None and self.local[self.host_seat].policy is None:
-            self.events.append(ObservationChanged(observe(self.state, self.host_seat)))
+            self.events.append(ObservationChanged(self.observe(self.state, self.host_seat)))
+
+
+def _nothing() -> None:
+    pass
+
+
+def _always() -> bool:
+    return True
 
 
 Handler = Callable[[Seat, m.Body, int], None]

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from lanomino.engine import (
     Draw,
-    GameState,
     HandStarted,
     Rules,
     TileDrawn,
 )
 from lanomino.engine.errors import seat_name
-from lanomino.engine.observe import public_events
 from lanomino.fair.attempt import Echo
 from lanomino.fair.commit import (
     DealContext,
@@ -38,7 +36,7 @@ from lanomino.net.session_base import (
     SecretMade,
     TranscriptUpdated,
 )
-from lanomino.net.view import PeerView
+from lanomino.net.view import view_after
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import JsonObject, check_fields
 from lanomino.net.wire.schemas import SCHEMAS, from_fields
@@ -66,7 +64,8 @@ class PeerDealing:
         """The host may not deal hand ``hand`` before it has sent the log of every hand before it
         (a host that withholds one is lost, as if it had crashed). True when it has."""
         doc = self.p.doc
-        if doc is None or self.p.resync_asked or len(doc["hands"]) >= hand - 1:
+        if (doc is None or self.p.resync_asked or len(doc["hands"]) >= hand - 1
+                or self.p.blind.hand is not None):  # (a locked hand's log: net/peer/blind.py)
             return True
         self.p.caught.append(HostCaught(
             "log-withheld", f"the host dealt hand {hand} without the log of hand {hand - 1}",
@@ -156,10 +155,10 @@ class PeerDealing:
         view = self.p._require_view()
         if not self._logs_before(body.hand, "deal"):
             return
-        tiles = tiles_from_text(body.tiles, "tiles")
         started = event_from_json(body.events[0] if body.events else None, "events[0]")
         if not isinstance(started, HandStarted):
             raise ValueError("a deal starts with the HandStarted event")
+        tiles = self.p.blind.begin(started) or tiles_from_text(body.tiles, "tiles")
         self.p.hand = body.hand
         self.p.dealt[self.p.hand] = tiles
         self.p.moves[self.p.hand] = []
@@ -184,6 +183,8 @@ class PeerDealing:
             return  # the host passed on what it may not: the proof is kept (arrival.py)
         self.p.disputes.after_update(body)  # a move the host made for this seat (disputes.py)
         events = events_from_json(body.events)
+        if not self.p.blind.update(body.move, events):
+            return  # a play whose share does not hold (net/peer/blind.py)
         moves.append(body.move)
         self.p.move_sigs.setdefault(body.hand, []).append(body.signature)
         if self.p.pending_move is not None and body.move.get("seat") == self.p.seat:
@@ -383,18 +384,3 @@ class PeerDealing:
             self.p.resync_asked = True
             self.p.resync_due = self.p.now + self.p.timings.answer_s
             self.p._send(m.Resync())
-
-
-
-def view_after(state: GameState, rules: Rules, seat: int) -> PeerView:
-    """A seat's view after the finished hands whose engine state is ``state`` (all of it public)."""
-    view = PeerView(rules, state.players, seat)
-    view.scores, view.active = list(state.scores), list(state.active)
-    view.phase, view.hand_no, view.dealt_hands = state.phase.value, state.hand_no, state.dealt_hands
-    view.results, view.outcome = list(state.results), state.outcome
-    view.last_opener, view.last_winner_seat = state.last_opener, state.last_winner_seat
-    view.hand_points = list(state.hand_points)
-    view.history = public_events(state.history, seat)
-    view.turn, view.opener = state.turn, state.opener
-    view.changed()
-    return view

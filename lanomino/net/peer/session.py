@@ -48,7 +48,7 @@ from lanomino.fair.transcript import (
 from lanomino.net.election import entry_of
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.peer.arrival import Seen
-from lanomino.net.peer.deal import PeerDealing, view_after
+from lanomino.net.peer.deal import PeerDealing
 from lanomino.net.peer.elections import PeerElections
 from lanomino.net.peer.state import BASELINE, Handler, PeerState, Phase, on
 from lanomino.net.session_base import (
@@ -62,7 +62,7 @@ from lanomino.net.session_base import (
     passphrase_key,
     passphrase_proof,
 )
-from lanomino.net.view import PeerView
+from lanomino.net.view import PeerView, view_after
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.schemas import parse_message
@@ -98,6 +98,7 @@ class PeerSession(PeerState):
             on(m.ReshuffleSet, r.set), on(m.ReshuffleRevealReq, r.reveal_req),
             on(m.Disputed, self.disputes.disputed),
         ])
+        self._handlers.update(self.blind.handlers())  # the locked deck (net/peer/blind.py)
 
     # ----- elections (elections.py) ------------------------------------------------------------
 
@@ -219,6 +220,7 @@ class PeerSession(PeerState):
         else:
             sig = self.identity.sign_statement(move_statement(self.digest, self.hand, index, move))
             seen = self.arrival.seen(self.hand, index)
+        self.blind.before_play(index, action)  # a locked deck's share goes first
         self.pending_move = index
         self.progress.move_sent = now
         self.disputes.moved()

@@ -31,6 +31,7 @@ from lanomino.net.chunks import Reassembler
 from lanomino.net.election import Election
 from lanomino.net.errors import LocalProtocolError
 from lanomino.net.peer.arrival import Arrival
+from lanomino.net.peer.blind import PeerBlind
 from lanomino.net.peer.disputes import PeerDisputes
 from lanomino.net.peer.progress import Progress
 from lanomino.net.peer.reshuffle_answers import ReshuffleAnswers
@@ -101,6 +102,7 @@ class PeerState:
         self.attempts: dict[int, list[DealAttempt]] = {}  # the hands' deals, without secrets
         self.dealers: dict[int, int] = {}  # who dealt each hand (signed its commitment sets)
         self.reshuffle = ReshuffleAnswers(self)  # its part in re-shuffle rounds
+        self.blind = PeerBlind(self)  # its part at a table that deals the locked deck
         self.arrival = Arrival(self)  # the checks of what the host passes on (arrival.py)
         self.caught: list[HostCaught] = []  # the host's false statements this seat holds proof of
         self.voted_out = 0  # how many of them this seat has acted on (left that host)
@@ -141,6 +143,7 @@ class PeerState:
         self.early_log: m.HandLog | None = None  # a hand log ahead of the hand's last move
         self.owed: Callable[[], None] | None = None  # work for after the output leaves (settle)
         self.pending_move: int | None = None
+        self.holding = False  # a locked deck's draw of this seat waits for its shares (blind.py)
         self.move_seq = 0  # the seq of the message that carries the pending move
         self.resync_asked = False
         self.parts = Reassembler()  # a snapshot arriving in parts (net/chunks.py)
@@ -218,7 +221,8 @@ class PeerState:
         way."""
         view = self.view
         if (view is not None and view.phase == "play" and view.turn == self.seat
-                and self.pending_move is None and self.phase is Phase.SEATED):
+                and self.pending_move is None and self.phase is Phase.SEATED
+                and not self.holding):
             self._events.append(YourTurn(view.observation()))
 
     def _bye(self, body: m.Bye) -> None:

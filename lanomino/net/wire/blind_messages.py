@@ -19,9 +19,13 @@ unchanged to every other seat):
   P->H blind_shuffle a holder's shuffle turn: the input deck's digest, the output, the argument
   P->H blind_shares  a holder's shares of every position dealt to a seat it does not open
   P->H blind_not_me  "I do not hold this tile", to the opening's question (lead_rounds.py)
-  P->H blind_draw    a holder's share of the position the log just gave a drawing seat
+  H->P blind_ask     the host asks each holder for its share of the position the log has just
+                     given a drawing seat (a holder's gate refuses any other: blind/gate.py)
+  P->H blind_draw    a holder's share of that position
   P->H blind_play    the share of its opener that goes with a play: the position the tile was in
+                     (signed by the seat that plays; a host-side bot's carries the host's share)
   P->H blind_reveal  at the hand's end: the holder's secret key and shuffle seed
+  H->P blind_end     the hand's points, as the host settled them after the reveals
 """
 
 from __future__ import annotations
@@ -180,6 +184,21 @@ class BlindNotMe:
 
 
 @dataclass(frozen=True, slots=True)
+class BlindAsk:
+    TYPE: ClassVar[str] = "blind_ask"
+    hand: Hand
+    attempt: Hand
+    seat: Seat  # the host's
+    index: Index  # the draw's move number in the hand
+    position: Position
+    drawer: Seat
+    signature: Signature
+
+    def payload(self) -> bytes:
+        return _u32(self.index, self.position, self.drawer)
+
+
+@dataclass(frozen=True, slots=True)
 class BlindDraw:
     TYPE: ClassVar[str] = "blind_draw"
     hand: Hand
@@ -198,7 +217,7 @@ class BlindPlay:
     TYPE: ClassVar[str] = "blind_play"
     hand: Hand
     attempt: Hand
-    seat: Seat  # the opener: the seat that plays, or the host for its bot
+    seat: Seat  # the seat that plays (its opener's share: the host's for a host-side bot)
     index: Index  # the play's move number in the hand
     share: OneShare  # the opener's own share of the position the tile was in
     signature: Signature
@@ -220,10 +239,29 @@ class BlindReveal:
         return self.reveal.to_bytes()
 
 
-BlindBody = (BlindDeal | BlindKey | BlindShuffle | BlindShares | BlindNotMe | BlindDraw | BlindPlay
-             | BlindReveal)
+@dataclass(frozen=True, slots=True)
+class BlindEnd:
+    TYPE: ClassVar[str] = "blind_end"
+    hand: Hand
+    attempt: Hand
+    seat: Seat  # the host's
+    points: Annotated[tuple[int, ...], listof(integer(0, 100_000), MAX_SEATS)]
+    signature: Signature
+
+    def payload(self) -> bytes:
+        return _u32(*self.points)
+
+
+BlindBody = (BlindDeal | BlindKey | BlindShuffle | BlindShares | BlindNotMe | BlindAsk | BlindDraw
+             | BlindPlay | BlindReveal | BlindEnd)
 BLIND_MESSAGES: tuple[type[BlindBody], ...] = (
-    BlindDeal, BlindKey, BlindShuffle, BlindShares, BlindNotMe, BlindDraw, BlindPlay, BlindReveal)
+    BlindDeal, BlindKey, BlindShuffle, BlindShares, BlindNotMe, BlindAsk, BlindDraw, BlindPlay,
+    BlindReveal, BlindEnd)
+
+
+# what a seat sends (the host relays it); the rest is the host's
+FROM_PEERS = frozenset({"blind_key", "blind_shuffle", "blind_shares", "blind_not_me", "blind_draw",
+                        "blind_play", "blind_reveal"})
 
 
 def blind_statement(header: str, body: BlindBody) -> dict[str, Any]:
@@ -234,6 +272,6 @@ def blind_statement(header: str, body: BlindBody) -> dict[str, Any]:
             "data": hashlib.sha256(body.payload()).hexdigest()}
 
 
-__all__ = ["BLIND_MESSAGES", "BlindBody", "BlindDeal", "BlindDraw", "BlindKey",
-           "BlindNotMe", "BlindPlay", "BlindReveal", "BlindShares", "BlindShuffle",
-           "blind_statement", "shuffle_bytes"]
+__all__ = ["BLIND_MESSAGES", "FROM_PEERS", "BlindAsk", "BlindBody", "BlindDeal", "BlindDraw",
+           "BlindEnd", "BlindKey", "BlindNotMe", "BlindPlay", "BlindReveal", "BlindShares",
+           "BlindShuffle", "blind_statement", "shuffle_bytes"]

@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Annotated, Any, TypeVar, get_type_hints
 
+from lanomino.blind.hashing import ALGORITHM as BLIND_ALGORITHM
 from lanomino.fair.attempt import DealAttempt, Echo, SignedCommitment
 from lanomino.fair.header import FORMAT, MAX_MOVE_CLOCK_MS, TABLE_ID_BYTES, MatchHeader
 from lanomino.fair.reshuffle import Claim
-from lanomino.fair.transcript_model import Abandoned
+from lanomino.fair.transcript_model import FORMAT2, Abandoned
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.wire.checks import (
     CODE,
@@ -116,8 +117,9 @@ def header_entry(value: Any, where: str) -> MatchHeader:
     """A match's header: its fields checked, the table id and the keys as bytes (the rules' spec
     stays JSON: ``Rules.from_spec`` reads it)."""
     h = check_fields(obj(value, where), HEADER_ENTRY, where)
-    if h["format"] != FORMAT:
-        raise RemoteProtocolError(f"field '{where}.format': expected {FORMAT!r}")
+    want = FORMAT2 if h["algorithm"] == BLIND_ALGORITHM else FORMAT  # (statements.header_of)
+    if h["format"] != want:
+        raise RemoteProtocolError(f"field '{where}.format': expected {want!r}")
     if not 2 <= len(h["keys"]) == len(h["players"]):
         raise RemoteProtocolError(f"field '{where}.keys': one key for each of 2 or more players")
     return MatchHeader(h["table"], h["algorithm"], h["rules"], h["players"], h["keys"],

@@ -1,0 +1,374 @@
+"""One locked hand as a table follows it, for the host and for every seat alike. Pure.
+
+The sessions (``net/host/blind*.py``, ``net/peer/blind.py``) carry messages; this is what each
+side does with them, written once: the deal round (``LockedDeal``) with this side's ``Holder``,
+the tiles this side opens (its own; the host's bots' too, on the host), the opening's public
+rounds (``LeadRounds``), the public view of the hand (``PublicHand``), each play's proof
+(``rounds.check_play``), each draw's round of shares (``DrawRound``), and at the hand's end the
+reveals, every tile opened and the scores (``settle``). Every check raises ``BlindFault``
+naming the signer, or ``BlindError`` for a message out of place (nobody named).
+
+A draw's position is the boneyard's next (the deal rule); the log gives it to the seat that
+drew, and this side's ``Holder`` (its gate) learns it from the same call, so a request for any
+other position is refused by the gate (``draw_share``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from lanomino.blind.deal_round import LockedDeal, Step
+from lanomino.blind.deck import Deck, aggregate_key, deck_digest, open_deck
+from lanomino.blind.draw_round import DrawRound
+from lanomino.blind.gate import DealLayout, Refusal
+from lanomino.blind.group import BlindError
+from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, ShuffleEntry
+from lanomino.blind.hashing import Context
+from lanomino.blind.holder import Holder
+from lanomino.blind.lead_rounds import LeadRounds, needs_rounds
+from lanomino.blind.rounds import (
+    BlindFault,
+    KeyAnnouncement,
+    Reveal,
+    Share,
+    ShuffleTurn,
+    check_play,
+    check_reveal,
+    open_all,
+)
+from lanomino.blind.settle import Settlement, settle
+from lanomino.engine import (
+    Action,
+    Draw,
+    Event,
+    GameState,
+    HandStarted,
+    Observation,
+    Play,
+    Tile,
+    observe,
+)
+from lanomino.engine.errors import seat_name
+from lanomino.engine.public import PublicHand, public_opener
+from lanomino.engine.tiles import TILES
+
+
+def layout_for(state: GameState, tiles: int, openers: Sequence[int]) -> DealLayout:
+    """The deal's layout for the match ``state`` waiting for a deal (the engine's deal rule)."""
+    size = state.rules.hand_size_for(state.players)
+    return DealLayout.for_deal(tiles, state.active, size, openers)
+
+
+@dataclass(slots=True)
+class TableHand:
+    """One locked hand as one side follows it (see the module docstring). ``me`` is the holder
+    this side is (None: it holds no key)."""
+
+    before: GameState  # the match before the hand (public between hands)
+    host: int
+    deal: LockedDeal
+    holder: Holder | None
+    opened: dict[int, int] = field(default_factory=dict)  # position -> tile, the ones it opens
+    lead: LeadRounds | None = None
+    view: PublicHand | None = None
+    moves: list[BlindMove] = field(default_factory=list)
+    proofs: dict[int, Share] = field(default_factory=dict)  # move index -> the opener's share
+    owner: dict[int, int] = field(default_factory=dict)  # position -> seat holding it now
+    drawn: dict[int, tuple[Share, ...]] = field(default_factory=dict)  # position -> its shares
+    draw: DrawRound | None = None
+    draws: int = 0
+    reveals: dict[int, Reveal] = field(default_factory=dict)
+    answer_s: float | None = None  # how long a seat has to answer a round (None: untimed)
+    due: float | None = None  # when the opening's question asked now times out
+
+    @classmethod
+    def start(cls, before: GameState, ctx: Context, openers: Sequence[int], host: int,
+              me: int | None, seeds: tuple[bytes, bytes] | None, now: float,
+              answer_s: float | None) -> TableHand:
+        layout = layout_for(before, ctx.tiles, openers)
+        holder = None
+        if me is not None and seeds is not None:
+            holder = Holder(ctx, me, layout, *seeds)
+        hand = cls(before.copy(), host, LockedDeal.started(ctx, layout, now, answer_s), holder,
+                   answer_s=answer_s)
+        hand.owner = {p: s for s, ps in enumerate(layout.dealt) for p in ps}
+        return hand
+
+    @property
+    def ctx(self) -> Context:
+        return self.deal.ctx
+
+    @property
+    def layout(self) -> DealLayout:
+        return self.deal.layout
+
+    # ----- the deal round ------------------------------------------------------------------
+
+    def on_key(self, announcement: KeyAnnouncement, now: float) -> None:
+        self.deal.receive_key(announcement, now)
+        if self.deal.step is Step.SHUFFLE and self.holder is not None:
+            self.holder.keys_agreed(self.deal.ctx)
+
+    def my_shuffle(self) -> ShuffleTurn | None:
+        """This holder's shuffle turn, when the round waits for it now."""
+        h = self.holder
+        if h is None or self.deal.step is not Step.SHUFFLE or self.deal.missing() != (h.seat,):
+            return None
+        return h.shuffle(self.deal.deck)
+
+    def on_shuffle(self, turn: ShuffleTurn, now: float) -> None:
+        self.deal.receive_shuffle(turn, now)
+        if self.deal.step is Step.SHARES and self.holder is not None:
+            self.holder.deck_agreed(self.deal.deck)
+
+    def my_shares(self, asker: str) -> tuple[Share, ...] | None:
+        """This holder's deal shares, once the round waits for them (never twice)."""
+        h = self.holder
+        if h is None or self.deal.step is not Step.SHARES or h.seat in self.deal.shares:
+            return None
+        shares = h.deal_shares(asker)
+        return None if isinstance(shares, Refusal) else shares
+
+    def on_shares(self, seat: int, shares: Sequence[Share], now: float) -> None:
+        """A holder's deal shares; with all of them in, this side opens what is its to open."""
+        self.deal.receive_shares(seat, shares, now)
+        if self.deal.step is not Step.DONE or self.holder is None:
+            return
+        self._timed(now)
+        me = self.holder.seat
+        for seat_, positions in enumerate(self.layout.dealt):
+            if self.layout.openers[seat_] == me:
+                for p in positions:
+                    self.opened[p] = self.holder.open(p, self.deal.shares_of(p))
+
+    def tiles_of(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles this side opened that ``seat`` holds now."""
+        return tuple(TILES[t] for p, t in sorted(self.opened.items())
+                     if self.owner.get(p) == seat)
+
+    def position_of(self, seat: int, tile: Tile) -> int:
+        """Where ``seat``'s ``tile`` lies (this side opened it). Raises BlindError."""
+        for p, t in self.opened.items():
+            if t == tile.index and self.owner.get(p) == seat:
+                return p
+        raise BlindError(f"{seat_name(seat)} holds no {tile} here")
+
+    # ----- the opening ---------------------------------------------------------------------
+
+    def opening(self) -> tuple[int, Tile | None] | None:
+        """The opener and the tile it must lead when public facts name them; else None, and the
+        public rounds ask (``question``)."""
+        if needs_rounds(self.before):
+            if self.lead is None:
+                seats = tuple(s for s in range(self.before.players) if self.before.active[s])
+                self.lead = LeadRounds(self.before.rules, seats)
+            return None
+        return public_opener(self.before)
+
+    def question(self) -> Tile | None:
+        return None if self.lead is None else self.lead.question()
+
+    def _timed(self, now: float) -> None:
+        self.due = None if self.answer_s is None else now + self.answer_s
+
+    def answer(self, seat: int, now: float) -> Share | Tile | None:
+        """``seat``'s answer (a seat this side opens) to the question asked now, taken in here:
+        its lead (its opener's share of the tile) or the tile it says "not me" to; None when it
+        has answered already or nothing is asked."""
+        tile, lead = self.question(), self.lead
+        if tile is None or lead is None or seat not in lead.seats or seat in lead.answered:
+            return None
+        if tile not in self.tiles_of(seat):
+            self.on_not_me(seat, tile, now)
+            return tile
+        assert self.holder is not None
+        share = self.holder.play(self.position_of(seat, tile))
+        if isinstance(share, Refusal):
+            raise BlindError(str(share))
+        self.on_lead(seat, share)
+        return share
+
+    def on_not_me(self, seat: int, tile: Tile, now: float) -> None:
+        """A seat's signed "not me" to the question ``tile``. Raises BlindError out of place."""
+        lead = self.lead
+        if lead is not None and lead.leader is not None and lead.leader[1] == tile:
+            # said at the same time as the lead came: still a claim the reveal checks
+            if seat != lead.leader[0] and (seat, tile) not in lead.claims:
+                lead.claims.append((seat, tile))
+            return
+        if lead is None or lead.question() != tile:
+            raise BlindError(f"{seat_name(seat)} said 'not me' to {tile}, which is not asked")
+        lead.not_me(seat)
+        if lead.question() != tile:
+            self._timed(now)  # the next question
+
+    def on_lead(self, seat: int, share: Share) -> Tile:
+        """The seat that holds the asked tile shows it (its opener's share of its position)."""
+        tile = self.question()
+        if self.lead is None or tile is None:
+            raise BlindError("no question is asked")
+        self._check_proof(seat, share.position, tile, share)
+        self.lead.lead(seat, tile)
+        self.proofs[0] = share
+        return tile
+
+    def begin(self, opener: int, must_lead: Tile | None) -> HandStarted:
+        """The hand starts on the public view. Raises IllegalActionError for a bad opener."""
+        self.view = PublicHand(self.before, opener, must_lead)
+        return self.view.started
+
+    # ----- moves ---------------------------------------------------------------------------
+
+    def _check_proof(self, seat: int, position: int, tile: Tile, share: Share) -> None:
+        public = [*self.deal.shares_of(position), *self.drawn.get(position, ())]
+        check_play(self.ctx, self.deal.deck, seat, position, tile.index, share, public,
+                   self.owner.get(position), self.layout.openers[seat])
+
+    def on_proof(self, index: int, share: Share) -> None:
+        """The opener's share for the play that will be move ``index`` (kept until it comes)."""
+        if index != len(self.moves) or index in self.proofs:
+            raise BlindError(f"a play's share for move {index + 1} came at move "
+                             f"{len(self.moves) + 1}")
+        self.proofs[index] = share
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """A move on the public view: a play must come with its checked share (``on_proof``,
+        else BlindFault naming its opener); a draw takes the boneyard's next position.
+        Raises IllegalActionError (the public rules), BlindFault, BlindError."""
+        view = self.view
+        if view is None:
+            raise BlindError("the hand has not started")
+        index = len(self.moves)
+        position: int | None = None
+        if isinstance(action, Play):
+            opener = self.layout.openers[seat]
+            share = self.proofs.get(index)
+            if share is None:
+                raise BlindFault(opener, f"played {action.tile} without its share")
+            self._check_proof(seat, share.position, action.tile, share)
+            position = share.position
+        events = view.apply(seat, action)  # (raises before anything changed)
+        if isinstance(action, Play):
+            assert position is not None
+            del self.owner[position]
+            self.opened.pop(position, None)
+        elif isinstance(action, Draw):
+            position = self.layout.boneyard[self.draws]
+            self.draws += 1
+            self.owner[position] = seat
+            if self.holder is not None:
+                self.holder.drew(seat)
+        if view.moves > index:  # (a resignation is in the log, not in the record)
+            self.moves.append(BlindMove(seat, action, position))
+        return events
+
+    def draw_share(self, asker: str, index: int, position: int, seat: int) -> Share | Refusal:
+        """This holder's share for ``seat``'s draw at move ``index``: only when the log gave
+        that seat that position with that very move (else the gate's or this refusal)."""
+        assert self.holder is not None
+        last = self.moves[index] if 0 <= index < len(self.moves) else None
+        if last is None or not isinstance(last.action, Draw) or last.seat != seat:
+            return Refusal(asker, position, seat, f"move {index + 1} is no draw by "
+                           f"{seat_name(seat)}")
+        return self.holder.draw_share(asker, position, seat)
+
+    def start_draw(self, index: int, now: float, answer_s: float | None) -> DrawRound:
+        """The round of shares for the draw that was move ``index``."""
+        move = self.moves[index]
+        assert move.position is not None
+        self.draw = DrawRound.started(self.ctx, self.deal.deck, move.position,
+                                      self.layout.openers[move.seat], now, answer_s)
+        return self.draw
+
+    def on_draw_share(self, share: Share) -> int | None:
+        """A share of the draw in progress; the tile index once this side opens it (it is the
+        drawer's opener) and every share is in, else None."""
+        draw = self.draw
+        if draw is None:
+            raise BlindError("no draw waits for shares")
+        draw.receive(share)
+        if not draw.done:
+            return None
+        self.drawn[draw.position] = tuple(draw.shares.values())
+        self.draw = None
+        if self.holder is None or draw.drawer != self.holder.seat:
+            return None
+        tile = self.holder.open(draw.position, self.drawn[draw.position])
+        self.opened[draw.position] = tile
+        return tile
+
+    # ----- the hand's end ------------------------------------------------------------------
+
+    def my_reveal(self) -> Reveal | None:
+        return None if self.holder is None else self.holder.reveal()
+
+    def on_reveal(self, reveal: Reveal) -> bool:
+        """A holder's key and seed, checked against what it sent; True once all are in."""
+        turn = next((t for t in self.deal.turns if t.seat == reveal.seat), None)
+        if turn is None or reveal.seat in self.reveals:
+            raise BlindError(f"a reveal from {seat_name(reveal.seat)} is not awaited")
+        index = self.deal.turns.index(turn)
+        before = self.deal.turns[index - 1].deck if index else self._open_deck()
+        check_reveal(self.ctx, reveal, before, turn)
+        self.reveals[reveal.seat] = reveal
+        return len(self.reveals) == len(self.ctx.holders)
+
+    def _open_deck(self) -> Deck:
+        return open_deck(aggregate_key(self.ctx.keys), self.ctx.tiles)
+
+    def settle(self) -> Settlement:
+        """Every tile opened from the reveals, the log replayed by the full engine."""
+        assert self.view is not None
+        tiles = open_all(self.ctx, self.deal.deck, {s: r.secret for s, r in self.reveals.items()})
+        return settle(self.view, self.before, self.layout, tiles, self.moves, self.host)
+
+    def record(self, table: bytes, points: tuple[int, ...]) -> BlindHand:
+        """The hand's record (``lanomino.blind-hand/1``) once it is settled."""
+        ctx, deal = self.ctx, self.deal
+        opening = () if self.lead is None else tuple(NotMe(s, t) for s, t in self.lead.claims)
+        return BlindHand(table, ctx.hand, ctx.attempt, ctx.tiles, self.host, ctx.holders,
+                         tuple(deal.keys[s] for s in ctx.holders),
+                         tuple(ShuffleEntry(t.seat, deck_digest(t.deck)) for t in deal.turns),
+                         opening, tuple(self.moves), tuple(self.reveals[s] for s in ctx.holders),
+                         points)
+
+    # ----- deadlines ------------------------------------------------------------------------
+
+    def deadline(self) -> float | None:
+        """When the round this side waits for times out: the deal's step, the opening's
+        question, a draw's shares."""
+        if self.draw is not None:
+            return self.draw.deadline
+        if self.view is not None:
+            return None
+        return self.due if self.deal.step is Step.DONE else self.deal.deadline
+
+    def expire(self, now: float) -> tuple[int, ...]:
+        """The seats a deadline that passed names (none: it has not passed)."""
+        if self.draw is not None:
+            return self.draw.unanswered if self.draw.expire(now) else ()
+        if self.view is not None:
+            return ()
+        if self.deal.step is not Step.DONE:
+            return self.deal.unanswered if self.deal.expire(now) else ()
+        if self.lead is None or self.due is None or now < self.due:
+            return ()
+        return tuple(s for s in self.lead.seats if s not in self.lead.answered)
+
+    # ----- a host's seats ------------------------------------------------------------------
+
+    def observe(self, seat: int) -> Observation:
+        """What ``seat`` sees now, with the tiles this side opened for it (the host's own seat
+        and its bots): the engine's ``observe`` on a copy of the public view holding them."""
+        assert self.view is not None
+        probe = self.view.core.copy()
+        probe.hands = [0] * probe.players
+        for tile in self.tiles_of(seat):
+            probe.hands[seat] |= tile.bit
+        return observe(probe, seat)
+
+    @property
+    def ready(self) -> bool:
+        """A seat may move: the hand is in play, no draw waits for its shares."""
+        return self.draw is None and self.view is not None and self.view.outcome is None

@@ -1,0 +1,397 @@
+"""The host session's part at a table that deals the locked deck (issue 29). Pure (see session.py).
+
+The host is a holder like every person at the table (its key locks the deck too) and the relay
+of every other holder's messages: each one is checked on arrival (its sender's signature, then
+its value's proof, ``blind/table_hand.py``) and passed on unchanged to every other person, who
+checks it again. A message that fails is refused and names its signer. The host never sees
+another person's tiles: it runs the hand on the public view (``engine/public.py``, through the
+table's ``apply`` and ``observe``), opens its own tiles and its host-side bots' (which are not
+holders: it sees their tiles), asks each holder for its share of a drawn position only as the
+signed log gives it (``blind_ask``; a holder's gate refuses any other), and scores the hand
+once every holder has revealed its key (``settle``), signing the points (``blind_end``).
+
+A hand's steps: ``blind_deal`` -> keys -> shuffles in seat order -> deal shares -> each seat opens
+its tiles -> the opener (public facts, or the rounds of "who holds 6-6?") -> ``deal`` (the public
+HandStarted, no tiles) -> moves (a play with its ``blind_play`` share, a draw with its round of
+shares) -> the reveals -> ``blind_end`` -> the next hand. A round past its deadline names the
+silent seats; as a departure at a locked table is not built yet, the match then ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TypeVar
+
+from lanomino.blind.deal_round import Step
+from lanomino.blind.gate import Refusal
+from lanomino.blind.group import BlindError
+from lanomino.blind.hand_record import BlindHand
+from lanomino.blind.hashing import ALGORITHM, Context
+from lanomino.blind.rounds import BlindFault, Share
+from lanomino.blind.table_hand import TableHand
+from lanomino.engine import (
+    Action,
+    Draw,
+    Event,
+    GameState,
+    IllegalActionError,
+    Observation,
+    Play,
+    Tile,
+    observe,
+    parse_tile,
+)
+from lanomino.engine import Phase as EnginePhase
+from lanomino.engine.errors import seat_name
+from lanomino.engine.tiles import TILES
+from lanomino.fair.commit_reveal import RoundError
+from lanomino.net.fair_round import HandDeal
+from lanomino.net.host.deal import Dealing
+from lanomino.net.host.play import Playing
+from lanomino.net.host.table import Handler, Phase, Seat, Table, on, seat_view
+from lanomino.net.session_base import HandVerified, MatchOver, ProtocolProblem
+from lanomino.net.watchers import VIEWER
+from lanomino.net.wire import blind_messages as b
+from lanomino.net.wire import messages as m
+from lanomino.net.wire.values import event_to_json
+
+B = TypeVar("B", bound=b.BlindBody)
+NO_SIGNATURE = bytes(64)
+
+
+class BlindDealing:
+    """The locked deck at the host: one part of a HostSession (see the module docstring)."""
+
+    def __init__(self, table: Table, dealing: Dealing, play: Playing) -> None:
+        self.t, self.playing = table, play
+        dealing.locked, dealing.algorithm = self, ALGORITHM
+        self.hand: TableHand | None = None
+        self.number = 0  # the hand in play
+        self.attempt = 0
+        self.records: list[BlindHand] = []  # every hand's record (blind/hand_record.py)
+        self.asked: set[int] = set()  # the draws (move numbers) whose shares were asked
+        self.revealed = False
+        table.apply, table.observe = self._apply, self._observe
+        table.after_move, table.ready = self._after_move, self._ready
+
+    def handlers(self) -> list[tuple[str, Handler]]:
+        """The session's dispatch entries for the holders' messages."""
+        return [on(b.BlindKey, self.key), on(b.BlindShuffle, self.shuffle),
+                on(b.BlindShares, self.shares), on(b.BlindNotMe, self.not_me),
+                on(b.BlindPlay, self.play), on(b.BlindDraw, self.draw),
+                on(b.BlindReveal, self.reveal)]
+
+    # ----- signing and checking -----------------------------------------------------------------
+
+    def _signed(self, body: B) -> B:
+        """``body`` signed by its seat: the host's own key, or its bot's."""
+        t = self.t
+        identity = t.identity if body.seat == t.host_seat else t.local[body.seat].identity
+        return replace(body, signature=identity.sign_statement(b.blind_statement(t.digest, body)))
+
+    def _arrived(self, seat: Seat, body: b.BlindBody) -> TableHand:
+        """The hand a holder's message belongs to, once its signature is its seat's."""
+        t, hand = self.t, self.hand
+        if hand is None or (body.hand, body.attempt) != (self.number, self.attempt):
+            raise RoundError("stale", f"the locked deal is hand {self.number} attempt "
+                             f"{self.attempt}")
+        if body.seat != seat.seat or t.header is None or not t.ring.verify_statement(
+                t.header.keys[seat.seat], body.signature, b.blind_statement(t.digest, body)):
+            raise RoundError("bad_signature", f"this {body.TYPE} is not signed by its seat")
+        return hand
+
+    def _relay(self, body: b.BlindBody, sender: int | None) -> None:
+        for s in self.t.humans():
+            if s.seat != sender:
+                self.t.send(s, body)
+
+    def _run(self, seat: Seat, body: b.BlindBody, step: Callable[[], object],
+             then: Callable[[], None] | None = None) -> None:
+        """A checked step, then ``body`` relayed (and ``then``): faults name their signer; a
+        round that failed ends the match."""
+        hand = self.hand
+        try:
+            step()
+        except BlindFault as fault:  # (the refusal names the seat: Table.refuse)
+            if hand is not None and (hand.deal.step is Step.ABANDONED
+                                     or hand.draw is not None and hand.draw.over):
+                self._give_up(f"the locked deal failed: {fault}")
+            raise RoundError("blind_fault", str(fault)) from None
+        except (BlindError, IllegalActionError) as exc:
+            raise RoundError("blind", str(exc)) from None
+        self._relay(body, seat.seat)
+        if then is not None:
+            then()
+        self._advance()
+
+    # ----- the deal ----------------------------------------------------------------------------
+
+    def start_hand(self) -> None:
+        """The next hand's locked deal begins."""
+        self.number += 1
+        self.attempt = 0
+        self.new_attempt()
+
+    def new_attempt(self) -> None:
+        t = self.t
+        assert t.state is not None
+        self.attempt += 1
+        self.asked, self.revealed = set(), False
+        people = [n for n, s in enumerate(t.seats) if s is not None and s.kind != "bot"
+                  and not s.left and t.state.active[n]]
+        openers = tuple(n if n in people else t.host_seat for n in range(t.players))
+        ctx = Context(t.table, self.number, self.attempt, len(TILES), tuple(people))
+        seeds = (t.secret_source(), t.secret_source())
+        self.hand = TableHand.start(t.state, ctx, openers, t.host_seat, t.host_seat, seeds, t.now,
+                                    t.timings.answer_s)
+        t.deal = None
+        t.go(Phase.DEAL)
+        start = self._signed(b.BlindDeal(self.number, self.attempt, t.host_seat, len(TILES),
+                                         ctx.holders, openers, NO_SIGNATURE))
+        self._relay(start, None)
+        assert self.hand.holder is not None
+        key = self._signed(b.BlindKey(self.number, self.attempt, t.host_seat,
+                                      self.hand.holder.announce(), NO_SIGNATURE))
+        self.hand.on_key(key.key, t.now)
+        self._relay(key, t.host_seat)
+        self._advance()
+
+    def key(self, seat: Seat, body: b.BlindKey, seq: int) -> None:
+        hand = self._arrived(seat, body)
+        self._run(seat, body, lambda: hand.on_key(body.key, self.t.now))
+
+    def shuffle(self, seat: Seat, body: b.BlindShuffle, seq: int) -> None:
+        hand = self._arrived(seat, body)
+        if body.turn.seat != seat.seat:
+            raise RoundError("bad_signature", "a shuffle turn names another seat")
+        self._run(seat, body, lambda: hand.on_shuffle(body.turn, self.t.now))
+
+    def shares(self, seat: Seat, body: b.BlindShares, seq: int) -> None:
+        hand = self._arrived(seat, body)
+        self._run(seat, body, lambda: hand.on_shares(seat.seat, body.shares, self.t.now))
+
+    def _advance(self) -> None:
+        """The host's own part in the round, as it comes due; then the opening."""
+        t, hand = self.t, self.hand
+        if hand is None or t.phase is not Phase.DEAL:
+            return
+        me = t.host_seat  # (the host's holder)
+        turn = hand.my_shuffle()
+        if turn is not None:
+            body = self._signed(b.BlindShuffle(self.number, self.attempt, me, turn, NO_SIGNATURE))
+            hand.on_shuffle(turn, t.now)
+            self._relay(body, me)
+        shares = hand.my_shares("the host")
+        if shares is not None:
+            batch = self._signed(b.BlindShares(self.number, self.attempt, me, shares,
+                                               NO_SIGNATURE))
+            hand.on_shares(me, shares, t.now)
+            self._relay(batch, me)
+        if hand.deal.step is Step.DONE and hand.view is None:
+            opening = hand.opening()
+            if opening is not None:
+                self._begin(*opening)
+            else:
+                self._answer_rounds()
+
+    # ----- the opening -------------------------------------------------------------------------
+
+    def not_me(self, seat: Seat, body: b.BlindNotMe, seq: int) -> None:
+        hand = self._arrived(seat, body)
+        self._run(seat, body, lambda: hand.on_not_me(seat.seat, parse_tile(body.tile),
+                                                     self.t.now))
+
+    def _answer_rounds(self) -> None:
+        """The host's seats (its own, its bots') answer the question asked now, and the next."""
+        t, hand = self.t, self.hand
+        assert hand is not None and hand.lead is not None
+        mine = [n for n in hand.lead.seats if hand.layout.openers[n] == t.host_seat]
+        spoke = True
+        while spoke:
+            spoke = False
+            for n in mine:
+                tile, said = hand.question(), hand.answer(n, t.now)
+                if isinstance(said, Share) and tile is not None:
+                    self._relay(self._signed(b.BlindPlay(self.number, self.attempt, n, 0, said,
+                                                         NO_SIGNATURE)), None)
+                    self._begin(n, tile)
+                    return
+                if said is not None:
+                    self._relay(self._signed(b.BlindNotMe(self.number, self.attempt, n,
+                                                          str(said), NO_SIGNATURE)), None)
+                    spoke = True
+        if hand.lead.void:
+            self.new_attempt()  # nobody holds a tile the rules let lead: deal again
+
+    def play(self, seat: Seat, body: b.BlindPlay, seq: int) -> None:
+        """A play's share: the lead (the answer to the rounds), or the share of a coming move."""
+        hand = self._arrived(seat, body)
+        if hand.view is None:
+            led: list[Tile] = []
+            self._run(seat, body, lambda: led.append(hand.on_lead(seat.seat, body.share)),
+                      lambda: self._begin(seat.seat, led[0]))
+            return
+        self._run(seat, body, lambda: hand.on_proof(body.index, body.share))
+
+    def _begin(self, opener: int, must_lead: Tile | None) -> None:
+        """The hand starts: every seat gets the public HandStarted (no tiles: each has its own)."""
+        t, hand = self.t, self.hand
+        assert hand is not None and t.header is not None
+        started = hand.begin(opener, must_lead)
+        assert hand.view is not None
+        t.state = hand.view.core
+        t.deal = HandDeal(t.digest, self.number, t.host_seat, list(t.header.keys), t.ring)
+        t.go(Phase.PLAY)
+        for s in t.audience():
+            t.send(s, m.Deal(self.number, (), (event_to_json(seat_view(started, s.seat)),),
+                             hand.view.turn, (), ()))
+        t.publish(m.Deal(self.number, (), (event_to_json(seat_view(started, VIEWER)),),
+                         hand.view.turn, (), ()))
+        t.host_view()
+        self.playing.run_local_seats()
+
+    # ----- moves (the table's apply and observe) -------------------------------------------------
+
+    def _show(self, seat: int, index: int, tile: Tile) -> None:
+        """The host's share of a tile its seat (or bot) plays, signed by that seat, sent out."""
+        hand = self.hand
+        assert hand is not None and hand.holder is not None
+        share = hand.holder.play(hand.position_of(seat, tile))
+        if isinstance(share, Refusal):
+            raise IllegalActionError(str(share))
+        hand.proofs.setdefault(index, share)
+        self._relay(self._signed(b.BlindPlay(self.number, self.attempt, seat, index, share,
+                                             NO_SIGNATURE)), None)
+
+    def _apply(self, state: GameState, seat: int, action: Action) -> list[Event]:
+        hand = self.hand
+        if hand is None or hand.view is None:
+            raise IllegalActionError("no locked hand is in play")
+        index = len(hand.moves)
+        if isinstance(action, Play) and seat in self.t.local and index not in hand.proofs:
+            if action not in hand.view.legal_for(seat, hand.tiles_of(seat)):
+                raise IllegalActionError(f"{action} is not a legal move now")
+            self._show(seat, index, action.tile)
+        try:
+            return hand.apply(seat, action)
+        except BlindFault as fault:
+            hand.proofs.pop(index, None)
+            raise RoundError("blind_fault", str(fault)) from None
+        except BlindError as exc:
+            raise RoundError("blind", str(exc)) from None
+
+    def _observe(self, state: GameState, seat: int) -> Observation:
+        hand = self.hand
+        if hand is None or hand.view is None or state is not hand.view.core:
+            return observe(state, seat)
+        return hand.observe(seat)
+
+    def _ready(self) -> bool:
+        return self.hand is None or self.hand.ready
+
+    def _after_move(self) -> None:
+        """A move went out: a draw's shares are asked for; at the hand's end, the reveals."""
+        t, hand = self.t, self.hand
+        if hand is None or hand.view is None:
+            return
+        index = len(hand.moves) - 1
+        last = hand.moves[index] if index >= 0 else None
+        if last is not None and isinstance(last.action, Draw) and index not in self.asked:
+            self._ask(index, last.seat)
+        if hand.view.outcome is not None and not self.revealed:
+            self.revealed = True
+            reveal = hand.my_reveal()
+            assert reveal is not None
+            body = self._signed(b.BlindReveal(self.number, self.attempt, t.host_seat, reveal,
+                                              NO_SIGNATURE))
+            self._relay(body, t.host_seat)
+            if hand.on_reveal(reveal):
+                self._settle()
+
+    def _ask(self, index: int, drawer: int) -> None:
+        t, hand = self.t, self.hand
+        assert hand is not None
+        self.asked.add(index)
+        draw = hand.start_draw(index, t.now, t.timings.answer_s)
+        ask = self._signed(b.BlindAsk(self.number, self.attempt, t.host_seat, index, draw.position,
+                                      drawer, NO_SIGNATURE))
+        for s in t.humans():
+            if s.seat in hand.ctx.holders and s.seat != draw.drawer:
+                t.send(s, ask)
+        if draw.drawer != t.host_seat:
+            share = hand.draw_share("the host", index, draw.position, drawer)
+            assert not isinstance(share, Refusal), str(share)
+            body = self._signed(b.BlindDraw(self.number, self.attempt, t.host_seat, index, share,
+                                            NO_SIGNATURE))
+            self._relay(body, t.host_seat)
+            hand.on_draw_share(share)
+
+    def draw(self, seat: Seat, body: b.BlindDraw, seq: int) -> None:
+        hand = self._arrived(seat, body)
+        self._run(seat, body, lambda: hand.on_draw_share(body.share))
+        if hand.draw is None:  # the tile is open for its drawer: the table goes on
+            self.t.host_view()
+            self.playing.run_local_seats()
+
+    # ----- the hand's end ----------------------------------------------------------------------
+
+    def reveal(self, seat: Seat, body: b.BlindReveal, seq: int) -> None:
+        hand = self._arrived(seat, body)
+        if body.reveal.seat != seat.seat:
+            raise RoundError("bad_signature", "a reveal names another seat")
+        done: list[bool] = []
+        self._run(seat, body, lambda: done.append(hand.on_reveal(body.reveal)))
+        if done and done[0]:
+            self._settle()
+
+    def _settle(self) -> None:
+        t, hand = self.t, self.hand
+        assert hand is not None
+        settled = hand.settle()
+        if not settled.verdict.ok:
+            self.t.events.append(ProtocolProblem("blind_claim", settled.verdict.describe(),
+                                                 settled.verdict.culprit))
+            self._give_up(f"hand {self.number} does not check out: {settled.verdict.describe()}")
+            return
+        self.records.append(hand.record(t.table, settled.points))
+        end = self._signed(b.BlindEnd(self.number, self.attempt, t.host_seat, settled.points,
+                                      NO_SIGNATURE))
+        self._relay(end, None)
+        t.state = settled.state
+        self.hand = None
+        t.events.append(HandVerified(self.number, True, settled.verdict.describe()))
+        t.host_view()
+        if t.state.phase is EnginePhase.OVER:
+            t.go(Phase.OVER)
+            winner = t.state.outcome.winner if t.state.outcome is not None else None
+            t.events.append(MatchOver(winner, tuple(t.state.scores), len(self.records), True))
+        else:
+            self.start_hand()
+
+    # ----- deadlines ---------------------------------------------------------------------------
+
+    def deadline(self) -> float | None:
+        return None if self.hand is None else self.hand.deadline()
+
+    def timer(self, now: float) -> None:
+        late = () if self.hand is None else self.hand.expire(now)
+        for n in late:
+            self.t.no_answer(n, now)
+        if late:
+            who = ", ".join(seat_name(n) for n in late)
+            self._give_up(f"the locked deal waited in vain for {who}")
+
+    def _give_up(self, reason: str) -> None:
+        """A locked hand cannot go on (a departure at a locked table is not built yet): the
+        match ends, saying why."""
+        t = self.t
+        self.hand = None
+        if t.phase is Phase.OVER:
+            return
+        t.go(Phase.OVER)
+        bye = m.Bye(reason[:300])
+        for s in t.audience():
+            t.send(s, bye)
+        scores = tuple(t.state.scores) if t.state is not None else ()
+        t.events.append(MatchOver(None, scores, len(self.records), False, reason))

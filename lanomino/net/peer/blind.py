@@ -1,0 +1,351 @@
+"""A peer session's part at a table that deals the locked deck (issue 29). Pure.
+
+Every seat is a holder: it makes its key, shuffles in its turn, sends its deal shares and opens
+its own tiles, and it checks every other holder's message as it arrives (its sender's signature,
+then its proof: ``blind/table_hand.py``, the same steps the host runs). It answers the opening's
+rounds ("not me", or its lead with its share), shows its share with each play, releases its
+share of a drawn position only when the host asks for the position the signed log has just given
+the drawing seat (the gate, ``blind/gate.py``: any other request is refused and the host is
+caught), opens its own draws, and at the hand's end reveals its key, opens every tile and scores
+the hand itself (``settle``), comparing the host's signed points.
+
+It also refuses a ``blind_deal`` that leaves a person out of the holders or names another
+opener for a person's tiles: the host would read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from lanomino.blind.deal_round import Step
+from lanomino.blind.gate import Refusal
+from lanomino.blind.hashing import ALGORITHM, Context
+from lanomino.blind.rounds import BlindFault, Share
+from lanomino.blind.table_hand import TableHand
+from lanomino.engine import (
+    Action,
+    Draw,
+    Event,
+    GameState,
+    HandStarted,
+    Play,
+    Tile,
+    new_game,
+    parse_tile,
+)
+from lanomino.engine.tiles import TILES
+from lanomino.net.session_base import (
+    HandVerified,
+    HostCaught,
+    MatchOver,
+    ObservationChanged,
+    ProtocolProblem,
+)
+from lanomino.net.wire import blind_messages as b
+from lanomino.net.wire.values import parse_move
+
+if TYPE_CHECKING:
+    from lanomino.net.peer.state import Handler, PeerState
+
+NO_SIGNATURE = bytes(64)
+
+
+class PeerBlind:
+    """The locked deck at a seat: one part of a PeerSession (see the module docstring)."""
+
+    def __init__(self, peer: PeerState) -> None:
+        self.p = peer
+        self.hand: TableHand | None = None
+        self.match: GameState | None = None  # the match before the hand (public between hands)
+        self.number = self.attempt = 0
+        self.points: dict[int, tuple[int, ...]] = {}  # hand -> the points this seat settled
+        self.host_points: dict[int, tuple[int, ...]] = {}  # hand -> the host's signed points
+
+    def handlers(self) -> list[tuple[str, Handler]]:
+        """The session's dispatch entries for the locked deck's messages."""
+        from lanomino.net.peer.state import on  # (the state holds this part)
+        return [on(b.BlindDeal, self.deal), on(b.BlindKey, self.key),
+                on(b.BlindShuffle, self.shuffle), on(b.BlindShares, self.shares),
+                on(b.BlindNotMe, self.not_me), on(b.BlindPlay, self.play),
+                on(b.BlindAsk, self.ask), on(b.BlindDraw, self.draw),
+                on(b.BlindReveal, self.reveal), on(b.BlindEnd, self.end)]
+
+    # ----- signing and checking -----------------------------------------------------------------
+
+    def _send(self, body: b.BlindBody) -> None:
+        p = self.p
+        p._send(replace(body, signature=p.identity.sign_statement(
+            b.blind_statement(p.digest, body))))
+
+    def _caught(self, check: str, detail: str) -> None:
+        p = self.p
+        p.caught.append(HostCaught(check, detail, {"check": check, "host": p.host_seat,
+                                                   "hand": self.number}, p.now))
+        p._events.append(p.caught[-1])
+
+    def _arrived(self, body: b.BlindBody) -> TableHand | None:
+        """The hand ``body`` belongs to, once its sender's signature holds (a relayed message
+        that is not its seat's is the host's doing: caught)."""
+        p, hand = self.p, self.hand
+        if hand is None or (body.hand, body.attempt) != (self.number, self.attempt):
+            p._problem("stale", f"a {body.TYPE} for hand {body.hand} attempt {body.attempt}")
+            return None
+        if not 0 <= body.seat < len(p.keys) or not p.ring.verify_statement(
+                p.keys[body.seat], body.signature, b.blind_statement(p.digest, body)):
+            self._caught("blind-signature", f"the host passed on a {body.TYPE} that is not "
+                         f"signed by seat {body.seat + 1}")
+            return None
+        return hand
+
+    def _fault(self, fault: BlindFault) -> None:
+        self.p._events.append(ProtocolProblem("blind_fault", str(fault), fault.seat))
+
+    # ----- the deal ----------------------------------------------------------------------------
+
+    def deal(self, body: b.BlindDeal) -> None:
+        p = self.p
+        assert p.rules is not None
+        if p.header is None or p.header.algorithm != ALGORITHM:
+            raise ValueError("a locked deal at a table whose header does not deal it")
+        if body.seat != p.host_seat or not p.ring.verify_statement(
+                p.keys[p.host_seat], body.signature, b.blind_statement(p.digest, body)):
+            self._caught("blind-signature", "the locked deal is not signed by the host")
+            return
+        people = [e.seat for e in p.roster if e.kind != "bot" and not e.left]
+        match = self.match or new_game(p.rules, p.players)
+        if len(body.openers) != p.players or any(
+                match.active[n] and (n not in body.holders or body.openers[n] != n)
+                for n in people):
+            self._caught("blind-openers", f"hand {body.hand}: the host left a person out of "
+                         "the holders, or named another opener for a person's tiles")
+            return
+        self.match, self.number, self.attempt = match, body.hand, body.attempt
+        ctx = Context(p.table, body.hand, body.attempt, body.tiles, body.holders)
+        seeds = (p.secret_source(), p.secret_source())
+        self.hand = hand = TableHand.start(match, ctx, body.openers, p.host_seat, p.seat, seeds,
+                                           p.now, None)
+        assert hand.holder is not None
+        self._send(b.BlindKey(body.hand, body.attempt, p.seat, hand.holder.announce(),
+                              NO_SIGNATURE))
+        hand.on_key(hand.holder.announce(), p.now)
+        self._act()
+
+    def _step(self, body: b.BlindBody, step: Callable[[], object]) -> None:
+        """Run a checked step of ``body``; then this seat's own part as it comes due."""
+        try:
+            step()
+        except BlindFault as fault:
+            self._fault(fault)
+            return
+        self._act()
+
+    def key(self, body: b.BlindKey) -> None:
+        hand = self._arrived(body)
+        if hand is not None:
+            self._step(body, lambda: hand.on_key(body.key, self.p.now))
+
+    def shuffle(self, body: b.BlindShuffle) -> None:
+        hand = self._arrived(body)
+        if hand is not None and body.turn.seat == body.seat:
+            self._step(body, lambda: hand.on_shuffle(body.turn, self.p.now))
+
+    def shares(self, body: b.BlindShares) -> None:
+        hand = self._arrived(body)
+        if hand is not None:
+            self._step(body, lambda: hand.on_shares(body.seat, body.shares, self.p.now))
+
+    def _act(self) -> None:
+        p, hand = self.p, self.hand
+        if hand is None:
+            return
+        turn = hand.my_shuffle()
+        if turn is not None:
+            self._send(b.BlindShuffle(self.number, self.attempt, p.seat, turn, NO_SIGNATURE))
+            hand.on_shuffle(turn, p.now)
+        shares = hand.my_shares("the host")
+        if shares is not None:
+            self._send(b.BlindShares(self.number, self.attempt, p.seat, shares, NO_SIGNATURE))
+            hand.on_shares(p.seat, shares, p.now)
+        if hand.deal.step is Step.DONE and hand.view is None and hand.opening() is None:
+            self._answer()
+
+    # ----- the opening -------------------------------------------------------------------------
+
+    def _answer(self) -> None:
+        """This seat's answers to the questions asked now: its lead, or "not me"."""
+        p, hand = self.p, self.hand
+        assert hand is not None
+        while (said := hand.answer(p.seat, p.now)) is not None:
+            if isinstance(said, Share):
+                self._send(b.BlindPlay(self.number, self.attempt, p.seat, 0, said, NO_SIGNATURE))
+                return
+            self._send(b.BlindNotMe(self.number, self.attempt, p.seat, str(said), NO_SIGNATURE))
+
+    def not_me(self, body: b.BlindNotMe) -> None:
+        hand = self._arrived(body)
+        if hand is not None:
+            self._step(body, lambda: hand.on_not_me(body.seat, parse_tile(body.tile), self.p.now))
+            if hand.view is None and hand.lead is not None:
+                self._answer()
+
+    def play(self, body: b.BlindPlay) -> None:
+        hand = self._arrived(body)
+        if hand is None:
+            return
+        if hand.view is None:
+            self._step(body, lambda: hand.on_lead(body.seat, body.share))
+        else:
+            self._step(body, lambda: hand.on_proof(body.index, body.share))
+
+    def begin(self, started: HandStarted) -> tuple[Tile, ...]:
+        """The host's HandStarted: the opener must be the one this seat found itself. This
+        seat's tiles for its view (none: the table does not deal the locked deck)."""
+        p, hand = self.p, self.hand
+        if hand is None:
+            return ()
+        if hand.deal.step is not Step.DONE:
+            raise ValueError("a locked hand starts before its deal is done")
+        opening = hand.opening()
+        if opening is None:
+            leader = None if hand.lead is None else hand.lead.leader
+            if leader is None:
+                raise ValueError("a locked hand starts before anyone led")
+            opening = leader
+        if opening[0] != started.opener:
+            self._caught("blind-opener", f"the host started hand {self.number} with seat "
+                         f"{started.opener + 1} leading, not seat {opening[0] + 1}")
+        hand.begin(*opening)
+        return hand.tiles_of(p.seat)
+
+    # ----- moves -------------------------------------------------------------------------------
+
+    def before_play(self, index: int, action: Action) -> None:
+        """This seat's share of the tile it is about to play (none twice: a lead's is out)."""
+        p, hand = self.p, self.hand
+        if hand is None or not isinstance(action, Play) or index in hand.proofs:
+            return
+        assert hand.holder is not None
+        share = hand.holder.play(hand.position_of(p.seat, action.tile))
+        if isinstance(share, Refusal):
+            raise ValueError(str(share))
+        self._send(b.BlindPlay(self.number, self.attempt, p.seat, index, share, NO_SIGNATURE))
+        hand.on_proof(index, share)
+
+    def update(self, move: object, events: list[Event]) -> bool:
+        """A move the host passed on (its signatures checked): applied to this seat's public
+        view of the hand (a play's share checked). False: it does not hold."""
+        p, hand = self.p, self.hand
+        if hand is None or hand.view is None or not isinstance(move, dict):
+            return True
+        seat = move.get("seat")
+        try:
+            action = parse_move(move, seat if isinstance(seat, int) else -1)
+            hand.apply(int(seat), action)  # type: ignore[arg-type]
+        except BlindFault as fault:
+            self._fault(fault)
+            self._caught("blind-play", f"the host passed on a play that does not hold: {fault}")
+            return False
+        if isinstance(action, Draw):
+            draw = hand.start_draw(len(hand.moves) - 1, p.now, None)
+            p.holding = draw.drawer == p.seat
+        if hand.view.outcome is not None:
+            p.holding = True  # the hand is over: nobody moves until its scores (_settle)
+            reveal = hand.my_reveal()
+            assert reveal is not None
+            self._send(b.BlindReveal(self.number, self.attempt, p.seat, reveal, NO_SIGNATURE))
+            if hand.on_reveal(reveal):
+                self._settle()
+        return True
+
+    def ask(self, body: b.BlindAsk) -> None:
+        """The host asks for this seat's share of a drawn position: given only as the log says."""
+        p, hand = self.p, self.hand
+        if hand is None or body.seat != p.host_seat or not p.ring.verify_statement(
+                p.keys[p.host_seat], body.signature, b.blind_statement(p.digest, body)):
+            self._caught("blind-signature", "a share request not signed by the host")
+            return
+        share = hand.draw_share("the host", body.index, body.position, body.drawer)
+        if isinstance(share, Refusal):
+            p.stats["blind.refused"] += 1
+            self._caught("share-request", str(share))
+            return
+        self._send(b.BlindDraw(self.number, self.attempt, p.seat, body.index, share,
+                               NO_SIGNATURE))
+        self._opened(hand.on_draw_share(share))
+
+    def draw(self, body: b.BlindDraw) -> None:
+        hand = self._arrived(body)
+        if hand is None:
+            return
+        try:
+            tile = hand.on_draw_share(body.share)
+        except BlindFault as fault:
+            self._fault(fault)
+            return
+        self._opened(tile)
+
+    def _opened(self, tile: int | None) -> None:
+        """This seat's drawn tile is open: into its view, and it may move again."""
+        p = self.p
+        if tile is None or p.view is None:
+            return
+        p.holding = False
+        p.view.hand.add(TILES[tile])
+        p.view.changed()
+        p.prompt_turn()
+
+    # ----- the hand's end ----------------------------------------------------------------------
+
+    def reveal(self, body: b.BlindReveal) -> None:
+        hand = self._arrived(body)
+        if hand is None or body.reveal.seat != body.seat:
+            return
+        try:
+            done = hand.on_reveal(body.reveal)
+        except BlindFault as fault:
+            self._fault(fault)
+            return
+        if done:
+            self._settle()
+
+    def _settle(self) -> None:
+        p, hand = self.p, self.hand
+        assert hand is not None and p.view is not None
+        settled = hand.settle()
+        self.hand = None
+        p.holding = False
+        ok = settled.verdict.ok
+        p.verified[self.number] = ok
+        p._events.append(HandVerified(self.number, ok, settled.verdict.describe()))
+        if not ok or settled.ended is None:
+            return
+        self.points[self.number] = settled.points
+        self.match = settled.state
+        events: list[Event] = [settled.ended]
+        if settled.state.outcome is not None:
+            events.append(settled.state.outcome)
+        p.view.apply(events, settled.state.turn)
+        self._compare(self.number)
+        p._events.append(ObservationChanged(make=p.view.observation))
+        if settled.state.outcome is not None:
+            from lanomino.net.peer.state import Phase  # (the state holds this part)
+            p.go(Phase.OVER)
+            p._events.append(MatchOver(settled.state.outcome.winner,
+                                       tuple(settled.state.scores), self.number, p.verified_all))
+
+    def end(self, body: b.BlindEnd) -> None:
+        p = self.p
+        if body.seat != p.host_seat or not p.ring.verify_statement(
+                p.keys[p.host_seat], body.signature, b.blind_statement(p.digest, body)):
+            self._caught("blind-signature", "the hand's points are not signed by the host")
+            return
+        self.host_points[body.hand] = body.points
+        self._compare(body.hand)
+
+    def _compare(self, number: int) -> None:
+        mine, host = self.points.get(number), self.host_points.get(number)
+        if mine is not None and host is not None and mine != host:
+            self._caught("blind-points", f"hand {number}: the host signed the points {host}, "
+                         f"the hand gives {mine}")

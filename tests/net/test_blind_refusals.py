@@ -1,0 +1,163 @@
+"""At a locked table every message is checked on arrival and a bad one names its signer: a
+tampered shuffle, deal share or play share from a seat (the host refuses it), a message the host
+altered on its way (every seat refuses it: it is not its sender's), and a host that asks a holder
+for a share the signed log does not give (the holder's rule on the wire: no share, the host
+caught)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sessionkit import PeerSlot, Table  # noqa: E402
+
+from lanomino.blind.rounds import Share  # noqa: E402
+from lanomino.engine import Draw, Rules  # noqa: E402
+from lanomino.net.session import HostCaught, MatchOver, ProtocolProblem  # noqa: E402
+from lanomino.net.wire import blind_messages as b  # noqa: E402
+from lanomino.net.wire.schemas import envelope, parse_message  # noqa: E402
+
+Tamper = Any
+
+
+class Tampering(Table):
+    """A table where one seat's messages of one kind are changed (and signed again by that
+    seat: a cheating seat signs what it sends)."""
+
+    def __init__(self, players: int, kind: str, change: Tamper, slot: int = 0) -> None:
+        super().__init__(Rules.preset("classic"), players, blind=True)
+        self.kind, self.change, self.cheat = kind, change, slot
+        self.sent: list[str] = []
+
+    def to_host(self, slot: PeerSlot, message: dict[str, Any]) -> None:
+        if slot is self.slots[self.cheat]:
+            self.sent.append(message["type"])
+            if message["type"] == self.kind and self.change is not None:
+                body = self.change(parse_message(message).body)
+                if body is not None:
+                    session = slot.session
+                    body = replace(body, signature=session.identity.sign_statement(
+                        b.blind_statement(session.digest, body)))
+                    message = envelope(body, message["term"], message["seq"])
+                    self.change = None  # once
+        super().to_host(slot, message)
+
+
+def _blamed(table: Table, seat: int) -> list[ProtocolProblem]:
+    return [e for e in table.host_events
+            if isinstance(e, ProtocolProblem) and e.code == "blind_fault" and e.seat == seat]
+
+
+def _swap_two(body: b.BlindShuffle) -> b.BlindShuffle:
+    deck = body.turn.deck
+    return replace(body, turn=replace(body.turn, deck=(deck[1], deck[0], *deck[2:])))
+
+
+def test_a_shuffler_that_swaps_two_tiles_fails_its_argument_and_is_named() -> None:
+    table = Tampering(3, "blind_shuffle", _swap_two)
+    table.run(lambda: bool(_blamed(table, 1)) and table.over(), max_time=30)
+    (fault,) = _blamed(table, 1)
+    assert "seat 2: its shuffle argument does not hold" in fault.detail
+    over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert not over.verified and "seat 2" in over.reason
+    assert table.host.blind is not None and not table.host.blind.records  # no tile opened
+
+
+def _bad_share(body: b.BlindShares) -> b.BlindShares:
+    first, second = body.shares[0], body.shares[1]
+    forged = Share(first.seat, first.position, second.point, first.proof)
+    return replace(body, shares=(forged, *body.shares[1:]))
+
+
+def test_a_deal_share_whose_proof_fails_names_its_holder() -> None:
+    table = Tampering(3, "blind_shares", _bad_share, slot=1)
+    table.run(lambda: bool(_blamed(table, 2)), max_time=30)
+    (fault,) = _blamed(table, 2)
+    assert "seat 3: its share of position" in fault.detail and "does not hold" in fault.detail
+    assert [s.session.hand for s in table.slots] == [0, 0]  # no hand was dealt
+
+
+def _moved(body: b.BlindPlay) -> b.BlindPlay:
+    return replace(body, share=replace(body.share, position=(body.share.position + 1) % 28))
+
+
+def test_a_play_whose_share_is_not_of_its_position_is_refused_and_names_the_seat() -> None:
+    table = Tampering(2, "blind_play", _moved)
+    table.run(lambda: bool(_blamed(table, 1)), max_time=60)
+    fault = _blamed(table, 1)[0]
+    assert fault.detail.startswith("seat 2:")
+    assert table.host.phase.value in ("play", "deal")  # refused, not applied: the table stands
+
+
+def test_a_message_the_host_alters_on_its_way_is_refused_by_every_seat() -> None:
+    table = Table(Rules.preset("classic"), 3, blind=True)
+    victim = table.slots[1].session
+    receive = victim.receive
+
+    def altered(message: dict[str, Any], now: float) -> None:
+        if message["type"] == "blind_key" and message["body"]["seat"] == 1:
+            body = parse_message(message).body
+            assert isinstance(body, b.BlindKey) and table.host.blind is not None
+            hand = table.host.blind.hand
+            assert hand is not None and hand.holder is not None
+            # seat 2's signed message, its key swapped for one whose secret the host knows
+            message = envelope(replace(body, key=hand.holder.announce()), message["term"],
+                               message["seq"])
+        receive(message, now)
+
+    victim.receive = altered  # type: ignore[method-assign]
+    table.run(lambda: any(isinstance(e, HostCaught) for e in table.slots[1].events), max_time=10)
+    caught = next(e for e in table.slots[1].events if isinstance(e, HostCaught))
+    assert caught.check in ("blind-signature",), caught
+
+
+def _first_draw(table: Table, by_not: int) -> tuple[int, int]:
+    """Run until a seat other than ``by_not`` has drawn and opened its tile: (move, seat)."""
+    blind = table.host.blind
+    assert blind is not None
+
+    def drawn() -> bool:
+        hand = blind.hand
+        return hand is not None and hand.draw is None and any(
+            isinstance(mv.action, Draw) and mv.seat != by_not for mv in hand.moves)
+
+    table.run(drawn, max_time=120)
+    hand = blind.hand
+    assert hand is not None
+    index = next(i for i, mv in enumerate(hand.moves)
+                 if isinstance(mv.action, Draw) and mv.seat != by_not)
+    return index, hand.moves[index].seat
+
+
+def test_a_host_that_asks_for_a_share_the_log_does_not_give_gets_none_and_is_named() -> None:
+    table = Tampering(3, "", None, slot=0)  # (records what seat 2 sends)
+    index, drawer = _first_draw(table, by_not=1)
+    blind = table.host.blind
+    assert blind is not None and blind.hand is not None
+    hand, host = blind.hand, table.host.shared
+    position = hand.moves[index].position
+    assert position is not None
+    dealt_to_3 = hand.layout.dealt[2][0]
+    next_in_boneyard = hand.layout.boneyard[hand.draws]
+    asks = [
+        (index, dealt_to_3, drawer, "it was dealt to seat 3"),
+        (index, position, drawer, "already released"),
+        (len(hand.moves), next_in_boneyard, 2, f"move {len(hand.moves) + 1} is no draw by seat 3"),
+    ]
+    seat = host.seat(1)
+    for move, where, who, why in asks:
+        before = list(table.sent)
+        ask = blind._signed(b.BlindAsk(blind.number, blind.attempt, 0, move, where, who,
+                                       bytes(64)))
+        host.send(seat, ask)
+        table.step()
+        assert "blind_draw" not in table.sent[len(before):]  # no share went out
+        caught = [e for e in table.slots[0].events if isinstance(e, HostCaught)][-1]
+        assert caught.check == "share-request"
+        assert caught.detail.startswith(f"refused the host: a share of position {where} for "
+                                        f"seat {who + 1}: ")
+        assert caught.detail.endswith(why)
