@@ -55,7 +55,9 @@ def host_node(intent: HostTable, rules: Rules, options: NetOptions, player: str,
                     port=o.port if port is None else port, timings=o.timings_or_default(),
                     interfaces=interfaces, headless=headless, announce=o.announce,
                     watchers=o.watchers, reserve=reserve, reserve_s=reserve_s,
-                    escrow=intent.escrow)
+                    escrow=intent.escrow,
+                    # (a table where the host is the only person deals fair: nobody to hide from)
+                    blind=intent.blind and intent.seats - intent.bots > 1)
 
 
 def check_ports(bind: str | None, port: int) -> None:

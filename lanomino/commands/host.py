@@ -40,6 +40,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--watchers", type=int, default=8, metavar="N",
                         help="how many people may watch without a seat (default 8; 0: nobody; "
                              "the passphrase applies to them too)")
+    parser.add_argument("--deal", choices=("fair", "blind"), default="fair",
+                        help="how hands are dealt. fair (the default): every player helps "
+                             "shuffle and checks each hand when it ends, but the host's program "
+                             "works out every hand. blind: the locked deck: nobody, the host "
+                             "included, can see a tile that is not theirs; host-side bots are "
+                             "not holders: the host opens their tiles, so it sees them. A table "
+                             "with no other person at it deals fair")
     escrow = parser.add_mutually_exclusive_group()
     escrow.add_argument("--escrow", dest="escrow", action="store_true", default=False,
                         help="deal with escrow: a lost host's hand is rebuilt exactly, but the "
@@ -83,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
     from lanomino.ui.lan import HostTable
 
     intent = HostTable(args.name, args.rules, args.seats, args.bots, args.level, args.passphrase,
-                       rules=rules_from_args(args), escrow=args.escrow)
+                       rules=rules_from_args(args), escrow=args.escrow,
+                       blind=args.deal == "blind")
     try:
         rules = table_rules(intent, args.watchers)
     except ValueError as exc:

@@ -55,7 +55,7 @@ class HostNode(NodeBase):
                  port: int, timings: Timings, interfaces: list[str] | None,
                  headless: bool = True, announce: bool = True, escrow: bool = False,
                  watchers: int = 8, reserve: Mapping[bytes, int] | None = None,
-                 reserve_s: float = 60.0) -> None:
+                 reserve_s: float = 60.0, blind: bool = False) -> None:
         super().__init__(data_dir)
         self.identity = load_or_create_identity(data_dir)
         self.keys = CurveKeypair.generate()
@@ -67,7 +67,8 @@ class HostNode(NodeBase):
                                    host_policy=bot_policy(level) if headless else None,
                                    bots=local_bots,
                                    passphrase=passphrase, timings=timings, escrow=escrow,
-                                   away_policy=bot_policy(level), watchers=watchers)
+                                   away_policy=bot_policy(level), watchers=watchers,
+                                   blind=blind)
         self.transport = HostTransport(self.keys, bind_ip=bind or "0.0.0.0", port=port,
                                        on_malformed=lambda _id, exc: self.session.stats.update(
                                            ["malformed.frame"]),

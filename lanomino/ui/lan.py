@@ -56,6 +56,7 @@ class HostTable:
     rules: Rules | None = None  # set when the command line gave --set options (the form cannot)
     escrow: bool = False  # deal with escrow (the README's trust model says what it costs)
     bind: str | None = None  # the one address to serve and announce on (None: every interface)
+    blind: bool = False  # deal the locked deck: nobody, the host included, sees another's tiles
 
 
 # ----- the lobby ---------------------------------------------------------------------------------
@@ -165,8 +166,8 @@ def looks_like_address(text: str) -> bool:
 
 # ----- the host form -----------------------------------------------------------------------------
 
-HOST_ROWS = ("name", "preset", "seats", "bots", "level", "passphrase", "address", "escrow",
-             "open")
+HOST_ROWS = ("name", "preset", "seats", "bots", "level", "passphrase", "deal", "address",
+             "escrow", "open")
 LOOPBACK = "127.0.0.1"  # (a table for this machine only)
 TEXT_ROWS = ("name", "passphrase")
 
@@ -182,6 +183,7 @@ class HostForm:
     level: str = "normal"
     passphrase: str = ""
     escrow: bool = False
+    blind: bool = False  # the locked deck
     address: str = ""  # the one address to serve on ("": every interface, as host without --bind)
     choices: tuple[str, ...] = ()  # this machine's addresses, to choose from
     row: int = len(HOST_ROWS) - 1
@@ -207,6 +209,8 @@ class HostForm:
             self.level = levels[(i + delta) % len(levels)]
         elif key == "escrow":
             self.escrow = not self.escrow
+        elif key == "deal":
+            self.blind = not self.blind
         elif key == "address":
             options = ["", *self.choices]
             i = options.index(self.address) if self.address in options else 0
@@ -240,7 +244,8 @@ class HostForm:
             return None
         self.message = ""
         return HostTable(name, self.preset, self.seats, self.bots, self.level,
-                         self.passphrase or None, escrow=self.escrow, bind=self.address or None)
+                         self.passphrase or None, escrow=self.escrow, bind=self.address or None,
+                         blind=self.blind)
 
 
 # ----- a networked table -------------------------------------------------------------------------

@@ -91,6 +91,8 @@ def host_value(form: HostForm, key: str, selected: bool) -> str:
         return f"‹ {form.level.capitalize()} ›"
     if key == "escrow":
         return f"‹ {'on' if form.escrow else 'off'} ›"
+    if key == "deal":
+        return f"‹ {'locked' if form.blind else 'fair'} ›"
     if key == "address":
         if not form.address:
             return "‹ every interface ›"
@@ -101,13 +103,18 @@ def host_value(form: HostForm, key: str, selected: bool) -> str:
 HOST_LABELS = {
     "name": "Table name", "preset": "Rules", "seats": "Seats (you included)",
     "bots": "Seats for computer players", "level": "Computer level", "passphrase": "Passphrase",
-    "escrow": "Escrow", "address": "Serve on",
+    "escrow": "Escrow", "address": "Serve on", "deal": "Deal",
 }
 
 
 # the README's trust model, in a line each
 ESCROW_OFF = ("No escrow: no group of players can see another's tiles; "
               "a lost host's are re-shuffled.")
+# the locked deck (issue 29), in a line each
+DEAL_LOCKED = ("Locked deal: nobody, you included, can see another person's tiles; you do see "
+               "your computer players' tiles, which your program opens for them.")
+DEAL_FAIR = ("Fair deal: every player helps shuffle and checks each hand at its end; your "
+             "program works out every hand.")
 ESCROW_ON = ("Escrow: a lost host's deal is rebuilt exactly, but all the other players together "
              "could see every hand.")
 
@@ -134,6 +141,7 @@ def draw_host_form(form: HostForm, canvas: Canvas, rules: Rules | None = None) -
         game = form.preset
     bots = f" and {form.bots} computer player{'s' if form.bots != 1 else ''}" if form.bots else ""
     y = put_wrapped(canvas, 2, y + 3, f"{game} · you, {who}{bots}", "class:dim")
+    y = put_wrapped(canvas, 2, y, DEAL_LOCKED if form.blind else DEAL_FAIR, "class:dim", rows=2)
     y = put_wrapped(canvas, 2, y, ESCROW_ON if form.escrow else ESCROW_OFF, "class:dim", rows=2)
     if form.message:
         put_wrapped(canvas, 2, y, form.message, "class:warn", rows=2)

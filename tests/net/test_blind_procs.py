@@ -1,0 +1,44 @@
+"""A locked table in real processes on 127.0.0.1: ``lanomino host --headless --deal blind`` and two
+``lanomino bot`` holders play a match to its end over ZeroMQ, every seat verifying every hand."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.timeout(180)
+def test_a_headless_host_and_two_bot_holders_finish_a_locked_match(tmp_path: Path) -> None:
+    host = subprocess.Popen(
+        [sys.executable, "-m", "lanomino", "host", "--headless", "--json", "--deal", "blind",
+         "--seats", "3", "--bind", "127.0.0.1", "--no-announce", "--set", "target=40",
+         "--data-dir", str(tmp_path / "host")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    bots: list[subprocess.Popen[str]] = []
+    try:
+        assert host.stdout is not None
+        address = json.loads(host.stdout.readline())["address"]
+        bots = [subprocess.Popen(
+            [sys.executable, "-m", "lanomino", "bot", address, "--json", "--interface",
+             "127.0.0.1", "--data-dir", str(tmp_path / f"bot{i}")],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            for i in (1, 2)]
+        outs = [bot.communicate(timeout=150)[0] for bot in bots]
+        out, _ = host.communicate(timeout=30)
+    finally:
+        for proc in (host, *bots):
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate(timeout=10)
+    results = [json.loads(text.strip().splitlines()[-1]) for text in (out, *outs)]
+    for result in results:
+        assert result["event"] == "match_over" and result["finished"], result
+        assert result["verified"] and not result["problems"], result
+    assert len({tuple(r["scores"]) for r in results}) == 1
+    assert max(results[0]["scores"]) >= 40
