@@ -7,7 +7,9 @@ failure decides and names its signer):
 2. ``reveal``   each holder revealed the secret of its key (else: that holder withheld or lied);
 3. ``shuffle``  each shuffle, from the deck before it, is reproduced by the seed its holder
                 revealed, or, for a lost seed, the stored turn's argument holds; either way the
-                output is the deck the shuffler signed (else: that shuffler);
+                output is the deck the shuffler signed (else: that shuffler); a stored turn that
+                is not the one the shuffler signed (its deck's and argument's digests) is the
+                host's, which kept it;
 4. ``opening``  no "not me" came from a seat that was dealt the tile (else: that seat);
 5. ``moves``    a draw takes the boneyard's next position (else: the host, which names it); a play
                 comes from a position the seat holds and that holds the tile (else: the seat);
@@ -140,11 +142,12 @@ def _shuffles(record: BlindHand, ctx: Context) -> Deck:
     seeds = {r.seat: r.seed for r in record.reveals}
     deck = open_deck(aggregate_key(ctx.keys), ctx.tiles)
     for entry in record.shuffles:
-        deck = _one_shuffle(ctx, entry, seeds.get(entry.seat), deck)
+        deck = _one_shuffle(ctx, entry, seeds.get(entry.seat), deck, record.host)
     return deck
 
 
-def _one_shuffle(ctx: Context, entry: ShuffleEntry, seed: bytes | None, before: Deck) -> Deck:
+def _one_shuffle(ctx: Context, entry: ShuffleEntry, seed: bytes | None, before: Deck,
+                 host: int) -> Deck:
     if seed is not None:
         after = gen_shuffle(before, aggregate_key(ctx.keys), seed).deck
         if deck_digest(after) != entry.digest:
@@ -152,8 +155,9 @@ def _one_shuffle(ctx: Context, entry: ShuffleEntry, seed: bytes | None, before: 
         return after
     if entry.turn is None:
         raise _Failed("shuffle", entry.seat, "withheld its shuffle seed")
-    if entry.turn.seat != entry.seat or deck_digest(entry.turn.deck) != entry.digest:
-        raise _Failed("shuffle", entry.seat, "the stored turn is not the deck it signed")
+    if ShuffleEntry.of(entry.turn) != replace(entry, turn=None):  # not the turn it signed
+        raise _Failed("shuffle", host, f"the turn kept for {seat_name(entry.seat)}'s lost seed "
+                      "is not the one it signed")
     try:
         return check_shuffle(ctx, entry.turn, before)
     except BlindFault as fault:

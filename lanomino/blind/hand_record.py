@@ -11,7 +11,7 @@ transcript's, as today's; this record is the locked deck's part of a hand.
 
     {"format": "lanomino.blind-hand/1", "algorithm": "lanomino-blind-ristretto255/1",
      "table": hex, "hand": 1, "attempt": 1, "tiles": 28, "host": 0, "holders": [0, 1, 2],
-     "keys": [hex, ...], "shuffles": [{"seat": 0, "deck": hex}, ...],
+     "keys": [hex, ...], "shuffles": [{"seat": 0, "deck": hex, "argument": hex}, ...],
      "opening": [{"seat": 1, "not_me": "6-6"}, ...],
      "moves": [{"seat": 0, "play": "6-6", "end": "left", "pos": 3},
                {"seat": 1, "draw": true, "pos": 15}, {"seat": 2, "pass": true}, ...],
@@ -28,13 +28,16 @@ seat out of time at a table whose header declares a move clock).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from lanomino.blind.deck import deck_digest
 from lanomino.blind.group import BlindError
 from lanomino.blind.hashing import ALGORITHM
 from lanomino.blind.rounds import KeyAnnouncement, Reveal, ShuffleTurn
+from lanomino.blind.shuffle_proof import ShuffleArgument
 from lanomino.engine import DRAW, PASS, Action, Draw, End, Pass, Play, Tile, parse_tile
 from lanomino.engine.errors import TileError
 
@@ -43,11 +46,25 @@ FORMAT = "lanomino.blind-hand/1"
 
 @dataclass(frozen=True, slots=True)
 class ShuffleEntry:
-    """A shuffler's signed output digest; its whole turn too when its seed was lost."""
+    """What a shuffler signed for its turn: its output deck's digest and its argument's; its
+    whole turn too when its seed was lost (the argument is then checked instead)."""
 
     seat: int
     digest: bytes
+    argument: bytes  # ``argument_digest`` of the turn's argument
     turn: ShuffleTurn | None = None
+
+    @classmethod
+    def of(cls, turn: ShuffleTurn, keep: bool = False) -> ShuffleEntry:
+        """The entry of a checked turn (with the turn itself when ``keep``: a lost seed)."""
+        return cls(turn.seat, deck_digest(turn.deck), argument_digest(turn.argument),
+                   turn if keep else None)
+
+
+def argument_digest(argument: ShuffleArgument) -> bytes:
+    """SHA-256 of a shuffle argument's bytes: what its shuffler signs with its output's digest,
+    so that a turn kept for a lost seed is the one its shuffler sent."""
+    return hashlib.sha256(b"lanomino.blind.argument/1" + argument.to_bytes()).digest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,14 +206,15 @@ def _not_me(entry: object) -> NotMe:
 
 
 def _shuffle(entry: object, tiles: int) -> ShuffleEntry:
-    entry = _fields(entry, "a shuffle", {"seat", "deck"}, frozenset({"turn"}))
+    entry = _fields(entry, "a shuffle", {"seat", "deck", "argument"}, frozenset({"turn"}))
     seat = _int(entry.get("seat"), "a shuffle's seat", high=255)
     digest = _hex(entry.get("deck"), "a shuffle's deck digest")
-    if len(digest) != 32:
-        raise BlindError("a deck digest is 32 bytes")
-    turn = (None if entry.get("turn") is None
+    argument = _hex(entry.get("argument"), "a shuffle's argument digest")
+    if len(digest) != 32 or len(argument) != 32:
+        raise BlindError("a deck's or an argument's digest is 32 bytes")
+    turn = (None if "turn" not in entry
             else ShuffleTurn.from_bytes(_hex(entry["turn"], "a shuffle's turn"), tiles))
-    return ShuffleEntry(seat, digest, turn)
+    return ShuffleEntry(seat, digest, argument, turn)
 
 
 def parse_blind_hand(obj: Mapping[str, object]) -> BlindHand:
@@ -256,7 +274,8 @@ def format_blind_hand(record: BlindHand) -> dict[str, object]:
         return out
 
     def shuffle(e: ShuffleEntry) -> dict[str, object]:
-        out: dict[str, object] = {"seat": e.seat, "deck": e.digest.hex()}
+        out: dict[str, object] = {"seat": e.seat, "deck": e.digest.hex(),
+                                  "argument": e.argument.hex()}
         if e.turn is not None:
             out["turn"] = e.turn.to_bytes().hex()
         return out

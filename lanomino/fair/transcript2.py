@@ -39,6 +39,7 @@ from lanomino.blind.group import BlindError
 from lanomino.blind.hand_record import (
     BlindHand,
     Resignation,
+    ShuffleEntry,
     format_blind_hand,
     parse_blind_hand,
 )
@@ -78,11 +79,13 @@ def key_statement(header: str, hand: int, attempt: int, key: KeyAnnouncement) ->
             "seat": key.seat, "key": key.to_bytes().hex()}
 
 
-def shuffle_statement(header: str, hand: int, attempt: int, seat: int,
-                      deck: bytes) -> dict[str, Any]:
-    """What a shuffler signs with its turn: the digest of the deck it sends (``deck_digest``)."""
+def shuffle_statement(header: str, hand: int, attempt: int, entry: ShuffleEntry
+                      ) -> dict[str, Any]:
+    """What a shuffler signs with its turn: the digests of the deck it sends (``deck_digest``)
+    and of its argument (``argument_digest``; ``ShuffleEntry.of(turn)`` gives both)."""
     return {"type": "lanomino.blind-shuffle/1", "header": header, "hand": hand,
-            "attempt": attempt, "seat": seat, "deck": deck.hex()}
+            "attempt": attempt, "seat": entry.seat, "deck": entry.digest.hex(),
+            "argument": entry.argument.hex()}
 
 
 def not_me_statement(header: str, hand: int, attempt: int, seat: int,
@@ -129,7 +132,7 @@ def statements(header: str, record: BlindHand) -> dict[str, list[dict[str, Any]]
     assert isinstance(moves, list)
     return {
         "key": [key_statement(h, n, a, k) for k in record.keys],
-        "shuffle": [shuffle_statement(h, n, a, e.seat, e.digest) for e in record.shuffles],
+        "shuffle": [shuffle_statement(h, n, a, e) for e in record.shuffles],
         "not_me": [not_me_statement(h, n, a, c.seat, c.tile) for c in record.opening],
         "move": [blind_move_statement(h, n, i, m) for i, m in enumerate(moves)],
         "resign": [resign_statement(h, n, r) for r in record.resignations],
@@ -249,7 +252,7 @@ def parse_transcript2(doc: Any) -> tuple[Transcript, tuple[SignedHand, ...]]:
                       head.end, head.clock_declared, head.move_clock, head.evidence)
     players = len(head.players)
     hands = tuple(_parse_hand(h, f"hands[{i}]", i + 1, players)
-                  for i, h in enumerate(_list(doc["hands"], "hands")))
+                  for i, h in enumerate(_list(doc.get("hands"), "hands")))
     return head, hands
 
 

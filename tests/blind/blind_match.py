@@ -59,18 +59,30 @@ def play_match(n: int, hands: int = 3, seed: int = 1, resign: Resignation | None
                move_clock: int | None = None) -> dict[str, Any]:
     """A locked match of up to ``hands`` hands (fewer if it ends), ``resign`` in its last hand,
     as the transcript/2 the writer makes."""
-    ids = identities(n)
-    head = header(n, move_clock)
-    h = head.digest()
     state: GameState = new_game(Rules.classic(), n)
-    signed: list[SignedHand] = []
+    records: list[BlindHand] = []
     for number in range(1, hands + 1):
         if state.phase is Phase.OVER:
             break
         last = number == hands
         record, before = play_hand(n, rng_seed=seed * 10 + number, tag=f"m{seed}", hand=number,
                                    before=state, resign=resign if last else None)
-        verdict, state = judge_blind_hand(record, before, clock=move_clock is not None)
+        records.append(record)
+        state = judge_blind_hand(record, before, clock=move_clock is not None)[1]
+    return write_match(n, records, move_clock)
+
+
+def write_match(n: int, records: list[BlindHand], move_clock: int | None = None
+                ) -> dict[str, Any]:
+    """The transcript/2 of a match of these hands, each signed by its signers, the host seat 0
+    (each record must check out: the match score after it is the engine's)."""
+    ids = identities(n)
+    head = header(n, move_clock)
+    h = head.digest()
+    state: GameState = new_game(Rules.classic(), n)
+    signed: list[SignedHand] = []
+    for record in records:
+        verdict, state = judge_blind_hand(record, state, clock=move_clock is not None)
         assert verdict.ok, verdict.describe()
         signed.append(sign_hand(h, record, tuple(state.scores), ids))
     over = state.phase is Phase.OVER

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from publickit import false_claim
 
 from lanomino.blind.deal_round import LockedDeal, Step
-from lanomino.blind.deck import Deck, deck_digest
+from lanomino.blind.deck import Deck
 from lanomino.blind.gate import DealLayout, Refusal
 from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, Resignation, ShuffleEntry
 from lanomino.blind.hashing import Context
@@ -172,7 +172,7 @@ def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = No
     record = BlindHand(
         TABLE, hand, 1, TILES, 0, dealt.ctx.holders,
         tuple(h.announce() for h in dealt.holders),
-        tuple(ShuffleEntry(t.seat, deck_digest(t.deck)) for t in dealt.round.turns),
+        tuple(ShuffleEntry.of(t) for t in dealt.round.turns),
         tuple(opening), tuple(moves), tuple(h.reveal() for h in dealt.holders), points,
         tuple(resigned))
     return record, before
@@ -253,6 +253,6 @@ def locked_hand(n: int, seed: int, lie: bool = False, rules: Rules | None = None
     record = BlindHand(
         TABLE, 1, 1, TILES, 0, dealt.ctx.holders,
         tuple(h.announce() for h in dealt.holders),
-        tuple(ShuffleEntry(t.seat, deck_digest(t.deck)) for t in dealt.round.turns),
+        tuple(ShuffleEntry.of(t) for t in dealt.round.turns),
         tuple(NotMe(s, t) for s, t in lead.claims), tuple(moves), reveals, points)
     return record, before, settled, lie_at

@@ -16,6 +16,7 @@ from lanomino.blind.hand_record import (
     BlindMove,
     NotMe,
     Resignation,
+    ShuffleEntry,
     format_blind_hand,
     parse_blind_hand,
 )
@@ -99,10 +100,13 @@ def test_a_lost_seed_is_made_good_by_the_stored_argument_and_a_bad_one_is_named(
     assert parse_blind_hand(json.loads(json.dumps(format_blind_hand(lost)))) == lost
     turn = dealt.round.turns[2]
     forged = replace(turn, argument=replace(turn.argument, s1=turn.argument.s1 + 1))
-    entries[2] = replace(entries[2], turn=forged)
+    entries[2] = ShuffleEntry.of(forged, keep=True)  # the shuffler signed a bad argument
     bad = replace(lost, shuffles=tuple(entries))
     check, culprit, reason = verdict_of(bad, before)
     assert (check, culprit) == ("shuffle", 2) and "argument does not hold" in reason
+    entries[2] = replace(lost.shuffles[2], turn=forged)  # the host kept another argument
+    check, culprit, reason = verdict_of(replace(lost, shuffles=tuple(entries)), before)
+    assert (check, culprit) == ("shuffle", lost.host) and "not the one it signed" in reason
 
 
 def test_a_false_not_me_names_its_signer(three) -> None:  # type: ignore[no-untyped-def]

@@ -12,9 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from blind_match import header, host_signs_again, identities, play_match, seat_signs_again
+from blind_match import (
+    header,
+    host_signs_again,
+    identities,
+    play_match,
+    seat_signs_again,
+    write_match,
+)
+from blindkit import play_hand, run_deal
 
-from lanomino.blind.hand_record import Resignation
+from lanomino.blind.hand_record import Resignation, ShuffleEntry, argument_digest
 from lanomino.cli import main
 from lanomino.fair.transcript2 import parse_transcript2, write_transcript2
 from lanomino.fair.verify import verify_transcript
@@ -93,6 +101,32 @@ def test_a_resignation_the_host_signed_for_a_seat_that_left_is_listed_and_may_be
     assert report.ok and "DISPUTED by seat 3" in report.lines()[0]
     disputed["hands"][0]["disputes"][0]["signature"] = ids[1].sign_statement(statement).hex()
     assert failure(disputed)[:3] == ("dispute", 1, "whoever changed the file")
+
+
+def test_a_lost_seed_is_made_good_by_the_stored_argument_and_a_forged_one_names_its_shuffler(
+) -> None:
+    """A holder's shuffle seed was lost: its reveal carries its key alone, and the record keeps
+    its whole turn, argument and all (6.7 kB): verify checks the argument instead."""
+    record, _ = play_hand(3, rng_seed=5)
+    turn = run_deal(3).round.turns[2]  # the same seeds: the record's own turns
+    lost = replace(record, reveals=(*record.reveals[:2], replace(record.reveals[2], seed=None)),
+                   shuffles=(*record.shuffles[:2], ShuffleEntry.of(turn, keep=True)))
+    doc = write_match(3, [lost])
+    assert "turn" in doc["hands"][0]["record"]["shuffles"][2]
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    forged = replace(turn, argument=replace(turn.argument, s2=turn.argument.s2 + 1))
+    bad = replace(lost, shuffles=(*lost.shuffles[:2], ShuffleEntry.of(forged, keep=True)))
+    with pytest.raises(AssertionError, match="argument does not hold"):
+        write_match(3, [bad])  # (the kit checks each hand before it writes it)
+    kept = doc["hands"][0]["record"]["shuffles"][2]
+    kept["turn"] = forged.to_bytes().hex()  # the host keeps another argument than seat 3's
+    check, _, blame, message = failure(host_signs_again(doc, identities(3)[0]))
+    assert (check, blame) == ("shuffle", "the host (seat 1)"), message
+    assert "not the one it signed" in message
+    kept["argument"] = argument_digest(forged.argument).hex()  # seat 3 signed a bad argument
+    check, _, blame, message = failure(seat_signs_again(doc, 1, identities(3)))
+    assert (check, blame) == ("shuffle", "seat 3") and "argument does not hold" in message
 
 
 def test_the_host_signing_a_seat_s_resignation_as_its_own_is_named() -> None:

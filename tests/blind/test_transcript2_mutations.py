@@ -173,6 +173,7 @@ JSON = st.recursive(
 @given(JSON)
 def test_random_json_never_crashes_verify(value: Any) -> None:
     for doc in (value, {"format": "lanomino.transcript/2", "hands": value},
+                {k: v for k, v in json.loads(_sources()[1]).items() if k != "hands"},
                 {**json.loads(_sources()[1]), "hands": [value]}):
         try:
             verify_transcript(doc)
@@ -189,6 +190,24 @@ def test_random_values_anywhere_in_a_transcript2_never_crash_verify(data: st.Dat
         _get(doc, path[:-1])[path[-1]] = data.draw(JSON)
     try:
         verify_transcript(copy.deepcopy(doc))
+    except TranscriptError:
+        pass
+
+
+@settings(SLOW, max_examples=150)
+@given(st.data())
+def test_random_values_in_a_record_the_host_signs_again_never_crash_verify(
+        data: st.DataObject) -> None:
+    """Past the host's signature: the record's own checks meet values nobody made honestly."""
+    doc = json.loads(data.draw(st.sampled_from(_sources())))
+    hand = data.draw(st.integers(0, len(doc["hands"]) - 1))
+    record = doc["hands"][hand]["record"]
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(_paths(record)))
+        value = data.draw(st.one_of(JSON, st.just(_mutated(data, _get(record, path)))))
+        _get(record, path[:-1])[path[-1]] = value
+    try:
+        verify_transcript(host_signs_again(doc, identities(len(doc["players"]))[0]))
     except TranscriptError:
         pass
 
