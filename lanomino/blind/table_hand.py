@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lanomino.blind.deal_round import LockedDeal, Step
-from lanomino.blind.deck import Deck, aggregate_key, deck_digest, open_deck
+from lanomino.blind.deck import Deck, aggregate_key, open_deck
 from lanomino.blind.draw_round import DrawRound
 from lanomino.blind.gate import DealLayout, Refusal
 from lanomino.blind.group import BlindError
@@ -329,7 +329,7 @@ class TableHand:
         opening = () if self.lead is None else tuple(NotMe(s, t) for s, t in self.lead.claims)
         return BlindHand(table, ctx.hand, ctx.attempt, ctx.tiles, self.host, ctx.holders,
                          tuple(deal.keys[s] for s in ctx.holders),
-                         tuple(ShuffleEntry(t.seat, deck_digest(t.deck)) for t in deal.turns),
+                         tuple(ShuffleEntry.of(t) for t in deal.turns),
                          opening, tuple(self.moves), tuple(self.reveals[s] for s in ctx.holders),
                          points)
 
