@@ -15,6 +15,7 @@ the hand, the scores; a re-shuffled hand (after a migration) has checks of its o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from lanomino.engine import (
@@ -55,7 +56,8 @@ from lanomino.fair.statements import (
     header_statement,
     log_statement,
 )
-from lanomino.fair.transcript_model import HandLog, Transcript
+from lanomino.fair.transcript import parse_hand
+from lanomino.fair.transcript_model import HandLog, Transcript, TranscriptError
 
 
 def _seat_name(seat: int) -> str:
@@ -126,6 +128,28 @@ class Checker:
         self.check_end(state)
         self.state = state
 
+    def refutes(self, proof: evidence.Proof) -> bool:
+        """A ``log`` proof holds (fair/evidence.py): its entry, checked as hand ``proof.hand``
+        after this file's hands before it, fails with the blame on ``proof.host``."""
+        t = self.t
+        if proof.hand > len(t.hands) + 1:
+            return False
+        try:
+            hand = parse_hand(proof.raw["entry"], proof.hand - 1, len(t.players))
+        except TranscriptError:
+            return False
+        inner = Checker(replace(t, hands=(*t.hands[:proof.hand - 1], hand), evidence=()),
+                        self.algorithm)
+        try:
+            state = inner.start()
+            for h in inner.t.hands:
+                inner.hand_no = h.hand
+                inner.check_hand(state, h)
+        except Failed as failed:
+            f = failed.failure
+            return f.hand == proof.hand and f.seat == proof.host and "host" in f.blame
+        return False
+
     def start(self) -> GameState:
         """The header's checks; the engine state before the first hand."""
         t = self.t
@@ -141,7 +165,7 @@ class Checker:
                                 "the file was changed after the players signed it")
         no_clock = t.clock_declared and t.move_clock is None
         self.caught, problem = evidence.check(t.evidence, t.header_digest, list(t.keys), no_clock,
-                                              self.ring)
+                                              self.ring, self.refutes)
         if problem is not None:  # (an accusation nobody signs: no seat is named)
             raise self.fail("evidence", EDITED, problem)
         try:

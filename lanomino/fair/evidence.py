@@ -10,6 +10,12 @@ words, so that anyone can check it offline and nobody needs to sign it again:
 - ``{"kind": "move", "host": seat, "hand", "index", "move": MOVE, "signature"}``: a move the host
   signed for a seat (``lanomino.move/1``) at a table whose header declares no move clock, where
   only a seat moves itself. (A resignation is no proof: a seat that left cannot sign its own.)
+- ``{"kind": "log", "host": seat, "hand", "entry": ENTRY}``: the host's signed log of a hand (the
+  transcript entry as it sent it) that the rules refute after the hands before it in this file
+  (a deal off the committed shuffle, a drawn tile off the boneyard's front, a wrong secret, a
+  false score): the seats caught it, voted the host out, and the new host dealt that hand again.
+  It holds when checking the entry as that hand, after the file's hands before it, fails with the
+  blame on that host (``refutes``, given by the checker).
 
 ``check`` returns the words naming each host a proof convicts, or the problem with a proof that
 does not hold (no seat is named for it: nobody signed the accusation).
@@ -30,7 +36,8 @@ from lanomino.fair.transcript_model import TranscriptError
 __all__ = ["MAX_PROOFS", "Proof", "check", "parse_evidence"]
 
 MAX_PROOFS = 16
-KINDS = ("fork", "move")
+KINDS = ("fork", "move", "log")
+_FIELDS = {"fork": {"heads", "index"}, "move": {"move", "signature", "index"}, "log": {"entry"}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,11 +59,10 @@ def parse_evidence(value: Any, players: int) -> tuple[Proof, ...]:
         kind = p.get("kind") if isinstance(p, dict) else None
         if kind not in KINDS:
             raise TranscriptError(f"{where}.kind: one of {', '.join(KINDS)}")
-        fields = {"kind", "host", "hand", "index"} | ({"heads"} if kind == "fork"
-                                                      else {"move", "signature"})
+        fields = {"kind", "host", "hand"} | _FIELDS[kind]
         if set(p) != fields:
             raise TranscriptError(f"{where}: expected the fields {', '.join(sorted(fields))}")
-        numbers = [p["host"], p["hand"], p["index"]]
+        numbers = [p["host"], p["hand"], p.get("index", 0)]
         if any(type(n) is not int or n < 0 for n in numbers) or p["host"] >= players:
             raise TranscriptError(f"{where}: host, hand and index are whole numbers (a seat, a "
                                   "hand, a move)")
@@ -64,17 +70,24 @@ def parse_evidence(value: Any, players: int) -> tuple[Proof, ...]:
             raise TranscriptError(f"{where}.heads: two [head, signature] pairs, in hex")
         if kind == "move" and (not isinstance(p["move"], dict) or not _hex(p["signature"], 64)):
             raise TranscriptError(f"{where}: a move object and its signature, in hex")
-        out.append(Proof(kind, p["host"], p["hand"], p["index"], p))
+        if kind == "log" and (not isinstance(p["entry"], dict) or p["hand"] < 1):
+            raise TranscriptError(f"{where}: a hand (from 1) and its log entry, an object")
+        out.append(Proof(kind, p["host"], p["hand"], p.get("index", 0), p))
     return tuple(out)
 
 
 def check(proofs: tuple[Proof, ...], header: str, keys: list[bytes], no_clock: bool,
-          ring: KeyRing) -> tuple[list[str], str | None]:
-    """The words naming the host each proof convicts, and the first proof that does not hold."""
+          ring: KeyRing, refutes: Callable[[Proof], bool] = lambda p: False,
+          ) -> tuple[list[str], str | None]:
+    """The words naming the host each proof convicts, and the first proof that does not hold
+    (``refutes``: whether a ``log`` proof's entry, checked as its hand, fails on that host)."""
     found: list[str] = []
     for n, p in enumerate(proofs):
-        claim, holds = _KIND[p.kind](p, header, keys[p.host], no_clock, ring)
-        where = f"(hand {p.hand}, move {p.index + 1})"
+        if p.kind == "log":
+            claim, holds = "signed a log of a hand that the rules refute", refutes(p)
+        else:
+            claim, holds = _KIND[p.kind](p, header, keys[p.host], no_clock, ring)
+        where = f"(hand {p.hand})" if p.kind == "log" else f"(hand {p.hand}, move {p.index + 1})"
         if not holds:
             return found, (f"proof {n + 1}, that the host ({seat_name(p.host)}) {claim} {where}, "
                            "does not hold")

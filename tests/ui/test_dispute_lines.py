@@ -47,3 +47,10 @@ def test_a_dispute_is_said_once_in_plain_words_on_the_full_screen_and_in_the_lin
     lan._on_event(MoveDisputed(2, 20, 1, True))
     assert lan_news(ui.lan, heard)[0] == ("Bo disputes move 21 of hand 2: the host resigned for "
                                           "them while they were at the table.")
+
+
+def test_the_disputer_reads_its_own_dispute_as_you() -> None:
+    ui, lan = table()  # this terminal sits at seat 3 (Cy)
+    lan._on_event(MoveDisputed(1, 4, 2, False))
+    assert ui.message == ("You dispute move 5 of hand 1: the host played it for you while you "
+                          "were at the table.")

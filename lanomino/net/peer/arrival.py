@@ -47,6 +47,7 @@ class Arrival:
         self.p = peer
         self.heads: dict[int, list[bytes]] = {}  # per hand, the log's head after each move
         self.signed: dict[int, dict[int, bytes]] = {}  # per hand, index -> the host's head sig
+        self.fork: Fork | None = None  # the proof of the fork the last update showed, if any
 
     def forget(self, hand: int | None = None) -> None:
         """The hand's moves were replaced (a deal, a snapshot): its heads are computed afresh."""
@@ -141,7 +142,7 @@ class Arrival:
         mine = chain[-1] if chain else genesis(p.digest, body.hand)
         if body.seen == mine:
             return None
-        fork = None if body.seen_host is None else self.heads_seen(
+        fork = self.fork = None if body.seen_host is None else self.heads_seen(
             body.hand, body.index - 1, body.seen, body.seen_host)
         return "fork", (f"the host showed {who} another log than this seat's before move "
                         f"{body.index + 1}" + (" (two heads it signed: a fork)" if fork else ""))
@@ -163,6 +164,9 @@ class Arrival:
             "away": body.away, "seen": None if body.seen is None else body.seen.hex(),
             "seen_host": None if body.seen_host is None else body.seen_host.hex(),
             "seen_signature": None if body.seen_signature is None else body.seen_signature.hex()}
+        if check == "fork" and self.fork is not None:  # offline proof (fair/evidence.py)
+            evidence["proof"] = {"kind": "fork", "host": p.host_seat, **self.fork.to_json()}
+        self.fork = None
         p.caught.append(HostCaught(check, detail, evidence, p.now))
         p._events.append(p.caught[-1])
 

@@ -327,7 +327,7 @@ class PeerDealing:
                                     transcript.move_clock)
         self.p.digest, self.p.keys = transcript.header_digest, list(transcript.keys)
         self.p.table = transcript.table
-        doc["hands"] = [self.p.disputes.entry(e) for e in doc["hands"]]  # (what it holds too)
+        doc = self.p.proofs.merged(self.p.disputes.entries(doc))  # with what it holds too
         self.p.doc = doc
         report = self.p.verifier.check(doc)
         ok = report.ok

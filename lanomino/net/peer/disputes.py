@@ -142,6 +142,10 @@ class PeerDisputes:
                 finished = isinstance(end, dict) and end.get("finished") is True
                 p._events.append(TranscriptUpdated(p.table.hex(), doc, finished))
 
+    def entries(self, doc: JsonObject) -> JsonObject:
+        """A host's copy of the match with every dispute this seat holds in its hands."""
+        return {**doc, "hands": [self.entry(e) for e in doc["hands"]]}
+
     def entry(self, entry: JsonObject) -> JsonObject:
         """A hand's entry from the host with every dispute this seat holds of that hand."""
         hand = entry.get("hand")

@@ -107,6 +107,7 @@ class PeerElections:
         had crashed. With an election the next member hosts (the cheat's seat resigns at the
         resume, as a lost host's does); without one (a two-person table, a watcher) the host has
         left under the rules."""
+        self.p.proofs.keep(self.p.caught[self.p.voted_out:])  # into its transcript (proofs.py)
         self.p.voted_out = len(self.p.caught)
         if self.can_elect():
             self.elect(now)
