@@ -13,6 +13,8 @@ sent the dispute back. A seat may dispute a move once; a hand holds at most
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from lanomino.engine.errors import seat_name
 from lanomino.fair.dispute_check import MAX_DISPUTES, dispute_problem, with_disputes
 from lanomino.fair.transcript_model import Dispute
@@ -44,6 +46,14 @@ class Disputes:
         if problem is not None:
             raise RoundError("bad_dispute", problem)
         self.keep(d, Dispute(seat.seat, body.index, body.signature), seat)
+
+    def adopt(self, d: HandDeal, held: Iterable[Dispute]) -> None:
+        """A new host rebuilt the hand in play: the disputes its seat held of it that fit the
+        rebuilt log are the hand's."""
+        t = self.t
+        d.disputes = sorted((x for x in held if dispute_problem(
+            t.ring, t.digest, d.hand, x.index, x.seat, x.signature, d.moves, d.signatures,
+            [d.keys[x.seat]]) is None), key=lambda x: x.index)[:MAX_DISPUTES]
 
     def keep(self, d: HandDeal, dispute: Dispute, by: Seat) -> None:
         """Keep a checked dispute with its hand and pass it on to everyone."""

@@ -327,6 +327,8 @@ class Takeover:
         d.migrated = Migration(self.t.host_seat, self.t.term, len(d.moves))
         d.away, key = d.signed_by(self.lost_host), self.keys_before[self.lost_host]
         d.refused = kept_blames(self.reports.values(), hand, self.t.digest, key, self.t.ring)
+        assert self.carried is not None  # the disputes its seat held that fit the rebuilt log
+        self.play.disputes.adopt(d, self.carried.disputes.held.get(hand, {}).values())
 
     def dealer(self, hand: int) -> int:
         """The host that dealt ``hand`` (signed its commitment sets): the lost host, unless the
