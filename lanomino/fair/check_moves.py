@@ -78,6 +78,10 @@ def _check_disputes(c: Checker, hand: HandLog) -> None:
         if not c.signed(d.seat, d.signature, statement):
             raise c.fail("dispute", EDITED, f"the dispute of move {d.index + 1} is not "
                          f"signed by {who}: the file was changed after it was signed")
+        if move.seat == d.seat and d.index not in made_for:  # (every move passed its check)
+            raise c.fail("dispute", Blamed.player(d.seat),
+                         f"{who} disputes move {d.index + 1}, which {who} signed itself: its "
+                         "own signature on the move refutes the dispute")
         if d.index not in made_for or move.seat != d.seat:
             raise c.fail("dispute", Blamed.player(d.seat),
                          f"{who} disputes move {d.index + 1}, which is not a move the host "

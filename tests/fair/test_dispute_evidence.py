@@ -95,3 +95,4 @@ def test_verify_lists_a_disputed_move_and_does_not_call_the_transcript_simply_fa
     out = capsys.readouterr().out.splitlines()
     assert any("DISPUTED by seat 3, who says it was there in time" in line for line in out)
     assert "disputed by their seat" in out[-1]
+

@@ -644,6 +644,8 @@ def test_a_dispute_must_be_its_seats_and_of_a_move_the_host_made_for_it() -> Non
     _dispute(own, j, seat)
     failure = verify_transcript(own).failure
     assert failure is not None and (failure.check, failure.blame) == ("dispute", f"seat {seat + 1}")
+    assert failure.message.endswith(f"which seat {seat + 1} signed itself: its own signature on "
+                                    "the move refutes the dispute")
     for bad in ([{"seat": seat, "index": 10_000, "signature": "00" * 64}],
                 [{"seat": seat, "index": i}], {"seat": seat}):
         malformed = clone(doc)
