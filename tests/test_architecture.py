@@ -36,7 +36,8 @@ class Layer:
 
 # what both sessions (net/host/, net/peer/) build on
 NET_PLUMBING = ("lanomino.net.chunks", "lanomino.net.codec", "lanomino.net.election",
-                "lanomino.net.errors", "lanomino.net.session_base")
+                "lanomino.net.errors", "lanomino.net.session_base",
+                "lanomino.net.blind_transcript")
 
 # where SIGTERM, SIGHUP and SIGINT are wired for every process (standard library only): the client
 # and the line mode use it without the rest of the runtime
@@ -91,7 +92,8 @@ LAYERS: tuple[Layer, ...] = (
         may_import=("lanomino.engine", "lanomino.net.codec", "lanomino.net.errors",
                     "lanomino.net.chunks", "lanomino.fair.transcript_model",
                     "lanomino.fair.attempt", "lanomino.fair.header",
-                    "lanomino.fair.reshuffle", "lanomino.blind"),  # the locked deck's values
+                    "lanomino.fair.reshuffle", "lanomino.blind",  # the locked deck's values
+                    "lanomino.fair.transcript2"),  # (and what its transcript signs)
         never=("time", "asyncio", "socket", "random", *IO_LIBS),
         third_party=(),
     ),

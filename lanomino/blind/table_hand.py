@@ -26,7 +26,7 @@ from lanomino.blind.group import BlindError
 from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, ShuffleEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.holder import Holder
-from lanomino.blind.lead_rounds import LeadRounds, needs_rounds
+from lanomino.blind.lead_rounds import LeadRounds, needs_rounds, questions
 from lanomino.blind.rounds import (
     BlindFault,
     KeyAnnouncement,
@@ -41,6 +41,7 @@ from lanomino.blind.settle import Settlement, settle
 from lanomino.engine import (
     Action,
     Draw,
+    End,
     Event,
     GameState,
     HandStarted,
@@ -74,6 +75,11 @@ class TableHand:
     view: PublicHand | None = None
     moves: list[BlindMove] = field(default_factory=list)
     proofs: dict[int, Share] = field(default_factory=dict)  # move index -> the opener's share
+    plays: dict[int, Play] = field(default_factory=dict)  # move index -> the play its share shows
+    # the signature of every statement the hand's record keeps (fair/transcript2.py), by
+    # (kind, seat) for a key, shuffle or reveal, (kind, (seat, tile)) for a "not me", and
+    # ("move", index) for a move
+    signatures: dict[tuple[str, object], bytes] = field(default_factory=dict)
     owner: dict[int, int] = field(default_factory=dict)  # position -> seat holding it now
     drawn: dict[int, tuple[Share, ...]] = field(default_factory=dict)  # position -> its shares
     draw: DrawRound | None = None
@@ -203,14 +209,17 @@ class TableHand:
         if lead.question() != tile:
             self._timed(now)  # the next question
 
-    def on_lead(self, seat: int, share: Share) -> Tile:
-        """The seat that holds the asked tile shows it (its opener's share of its position)."""
+    def on_lead(self, seat: int, share: Share, play: Play | None = None) -> Tile:
+        """The seat that holds the asked tile shows it (its opener's share of its position;
+        ``play``: the lead it signed, which must be that tile's)."""
         tile = self.question()
         if self.lead is None or tile is None:
             raise BlindError("no question is asked")
+        if play is not None and play != Play(tile, End.LEFT):
+            raise BlindFault(self.layout.openers[seat], f"led {play.tile}, but {tile} is asked")
         self._check_proof(seat, share.position, tile, share)
         self.lead.lead(seat, tile)
-        self.proofs[0] = share
+        self.proofs[0], self.plays[0] = share, Play(tile, End.LEFT)  # (a lead's end)
         return tile
 
     def begin(self, opener: int, must_lead: Tile | None) -> HandStarted:
@@ -225,12 +234,12 @@ class TableHand:
         check_play(self.ctx, self.deal.deck, seat, position, tile.index, share, public,
                    self.owner.get(position), self.layout.openers[seat])
 
-    def on_proof(self, index: int, share: Share) -> None:
-        """The opener's share for the play that will be move ``index`` (kept until it comes)."""
+    def on_proof(self, index: int, share: Share, play: Play) -> None:
+        """The opener's share for ``play``, which will be move ``index`` (kept until it comes)."""
         if index != len(self.moves) or index in self.proofs:
             raise BlindError(f"a play's share for move {index + 1} came at move "
                              f"{len(self.moves) + 1}")
-        self.proofs[index] = share
+        self.proofs[index], self.plays[index] = share, play
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """A move on the public view: a play must come with its checked share (``on_proof``,
@@ -244,8 +253,8 @@ class TableHand:
         if isinstance(action, Play):
             opener = self.layout.openers[seat]
             share = self.proofs.get(index)
-            if share is None:
-                raise BlindFault(opener, f"played {action.tile} without its share")
+            if share is None or self.plays.get(index) != action:
+                raise BlindFault(opener, f"played {action} without its signed share")
             self._check_proof(seat, share.position, action.tile, share)
             position = share.position
         events = view.apply(seat, action)  # (raises before anything changed)
@@ -326,7 +335,10 @@ class TableHand:
     def record(self, table: bytes, points: tuple[int, ...]) -> BlindHand:
         """The hand's record (``lanomino.blind-hand/1``) once it is settled."""
         ctx, deal = self.ctx, self.deal
-        opening = () if self.lead is None else tuple(NotMe(s, t) for s, t in self.lead.claims)
+        order = questions(self.before.rules)  # (one order at every seat: asked, then by seat)
+        claims = sorted(self.lead.claims if self.lead else (),
+                        key=lambda c: (order.index(c[1]), c[0]))
+        opening = tuple(NotMe(s, t) for s, t in claims)
         return BlindHand(table, ctx.hand, ctx.attempt, ctx.tiles, self.host, ctx.holders,
                          tuple(deal.keys[s] for s in ctx.holders),
                          tuple(ShuffleEntry.of(t) for t in deal.turns),

@@ -42,3 +42,11 @@ def test_a_headless_host_and_two_bot_holders_finish_a_locked_match(tmp_path: Pat
         assert result["verified"] and not result["problems"], result
     assert len({tuple(r["scores"]) for r in results}) == 1
     assert max(results[0]["scores"]) >= 40
+    # every seat stored the same lanomino.transcript/2, and lanomino verify accepts it
+    texts = [Path(r["transcript"]).read_text() for r in results]
+    docs = [json.loads(text) for text in texts]
+    assert all(doc == docs[0] for doc in docs)
+    assert docs[0]["format"] == "lanomino.transcript/2" and docs[0]["end"]["finished"]
+    verify = subprocess.run([sys.executable, "-m", "lanomino", "verify", results[0]["transcript"]],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert verify.returncode == 0, verify.stdout + verify.stderr

@@ -41,7 +41,7 @@ class Tampering(Table):
                 if body is not None:
                     session = slot.session
                     body = replace(body, signature=session.identity.sign_statement(
-                        b.blind_statement(session.digest, body)))
+                        b.signed_statement(session.digest, body)))
                     message = envelope(body, message["term"], message["seq"])
                     self.change = None  # once
         super().to_host(slot, message)
@@ -161,3 +161,24 @@ def test_a_host_that_asks_for_a_share_the_log_does_not_give_gets_none_and_is_nam
         assert caught.detail.startswith(f"refused the host: a share of position {where} for "
                                         f"seat {who + 1}: ")
         assert caught.detail.endswith(why)
+
+
+def test_a_host_that_signs_other_points_than_the_hand_gives_is_caught() -> None:
+    table = Table(Rules.preset("classic"), 2, blind=True)
+    victim = table.slots[0].session
+    receive = victim.receive
+    host = table.host.identity
+
+    def inflated(message: dict[str, Any], now: float) -> None:
+        if message["type"] == "blind_end":
+            body = parse_message(message).body
+            assert isinstance(body, b.BlindEnd)
+            points = (body.points[0] + 10, *body.points[1:])  # the host's side gets 10 more
+            message = envelope(replace(body, points=points, signature=host.sign_statement(
+                {"forged": list(points)})), message["term"], message["seq"])
+        receive(message, now)
+
+    victim.receive = inflated  # type: ignore[method-assign]
+    table.run(lambda: any(isinstance(e, HostCaught) for e in table.slots[0].events), max_time=60)
+    caught = next(e for e in table.slots[0].events if isinstance(e, HostCaught))
+    assert caught.check == "blind-points" and "the hand gives" in caught.detail

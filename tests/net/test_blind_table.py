@@ -3,8 +3,10 @@ memory through the real codec: every person a holder, the host on the public vie
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +17,17 @@ from sessionkit import Table  # noqa: E402
 from lanomino.blind.gate import DealLayout  # noqa: E402
 from lanomino.blind.hand_check import check_blind_hand, replay_moves  # noqa: E402
 from lanomino.engine import Rules, new_game  # noqa: E402
-from lanomino.net.session import HandVerified, HostCaught, MatchOver  # noqa: E402
+from lanomino.fair.verify import verify_transcript  # noqa: E402
+from lanomino.net.session import (  # noqa: E402
+    HandVerified,
+    HostCaught,
+    MatchOver,
+    TranscriptUpdated,
+)
+
+
+def last_transcript(events: list[Any]) -> dict[str, Any]:
+    return next(e.transcript for e in reversed(events) if isinstance(e, TranscriptUpdated))
 
 
 def _finish(table: Table) -> None:
@@ -40,6 +52,14 @@ def test_a_whole_match_at_a_locked_table_ends_verified_with_the_same_scores_ever
         assert not [e for e in slot.events if isinstance(e, HostCaught)]
     assert table.host.blind is not None
     assert len(table.host.blind.records) == host_over[0].hands
+    # every seat wrote the same transcript/2, and lanomino verify accepts it
+    docs = [last_transcript(events) for events in (table.host_events,
+                                                   *(s.events for s in table.slots))]
+    assert all(json.dumps(d, sort_keys=True) == json.dumps(docs[0], sort_keys=True) for d in docs)
+    assert docs[0]["format"] == "lanomino.transcript/2" and docs[0]["end"]["finished"]
+    assert len(docs[0]["hands"]) == host_over[0].hands
+    report = verify_transcript(docs[0])
+    assert report.ok, report.failure
 
 
 @pytest.mark.parametrize(("preset", "players", "bots"), [

@@ -55,9 +55,9 @@ def bodies() -> list[b.BlindBody]:
         b.BlindShares(1, 1, 0, shares, SIG),
         b.BlindNotMe(1, 1, 1, "6-6", SIG),
         b.BlindAsk(1, 1, 0, 4, 15, 1, SIG),
-        b.BlindEnd(1, 1, 0, (0, 12), SIG),
-        b.BlindDraw(1, 1, 1, 4, shares[0], SIG),
-        b.BlindPlay(1, 1, 0, 3, own, SIG),
+        b.BlindEnd(1, 1, 0, (0, 12), (0, 40), SIG, SIG),
+        b.BlindDraw(1, 1, 0, 4, shares[0], SIG),
+        b.BlindPlay(1, 1, 0, 3, "6-6", "up", own, SIG),
         b.BlindReveal(1, 1, 0, holders[0].reveal(), SIG),
     ]
 
@@ -103,6 +103,8 @@ def test_a_shuffle_fits_one_message_even_for_the_largest_set() -> None:
     ("blind_end", "points", [1, 2, 3, 4, 5], "'points'"),
     ("blind_draw", "index", -1, "'index'"),
     ("blind_play", "seat", 4, "'seat'"),
+    ("blind_play", "tile", "7-7", "no tile"),
+    ("blind_play", "end", "middle", "'end'"),
     ("blind_reveal", "reveal", "00" * 40, "33 or 65 bytes"),
     ("blind_reveal", "signature", "00" * 63, "'signature'"),
     ("blind_reveal", "hand", 0, "'hand'"),
@@ -131,16 +133,40 @@ def test_the_signature_covers_every_field_but_itself(bodies: list[b.BlindBody]) 
     identity = Identity.generate()
     header = "ab" * 32
     for body in bodies:
-        statement = b.blind_statement(header, body)
-        signature = identity.sign_statement(statement)
-        signed = replace(body, signature=signature)
-        assert b.blind_statement(header, signed) == statement  # (the signature is not in it)
-        changed = [replace(body, hand=2), replace(body, attempt=2), replace(body, seat=3)]
-        assert all(b.blind_statement(header, c) != statement for c in changed)
-        assert b.blind_statement("cd" * 32, body) != statement
+        for statement_of in (b.blind_statement, b.signed_statement):
+            statement = statement_of(header, body)
+            signature = identity.sign_statement(statement)
+            signed = replace(body, signature=signature)
+            assert statement_of(header, signed) == statement  # (the signature is not in it)
+            assert statement_of(header, replace(body, hand=2)) != statement
+            if b.names_its_sender(replace(body, seat=3)):  # (else refused before the statement)
+                assert statement_of(header, replace(body, seat=3)) != statement
+            assert statement_of("cd" * 32, body) != statement
+        attempt = replace(body, attempt=2)  # (a move is the hand's: its attempt is settled)
+        assert b.blind_statement(header, attempt) != b.blind_statement(header, body)
     share = next(x for x in bodies if isinstance(x, b.BlindDraw))
     assert (b.blind_statement(header, replace(share, index=5))
             != b.blind_statement(header, share))
     not_me = next(x for x in bodies if isinstance(x, b.BlindNotMe))
-    assert (b.blind_statement(header, replace(not_me, tile="5-5"))
-            != b.blind_statement(header, not_me))
+    assert (b.signed_statement(header, replace(not_me, tile="5-5"))
+            != b.signed_statement(header, not_me))
+    play = next(x for x in bodies if isinstance(x, b.BlindPlay))
+    for other in (replace(play, end="down"), replace(play, tile="5-5"), replace(play, index=4)):
+        assert b.signed_statement(header, other) != b.signed_statement(header, play)
+
+
+def test_a_value_passed_off_as_another_seats_is_refused(bodies: list[b.BlindBody]) -> None:
+    kinds = {"blind_key", "blind_shuffle", "blind_draw", "blind_reveal"}
+    for body in bodies:
+        assert b.names_its_sender(body)
+        assert b.names_its_sender(replace(body, seat=3)) is (body.TYPE not in kinds)
+
+
+def test_what_the_transcript_keeps_is_signed_as_its_statement(bodies: list[b.BlindBody]) -> None:
+    kinds = {body.TYPE: b.signed_statement("ab" * 32, body)["type"] for body in bodies}
+    assert kinds["blind_key"] == "lanomino.blind-key/1"
+    assert kinds["blind_shuffle"] == "lanomino.blind-shuffle/1"
+    assert kinds["blind_not_me"] == "lanomino.not-me/1"
+    assert kinds["blind_play"] == "lanomino.move/1"
+    assert kinds["blind_reveal"] == "lanomino.blind-reveal/1"
+    assert kinds["blind_deal"] == kinds["blind_ask"] == "lanomino.blind/1"

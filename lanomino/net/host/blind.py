@@ -33,6 +33,7 @@ from lanomino.blind.table_hand import TableHand
 from lanomino.engine import (
     Action,
     Draw,
+    End,
     Event,
     GameState,
     IllegalActionError,
@@ -42,15 +43,15 @@ from lanomino.engine import (
     observe,
     parse_tile,
 )
-from lanomino.engine import Phase as EnginePhase
 from lanomino.engine.errors import seat_name
 from lanomino.engine.tiles import TILES
 from lanomino.fair.commit_reveal import RoundError
+from lanomino.net.blind_transcript import keep
 from lanomino.net.fair_round import HandDeal
+from lanomino.net.host.blind_close import LockedClose
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
 from lanomino.net.host.table import Handler, Phase, Seat, Table, on, seat_view
-from lanomino.net.session_base import HandVerified, MatchOver, ProtocolProblem
 from lanomino.net.watchers import VIEWER
 from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
@@ -69,11 +70,16 @@ class BlindDealing:
         self.hand: TableHand | None = None
         self.number = 0  # the hand in play
         self.attempt = 0
-        self.records: list[BlindHand] = []  # every hand's record (blind/hand_record.py)
+        self.closing = LockedClose(table)  # each hand's end, and the match's
         self.asked: set[int] = set()  # the draws (move numbers) whose shares were asked
         self.revealed = False
         table.apply, table.observe = self._apply, self._observe
         table.after_move, table.ready = self._after_move, self._ready
+
+    @property
+    def records(self) -> list[BlindHand]:
+        """Every hand's record so far (``lanomino.blind-hand/1``)."""
+        return self.closing.records
 
     def handlers(self) -> list[tuple[str, Handler]]:
         """The session's dispatch entries for the holders' messages."""
@@ -88,7 +94,7 @@ class BlindDealing:
         """``body`` signed by its seat: the host's own key, or its bot's."""
         t = self.t
         identity = t.identity if body.seat == t.host_seat else t.local[body.seat].identity
-        return replace(body, signature=identity.sign_statement(b.blind_statement(t.digest, body)))
+        return replace(body, signature=identity.sign_statement(b.signed_statement(t.digest, body)))
 
     def _arrived(self, seat: Seat, body: b.BlindBody) -> TableHand:
         """The hand a holder's message belongs to, once its signature is its seat's."""
@@ -96,12 +102,15 @@ class BlindDealing:
         if hand is None or (body.hand, body.attempt) != (self.number, self.attempt):
             raise RoundError("stale", f"the locked deal is hand {self.number} attempt "
                              f"{self.attempt}")
-        if body.seat != seat.seat or t.header is None or not t.ring.verify_statement(
-                t.header.keys[seat.seat], body.signature, b.blind_statement(t.digest, body)):
+        if body.seat != seat.seat or not b.names_its_sender(body) or t.header is None or \
+                not t.ring.verify_statement(
+                t.header.keys[seat.seat], body.signature, b.signed_statement(t.digest, body)):
             raise RoundError("bad_signature", f"this {body.TYPE} is not signed by its seat")
+        keep(hand, body)
         return hand
 
     def _relay(self, body: b.BlindBody, sender: int | None) -> None:
+        keep(self.hand, body)  # (the host's own messages too)
         for s in self.t.humans():
             if s.seat != sender:
                 self.t.send(s, body)
@@ -163,8 +172,6 @@ class BlindDealing:
 
     def shuffle(self, seat: Seat, body: b.BlindShuffle, seq: int) -> None:
         hand = self._arrived(seat, body)
-        if body.turn.seat != seat.seat:
-            raise RoundError("bad_signature", "a shuffle turn names another seat")
         self._run(seat, body, lambda: hand.on_shuffle(body.turn, self.t.now))
 
     def shares(self, seat: Seat, body: b.BlindShares, seq: int) -> None:
@@ -213,7 +220,8 @@ class BlindDealing:
             for n in mine:
                 tile, said = hand.question(), hand.answer(n, t.now)
                 if isinstance(said, Share) and tile is not None:
-                    self._relay(self._signed(b.BlindPlay(self.number, self.attempt, n, 0, said,
+                    self._relay(self._signed(b.BlindPlay(self.number, self.attempt, n, 0,
+                                                         str(tile), "left", said,
                                                          NO_SIGNATURE)), None)
                     self._begin(n, tile)
                     return
@@ -227,12 +235,13 @@ class BlindDealing:
     def play(self, seat: Seat, body: b.BlindPlay, seq: int) -> None:
         """A play's share: the lead (the answer to the rounds), or the share of a coming move."""
         hand = self._arrived(seat, body)
+        play = Play(parse_tile(body.tile), End[body.end.upper()])
         if hand.view is None:
             led: list[Tile] = []
-            self._run(seat, body, lambda: led.append(hand.on_lead(seat.seat, body.share)),
+            self._run(seat, body, lambda: led.append(hand.on_lead(seat.seat, body.share, play)),
                       lambda: self._begin(seat.seat, led[0]))
             return
-        self._run(seat, body, lambda: hand.on_proof(body.index, body.share))
+        self._run(seat, body, lambda: hand.on_proof(body.index, body.share, play))
 
     def _begin(self, opener: int, must_lead: Tile | None) -> None:
         """The hand starts: every seat gets the public HandStarted (no tiles: each has its own)."""
@@ -253,15 +262,16 @@ class BlindDealing:
 
     # ----- moves (the table's apply and observe) -------------------------------------------------
 
-    def _show(self, seat: int, index: int, tile: Tile) -> None:
+    def _show(self, seat: int, index: int, play: Play) -> None:
         """The host's share of a tile its seat (or bot) plays, signed by that seat, sent out."""
         hand = self.hand
-        assert hand is not None and hand.holder is not None
-        share = hand.holder.play(hand.position_of(seat, tile))
+        assert hand is not None and hand.holder is not None and play.end is not None
+        share = hand.holder.play(hand.position_of(seat, play.tile))
         if isinstance(share, Refusal):
             raise IllegalActionError(str(share))
-        hand.proofs.setdefault(index, share)
-        self._relay(self._signed(b.BlindPlay(self.number, self.attempt, seat, index, share,
+        hand.on_proof(index, share, play)
+        self._relay(self._signed(b.BlindPlay(self.number, self.attempt, seat, index,
+                                             str(play.tile), play.end.name.lower(), share,
                                              NO_SIGNATURE)), None)
 
     def _apply(self, state: GameState, seat: int, action: Action) -> list[Event]:
@@ -272,7 +282,7 @@ class BlindDealing:
         if isinstance(action, Play) and seat in self.t.local and index not in hand.proofs:
             if action not in hand.view.legal_for(seat, hand.tiles_of(seat)):
                 raise IllegalActionError(f"{action} is not a legal move now")
-            self._show(seat, index, action.tile)
+            self._show(seat, index, action)
         try:
             return hand.apply(seat, action)
         except BlindFault as fault:
@@ -297,6 +307,10 @@ class BlindDealing:
             return
         index = len(hand.moves) - 1
         last = hand.moves[index] if index >= 0 else None
+        d = t.deal
+        if (last is not None and not isinstance(last.action, Play) and d is not None
+                and "resign" not in d.moves[-1]):  # a draw's or pass's signature is the move's
+            hand.signatures.setdefault(("move", index), d.signatures[-1])
         if last is not None and isinstance(last.action, Draw) and index not in self.asked:
             self._ask(index, last.seat)
         if hand.view.outcome is not None and not self.revealed:
@@ -338,35 +352,15 @@ class BlindDealing:
 
     def reveal(self, seat: Seat, body: b.BlindReveal, seq: int) -> None:
         hand = self._arrived(seat, body)
-        if body.reveal.seat != seat.seat:
-            raise RoundError("bad_signature", "a reveal names another seat")
         done: list[bool] = []
         self._run(seat, body, lambda: done.append(hand.on_reveal(body.reveal)))
         if done and done[0]:
             self._settle()
 
     def _settle(self) -> None:
-        t, hand = self.t, self.hand
+        hand, self.hand = self.hand, None
         assert hand is not None
-        settled = hand.settle()
-        if not settled.verdict.ok:
-            self.t.events.append(ProtocolProblem("blind_claim", settled.verdict.describe(),
-                                                 settled.verdict.culprit))
-            self._give_up(f"hand {self.number} does not check out: {settled.verdict.describe()}")
-            return
-        self.records.append(hand.record(t.table, settled.points))
-        end = self._signed(b.BlindEnd(self.number, self.attempt, t.host_seat, settled.points,
-                                      NO_SIGNATURE))
-        self._relay(end, None)
-        t.state = settled.state
-        self.hand = None
-        t.events.append(HandVerified(self.number, True, settled.verdict.describe()))
-        t.host_view()
-        if t.state.phase is EnginePhase.OVER:
-            t.go(Phase.OVER)
-            winner = t.state.outcome.winner if t.state.outcome is not None else None
-            t.events.append(MatchOver(winner, tuple(t.state.scores), len(self.records), True))
-        else:
+        if self.closing.settle(hand, self.number, self.attempt):
             self.start_hand()
 
     # ----- deadlines ---------------------------------------------------------------------------
@@ -383,15 +377,5 @@ class BlindDealing:
             self._give_up(f"the locked deal waited in vain for {who}")
 
     def _give_up(self, reason: str) -> None:
-        """A locked hand cannot go on (a departure at a locked table is not built yet): the
-        match ends, saying why."""
-        t = self.t
         self.hand = None
-        if t.phase is Phase.OVER:
-            return
-        t.go(Phase.OVER)
-        bye = m.Bye(reason[:300])
-        for s in t.audience():
-            t.send(s, bye)
-        scores = tuple(t.state.scores) if t.state is not None else ()
-        t.events.append(MatchOver(None, scores, len(self.records), False, reason))
+        self.closing.give_up(reason)

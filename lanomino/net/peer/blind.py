@@ -21,27 +21,32 @@ from typing import TYPE_CHECKING
 
 from lanomino.blind.deal_round import Step
 from lanomino.blind.gate import Refusal
+from lanomino.blind.hand_record import BlindHand
 from lanomino.blind.hashing import ALGORITHM, Context
 from lanomino.blind.rounds import BlindFault, Share
 from lanomino.blind.table_hand import TableHand
 from lanomino.engine import (
     Action,
     Draw,
+    End,
     Event,
     GameState,
     HandStarted,
     Play,
+    Resign,
     Tile,
     new_game,
     parse_tile,
 )
 from lanomino.engine.tiles import TILES
+from lanomino.net.blind_transcript import LockedTranscript, keep
 from lanomino.net.session_base import (
     HandVerified,
     HostCaught,
     MatchOver,
     ObservationChanged,
     ProtocolProblem,
+    TranscriptUpdated,
 )
 from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire.values import parse_move
@@ -60,8 +65,9 @@ class PeerBlind:
         self.hand: TableHand | None = None
         self.match: GameState | None = None  # the match before the hand (public between hands)
         self.number = self.attempt = 0
-        self.points: dict[int, tuple[int, ...]] = {}  # hand -> the points this seat settled
-        self.host_points: dict[int, tuple[int, ...]] = {}  # hand -> the host's signed points
+        # the hand this seat settled, until the host's blind_end: (hand, record, match score)
+        self.settled: tuple[TableHand, BlindHand, tuple[int, ...]] | None = None
+        self.book: LockedTranscript | None = None  # the match's transcript/2 so far
 
     def handlers(self) -> list[tuple[str, Handler]]:
         """The session's dispatch entries for the locked deck's messages."""
@@ -76,8 +82,10 @@ class PeerBlind:
 
     def _send(self, body: b.BlindBody) -> None:
         p = self.p
-        p._send(replace(body, signature=p.identity.sign_statement(
-            b.blind_statement(p.digest, body))))
+        body = replace(body, signature=p.identity.sign_statement(
+            b.signed_statement(p.digest, body)))
+        keep(self.hand, body)
+        p._send(body)
 
     def _caught(self, check: str, detail: str) -> None:
         p = self.p
@@ -92,11 +100,13 @@ class PeerBlind:
         if hand is None or (body.hand, body.attempt) != (self.number, self.attempt):
             p._problem("stale", f"a {body.TYPE} for hand {body.hand} attempt {body.attempt}")
             return None
-        if not 0 <= body.seat < len(p.keys) or not p.ring.verify_statement(
-                p.keys[body.seat], body.signature, b.blind_statement(p.digest, body)):
+        if not 0 <= body.seat < len(p.keys) or not b.names_its_sender(body) or \
+                not p.ring.verify_statement(
+                p.keys[body.seat], body.signature, b.signed_statement(p.digest, body)):
             self._caught("blind-signature", f"the host passed on a {body.TYPE} that is not "
                          f"signed by seat {body.seat + 1}")
             return None
+        keep(hand, body)
         return hand
 
     def _fault(self, fault: BlindFault) -> None:
@@ -148,7 +158,7 @@ class PeerBlind:
 
     def shuffle(self, body: b.BlindShuffle) -> None:
         hand = self._arrived(body)
-        if hand is not None and body.turn.seat == body.seat:
+        if hand is not None:
             self._step(body, lambda: hand.on_shuffle(body.turn, self.p.now))
 
     def shares(self, body: b.BlindShares) -> None:
@@ -177,9 +187,10 @@ class PeerBlind:
         """This seat's answers to the questions asked now: its lead, or "not me"."""
         p, hand = self.p, self.hand
         assert hand is not None
-        while (said := hand.answer(p.seat, p.now)) is not None:
+        while (tile := hand.question()) is not None and (said := hand.answer(p.seat, p.now)):
             if isinstance(said, Share):
-                self._send(b.BlindPlay(self.number, self.attempt, p.seat, 0, said, NO_SIGNATURE))
+                self._send(b.BlindPlay(self.number, self.attempt, p.seat, 0, str(tile), "left",
+                                       said, NO_SIGNATURE))
                 return
             self._send(b.BlindNotMe(self.number, self.attempt, p.seat, str(said), NO_SIGNATURE))
 
@@ -194,10 +205,11 @@ class PeerBlind:
         hand = self._arrived(body)
         if hand is None:
             return
+        play = Play(parse_tile(body.tile), End[body.end.upper()])
         if hand.view is None:
-            self._step(body, lambda: hand.on_lead(body.seat, body.share))
+            self._step(body, lambda: hand.on_lead(body.seat, body.share, play))
         else:
-            self._step(body, lambda: hand.on_proof(body.index, body.share))
+            self._step(body, lambda: hand.on_proof(body.index, body.share, play))
 
     def begin(self, started: HandStarted) -> tuple[Tile, ...]:
         """The host's HandStarted: the opener must be the one this seat found itself. This
@@ -230,10 +242,12 @@ class PeerBlind:
         share = hand.holder.play(hand.position_of(p.seat, action.tile))
         if isinstance(share, Refusal):
             raise ValueError(str(share))
-        self._send(b.BlindPlay(self.number, self.attempt, p.seat, index, share, NO_SIGNATURE))
-        hand.on_proof(index, share)
+        assert action.end is not None
+        hand.on_proof(index, share, action)
+        self._send(b.BlindPlay(self.number, self.attempt, p.seat, index, str(action.tile),
+                               action.end.name.lower(), share, NO_SIGNATURE))
 
-    def update(self, move: object, events: list[Event]) -> bool:
+    def update(self, move: object, signature: bytes, events: list[Event]) -> bool:
         """A move the host passed on (its signatures checked): applied to this seat's public
         view of the hand (a play's share checked). False: it does not hold."""
         p, hand = self.p, self.hand
@@ -247,6 +261,8 @@ class PeerBlind:
             self._fault(fault)
             self._caught("blind-play", f"the host passed on a play that does not hold: {fault}")
             return False
+        if not isinstance(action, Play) and not isinstance(action, Resign):
+            hand.signatures[("move", len(hand.moves) - 1)] = signature  # (the record's move)
         if isinstance(action, Draw):
             draw = hand.start_draw(len(hand.moves) - 1, p.now, None)
             p.holding = draw.drawer == p.seat
@@ -300,7 +316,7 @@ class PeerBlind:
 
     def reveal(self, body: b.BlindReveal) -> None:
         hand = self._arrived(body)
-        if hand is None or body.reveal.seat != body.seat:
+        if hand is None:
             return
         try:
             done = hand.on_reveal(body.reveal)
@@ -311,6 +327,8 @@ class PeerBlind:
             self._settle()
 
     def _settle(self) -> None:
+        """Every tile open: this seat scores the hand itself; the host's signed points and the
+        transcript follow with ``blind_end``."""
         p, hand = self.p, self.hand
         assert hand is not None and p.view is not None
         settled = hand.settle()
@@ -321,31 +339,36 @@ class PeerBlind:
         p._events.append(HandVerified(self.number, ok, settled.verdict.describe()))
         if not ok or settled.ended is None:
             return
-        self.points[self.number] = settled.points
-        self.match = settled.state
+        self.match = state = settled.state
+        self.settled = (hand, hand.record(p.table, settled.points), tuple(state.scores))
         events: list[Event] = [settled.ended]
-        if settled.state.outcome is not None:
-            events.append(settled.state.outcome)
-        p.view.apply(events, settled.state.turn)
-        self._compare(self.number)
+        if state.outcome is not None:
+            events.append(state.outcome)
+        p.view.apply(events, state.turn)
         p._events.append(ObservationChanged(make=p.view.observation))
-        if settled.state.outcome is not None:
-            from lanomino.net.peer.state import Phase  # (the state holds this part)
-            p.go(Phase.OVER)
-            p._events.append(MatchOver(settled.state.outcome.winner,
-                                       tuple(settled.state.scores), self.number, p.verified_all))
 
     def end(self, body: b.BlindEnd) -> None:
-        p = self.p
-        if body.seat != p.host_seat or not p.ring.verify_statement(
-                p.keys[p.host_seat], body.signature, b.blind_statement(p.digest, body)):
-            self._caught("blind-signature", "the hand's points are not signed by the host")
+        """The host's points and closing, checked against the hand this seat settled; then the
+        transcript (and, at the match's end, its result)."""
+        p, settled, match = self.p, self.settled, self.match
+        if settled is None or match is None or settled[1].hand != body.hand:
+            self._caught("blind-points", f"the host sent the points of hand {body.hand}, which "
+                         "this seat has not settled")
             return
-        self.host_points[body.hand] = body.points
-        self._compare(body.hand)
-
-    def _compare(self, number: int) -> None:
-        mine, host = self.points.get(number), self.host_points.get(number)
-        if mine is not None and host is not None and mine != host:
-            self._caught("blind-points", f"hand {number}: the host signed the points {host}, "
-                         f"the hand gives {mine}")
+        self.settled = None
+        if self.book is None:
+            assert p.header is not None and p.doc is not None
+            self.book = LockedTranscript(p.header, tuple(
+                bytes.fromhex(s) for s in p.doc["header_signatures"]))
+        over = match.outcome is not None
+        winner = None if match.outcome is None else match.outcome.winner
+        doc = self.book.check_hand(p.ring, p.keys[p.host_seat], settled[1], settled[0],
+                                   settled[2], over, winner, body)
+        if isinstance(doc, str):
+            self._caught("blind-points", f"hand {body.hand}: {doc}")
+            return
+        p._events.append(TranscriptUpdated(p.table.hex(), doc, over))
+        if over:
+            from lanomino.net.peer.state import Phase  # (the state holds this part)
+            p.go(Phase.OVER)
+            p._events.append(MatchOver(winner, settled[2], body.hand, p.verified_all))

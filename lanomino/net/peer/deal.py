@@ -183,7 +183,7 @@ class PeerDealing:
             return  # the host passed on what it may not: the proof is kept (arrival.py)
         self.p.disputes.after_update(body)  # a move the host made for this seat (disputes.py)
         events = events_from_json(body.events)
-        if not self.p.blind.update(body.move, events):
+        if not self.p.blind.update(body.move, body.signature, events):
             return  # a play whose share does not hold (net/peer/blind.py)
         moves.append(body.move)
         self.p.move_sigs.setdefault(body.hand, []).append(body.signature)

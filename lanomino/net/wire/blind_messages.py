@@ -1,13 +1,18 @@
 """The messages of the locked deck (issue 29, ``lanomino/blind/``), declared as ``messages.py``
 declares the rest, which re-exports them. Pure.
 
-Every one is signed by its sender with its identity key (``blind_statement``): a seat's key,
+Every one is signed by its sender with its identity key (``signed_statement``): a seat's key,
 shuffle, shares, "not me", play share and reveal are relayed by the host as they came, so every
 other seat checks the sender's signature and then the value's own proof; the host's
-``blind_deal`` is signed by the host. Each value travels as the bytes ``blind/rounds.py`` gives
-it (lowercase hex) and is parsed at the edge: a point that is no point, a proof of the wrong
-length, a shuffle for a set that does not exist is refused here, naming the field. Sizes are
-bounded by the largest set (double-twelve, 91 tiles).
+``blind_deal`` and ``blind_ask`` are signed by the host. What goes into the match transcript
+(``lanomino.transcript/2``, ``fair/transcript2.py``) is signed as that transcript's statement: a
+key, a shuffle (the digest of its output), a "not me", a play (the record's move, with the
+position its tile came from) and a reveal; the rest as ``blind_statement``. ``blind_end`` carries
+the host's signature of the hand's points (over the record as written) and of the match's
+closing statement, which each seat checks against the record it built itself. Each value travels
+as the bytes ``blind/rounds.py`` gives it (lowercase hex) and is parsed at the edge: a point
+that is no point, a proof of the wrong length, a shuffle for a set that does not exist is refused
+here, naming the field. Sizes are bounded by the largest set (double-twelve, 91 tiles).
 
 Direction and meaning (P = peer, H = host; a peer's message goes to the host, which relays it
 unchanged to every other seat):
@@ -25,7 +30,8 @@ unchanged to every other seat):
   P->H blind_play    the share of its opener that goes with a play: the position the tile was in
                      (signed by the seat that plays; a host-side bot's carries the host's share)
   P->H blind_reveal  at the hand's end: the holder's secret key and shuffle seed
-  H->P blind_end     the hand's points, as the host settled them after the reveals
+  H->P blind_end     the hand's points and the match score, as the host settled them after the
+                     reveals, with its signatures (points over the record; the closing)
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from lanomino.blind.group import BlindError
+from lanomino.blind.hand_record import ShuffleEntry
 from lanomino.blind.rounds import (
     KeyAnnouncement,
     Reveal,
@@ -44,8 +51,16 @@ from lanomino.blind.rounds import (
     shares_from_bytes,
     shares_to_bytes,
 )
+from lanomino.engine import End, parse_tile
+from lanomino.fair.transcript2 import (
+    blind_move_statement,
+    key_statement,
+    not_me_statement,
+    reveal_statement,
+    shuffle_statement,
+)
 from lanomino.net.errors import RemoteProtocolError
-from lanomino.net.wire.checks import MAX_SEATS, TILE_TEXT, Check, integer, listof
+from lanomino.net.wire.checks import MAX_SEATS, TILE_TEXT, Check, integer, listof, text
 from lanomino.net.wire.fields import Hand, Seat, Signature
 
 SET_SIZES = (28, 55, 91)  # double-six, double-nine, double-twelve
@@ -102,7 +117,16 @@ def _set_size(value: Any, where: str) -> int:
 Tiles = Annotated[int, _set_size]
 Position = Annotated[int, integer(0, MAX_TILES - 1)]
 Index = Annotated[int, integer(0, 10_000)]  # a move's number in the hand
-Tile = Annotated[str, TILE_TEXT]
+def _tile(value: Any, where: str) -> str:
+    text_ = TILE_TEXT(value, where)
+    try:
+        parse_tile(text_)
+    except ValueError:
+        raise RemoteProtocolError(f"field {where!r}: {text_!r} is no tile") from None
+    return str(text_)
+
+
+Tile = Annotated[str, _tile]
 Key = Annotated[KeyAnnouncement, _hex_value(KeyAnnouncement.from_bytes, 97, "a key announcement")]
 Turn = Annotated[ShuffleTurn, _hex_value(_shuffle, shuffle_bytes(MAX_TILES), "a shuffle turn")]
 OneShare = Annotated[Share, _hex_value(Share.from_bytes, 130, "a share")]
@@ -219,6 +243,8 @@ class BlindPlay:
     attempt: Hand
     seat: Seat  # the seat that plays (its opener's share: the host's for a host-side bot)
     index: Index  # the play's move number in the hand
+    tile: Tile
+    end: Annotated[str, text(5, "|".join(e.name.lower() for e in End))]
     share: OneShare  # the opener's own share of the position the tile was in
     signature: Signature
 
@@ -246,7 +272,9 @@ class BlindEnd:
     attempt: Hand
     seat: Seat  # the host's
     points: Annotated[tuple[int, ...], listof(integer(0, 100_000), MAX_SEATS)]
-    signature: Signature
+    scores: Annotated[tuple[int, ...], listof(integer(0, 1_000_000), MAX_SEATS)]
+    signature: Signature  # lanomino.points/1 over the hand's record as written
+    closing: Signature  # lanomino.end/1: the match's closing statement after this hand
 
     def payload(self) -> bytes:
         return _u32(*self.points)
@@ -272,6 +300,40 @@ def blind_statement(header: str, body: BlindBody) -> dict[str, Any]:
             "data": hashlib.sha256(body.payload()).hexdigest()}
 
 
+def names_its_sender(body: BlindBody) -> bool:
+    """The seat inside the value (a key's, a shuffle turn's, a draw share's, a reveal's) is the
+    seat that signed it: nobody passes another seat's value off as its own."""
+    if isinstance(body, BlindKey):
+        return body.key.seat == body.seat
+    if isinstance(body, BlindShuffle):
+        return body.turn.seat == body.seat
+    if isinstance(body, BlindDraw):
+        return body.share.seat == body.seat
+    if isinstance(body, BlindReveal):
+        return body.reveal.seat == body.seat
+    return True
+
+
+def signed_statement(header: str, body: BlindBody) -> dict[str, Any]:
+    """What the sender of ``body`` signs: a transcript/2 statement for what the transcript keeps,
+    else ``blind_statement``."""
+    h, n, a = header, body.hand, body.attempt
+    if isinstance(body, BlindKey):
+        return key_statement(h, n, a, body.key)
+    if isinstance(body, BlindShuffle):
+        return shuffle_statement(h, n, a, ShuffleEntry.of(body.turn))
+    if isinstance(body, BlindNotMe):
+        return not_me_statement(h, n, a, body.seat, parse_tile(body.tile))
+    if isinstance(body, BlindPlay):
+        return blind_move_statement(h, n, body.index, {"seat": body.seat, "play": body.tile,
+                                                       "end": body.end,
+                                                       "pos": body.share.position})
+    if isinstance(body, BlindReveal):
+        return reveal_statement(h, n, a, body.reveal)
+    return blind_statement(header, body)
+
+
 __all__ = ["BLIND_MESSAGES", "FROM_PEERS", "BlindAsk", "BlindBody", "BlindDeal", "BlindDraw",
            "BlindEnd", "BlindKey", "BlindNotMe", "BlindPlay", "BlindReveal", "BlindShares",
-           "BlindShuffle", "blind_statement", "shuffle_bytes"]
+           "BlindShuffle", "blind_statement", "names_its_sender", "shuffle_bytes",
+           "signed_statement"]

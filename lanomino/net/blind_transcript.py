@@ -1,0 +1,105 @@
+"""The match transcript a locked table writes (``lanomino.transcript/2``, ``fair/transcript2.py``),
+as the host and every seat keep it: each hand's record with a signature on every statement in it,
+the host's points and closing signatures. Pure.
+
+Both sides build the hand's record themselves (``TableHand.record``: the same at every seat, the
+"not me" answers in the order they were asked), so a seat checks the host's points signature
+against its own record: a host that signs other points, or a record other than the one the table
+played, is caught.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lanomino.blind.hand_record import BlindHand, format_blind_hand
+from lanomino.blind.table_hand import TableHand
+from lanomino.fair.header import MatchHeader
+from lanomino.fair.identity import Identity, KeyRing
+from lanomino.fair.statements import end_statement
+from lanomino.fair.transcript2 import (
+    HandSignatures,
+    SignedHand,
+    points_statement,
+    write_transcript2,
+)
+from lanomino.fair.transcript_model import MatchEnd
+from lanomino.net.wire import blind_messages as b
+from lanomino.net.wire.checks import JsonObject
+
+
+def statement_key(body: b.BlindBody) -> tuple[str, object] | None:
+    """Where a message's signature goes in its hand's record (None: the record keeps none)."""
+    if isinstance(body, b.BlindKey | b.BlindShuffle | b.BlindReveal):
+        return body.TYPE.removeprefix("blind_"), body.seat
+    if isinstance(body, b.BlindNotMe):
+        return "not_me", (body.seat, body.tile)
+    if isinstance(body, b.BlindPlay):
+        return "move", body.index
+    return None
+
+
+def keep(hand: TableHand | None, body: b.BlindBody) -> None:
+    """Keep ``body``'s signature (checked, or this side's own) for the hand's record."""
+    where = statement_key(body)
+    if hand is not None and where is not None:
+        hand.signatures[where] = body.signature
+
+
+def hand_signatures(hand: TableHand, record: BlindHand) -> HandSignatures:
+    """The signatures of ``record``'s statements, in its order. Raises KeyError for one this
+    side never had (a bug: every statement of a settled hand came signed)."""
+    sig = hand.signatures
+    return HandSignatures(
+        key=tuple(sig[("key", k.seat)] for k in record.keys),
+        shuffle=tuple(sig[("shuffle", e.seat)] for e in record.shuffles),
+        not_me=tuple(sig[("not_me", (c.seat, str(c.tile)))] for c in record.opening),
+        move=tuple(sig[("move", i)] for i in range(len(record.moves))),
+        reveal=tuple(sig[("reveal", r.seat)] for r in record.reveals))
+
+
+@dataclass(slots=True)
+class LockedTranscript:
+    """The transcript/2 of a locked match so far."""
+
+    header: MatchHeader
+    header_signatures: tuple[bytes, ...]
+    hands: list[SignedHand] = field(default_factory=list)
+
+    def document(self, end: MatchEnd) -> JsonObject:
+        return write_transcript2(self.header, self.header_signatures, self.hands, end)
+
+    def close_hand(self, identity: Identity, host: int, attempt: int, record: BlindHand,
+                   hand: TableHand, scores: tuple[int, ...], over: bool,
+                   winner: int | None) -> tuple[JsonObject, b.BlindEnd]:
+        """The host's side: the hand signed (its points over the record, the closing after it)
+        and added; the transcript as it stands and the ``blind_end`` that tells the seats."""
+        header = self.header.digest()
+        points = identity.sign_statement(points_statement(header, format_blind_hand(record),
+                                                          scores))
+        self.hands.append(SignedHand(record, hand_signatures(hand, record), scores, points))
+        closing = identity.sign_statement(end_statement(header, host, len(self.hands), over,
+                                                        winner, scores))
+        end = MatchEnd(host, len(self.hands), over, winner, scores, closing)
+        return self.document(end), b.BlindEnd(record.hand, attempt, host, record.points, scores,
+                                              points, closing)
+
+    def check_hand(self, ring: KeyRing, host_key: bytes, record: BlindHand, hand: TableHand,
+                   scores: tuple[int, ...], over: bool, winner: int | None,
+                   body: b.BlindEnd) -> JsonObject | str:
+        """A seat's side: the host's ``blind_end`` checked against the record and scores this
+        seat settled itself; the transcript as it stands, or what is wrong."""
+        header = self.header.digest()
+        if body.points != record.points or body.scores != scores:
+            return f"the host signed the points {body.points} and the score {body.scores}, the " \
+                   f"hand gives {record.points} and {scores}"
+        if not ring.verify_statement(host_key, body.signature, points_statement(
+                header, format_blind_hand(record), scores)):
+            return "the host's points signature is not over the hand this seat played"
+        if not ring.verify_statement(host_key, body.closing, end_statement(
+                header, record.host, len(self.hands) + 1, over, winner, scores)):
+            return "the host's closing statement does not match the match as it stands"
+        self.hands.append(SignedHand(record, hand_signatures(hand, record), scores,
+                                     body.signature))
+        return self.document(MatchEnd(record.host, len(self.hands), over, winner, scores,
+                                      body.closing))
