@@ -13,8 +13,10 @@ failure decides and names its signer):
 4. ``opening``  no "not me" came from a seat that was dealt the tile (else: that seat);
 5. ``moves``    a draw takes the boneyard's next position (else: the host, which names it); a play
                 comes from a position the seat holds and that holds the tile (else: the seat);
-                the engine accepts each move, so every "I cannot play, so I draw / pass" claim
-                was true (else: the seat); after a blocked end only passes may follow (the
+                a move the public facts refuse (out of turn, a tile that does not match the
+                line, a pass while the boneyard has tiles) the host had to refuse (else: the
+                host); the engine accepts each move, so every "I cannot play, so I draw / pass"
+                claim was true (else: the seat); after a blocked end only passes may follow (the
                 table learns of the block as every seat passes), else the host; each resignation,
                 in its place among the moves, is one the engine allows (else its signer: the
                 seat, or the host when it signed it), and the host signed one only where the
@@ -45,6 +47,7 @@ from lanomino.engine import (
     GameState,
     HandEnd,
     HandEnded,
+    IllegalActionError,
     Pass,
     Play,
     apply,
@@ -52,6 +55,7 @@ from lanomino.engine import (
 )
 from lanomino.engine.dealing import split_deck
 from lanomino.engine.errors import seat_name
+from lanomino.engine.moves import check_turn, draw_refusal, lay, pass_refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,12 +232,35 @@ def _moves(state: GameState, layout: DealLayout, tiles: tuple[int, ...],
                 raise _Failed("moves", move.seat, f"{where}: position {p} holds another tile "
                               f"than the {move.action.tile} it played", index)
             del held[p]
+        seen = _public_refusal(state, move)
+        if seen is not None:  # the host runs the rules on public state: it had to refuse it
+            raise _Failed("moves", host, f"{where}: the host let in a move the table could see "
+                          f"is not allowed: {seen}", index)
         try:
             events = apply(state, move.seat, move.action)
-        except EngineError as exc:
+        except EngineError as exc:  # what only the hands tell: a claim, the seat's word
             raise _Failed("moves", move.seat, f"{where}: {exc}", index) from None
         ended = next((e for e in events if isinstance(e, HandEnded)), ended)
     return ended
+
+
+def _public_refusal(state: GameState, move: BlindMove) -> str | None:
+    """Why the rules refuse ``move`` on public facts alone (the turn, the line, the boneyard's
+    count: what the host's public view checks, ``engine/public.py``), or None."""
+    action, seat = move.action, move.seat
+    try:
+        check_turn(state, seat, action)
+        if isinstance(action, Play):
+            lay(state.copy(), seat, action)
+    except IllegalActionError as exc:
+        return str(exc)
+    if isinstance(action, Draw):
+        why = draw_refusal(state, seat)
+        return None if why is None else f"{seat_name(seat)} may not draw: {why}"
+    if isinstance(action, Pass):
+        why = pass_refusal(state)
+        return None if why is None else f"{seat_name(seat)} may not pass: {why}"
+    return None
 
 
 def _resign(state: GameState, resignation: Resignation, host: int, clock: bool

@@ -172,7 +172,8 @@ def resignation_fault(record: dict, active: list[bool], clock: bool) -> int | No
     """The seat to blame for the record's resignations (its JSON, as the spec gives it), or None
     when they hold: each one after ``at`` ≤ the number of moves, in order, of a seat still in the
     match, signed by the seat ("seat") or by the host only for a seat that left ("left") or, at
-    a table with a move clock, one away ("away"); no move by a seat once it has resigned. The
+    a table with a move clock, one away ("away"); no move by a seat once it has resigned (the
+    host's order: its fault). The
     rules' own checks of the moves are not repeated here: the engine's replay does those."""
     host, moves = record["host"], record["moves"]
     playing = list(active)
@@ -188,6 +189,6 @@ def resignation_fault(record: dict, active: list[bool], clock: bool) -> int | No
             return signer
         playing[seat] = False
         after = [m["seat"] for m in moves[at:]]
-        if seat in after:
-            return seat
+        if seat in after:  # the seat signed both; the host put them in this order
+            return host
     return None

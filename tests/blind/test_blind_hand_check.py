@@ -149,11 +149,25 @@ def test_a_false_i_cannot_play_names_its_signer() -> None:
     i = later[0]
     seat = record.moves[i].seat
     next_position = 14 + sum(isinstance(m.action, Draw) for m in record.moves[:i])
-    for lie in (BlindMove(seat, DRAW, next_position), BlindMove(seat, PASS)):
-        moves = (*record.moves[:i], lie)
-        check, culprit, reason = verdict_of(replace(record, moves=moves), before)
-        assert (check, culprit) == ("moves", seat), reason
-        assert f"seat {seat + 1} may not" in reason or f"may not {lie.action}" in reason, reason
+    lie = BlindMove(seat, DRAW, next_position)
+    check, culprit, reason = verdict_of(replace(record, moves=(*record.moves[:i], lie)), before)
+    assert (check, culprit) == ("moves", seat), reason
+    assert f"seat {seat + 1} may not draw" in reason and "fits" in reason, reason
+
+
+def test_a_move_the_public_facts_refuse_names_the_host_that_let_it_in() -> None:
+    """The host runs the rules on public state: a pass while the boneyard has tiles, a move out
+    of turn, a tile that does not match the line are its to refuse, so its fault when logged."""
+    record, before = play_hand(2, rng_seed=3)
+    i = next(i for i, m in enumerate(record.moves) if isinstance(m.action, Play) and i > 0)
+    seat = record.moves[i].seat
+    next_position = 14 + sum(isinstance(m.action, Draw) for m in record.moves[:i])
+    for lie, why in ((BlindMove(seat, PASS), "the boneyard has tiles to draw"),
+                     (BlindMove(1 - seat, DRAW, next_position), f"seat {seat + 1}'s turn")):
+        check, culprit, reason = verdict_of(
+            replace(record, moves=(*record.moves[:i], lie)), before)
+        assert (check, culprit) == ("moves", record.host), reason
+        assert why in reason and "the table could see" in reason, reason
 
 
 def test_points_other_than_the_hands_name_the_host(three) -> None:  # type: ignore[no-untyped-def]
