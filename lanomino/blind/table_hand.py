@@ -241,7 +241,7 @@ class TableHand:
                              f"{len(self.moves) + 1}")
         self.proofs[index], self.plays[index] = share, play
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def apply(self, seat: int, action: Action, now: float) -> list[Event]:
         """A move on the public view: a play must come with its checked share (``on_proof``,
         else BlindFault naming its opener); a draw takes the boneyard's next position.
         Raises IllegalActionError (the public rules), BlindFault, BlindError."""
@@ -270,6 +270,8 @@ class TableHand:
                 self.holder.drew(seat)
         if view.moves > index:  # (a resignation is in the log, not in the record)
             self.moves.append(BlindMove(seat, action, position))
+        if view.outcome is not None:
+            self._timed(now)  # the reveals are due
         return events
 
     def draw_share(self, asker: str, index: int, position: int, seat: int) -> Share | Refusal:
@@ -349,11 +351,11 @@ class TableHand:
 
     def deadline(self) -> float | None:
         """When the round this side waits for times out: the deal's step, the opening's
-        question, a draw's shares."""
+        question, a draw's shares, the reveals at the hand's end."""
         if self.draw is not None:
             return self.draw.deadline
         if self.view is not None:
-            return None
+            return None if self.view.outcome is None else self.due
         return self.due if self.deal.step is Step.DONE else self.deal.deadline
 
     def expire(self, now: float) -> tuple[int, ...]:
@@ -361,7 +363,9 @@ class TableHand:
         if self.draw is not None:
             return self.draw.unanswered if self.draw.expire(now) else ()
         if self.view is not None:
-            return ()
+            if self.view.outcome is None or self.due is None or now < self.due:
+                return ()
+            return tuple(s for s in self.ctx.holders if s not in self.reveals)
         if self.deal.step is not Step.DONE:
             return self.deal.unanswered if self.deal.expire(now) else ()
         if self.lead is None or self.due is None or now < self.due:

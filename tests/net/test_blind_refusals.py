@@ -11,6 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sessionkit import PeerSlot, Table  # noqa: E402
@@ -182,3 +184,21 @@ def test_a_host_that_signs_other_points_than_the_hand_gives_is_caught() -> None:
     table.run(lambda: any(isinstance(e, HostCaught) for e in table.slots[0].events), max_time=60)
     caught = next(e for e in table.slots[0].events if isinstance(e, HostCaught))
     assert caught.check == "blind-points" and "the hand gives" in caught.detail
+
+
+@pytest.mark.parametrize("kind", ["blind_shuffle", "blind_shares", "blind_not_me", "blind_draw",
+                                  "blind_reveal"])
+def test_a_seat_silent_in_a_locked_round_is_named_at_its_deadline(kind: str) -> None:
+    """The deal's steps, a question of the opening's rounds, a draw's shares, the reveals at
+    the hand's end: each waits
+    ``answer_s`` at most, then names the silent seat (here seat 3) and ends the match."""
+    table = Table(Rules.preset("classic"), 3, blind=True)
+    table.slots[1].mute = frozenset({kind})
+    table.run(lambda: table.host.phase.value == "over", max_time=120)
+    late = [e for e in table.host_events if isinstance(e, ProtocolProblem)
+            and e.code == "no_answer"]
+    assert [e.seat for e in late] == [2]
+    over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert not over.verified and "seat 3" in over.reason
+    bye = [m for m in table.slots[0].inbox if m["type"] == "bye"]
+    assert bye and "seat 3" in bye[-1]["body"]["reason"]

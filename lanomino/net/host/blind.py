@@ -284,7 +284,7 @@ class BlindDealing:
                 raise IllegalActionError(f"{action} is not a legal move now")
             self._show(seat, index, action)
         try:
-            return hand.apply(seat, action)
+            return hand.apply(seat, action, self.t.now)
         except BlindFault as fault:
             hand.proofs.pop(index, None)
             raise RoundError("blind_fault", str(fault)) from None

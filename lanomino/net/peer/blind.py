@@ -256,7 +256,7 @@ class PeerBlind:
         seat = move.get("seat")
         try:
             action = parse_move(move, seat if isinstance(seat, int) else -1)
-            hand.apply(int(seat), action)  # type: ignore[arg-type]
+            hand.apply(int(seat), action, p.now)  # type: ignore[arg-type]
         except BlindFault as fault:
             self._fault(fault)
             self._caught("blind-play", f"the host passed on a play that does not hold: {fault}")
