@@ -1,8 +1,9 @@
 """Document -> record -> view, once, for ``replay``, ``export``, ``hint`` and History.
 
 A document is a game record (``lanomino.record/1``) or a signed match transcript
-(``lanomino.transcript/1``): a transcript becomes a record by verifying it and deriving its deals
-from the revealed secrets (``fair.to_record``), wherever a record is wanted.
+(``lanomino.transcript/1``, or ``/2`` for the locked deck): a transcript becomes a record by
+verifying it and deriving its deals from the revealed secrets or keys (``fair.to_record``),
+wherever a record is wanted.
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ if TYPE_CHECKING:
     from lanomino.ui.history import ReplayFrame, ReplayView
 
 TRANSCRIPT = "lanomino.transcript/1"
+TRANSCRIPT2 = "lanomino.transcript/2"
 MAX_BYTES = 64 * 1024 * 1024
 
 
 def is_transcript(document: object) -> bool:
-    return isinstance(document, dict) and document.get("format") == TRANSCRIPT
+    """A signed match transcript of either format (the locked deck's is ``/2``)."""
+    return isinstance(document, dict) and document.get("format") in (TRANSCRIPT, TRANSCRIPT2)
 
 
 def read_document(path: str) -> Any:

@@ -135,6 +135,8 @@ def to_record(doc: Any) -> dict[str, Any]:
     """
     from lanomino.fair.transcript import TranscriptError
 
+    if isinstance(doc, dict) and doc.get("format") == FORMAT2:
+        return _locked_record(doc)
     transcript = parse_transcript(doc)
     report = verify_parsed(transcript)
     if report.failure is not None:
@@ -150,3 +152,30 @@ def to_record(doc: Any) -> dict[str, Any]:
                           "moves": [] if deal.void else _record_moves([m.raw for m in hand.moves])})
     return {"format": "lanomino.record/1", "rules": transcript.rules_spec,
             "players": list(transcript.players), "hands": hands}
+
+
+def _locked_record(doc: Any) -> dict[str, Any]:
+    """``to_record`` of a transcript/2: each hand's deal as its revealed keys open it, its moves
+    and resignations in the order of its log."""
+    from lanomino.engine import RESIGN
+    from lanomino.fair.statements import move_json
+    from lanomino.fair.transcript2 import parse_transcript2
+    from lanomino.fair.verify2 import verify_transcript2
+
+    report = verify_transcript2(doc)
+    if report.failure is not None:
+        raise TranscriptError(f"the transcript does not verify: {report.failure.describe()}")
+    head, signed = parse_transcript2(doc)
+    hands: list[dict[str, Any]] = []
+    for hand, deals in zip(signed, report.deals, strict=True):
+        record, moves = hand.record, []
+        for i in range(len(record.moves) + 1):
+            moves += [move_json(r.seat, RESIGN) for r in record.resignations if r.at == i]
+            if i < len(record.moves):
+                moves.append(move_json(record.moves[i].seat, record.moves[i].action))
+        deal = deals[-1]
+        hands.append({"deal": [[str(t) for t in h] for h in deal.hands],
+                      "boneyard": [str(t) for t in deal.boneyard],
+                      "moves": _record_moves(moves)})
+    return {"format": "lanomino.record/1", "rules": head.rules_spec,
+            "players": list(head.players), "hands": hands}

@@ -237,3 +237,24 @@ def test_a_transcript1_file_still_verifies_as_before(capsys: pytest.CaptureFixtu
     assert lines[-1] == ("Verdict: fair: every check of 4 hands holds; 1 move signed by the "
                          "host for a seat (listed above).")
     assert "locked" not in json.dumps(verify_transcript(json.loads(OLD.read_text())).to_json())
+
+
+def test_replay_and_hint_read_a_transcript2_as_the_record_its_keys_open(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from lanomino.fair.verify import to_record
+    from lanomino.record import parse_record
+
+    doc = play_match(3, hands=1, seed=5, resign=Resignation(2, 3))
+    record = to_record(doc)
+    assert record["format"] == "lanomino.record/1" and len(record["hands"]) == 1
+    moves = record["hands"][0]["moves"]
+    assert moves[3] == {"seat": 2, "resign": True}  # in its place in the log
+    assert len(moves) == len(doc["hands"][0]["record"]["moves"]) + 1
+    parse_record(record)  # a record the replayer reads (it raises on a broken one)
+    path = write(tmp_path, doc)
+    assert main(["replay", path]) == 0
+    out = capsys.readouterr().out
+    assert "resign" in out and "Hand 1 is over" in out
+    doc["hands"][0]["scores"][0] += 1
+    with pytest.raises(ValueError, match="does not verify"):
+        to_record(doc)
