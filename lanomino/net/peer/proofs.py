@@ -42,38 +42,32 @@ class Proofs:
 
     def keep(self, caught: Iterable[HostCaught]) -> None:
         """Write the proof each of ``caught`` holds into this seat's transcript."""
-        _keep(self.p, caught)
+        p, doc = self.p, self.p.doc
+        if doc is None:
+            return
+        kept = list(doc.get("evidence", []))
+        for c in caught:
+            proof = _proof_of(p, c)
+            if (proof is not None and proof not in kept and len(kept) < MAX_PROOFS
+                    and _holds(p, proof)):
+                kept.append(proof)
+        if kept == doc.get("evidence", []):
+            return
+        doc["evidence"] = kept
+        end = doc["end"]
+        if isinstance(end, dict):  # (before the first hand's log there is no transcript to save)
+            p._events.append(TranscriptUpdated(p.table.hex(), doc, end.get("finished") is True))
 
     def merged(self, doc: dict[str, Any]) -> dict[str, Any]:
         """``doc`` (a host's copy of the match) with the evidence this seat holds added to its
         own, each proof checked (a host may not slip an accusation into a seat's transcript)."""
-        return _merged(self.p, doc)
-
-
-def _keep(p: PeerState, caught: Iterable[HostCaught]) -> None:
-    doc = p.doc
-    if doc is None:
-        return
-    kept = list(doc.get("evidence", []))
-    for c in caught:
-        proof = _proof_of(p, c)
-        if proof is not None and proof not in kept and len(kept) < MAX_PROOFS and _holds(p, proof):
-            kept.append(proof)
-    if kept == doc.get("evidence", []):
-        return
-    doc["evidence"] = kept
-    end = doc["end"]
-    if isinstance(end, dict):  # (before the first hand's log there is no transcript to save)
-        p._events.append(TranscriptUpdated(p.table.hex(), doc, end.get("finished") is True))
-
-
-def _merged(p: PeerState, doc: dict[str, Any]) -> dict[str, Any]:
-    mine = [] if p.doc is None else list(p.doc.get("evidence", []))
-    theirs = [x for x in doc.get("evidence", []) if x not in mine]
-    if not theirs and not mine:
-        return doc
-    ok = [x for x in theirs if _holds(p, x, doc)]
-    return {**doc, "evidence": (mine + ok)[:MAX_PROOFS]}
+        p = self.p
+        mine = [] if p.doc is None else list(p.doc.get("evidence", []))
+        theirs = [x for x in doc.get("evidence", []) if x not in mine]
+        if not theirs and not mine:
+            return doc
+        ok = [x for x in theirs if _holds(p, x, doc)]
+        return {**doc, "evidence": (mine + ok)[:MAX_PROOFS]}
 
 
 def _proof_of(p: PeerState, c: HostCaught) -> dict[str, Any] | None:
