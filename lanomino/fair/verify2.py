@@ -179,6 +179,10 @@ class BlindChecker:
                                      before.rules.hand_size_for(before.players))
         self.deals.append((DerivedDeal(tuple(map(tuple, hands)), tuple(boneyard), False),))
         draws = sum(isinstance(m.action, Draw) for m in record.moves)
+        void = record.attempt - 1  # (a transcript/2 keeps only the deal that was played)
+        unchecked = (f"the {'void deal' if void == 1 else f'{void} void deals'} before it (not in "
+                     "the file)",) if void else ()
         self.c.reports.append(HandReport(record.hand, record.attempt, len(record.holders),
                                          record.tiles, draws, tuple(after.scores),
-                                         host_signed=tuple(self.c.host_signed), locked=True))
+                                         host_signed=tuple(self.c.host_signed),
+                                         unchecked=unchecked, locked=True))

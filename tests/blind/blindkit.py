@@ -126,7 +126,7 @@ def public_shares(dealt: Dealt, position: int) -> list[Share]:
 
 def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = None,
               resign: Resignation | None = None, hand: int = 1,
-              before: GameState | None = None) -> tuple[BlindHand, GameState]:
+              before: GameState | None = None, attempt: int = 1) -> tuple[BlindHand, GameState]:
     """A whole locked hand in memory: the deal through the round, the opening's "not me"
     answers, random legal moves (a referee engine that knows every tile picks them, as only a
     test can), each draw opened through the holders' gates and each play checked with its
@@ -135,7 +135,7 @@ def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = No
     match state before the hand)."""
     before = before or new_game(rules or Rules.classic(), n)
     rules = before.rules
-    dealt = run_deal(n, holders(n, context(n, hand), tag=tag))
+    dealt = run_deal(n, holders(n, context(n, hand, attempt), tag=tag))
     secrets = {h.seat: h.reveal().secret for h in dealt.holders}
     tiles = open_all(dealt.ctx, dealt.deck, secrets)
     state = before.copy()
@@ -170,7 +170,7 @@ def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = No
         moves.append(BlindMove(seat, action, position))
         points = _points(apply(state, seat, action))
     record = BlindHand(
-        TABLE, hand, 1, TILES, 0, dealt.ctx.holders,
+        TABLE, hand, attempt, TILES, 0, dealt.ctx.holders,
         tuple(h.announce() for h in dealt.holders),
         tuple(ShuffleEntry.of(t) for t in dealt.round.turns),
         tuple(opening), tuple(moves), tuple(h.reveal() for h in dealt.holders), points,

@@ -258,3 +258,13 @@ def test_replay_and_hint_read_a_transcript2_as_the_record_its_keys_open(
     doc["hands"][0]["scores"][0] += 1
     with pytest.raises(ValueError, match="does not verify"):
         to_record(doc)
+
+
+def test_a_hand_dealt_again_after_a_void_deal_says_the_void_one_could_not_be_checked() -> None:
+    record, _ = play_hand(3, rng_seed=5, attempt=2)
+    report = verify_transcript(write_match(3, [record]))
+    assert report.ok, report.failure
+    line = report.lines()[0]
+    assert line.startswith("hand 1: fair: locked by 3 holders (2 deals), 28 tiles")
+    assert line.endswith("could not check the void deal before it (not in the file)")
+    assert report.verdict().endswith("1 could not be checked in full (said above).")
