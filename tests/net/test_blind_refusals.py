@@ -202,3 +202,16 @@ def test_a_seat_silent_in_a_locked_round_is_named_at_its_deadline(kind: str) -> 
     assert not over.verified and "seat 3" in over.reason
     bye = [m for m in table.slots[0].inbox if m["type"] == "bye"]
     assert bye and "seat 3" in bye[-1]["body"]["reason"]
+
+
+def test_a_seat_that_asks_for_a_snapshot_at_a_locked_table_is_told_it_is_not_built() -> None:
+    table = Table(Rules.preset("classic"), 3, blind=True)
+    table.run(lambda: table.host.phase.value == "play", max_time=30)
+    peer = table.slots[0].session
+    peer.dealing.ask_resync()  # (as after a gap in the host's seq)
+    table.step()
+    error = [m for m in table.slots[0].inbox if m["type"] == "error"][-1]
+    assert error["body"]["code"] == "not_built"
+    assert "snapshot" in error["body"]["message"]
+    table.run(table.over, max_time=300)  # the table plays on
+    assert table.over()

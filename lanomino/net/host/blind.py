@@ -74,7 +74,7 @@ class BlindDealing:
         self.asked: set[int] = set()  # the draws (move numbers) whose shares were asked
         self.revealed = False
         table.apply, table.observe = self._apply, self._observe
-        table.after_move, table.ready = self._after_move, self._ready
+        table.after_move, table.ready, table.snapshots = self._after_move, self._ready, False
 
     @property
     def records(self) -> list[BlindHand]:

@@ -369,6 +369,9 @@ class Playing:
     def send_snapshot(self, seat: Seat) -> None:
         """Everything the seat may know now, then whatever it still owes the deal."""
         d = self.t.deal
+        if not self.t.snapshots:  # (a locked table cannot resend a hand yet: net/host/blind.py)
+            self.t.send(seat, m.Error("not_built", "a locked table sends no snapshot yet", 0))
+            return
         snapshot = self.snapshot_body(seat.seat)
         parts = snapshot_parts(snapshot)  # a long match's transcript outgrows one message
         for part in parts:

@@ -175,6 +175,7 @@ class Table:
         self.observe: Callable[[GameState, int], Observation] = observe
         self.after_move: Callable[[], None] = _nothing  # a move went out (a draw's shares asked)
         self.ready: Callable[[], bool] = _always  # a host-side seat may move now
+        self.snapshots = True  # a seat that asks is sent one (not yet at a locked table)
 
     # ----- the phase: one owner ------------------------------------------------------------------
 
