@@ -86,3 +86,17 @@ def test_presets_and_host_side_bots_at_a_locked_table(preset: str, players: int,
     # the holders are the people: a host-side bot holds no key, and the host opens its tiles
     people = tuple(range(players - bots))
     assert all(r.holders == people for r in table.host.blind.records)
+
+
+def test_a_watcher_follows_a_locked_table_and_checks_every_hand_as_a_seat_does() -> None:
+    table = Table(Rules.preset("classic"), 3, blind=True)
+    watcher = table.add_watcher("watcher")
+    _finish(table)
+    over = next(e for e in watcher.events if isinstance(e, MatchOver))
+    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert over.verified and over.scores == host_over.scores
+    hands = [e for e in watcher.events if isinstance(e, HandVerified)]
+    assert len(hands) == host_over.hands and all(h.ok for h in hands)
+    assert last_transcript(watcher.events) == last_transcript(table.host_events)
+    assert not any(isinstance(e, HostCaught) for e in watcher.events)
+    assert not [m for m in watcher.inbox if m["type"] == "blind_ask"]  # (holders only)

@@ -114,6 +114,7 @@ class BlindDealing:
         for s in self.t.humans():
             if s.seat != sender:
                 self.t.send(s, body)
+        self.t.publish(body)  # (public: a watcher follows and checks the hand as a seat does)
 
     def _run(self, seat: Seat, body: b.BlindBody, step: Callable[[], object],
              then: Callable[[], None] | None = None) -> None:

@@ -49,6 +49,7 @@ class LockedClose:
                                         tuple(state.scores), over, winner)
         for s in t.humans():
             t.send(s, end)
+        t.publish(end)
         t.events.append(HandVerified(number, True, settled.verdict.describe()))
         t.events.append(TranscriptUpdated(t.table.hex(), doc, over))
         t.host_view()

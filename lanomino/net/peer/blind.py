@@ -133,6 +133,10 @@ class PeerBlind:
             return
         self.match, self.number, self.attempt = match, body.hand, body.attempt
         ctx = Context(p.table, body.hand, body.attempt, body.tiles, body.holders)
+        if p.watch:  # a watcher follows and checks every step, holding no key
+            self.hand = TableHand.start(match, ctx, body.openers, p.host_seat, None, None, p.now,
+                                        None)
+            return
         seeds = (p.secret_source(), p.secret_source())
         self.hand = hand = TableHand.start(match, ctx, body.openers, p.host_seat, p.seat, seeds,
                                            p.now, None)
@@ -268,11 +272,12 @@ class PeerBlind:
             p.holding = draw.drawer == p.seat
         if hand.view.outcome is not None:
             p.holding = True  # the hand is over: nobody moves until its scores (_settle)
-            reveal = hand.my_reveal()
-            assert reveal is not None
-            self._send(b.BlindReveal(self.number, self.attempt, p.seat, reveal, NO_SIGNATURE))
-            if hand.on_reveal(reveal):
-                self._settle()
+            reveal = hand.my_reveal()  # (None: a watcher, which holds no key)
+            if reveal is not None:
+                self._send(b.BlindReveal(self.number, self.attempt, p.seat, reveal,
+                                         NO_SIGNATURE))
+                if hand.on_reveal(reveal):
+                    self._settle()
         return True
 
     def ask(self, body: b.BlindAsk) -> None:
