@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 RECORD_FORMAT = "lanomino.record/1"
 TRANSCRIPT_FORMAT = "lanomino.transcript/1"
+TRANSCRIPT2_FORMAT = "lanomino.transcript/2"  # the locked deck's
+TRANSCRIPT_FORMATS = (TRANSCRIPT_FORMAT, TRANSCRIPT2_FORMAT)
 
 
 class PlayLogError(ValueError):
@@ -53,21 +55,23 @@ def derive(document: Any, verified: bool | None = None) -> Derived:
     kind = document.get("format")
     if kind == RECORD_FORMAT:
         return _derive_record(document, document, verified, keys=())
-    if kind == TRANSCRIPT_FORMAT:
+    if kind in TRANSCRIPT_FORMATS:
         return _derive_transcript(document, verified)
     raise PlayLogError(f"not a record or a transcript (format {kind!r})")
 
 
 def _derive_transcript(document: dict[str, Any], verified: bool | None) -> Derived:
     from lanomino.fair.transcript import TranscriptError, parse_transcript
-    from lanomino.fair.verify import to_record, verify_parsed
+    from lanomino.fair.transcript2 import parse_transcript2
+    from lanomino.fair.verify import to_record, verify_parsed, verify_transcript
 
-    try:
-        transcript = parse_transcript(document)
+    locked = document.get("format") == TRANSCRIPT2_FORMAT
+    try:  # (a transcript/2's header and end: its hands are verify's)
+        transcript = parse_transcript2(document)[0] if locked else parse_transcript(document)
     except TranscriptError as exc:
         raise PlayLogError(f"damaged transcript: {exc}") from None
     keys = tuple(k.hex() for k in transcript.keys)
-    report = verify_parsed(transcript)
+    report = verify_transcript(document) if locked else verify_parsed(transcript)
     ok = report.ok if verified is None else verified and report.ok
     if report.ok:
         try:

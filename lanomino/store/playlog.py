@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from lanomino.store.db import Store
 from lanomino.store.facts import (
-    TRANSCRIPT_FORMAT,
+    TRANSCRIPT_FORMATS,
     Derived,
     PlayLogError,
     derive,
@@ -296,7 +296,7 @@ def _peer_id(key_hex: str) -> str:
 
 
 def _kind(document: Mapping[str, object]) -> str:
-    return "transcript" if document.get("format") == TRANSCRIPT_FORMAT else "record"
+    return "transcript" if document.get("format") in TRANSCRIPT_FORMATS else "record"
 
 
 def _flag(value: bool | None) -> int | None:

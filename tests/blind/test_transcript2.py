@@ -268,3 +268,18 @@ def test_a_hand_dealt_again_after_a_void_deal_says_the_void_one_could_not_be_che
     assert line.startswith("hand 1: fair: locked by 3 holders (2 deals), 28 tiles")
     assert line.endswith("could not check the void deal before it (not in the file)")
     assert report.verdict().endswith("1 could not be checked in full (said above).")
+
+
+def test_the_play_log_keeps_a_transcript2_verified_with_its_hands(match: dict[str, Any]) -> None:
+    from lanomino.store.facts import derive
+
+    facts = derive(match)
+    assert (facts.verified, facts.verification) == (True, "verified")
+    assert len(facts.hands) == 3 and facts.scores == tuple(match["end"]["scores"])
+    assert facts.keys == tuple(match["keys"]) and facts.names == ("p0", "p1", "p2")
+    assert sum(len(h.played) for h in facts.hands) == sum(
+        "play" in m for h in match["hands"] for m in h["record"]["moves"])
+    doc = changed(match)
+    doc["hands"][0]["scores"][0] += 1
+    broken = derive(doc)
+    assert broken.verified is False and "does not verify" in broken.verification
