@@ -141,8 +141,16 @@ def draw_host_form(form: HostForm, canvas: Canvas, rules: Rules | None = None) -
         game = form.preset
     bots = f" and {form.bots} computer player{'s' if form.bots != 1 else ''}" if form.bots else ""
     y = put_wrapped(canvas, 2, y + 3, f"{game} · you, {who}{bots}", "class:dim")
-    y = put_wrapped(canvas, 2, y, DEAL_LOCKED if form.blind else DEAL_FAIR, "class:dim", rows=2)
-    y = put_wrapped(canvas, 2, y, ESCROW_ON if form.escrow else ESCROW_OFF, "class:dim", rows=2)
+    deal = DEAL_LOCKED if form.blind else DEAL_FAIR
+    escrow = ESCROW_ON if form.escrow else ESCROW_OFF
+    # What the deal and escrow choices mean, the chosen row's first; on a short screen a note
+    # that would push the error message (or itself) off the screen waits for its row's turn.
+    notes = (escrow, deal) if HOST_ROWS[form.row] == "escrow" else (deal, escrow)
+    message_rows = min(2, len(wrap(form.message, canvas.width - 3))) if form.message else 0
+    for note in notes:
+        rows = min(2, len(wrap(note, canvas.width - 3)))
+        if y + rows + message_rows <= canvas.height - 1:
+            y = put_wrapped(canvas, 2, y, note, "class:dim", rows=2)
     if form.message:
         put_wrapped(canvas, 2, y, form.message, "class:warn", rows=2)
     footer(canvas, "↑/↓ choose · ←/→ change · type the name or passphrase · Enter open"

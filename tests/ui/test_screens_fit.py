@@ -210,3 +210,21 @@ def test_a_rematch_offer_and_the_seats_it_keeps_fit(size: tuple[int, int]) -> No
     assert cut_rows(ui, *size) == []
     assert "2. (kept for Ana)" in draw_screen(ui, Canvas(*size)).text()
     assert ui.lan.waiting_line().startswith("rematch offered: waiting for Ana, Ben and A name")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_host_form_explains_the_row_being_changed_even_on_a_short_screen(
+        size: tuple[int, int]) -> None:
+    """The deal's and escrow's notes say what the choice means; on a 60x20 screen with an error
+    showing there is room for one of them, and it is the one of the row being changed."""
+    from lanomino.ui.lan import HOST_ROWS
+    from lanomino.ui.lobby import DEAL_LOCKED, ESCROW_OFF
+
+    ui = UiState(screen=Screen.HOST)
+    ui.host_form.message = "Could not open the table: the port 47311 is taken by another program"
+    ui.host_form.blind = True
+    for row, note in (("deal", DEAL_LOCKED), ("escrow", ESCROW_OFF)):
+        ui.host_form.row = HOST_ROWS.index(row)
+        text = " ".join(draw_screen(ui, Canvas(*size)).text().split())
+        assert note.split(";")[0] in text, (row, size)
+        assert "port 47311" in text
