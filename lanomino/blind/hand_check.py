@@ -37,11 +37,13 @@ from lanomino.blind.gate import DealLayout
 from lanomino.blind.group import BlindError, base_mul
 from lanomino.blind.hand_record import BlindHand, BlindMove, Resignation, ShuffleEntry
 from lanomino.blind.hashing import Context
+from lanomino.blind.lead_rounds import questions
 from lanomino.blind.rounds import BlindFault, check_key, check_shuffle, open_all
 from lanomino.blind.shuffle_proof import gen_shuffle
 from lanomino.engine import (
     RESIGN,
     TILES,
+    DealVoided,
     Draw,
     EngineError,
     GameState,
@@ -99,13 +101,7 @@ def judge_blind_hand(record: BlindHand, before: GameState, clock: bool = False
     went: the next hand starts from it when the verdict is ok)."""
     state = before.copy()
     try:
-        ctx = _keys(record)
-        _reveals(record, ctx)
-        deck = _shuffles(record, ctx)
-        tiles = open_all(ctx, deck, {r.seat: r.secret for r in record.reveals})
-        layout = DealLayout.for_deal(record.tiles, before.active,
-                                     before.rules.hand_size_for(before.players))
-        _opening(record, layout, tiles)
+        layout, tiles = _opened(record, before)
         ended = _moves(state, layout, tiles, record.moves, record.host, record.resignations,
                        clock)
         _score(record, ended)
@@ -114,6 +110,47 @@ def judge_blind_hand(record: BlindHand, before: GameState, clock: bool = False
     except BlindError as exc:  # what checked proofs cannot produce: say so, name nobody
         return HandVerdict("deck", None, str(exc)), state
     return HandVerdict(tiles=tiles), state
+
+
+def check_void_deal(record: BlindHand, before: GameState) -> HandVerdict:
+    """A deal attempt the table called void (``no_double=reshuffle``: nobody holds a double)
+    and dealt again: its keys, reveals, shuffles and "not me" answers as a played hand's
+    (``keys``, ``reveal``, ``shuffle``, ``opening``, each naming its signer), then ``void``: it
+    has no moves, resignations or points, every seat in the match said "not me" to every
+    question of the opening, and the engine finds the deal void (else the host, which dealt
+    again)."""
+    try:
+        layout, tiles = _opened(record, before)
+        host = record.host
+        if record.moves or record.resignations or record.points:
+            raise _Failed("void", host, "a void deal has moves, resignations or points")
+        said = {(c.seat, c.tile) for c in record.opening}
+        seats = [s for s in range(before.players) if before.active[s]]
+        if said != {(s, t) for t in questions(before.rules) for s in seats}:
+            raise _Failed("void", host, "the deal was dealt again before every seat had said "
+                          "\"not me\" to every question")
+        hands, boneyard = split_deck([TILES[t] for t in tiles], before.active,
+                                     before.rules.hand_size_for(before.players))
+        if not isinstance(start_hand(before.copy(), hands, boneyard)[0], DealVoided):
+            raise _Failed("void", host, "the deal was playable, yet it was dealt again")
+    except _Failed as failed:
+        return failed.verdict
+    except BlindError as exc:
+        return HandVerdict("deck", None, str(exc))
+    return HandVerdict(tiles=tiles)
+
+
+def _opened(record: BlindHand, before: GameState) -> tuple[DealLayout, tuple[int, ...]]:
+    """The checks of the deal itself (keys, reveals, shuffles, the opening's answers): the
+    deal's layout and the deck's tiles by position."""
+    ctx = _keys(record)
+    _reveals(record, ctx)
+    deck = _shuffles(record, ctx)
+    tiles = open_all(ctx, deck, {r.seat: r.secret for r in record.reveals})
+    layout = DealLayout.for_deal(record.tiles, before.active,
+                                 before.rules.hand_size_for(before.players))
+    _opening(record, layout, tiles)
+    return layout, tiles
 
 
 def _keys(record: BlindHand) -> Context:

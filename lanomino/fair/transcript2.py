@@ -62,7 +62,8 @@ from lanomino.fair.transcript import (
 )
 from lanomino.fair.transcript_model import FORMAT, FORMAT2, MatchEnd
 
-__all__ = ["BLIND_ALGORITHM", "FORMAT2", "BlindDispute", "HandSignatures", "SignedHand",
+__all__ = ["BLIND_ALGORITHM", "FORMAT2", "VOID_SIGNED", "BlindDispute", "HandSignatures",
+           "SignedHand", "VoidDeal",
            "blind_move_statement", "key_statement", "not_me_statement", "parse_transcript2",
            "points_statement", "resign_statement", "reveal_statement", "shuffle_statement",
            "write_transcript2"]
@@ -116,11 +117,13 @@ def reveal_statement(header: str, hand: int, attempt: int, reveal: Reveal) -> di
             "attempt": attempt, "seat": reveal.seat, "reveal": reveal.to_bytes().hex()}
 
 
-def points_statement(header: str, record: dict[str, Any],
-                     scores: Sequence[int]) -> dict[str, Any]:
+def points_statement(header: str, record: dict[str, Any], scores: Sequence[int],
+                     voided: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """What the host signs after the reveal: the hand's record as written (its digest), the
-    points in it and the match score after the hand."""
-    return {"type": "lanomino.points/1", "header": header, "hand": record.get("hand"),
+    points in it and the match score after the hand; and the digests of the records of the
+    void deals dealt again before it, if any."""
+    extra = {"voided": [digest(v).hex() for v in voided]} if voided else {}
+    return {**extra, "type": "lanomino.points/1", "header": header, "hand": record.get("hand"),
             "host": record.get("host"), "record": digest(record).hex(),
             "points": record.get("points"), "scores": list(scores)}
 
@@ -187,6 +190,28 @@ class BlindDispute:
                 "signature": self.signature.hex()}
 
 
+VOID_SIGNED = ("key", "shuffle", "not_me", "reveal")  # a void deal has no moves
+
+
+@dataclass(frozen=True, slots=True)
+class VoidDeal:
+    """A deal attempt the table called void (nobody held a double) and dealt again: its record
+    (no moves, resignations or points; ``raw`` as written) and the signatures of its keys,
+    shuffles, "not me" answers and reveals."""
+
+    record: BlindHand
+    signatures: HandSignatures
+    raw: dict[str, Any] | None = None
+
+    def record_json(self) -> dict[str, Any]:
+        return format_blind_hand(self.record) if self.raw is None else self.raw
+
+    def to_json(self) -> dict[str, Any]:
+        return {"record": self.record_json(),
+                **{f"{k}_signatures": [s.hex() for s in self.signatures.of(k)]
+                   for k in VOID_SIGNED}}
+
+
 @dataclass(frozen=True, slots=True)
 class SignedHand:
     """One hand of a transcript/2: the record (``raw``: as written, which the host signed),
@@ -198,9 +223,15 @@ class SignedHand:
     points_signature: bytes
     disputes: tuple[BlindDispute, ...] = ()
     raw: dict[str, Any] | None = None  # the record's JSON as read (None: write it anew)
+    voided: tuple[VoidDeal, ...] = ()  # the void deals before this one, in order
 
     def record_json(self) -> dict[str, Any]:
         return format_blind_hand(self.record) if self.raw is None else self.raw
+
+    def points(self, header: str) -> dict[str, Any]:
+        """The host's points statement of this hand (``points_statement``)."""
+        return points_statement(header, self.record_json(), self.scores,
+                                [v.record_json() for v in self.voided])
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"hand": self.record.hand, "record": self.record_json()}
@@ -210,6 +241,8 @@ class SignedHand:
         out["points_signature"] = self.points_signature.hex()
         if self.disputes:
             out["disputes"] = [d.to_json() for d in self.disputes]
+        if self.voided:
+            out["voided"] = [v.to_json() for v in self.voided]
         return out
 
 
@@ -258,23 +291,19 @@ def parse_transcript2(doc: Any) -> tuple[Transcript, tuple[SignedHand, ...]]:
 
 def _parse_hand(value: Any, where: str, number: int, players: int) -> SignedHand:
     h = _obj(value, where, {"hand", "record", *(f"{k}_signatures" for k in SIGNED), "scores",
-                            "points_signature"}, {"disputes"})
+                            "points_signature"}, {"disputes", "voided"})
     if _int(h["hand"], f"{where}.hand") != number:
         raise TranscriptError(f"{where}.hand: expected {number}")
     raw = h["record"]
-    try:
-        if not isinstance(raw, dict):
-            raise BlindError("expected an object")
-        record = parse_blind_hand(raw)
-    except BlindError as exc:
-        raise TranscriptError(f"{where}.record: {exc}") from None
-    if record.hand != number:
-        raise TranscriptError(f"{where}.record.hand: expected {number}")
-    seats = (record.host, *record.holders, *(e.seat for e in record.shuffles),
-             *(c.seat for c in record.opening), *(m.seat for m in record.moves),
-             *(r.seat for r in record.resignations), *(r.seat for r in record.reveals))
-    if max(seats) >= players:
-        raise TranscriptError(f"{where}.record: a seat that is not at this table of {players}")
+    record = _record(raw, f"{where}.record", number, players)
+    voided = []
+    for i, v in enumerate(_list(h.get("voided", []), f"{where}.voided")):
+        at = f"{where}.voided[{i}]"
+        v = _obj(v, at, {"record", *(f"{k}_signatures" for k in VOID_SIGNED)})
+        void_signatures = HandSignatures(**{
+            k: _hexes(v[f"{k}_signatures"], f"{at}.{k}_signatures", 64) for k in VOID_SIGNED})
+        voided.append(VoidDeal(_record(v["record"], f"{at}.record", number, players),
+                               void_signatures, v["record"]))
     signatures = HandSignatures(*(_hexes(h[f"{k}_signatures"], f"{where}.{k}_signatures", 64)
                                   for k in SIGNED))
     scores = tuple(_int(s, f"{where}.scores") for s in _list(h["scores"], f"{where}.scores"))
@@ -290,4 +319,23 @@ def _parse_hand(value: Any, where: str, number: int, players: int) -> SignedHand
                                      _hex(d["signature"], f"{at}.signature", 64)))
     return SignedHand(record, signatures, scores,
                       _hex(h["points_signature"], f"{where}.points_signature", 64),
-                      tuple(disputes), raw)
+                      tuple(disputes), raw, tuple(voided))
+
+
+def _record(raw: Any, where: str, number: int, players: int) -> BlindHand:
+    """A hand's record (``lanomino.blind-hand/1``) of hand ``number`` at a table of
+    ``players``. Raises: TranscriptError."""
+    try:
+        if not isinstance(raw, dict):
+            raise BlindError("expected an object")
+        record = parse_blind_hand(raw)
+    except BlindError as exc:
+        raise TranscriptError(f"{where}: {exc}") from None
+    if record.hand != number:
+        raise TranscriptError(f"{where}.hand: expected {number}")
+    seats = (record.host, *record.holders, *(e.seat for e in record.shuffles),
+             *(c.seat for c in record.opening), *(m.seat for m in record.moves),
+             *(r.seat for r in record.resignations), *(r.seat for r in record.reveals))
+    if max(seats) >= players:
+        raise TranscriptError(f"{where}: a seat that is not at this table of {players}")
+    return record

@@ -26,11 +26,12 @@ After the last hand, the host's closing statement (``end``), as for transcript/1
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from lanomino.blind.group import BlindError
-from lanomino.blind.hand_check import judge_blind_hand
+from lanomino.blind.hand_check import HandVerdict, check_void_deal, judge_blind_hand
 from lanomino.blind.hand_record import BlindHand
 from lanomino.engine import TILES, Draw, GameState
 from lanomino.engine.dealing import split_deck
@@ -42,9 +43,11 @@ from lanomino.fair.statements import dispute_statement
 from lanomino.fair.transcript2 import (
     BLIND_ALGORITHM,
     SIGNED,
+    VOID_SIGNED,
+    HandSignatures,
     SignedHand,
+    VoidDeal,
     parse_transcript2,
-    points_statement,
     signers,
     statements,
 )
@@ -96,21 +99,21 @@ class BlindChecker:
         host = Blamed.host(record.host)
         if state.phase is not Phase.DEAL:
             raise c.fail("sequence", host, "a hand was dealt after the match had ended")
-        statement = points_statement(c.t.header_digest, hand.record_json(), hand.scores)
-        if not c.signed(record.host, hand.points_signature, statement):
+        if not c.signed(record.host, hand.points_signature, hand.points(c.t.header_digest)):
             raise c.fail("log", EDITED, "the host's signature over the hand's record and points "
                          "does not verify: the file was changed after it was signed")
         self.check_record(state, record, host)
-        self.check_signatures(hand, host)
+        if hand.voided and record.attempt != len(hand.voided) + 1:
+            raise c.fail("record", host, f"the hand was dealt {len(hand.voided) + 1} times, but "
+                         f"the host's record of the deal played says attempt {record.attempt}")
+        self.check_signatures(record, hand.signatures, SIGNED, host)
+        c.host_signed = [HostSigned(r.at, r.seat, "resign" if r.by == "left" else "resigns")
+                         for r in record.resignations if r.host_signed]
+        self.check_disputes(hand)
+        for attempt, void in enumerate(hand.voided, start=1):
+            self.check_void(state, void, attempt, record.host)
         verdict, after = judge_blind_hand(record, state, clock=c.t.move_clock is not None)
-        if not verdict.ok:
-            blame: Blamed | str = ("nobody can be named" if verdict.culprit is None
-                                   else host if verdict.culprit == record.host
-                                   else Blamed.player(verdict.culprit))
-            who = seat_name(verdict.culprit) if verdict.culprit is not None else ""
-            said = verdict.reason if not who or verdict.reason.startswith(who) else (
-                f"{who}: {verdict.reason}")
-            raise c.fail(verdict.check, blame, said)
+        self.check_verdict(verdict, record.host)
         if tuple(hand.scores) != tuple(after.scores):
             raise c.fail("score", host, f"the host signed the match score {list(hand.scores)} "
                          f"after this hand, but the rules give {after.scores}")
@@ -130,13 +133,37 @@ class BlindChecker:
             raise c.fail("record", host, f"the host's record names {seat_name(out[0])} as a "
                          "holder, but that seat is out of the match")
 
-    def check_signatures(self, hand: SignedHand, host: Blamed) -> None:
-        """One valid signature per statement of the record (the module docstring), then the
-        hand's disputes."""
-        c, record = self.c, hand.record
+    def check_verdict(self, verdict: HandVerdict, host: int) -> None:
+        """A failed check of the locked deck's own (``hand_check.py``), blaming its culprit."""
+        if verdict.ok:
+            return
+        blame: Blamed | str = ("nobody can be named" if verdict.culprit is None
+                               else Blamed.host(host) if verdict.culprit == host
+                               else Blamed.player(verdict.culprit))
+        who = seat_name(verdict.culprit) if verdict.culprit is not None else ""
+        said = verdict.reason if not who or verdict.reason.startswith(who) else (
+            f"{who}: {verdict.reason}")
+        raise self.c.fail(verdict.check, blame, said)
+
+    def check_void(self, state: GameState, void: VoidDeal, attempt: int, host: int) -> None:
+        """A void deal dealt again before the hand's deal: the host's record of it, the
+        signatures of its statements, and the locked deck's checks of a void deal."""
+        record, blamed = void.record, Blamed.host(host)
+        if record.attempt != attempt or record.host != host:
+            raise self.c.fail("record", blamed, f"void deal {attempt}: the host's record of it "
+                              f"says attempt {record.attempt}, host {seat_name(record.host)}")
+        self.check_record(state, record, blamed)
+        self.check_signatures(record, void.signatures, VOID_SIGNED, blamed)
+        self.check_verdict(check_void_deal(record, state), host)
+
+    def check_signatures(self, record: BlindHand, signed: HandSignatures, kinds: Sequence[str],
+                         host: Blamed) -> None:
+        """One valid signature per statement of the record, of the ``kinds`` it has (the
+        module docstring)."""
+        c = self.c
         said, by = statements(c.t.header_digest, record), signers(record)
-        for kind in SIGNED:
-            signatures = hand.signatures.of(kind)
+        for kind in kinds:
+            signatures = signed.of(kind)
             if len(signatures) != len(said[kind]):
                 raise c.fail("signature", host, f"the record has {len(said[kind])} "
                              f"{WHAT[kind]} statements but {len(signatures)} signatures")
@@ -144,15 +171,12 @@ class BlindChecker:
                     zip(said[kind], by[kind], signatures, strict=True)):
                 if c.signed(seat, signature, statement):
                     continue
-                owner = statement.get("seat")
+                owner = statement.get("seat", statement.get("move", {}).get("seat"))
                 who = seat_name(owner if isinstance(owner, int) else seat)
                 signer = "the host" if seat == record.host and owner != seat else who
                 raise c.fail("signature", host, f"{WHAT[kind]} {i + 1} ({who}'s) is not signed "
                              f"by {signer}: the host let into its record a statement its signer "
                              "did not sign")
-        c.host_signed = [HostSigned(r.at, r.seat, "resign" if r.by == "left" else "resigns")
-                         for r in record.resignations if r.host_signed]
-        self.check_disputes(hand)
 
     def check_disputes(self, hand: SignedHand) -> None:
         """Each dispute is signed by its seat and names a resignation the host signed for it."""
@@ -179,7 +203,7 @@ class BlindChecker:
                                      before.rules.hand_size_for(before.players))
         self.deals.append((DerivedDeal(tuple(map(tuple, hands)), tuple(boneyard), False),))
         draws = sum(isinstance(m.action, Draw) for m in record.moves)
-        void = record.attempt - 1  # (a transcript/2 keeps only the deal that was played)
+        void = record.attempt - 1 - len(hand.voided)  # void deals the file does not keep
         unchecked = (f"the {'void deal' if void == 1 else f'{void} void deals'} before it (not in "
                      "the file)",) if void else ()
         self.c.reports.append(HandReport(record.hand, record.attempt, len(record.holders),

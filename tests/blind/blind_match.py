@@ -9,7 +9,7 @@ import hashlib
 from dataclasses import replace
 from typing import Any
 
-from blindkit import TABLE, play_hand
+from blindkit import TABLE, play_hand, void_deal
 
 from lanomino.blind.hand_check import judge_blind_hand
 from lanomino.blind.hand_record import BlindHand, Resignation, format_blind_hand
@@ -21,8 +21,10 @@ from lanomino.fair.statements import end_statement, header_statement
 from lanomino.fair.transcript2 import (
     BLIND_ALGORITHM,
     SIGNED,
+    VOID_SIGNED,
     HandSignatures,
     SignedHand,
+    VoidDeal,
     parse_transcript2,
     points_statement,
     signers,
@@ -37,8 +39,9 @@ def identities(n: int) -> list[Identity]:
             for s in range(n)]
 
 
-def header(n: int, move_clock: int | None = None) -> MatchHeader:
-    return MatchHeader(TABLE, BLIND_ALGORITHM, {"preset": "classic"},
+def header(n: int, move_clock: int | None = None,
+           rules: dict[str, Any] | None = None) -> MatchHeader:
+    return MatchHeader(TABLE, BLIND_ALGORITHM, rules or {"preset": "classic"},
                        tuple(f"p{s}" for s in range(n)),
                        tuple(i.public_key for i in identities(n)), move_clock)
 
@@ -72,19 +75,23 @@ def play_match(n: int, hands: int = 3, seed: int = 1, resign: Resignation | None
     return write_match(n, records, move_clock)
 
 
-def write_match(n: int, records: list[BlindHand], move_clock: int | None = None
-                ) -> dict[str, Any]:
-    """The transcript/2 of a match of these hands, each signed by its signers, the host seat 0
-    (each record must check out: the match score after it is the engine's)."""
+def write_match(n: int, records: list[BlindHand], move_clock: int | None = None,
+                rules: dict[str, Any] | None = None,
+                voided: dict[int, list[BlindHand]] | None = None) -> dict[str, Any]:
+    """The transcript/2 of a match of these hands (under the ``rules`` spec, with the ``voided``
+    deals before hand n's), each signed by its signers, the host seat 0 (each record must check
+    out: the match score after it is the engine's)."""
     ids = identities(n)
-    head = header(n, move_clock)
+    head = header(n, move_clock, rules)
     h = head.digest()
-    state: GameState = new_game(Rules.classic(), n)
+    state: GameState = new_game(Rules.from_spec(head.rules), n)
     signed: list[SignedHand] = []
     for record in records:
+        voids = tuple(sign_void(h, v, ids) for v in (voided or {}).get(record.hand, []))
         verdict, state = judge_blind_hand(record, state, clock=move_clock is not None)
         assert verdict.ok, verdict.describe()
-        signed.append(sign_hand(h, record, tuple(state.scores), ids))
+        hand = replace(sign_hand(h, record, tuple(state.scores), ids), voided=voids)
+        signed.append(replace(hand, points_signature=ids[0].sign_statement(hand.points(h))))
     over = state.phase is Phase.OVER
     winner = state.outcome.winner if state.outcome is not None else None
     statement = end_statement(h, 0, len(signed), over, winner, state.scores)
@@ -94,14 +101,21 @@ def write_match(n: int, records: list[BlindHand], move_clock: int | None = None
     return write_transcript2(head, sigs, signed, end)
 
 
+def sign_void(h: str, record: BlindHand, ids: list[Identity]) -> VoidDeal:
+    """A void deal's statements signed by their signers."""
+    said, by = statements(h, record), signers(record)
+    return VoidDeal(record, HandSignatures(**{
+        k: tuple(ids[seat].sign_statement(st) for st, seat in zip(said[k], by[k], strict=True))
+        for k in VOID_SIGNED}))
+
+
 def host_signs_again(doc: dict[str, Any], host: Identity) -> dict[str, Any]:
     """A cheating host signs what it changed again with its own key: each hand's points
     statement (over the record as now written) and its closing statement."""
     doc = copy.deepcopy(doc)
     head, hands = parse_transcript2(doc)
     for raw, hand in zip(doc["hands"], hands, strict=True):
-        statement = points_statement(head.header_digest, raw["record"], hand.scores)
-        raw["points_signature"] = host.sign_statement(statement).hex()
+        raw["points_signature"] = host.sign_statement(hand.points(head.header_digest)).hex()
     e = head.end
     end = end_statement(head.header_digest, e.host, e.hands, e.finished, e.winner, e.scores)
     doc["end"]["signature"] = host.sign_statement(end).hex()
@@ -119,3 +133,17 @@ def seat_signs_again(doc: dict[str, Any], hand: int, ids: list[Identity]) -> dic
     raw.update({k: v for k, v in replace(again, raw=h.raw).to_json().items()
                 if k.endswith("_signatures")})
     return host_signs_again(doc, ids[h.record.host])
+
+
+VOIDING = {"preset": "classic", "target": 30, "hand_size": 2, "no_double": "reshuffle"}
+
+
+def voided_hand() -> tuple[BlindHand, BlindHand]:
+    """A void deal (``VOIDING`` rules, two seats: nobody was dealt a double) and the playable
+    deal of the same hand after it, played out."""
+    before = new_game(Rules.from_spec(VOIDING), 2)
+    for t in range(80):
+        void = void_deal(2, before, attempt=1, tag=f"t{t}a1")
+        if void is not None and void_deal(2, before, attempt=2, tag=f"t{t}a2") is None:
+            return void, play_hand(2, rng_seed=1, tag=f"t{t}a2", before=before, attempt=2)[0]
+    raise AssertionError("no void deal followed by a playable one among the tags")

@@ -21,6 +21,7 @@ from lanomino.blind.rounds import Share, check_play, open_all
 from lanomino.blind.settle import Settlement, settle
 from lanomino.engine import (
     RESIGN,
+    DealVoided,
     Draw,
     GameState,
     HandEnded,
@@ -50,13 +51,14 @@ def context(n: int, hand: int = 1, attempt: int = 1) -> Context:
     return Context(TABLE, hand, attempt, TILES, tuple(range(n)))
 
 
-def layout(n: int) -> DealLayout:
-    return DealLayout.for_deal(TILES, [True] * n, Rules.classic().hand_size_for(n))
+def layout(n: int, rules: Rules | None = None) -> DealLayout:
+    return DealLayout.for_deal(TILES, [True] * n, (rules or Rules.classic()).hand_size_for(n))
 
 
-def holders(n: int, ctx: Context | None = None, tag: str = "") -> list[Holder]:
+def holders(n: int, ctx: Context | None = None, tag: str = "",
+            rules: Rules | None = None) -> list[Holder]:
     ctx = ctx or context(n)
-    return [Holder(ctx, s, layout(n), seed(f"key{tag}", s), seed(f"shuffle{tag}", s))
+    return [Holder(ctx, s, layout(n, rules), seed(f"key{tag}", s), seed(f"shuffle{tag}", s))
             for s in range(n)]
 
 
@@ -79,7 +81,7 @@ class Dealt:
 def run_keys_and_shuffles(n: int, hs: list[Holder] | None = None
                           ) -> tuple[LockedDeal, list[Holder]]:
     hs = hs or holders(n)
-    deal = LockedDeal.started(hs[0].ctx, layout(n), 0.0, 5.0)  # (its context, before the keys)
+    deal = LockedDeal.started(hs[0].ctx, hs[0].gate.layout, 0.0, 5.0)  # (before the keys)
     for h in hs:
         deal.receive_key(h.announce(), 0.0)
     for h in hs:
@@ -135,7 +137,7 @@ def play_hand(n: int, rng_seed: int = 1, tag: str = "", rules: Rules | None = No
     match state before the hand)."""
     before = before or new_game(rules or Rules.classic(), n)
     rules = before.rules
-    dealt = run_deal(n, holders(n, context(n, hand, attempt), tag=tag))
+    dealt = run_deal(n, holders(n, context(n, hand, attempt), tag=tag, rules=rules))
     secrets = {h.seat: h.reveal().secret for h in dealt.holders}
     tiles = open_all(dealt.ctx, dealt.deck, secrets)
     state = before.copy()
@@ -256,3 +258,26 @@ def locked_hand(n: int, seed: int, lie: bool = False, rules: Rules | None = None
         tuple(ShuffleEntry.of(t) for t in dealt.round.turns),
         tuple(NotMe(s, t) for s, t in lead.claims), tuple(moves), reveals, points)
     return record, before, settled, lie_at
+
+
+def void_deal(n: int, before: GameState, hand: int = 1, attempt: int = 1, tag: str = ""
+              ) -> BlindHand | None:
+    """A deal attempt under ``before``'s rules; its record when the engine finds it void (under
+    ``no_double=reshuffle``, nobody holds a double: every seat says "not me" to every question,
+    and the keys are revealed at once), else None."""
+    dealt = run_deal(n, holders(n, context(n, hand, attempt), tag=tag, rules=before.rules))
+    reveals = tuple(h.reveal() for h in dealt.holders)
+    tiles = open_all(dealt.ctx, dealt.deck, {r.seat: r.secret for r in reveals})
+    state = before.copy()
+    hands, boneyard = split_deck([ENGINE_TILES[t] for t in tiles], state.active,
+                                 before.rules.hand_size_for(n))
+    if not isinstance(start_hand(state, hands, boneyard)[0], DealVoided):
+        return None
+    lead = LeadRounds(before.rules, tuple(range(n)))
+    while lead.question() is not None:
+        for seat in range(n):
+            lead.not_me(seat)
+    return BlindHand(TABLE, hand, attempt, TILES, 0, dealt.ctx.holders,
+                     tuple(h.announce() for h in dealt.holders),
+                     tuple(ShuffleEntry.of(t) for t in dealt.round.turns),
+                     tuple(NotMe(s, t) for s, t in lead.claims), (), reveals, ())

@@ -13,11 +13,13 @@ from typing import Any
 
 import pytest
 from blind_match import (
+    VOIDING,
     header,
     host_signs_again,
     identities,
     play_match,
     seat_signs_again,
+    voided_hand,
     write_match,
 )
 from blindkit import play_hand, run_deal
@@ -283,3 +285,34 @@ def test_the_play_log_keeps_a_transcript2_verified_with_its_hands(match: dict[st
     doc["hands"][0]["scores"][0] += 1
     broken = derive(doc)
     assert broken.verified is False and "does not verify" in broken.verification
+
+
+def test_void_deals_kept_before_a_hand_are_checked_and_one_cut_short_names_the_host() -> None:
+    """Under no_double=reshuffle a deal where nobody holds a double is void: every seat says
+    "not me" to every double, the keys are revealed, and the table deals again. The file keeps
+    the void deal with its signatures; verify checks it as a deal, and that it really was void."""
+    spec = VOIDING
+    void, record = voided_hand()
+    doc = write_match(2, [record], rules=spec, voided={1: [void]})
+    assert len(doc["hands"][0]["voided"]) == 1
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    assert report.lines()[0].startswith("hand 1: fair: locked by 2 holders (2 deals), 28 tiles")
+    assert "could not check" not in report.lines()[0]
+    short = replace(void, opening=void.opening[:-1])  # dealt again before the last answer
+    check, _, blame, message = failure(write_match_unchecked(spec, record, short))
+    assert (check, blame) == ("void", "the host (seat 1)") and "every question" in message
+    doc["hands"][0]["record"]["attempt"] = 3  # a void deal the file does not keep
+    assert failure(host_signs_again(doc, identities(2)[0]))[:3] == (
+        "record", 1, "the host (seat 1)")
+
+
+def write_match_unchecked(spec: dict[str, Any], record: Any, void: Any) -> dict[str, Any]:
+    """The match written with a void deal as given, every statement signed by its signer."""
+    from blind_match import sign_void
+
+    doc = write_match(2, [record], rules=spec)
+    head, hands = parse_transcript2(doc)
+    voided = (sign_void(head.header_digest, void, identities(2)),)
+    doc["hands"][0]["voided"] = [v.to_json() for v in voided]
+    return host_signs_again(doc, identities(2)[0])

@@ -13,7 +13,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from blind_match import host_signs_again, identities, play_match, sign_hand
+from blind_match import (
+    VOIDING,
+    host_signs_again,
+    identities,
+    play_match,
+    sign_hand,
+    voided_hand,
+    write_match,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tamperkit import get as _get
@@ -39,7 +47,13 @@ def _sources() -> tuple[str, ...]:
         play_match(3, hands=2, seed=11),
         play_match(2, hands=1, seed=12, resign=Resignation(1, 4, "left")),
         play_match(4, hands=1, seed=13),
+        _voided(),
     ))
+
+
+def _voided() -> dict[str, Any]:
+    void, record = voided_hand()
+    return write_match(2, [record], rules=VOIDING, voided={1: [void]})
 
 
 def _mutated(data: st.DataObject, value: Any) -> Any:
