@@ -9,12 +9,15 @@ Once per match, as for transcript/1 (``Checker.start``): the algorithm
                   host's word (when it fails, the file was changed after it was signed: no seat
                   is named);
 2. ``record``     the record is of this table, this hand's match state, a 28-tile deck, with
-                  holders that are seats in the match (else the host, which signed it);
+                  holders that are seats in the match, and its attempt follows the void deals
+                  the hand keeps (else the host, which signed it);
 3. ``signature``  one signature on every statement of the record, each by its seat: keys,
                   shuffles, "not me" answers, moves, reveals, and resignations (by the seat, or
                   by the host for a seat that left or was away: listed); a statement its signer
                   did not sign is the host's, which let it into the record it signed;
-                  ``dispute``: each signed by its seat, naming a resignation the host signed for it;
+                  ``dispute``: each signed by its seat, naming a resignation the host signed for
+                  it; then each void deal kept (``voided``): its record and signatures as above,
+                  its deal's own checks, and ``void`` (``hand_check.check_void_deal``);
 4. the locked hand's own checks (``blind/hand_check.py``): ``keys``, ``reveal``, ``shuffle``
    (re-derived from the seeds revealed at the end, or the stored argument for a lost seed),
    ``opening``, ``moves`` (every share and claim, by the engine with every tile known),
