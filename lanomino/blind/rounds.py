@@ -203,17 +203,20 @@ def check_share(ctx: Context, deck: Deck, share: Share) -> Point:
     return share.point
 
 
-def open_position(ctx: Context, deck: Deck, position: int, shares: Iterable[Share]) -> int:
-    """The tile index at ``position`` from one checked share per holder.
+def open_position(ctx: Context, deck: Deck, position: int, shares: Iterable[Share],
+                  checked: Iterable[Share] = ()) -> int:
+    """The tile index at ``position`` from one share per holder: ``shares`` are checked here,
+    ``checked`` were checked on arrival already (a table keeps the deal's and draws' public
+    shares it checked, blind/table_hand.py).
 
     Raises: BlindFault naming a holder whose share fails; BlindError when a holder's share is
     missing or the opened point is no tile (which checked shares cannot produce).
     """
     by_seat: dict[int, Point] = {}
-    for share in shares:
+    for share, check in [*((s, True) for s in shares), *((s, False) for s in checked)]:
         if share.position != position:
             raise BlindFault(share.seat, f"sent a share of {share.position} for {position}")
-        by_seat[share.seat] = check_share(ctx, deck, share)
+        by_seat[share.seat] = check_share(ctx, deck, share) if check else share.point
     missing = [s for s in ctx.holders if s not in by_seat]
     if missing:
         raise BlindError(f"position {position} lacks the shares of "
@@ -236,11 +239,13 @@ def open_own(ctx: Context, deck: Deck, position: int, secret: int,
 
 
 def check_play(ctx: Context, deck: Deck, seat: int, position: int, tile: int, own: Share,
-               public: Iterable[Share], owner: int | None, opener: int | None = None) -> None:
+               public: Iterable[Share], owner: int | None, opener: int | None = None,
+               checked: bool = False) -> None:
     """A play of ``tile`` from ``position`` by ``seat``: the position is the seat's (``owner``,
     from the deal and the draws in the log), and the share of its ``opener`` (the seat itself,
     or the host for a host-side bot) ``own``, with the public shares of the other holders (from
-    the deal or the draw), opens exactly that tile.
+    the deal or the draw), opens exactly that tile. ``checked``: the public shares were checked
+    on arrival (only ``own`` is checked here).
 
     Raises: BlindFault naming the seat (or a holder whose public share fails).
     """
@@ -255,7 +260,8 @@ def check_play(ctx: Context, deck: Deck, seat: int, position: int, tile: int, ow
     others = [s for s in public if s.seat != opener]
     if sorted(s.seat for s in others) != [s for s in ctx.holders if s != opener]:
         raise BlindFault(opener, f"{bot}played from position {position}, which is not its own")
-    if open_position(ctx, deck, position, [own, *others]) != tile:
+    fresh, kept = ([own], others) if checked else ([own, *others], [])
+    if open_position(ctx, deck, position, fresh, kept) != tile:
         raise BlindFault(opener, f"{bot}position {position} does not hold the tile it played")
 
 

@@ -232,7 +232,7 @@ class TableHand:
     def _check_proof(self, seat: int, position: int, tile: Tile, share: Share) -> None:
         public = [*self.deal.shares_of(position), *self.drawn.get(position, ())]
         check_play(self.ctx, self.deal.deck, seat, position, tile.index, share, public,
-                   self.owner.get(position), self.layout.openers[seat])
+                   self.owner.get(position), self.layout.openers[seat], checked=True)
 
     def on_proof(self, index: int, share: Share, play: Play) -> None:
         """The opener's share for ``play``, which will be move ``index`` (kept until it comes)."""

@@ -1,0 +1,63 @@
+"""The locked deck at a table, through the real sessions (issue 29): one HostSession and its
+PeerSessions in one process, every message through the real codec, bots on every seat
+(tests/net/sessionkit.py). For 2, 3 and 4 people it plays whole matches twice with the same
+bot seeds (each table's own id makes its deals), with today's fair deal (the reference,
+measured in the same run) and with the locked deck (``HostSession(blind=True)``), and prints
+per hand: CPU per seat (all sessions' CPU over the seats: each seat and the host check every
+shuffle and share), wire bytes, and the ratio to the reference. One process for every seat:
+this is the CPU the protocol costs, not the wall time of a table (``bench_blind_procs.py``
+measures the core in processes).
+
+    python scripts/bench_blind_table.py [--matches 2] [--target 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "net"))
+
+from sessionkit import Table  # noqa: E402
+
+from lanomino.engine import Rules  # noqa: E402
+from lanomino.net.session import MatchOver  # noqa: E402
+
+
+def measure(players: int, blind: bool, matches: int, target: int) -> tuple[float, float, int]:
+    """(CPU ms per seat per hand, wire kB per hand, hands) over ``matches`` matches."""
+    cpu = wire = 0.0
+    hands = 0
+    for seed in range(1, matches + 1):
+        table = Table(Rules.preset("classic", target=target), players, blind=blind, seed=seed)
+        started = time.process_time()
+        table.run(table.over)
+        cpu += time.process_time() - started
+        wire += table.wire_bytes
+        over = next(e for e in table.host_events if isinstance(e, MatchOver))
+        assert over.verified, "a match did not verify"
+        hands += over.hands
+    return cpu * 1000 / hands / players, wire / 1000 / hands, hands
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=2)
+    parser.add_argument("--target", type=int, default=100)
+    args = parser.parse_args()
+    print("seats  deal    hands  CPU/seat/hand  wire/hand  CPU vs fair")
+    for players in (2, 3, 4):
+        fair = measure(players, False, args.matches, args.target)
+        locked = measure(players, True, args.matches, args.target)
+        for name, (cpu, wire, hands) in (("fair", fair), ("locked", locked)):
+            print(f"{players:>5}  {name:<6} {hands:>6}  {cpu:>10.1f} ms  {wire:>6.1f} kB  "
+                  f"{cpu / fair[0]:>8.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
