@@ -12,8 +12,15 @@ from collections.abc import Iterable
 
 from lanomino.blind.deck import Deck, aggregate_key, deck_digest
 from lanomino.blind.gate import DealLayout, Refusal, ShareGate
-from lanomino.blind.group import BlindError
+from lanomino.blind.group import BlindError, Point
 from lanomino.blind.hashing import Context, Drbg
+from lanomino.blind.key_escrow import (
+    open_sub_share,
+    seal_sub_share,
+    split_key,
+    standing_context,
+    standing_secret,
+)
 from lanomino.blind.proofs import prove_key, prove_share
 from lanomino.blind.rounds import KeyAnnouncement, Reveal, Share, ShuffleTurn, open_own
 from lanomino.blind.shuffle_proof import shuffle_with_argument
@@ -33,6 +40,10 @@ class Holder:
         self._secret = Drbg(key_seed, b"key").nonzero_scalar()
         self._seed = shuffle_seed
         self._deck: Deck = ()
+        # owner -> (its commitments, the sub-share it escrowed here), ``--escrow`` tables
+        self.escrowed: dict[int, tuple[tuple[Point, ...], int]] = {}
+        self._standing: tuple[Context, int] | None = None  # after a loss (``stand_in``)
+        self._late: set[int] = set()  # the positions drawn since then
         key, proof = prove_key(ctx, seat, self._secret)  # before the key set exists
         self._announcement = KeyAnnouncement(seat, key, proof)
 
@@ -56,9 +67,16 @@ class Holder:
         """The final deck, every shuffle checked: the one the shares open."""
         self._deck = deck
 
+    def keyed(self, position: int) -> tuple[Context, int]:
+        """The context and key ``position`` is shared under: the standing ones for a position
+        drawn after a loss, else the deal's."""
+        if self._standing is not None and position in self._late:
+            return self._standing
+        return self.ctx, self._secret
+
     def _share(self, position: int) -> Share:
-        point, proof = prove_share(self.ctx, self.seat, position, self._secret,
-                                   self._deck[position].c1)
+        ctx, secret = self.keyed(position)
+        point, proof = prove_share(ctx, self.seat, position, secret, self._deck[position].c1)
         return Share(self.seat, position, point, proof)
 
     def deal_shares(self, asker: str) -> tuple[Share, ...] | Refusal:
@@ -70,7 +88,10 @@ class Holder:
 
     def drew(self, seat: int) -> int:
         """The signed log says ``seat`` draws now: the position it gets."""
-        return self.gate.drew(seat)
+        position = self.gate.drew(seat)
+        if self._standing is not None:
+            self._late.add(position)
+        return position
 
     def draw_share(self, asker: str, position: int, seat: int) -> Share | Refusal:
         """This holder's share of ``position`` for ``seat``'s draw, if the gate allows it."""
@@ -83,7 +104,8 @@ class Holder:
         owner = self.gate.owner(position)
         if owner is None or self.gate.layout.openers[owner] != self.seat:
             raise BlindError(f"position {position} is not {seat_name(self.seat)}'s to open")
-        return open_own(self.ctx, self._deck, position, self._secret, others)
+        ctx, secret = self.keyed(position)
+        return open_own(ctx, self._deck, position, secret, others)
 
     def play(self, position: int) -> Share | Refusal:
         """This holder's own share of ``position`` (its own or a bot's it opens), shown with a
@@ -94,3 +116,39 @@ class Holder:
     def reveal(self) -> Reveal:
         """``blind.reveal`` at the hand's end: the secret key and the shuffle seed."""
         return Reveal(self.seat, self._secret, self._seed)
+
+    # ----- escrow (``--escrow`` tables: key_escrow.py) ---------------------------------------
+
+    def escrow(self, seed: bytes) -> tuple[tuple[Point, ...], dict[int, bytes]]:
+        """This holder's key escrowed with every other holder, once the keys are agreed: the
+        Feldman commitments and each sub-share sealed to its receiver (by seat)."""
+        others = [s for s in self.ctx.holders if s != self.seat]
+        escrow = split_key(self.seat, self._secret, others, seed)
+        return escrow.commitments, {j: seal_sub_share(self.ctx, self.seat, j, s, seed)
+                                    for j, s in escrow.sub_shares.items()}
+
+    def keep_escrow(self, owner: int, commitments: tuple[Point, ...], sealed: bytes) -> None:
+        """``owner``'s sub-share sealed to this holder, opened and checked, kept for the hand.
+
+        Raises: BlindFault naming the owner."""
+        if owner == self.seat or owner in self.escrowed:
+            raise BlindError(f"{seat_name(owner)}'s escrow is not awaited here")
+        sub_share = open_sub_share(self.ctx, owner, self.seat, self._secret, commitments,
+                                   sealed)
+        self.escrowed[owner] = (commitments, sub_share)
+
+    def stand_in(self, owner: int) -> Context:
+        """``owner`` is gone: every position drawn from now on is shared under the standing
+        context (``key_escrow.standing_context``), whose keys lock the same deck without it.
+        Raises: BlindError when this holder keeps no escrow of ``owner``."""
+        if owner not in self.escrowed or self._standing is not None:
+            raise BlindError(f"no escrow of {seat_name(owner)} stands in here")
+        commitments, sub_share = self.escrowed[owner]
+        ctx = standing_context(self.ctx, owner, commitments)
+        self._standing = ctx, standing_secret(self.ctx, owner, self.seat, self._secret,
+                                              sub_share)
+        return ctx
+
+    def escrow_reveal(self, owner: int) -> int:
+        """At the hand's end (keys are revealed then): the sub-share ``owner`` escrowed here."""
+        return self.escrowed[owner][1]

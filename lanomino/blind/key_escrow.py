@@ -10,19 +10,50 @@ Sⱼ = Σₖ (j+1)ᵏ·Aₖ = sⱼ·B, and j checks its sub-share against it.
 When i is gone, each other holder j sends, for a ciphertext to open, its part Pⱼ = sⱼ·c₁ with a
 proof of equal logarithms (log_B Sⱼ = log_c₁ Pⱼ, domain ``escrow``); the one who needs i's share
 combines them by Lagrange at 0: Σ λⱼ·Pⱼ = x·c₁, exactly i's decryption share.
+
+Sealing (``seal_sub_share``): a sub-share travels through the host, so it goes sealed to its
+receiver's key of this hand, Xⱼ: R = r·B and the sub-share's 32 bytes XOR SHA-256(context, the
+owner, the receiver, R, r·Xⱼ) (hashed ElGamal on libsodium's group operations). The owner signs
+the sealed bytes on the wire, so a receiver whose sub-share does not fit the commitments names
+the owner (``open_sub_share``). At the hand's end, keys are revealed anyway: each other holder
+reveals its sub-share and anyone rebuilds the lost key (``rebuilt_reveal``), each sub-share
+checked against its public share key first (a wrong one names its seat).
+
+Standing in (``standing_context``): once i is gone, each other holder j holds x′ⱼ = xⱼ + λⱼ·sⱼ
+(λⱼ: j's Lagrange coefficient at 0 among the others), whose public key X′ⱼ = Xⱼ + λⱼ·Sⱼ anyone
+computes. Σ X′ⱼ = Σ Xⱼ + x·B = Y: the others alone now lock the SAME deck, each with an
+ordinary share and its proof under the standing context (the others as holders, the X′ⱼ as
+keys), so a draw opens as before, for its drawer alone: every other's share and its own.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from lanomino.blind.group import BASE, ORDER, BlindError, Point, base_mul, combination
+from lanomino.blind.group import (
+    BASE,
+    ORDER,
+    SCALAR_BYTES,
+    BlindError,
+    Point,
+    add,
+    base_mul,
+    combination,
+    mul,
+    parse_point,
+    parse_scalar,
+    scalar_bytes,
+)
 from lanomino.blind.hashing import Context, Drbg, u32
 from lanomino.blind.proofs import EqualLogProof, equal_logs_hold, prove_equal_logs
-from lanomino.blind.rounds import BlindFault
+from lanomino.blind.rounds import BlindFault, Reveal
+from lanomino.engine.errors import seat_name
 
 ESCROW_DOMAIN = b"escrow"
+SEAL_DOMAIN = b"escrow-seal"
+SEALED_BYTES = 32 + SCALAR_BYTES  # R, then the sealed sub-share
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,3 +145,82 @@ def rebuilt_share(ctx: Context, owner: int, commitments: Sequence[Point], positi
     return combination(_lagrange_at_zero([s + 1 for s in others]), points)
 
 
+
+
+def _pad(ctx: Context, owner: int, receiver: int, r_point: Point, shared: Point) -> bytes:
+    return hashlib.sha256(ctx.prefix(SEAL_DOMAIN, owner) + u32(receiver) + r_point
+                          + shared).digest()
+
+
+def _xor(a: bytes, b: bytes) -> bytes:
+    return bytes(x ^ y for x, y in zip(a, b, strict=True))
+
+
+def seal_sub_share(ctx: Context, owner: int, receiver: int, sub_share: int, seed: bytes
+                   ) -> bytes:
+    """``owner``'s sub-share for ``receiver``, sealed to the receiver's key of this hand."""
+    r = Drbg(seed, SEAL_DOMAIN + u32(receiver)).nonzero_scalar()
+    r_point = base_mul(r)
+    pad = _pad(ctx, owner, receiver, r_point, mul(r, ctx.key_of(receiver)))
+    return r_point + _xor(scalar_bytes(sub_share), pad)
+
+
+def open_sub_share(ctx: Context, owner: int, receiver: int, secret: int,
+                   commitments: Sequence[Point], sealed: bytes) -> int:
+    """The receiver's sub-share of ``owner``'s key, opened with its ``secret`` and checked
+    against the owner's commitments (``check_sub_share``).
+
+    Raises: BlindFault naming the owner (it signed what it sealed).
+    """
+    if len(sealed) != SEALED_BYTES:
+        raise BlindFault(owner, f"sealed a sub-share in {len(sealed)} bytes, not {SEALED_BYTES}")
+    try:
+        r_point = parse_point(sealed[:32])
+        pad = _pad(ctx, owner, receiver, r_point, mul(secret, r_point))
+        sub_share = parse_scalar(_xor(sealed[32:], pad))
+    except BlindError:
+        raise BlindFault(owner, "sealed a sub-share that does not open") from None
+    check_sub_share(ctx, owner, commitments, receiver, sub_share)
+    return sub_share
+
+
+def rebuilt_reveal(ctx: Context, owner: int, commitments: Sequence[Point],
+                   sub_shares: Mapping[int, int]) -> Reveal:
+    """The lost ``owner``'s key at the hand's end, from every other holder's revealed sub-share:
+    its reveal, with no shuffle seed (its shuffle is then checked by its stored argument).
+
+    Raises: BlindFault naming a holder whose sub-share does not fit; BlindError when one is
+    missing.
+    """
+    others = [s for s in ctx.holders if s != owner]
+    if sorted(sub_shares) != others:
+        raise BlindError("rebuilding a lost key needs every other holder's sub-share")
+    for seat in others:
+        if base_mul(sub_shares[seat]) != share_key(commitments, seat):
+            raise BlindFault(seat, f"revealed a sub-share of {seat_name(owner)}'s key that "
+                             "does not fit its commitments")
+    secret = sum(lam * sub_shares[s] for lam, s in
+                 zip(_lagrange_at_zero([s + 1 for s in others]), others, strict=True)) % ORDER
+    if base_mul(secret) != ctx.key_of(owner):
+        raise BlindFault(owner, "escrowed commitments that do not rebuild its key")
+    return Reveal(owner, secret, None)
+
+
+def _standing(ctx: Context, owner: int) -> tuple[list[int], list[int]]:
+    others = [s for s in ctx.holders if s != owner]
+    return others, _lagrange_at_zero([s + 1 for s in others])
+
+
+def standing_context(ctx: Context, owner: int, commitments: Sequence[Point]) -> Context:
+    """The context after ``owner`` is gone: the others hold X′ⱼ = Xⱼ + λⱼ·Sⱼ, which lock the
+    same deck (their sum is the deck's key)."""
+    others, lams = _standing(ctx, owner)
+    keys = [add(ctx.key_of(j), mul(lam, share_key(commitments, j)))
+            for j, lam in zip(others, lams, strict=True)]
+    return Context(ctx.table, ctx.hand, ctx.attempt, ctx.tiles, tuple(others), tuple(keys))
+
+
+def standing_secret(ctx: Context, owner: int, seat: int, secret: int, sub_share: int) -> int:
+    """Seat ``seat``'s key in the standing context: x′ⱼ = xⱼ + λⱼ·sⱼ."""
+    others, lams = _standing(ctx, owner)
+    return (secret + lams[others.index(seat)] * sub_share) % ORDER
