@@ -215,3 +215,19 @@ def test_a_seat_that_asks_for_a_snapshot_at_a_locked_table_is_told_it_is_not_bui
     assert "snapshot" in error["body"]["message"]
     table.run(table.over, max_time=300)  # the table plays on
     assert table.over()
+
+
+def test_a_lost_host_ends_a_locked_match_without_an_election_or_a_winner() -> None:
+    """No new host can hold a locked hand's keys yet: the seats do not elect one, and once the
+    host has been silent past the grace period the match ends for each, won by nobody."""
+    table = Table(Rules.preset("classic"), 4, blind=True)
+    table.run(lambda: table.host.phase.value == "play", max_time=30)
+    host = table.host
+    host.take_outgoing = lambda: []  # type: ignore[method-assign]  # (the host is gone)
+    host.handle_timer = lambda now: None  # type: ignore[method-assign]
+    host.next_deadline = lambda: None  # type: ignore[method-assign]
+    table.run(lambda: all(s.session.phase.value == "over" for s in table.slots), max_time=120)
+    for slot in table.slots:
+        over = next(e for e in slot.events if isinstance(e, MatchOver))
+        assert over.winner is None and not over.verified and "locked match" in over.reason
+        assert slot.session.election is None

@@ -22,6 +22,8 @@ class PeerElections:
         """This seat is at the table (a match under way, or still in the lobby): losing the host
         starts an election."""
         mine = entry_of(self.p.roster, self.p.seat)
+        if self.p.blind.match is not None:  # a locked match: no new host holds its keys yet
+            return False
         if self.p.watch:  # no vote, but it follows the table's election to the new host
             return self.p.migration and can_migrate(self.p.roster) and self.p.phase is Phase.SEATED
         return (self.p.migration and can_migrate(self.p.roster) and self.p.phase is Phase.SEATED
@@ -128,6 +130,12 @@ class PeerElections:
             self.p._events.append(Closed(why or "the host has gone (silent past the grace period)"))
             return
         obs = view.observation()
+        if self.p.blind.match is not None:  # a locked match cannot go on without its host yet
+            self.p.go(Phase.OVER)
+            self.p._events.append(MatchOver(None, tuple(obs.scores), len(self.p.verified), False,
+                                            reason=why or "the host left a locked match, which "
+                                            "cannot go on without it yet"))
+            return
         winner = (self.p.host_seat % 2) ^ 1 if self.p.rules.partnership else self.p.seat
         self.p.go(Phase.OVER)
         self.p._events.append(MatchOver(winner, tuple(obs.scores), len(self.p.doc["hands"]),
