@@ -95,7 +95,7 @@ def test_a_change_the_host_signs_again_blames_the_host_or_nobody_never_a_seat(
     doc = json.loads(source)
     path = _mutate(data, doc, _paths(doc))
     try:
-        doc = host_signs_again(doc, identities(len(doc["players"]))[0])
+        doc = host_signs_again(doc, identities(len(json.loads(source)["players"]))[0])
         report = verify_transcript(doc)
     except TranscriptError:
         return
@@ -153,7 +153,7 @@ def test_a_seat_that_signs_a_change_of_its_own_statement_is_blamed_or_the_host_o
     parent[path[-1]] = _mutated(data, parent[path[-1]])
     after = _owner(doc, path)
     liars = {s for s in (before, after) if s is not None}
-    ids = identities(len(doc["players"]))
+    ids = identities(len(json.loads(source)["players"]))
     try:
         head, hands = parse_transcript2(doc)
         hand = hands[path[1]]
