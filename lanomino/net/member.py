@@ -168,7 +168,7 @@ class TableMember:
             host.take_outgoing()
             self._back_to_peer(term, seat, now)
         elif host is not None:
-            host.notice_term(term, seat)
+            return host.notice_term(term, seat)
         elif self.peer.election is not None:
             self.peer.follow(term, seat, now)
         else:

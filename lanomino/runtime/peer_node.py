@@ -28,13 +28,13 @@ from lanomino.net.session import (
     SeatLeft,
     SeatTaken,
     SecretMade,
-    Sender,
     SteppedDown,
     Timings,
     YourTurn,
 )
 from lanomino.net.wire.checks import JsonObject
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport
+from lanomino.runtime import standby
 from lanomino.runtime.announcing import Announcing, Answering, announcement, watch_announced
 from lanomino.runtime.base import (
     Hosting,
@@ -170,7 +170,7 @@ class PeerNode(NodeBase):
 
     async def run(self) -> Outcome:
         self.done = asyncio.get_running_loop().create_future()
-        tasks = [asyncio.create_task(self._receive()), asyncio.create_task(self._host_receive()),
+        tasks = [asyncio.create_task(self._receive()), asyncio.create_task(standby.serve(self)),
                  asyncio.create_task(self._timers(self.member.handle_timer,
                                                   self.member.next_deadline))]
         return await self._serve(tasks, linger_s=0.2 if self.host is not None else 0.05)
@@ -210,29 +210,6 @@ class PeerNode(NodeBase):
             self._flush()
             self.wake.set()
 
-    async def _host_receive(self) -> None:
-        """After an election made this node the host: serve on the standby ROUTER."""
-        while self.host is None or self.standby is None:
-            if cancelling():
-                return
-            await asyncio.sleep(0.01)
-        while not cancelling():
-            if self.host is None:
-                await asyncio.sleep(0.01)
-                continue
-            incoming = await self.standby.receive()
-            if incoming is None or self.host is None:
-                continue  # (a candidate that went back to being a peer ignores late joiners)
-            log.debug("in  %s", str(incoming.message)[:120])
-            try:
-                sender = Sender(incoming.identity, incoming.peer_key, incoming.peer_ip)
-                self.host.receive(sender, incoming.message, self.now())
-            except Exception:  # a bug in the migration code must not silence the table
-                log.exception("the host session failed on %s", str(incoming.message)[:200])
-                self.host.stats.update(["migration.error"])
-            self._flush()
-            self.wake.set()
-
     def _flush(self) -> None:
         member = self.member
         if member.host is not None:
@@ -248,6 +225,8 @@ class PeerNode(NodeBase):
         self._carry_out(member.take_effects())
         for message in member.peer_outgoing():
             self._spawn(self._send(message))
+        for seat, proof in session.passing.take():
+            self._spawn(standby.tell(self, seat, proof))
         for event in events:
             self._publish(event)
             if isinstance(event, YourTurn) and self.policy is not None and member.host is None:
@@ -297,7 +276,7 @@ class PeerNode(NodeBase):
             if isinstance(effect, Connect):
                 self._reconnect(effect)
             elif isinstance(effect, Serve):
-                self.generation += 1  # (the standby ROUTER serves: _host_receive)
+                self.generation += 1  # (the standby ROUTER serves: standby.serve)
                 self.transport.close()
                 log.warning("term %d: this seat (%s) takes over the table", effect.term,
                             seat_name(self.session.seat))

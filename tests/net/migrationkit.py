@@ -156,7 +156,25 @@ class MigratingTable:
                 moved = True
                 m.peer.receive(decode_json(encode_json(o.message)), self.now)
         moved = self._act() or moved
+        moved = self._proofs() or moved
         self._discovery()
+        return moved
+
+    def _proofs(self) -> bool:
+        """Proof against a host, from member to member's standby ROUTER (net/peer/proof_passing.py):
+        a member still a peer reads it; a host (or candidate) does not."""
+        moved = False
+        for m in self.machines:
+            peer = m.member.peer if m.member is not None else m.peer
+            if peer is None or not m.up:
+                continue
+            for seat, message in peer.passing.take():
+                target = next((t for t in self.machines if t.seat == seat), None)
+                if target is None or not target.up or target.frozen or target.peer is None:
+                    continue
+                moved = True
+                target.peer.elections.proof(decode_json(encode_json(message)), m.sender.curve,
+                                           self.now)
         return moved
 
     def _act(self) -> bool:
@@ -221,8 +239,8 @@ class MigratingTable:
                         m.stepped_down.append(hosting)
                     self._sync(m)
             elif m.host is not None and m.host.term < term and m.host.phase.value != "stepped_down":
-                m.host.notice_term(term, top.seat)  # a host that never was a peer (seat 0)
-                m.stepped_down.append(m.host.term)
+                if m.host.notice_term(term, top.seat):  # a host that never was a peer (seat 0)
+                    m.stepped_down.append(m.host.term)
 
     def run(self, until: Callable[[], bool], max_time: float = 600.0, tick: float = 0.25) -> None:
         limit, rounds = self.now + max_time, 0

@@ -368,9 +368,9 @@ class HostSession:
         """A candidate that has not rebuilt the table yet (no majority)."""
         return self.takeover.never_resumed()
 
-    def notice_term(self, term: int, host: int) -> None:
-        """Another host runs ``term``: if it is newer, stop being host."""
-        self.takeover.notice_term(term, host)
+    def notice_term(self, term: int, host: int) -> bool:
+        """Another host runs ``term``: True when this host steps down for it (takeover.py)."""
+        return self.takeover.notice_term(term, host, self.seating.cut_off())
 
     def hand_over(self, reason: str = "the host is leaving") -> None:
         """Leave a running match on purpose: the peers elect the next host at once."""

@@ -116,13 +116,18 @@ class Takeover:
         the peer it was when a newer term turns up."""
         return self.t.phase is Phase.MIGRATING and self.t.state is None
 
-    def notice_term(self, term: int, host: int) -> None:
-        """Another host runs ``term``: if it is newer, stop being host (the node rejoins as a
-        peer)."""
-        if term > self.t.term and self.t.phase is not Phase.STEPPED_DOWN:
+    def notice_term(self, term: int, host: int, cut_off: bool) -> bool:
+        """Another host runs ``term``: if it is newer and a majority no longer follows this host
+        (``cut_off``: a lone member hosting a term of its own, with no proof the others believe,
+        does not move the table), stop being host (True; the node rejoins as a peer)."""
+        if not (cut_off or self.t.phase is Phase.MIGRATING):
+            self.t.stats["newer_term.ignored"] += 1
+        elif term > self.t.term and self.t.phase is not Phase.STEPPED_DOWN:
             self.t.go(Phase.STEPPED_DOWN)
             self.play.bot_due = None
             self.t.events.append(SteppedDown(term, host))
+            return True
+        return False
 
     def hand_over(self, reason: str = "the host is leaving") -> None:
         """Leave a running match on purpose: the peers elect the next host at once (no timeout)."""

@@ -3,6 +3,9 @@ and reporting what it holds to the new host. Pure (see election.py for the theor
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from lanomino.engine.errors import seat_name
 from lanomino.net.election import Election, can_migrate, entry_of, succession
 from lanomino.net.peer.state import PeerState, Phase
@@ -104,6 +107,14 @@ class PeerElections:
             levels[bot["seat"]] = bot["level"]
         self.p.bot_levels = levels
 
+    def proof(self, message: Mapping[str, Any], curve: str, now: float) -> None:
+        """A member's proof against the host, on this seat's standby ROUTER from CURVE key
+        ``curve`` (proofs.py): once this seat has checked it, it leaves that host too."""
+        self.p.settle(now)
+        self.p.passing.receive(message, curve, now)
+        if len(self.p.caught) > self.p.voted_out and self.p.phase is Phase.SEATED:
+            self.vote_out(now)
+
     def vote_out(self, now: float) -> None:
         """This seat holds proof that its host cheated (``caught``): it leaves that host as if it
         had crashed. With an election the next member hosts (the cheat's seat resigns at the
@@ -111,6 +122,7 @@ class PeerElections:
         left under the rules."""
         self.p.proofs.keep(self.p.caught[self.p.voted_out:])  # into its transcript (proofs.py)
         self.p.voted_out = len(self.p.caught)
+        self.p.passing.share(self.p.caught[-1])  # (the others may not have seen it)
         if self.can_elect():
             self.elect(now)
         elif self.p.phase is Phase.SEATED:

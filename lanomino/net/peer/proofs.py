@@ -58,6 +58,15 @@ class Proofs:
         if isinstance(end, dict):  # (before the first hand's log there is no transcript to save)
             p._events.append(TranscriptUpdated(p.table.hex(), doc, end.get("finished") is True))
 
+    def of(self, caught: HostCaught) -> dict[str, Any] | None:
+        """The offline proof ``caught`` holds, when there is one and it holds (else None)."""
+        proof = _proof_of(self.p, caught)
+        return proof if proof is not None and _holds(self.p, proof) else None
+
+    def holds(self, proof: dict[str, Any]) -> bool:
+        """``proof`` (another member's, proof_passing.py) holds against this seat's match."""
+        return _holds(self.p, proof)
+
     def merged(self, doc: dict[str, Any]) -> dict[str, Any]:
         """``doc`` (a host's copy of the match) with the evidence this seat holds added to its
         own, each proof checked (a host may not slip an accusation into a seat's transcript)."""
@@ -73,7 +82,7 @@ class Proofs:
 def _proof_of(p: PeerState, c: HostCaught) -> dict[str, Any] | None:
     e = c.evidence
     proof: Any = e.get("proof")
-    if c.check == "fork" and isinstance(proof, dict):
+    if c.check in ("fork", "proof") and isinstance(proof, dict):  # (proof: another member's)
         return dict(proof)
     if c.check == "move-signature" and isinstance(e.get("move"), dict):
         move: Any = e["move"]

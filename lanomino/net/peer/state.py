@@ -34,6 +34,7 @@ from lanomino.net.peer.arrival import Arrival
 from lanomino.net.peer.blind import PeerBlind
 from lanomino.net.peer.disputes import PeerDisputes
 from lanomino.net.peer.progress import Progress
+from lanomino.net.peer.proof_passing import ProofPassing
 from lanomino.net.peer.proofs import Proofs
 from lanomino.net.peer.reshuffle_answers import ReshuffleAnswers
 from lanomino.net.session_base import (
@@ -110,6 +111,7 @@ class PeerState:
         self.progress = Progress(self)  # its deadlines on the host's progress (progress.py)
         self.disputes = PeerDisputes(self)  # the disputes it signs and is passed (disputes.py)
         self.proofs = Proofs(self)  # the proof against a host it caught, kept (proofs.py)
+        self.passing = ProofPassing(self)  # proof passed to and from members (proof_passing.py)
         self.abandoned: dict[int, list[Abandoned]] = {}  # per hand, attempts that missed a deadline
         self.election: Election | None = None  # a running host election
         self.bot_levels: dict[int, str] = {}  # host-side bots: seat -> level (never their keys)

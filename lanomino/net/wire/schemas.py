@@ -45,6 +45,10 @@ Direction and meaning (P = peer, H = host):
                   its signed claim of its own tiles (for a re-shuffle) and the newest hand log it
                   has (``last``: the lost host may have died while sending it out)
 
+  P->P proof      proof against the host (two heads it signed at one place, a move it signed
+                  for a seat without a move clock: fair/evidence.py's form), from the seat that
+                  caught it to every other member's standby ROUTER (net/peer/proof_passing.py)
+
 Every message carries the sender's ``term``; a host refuses any other term, except in ``hello`` and
 ``auth``: a joiner (a restarted peer, an old host coming back) learns the term from the challenge.
   H->P reshuffle_commit_req / P->H reshuffle_commit / H->P reshuffle_set / P->H reshuffle_echo /

@@ -1,0 +1,91 @@
+"""A member's standby ROUTER (docs/host-migration.md): bound by every ``PeerNode`` at start, at
+the address the roster gives for it.
+
+While the member is a peer it hears on it only a member's proof against the host
+(net/peer/proof_passing.py), which its peer session checks; anything else (a hello from a member
+that elected sooner) waits for this member to host, as it would in the socket. Once an election
+made it the host it serves the table there. ``tell`` sends a proof to another member's standby
+ROUTER.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from lanomino.engine.errors import seat_name
+from lanomino.net.election import entry_of, host_address
+from lanomino.net.errors import TransportError
+from lanomino.net.session import HostSession, Sender
+from lanomino.net.wire.checks import JsonObject
+from lanomino.net.zmq_transport import Incoming, PeerTransport
+from lanomino.runtime.stopping import cancelling
+
+if TYPE_CHECKING:
+    from lanomino.runtime.peer_node import PeerNode
+
+log = logging.getLogger("lanomino.node")
+WAITING = 256  # messages kept until this member hosts (a peer's socket would hold them)
+WAIT_S = 0.02  # how often a member with messages waiting looks whether it hosts yet
+TELL_LINGER_S = 0.5  # a proof sent to a member: time for ZeroMQ to send it before the close
+
+
+async def serve(node: PeerNode) -> None:
+    """Read ``node``'s standby ROUTER until the node stops (see the module docstring)."""
+    while node.standby is None:
+        if cancelling():
+            return
+        await asyncio.sleep(0.01)
+    waiting: list[Incoming] | None = []  # None once this member has hosted
+    while not cancelling():
+        if waiting and node.host is not None:  # it hosts now: what waited is served first
+            for each in waiting:
+                _serve_one(node, node.host, each)
+            waiting = None
+            node._flush()
+            node.wake.set()
+        # (while messages wait, look every WAIT_S whether this member hosts yet)
+        incoming = await node.standby.receive(WAIT_S if waiting else None)
+        if incoming is None:
+            continue
+        host = node.host
+        if host is None:
+            if incoming.message.get("type") == "proof":
+                node.session.elections.proof(incoming.message, incoming.peer_key, node.now())
+                node._flush()
+                node.wake.set()
+            elif waiting is not None and len(waiting) < WAITING:
+                waiting.append(incoming)  # (a candidate gone back to being a peer: dropped)
+            continue
+        waiting = None
+        _serve_one(node, host, incoming)
+        node._flush()
+        node.wake.set()
+
+
+def _serve_one(node: PeerNode, host: HostSession, incoming: Incoming) -> None:
+    log.debug("in  %s", str(incoming.message)[:120])
+    try:
+        sender = Sender(incoming.identity, incoming.peer_key, incoming.peer_ip)
+        host.receive(sender, incoming.message, node.now())
+    except Exception:  # a bug in the migration code must not silence the table
+        log.exception("the host session failed on %s", str(incoming.message)[:200])
+        host.stats.update(["migration.error"])
+
+
+async def tell(node: PeerNode, seat: int, message: JsonObject) -> None:
+    """Send ``message`` (proof against the host, net/peer/proof_passing.py) to the member at
+    ``seat``, on its standby ROUTER."""
+    where = host_address(entry_of(node.session.roster, seat))
+    if where is None:
+        return
+    transport = PeerTransport(node.keys, where[2], where[0], where[1], source_ip=node.source_ip)
+    try:
+        await transport.connect(timeout_s=max(1.0, 2 * node.session.timings.liveness_s))
+        await transport.send(message)
+        await asyncio.sleep(TELL_LINGER_S)  # (ZeroMQ sends in the background)
+    except (TransportError, OSError) as exc:
+        log.info("cannot send %s the proof: %s", seat_name(seat), exc)
+    finally:
+        transport.close()
