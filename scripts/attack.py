@@ -27,6 +27,9 @@ The machine is shared: run it with ``nice`` and read delays as upper bounds.
     python scripts/attack.py [--only NAME ...] [--json]
     python scripts/attack.py --hosts [--json]    (the malicious-host rows: scripts/host_attacks.py)
     python scripts/attack.py --blind [--json]    (the locked deck's rows: scripts/blind_attacks.py)
+    python scripts/attack.py --hosts --procs [--only NAME ...] [--json]
+                                                 (the same rows as real processes on 127.0.0.1:
+                                                  scripts/host_attacks_procs.py)
 """
 
 from __future__ import annotations
@@ -1183,6 +1186,9 @@ if __name__ == "__main__":
                         help="the malicious-host rows instead (in memory: scripts/host_attacks.py)")
     parser.add_argument("--blind", action="store_true",
                         help="the locked deck's rows instead (in memory: scripts/blind_attacks.py)")
+    parser.add_argument("--procs", action="store_true",
+                        help="with --hosts: the rows as real processes on 127.0.0.1 "
+                             "(scripts/host_attacks_procs.py)")
     parsed = parser.parse_args()
     if parsed.blind:
         import blind_attacks
@@ -1190,8 +1196,11 @@ if __name__ == "__main__":
         sys.exit(blind_attacks.main(["--json"] if parsed.json else []))
     if parsed.hosts:
         import host_attacks
+        import host_attacks_procs
 
-        sys.exit(host_attacks.main(["--json"] if parsed.json else []))
+        rows = host_attacks_procs if parsed.procs else host_attacks
+        sys.exit(rows.main((["--json"] if parsed.json else [])
+                           + (["--only", *parsed.only] if parsed.only else [])))
     os.environ.setdefault("LANOMINO_LOG", "WARNING")
     logging.basicConfig(level=logging.ERROR)  # the attackers' own nodes: only their failures
     if parsed.probe:

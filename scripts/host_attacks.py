@@ -111,19 +111,28 @@ def run_row(name: str) -> HostRow:
         hosts = {e.evidence.get("host") for e in firsts.values()}
         row.blamed = ", ".join(f"the host (seat {h + 1})" for h in sorted(hosts)  # type: ignore[operator]
                                if isinstance(h, int))
-    docs = [m.host.doc if m.host is not None else m.peer.doc  # type: ignore[union-attr]
-            for m in honest]
-    finished = all(d is not None and d["end"]["finished"] for d in docs)
-    same = all(d == docs[0] for d in docs)
-    verified = finished and all(verify_transcript(d).ok for d in docs)
-    new_hosts = sorted({t for m in honest for t in m.hosted_terms})
-    hosting = [m.seat + 1 for m in honest if m.hosted_terms]
-    if finished and same and verified:
-        row.went_on = (f"yes, under seat {hosting[0]} (term {new_hosts[0]})" if hosting
-                       else "yes, under the same host")
-    elif not trace:
+    docs = {m.seat: m.host.doc if m.host is not None else m.peer.doc  # type: ignore[union-attr]
+            for m in honest}
+    ended = {s: d for s, d in docs.items() if d is not None and isinstance(d.get("end"), dict)
+             and d["end"].get("finished") and verify_transcript(d).ok}
+    row.went_on = went_on(ended, docs, host.shared.host_seat)
+    if not trace:
         row.note = "the deviation never happened in this match"
     return row
+
+
+def went_on(ended: dict[int, Any], docs: dict[int, Any], cheat: int) -> str:
+    """Whether the honest seats (``docs``) finished the match with a transcript that verifies
+    (``ended``), and under which host (the one that signed its end)."""
+    hosts = sorted({d["end"]["host"] for d in ended.values()})
+    under = ", ".join("the same host" if h == cheat else f"seat {h + 1}" for h in hosts)
+    if len(ended) == len(docs) and all(d == next(iter(ended.values())) for d in ended.values()):
+        return f"yes, under {under}"
+    left = sorted(s + 1 for s in docs if s not in ended)
+    if not ended:
+        return "no"
+    return (f"seat(s) {', '.join(str(s + 1) for s in sorted(ended))} finished under {under}; "
+            f"seat(s) {', '.join(map(str, left))} left it")
 
 
 def print_rows(rows: list[HostRow]) -> None:
