@@ -39,6 +39,9 @@ One process, one asyncio loop (the host and all peers share it):
 One process per machine (bench_net_procs.py: the host and each peer in its own process and loop):
 
   bare-curve-procs  the same-size bare-curve reference            (the reference of this group)
+  bare-curve-signed-procs  the same, making and checking the session path's signatures per move,
+                    as bare-curve-signed (the mover signs in its process, the host checks and
+                    signs the head in its own, each peer checks all three in its own)
   session-procs     the real session path, as "session" (the host's own seat played by a
                     host-side policy)
 
@@ -80,13 +83,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import zmq  # noqa: E402
 import zmq.asyncio  # noqa: E402
 
-from lanomino.fair.chain import head_statement, seen_statement  # noqa: E402
-from lanomino.fair.identity import Identity, KeyRing  # noqa: E402
-from lanomino.fair.statements import move_statement  # noqa: E402
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_net_procs  # noqa: E402
+from bench_net_procs import Signer  # noqa: E402
 
 REFERENCE = "bare-curve"  # of the single-loop scenarios
 PROCS_REFERENCE = "bare-curve-procs"  # of the one-process-per-machine scenarios
@@ -242,43 +243,6 @@ class Rig:
     wait_all: Callable[[int], Awaitable[None]]
     close: Callable[[], Awaitable[None]]
     prepare: Callable[[], Awaitable[None]] | None = None  # untimed: get ready for the next move
-
-
-class Signer:
-    """The signatures a move costs on the session path, made and checked over bare messages
-    (``bare-curve-signed``): the mover signs its move and the log head it saw; the host checks the
-    move and signs the new head; each peer checks the move, the head and the seen head."""
-
-    def __init__(self) -> None:
-        self.mover, self.host, self.ring = Identity.generate(), Identity.generate(), KeyRing()
-
-    def statements(self, n: int) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-        head = (n % 256).to_bytes(1, "big") * 32
-        return (move_statement("h" * 64, 1, n, {"seat": 1, "play": "6-4", "end": "left"}),
-                seen_statement("h" * 64, 1, n, head), head_statement("h" * 64, 1, n, head))
-
-    def move(self, message: dict[str, Any], n: int) -> dict[str, Any]:
-        move, seen, _ = self.statements(n)
-        return dict(message, body=dict(message["body"],
-                                       signature=self.mover.sign_statement(move).hex(),
-                                       seen_signature=self.mover.sign_statement(seen).hex()))
-
-    def relay(self, move: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
-        n = move["seq"]
-        statement, _, head = self.statements(n)
-        assert self.ring.verify_statement(self.mover.public_key,
-                                          bytes.fromhex(move["body"]["signature"]), statement)
-        return dict(update, seq=n, body=dict(update["body"], head=self.host.sign_statement(
-            head).hex(), signature=move["body"]["signature"],
-            seen_signature=move["body"]["seen_signature"]))
-
-    def check(self, update: dict[str, Any]) -> None:
-        move, seen, head = self.statements(update["seq"])
-        body = update["body"]
-        for key, field, statement in ((self.mover.public_key, "signature", move),
-                                      (self.mover.public_key, "seen_signature", seen),
-                                      (self.host.public_key, "head", head)):
-            assert self.ring.verify_statement(key, bytes.fromhex(body[field]), statement)
 
 
 async def bare_rig(peers: int, messages: Messages, curve: bool, signed: bool = False) -> Rig:
@@ -663,7 +627,8 @@ def summarise(times: list[float]) -> dict[str, float]:
 
 
 # One process per machine (bench_net_procs.py): name -> kind of children.
-PROC_SCENARIOS: dict[str, str] = {PROCS_REFERENCE: "bare", "session-procs": "session"}
+PROC_SCENARIOS: dict[str, str] = {PROCS_REFERENCE: "bare", "bare-curve-signed-procs": "bare-signed",
+                                  "session-procs": "session"}
 
 
 def ratio(results: dict[str, dict[str, float]], name: str, reference: str) -> float | None:
@@ -723,7 +688,10 @@ def run(argv: list[str] | None) -> int:
         for name in results:
             results[name]["x_reference"] = ratio(results, name, reference) or 0.0
     ratios = {"single_loop": ratio(loop_results, "session", REFERENCE),
-              "per_process": ratio(proc_results, "session-procs", PROCS_REFERENCE)}
+              "per_process": ratio(proc_results, "session-procs", PROCS_REFERENCE),
+              "single_loop_signed": ratio(loop_results, "session", "bare-curve-signed"),
+              "per_process_signed": ratio(proc_results, "session-procs",
+                                          "bare-curve-signed-procs")}
     work = host_work_per_move() if "session" in names or "session-procs" in names else None
     if args.json:
         moves = {"single_loop": loop_moves, "per_process": proc_moves}
@@ -750,20 +718,23 @@ def run(argv: list[str] | None) -> int:
         if not results:
             continue
         print(title)
-        print(f"  {'scenario':<18} {'median ms':>10} {'p99 ms':>10} {'x ' + reference:>18}")
+        print(f"  {'scenario':<24} {'median ms':>10} {'p99 ms':>10} {'x ' + reference:>18}")
         for name, figures in results.items():
-            print(f"  {name:<18} {figures['median_ms']:>10.3f} {figures['p99_ms']:>10.3f} "
+            print(f"  {name:<24} {figures['median_ms']:>10.3f} {figures['p99_ms']:>10.3f} "
                   f"{figures['x_reference']:>18.2f}")
     named = (("single loop", ratios["single_loop"]),
              ("one process per machine", ratios["per_process"]))
     shown = [f"{label} {value:.2f}" for label, value in named if value is not None]
     if shown:
         print(f"session / same-size bare-curve reference (median; goal <= 1.5): {'; '.join(shown)}")
-    signed, session = loop_results.get("bare-curve-signed"), loop_results.get("session")
-    if signed is not None and session is not None:  # the same signatures, over bare CURVE
-        print(f"session / bare-curve-signed (median; goal <= 1.5): "
-              f"{session['median_ms'] / signed['median_ms']:.2f}; session p99 / its median "
-              f"(goal <= 3): {session['p99_ms'] / session['median_ms']:.2f}")
+    for label, results, name, ref in (
+            ("single loop", loop_results, "session", "bare-curve-signed"),
+            ("one process per machine", proc_results, "session-procs", "bare-curve-signed-procs")):
+        signed, session = results.get(ref), results.get(name)
+        if signed is not None and session is not None:  # the same signatures, over bare CURVE
+            print(f"{label}: {name} / {ref} (median; goal <= 1.5): "
+                  f"{session['median_ms'] / signed['median_ms']:.2f}; {name} p99 / its median "
+                  f"(goal <= 3): {session['p99_ms'] / session['median_ms']:.2f}")
     if work is not None:
         print(f"host work per move (median): {work['host_move_median_us']:.1f} us, of which one "
               f"Ed25519 move-signature check: {work['signature_check_median_us']:.1f} us")

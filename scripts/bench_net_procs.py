@@ -8,6 +8,9 @@ start method), each with its own asyncio loop, on 127.0.0.1:
   bare      a pyzmq ROUTER (host) and DEALERs (peers) with CURVE: the host ``json.loads`` the
             move and ``json.dumps`` one update per peer, of the sizes bench_net.py captured from
             the real session
+  bare-signed  bare, with the session path's signatures made and checked (``Signer``: the mover
+            signs its move and the head it saw, the host checks the move and signs the new head,
+            every peer checks all three), as bench_net's ``bare-curve-signed``
   session   HostSession over HostTransport (the host's own seat played by a host-side policy) and
             one PeerSession over PeerTransport per peer process, CURVE, as bench_net's "session"
 
@@ -41,9 +44,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import zmq  # noqa: E402
 import zmq.asyncio  # noqa: E402
 
+from lanomino.fair.chain import head_statement, seen_statement  # noqa: E402
+from lanomino.fair.identity import Identity, KeyRing  # noqa: E402
+from lanomino.fair.statements import move_statement  # noqa: E402
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport  # noqa: E402
 
-KINDS = ("bare", "session")
+KINDS = ("bare", "bare-signed", "session")
 ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # as lanomino's codec
 SETUP_TIMEOUT_S = 60.0  # children starting, connecting, the first deal
 STEP_TIMEOUT_S = 20.0  # any one step of a move (a hand's end brings a new deal)
@@ -55,6 +61,55 @@ REPORT_DELAY_S = 0.002
 
 def first_legal(obs: Any) -> Any:
     return obs.legal[0]
+
+
+class Signer:
+    """The signatures a move costs on the session path, made and checked over bare messages
+    (``bare-curve-signed``): the mover signs its move and the log head it saw; the host checks the
+    move and signs the new head; each peer checks the move, the head and the seen head."""
+
+    def __init__(self, seeds: tuple[bytes, bytes] | None = None) -> None:
+        """``seeds``: the mover's and the host's identity seeds (processes of one run share
+        them, ``seeds()``); None: new ones."""
+        mover, host = (Identity.generate(), Identity.generate()) if seeds is None else (
+            Identity.from_seed(seeds[0]), Identity.from_seed(seeds[1]))
+        self.mover, self.host, self.ring = mover, host, KeyRing()
+
+    def seeds(self) -> list[str]:
+        return [self.mover.seed().hex(), self.host.seed().hex()]
+
+    @classmethod
+    def of(cls, seeds: list[str] | None) -> Signer | None:
+        """The signer a child was given (None: an unsigned run)."""
+        return None if seeds is None else cls((bytes.fromhex(seeds[0]), bytes.fromhex(seeds[1])))
+
+    def statements(self, n: int) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        head = (n % 256).to_bytes(1, "big") * 32
+        return (move_statement("h" * 64, 1, n, {"seat": 1, "play": "6-4", "end": "left"}),
+                seen_statement("h" * 64, 1, n, head), head_statement("h" * 64, 1, n, head))
+
+    def move(self, message: dict[str, Any], n: int) -> dict[str, Any]:
+        move, seen, _ = self.statements(n)
+        return dict(message, body=dict(message["body"],
+                                       signature=self.mover.sign_statement(move).hex(),
+                                       seen_signature=self.mover.sign_statement(seen).hex()))
+
+    def relay(self, move: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+        n = move["seq"]
+        statement, _, head = self.statements(n)
+        assert self.ring.verify_statement(self.mover.public_key,
+                                          bytes.fromhex(move["body"]["signature"]), statement)
+        return dict(update, seq=n, body=dict(update["body"], head=self.host.sign_statement(
+            head).hex(), signature=move["body"]["signature"],
+            seen_signature=move["body"]["seen_signature"]))
+
+    def check(self, update: dict[str, Any]) -> None:
+        move, seen, head = self.statements(update["seq"])
+        body = update["body"]
+        for key, field, statement in ((self.mover.public_key, "signature", move),
+                                      (self.mover.public_key, "seen_signature", seen),
+                                      (self.host.public_key, "head", head)):
+            assert self.ring.verify_statement(key, bytes.fromhex(body[field]), statement)
 
 
 # ----- the children ------------------------------------------------------------------------------
@@ -91,6 +146,7 @@ class Control:
 
 async def _bare_host(conn: Connection, config: dict[str, Any]) -> None:
     updates: list[dict[str, Any]] = config["updates"]
+    signer = Signer.of(config.get("signer"))  # bare-signed: the session path's signatures
     peers = len(updates)
     ctx = zmq.asyncio.Context()
     try:
@@ -115,8 +171,9 @@ async def _bare_host(conn: Connection, config: dict[str, Any]) -> None:
                 identity, data = await router.recv_multipart()
                 move = json.loads(data)
                 for i, peer in enumerate(routes):
-                    update = ENCODER.encode(dict(updates[i], seq=move["seq"])).encode()
-                    await router.send_multipart([peer, update])
+                    body = (dict(updates[i], seq=move["seq"]) if signer is None
+                            else signer.relay(move, updates[i]))
+                    await router.send_multipart([peer, ENCODER.encode(body).encode()])
 
         await _run_until_stopped([asyncio.create_task(host_loop())], control)
     finally:
@@ -126,6 +183,7 @@ async def _bare_host(conn: Connection, config: dict[str, Any]) -> None:
 async def _bare_peer(conn: Connection, config: dict[str, Any]) -> None:
     index: int = config["index"]
     move: dict[str, Any] = config["move"]
+    signer = Signer.of(config.get("signer"))
     ctx = zmq.asyncio.Context()
     try:
         dealer = ctx.socket(zmq.DEALER)
@@ -154,7 +212,8 @@ async def _bare_peer(conn: Connection, config: dict[str, Any]) -> None:
                 order = await orders.get()
                 n = order["go"]
                 watch["t0"] = time.perf_counter_ns()  # timed from here: as bench_net's bare submit
-                await dealer.send(ENCODER.encode(dict(move, seq=n)).encode())
+                body = dict(move, seq=n) if signer is None else signer.move(dict(move, seq=n), n)
+                await dealer.send(ENCODER.encode(body).encode())
 
         loop = asyncio.get_running_loop()
 
@@ -165,6 +224,8 @@ async def _bare_peer(conn: Connection, config: dict[str, Any]) -> None:
             while True:
                 update = json.loads(await dealer.recv())
                 if update["seq"] == watch.get("n"):
+                    if signer is not None:
+                        signer.check(update)  # the mover's two signatures, the host's head
                     received = time.perf_counter_ns()
                     report = {"got": watch.pop("n"), "t": received, "t0": watch.pop("t0", None)}
                     loop.call_later(REPORT_DELAY_S, send_report, report)
@@ -425,13 +486,16 @@ def measure_procs(kind: str, peers: int, move: dict[str, Any], updates: list[dic
     moves after ``warmup`` untimed ones. ``move`` / ``updates``: what the bare host sends."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}")
+    signed = {"signer": Signer().seeds()} if kind == "bare-signed" else {}
+    kind = "bare" if signed else kind
     children = Children()
     times: list[float] = []
     try:
-        host = children.start("host", kind, "host", {"peers": peers, "updates": updates})
+        host = children.start("host", kind, "host", {"peers": peers, "updates": updates, **signed})
         where = children.expect(host, "port", SETUP_TIMEOUT_S)
         members = [children.start(f"peer {i}", kind, "peer", {"index": i, "port": where["port"],
-                                                             "key": where["key"], "move": move})
+                                                             "key": where["key"], "move": move,
+                                                             **signed})
                    for i in range(peers)]
         pending: list[tuple[int, dict[str, Any]]] = []
         ready = {host} if kind == "session" else set()
