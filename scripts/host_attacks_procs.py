@@ -228,11 +228,11 @@ def judge(row: ProcRow, host: Proc, peers: list[Proc]) -> None:
     for peer, r in zip(peers, results, strict=True):
         path = r.get("transcript") if r else None
         words, blamed = verify(path)
-        row.verify.append(words)
         row.honest_blamed |= blamed is not None and blamed in seats.values()
         seat = seats[peer.name]
         if seat is None:
             continue
+        row.verify.append(f"seat {seat + 1}: {words}")
         docs[seat] = json.loads(Path(path).read_text()) if path else None
         if r is not None and r.get("finished") and words == "fair":
             ended[seat] = docs[seat]
@@ -246,7 +246,7 @@ def print_header() -> None:
           f"bots pause {PACE} s, {T.relay_s:g} s relay, {T.bot_budget_s:g} s bot budget "
           f"+ {T.margin_s:g} s)")
     print(f"{'deviation':<66} {'detected':<8} {'when':>7} {'goal':>6}  {'by':<56} "
-          f"{'blamed':<18} {'went on':<44} verify (each honest seat)")
+          f"{'blamed':<18} {'went on':<64} verify")
 
 
 def print_rows(rows: list[ProcRow]) -> None:
@@ -255,8 +255,8 @@ def print_rows(rows: list[ProcRow]) -> None:
         goal = "-" if r.goal_s is None else f"{r.goal_s:g}s" + {True: "✓", False: "✗",
                                                                 None: ""}[r.in_goal]
         print(f"{r.deviation[:66]:<66} {'yes' if r.detected else 'no':<8} {when:>7} {goal:>6}  "
-              f"{', '.join(r.by)[:56]:<56} {r.blamed[:18]:<18} {r.went_on[:44]:<44} "
-              f"{' / '.join(r.verify)}" + (f"  ({r.note})" if r.note else "")
+              f"{', '.join(r.by)[:56]:<56} {r.blamed[:18]:<18} {r.went_on[:64]:<64} "
+              f"{'; '.join(sorted(r.verify))}" + (f"  ({r.note})" if r.note else "")
               + ("  HONEST SEAT BLAMED" if r.honest_blamed else ""))
 
 
