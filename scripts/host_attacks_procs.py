@@ -158,8 +158,10 @@ def verify(path: str | None) -> tuple[str, int | None]:
     except ValueError:
         return f"verify exit {out.returncode}", None
     failure = report.get("failure")
-    if failure is None:
-        return "fair", None
+    if failure is None:  # (the proof the seat kept, if any, convicts the host: verify names it)
+        caught = report.get("caught") or []
+        return "fair" + (f", names {caught[0].split(' signed')[0].split(' cheated')[0]}"
+                         if caught else ""), None
     return f"NOT FAIR ({failure.get('check')}; blame: {failure.get('blame')})", failure.get("seat")
 
 
