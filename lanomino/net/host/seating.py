@@ -88,6 +88,7 @@ class Seating:
         # judge then counts from here (``judged_from``), not from the seat's last message
         self.back_at = 0.0
         self.was_cut_off = False
+        self.doubted_since: float | None = None  # a newer term announced (see ``doubt``)
 
     # ----- joining -------------------------------------------------------------------------------
 
@@ -242,6 +243,24 @@ class Seating:
         taken = [s for s in self.t.seats if s is not None]  # (asked on every deadline: no roster)
         live = 1 + sum(1 for s in self.t.humans() if s.connected)
         return can_migrate(taken) and live < majority(len(members(taken)))
+
+    def doubt(self) -> None:
+        """A newer term is announced while this host still counts a majority: it may be the one
+        cut off (its counts not yet run out), so its own seats wait until a majority has been heard
+        from since (``in_doubt``); a lone member's term does not stop the table for longer."""
+        if self.doubted_since is None:
+            self.doubted_since = self.t.now
+
+    def in_doubt(self) -> bool:
+        """A newer term was announced and a majority has not been heard from since."""
+        since = self.doubted_since
+        if since is None:
+            return False
+        taken = [s for s in self.t.seats if s is not None]
+        heard = 1 + sum(1 for s in self.t.humans() if s.connected and s.last_heard > since)
+        if heard >= majority(len(members(taken))):
+            self.doubted_since = None
+        return self.doubted_since is not None
 
     def judged_from(self, since: float) -> float:
         """Where a seat's silence counts from: its last message (or unanswered request), or the

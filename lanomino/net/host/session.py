@@ -258,7 +258,9 @@ class HostSession:
         self.seating.check(now)
         self.watching.tick(now)  # watchers (net/watchers.py)
         play = self.play
-        if play.bot_due is not None and now >= play.bot_due:
+        if play.bot_due is not None and now >= play.bot_due and self.seating.in_doubt():
+            play.bot_due = now + t.timings.heartbeat_s  # (a newer term: not before a majority)
+        elif play.bot_due is not None and now >= play.bot_due:
             play.bot_due = None
             play.run_local_seats(fire=True)
         for n in play.resyncs.due(now):  # the snapshots owed to seats that asked too often
@@ -369,8 +371,12 @@ class HostSession:
         return self.takeover.never_resumed()
 
     def notice_term(self, term: int, host: int) -> bool:
-        """Another host runs ``term``: True when this host steps down for it (takeover.py)."""
-        return self.takeover.notice_term(term, host, self.seating.cut_off())
+        """Another host runs ``term``: True when this host steps down for it (takeover.py); else
+        its own seats wait to hear from a majority again (``Seating.doubt``)."""
+        down = self.takeover.notice_term(term, host, self.seating.cut_off())
+        if not down and term > self.shared.term:
+            self.seating.doubt()
+        return down
 
     def hand_over(self, reason: str = "the host is leaving") -> None:
         """Leave a running match on purpose: the peers elect the next host at once."""
