@@ -249,15 +249,18 @@ class Seating:
         cut off (its counts not yet run out), so its own seats wait until a majority has been heard
         from since (``in_doubt``); a lone member's term does not stop the table for longer."""
         if self.doubted_since is None:
-            self.doubted_since = self.t.now
+            self.doubted_since = -1.0  # (from this host's next input on: its clock may be stale)
 
     def in_doubt(self) -> bool:
-        """A newer term was announced and a majority has not been heard from since."""
-        since = self.doubted_since
-        if since is None:
+        """A newer term was announced and a majority has not been heard from since (a heartbeat
+        after it: what waited in the sockets of a host that was stopped comes at once)."""
+        if self.doubted_since is None:
             return False
+        if self.doubted_since < 0:
+            self.doubted_since = self.t.now
+        since = self.doubted_since + self.t.timings.heartbeat_s
         taken = [s for s in self.t.seats if s is not None]
-        heard = 1 + sum(1 for s in self.t.humans() if s.connected and s.last_heard > since)
+        heard = 1 + sum(1 for s in self.t.humans() if s.connected and s.last_heard >= since)
         if heard >= majority(len(members(taken))):
             self.doubted_since = None
         return self.doubted_since is not None
