@@ -231,3 +231,24 @@ def test_a_lost_host_ends_a_locked_match_without_an_election_or_a_winner() -> No
         over = next(e for e in slot.events if isinstance(e, MatchOver))
         assert over.winner is None and not over.verified and "locked match" in over.reason
         assert slot.session.election is None
+
+
+def test_a_host_that_stays_alive_but_stops_a_locked_round_is_left() -> None:
+    """The host keeps its heartbeats going but passes no shuffle on, and names nobody: past
+    ``answer_s`` and ``relay_s`` every seat catches it ('blind-late') and, as no new host can
+    take a locked match over yet, the match ends for each, won by nobody."""
+    table = Table(Rules.preset("classic"), 3, blind=True)
+    host = table.host
+    take = host.take_outgoing
+    host.take_outgoing = lambda: [o for o in take()  # type: ignore[method-assign]
+                                  if o.message["type"] not in ("blind_shuffle", "blind_shares")]
+    assert host.blind is not None
+    host.blind.timer = lambda now: None  # type: ignore[method-assign]  # (it names nobody)
+    table.run(lambda: all(s.session.phase.value == "over" for s in table.slots), max_time=60)
+    timings = table.timings
+    for slot in table.slots:
+        caught = next(e for e in slot.events if isinstance(e, HostCaught))
+        assert caught.check == "blind-late"
+        assert caught.at <= timings.answer_s + timings.relay_s + 1.0  # (at its deadline)
+        over = next(e for e in slot.events if isinstance(e, MatchOver))
+        assert over.winner is None and not over.verified

@@ -68,6 +68,7 @@ class PeerBlind:
         # the hand this seat settled, until the host's blind_end: (hand, record, match score)
         self.settled: tuple[TableHand, BlindHand, tuple[int, ...]] | None = None
         self.book: LockedTranscript | None = None  # the match's transcript/2 so far
+        self.last = 0.0  # when this seat last saw the locked hand move (progress.py times it)
 
     def handlers(self) -> list[tuple[str, Handler]]:
         """The session's dispatch entries for the locked deck's messages."""
@@ -77,6 +78,14 @@ class PeerBlind:
                 on(b.BlindNotMe, self.not_me), on(b.BlindPlay, self.play),
                 on(b.BlindAsk, self.ask), on(b.BlindDraw, self.draw),
                 on(b.BlindReveal, self.reveal), on(b.BlindEnd, self.end)]
+
+    def due(self) -> float | None:
+        """When the host must have moved the locked hand on (None: this seat waits for no
+        round: a move, which progress.py times as at any table, or nothing)."""
+        hand, p = self.hand, self.p
+        waiting = self.settled is not None or hand is not None and (
+            hand.view is None or hand.draw is not None or hand.view.outcome is not None)
+        return self.last + p.timings.answer_s + p.timings.relay_s if waiting else None
 
     # ----- signing and checking -----------------------------------------------------------------
 
@@ -97,6 +106,7 @@ class PeerBlind:
         """The hand ``body`` belongs to, once its sender's signature holds (a relayed message
         that is not its seat's is the host's doing: caught)."""
         p, hand = self.p, self.hand
+        self.last = p.now
         if hand is None or (body.hand, body.attempt) != (self.number, self.attempt):
             p._problem("stale", f"a {body.TYPE} for hand {body.hand} attempt {body.attempt}")
             return None
@@ -116,6 +126,7 @@ class PeerBlind:
 
     def deal(self, body: b.BlindDeal) -> None:
         p = self.p
+        self.last = p.now
         assert p.rules is not None
         if p.header is None or p.header.algorithm != ALGORITHM:
             raise ValueError("a locked deal at a table whose header does not deal it")
@@ -255,6 +266,7 @@ class PeerBlind:
         """A move the host passed on (its signatures checked): applied to this seat's public
         view of the hand (a play's share checked). False: it does not hold."""
         p, hand = self.p, self.hand
+        self.last = p.now
         if hand is None or hand.view is None or not isinstance(move, dict):
             return True
         seat = move.get("seat")
@@ -283,6 +295,7 @@ class PeerBlind:
     def ask(self, body: b.BlindAsk) -> None:
         """The host asks for this seat's share of a drawn position: given only as the log says."""
         p, hand = self.p, self.hand
+        self.last = p.now
         if hand is None or body.seat != p.host_seat or not p.ring.verify_statement(
                 p.keys[p.host_seat], body.signature, b.blind_statement(p.digest, body)):
             self._caught("blind-signature", "a share request not signed by the host")
@@ -356,6 +369,7 @@ class PeerBlind:
         """The host's points and closing, checked against the hand this seat settled; then the
         transcript (and, at the match's end, its result)."""
         p, settled, match = self.p, self.settled, self.match
+        self.last = p.now
         if settled is None or match is None or settled[1].hand != body.hand:
             self._caught("blind-points", f"the host sent the points of hand {body.hand}, which "
                          "this seat has not settled")

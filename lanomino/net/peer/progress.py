@@ -9,7 +9,11 @@ A host that keeps its heartbeats going but stops the table is as good as lost. E
 - at a table with a move clock, the host's own seat likewise (a human host at a table without one
   may think as long as they like);
 - each dispute this seat sent (net/peer/disputes.py), from when it went out: the host passes it on
-  to everyone (this seat gets it back) within ``relay_s``, as it passes a move on.
+  to everyone (this seat gets it back) within ``relay_s``, as it passes a move on;
+- at a locked table, each round this seat waits for (net/peer/blind.py: the deal's steps, the
+  opening's rounds, a draw's shares, the reveals, the host's points): the host moves it on
+  within ``answer_s`` and ``relay_s`` of the last step this seat saw (the host names a silent
+  seat within ``answer_s`` and ends the match).
 
 Past a deadline the seat leaves the host as if it had crashed (``HostCaught``, then an election).
 While an election runs, or the host is already silent, nothing is timed.
@@ -67,6 +71,9 @@ class Progress:
         budget = self._turn_budget()
         if budget is not None:
             times.append(self.turn_since + budget)
+        locked = p.blind.due()
+        if locked is not None:
+            times.append(locked)
         return min(times, default=None)
 
     def _turn_budget(self) -> float | None:
@@ -95,6 +102,9 @@ class Progress:
         if p.pending_move is not None and now >= self.move_sent + p.timings.relay_s:
             what = ("relay-late", f"the host did not pass this seat's move on within "
                                   f"{p.timings.relay_s:g} s")
+        elif (locked := p.blind.due()) is not None and now >= locked:
+            what = ("blind-late", f"the host did not move the locked hand on within "
+                                  f"{now - locked + p.timings.answer_s + p.timings.relay_s:.1f} s")
         elif late:
             what = ("dispute-withheld", f"the host did not pass this seat's dispute of move "
                                         f"{late[0][1] + 1} on within {p.timings.relay_s:g} s")
