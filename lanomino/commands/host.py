@@ -96,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
         rules = table_rules(intent, args.watchers)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    if intent.blind and args.move_time is not None:
+        raise CliError("--move-time cannot be used with --deal blind yet: the table's bot would "
+                       "have to play a seat whose tiles only that seat can open")
     if args.passphrase is not None:
         from lanomino.net.throttle import passphrase_advice
 

@@ -252,3 +252,17 @@ def test_a_host_that_stays_alive_but_stops_a_locked_round_is_left() -> None:
         assert caught.at <= timings.answer_s + timings.relay_s + 1.0  # (at its deadline)
         over = next(e for e in slot.events if isinstance(e, MatchOver))
         assert over.winner is None and not over.verified
+
+
+def test_a_seat_that_quits_a_locked_hand_ends_the_match_cleanly() -> None:
+    """A departure from a locked hand is not built: the seat is resigned in the log, and the
+    next round that needs its key (a draw's share, the reveals) names it and ends the match."""
+    table = Table(Rules.preset("classic"), 3, blind=True)
+    table.host.escrow = True  # (escrow does nothing at a locked table yet: it must not break it)
+    table.run(lambda: table.host.phase.value == "play", max_time=30)
+    table.slots[1].session.quit(table.now)
+    table.run(lambda: table.host.phase.value == "over", max_time=120)
+    over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert not over.verified and "seat 3" in over.reason
+    assert any(isinstance(e, MatchOver) or e.__class__.__name__ == "Closed"
+               for e in table.slots[0].events)

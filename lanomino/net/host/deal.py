@@ -271,7 +271,7 @@ class Dealing:
         table deals without escrow (the peers together could read every hand)."""
         assert self.t.deal is not None and self.t.state is not None
         self.escrow_shares = {}
-        if not self.escrow:
+        if not self.escrow or self.locked is not None:  # (a locked deck's escrow: not placed yet)
             return
         holders = [s.seat for s in self.t.humans() if self.t.state.active[s.seat]]
         a = self.t.deal.current
