@@ -100,3 +100,4 @@ def test_a_watcher_follows_a_locked_table_and_checks_every_hand_as_a_seat_does()
     assert last_transcript(watcher.events) == last_transcript(table.host_events)
     assert not any(isinstance(e, HostCaught) for e in watcher.events)
     assert not [m for m in watcher.inbox if m["type"] == "blind_ask"]  # (holders only)
+

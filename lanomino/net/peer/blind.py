@@ -328,6 +328,7 @@ class PeerBlind:
         p.holding = False
         p.view.hand.add(TILES[tile])
         p.view.changed()
+        p._events.append(ObservationChanged(make=p.view.observation))  # (a screen shows it)
         p.prompt_turn()
 
     # ----- the hand's end ----------------------------------------------------------------------
