@@ -101,7 +101,10 @@ def test_a_change_the_host_signs_again_blames_the_host_or_nobody_never_a_seat(
         return
     if _same(doc, json.loads(source)):
         return
-    assert not report.ok, f"a change at {path} went unnoticed"
+    if report.ok:  # the host left a void deal out: the file cannot show it, and verify says so
+        said = [line for h in report.hands for line in h.unchecked]
+        assert said and path[2] == "voided", f"a change at {path} went unnoticed"
+        return
     assert report.failure is not None and report.failure.seat in (None, 0), \
         f"a change at {path}: {report.failure.describe()}"
 
