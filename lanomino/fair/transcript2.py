@@ -17,7 +17,10 @@ and whose hands each carry the locked hand's record (``lanomino.blind-hand/1``,
      "reveal_signatures": [one per reveal, by its holder],
      "scores": [the match score after the hand],
      "points_signature": "the host's signature of the hand's points",
-     "disputes": [optional: {"seat", "resignation": i, "signature"}]}
+     "disputes": [optional: {"seat", "resignation": i, "signature"}],
+     "voided": [optional: the void deals dealt again before this one, each {"record",
+                "key_signatures", "shuffle_signatures", "not_me_signatures",
+                "reveal_signatures"}]}
 
 The statements (every one names the header digest ``H``, so nothing signed for one match fits
 another; bytes are lowercase hex of the values' own bytes, ``blind/rounds.py``) are built by the
