@@ -46,6 +46,7 @@ from lanomino.engine import (
     GameState,
     HandStarted,
     Observation,
+    Phase,
     Play,
     Tile,
     observe,
@@ -379,6 +380,8 @@ class TableHand:
         and its bots): the engine's ``observe`` on a copy of the public view holding them."""
         assert self.view is not None
         probe = self.view.core.copy()
+        if self.view.outcome is not None:
+            probe.phase = Phase.DEAL  # the hand is over: its scores come with the reveals
         probe.hands = [0] * probe.players
         for tile in self.tiles_of(seat):
             probe.hands[seat] |= tile.bit

@@ -35,6 +35,7 @@ from lanomino.engine import (
     Play,
     Resign,
     Tile,
+    TileDrawn,
     new_game,
     parse_tile,
 )
@@ -284,6 +285,8 @@ class PeerBlind:
             p.holding = draw.drawer == p.seat
         if hand.view.outcome is not None:
             p.holding = True  # the hand is over: nobody moves until its scores (_settle)
+            if p.view is not None:
+                p.view.phase = "deal"  # (its screen says so: no "your turn" with no tiles)
             reveal = hand.my_reveal()  # (None: a watcher, which holds no key)
             if reveal is not None:
                 self._send(b.BlindReveal(self.number, self.attempt, p.seat, reveal,
@@ -327,6 +330,11 @@ class PeerBlind:
             return
         p.holding = False
         p.view.hand.add(TILES[tile])
+        history = p.view.history  # the draw's event shows the tile to its drawer, as at any table
+        at = next(i for i in range(len(history) - 1, -1, -1) if isinstance(history[i], TileDrawn))
+        drawn = history[at]
+        assert isinstance(drawn, TileDrawn)
+        history[at] = drawn._replace(tile=TILES[tile])
         p.view.changed()
         p._events.append(ObservationChanged(make=p.view.observation))  # (a screen shows it)
         p.prompt_turn()

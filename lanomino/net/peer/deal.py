@@ -199,7 +199,8 @@ class PeerDealing:
 
     def changed(self) -> None:
         view = self.p._require_view()
-        self.p._events.append(ObservationChanged(make=view.observation))  # built if someone looks
+        if not (self.p.holding and view.phase == "play"):  # (a locked draw shows once it opens)
+            self.p._events.append(ObservationChanged(make=view.observation))  # built if looked at
         self.p.progress.seen()
         self.p.disputes.turn_seen()
         self.p.prompt_turn()

@@ -205,7 +205,7 @@ class PeerSession(PeerState):
             raise IllegalActionError("a watcher cannot move: it has no seat at this table")
         if view is None or self.phase is not Phase.SEATED or view.phase != "play":
             raise IllegalActionError("no hand is in play")
-        if self.pending_move is not None:
+        if self.pending_move is not None or self.holding:  # (holding: a locked draw's tile)
             raise IllegalActionError("the last move has not been confirmed yet")
         if not isinstance(action, Resign):
             if view.turn != self.seat:
