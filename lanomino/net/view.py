@@ -85,6 +85,17 @@ class PeerView:
         """Forget the cached observation: call after setting fields directly."""
         self._cached = None
 
+    def opened_draw(self, tile: Tile) -> None:
+        """This seat's last draw opened after its event came (the locked deck, net/peer/
+        blind.py): the tile joins its hand, and its draw's event shows it, as at any table."""
+        self.hand.add(tile)
+        at = next(i for i in range(len(self.history) - 1, -1, -1)
+                  if type(self.history[i]) is TileDrawn)
+        drawn = self.history[at]
+        assert isinstance(drawn, TileDrawn)
+        self.history[at] = drawn._replace(tile=tile)
+        self._cached = None
+
     def _apply(self, event: Event) -> None:  # one branch per event type: long but flat
         self.history.append(event)
         kind = type(event)

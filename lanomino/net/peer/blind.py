@@ -35,7 +35,6 @@ from lanomino.engine import (
     Play,
     Resign,
     Tile,
-    TileDrawn,
     new_game,
     parse_tile,
 )
@@ -329,13 +328,7 @@ class PeerBlind:
         if tile is None or p.view is None:
             return
         p.holding = False
-        p.view.hand.add(TILES[tile])
-        history = p.view.history  # the draw's event shows the tile to its drawer, as at any table
-        at = next(i for i in range(len(history) - 1, -1, -1) if isinstance(history[i], TileDrawn))
-        drawn = history[at]
-        assert isinstance(drawn, TileDrawn)
-        history[at] = drawn._replace(tile=TILES[tile])
-        p.view.changed()
+        p.view.opened_draw(TILES[tile])
         p._events.append(ObservationChanged(make=p.view.observation))  # (a screen shows it)
         p.prompt_turn()
 
