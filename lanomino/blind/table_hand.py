@@ -23,7 +23,7 @@ from lanomino.blind.deck import Deck, aggregate_key, open_deck
 from lanomino.blind.draw_round import DrawRound
 from lanomino.blind.gate import DealLayout, Refusal
 from lanomino.blind.group import BlindError
-from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, ShuffleEntry
+from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, Resignation, ShuffleEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.holder import Holder
 from lanomino.blind.lead_rounds import LeadRounds, needs_rounds, questions
@@ -75,11 +75,12 @@ class TableHand:
     lead: LeadRounds | None = None
     view: PublicHand | None = None
     moves: list[BlindMove] = field(default_factory=list)
-    proofs: dict[int, Share] = field(default_factory=dict)  # move index -> the opener's share
-    plays: dict[int, Play] = field(default_factory=dict)  # move index -> the play its share shows
+    resignations: list[Resignation] = field(default_factory=list)  # each after ``at`` moves
+    proofs: dict[int, Share] = field(default_factory=dict)  # log index -> the opener's share
+    plays: dict[int, Play] = field(default_factory=dict)  # log index -> the play its share shows
     # the signature of every statement the hand's record keeps (fair/transcript2.py), by
     # (kind, seat) for a key, shuffle or reveal, (kind, (seat, tile)) for a "not me", and
-    # ("move", index) for a move
+    # ("move", index) for a move (its index in the log, ``logged``)
     signatures: dict[tuple[str, object], bytes] = field(default_factory=dict)
     owner: dict[int, int] = field(default_factory=dict)  # position -> seat holding it now
     drawn: dict[int, tuple[Share, ...]] = field(default_factory=dict)  # position -> its shares
@@ -235,12 +236,24 @@ class TableHand:
         check_play(self.ctx, self.deal.deck, seat, position, tile.index, share, public,
                    self.owner.get(position), self.layout.openers[seat], checked=True)
 
+    @property
+    def logged(self) -> int:
+        """The moves in the hand's log so far, its resignations counted (a move's index on the
+        wire and in transcript/2's signed statements)."""
+        return len(self.moves) + len(self.resignations)
+
     def on_proof(self, index: int, share: Share, play: Play) -> None:
-        """The opener's share for ``play``, which will be move ``index`` (kept until it comes)."""
-        if index != len(self.moves) or index in self.proofs:
+        """The opener's share for ``play``, which will be the log's move ``index`` (kept until
+        it comes)."""
+        if index != self.logged or index in self.proofs:
             raise BlindError(f"a play's share for move {index + 1} came at move "
-                             f"{len(self.moves) + 1}")
+                             f"{self.logged + 1}")
         self.proofs[index], self.plays[index] = share, play
+
+    def on_resign(self, at: int) -> None:
+        """A seat's signed resignation ahead of its move: ``at`` must be the moves so far."""
+        if self.view is None or at != len(self.moves):
+            raise BlindError(f"a resignation after {at} moves came after {len(self.moves)}")
 
     def apply(self, seat: int, action: Action, now: float) -> list[Event]:
         """A move on the public view: a play must come with its checked share (``on_proof``,
@@ -249,7 +262,7 @@ class TableHand:
         view = self.view
         if view is None:
             raise BlindError("the hand has not started")
-        index = len(self.moves)
+        index = self.logged
         position: int | None = None
         if isinstance(action, Play):
             opener = self.layout.openers[seat]
@@ -269,8 +282,10 @@ class TableHand:
             self.owner[position] = seat
             if self.holder is not None:
                 self.holder.drew(seat)
-        if view.moves > index:  # (a resignation is in the log, not in the record)
+        if view.moves > len(self.moves):  # (a resignation is kept apart in the record)
             self.moves.append(BlindMove(seat, action, position))
+        else:
+            self.resignations.append(Resignation(seat, len(self.moves)))
         if view.outcome is not None:
             self._timed(now)  # the reveals are due
         return events
@@ -333,7 +348,8 @@ class TableHand:
         """Every tile opened from the reveals, the log replayed by the full engine."""
         assert self.view is not None
         tiles = open_all(self.ctx, self.deal.deck, {s: r.secret for s, r in self.reveals.items()})
-        return settle(self.view, self.before, self.layout, tiles, self.moves, self.host)
+        return settle(self.view, self.before, self.layout, tiles, self.moves, self.host,
+                      self.resignations)
 
     def record(self, table: bytes, points: tuple[int, ...]) -> BlindHand:
         """The hand's record (``lanomino.blind-hand/1``) once it is settled."""
@@ -346,7 +362,7 @@ class TableHand:
                          tuple(deal.keys[s] for s in ctx.holders),
                          tuple(ShuffleEntry.of(t) for t in deal.turns),
                          opening, tuple(self.moves), tuple(self.reveals[s] for s in ctx.holders),
-                         points)
+                         points, tuple(self.resignations))
 
     # ----- deadlines ------------------------------------------------------------------------
 

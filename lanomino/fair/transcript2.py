@@ -131,6 +131,13 @@ def points_statement(header: str, record: dict[str, Any], scores: Sequence[int],
             "points": record.get("points"), "scores": list(scores)}
 
 
+def log_index(record: BlindHand, move: int) -> int:
+    """The place of the record's ``move``-th move in the hand's log, where each resignation is
+    a move too (the index the seat signed on the wire): ``move`` plus the resignations before
+    it."""
+    return move + sum(1 for r in record.resignations if r.at <= move)
+
+
 def statements(header: str, record: BlindHand) -> dict[str, list[dict[str, Any]]]:
     """Every statement of the hand's record a seat signs, by list (``SIGNED``), in order."""
     h, n, a = header, record.hand, record.attempt
@@ -140,7 +147,8 @@ def statements(header: str, record: BlindHand) -> dict[str, list[dict[str, Any]]
         "key": [key_statement(h, n, a, k) for k in record.keys],
         "shuffle": [shuffle_statement(h, n, a, e) for e in record.shuffles],
         "not_me": [not_me_statement(h, n, a, c.seat, c.tile) for c in record.opening],
-        "move": [blind_move_statement(h, n, i, m) for i, m in enumerate(moves)],
+        "move": [blind_move_statement(h, n, log_index(record, i), m)
+                 for i, m in enumerate(moves)],
         "resign": [resign_statement(h, n, r) for r in record.resignations],
         "reveal": [reveal_statement(h, n, a, r) for r in record.reveals],
     }

@@ -20,6 +20,7 @@ from lanomino.fair.statements import end_statement
 from lanomino.fair.transcript2 import (
     HandSignatures,
     SignedHand,
+    log_index,
     points_statement,
     write_transcript2,
 )
@@ -30,7 +31,7 @@ from lanomino.net.wire.checks import JsonObject
 
 def statement_key(body: b.BlindBody) -> tuple[str, object] | None:
     """Where a message's signature goes in its hand's record (None: the record keeps none)."""
-    if isinstance(body, b.BlindKey | b.BlindShuffle | b.BlindReveal):
+    if isinstance(body, b.BlindKey | b.BlindShuffle | b.BlindReveal | b.BlindResign):
         return body.TYPE.removeprefix("blind_"), body.seat
     if isinstance(body, b.BlindNotMe):
         return "not_me", (body.seat, body.tile)
@@ -54,7 +55,8 @@ def hand_signatures(hand: TableHand, record: BlindHand) -> HandSignatures:
         key=tuple(sig[("key", k.seat)] for k in record.keys),
         shuffle=tuple(sig[("shuffle", e.seat)] for e in record.shuffles),
         not_me=tuple(sig[("not_me", (c.seat, str(c.tile)))] for c in record.opening),
-        move=tuple(sig[("move", i)] for i in range(len(record.moves))),
+        move=tuple(sig[("move", log_index(record, i))] for i in range(len(record.moves))),
+        resign=tuple(sig[("resign", r.seat)] for r in record.resignations),
         reveal=tuple(sig[("reveal", r.seat)] for r in record.reveals))
 
 

@@ -59,6 +59,7 @@ def bodies() -> list[b.BlindBody]:
         b.BlindDraw(1, 1, 0, 4, shares[0], SIG),
         b.BlindPlay(1, 1, 0, 3, "6-6", "up", own, SIG),
         b.BlindReveal(1, 1, 0, holders[0].reveal(), SIG),
+        b.BlindResign(1, 1, 1, 7, SIG),
     ]
 
 

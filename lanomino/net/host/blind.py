@@ -39,6 +39,7 @@ from lanomino.engine import (
     IllegalActionError,
     Observation,
     Play,
+    Resign,
     Tile,
     observe,
     parse_tile,
@@ -86,7 +87,7 @@ class BlindDealing:
         return [on(b.BlindKey, self.key), on(b.BlindShuffle, self.shuffle),
                 on(b.BlindShares, self.shares), on(b.BlindNotMe, self.not_me),
                 on(b.BlindPlay, self.play), on(b.BlindDraw, self.draw),
-                on(b.BlindReveal, self.reveal)]
+                on(b.BlindReveal, self.reveal), on(b.BlindResign, self.resign)]
 
     # ----- signing and checking -----------------------------------------------------------------
 
@@ -151,20 +152,24 @@ class BlindDealing:
         people = [n for n, s in enumerate(t.seats) if s is not None and s.kind != "bot"
                   and not s.left and t.state.active[n]]
         openers = tuple(n if n in people else t.host_seat for n in range(t.players))
-        ctx = Context(t.table, self.number, self.attempt, len(TILES), tuple(people))
+        holders = set(people)
+        if any(t.state.active[n] and openers[n] == t.host_seat for n in range(t.players)):
+            holders.add(t.host_seat)  # (its bots' tiles too, after its own seat resigned)
+        ctx = Context(t.table, self.number, self.attempt, len(TILES), tuple(sorted(holders)))
+        me = t.host_seat if t.host_seat in holders else None  # None: it runs the table only
         seeds = (t.secret_source(), t.secret_source())
-        self.hand = TableHand.start(t.state, ctx, openers, t.host_seat, t.host_seat, seeds, t.now,
+        self.hand = TableHand.start(t.state, ctx, openers, t.host_seat, me, seeds, t.now,
                                     t.timings.answer_s)
         t.deal = None
         t.go(Phase.DEAL)
         start = self._signed(b.BlindDeal(self.number, self.attempt, t.host_seat, len(TILES),
                                          ctx.holders, openers, NO_SIGNATURE))
         self._relay(start, None)
-        assert self.hand.holder is not None
-        key = self._signed(b.BlindKey(self.number, self.attempt, t.host_seat,
-                                      self.hand.holder.announce(), NO_SIGNATURE))
-        self.hand.on_key(key.key, t.now)
-        self._relay(key, t.host_seat)
+        if self.hand.holder is not None:
+            key = self._signed(b.BlindKey(self.number, self.attempt, t.host_seat,
+                                          self.hand.holder.announce(), NO_SIGNATURE))
+            self.hand.on_key(key.key, t.now)
+            self._relay(key, t.host_seat)
         self._advance()
 
     def key(self, seat: Seat, body: b.BlindKey, seq: int) -> None:
@@ -275,11 +280,21 @@ class BlindDealing:
                                              str(play.tile), play.end.name.lower(), share,
                                              NO_SIGNATURE)), None)
 
+    def resign(self, seat: Seat, body: b.BlindResign, seq: int) -> None:
+        """A seat's signed resignation for the hand's record, ahead of its move."""
+        hand = self._arrived(seat, body)
+        self._run(seat, body, lambda: hand.on_resign(body.at))
+
     def _apply(self, state: GameState, seat: int, action: Action) -> list[Event]:
         hand = self.hand
         if hand is None or hand.view is None:
             raise IllegalActionError("no locked hand is in play")
-        index = len(hand.moves)
+        index = hand.logged
+        if isinstance(action, Resign) and ("resign", seat) not in hand.signatures:
+            if seat not in self.t.local and seat != self.t.host_seat:
+                raise IllegalActionError("a resignation comes after its signed blind_resign")
+            self._relay(self._signed(b.BlindResign(self.number, self.attempt, seat,
+                                                   len(hand.moves), NO_SIGNATURE)), None)
         if isinstance(action, Play) and seat in self.t.local and index not in hand.proofs:
             if action not in hand.view.legal_for(seat, hand.tiles_of(seat)):
                 raise IllegalActionError(f"{action} is not a legal move now")
@@ -311,13 +326,14 @@ class BlindDealing:
         d = t.deal
         if (last is not None and not isinstance(last.action, Play) and d is not None
                 and "resign" not in d.moves[-1]):  # a draw's or pass's signature is the move's
-            hand.signatures.setdefault(("move", index), d.signatures[-1])
+            hand.signatures.setdefault(("move", hand.logged - 1), d.signatures[-1])
         if last is not None and isinstance(last.action, Draw) and index not in self.asked:
             self._ask(index, last.seat)
         if hand.view.outcome is not None and not self.revealed:
             self.revealed = True
-            reveal = hand.my_reveal()
-            assert reveal is not None
+            reveal = hand.my_reveal()  # (None: the host holds no key this hand)
+            if reveal is None:
+                return
             body = self._signed(b.BlindReveal(self.number, self.attempt, t.host_seat, reveal,
                                               NO_SIGNATURE))
             self._relay(body, t.host_seat)
@@ -334,7 +350,7 @@ class BlindDealing:
         for s in t.humans():
             if s.seat in hand.ctx.holders and s.seat != draw.drawer:
                 t.send(s, ask)
-        if draw.drawer != t.host_seat:
+        if draw.drawer != t.host_seat and hand.holder is not None:
             share = hand.draw_share("the host", index, draw.position, drawer)
             assert not isinstance(share, Refusal), str(share)
             body = self._signed(b.BlindDraw(self.number, self.attempt, t.host_seat, index, share,

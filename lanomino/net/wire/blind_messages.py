@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from lanomino.blind.group import BlindError
-from lanomino.blind.hand_record import ShuffleEntry
+from lanomino.blind.hand_record import Resignation, ShuffleEntry
 from lanomino.blind.rounds import (
     KeyAnnouncement,
     Reveal,
@@ -56,6 +56,7 @@ from lanomino.fair.transcript2 import (
     blind_move_statement,
     key_statement,
     not_me_statement,
+    resign_statement,
     reveal_statement,
     shuffle_statement,
 )
@@ -280,16 +281,33 @@ class BlindEnd:
         return _u32(*self.points)
 
 
+@dataclass(frozen=True, slots=True)
+class BlindResign:
+    """A seat resigns from a locked hand: what it signs for the hand's record (transcript/2's
+    ``resign_statement``), sent just before its resignation; ``at`` counts the record's moves
+    before it. The seat stays a holder for the rest of the hand (its key is still needed)."""
+
+    TYPE: ClassVar[str] = "blind_resign"
+    hand: Hand
+    attempt: Hand
+    seat: Seat
+    at: Annotated[int, integer(0, 4095)]
+    signature: Signature
+
+    def payload(self) -> bytes:
+        return _u32(self.at)
+
+
 BlindBody = (BlindDeal | BlindKey | BlindShuffle | BlindShares | BlindNotMe | BlindAsk | BlindDraw
-             | BlindPlay | BlindReveal | BlindEnd)
+             | BlindPlay | BlindReveal | BlindEnd | BlindResign)
 BLIND_MESSAGES: tuple[type[BlindBody], ...] = (
     BlindDeal, BlindKey, BlindShuffle, BlindShares, BlindNotMe, BlindAsk, BlindDraw, BlindPlay,
-    BlindReveal, BlindEnd)
+    BlindReveal, BlindEnd, BlindResign)
 
 
 # what a seat sends (the host relays it); the rest is the host's
 FROM_PEERS = frozenset({"blind_key", "blind_shuffle", "blind_shares", "blind_not_me", "blind_draw",
-                        "blind_play", "blind_reveal"})
+                        "blind_play", "blind_reveal", "blind_resign"})
 
 
 def blind_statement(header: str, body: BlindBody) -> dict[str, Any]:
@@ -330,10 +348,12 @@ def signed_statement(header: str, body: BlindBody) -> dict[str, Any]:
                                                        "pos": body.share.position})
     if isinstance(body, BlindReveal):
         return reveal_statement(h, n, a, body.reveal)
+    if isinstance(body, BlindResign):
+        return resign_statement(h, n, Resignation(body.seat, body.at))
     return blind_statement(header, body)
 
 
 __all__ = ["BLIND_MESSAGES", "FROM_PEERS", "BlindAsk", "BlindBody", "BlindDeal", "BlindDraw",
-           "BlindEnd", "BlindKey", "BlindNotMe", "BlindPlay", "BlindReveal", "BlindShares",
-           "BlindShuffle", "blind_statement", "names_its_sender", "shuffle_bytes",
+           "BlindEnd", "BlindKey", "BlindNotMe", "BlindPlay", "BlindResign", "BlindReveal",
+           "BlindShares", "BlindShuffle", "blind_statement", "names_its_sender", "shuffle_bytes",
            "signed_statement"]
