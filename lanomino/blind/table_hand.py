@@ -76,6 +76,7 @@ class TableHand:
     view: PublicHand | None = None
     moves: list[BlindMove] = field(default_factory=list)
     resignations: list[Resignation] = field(default_factory=list)  # each after ``at`` moves
+    resigning: dict[int, str] = field(default_factory=dict)  # seat -> who signed its coming one
     proofs: dict[int, Share] = field(default_factory=dict)  # log index -> the opener's share
     plays: dict[int, Play] = field(default_factory=dict)  # log index -> the play its share shows
     # the signature of every statement the hand's record keeps (fair/transcript2.py), by
@@ -250,10 +251,12 @@ class TableHand:
                              f"{self.logged + 1}")
         self.proofs[index], self.plays[index] = share, play
 
-    def on_resign(self, at: int) -> None:
-        """A seat's signed resignation ahead of its move: ``at`` must be the moves so far."""
-        if self.view is None or at != len(self.moves):
+    def on_resign(self, seat: int, at: int, by: str) -> None:
+        """``seat``'s signed resignation ahead of its move (``by``: who signed it, ``Resignation``):
+        ``at`` must be the moves so far."""
+        if self.view is None or at != len(self.moves) or seat in self.resigning:
             raise BlindError(f"a resignation after {at} moves came after {len(self.moves)}")
+        self.resigning[seat] = by
 
     def apply(self, seat: int, action: Action, now: float) -> list[Event]:
         """A move on the public view: a play must come with its checked share (``on_proof``,
@@ -285,7 +288,8 @@ class TableHand:
         if view.moves > len(self.moves):  # (a resignation is kept apart in the record)
             self.moves.append(BlindMove(seat, action, position))
         else:
-            self.resignations.append(Resignation(seat, len(self.moves)))
+            self.resignations.append(Resignation(seat, len(self.moves),
+                                                 self.resigning.pop(seat, "seat")))
         if view.outcome is not None:
             self._timed(now)  # the reveals are due
         return events

@@ -31,8 +31,10 @@ from lanomino.net.wire.checks import JsonObject
 
 def statement_key(body: b.BlindBody) -> tuple[str, object] | None:
     """Where a message's signature goes in its hand's record (None: the record keeps none)."""
-    if isinstance(body, b.BlindKey | b.BlindShuffle | b.BlindReveal | b.BlindResign):
+    if isinstance(body, b.BlindKey | b.BlindShuffle | b.BlindReveal):
         return body.TYPE.removeprefix("blind_"), body.seat
+    if isinstance(body, b.BlindResign):
+        return "resign", body.resigned
     if isinstance(body, b.BlindNotMe):
         return "not_me", (body.seat, body.tile)
     if isinstance(body, b.BlindPlay):

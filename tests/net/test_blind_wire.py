@@ -59,7 +59,7 @@ def bodies() -> list[b.BlindBody]:
         b.BlindDraw(1, 1, 0, 4, shares[0], SIG),
         b.BlindPlay(1, 1, 0, 3, "6-6", "up", own, SIG),
         b.BlindReveal(1, 1, 0, holders[0].reveal(), SIG),
-        b.BlindResign(1, 1, 1, 7, SIG),
+        b.BlindResign(1, 1, 1, 1, 7, "seat", SIG),
     ]
 
 
@@ -157,10 +157,13 @@ def test_the_signature_covers_every_field_but_itself(bodies: list[b.BlindBody]) 
 
 
 def test_a_value_passed_off_as_another_seats_is_refused(bodies: list[b.BlindBody]) -> None:
-    kinds = {"blind_key", "blind_shuffle", "blind_draw", "blind_reveal"}
+    kinds = {"blind_key", "blind_shuffle", "blind_draw", "blind_reveal", "blind_resign"}
     for body in bodies:
         assert b.names_its_sender(body)
         assert b.names_its_sender(replace(body, seat=3)) is (body.TYPE not in kinds)
+    resign = b.BlindResign(1, 1, 0, 1, 7, "left", SIG)  # the host's, for a seat that left
+    assert b.names_its_sender(resign) and not b.names_its_sender(replace(resign, by="seat"))
+    assert not b.names_its_sender(replace(resign, resigned=0))  # "left" is never one's own
 
 
 def test_what_the_transcript_keeps_is_signed_as_its_statement(bodies: list[b.BlindBody]) -> None:
@@ -170,4 +173,5 @@ def test_what_the_transcript_keeps_is_signed_as_its_statement(bodies: list[b.Bli
     assert kinds["blind_not_me"] == "lanomino.not-me/1"
     assert kinds["blind_play"] == "lanomino.move/1"
     assert kinds["blind_reveal"] == "lanomino.blind-reveal/1"
+    assert kinds["blind_resign"] == "lanomino.resign/1"
     assert kinds["blind_deal"] == kinds["blind_ask"] == "lanomino.blind/1"

@@ -50,6 +50,7 @@ from lanomino.fair.commit_reveal import RoundError
 from lanomino.net.blind_transcript import keep
 from lanomino.net.fair_round import HandDeal
 from lanomino.net.host.blind_close import LockedClose
+from lanomino.net.host.blind_departure import host_resignation, seat_resigns
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
 from lanomino.net.host.table import Handler, Phase, Seat, Table, on, seat_view
@@ -283,7 +284,7 @@ class BlindDealing:
     def resign(self, seat: Seat, body: b.BlindResign, seq: int) -> None:
         """A seat's signed resignation for the hand's record, ahead of its move."""
         hand = self._arrived(seat, body)
-        self._run(seat, body, lambda: hand.on_resign(body.at))
+        self._run(seat, body, lambda: seat_resigns(hand, body))
 
     def _apply(self, state: GameState, seat: int, action: Action) -> list[Event]:
         hand = self.hand
@@ -291,10 +292,8 @@ class BlindDealing:
             raise IllegalActionError("no locked hand is in play")
         index = hand.logged
         if isinstance(action, Resign) and ("resign", seat) not in hand.signatures:
-            if seat not in self.t.local and seat != self.t.host_seat:
-                raise IllegalActionError("a resignation comes after its signed blind_resign")
-            self._relay(self._signed(b.BlindResign(self.number, self.attempt, seat,
-                                                   len(hand.moves), NO_SIGNATURE)), None)
+            self._relay(self._signed(host_resignation(self.t, hand, self.number, self.attempt,
+                                                      seat)), None)
         if isinstance(action, Play) and seat in self.t.local and index not in hand.proofs:
             if action not in hand.view.legal_for(seat, hand.tiles_of(seat)):
                 raise IllegalActionError(f"{action} is not a legal move now")

@@ -40,6 +40,7 @@ from lanomino.engine import (
 )
 from lanomino.engine.tiles import TILES
 from lanomino.net.blind_transcript import LockedTranscript, keep
+from lanomino.net.peer.blind_departure import kept, resignation
 from lanomino.net.session_base import (
     HandVerified,
     HostCaught,
@@ -78,7 +79,7 @@ class PeerBlind:
                 on(b.BlindNotMe, self.not_me), on(b.BlindPlay, self.play),
                 on(b.BlindAsk, self.ask), on(b.BlindDraw, self.draw),
                 on(b.BlindReveal, self.reveal), on(b.BlindEnd, self.end),
-                on(b.BlindResign, self.resign)]
+                on(b.BlindResign, kept(self._arrived, lambda: self.p.host_seat, self._caught))]
 
     def due(self) -> float | None:
         """When the host must have moved the locked hand on (None: this seat waits for no
@@ -145,8 +146,7 @@ class PeerBlind:
             return
         self.match, self.number, self.attempt = match, body.hand, body.attempt
         ctx = Context(p.table, body.hand, body.attempt, body.tiles, body.holders)
-        if p.watch or not match.active[p.seat]:  # a watcher (or a seat that resigned) follows
-            # and checks every step, holding no key
+        if p.watch or not match.active[p.seat]:  # a watcher, a seat that resigned: no key
             self.hand = TableHand.start(match, ctx, body.openers, p.host_seat, None, None, p.now,
                                         None)
             return
@@ -251,18 +251,13 @@ class PeerBlind:
     # ----- moves -------------------------------------------------------------------------------
 
     def before_play(self, index: int, action: Action) -> None:
-        """What goes out before this seat's move: the share of the tile it is about to play (none
-        twice: a lead's is out), or its signed resignation for the hand's record (``at``: the
-        record's moves before it). ``index`` is the move's place in the hand's log."""
+        """This seat's share of the tile it is about to play (none twice: a lead's is out), or
+        its signed resignation (``blind_departure.py``); ``index``: the move's place in the log."""
         p, hand = self.p, self.hand
-        if hand is None:
-            return
-        if isinstance(action, Resign):
-            if hand.view is not None:
-                self._send(b.BlindResign(self.number, self.attempt, p.seat, len(hand.moves),
-                                         NO_SIGNATURE))
-            return
-        if not isinstance(action, Play) or index in hand.proofs:
+        if isinstance(action, Resign) and (said := resignation(hand, self.number, self.attempt,
+                                                               p.seat)) is not None:
+            self._send(said)
+        if hand is None or not isinstance(action, Play) or index in hand.proofs:
             return
         assert hand.holder is not None
         share = hand.holder.play(hand.position_of(p.seat, action.tile))
@@ -272,10 +267,6 @@ class PeerBlind:
         hand.on_proof(index, share, action)
         self._send(b.BlindPlay(self.number, self.attempt, p.seat, index, str(action.tile),
                                action.end.name.lower(), share, NO_SIGNATURE))
-
-    def resign(self, body: b.BlindResign) -> None:
-        """A seat's signed resignation, relayed: kept for the hand's record (its move follows)."""
-        self._arrived(body)
 
     def update(self, move: object, signature: bytes, events: list[Event]) -> bool:
         """A move the host passed on (its signatures checked): applied to this seat's public

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from lanomino.blind.group import BlindError
-from lanomino.blind.hand_record import Resignation, ShuffleEntry
+from lanomino.blind.hand_record import RESIGNED_BY, Resignation, ShuffleEntry
 from lanomino.blind.rounds import (
     KeyAnnouncement,
     Reveal,
@@ -283,19 +283,23 @@ class BlindEnd:
 
 @dataclass(frozen=True, slots=True)
 class BlindResign:
-    """A seat resigns from a locked hand: what it signs for the hand's record (transcript/2's
-    ``resign_statement``), sent just before its resignation; ``at`` counts the record's moves
-    before it. The seat stays a holder for the rest of the hand (its key is still needed)."""
+    """A resignation from a locked hand as its signer signs it for the hand's record
+    (transcript/2's ``resign_statement``), sent just before the resignation's move: ``seat`` signs
+    the resignation of ``resigned`` after ``at`` of the record's moves; ``by`` is ``seat`` (its
+    own) or ``left`` (the host's, for a seat the roster shows gone). The seat stays a holder for
+    the rest of the hand (its key is still needed)."""
 
     TYPE: ClassVar[str] = "blind_resign"
     hand: Hand
     attempt: Hand
     seat: Seat
+    resigned: Seat
     at: Annotated[int, integer(0, 4095)]
+    by: Annotated[str, text(8, "seat|left|away")]
     signature: Signature
 
     def payload(self) -> bytes:
-        return _u32(self.at)
+        return _u32(self.resigned, self.at) + self.by.encode()
 
 
 BlindBody = (BlindDeal | BlindKey | BlindShuffle | BlindShares | BlindNotMe | BlindAsk | BlindDraw
@@ -329,6 +333,8 @@ def names_its_sender(body: BlindBody) -> bool:
         return body.share.seat == body.seat
     if isinstance(body, BlindReveal):
         return body.reveal.seat == body.seat
+    if isinstance(body, BlindResign):  # (a resignation by another is the host's: checked there)
+        return body.by in RESIGNED_BY and (body.by == "seat") == (body.resigned == body.seat)
     return True
 
 
@@ -349,7 +355,7 @@ def signed_statement(header: str, body: BlindBody) -> dict[str, Any]:
     if isinstance(body, BlindReveal):
         return reveal_statement(h, n, a, body.reveal)
     if isinstance(body, BlindResign):
-        return resign_statement(h, n, Resignation(body.seat, body.at))
+        return resign_statement(h, n, Resignation(body.resigned, body.at, body.by))
     return blind_statement(header, body)
 
 

@@ -1,0 +1,43 @@
+"""A seat's own resignation from a locked hand (issue 29). Pure.
+
+Before its resignation goes out as a move, a seat signs transcript/2's resignation for the
+hand's record (``blind_resign``, ``at``: the record's moves before it), which the host checks
+(``TableHand.on_resign``) and relays; every side keeps its signature (``net/blind_transcript``)
+and ``TableHand.apply`` writes the resignation into the record when the move comes. The seat
+stays a holder until the hand's end (its draw shares and its reveal are still needed); from the
+next hand on it holds no key and follows as a watcher does (``PeerBlind.deal``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lanomino.blind.table_hand import TableHand
+from lanomino.net.wire import blind_messages as b
+
+UNSIGNED = bytes(64)
+
+
+def resignation(hand: TableHand | None, number: int, attempt: int, seat: int
+                ) -> b.BlindResign | None:
+    """The ``blind_resign`` (to be signed) that goes before ``seat``'s resignation; None when no
+    locked hand is in play (nothing to write it into)."""
+    if hand is None or hand.view is None:
+        return None
+    return b.BlindResign(number, attempt, seat, seat, len(hand.moves), "seat", UNSIGNED)
+
+
+def kept(arrived: Callable[[b.BlindBody], TableHand | None], host: Callable[[], int],
+         caught: Callable[[str, str], None]) -> Callable[[b.BlindResign], None]:
+    """The handler of a relayed ``blind_resign``: its signature checked and kept for the hand's
+    record by ``arrived`` (``PeerBlind._arrived``), and who signed it noted; the move follows.
+    One the host did not sign for another seat is the host's doing: ``caught``."""
+    def handle(body: b.BlindResign) -> None:
+        if body.by != "seat" and body.seat != host():
+            caught("blind-signature", f"a resignation of seat {body.resigned + 1} that seat "
+                   f"{body.seat + 1} signed")
+            return
+        hand = arrived(body)
+        if hand is not None and body.resigned not in hand.resigning:
+            hand.resigning[body.resigned] = body.by
+    return handle
