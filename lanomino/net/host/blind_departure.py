@@ -1,7 +1,7 @@
 """Resignations at a locked table, the host's side (issue 29). Pure.
 
 A seat that resigns signs transcript/2's resignation for the hand's record first
-(``blind_resign``, ``net/peer/blind_departure.py``): the host checks it (``seat_resigns``) and
+(``blind_resign``, ``net/peer/blind_moves.py``): the host checks it (``seat_resigns``) and
 relays it. Before a resignation no seat signed — its own seat's, its bot's, or that of a seat
 the roster shows gone, which the host resigns as today — the host signs it itself
 (``host_resignation``: ``by`` ``seat`` with that seat's key, or ``left`` with the host's).

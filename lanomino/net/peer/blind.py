@@ -40,7 +40,7 @@ from lanomino.engine import (
 )
 from lanomino.engine.tiles import TILES
 from lanomino.net.blind_transcript import LockedTranscript, keep
-from lanomino.net.peer.blind_departure import kept, resignation
+from lanomino.net.peer.blind_moves import before_move, kept
 from lanomino.net.session_base import (
     HandVerified,
     HostCaught,
@@ -251,22 +251,8 @@ class PeerBlind:
     # ----- moves -------------------------------------------------------------------------------
 
     def before_play(self, index: int, action: Action) -> None:
-        """This seat's share of the tile it is about to play (none twice: a lead's is out), or
-        its signed resignation (``blind_departure.py``); ``index``: the move's place in the log."""
-        p, hand = self.p, self.hand
-        if isinstance(action, Resign) and (said := resignation(hand, self.number, self.attempt,
-                                                               p.seat)) is not None:
-            self._send(said)
-        if hand is None or not isinstance(action, Play) or index in hand.proofs:
-            return
-        assert hand.holder is not None
-        share = hand.holder.play(hand.position_of(p.seat, action.tile))
-        if isinstance(share, Refusal):
-            raise ValueError(str(share))
-        assert action.end is not None
-        hand.on_proof(index, share, action)
-        self._send(b.BlindPlay(self.number, self.attempt, p.seat, index, str(action.tile),
-                               action.end.name.lower(), share, NO_SIGNATURE))
+        """What goes out before this seat's move (``blind_moves.before_move``)."""
+        before_move(self, index, action)
 
     def update(self, move: object, signature: bytes, events: list[Event]) -> bool:
         """A move the host passed on (its signatures checked): applied to this seat's public
