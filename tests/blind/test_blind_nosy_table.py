@@ -3,7 +3,8 @@ codec, tests/net/sessionkit.py): after every message delivered, the host tries t
 position of the deck with everything its session holds (every deal share, every draw's shares,
 every play's share, its own key). Until the keys are revealed at the hand's end it reads exactly
 its own tiles, its host-side bots' and the played ones, never another person's; each person's
-session, tried the same way with its own key, reads only its own and the played ones."""
+session, tried the same way with its own key, reads only its own and the played ones, and a
+watcher's (no key) only the played ones."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from lanomino.engine import Rules  # noqa: E402
 def readable(hand: TableHand) -> set[int]:
     """The positions whose tile comes out of every share this side holds and its own key."""
     deal = hand.deal
-    if deal.step is not Step.DONE or hand.holder is None:
+    if deal.step is not Step.DONE:
         return set()
     seen: dict[int, dict[int, Point]] = {}
     shares = [s for batch in deal.shares.values() for s in batch]
@@ -36,11 +37,11 @@ def readable(hand: TableHand) -> set[int]:
         shares += list(hand.draw.shares.values())
     for s in shares:
         seen.setdefault(s.position, {})[s.seat] = s.point
-    secret, me = hand.holder.reveal().secret, hand.holder.seat
     out = set()
     for position, c in enumerate(deal.deck):
         points = dict(seen.get(position, {}))
-        points.setdefault(me, share_of(secret, c))
+        if hand.holder is not None:  # (a watcher holds no key)
+            points.setdefault(hand.holder.seat, share_of(hand.holder.reveal().secret, c))
         try:
             tile_of(opened(c, points.values()), len(deal.deck))
         except BlindError:
@@ -51,8 +52,7 @@ def readable(hand: TableHand) -> set[int]:
 
 def allowed(hand: TableHand) -> set[int]:
     """What this side may read: the positions it opens now (its own, its bots'), the played."""
-    assert hand.holder is not None
-    me, openers = hand.holder.seat, hand.layout.openers
+    me, openers = None if hand.holder is None else hand.holder.seat, hand.layout.openers
     return ({p for p, s in hand.owner.items() if openers[s] == me}
             | {s.position for s in hand.proofs.values()})
 
@@ -61,20 +61,25 @@ def allowed(hand: TableHand) -> set[int]:
 def test_a_host_that_tries_every_position_reads_only_its_own_its_bots_and_the_played(
         players: int, bots: int) -> None:
     table = Table(Rules.preset("classic"), players, bots=bots, blind=True)
+    table.add_watcher("watcher")
     checked: list[int] = []  # (per side and message: how many positions it could read)
+    watched: list[int] = []  # (the watcher's)
 
     def nosy() -> bool:
         blind = table.host.blind
         assert blind is not None
         sides = [blind.hand, *(s.session.blind.hand for s in table.slots if s.connected)]
         for hand in sides:
-            if hand is None or hand.reveals or hand.holder is None:
+            if hand is None or hand.reveals:
                 continue  # (once a key is revealed, the hand is over: every tile opens)
             got, may = readable(hand), allowed(hand)
-            assert got <= may, (hand.holder.seat, sorted(got - may))
+            assert got <= may, (hand.holder and hand.holder.seat, sorted(got - may))
+            if hand.holder is None:
+                watched.append(len(got))
             checked.append(len(got))
         return len(blind.records) >= 2 or table.over()
 
     table.run(nosy)
     assert table.host.blind is not None and len(table.host.blind.records) >= 1
     assert max(checked) >= 5 and len(checked) > 50  # it did read its own tiles, many times over
+    assert watched and max(watched) >= 1  # the watcher followed, and read the played tiles
