@@ -1,8 +1,8 @@
 """The issue's instrumented host at a real locked table (the sessions in memory through the real
 codec, tests/net/sessionkit.py): after every message delivered, the host tries to open every
 position of the deck with everything its session holds (every deal share, every draw's shares,
-every play's share, its own key). Until the keys are revealed at the hand's end it reads exactly
-its own tiles, its host-side bots' and the played ones, never another person's; each person's
+every play's share, its own key). Until the keys are revealed at the hand's end it reads nothing
+but its own tiles, its host-side bots' and the played ones, never another person's; each person's
 session, tried the same way with its own key, reads only its own and the played ones, and a
 watcher's (no key) only the played ones."""
 
