@@ -126,7 +126,8 @@ def went_on(ended: dict[int, Any], docs: dict[int, Any], cheat: int) -> str:
     (``ended``), and under which host (the one that signed its end)."""
     hosts = sorted({d["end"]["host"] for d in ended.values()})
     under = ", ".join("the same host" if h == cheat else f"seat {h + 1}" for h in hosts)
-    if len(ended) == len(docs) and all(d == next(iter(ended.values())) for d in ended.values()):
+    games = [(d["hands"], d["end"]) for d in ended.values()]  # (each keeps its own evidence)
+    if len(ended) == len(docs) and all(g == games[0] for g in games):
         return f"yes, under {under}"
     left = sorted(s + 1 for s in docs if s not in ended)
     if not ended:

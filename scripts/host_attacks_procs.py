@@ -236,7 +236,7 @@ def judge(row: ProcRow, host: Proc, peers: list[Proc]) -> None:
             continue
         row.verify.append(f"seat {seat + 1}: {words}")
         docs[seat] = json.loads(Path(path).read_text()) if path else None
-        if r is not None and r.get("finished") and words == "fair":
+        if r is not None and r.get("finished") and words.startswith("fair"):
             ended[seat] = docs[seat]
     row.went_on = went_on(ended, docs, 0)
     if not row.happened:
