@@ -10,7 +10,10 @@ finished, mismatches, and the time from the fault to the new host resuming play 
 
     sudo python scripts/chaos.py --games 20 --players 3 --fault random
 
-Timings are the product's defaults unless ``--heartbeat`` is given.
+Timings are the product's defaults unless ``--heartbeat`` is given. ``--deal blind`` hosts a
+table that deals the locked deck (``lanomino host --deal blind``), ``--escrow`` adds escrow: a
+host migration at a locked table is not built yet, so such a game is expected to end without
+its match finished (the soak says how each one ended).
 """
 
 from __future__ import annotations
@@ -59,7 +62,8 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
     host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
                           "--level", "greedy", "--data-dir", str(data / "host"), "--name", name,
                           "--seats", str(players), "--set", f"target={args.target}",
-                          "--bot-delay", str(args.pace), *timing])
+                          "--bot-delay", str(args.pace), "--deal", args.deal,
+                          *(["--escrow"] if args.escrow else []), *timing])
     host.expect(lambda m: m.get("event") == "listening", 15)
     peers = [lab.spawn(h, [*LANOMINO, "bot", name, "--interface", h.ip, "--timeout", "15",
                            "--json", "--level", "greedy", "--data-dir", str(data / f"p{h.index}"),
@@ -110,7 +114,9 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
             # (LANOMINO_LAB_LOGS names each process's log by pid; a survivor that printed no
             # outcome line also took its migrations with it: resume_s is None then)
             "pids": [host.pid, *(p.pid for p in peers)],
-            "silent": [p.pid for p, r in zip(peers, results, strict=True) if r is None]}
+            "silent": [p.pid for p, r in zip(peers, results, strict=True) if r is None],
+            "survivors": sorted({str(r.get("reason", ""))[:80] or "finished" for r in results
+                                 if r is not None})}
 
 
 def old_host(fault: str, old: dict[str, Any] | None) -> str | None:
@@ -147,6 +153,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=90.0,
                         help="how long a survivor may take to finish, s")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deal", default="fair", choices=("fair", "blind"),
+                        help="the table's deal (blind: the locked deck; default fair)")
+    parser.add_argument("--escrow", action="store_true", help="the table deals with escrow")
     args = parser.parse_args()
     reason = unavailable_reason()
     if reason:
@@ -165,12 +174,16 @@ def main() -> int:
     resumes = [g["resume_s"] for g in played if g["resume_s"] is not None]
     beat = "default" if args.heartbeat is None else f"{args.heartbeat} s"
     print(f"games: {len(games)} ({len(games) - len(played)} ended before the fault), "
-          f"players {args.players}, fault {args.fault}, heartbeat {beat}")
+          f"players {args.players}, fault {args.fault}, heartbeat {beat}, deal {args.deal}"
+          + (" with escrow" if args.escrow else ""))
     print(f"finished: {sum(g['finished'] for g in played)}/{len(played)}; "
           f"mismatches: {sum(g['mismatch'] for g in played)}; "
           f"host changes: {sum(g['resume_s'] is not None for g in played)} "
           "(none: the fault came as the match was ending, the old host finished it, or a "
           "survivor printed no outcome)")
+    ends = sorted({end for g in played if not g["finished"] for end in g["survivors"]})
+    if ends:
+        print(f"how the unfinished games ended at the survivors: {'; '.join(ends)}")
     silent = [g["game"] for g in played if g["silent"]]
     if silent:
         print(f"survivors that printed no outcome: games {silent}")
