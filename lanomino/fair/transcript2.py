@@ -138,6 +138,12 @@ def log_index(record: BlindHand, move: int) -> int:
     return move + sum(1 for r in record.resignations if r.at <= move)
 
 
+def resignation_index(record: BlindHand, j: int) -> int:
+    """The place of the record's ``j``-th resignation in the hand's log (as ``log_index``): the
+    moves before it plus the resignations before it."""
+    return record.resignations[j].at + j
+
+
 def statements(header: str, record: BlindHand) -> dict[str, list[dict[str, Any]]]:
     """Every statement of the hand's record a seat signs, by list (``SIGNED``), in order."""
     h, n, a = header, record.hand, record.attempt

@@ -51,6 +51,7 @@ from lanomino.fair.transcript2 import (
     SignedHand,
     VoidDeal,
     parse_transcript2,
+    resignation_index,
     signers,
     statements,
 )
@@ -110,8 +111,9 @@ class BlindChecker:
             raise c.fail("record", host, f"the hand was dealt {len(hand.voided) + 1} times, but "
                          f"the host's record of the deal played says attempt {record.attempt}")
         self.check_signatures(record, hand.signatures, SIGNED, host)
-        c.host_signed = [HostSigned(r.at, r.seat, "resign" if r.by == "left" else "resigns")
-                         for r in record.resignations if r.host_signed]
+        c.host_signed = [HostSigned(resignation_index(record, j), r.seat,
+                                    "resign" if r.by == "left" else "resigns")
+                         for j, r in enumerate(record.resignations) if r.host_signed]
         self.check_disputes(hand)
         for attempt, void in enumerate(hand.voided, start=1):
             self.check_void(state, void, attempt, record.host)
@@ -187,7 +189,8 @@ class BlindChecker:
         host_signed = [i for i, r in enumerate(record.resignations) if r.host_signed]
         for d in hand.disputes:
             r, who = record.resignations[d.resignation], seat_name(d.seat)
-            statement = dispute_statement(c.t.header_digest, record.hand, r.at, d.seat,
+            statement = dispute_statement(c.t.header_digest, record.hand,
+                                          resignation_index(record, d.resignation), d.seat,
                                           {"seat": r.seat, "resign": True})
             if not c.signed(d.seat, d.signature, statement):
                 raise c.fail("dispute", EDITED, f"the dispute of resignation {d.resignation + 1} "
