@@ -70,6 +70,7 @@ class PeerBlind:
         self.settled: tuple[TableHand, BlindHand, tuple[int, ...]] | None = None
         self.book: LockedTranscript | None = None  # the match's transcript/2 so far
         self.last = 0.0  # when this seat last saw the locked hand move (progress.py times it)
+        self.next_deal = False  # a hand's points came and the match goes on: the next deal is due
 
     def handlers(self) -> list[tuple[str, Handler]]:
         """The session's dispatch entries for the locked deck's messages."""
@@ -85,7 +86,7 @@ class PeerBlind:
         """When the host must have moved the locked hand on (None: this seat waits for no
         round: a move, which progress.py times as at any table, or nothing)."""
         hand, p = self.hand, self.p
-        waiting = self.settled is not None or hand is not None and (
+        waiting = self.settled is not None or self.next_deal or hand is not None and (
             hand.view is None or hand.draw is not None or hand.view.outcome is not None)
         return self.last + p.timings.answer_s + p.timings.relay_s if waiting else None
 
@@ -132,6 +133,11 @@ class PeerBlind:
         assert p.rules is not None
         if p.header is None or p.header.algorithm != ALGORITHM:
             raise ValueError("a locked deal at a table whose header does not deal it")
+        if self.settled is not None:  # no deal without the last hand's points and log
+            self._caught("blind-order", f"the host dealt hand {body.hand} before it sent the "
+                         f"points of hand {self.number}")
+            return
+        self.next_deal = False
         if body.seat != p.host_seat or not p.ring.verify_statement(
                 p.keys[p.host_seat], body.signature, b.blind_statement(p.digest, body)):
             self._caught("blind-signature", "the locked deal is not signed by the host")
@@ -381,6 +387,7 @@ class PeerBlind:
             self._caught("blind-points", f"hand {body.hand}: {doc}")
             return
         p._events.append(TranscriptUpdated(p.table.hex(), doc, over))
+        self.next_deal = not over  # (timed from now: progress.py)
         if over:
             from lanomino.net.peer.state import Phase  # (the state holds this part)
             p.go(Phase.OVER)

@@ -11,7 +11,8 @@ A host that keeps its heartbeats going but stops the table is as good as lost. E
 - each dispute this seat sent (net/peer/disputes.py), from when it went out: the host passes it on
   to everyone (this seat gets it back) within ``relay_s``, as it passes a move on;
 - at a locked table, each round this seat waits for (net/peer/blind.py: the deal's steps, the
-  opening's rounds, a draw's shares, the reveals, the host's points): the host moves it on
+  opening's rounds, a draw's shares, the reveals, the host's points, then the next hand's deal,
+  which comes only after those points): the host moves it on
   within ``answer_s`` and ``relay_s`` of the last step this seat saw (the host names a silent
   seat within ``answer_s`` and ends the match).
 
