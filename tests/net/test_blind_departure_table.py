@@ -37,7 +37,9 @@ def last_transcript(events: list[Any]) -> dict[str, Any]:
     return next(e.transcript for e in reversed(events) if isinstance(e, TranscriptUpdated))
 
 
-@pytest.mark.parametrize(("players", "who", "decision"), [(4, 1, 3), (3, 0, 2), (4, "host", 2)])
+@pytest.mark.parametrize(("players", "who", "decision"), [(4, 1, 3), (3, 0, 2), (4, "host", 2),
+                                                     (2, 0, 2), (2, "host", 2)])  # (at two:
+# the resignation ends the match, the other person wins, and the hand still settles)
 def test_a_seat_that_resigns_from_a_locked_hand_is_in_its_record_and_the_match_goes_on(
         players: int, who: int | str, decision: int) -> None:
     table = Table(Rules.preset("classic"), players, blind=True)
@@ -60,6 +62,7 @@ def test_a_seat_that_resigns_from_a_locked_hand_is_in_its_record_and_the_match_g
     resigned = [r for record in records for r in record.resignations]
     assert len(resigned) == 1 and resigned[0].by == "seat"
     gone = resigned[0].seat
+    assert players > 2 or host_over.winner == 1 - gone
     later = records[next(i for i, r in enumerate(records) if r.resignations) + 1:]
     assert all(gone not in r.holders for r in later)  # no key from the next hand on
     docs = [last_transcript(events) for events in (table.host_events,
