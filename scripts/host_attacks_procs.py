@@ -54,7 +54,7 @@ GOALS = {  # seconds from the deviation
     "another-move": 1.0,
     "withholds-logs": 1.0,
     "silent-bot": T.bot_budget_s + T.margin_s + float(PACE),
-    "relays-late": T.relay_s + 1.0,
+    "relays-late": 2 * T.relay_s + 1.0,  # the mover's deadline, then the members' window
 }
 
 

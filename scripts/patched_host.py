@@ -38,7 +38,8 @@ from lanomino.net.session import (  # noqa: E402
 )
 
 MARK = "@@hostattack"
-LATE_S = Timings().relay_s + 2  # a move held past the product's relay deadline
+# a move held past the product's relay deadline and the members' window after it (held_moves.py)
+LATE_S = 3 * Timings().relay_s
 
 # Each row's patch at a table of three (the host at seat 0, honest people at seats 1 and 2; the
 # silent bot's table has a host-side bot at seat 3 too): what, patch(host, trace), host options.

@@ -18,7 +18,7 @@ import host_attacks_procs as procs  # noqa: E402
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
-@pytest.mark.parametrize("name", ["moves-for-seat", "withholds-logs", "false-score",
+@pytest.mark.parametrize("name", ["moves-for-seat", "withholds-logs", "false-score", "relays-late",
                                   "silent-bot"])
 def test_a_patched_host_is_named_and_the_table_goes_on_under_a_new_host(
         name: str, tmp_path: Path) -> None:

@@ -16,6 +16,10 @@ A host that keeps its heartbeats going but stops the table is as good as lost. E
   within ``answer_s`` and ``relay_s`` of the last step this seat saw (the host names a silent
   seat within ``answer_s`` and ends the match).
 
+When its own move is past ``relay_s`` and there are other members, the seat first has them witness
+it (held_moves.py): the host then has ``relay_s`` more, timed by every member, before they leave it
+together (``relay-held``).
+
 Past a deadline the seat leaves the host as if it had crashed (``HostCaught``, then an election).
 While an election runs, or the host is already silent, nothing is timed.
 """
@@ -49,6 +53,7 @@ class Progress:
         owed is in this seat's transcript; a new host is not timed on it)."""
         self.turn = None
         self.disputes.clear()
+        self.p.held.restart()
 
     def seen(self) -> None:
         """The hand in play changed: a new turn starts its clock here."""
@@ -65,8 +70,11 @@ class Progress:
         if p.election is not None or p.silent:
             return None
         times = []
-        if p.pending_move is not None:
+        if p.pending_move is not None and p.held.told != (p.hand, p.pending_move):
             times.append(self.move_sent + p.timings.relay_s)
+        held = p.held.due()  # (a held move witnessed, held_moves.py)
+        if held is not None:
+            times.append(held)
         if self.disputes:
             times.append(min(self.disputes.values()) + p.timings.relay_s)
         budget = self._turn_budget()
@@ -100,7 +108,15 @@ class Progress:
         if due is None or now < due:
             return False
         late = [k for k, sent in self.disputes.items() if now >= sent + p.timings.relay_s]
-        if p.pending_move is not None and now >= self.move_sent + p.timings.relay_s:
+        held = p.held.late(now)
+        if held is not None:
+            p.caught.append(held)
+            p._events.append(held)
+            return True
+        if (p.pending_move is not None and now >= self.move_sent + p.timings.relay_s
+                and p.held.told != (p.hand, p.pending_move)):
+            if p.held.tell(now):  # the other members witness it first (held_moves.py)
+                return False
             what = ("relay-late", f"the host did not pass this seat's move on within "
                                   f"{p.timings.relay_s:g} s")
         elif (locked := p.blind.due()) is not None and now >= locked:

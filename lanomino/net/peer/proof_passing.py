@@ -14,6 +14,9 @@ proof too (``HostCaught``, check ``proof``) and leaves that host as the sender d
 does not hold, or one from a key that is not a member's, changes nothing (``dropped.false_proof``,
 ``dropped.stranger``); each member's proofs are checked at most ``MAX_CHECKS`` times a match, and
 the same proof once.
+
+A move the host holds back travels the same way, as a ``proof`` of kind ``held``; it is no proof, so
+held_moves.py checks and times it, on its own budget (one per member and place of the log).
 """
 
 from __future__ import annotations
@@ -48,6 +51,10 @@ class ProofPassing:
         self._out: list[tuple[int, JsonObject]] = []  # (member seat, message) to send
         self._checks: Counter[int] = Counter()
         self._seen: set[str] = set()
+
+    def send(self, seat: int, message: JsonObject) -> None:
+        """Queue ``message`` for the member at ``seat`` (a held-move notice, held_moves.py)."""
+        self._out.append((seat, message))
 
     def take(self) -> list[tuple[int, JsonObject]]:
         """The proofs to send, each to a member's standby ROUTER (roster address and key)."""
@@ -85,6 +92,9 @@ class ProofPassing:
         if not isinstance(msg.body, m.Proof) or p.header is None or p.election is not None:
             return  # (only proofs; none before the match, nor while this seat elects)
         raw = msg.body.evidence
+        if raw.get("kind") == "held":  # a held move to witness, budgeted there (held_moves.py)
+            p.held.receive(sender, raw, now)
+            return
         digest = hashlib.sha256(json.dumps(raw, sort_keys=True).encode()).hexdigest()
         if digest in self._seen or self._checks[sender] >= MAX_CHECKS:
             return

@@ -224,7 +224,8 @@ class PeerSession(PeerState):
         self.pending_move = index
         self.progress.move_sent = now
         self.disputes.moved()
-        self._send(m.Move(self.hand, index, move, sig, *seen))
+        self.held.mine = m.Move(self.hand, index, move, sig, *seen)
+        self._send(self.held.mine)
         self.move_seq = self.my_seq
 
     def back(self, now: float) -> None:

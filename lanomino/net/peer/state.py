@@ -33,6 +33,7 @@ from lanomino.net.errors import LocalProtocolError
 from lanomino.net.peer.arrival import Arrival
 from lanomino.net.peer.blind import PeerBlind
 from lanomino.net.peer.disputes import PeerDisputes
+from lanomino.net.peer.held_moves import HeldMoves
 from lanomino.net.peer.progress import Progress
 from lanomino.net.peer.proof_passing import ProofPassing
 from lanomino.net.peer.proofs import Proofs
@@ -112,6 +113,7 @@ class PeerState:
         self.disputes = PeerDisputes(self)  # the disputes it signs and is passed (disputes.py)
         self.proofs = Proofs(self)  # the proof against a host it caught, kept (proofs.py)
         self.passing = ProofPassing(self)  # proof passed to and from members (proof_passing.py)
+        self.held = HeldMoves(self)  # its held moves, witnessed by members (held_moves.py)
         self.abandoned: dict[int, list[Abandoned]] = {}  # per hand, attempts that missed a deadline
         self.election: Election | None = None  # a running host election
         self.bot_levels: dict[int, str] = {}  # host-side bots: seat -> level (never their keys)

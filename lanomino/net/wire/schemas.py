@@ -47,7 +47,8 @@ Direction and meaning (P = peer, H = host):
 
   P->P proof      proof against the host (two heads it signed at one place, a move it signed
                   for a seat without a move clock: fair/evidence.py's form), from the seat that
-                  caught it to every other member's standby ROUTER (net/peer/proof_passing.py)
+                  caught it to every other member's standby ROUTER (net/peer/proof_passing.py);
+                  kind ``held``: a seat's signed move the host holds back (net/peer/held_moves.py)
 
 Every message carries the sender's ``term``; a host refuses any other term, except in ``hello`` and
 ``auth``: a joiner (a restarted peer, an old host coming back) learns the term from the challenge.
