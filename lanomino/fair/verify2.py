@@ -133,7 +133,8 @@ class BlindChecker:
         if record.tiles != len(TILES):
             raise c.fail("record", host, f"the host's record locks a deck of {record.tiles} "
                          f"tiles; the rules deal a set of {len(TILES)}")
-        out = [s for s in record.holders if not state.active[s]]
+        # (the host holds a key while its bots play, after its own seat resigned too)
+        out = [s for s in record.holders if not state.active[s] and s != record.host]
         if out:
             raise c.fail("record", host, f"the host's record names {seat_name(out[0])} as a "
                          "holder, but that seat is out of the match")

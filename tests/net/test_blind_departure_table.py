@@ -37,12 +37,13 @@ def last_transcript(events: list[Any]) -> dict[str, Any]:
     return next(e.transcript for e in reversed(events) if isinstance(e, TranscriptUpdated))
 
 
-@pytest.mark.parametrize(("players", "who", "decision"), [(4, 1, 3), (3, 0, 2), (4, "host", 2),
-                                                     (2, 0, 2), (2, "host", 2)])  # (at two:
-# the resignation ends the match, the other person wins, and the hand still settles)
+@pytest.mark.parametrize(("players", "who", "decision", "bots"), [
+    (4, 1, 3, 0), (3, 0, 2, 0), (4, "host", 2, 0), (4, "host", 2, 1),
+    (2, 0, 2, 0), (2, "host", 2, 0)])  # (at two: the resignation ends the match, the other
+# person wins, and the hand still settles; with a bot the host keeps a key after it resigned)
 def test_a_seat_that_resigns_from_a_locked_hand_is_in_its_record_and_the_match_goes_on(
-        players: int, who: int | str, decision: int) -> None:
-    table = Table(Rules.preset("classic"), players, blind=True)
+        players: int, who: int | str, decision: int, bots: int) -> None:
+    table = Table(Rules.preset("classic"), players, bots=bots, blind=True)
     if who == "host":
         local = table.host.shared.local
         local[0] = replace(local[0], policy=resigns_at(decision, 5))
@@ -64,7 +65,10 @@ def test_a_seat_that_resigns_from_a_locked_hand_is_in_its_record_and_the_match_g
     gone = resigned[0].seat
     assert players > 2 or host_over.winner == 1 - gone
     later = records[next(i for i, r in enumerate(records) if r.resignations) + 1:]
-    assert all(gone not in r.holders for r in later)  # no key from the next hand on
+    if not bots:
+        assert all(gone not in r.holders for r in later)  # no key from the next hand on
+    else:  # the host opens its bot's tiles: it keeps a key
+        assert all(gone in r.holders for r in later)
     docs = [last_transcript(events) for events in (table.host_events,
                                                    *(s.events for s in table.slots))]
     assert all(json.dumps(d, sort_keys=True) == json.dumps(docs[0], sort_keys=True) for d in docs)
