@@ -19,6 +19,7 @@ from test_session_migration import check_survivors  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.chain import genesis  # noqa: E402
+from lanomino.net.peer.proof_passing import MAX_CHECKS  # noqa: E402
 from lanomino.net.session import HostCaught, MigrationDone  # noqa: E402
 from lanomino.net.wire import messages as m  # noqa: E402
 from lanomino.net.wire.schemas import envelope  # noqa: E402
@@ -84,6 +85,11 @@ def test_a_forged_or_misplaced_notice_moves_nobody() -> None:
         witness.elections.proof(envelope(m.Proof(notice), witness.term, 0), mover.sender.curve,
                                 table.now)
     assert witness.stats["dropped.false_proof"] == before + 2
+    for index_sent in range(index + 4, index + 40):  # a flood: refused a few times, then ignored
+        notice = {**base, "index": index_sent}
+        witness.elections.proof(envelope(m.Proof(notice), witness.term, 0), mover.sender.curve,
+                                table.now)
+    assert witness.stats["dropped.false_proof"] == before + MAX_CHECKS
     assert not witness.held.watch and witness.election is None
     table.run(lambda: table.now > 60 + FAST.relay_s * 3, max_time=90)
     assert not any(caught(table, seat) for seat in (1, 2, 3))

@@ -15,11 +15,13 @@ of the notice, or it is silent for this member as well (``HostCaught`` ``relay-h
 as evidence) and the members leave it together (elections.py); the mover, still to move, moves
 again under the new host. A host that relays in time is slow, not a cheat: nothing happens. A
 notice that does not check out changes nothing (``dropped.false_proof``); each member is heard at
-most once per place of the log, and only at the place the listener's log has reached.
+most once per place of the log, only at the place the listener's log has reached, and its refused
+notices are checked ``MAX_CHECKS`` times a match at most.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +31,7 @@ from lanomino.fair.chain import genesis
 from lanomino.fair.transcript import move_statement
 from lanomino.net.election import members
 from lanomino.net.errors import RemoteProtocolError
+from lanomino.net.peer.proof_passing import MAX_CHECKS
 from lanomino.net.session_base import HostCaught
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.schemas import envelope
@@ -49,6 +52,7 @@ class HeldMoves:
         self.told: tuple[int, int] | None = None  # (hand, index) of the move it told about
         self.watch: dict[tuple[int, int], tuple[float, dict[str, Any]]] = {}  # place -> due, notice
         self._heard: set[tuple[int, int, int]] = set()  # (member, hand, index): one each
+        self._refused: Counter[int] = Counter()  # notices refused, per member
 
     def restart(self) -> None:
         """A new host: it owes nothing the last one held."""
@@ -78,19 +82,21 @@ class HeldMoves:
         p = self.p
         hand, index = notice.get("hand"), notice.get("index")
         if not isinstance(hand, int) or not isinstance(index, int):
+            self._refused[sender] += 1
             p._problem("false_proof", f"{seat_name(sender)} sent a held move with no place")
             return
-        if (sender, hand, index) in self._heard:
-            return  # (one notice per member and place)
-        self._heard.add((sender, hand, index))
+        if (sender, hand, index) in self._heard or self._refused[sender] >= MAX_CHECKS:
+            return  # (one notice per member and place; a few refused per member and match)
         if hand == p.hand and index < len(p.moves.get(hand, [])) and notice.get(
                 "move") == p.moves[hand][index]:
             return  # the host passed it on before the notice came: nothing to watch
         problem = self._problem(sender, hand, index, notice)
         if problem is not None:
+            self._refused[sender] += 1
             p._problem("false_proof", f"{seat_name(sender)} sent a held move that does not "
                                       f"check out: {problem}")
             return
+        self._heard.add((sender, hand, index))  # (a place this seat's log is at: bounded)
         p.stats["held.watched"] += 1
         self.watch.setdefault((hand, index), (now + p.timings.relay_s, dict(notice)))
 
