@@ -58,7 +58,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--move-time", type=float, default=None, metavar="S",
                         help="a move clock: a player who has not moved S seconds after the turn "
                              "began is away, and the table's bot plays the seat until they are "
-                             "back (default: no clock; a player may think as long as they like)")
+                             "back (with --deal blind, the bot runs in that player's own "
+                             "program, the only one that can open their tiles; default: no "
+                             "clock; a player may think as long as they like)")
     parser.add_argument("--bind", metavar="IP",
                         help="address to serve and advertise on (default: all LAN interfaces)")
     parser.add_argument("--port", type=int, default=0, metavar="PORT",
@@ -96,9 +98,6 @@ def run(args: argparse.Namespace) -> int:
         rules = table_rules(intent, args.watchers)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    if intent.blind and args.move_time is not None:
-        raise CliError("--move-time cannot be used with --deal blind yet: the table's bot would "
-                       "have to play a seat whose tiles only that seat can open")
     if args.passphrase is not None:
         from lanomino.net.throttle import passphrase_advice
 

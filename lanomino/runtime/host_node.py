@@ -69,6 +69,7 @@ class HostNode(NodeBase):
                                    passphrase=passphrase, timings=timings, escrow=escrow,
                                    away_policy=bot_policy(level), watchers=watchers,
                                    blind=blind)
+        self.session.shared.away_level = level  # (a locked table's seats run it themselves)
         self.transport = HostTransport(self.keys, bind_ip=bind or "0.0.0.0", port=port,
                                        on_malformed=lambda _id, exc: self.session.stats.update(
                                            ["malformed.frame"]),

@@ -74,6 +74,7 @@ class PeerNode(NodeBase):
                                    passphrase=passphrase, timings=timings,
                                    secrets=load_secrets(self.secrets_path), migration=migration,
                                    watch=watch)
+        self.session.table_bot.make = bot_policy  # (the move clock's bot at a locked table)
         self.seat_session = self.session
         self.transport = PeerTransport(self.keys, address.server_key, address.host, address.port,
                                        source_ip=source_ip)

@@ -31,7 +31,7 @@ def _host_move(host: HostSession, seat: int, action: Action, *, away: bool) -> N
     sig = t.identity.sign_statement(move_statement(t.digest, d.hand, len(d.moves), move))
     if away:
         d.away.append(len(d.moves))
-    play._record(seat, move, sig, events, d, away=away)
+    play.record(seat, move, sig, events, d, away=away)
 
 
 def plays_for(host: HostSession, seat: int, *, away: bool, limit: int = 1000,

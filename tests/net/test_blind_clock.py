@@ -5,14 +5,24 @@ own client (net/peer/blind_clock.py)."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import Table  # noqa: E402
+from sessionkit import FAST, PeerSlot, Table, bot_policy  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
-from lanomino.net.session import HostCaught, TranscriptUpdated  # noqa: E402
+from lanomino.fair.transcript import move_statement  # noqa: E402
+from lanomino.fair.verify import verify_transcript  # noqa: E402
+from lanomino.net.session import (  # noqa: E402
+    HandVerified,
+    HostCaught,
+    MatchOver,
+    SeatAway,
+    TranscriptUpdated,
+)
 
 
 def caught(table: Table, check: str) -> list[list[HostCaught]]:
@@ -38,3 +48,85 @@ def test_a_host_that_never_deals_the_next_locked_hand_is_left_as_silent() -> Non
         ended = max(i for i, e in enumerate(slot.events) if isinstance(e, TranscriptUpdated))
         assert slot.events.index(late[0]) > ended
         assert not caught(table, "blind-order")[0]
+
+
+def clock_table(players: int, move_s: float = 2.0) -> Table:
+    """A locked table with a move clock; every seat's client holds the bots (as the runtime's)."""
+    table = Table(Rules.preset("classic"), players, blind=True,
+                  timings=replace(FAST, move_s=move_s))
+    table.host.shared.away_level = "greedy"
+    for n, slot in enumerate(table.slots):
+        slot.session.table_bot.make = lambda level, n=n: bot_policy(level, 50 + n)
+    return table
+
+
+def away_updates(slot: PeerSlot, seat: int) -> list[dict[str, Any]]:
+    """The moves of ``seat`` this slot was passed on as the table's (away) moves."""
+    return [msg["body"] for msg in slot.inbox if msg["type"] == "update"
+            and msg["body"]["away"] and msg["body"]["move"]["seat"] == seat]
+
+
+def test_a_seat_that_stops_answering_at_a_locked_clock_table_is_played_by_its_own_client(
+        ) -> None:
+    table = clock_table(3)
+    quiet = table.slots[0]
+    quiet.bot = None  # its player stops answering the screen
+    table.run(table.over, max_time=3600)
+    assert table.over()
+    seat = quiet.session.seat
+    assert any(isinstance(e, SeatAway) and e.seat == seat and e.away for e in table.host_events)
+    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert host_over.verified and not host_over.reason
+    others = [s for s in table.slots if s is not quiet]
+    for other in others:  # its moves came signed by the seat itself, marked the table's
+        moves = away_updates(other, seat)
+        assert moves
+        digest = quiet.session.digest
+        for msg in moves:
+            statement = move_statement(digest, msg["hand"], msg["index"], msg["move"])
+            assert table.host.shared.ring.verify_statement(
+                quiet.session.identity.public_key, bytes.fromhex(msg["signature"]), statement)
+    for slot in table.slots:
+        assert not [e for e in slot.events if isinstance(e, HostCaught)]
+        hands = [e for e in slot.events if isinstance(e, HandVerified)]
+        assert hands and all(h.ok for h in hands), [h.detail for h in hands if not h.ok]
+        over = next(e for e in slot.events if isinstance(e, MatchOver))
+        assert over.verified and over.scores == host_over.scores
+    report = verify_transcript(last_transcript(table.host_events))
+    assert report.ok, report.failure
+
+
+def test_the_host_cannot_forge_an_away_move_at_a_locked_clock_table() -> None:
+    table = clock_table(3)
+    quiet = table.slots[0]
+    quiet.bot = None
+    host = table.host.shared
+    take = table.host.take_outgoing
+
+    def seat() -> int:
+        return quiet.session.seat
+
+    def forging() -> list[Any]:  # the host signs the away seat's move itself
+        out = take()
+        for outgoing in out:
+            msg = outgoing.message["body"]
+            if (outgoing.message["type"] == "update" and msg["away"]
+                    and msg["move"]["seat"] == seat()):
+                statement = move_statement(host.digest, msg["hand"], msg["index"], msg["move"])
+                msg["signature"] = host.identity.sign_statement(statement).hex()
+        return out
+    table.host.take_outgoing = forging  # type: ignore[method-assign]
+    others = [s for s in table.slots if s is not quiet]
+    table.run(lambda: all(caught_on(s) for s in others), max_time=600)
+    for other in others:
+        found = caught_on(other)
+        assert found and "locked table" in found[0].detail, found
+        assert away_updates(other, seat())
+
+
+def caught_on(slot: PeerSlot) -> list[HostCaught]:
+    return [e for e in slot.events if isinstance(e, HostCaught) and e.check == "move-signature"]
+
+
+def last_transcript(events: list[Any]) -> dict[str, Any]:
+    return next(e.transcript for e in reversed(events) if isinstance(e, TranscriptUpdated))

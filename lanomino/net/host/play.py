@@ -30,11 +30,11 @@ from lanomino.net.budget import Deferrals
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing, reveal_req
 from lanomino.net.host.disputes import Disputes
+from lanomino.net.host.move_clock import MoveClock
 from lanomino.net.host.table import ROUND, Phase, Policy, Seat, Table, seat_view
 from lanomino.net.session_base import (
     MatchOver,
     ProtocolProblem,
-    SeatAway,
     SeatLeft,
     YourTurn,
 )
@@ -54,9 +54,7 @@ class Playing:
         self.t, self.dealing = table, deal
         self.bot_due: float | None = None
         self.resyncs = Deferrals()  # a snapshot costs far more than its request: a budget per seat
-        self.away_policy = away_policy  # the table's bot, for a seat out of time (move clock)
-        self.turn_key: tuple[int, int] = (0, -1)  # (hand, move index) of the turn being timed
-        self.turn_since = 0.0
+        self.clock = MoveClock(table, self, away_policy)  # the move clock (move_clock.py)
         self.disputes = Disputes(table)  # seats' disputes of moves the host made for them
 
     # ----- play ----------------------------------------------------------------------------------
@@ -68,7 +66,7 @@ class Playing:
         if body.hand != d.hand or body.index != len(d.moves):
             raise RoundError("stale", f"the hand is {d.hand} at move {len(d.moves)}")
         action = parse_move(body.move, seat.seat)
-        self.back(seat, body, seq)  # a seat out of time that moves again is back
+        self.clock.back(seat, body, seq)  # a seat out of time that moves again is back
         if state.turn != seat.seat and action is not RESIGN:
             raise RoundError("out_of_turn", f"it is {seat_name(state.turn)}'s turn")
         # Checked on arrival: a move whose signature is not the seat's never enters the log (the
@@ -82,7 +80,8 @@ class Playing:
             events = self.t.apply(state, seat.seat, action)
         except IllegalActionError as exc:
             raise RoundError("illegal", str(exc)) from None
-        self._record(seat.seat, body.move, body.signature, events, d, seen=body)
+        self.record(seat.seat, body.move, body.signature, events, d,
+                    self.clock.marks_away(seat, body), body)
         self.run_local_seats()
 
     def play_local(self, seat: int, action: Action) -> None:
@@ -92,9 +91,9 @@ class Playing:
         events = self.t.apply(self.t.state, seat, action)
         statement = move_statement(self.t.digest, d.hand, len(d.moves), move)
         sig = self.t.local[seat].identity.sign_statement(statement)
-        self._record(seat, move, sig, events, d)
+        self.record(seat, move, sig, events, d)
 
-    def _record(self, seat: int, move: JsonObject, sig: bytes, events: list[Event],
+    def record(self, seat: int, move: JsonObject, sig: bytes, events: list[Event],
                 d: HandDeal, away: bool = False, seen: m.Move | None = None) -> None:
         """A move applied: keep it for the transcript, send each peer its view (with the host's
         signature of the log's new head, fair/chain.py), end the hand."""
@@ -203,8 +202,9 @@ class Playing:
             local = self.t.local.get(turn)
             seat = self.t.seats[turn]
             if local is None and seat is not None and seat.away and not seat.left:
-                self._play_away(turn)
-                continue
+                if self.clock.play_away(turn):
+                    continue
+                return  # (a locked table: the seat's own client plays it)
             if local is None or self.bot_due is not None or not self.t.ready():
                 return
             if local.policy is None:
@@ -215,51 +215,6 @@ class Playing:
                 return
             fire = False
             self.play_local(turn, local.policy(self.t.observe(self.t.state, turn)))
-
-    def _play_away(self, seat: int) -> None:
-        """The table's bot moves for a seat out of time (signed by the host; the hand's log lists
-        the move under ``away``)."""
-        assert self.t.state is not None and self.t.deal is not None
-        d, obs = self.t.deal, self.t.observe(self.t.state, seat)
-        action = self.away_policy(obs) if self.away_policy is not None else obs.legal[0]
-        move = move_json(seat, action)
-        events = self.t.apply(self.t.state, seat, action)
-        sig = self.t.identity.sign_statement(
-            move_statement(self.t.digest, d.hand, len(d.moves), move))
-        d.away.append(len(d.moves))
-        self._record(seat, move, sig, events, d, away=True)
-
-    def move_clock(self) -> float | None:
-        """When the seat to move runs out of time (None: no move clock, or no remote seat to time).
-        The clock starts when the turn is first seen here (after the move before it)."""
-        state, d, limit = self.t.state, self.t.deal, self.t.timings.move_s
-        if limit is None or self.t.phase is not Phase.PLAY or state is None or d is None:
-            return None
-        seat = self.t.seats[state.turn]
-        if state.turn in self.t.local or seat is None or seat.left or seat.away:
-            return None
-        key = (d.hand, len(d.moves))
-        if key != self.turn_key:
-            self.turn_key, self.turn_since = key, self.t.now
-        return self.turn_since + limit
-
-    def out_of_time(self, now: float) -> None:
-        due = self.move_clock()
-        if due is None or now < due:
-            return
-        assert self.t.state is not None
-        seat = self.t.seat(self.t.state.turn)
-        seat.away = True
-        self.t.stats["move_clock.away"] += 1
-        self.t.events.append(SeatAway(seat.seat, True))
-        self.t.broadcast_roster()
-        self.run_local_seats()
-
-    def back(self, seat: Seat, body: m.Back | m.Move, seq: int) -> None:
-        if seat.away:
-            seat.away = False
-            self.t.events.append(SeatAway(seat.seat, False))
-            self.t.broadcast_roster()
 
     def after_deal(self) -> None:
         """A hand was just dealt: seats that left during its deal (the first hand: there is no
@@ -327,7 +282,7 @@ class Playing:
         events = self.t.apply(self.t.state, number, RESIGN)
         sig = self.t.identity.sign_statement(
             move_statement(self.t.digest, d.hand, len(d.moves), move))
-        self._record(number, move, sig, events, d)
+        self.record(number, move, sig, events, d)
         if d is self.t.last_deal and not any(isinstance(e, MatchEnded) for e in events):
             self.hand_over(d, None)  # the amended last hand, re-signed
 

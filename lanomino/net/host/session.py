@@ -98,7 +98,7 @@ class HostSession:
         self._handlers: dict[str, Handler] = dict([
             on(m.Agree, d.agree), on(m.Commit, d.commit), on(m.Echo, d.echo),
             on(m.Reveal, d.reveal), on(m.Move, p.move), on(m.Bye, p.bye), on(m.Ping, p.ping),
-            on(m.Resync, p.resync), on(m.Back, p.back), on(m.Report, self.takeover.report),
+            on(m.Resync, p.resync), on(m.Back, p.clock.back), on(m.Report, self.takeover.report),
             on(m.ReshuffleCommit, r.commit), on(m.ReshuffleEcho, r.echo),
             on(m.ReshuffleReveal, r.reveal), on(m.Dispute, p.disputes.dispute),
         ])
@@ -245,7 +245,7 @@ class HostSession:
         watching = t.watchers.next_deadline(t.now, t.timings)  # watchers (net/watchers.py)
         if watching is not None:
             times.append(watching)
-        clock = play.move_clock()
+        clock = play.clock.due()
         if clock is not None:
             times.append(clock)
         return min(times) if times else None
@@ -268,7 +268,7 @@ class HostSession:
             if seat is not None and (not seat.left or seat.watching):
                 play.send_snapshot(seat)
         self.dealing.round_timer(now)
-        play.out_of_time(now)
+        play.clock.out_of_time(now)
         if t.phase is Phase.MIGRATING:
             self.takeover.expire(now)
         if self.seating.give_up_if_cut_off(now) or self.takeover.give_up_if_alone(now):

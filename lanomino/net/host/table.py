@@ -176,6 +176,7 @@ class Table:
         self.after_move: Callable[[], None] = _nothing  # a move went out (a draw's shares asked)
         self.ready: Callable[[], bool] = _always  # a host-side seat may move now
         self.snapshots = True  # a seat that asks is sent one (not yet at a locked table)
+        self.away_level = "normal"  # the table's bot level for a seat out of time (the roster's)
 
     # ----- the phase: one owner ------------------------------------------------------------------
 
@@ -267,7 +268,7 @@ class Table:
 
     def broadcast_roster(self) -> None:
         roster = m.Roster(tuple(self.roster()), self.players, len(self.watchers), self.watchers.cap,
-                          self.move_clock_ms)
+                          self.move_clock_ms, self.away_level)
         for s in self.audience():
             self.send(s, roster)
         self.publish(roster)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from lanomino.blind.hashing import ALGORITHM
 from lanomino.engine import Resign
 from lanomino.engine.errors import seat_name
 from lanomino.fair.chain import Fork, extend, genesis, head_statement, link, seen_statement
@@ -116,6 +117,8 @@ class Arrival:
             return "move-signature", f"{what} but by the host, and {who} has not left"
         if p.header is None or p.header.move_clock is None:
             return "move-signature", f"{what} but by the host, at a table without a move clock"
+        if p.header.algorithm == ALGORITHM:  # (only the seat opens its tiles: table_bot.py)
+            return "move-signature", f"{what} but by the host, at a locked table"
         if not body.away or entry is None or not entry.away:
             return "move-signature", f"{what} but by the host, and {who} is not away"
         return None  # the table's bot moved for a seat out of time (the seat may dispute it)

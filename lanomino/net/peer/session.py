@@ -45,7 +45,6 @@ from lanomino.fair.transcript import (
     move_json,
     move_statement,
 )
-from lanomino.net.election import entry_of
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.peer.arrival import Seen
 from lanomino.net.peer.deal import PeerDealing
@@ -197,7 +196,7 @@ class PeerSession(PeerState):
         self._problem("no_answer", "the host did not answer a resync in time")
         self.dealing.ask_resync()
 
-    def submit(self, action: Action, now: float) -> None:
+    def submit(self, action: Action, now: float, away: bool = False) -> None:
         """Send this seat's move. Raises IllegalActionError when it may not be made now."""
         self.settle(now)
         view = self.view
@@ -224,7 +223,7 @@ class PeerSession(PeerState):
         self.pending_move = index
         self.progress.move_sent = now
         self.disputes.moved()
-        self.held.mine = m.Move(self.hand, index, move, sig, *seen)
+        self.held.mine = m.Move(self.hand, index, move, sig, *seen, away)
         self._send(self.held.mine)
         self.move_seq = self.my_seq
 
@@ -235,12 +234,6 @@ class PeerSession(PeerState):
         if self.phase is Phase.SEATED:
             self.disputes.moved()
             self._send(m.Back())
-
-    @property
-    def away(self) -> bool:
-        """The move clock ran out for this seat: the table's bot plays it until ``back``."""
-        mine = entry_of(self.roster, self.seat)
-        return mine is not None and mine.away
 
     def presign(self, action: Action) -> None:
         """Sign ``action`` as this seat's next move ahead of ``submit`` (an interactive client can
@@ -295,6 +288,7 @@ class PeerSession(PeerState):
         except (RemoteProtocolError, CommitmentError, EngineError, TranscriptError,
                 ValueError) as exc:
             self._problem("refused", f"{msg.type}: {exc}")
+        self.table_bot.after(msg.body, self.submit)  # (a locked table's seat out of time)
         if len(self.caught) > self.voted_out:
             self.elections.vote_out(now)
 

@@ -28,7 +28,7 @@ from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.transcript_model import Abandoned
 from lanomino.fair.verify import StreamVerifier
 from lanomino.net.chunks import Reassembler
-from lanomino.net.election import Election
+from lanomino.net.election import Election, entry_of
 from lanomino.net.errors import LocalProtocolError
 from lanomino.net.peer.arrival import Arrival
 from lanomino.net.peer.blind import PeerBlind
@@ -38,6 +38,7 @@ from lanomino.net.peer.progress import Progress
 from lanomino.net.peer.proof_passing import ProofPassing
 from lanomino.net.peer.proofs import Proofs
 from lanomino.net.peer.reshuffle_answers import ReshuffleAnswers
+from lanomino.net.peer.table_bot import TableBot
 from lanomino.net.session_base import (
     Closed,
     HostCaught,
@@ -111,6 +112,7 @@ class PeerState:
         self.voted_out = 0  # how many of them this seat has acted on (left that host)
         self.progress = Progress(self)  # its deadlines on the host's progress (progress.py)
         self.disputes = PeerDisputes(self)  # the disputes it signs and is passed (disputes.py)
+        self.table_bot = TableBot(self)  # the move clock's bot at a locked table (table_bot.py)
         self.proofs = Proofs(self)  # the proof against a host it caught, kept (proofs.py)
         self.passing = ProofPassing(self)  # proof passed to and from members (proof_passing.py)
         self.held = HeldMoves(self)  # its held moves, witnessed by members (held_moves.py)
@@ -221,6 +223,13 @@ class PeerState:
             # host's seat first): still to move, it moves again from what it knows now (a bot
             # would otherwise wait for ever)
             self.prompt_turn()
+
+    @property
+    def away(self) -> bool:
+        """The move clock ran out for this seat: the table's bot plays it until ``back``
+        (at a locked table its own client runs that bot: table_bot.py)."""
+        mine = entry_of(self.roster, self.seat)
+        return mine is not None and mine.away
 
     def prompt_turn(self) -> None:
         """``YourTurn`` when the hand in play waits for this seat and no move of its is on its

@@ -133,6 +133,8 @@ class Roster:
     watching: Annotated[int, integer(0, MAX_WATCHERS)]
     watch_cap: Annotated[int, integer(0, MAX_WATCHERS)]
     move_clock_ms: Annotated[int | None, optional(integer(1, 86_400_000))]
+    # the table's bot for a seat out of time, where the seat's own client runs it (locked deck)
+    away_level: Annotated[str | None, optional(text(16, r"[a-z]+"))] = None
 
 
 # ----- the match and the fair deal ---------------------------------------------------------------
@@ -241,6 +243,7 @@ class Move:
     seen: Key  # the log's head before this move, as the mover holds it (fair/chain.py)
     seen_host: Annotated[bytes | None, optional(SIG)]  # the host's signature of it (None: move 1)
     seen_signature: Signature  # the mover's signature of ``seen`` (chain.seen_statement)
+    away: Annotated[bool, boolean] = False  # its client's bot made it, out of time (locked deck)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ Direction and meaning (P = peer, H = host):
   H->P welcome    your seat (-1 for a watcher) and the current roster;  H->P refused: why not
   H->P roster     the replicated seat list (succession order is seat order, host first), how
                   many watch and how many may, the host's move clock (ms a move, or null)
+                  and the table's bot level (a locked table's away seat runs it itself)
   H->P match      the transcript header every seat signs;  P->H agree: the header signature
   H->P begin      every seat's header signature (the match starts)
   H->P commit_req / P->H commit / H->P commit_set / P->H echo / H->P reveal_req / P->H reveal
@@ -25,7 +26,8 @@ Direction and meaning (P = peer, H = host):
   H->P escrow     this peer's XOR share of the deal's secrets (when >= 2 human peers hold shares)
   H->P deal       this peer's own tiles and the public HandStarted event
   P->H move       a signed move, with the log head its seat held before it (signed, and the
-                  host's signature of that head);  H->P update: the move, its signature, the
+                  host's signature of that head; ``away``: its own client's bot made it, at a
+                  locked table);  H->P update: the move, its signature, the
                   public events, the host's signature of the log's new head and the mover's
                   head (fair/chain.py; every seat checks them all before applying it)
   P->H dispute    a seat's signed word that the host made one of its moves for it (a
