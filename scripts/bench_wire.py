@@ -54,6 +54,7 @@ move = {
         "seen": "cd" * 32,
         "seen_host": "ab" * 64,
         "seen_signature": "ab" * 64,
+        "away": False,
     },
 }
 update = {

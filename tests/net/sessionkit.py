@@ -47,7 +47,7 @@ def seen_fields(session: PeerSession, index: int) -> dict[str, Any]:
     """A hand-made ``move`` body's view of the log before it (net/peer/arrival.py), as JSON."""
     head, host, signature = session.arrival.seen(session.hand, index)
     return {"seen": head.hex(), "seen_host": None if host is None else host.hex(),
-            "seen_signature": signature.hex()}
+            "seen_signature": signature.hex(), "away": False}
 
 
 def phase_of(host: Any) -> str:

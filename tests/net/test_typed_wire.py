@@ -25,7 +25,8 @@ BODIES: dict[str, dict[str, Any]] = {
              "attempts": [ATTEMPT], "abandoned": [{"attempt": 1, "step": "echo",
                                                    "unanswered": [2]}]},
     "move": {"hand": 3, "index": 17, "move": {"seat": 1, "play": "6-4", "end": "left"},
-             "signature": SIG, "seen": KEY, "seen_host": SIG, "seen_signature": SIG},
+             "signature": SIG, "seen": KEY, "seen_host": SIG, "seen_signature": SIG,
+             "away": False},
     "update": {"hand": 3, "index": 17, "move": {"seat": 1, "play": "6-4", "end": "left"},
                "signature": SIG, "events": [{"e": "resigned", "seat": 1}], "turn": 2,
                "head": SIG, "away": True, "seen": KEY, "seen_host": None,
@@ -43,7 +44,8 @@ BODIES: dict[str, dict[str, Any]] = {
     "roster": {"roster": [{"seat": 0, "name": "ana", "identity": KEY, "curve": None,
                            "kind": "host", "connected": True, "left": False, "addr": None,
                            "away": False}],
-               "seats": 2, "watching": 0, "watch_cap": 8, "move_clock_ms": None},
+               "seats": 2, "watching": 0, "watch_cap": 8, "move_clock_ms": None,
+               "away_level": None},
     "ping": {},
 }
 
