@@ -6,9 +6,14 @@ signature::
 
     head(-1) = SHA-256 of {"type": "lanomino.chain/1", "header": H, "hand": n}
     head(i)  = SHA-256 of {"type": "lanomino.link/1", "prev": head(i-1), "move": MOVE,
-                           "signature": the move's signature}
+                           "signature": the move's signature[, "disputes": [DISPUTE, ...]]}
 
-(canonical JSON, bytes as lowercase hex). With every update the host signs the head after the
+(canonical JSON, bytes as lowercase hex). ``disputes`` (only when there are some) are the seats'
+disputes (fair/dispute_check.py, ``{"seat", "index", "signature"}``) the host passed on while the
+log had ``i`` moves, in the order it passed them on: a dispute counts toward the next head, so a
+seat shown a dispute and a seat not shown it hold different heads from the next move on, and the
+host's signed heads and the seats' signed views (``seen_statement``) expose that as a fork like
+any other. With every update the host signs the head after the
 move it passes on, ``{"type": "lanomino.head/1", "header": H, "hand": n, "index": i, "head": h}``.
 A head names the whole log before it, so two such statements signed by one host for one hand and
 index with different heads are proof that the host showed two logs (a *fork*): anyone can check
@@ -18,14 +23,19 @@ move), so every seat and watcher computes the same heads from what it was sent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from lanomino.fair.canonical import digest
 from lanomino.fair.identity import KeyRing
+from lanomino.fair.transcript_model import Dispute
 
-__all__ = ["Fork", "extend", "genesis", "head_statement", "heads", "link", "seen_statement"]
+__all__ = ["Fork", "Relayed", "extend", "genesis", "head_statement", "heads", "link",
+           "seen_statement"]
+
+# the disputes passed on while the log had ``i`` moves, per ``i`` (they count toward head(i))
+Relayed = Mapping[int, Sequence[Dispute]]
 
 
 def genesis(header: str, hand: int) -> bytes:
@@ -33,26 +43,32 @@ def genesis(header: str, hand: int) -> bytes:
     return digest({"type": "lanomino.chain/1", "header": header, "hand": hand})
 
 
-def link(prev: bytes, move: dict[str, Any], signature: bytes) -> bytes:
-    """The head after ``move`` (signed with ``signature``) follows the head ``prev``."""
-    return digest({"type": "lanomino.link/1", "prev": prev.hex(), "move": move,
-                   "signature": signature.hex()})
+def link(prev: bytes, move: dict[str, Any], signature: bytes,
+         disputes: Sequence[Dispute] = ()) -> bytes:
+    """The head after ``move`` (signed with ``signature``) follows the head ``prev`` and the
+    ``disputes`` passed on since it."""
+    body: dict[str, Any] = {"type": "lanomino.link/1", "prev": prev.hex(), "move": move,
+            "signature": signature.hex()}
+    if disputes:
+        body["disputes"] = [d.to_json() for d in disputes]
+    return digest(body)
 
 
 def extend(chain: list[bytes], header: str, hand: int, moves: Sequence[dict[str, Any]],
-           signatures: Sequence[bytes]) -> list[bytes]:
+           signatures: Sequence[bytes], relayed: Relayed | None = None) -> list[bytes]:
     """``chain`` (the heads after the first moves, in place) extended to every move given."""
     prev = chain[-1] if chain else genesis(header, hand)
-    for move, signature in zip(moves[len(chain):], signatures[len(chain):], strict=True):
-        prev = link(prev, move, signature)
+    for i, (move, signature) in enumerate(zip(moves[len(chain):], signatures[len(chain):],
+                                              strict=True), start=len(chain)):
+        prev = link(prev, move, signature, relayed.get(i, ()) if relayed else ())
         chain.append(prev)
     return chain
 
 
 def heads(header: str, hand: int, moves: Sequence[dict[str, Any]],
-          signatures: Sequence[bytes]) -> list[bytes]:
+          signatures: Sequence[bytes], relayed: Relayed | None = None) -> list[bytes]:
     """The head after each move of a hand."""
-    return extend([], header, hand, moves, signatures)
+    return extend([], header, hand, moves, signatures, relayed)
 
 
 def head_statement(header: str, hand: int, index: int, head: bytes) -> dict[str, Any]:

@@ -107,6 +107,8 @@ class HandDeal:
         self.refused: list[Refusal] = []  # badly signed messages refused (who, what, why)
         self.migrated: Migration | None = None  # the host changed during the hand
         self.disputes: list[Dispute] = []  # seats' disputes of moves the host made for them
+        # the disputes passed on while the log had i moves, per i: they count toward head(i)
+        self.relayed: dict[int, list[Dispute]] = {}
 
     @classmethod
     def of_log(cls, log: HandLog, table: bytes, header: str, keys: Sequence[bytes], ring: KeyRing,
@@ -136,7 +138,7 @@ class HandDeal:
         """The host's signature of the log's head after the last move (fair/chain.py)."""
         if self.heads and len(self.heads) > len(self.moves):
             self.heads = []  # (the moves were replaced: a rebuilt hand)
-        extend(self.heads, self.header, self.hand, self.moves, self.signatures)
+        extend(self.heads, self.header, self.hand, self.moves, self.signatures, self.relayed)
         return identity.sign_statement(head_statement(self.header, self.hand,
                                                       len(self.moves) - 1, self.heads[-1]))
 

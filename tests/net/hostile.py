@@ -5,6 +5,7 @@ place, as a host who edits their own copy would; honest seats run the real PeerS
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -335,3 +336,39 @@ def false_score(host: HostSession, trace: list[float] | None = None) -> list[int
         return lambda: delattr(d, "entry")
 
     return _at_hand_end(host, cheat, trace)
+
+
+def disputes_to_disputer_only(host: HostSession, trace: list[float] | None = None) -> list[Any]:
+    """The host passes each seat's dispute back to that seat alone (and to no other seat or
+    watcher), and signs for everyone else the log's heads as if it had passed on none: the
+    disputer's log and the others' differ from the next move on. Returns the (hand, index, seat)
+    of each dispute it kept from the others."""
+    t = host.shared
+    send, publish = t.send, t.publish
+    hidden: list[Any] = []
+
+    def head_without(body: m.Update, seat: int) -> m.Update:
+        d = t.deal
+        if d is None or d.hand != body.hand or not hidden:
+            return body
+        shown = {i: [x for x in xs if (body.hand, x.index, x.seat) not in hidden or x.seat == seat]
+                 for i, xs in d.relayed.items()}
+        chain = extend([], t.digest, d.hand, d.moves[:body.index + 1],
+                       d.signatures[:body.index + 1], shown)
+        sig = t.identity.sign_statement(head_statement(t.digest, d.hand, body.index, chain[-1]))
+        return dataclasses.replace(body, head=sig)
+
+    def to_seat(seat: Any, body: m.Body) -> None:
+        if isinstance(body, m.Disputed) and seat.seat != body.seat:
+            if (body.hand, body.index, body.seat) not in hidden:
+                _once(trace, t.now, hidden, (body.hand, body.index, body.seat))
+            return
+        send(seat, head_without(body, seat.seat) if isinstance(body, m.Update) else body)
+
+    def to_watchers(body: m.Body) -> None:
+        if not isinstance(body, m.Disputed):
+            publish(head_without(body, -1) if isinstance(body, m.Update) else body)
+
+    t.send = to_seat  # type: ignore[method-assign]
+    t.publish = to_watchers  # type: ignore[method-assign]
+    return hidden

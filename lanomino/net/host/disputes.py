@@ -4,11 +4,12 @@ it was at the table and in time (fair/dispute_check.py). Pure.
 The host checks a dispute on arrival as every receiver does (``dispute_problem``: the seat's own
 signature, a move of the hand that is the seat's and that the seat did not sign itself), keeps it
 with the hand (its transcript entry carries it, outside the log signature) and passes it on at
-once to every seat and watcher (``disputed``). The disputing seat times that relay as it times
-its moves (``relay_s``, net/peer/progress.py): a host that keeps a dispute to itself is left as
-one that stopped passing moves on. A seat the host resigned as left may dispute too, and is
-sent the dispute back. A seat may dispute a move once; a hand holds at most
-``MAX_DISPUTES``; a dispute of a hand before the last one is refused.
+once to every seat and watcher (``disputed``); it counts toward the log's next head
+(fair/chain.py), so a host that passes it to some and not to others shows them two logs. The
+disputing seat times that relay as it times its moves (``relay_s``, net/peer/progress.py): a host
+that keeps a dispute to itself is left as one that stopped passing moves on. A seat the host
+resigned as left may dispute too, and is sent the dispute back. A seat may dispute a move once; a
+hand holds at most ``MAX_DISPUTES``; a dispute of a hand before the last one is refused.
 """
 
 from __future__ import annotations
@@ -49,17 +50,20 @@ class Disputes:
 
     def adopt(self, d: HandDeal, held: Iterable[Dispute]) -> None:
         """A new host rebuilt the hand in play: the disputes its seat held of it that fit the
-        rebuilt log are the hand's."""
+        rebuilt log are the hand's (the snapshots every seat gets pass them on, and they count
+        toward the log's next head)."""
         t = self.t
         d.disputes = sorted((x for x in held if dispute_problem(
             t.ring, t.digest, d.hand, x.index, x.seat, x.signature, d.moves, d.signatures,
             [d.keys[x.seat]]) is None), key=lambda x: x.index)[:MAX_DISPUTES]
+        d.relayed = {len(d.moves): list(d.disputes)} if d.disputes else {}
 
     def keep(self, d: HandDeal, dispute: Dispute, by: Seat) -> None:
         """Keep a checked dispute with its hand and pass it on to everyone."""
         t = self.t
         d.disputes.append(dispute)
         d.disputes.sort(key=lambda x: x.index)
+        d.relayed.setdefault(len(d.moves), []).append(dispute)  # (toward the next head)
         hands = t.doc["hands"] if t.doc is not None else []
         if hands and hands[-1].get("hand") == d.hand:  # the hand was logged: its entry says it too
             hands[-1] = with_disputes(hands[-1], [dispute])

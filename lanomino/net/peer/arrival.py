@@ -14,7 +14,9 @@ after it (fair/chain.py). A seat or watcher applies it only when both hold:
 A failed check is the host's doing (it passed the move on): ``HostCaught`` carries the proof, the
 host's own signed words, and the update is not applied. Two heads the host signed for one place
 are a fork (``chain.Fork``): ``heads_seen`` answers with the proof when a head from elsewhere
-differs from the one this seat holds.
+differs from the one this seat holds. A dispute the host passes on counts toward the next head
+(``relay``), so a host that passes one to some seats only shows the others another log: the next
+seat's signed view of the log exposes that fork like any other.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from lanomino.engine import Resign
 from lanomino.engine.errors import seat_name
 from lanomino.fair.chain import Fork, extend, genesis, head_statement, link, seen_statement
 from lanomino.fair.transcript import move_statement
+from lanomino.fair.transcript_model import Dispute
 from lanomino.net.election import entry_of
 from lanomino.net.session_base import HostCaught
 from lanomino.net.wire import messages as m
@@ -48,6 +51,8 @@ class Arrival:
         self.p = peer
         self.heads: dict[int, list[bytes]] = {}  # per hand, the log's head after each move
         self.signed: dict[int, dict[int, bytes]] = {}  # per hand, index -> the host's head sig
+        # per hand, the disputes passed on while the log had i moves, per i (fair/chain.py)
+        self.relayed: dict[int, dict[int, list[Dispute]]] = {}
         self.fork: Fork | None = None  # the proof of the fork the last update showed, if any
 
     def forget(self, hand: int | None = None) -> None:
@@ -55,9 +60,20 @@ class Arrival:
         if hand is None:
             self.heads.clear()
             self.signed.clear()
+            self.relayed.clear()
         else:
             self.heads.pop(hand, None)
             self.signed.pop(hand, None)
+            self.relayed.pop(hand, None)
+
+    def relay(self, hand: int, dispute: Dispute, at: int | None = None) -> None:
+        """The host passed ``dispute`` on when the log had ``at`` moves (None: now): it counts
+        toward the next head, once."""
+        relayed = self.relayed.setdefault(hand, {})
+        if any(x.index == dispute.index for xs in relayed.values() for x in xs):
+            return
+        at = len(self.p.moves.get(hand, [])) if at is None else at
+        relayed.setdefault(at, []).append(dispute)
 
     def head(self, hand: int) -> list[bytes]:
         """The heads after each move this seat holds of ``hand``."""
@@ -66,7 +82,7 @@ class Arrival:
         moves, sigs = p.moves.get(hand, []), p.move_sigs.get(hand, [])
         if len(chain) > len(moves):
             chain.clear()
-        return extend(chain, p.digest, hand, moves, sigs)
+        return extend(chain, p.digest, hand, moves, sigs, self.relayed.get(hand))
 
     def seen(self, hand: int, index: int) -> Seen:
         """This seat's view of the log before its move ``index``, signed, for its ``move``."""
@@ -84,7 +100,9 @@ class Arrival:
         chain = self.head(body.hand)
         if problem is None:
             problem = self._seen_problem(body, chain, host_key)
-        statement = head_statement(p.digest, body.hand, body.index, _next(chain, p.digest, body))
+        after = link(chain[-1] if chain else genesis(p.digest, body.hand), body.move,
+                     body.signature, self.relayed.get(body.hand, {}).get(body.index, ()))
+        statement = head_statement(p.digest, body.hand, body.index, after)
         if problem is None and not p.ring.verify_statement(host_key, body.head, statement):
             problem = "head", f"the host's signature of move {body.index + 1}'s log head is wrong"
         if problem is not None:
@@ -184,8 +202,3 @@ class Arrival:
         fork = Fork(p.digest, hand, index, (chain[index], mine), (head, signature))
         return fork if fork.holds(p.ring, p.keys[p.host_seat]) else None
 
-
-def _next(chain: list[bytes], header: str, body: m.Update) -> bytes:
-    """The head after ``body``'s move."""
-    prev = chain[-1] if chain else genesis(header, body.hand)
-    return link(prev, body.move, body.signature)

@@ -367,6 +367,7 @@ class PeerDealing:
         self.p.moves[self.p.hand] = list(play.moves)
         self.p.move_sigs[self.p.hand] = list(play.signatures)
         self.p.arrival.forget(self.p.hand)
+        self.p.disputes.snapshot(play)  # (after forget: they count toward the heads)
         self.p.attempts[self.p.hand] = list(play.attempts)
         self.p.abandoned[self.p.hand] = list(play.abandoned)
         self.p.dealers[self.p.hand] = play.dealer

@@ -114,6 +114,7 @@ class PeerDisputes:
         held = self.held.get(body.hand, {}).get(body.index)
         if held is not None and held.seat == body.seat and held.signature == body.signature:
             p.progress.disputes.pop(key, None)  # (this seat's own, passed on: the relay is done)
+            p.arrival.relay(body.hand, held)  # (toward the next head, as for every seat)
             return
         if held is not None or len(self.held.get(body.hand, {})) >= MAX_DISPUTES:
             raise ValueError(f"move {body.index + 1} of hand {body.hand} is disputed already")
@@ -125,6 +126,34 @@ class PeerDisputes:
             raise ValueError(f"a dispute passed on by the host is refused: {problem}")
         resign = p.moves[body.hand][body.index].get("resign") is True
         self.keep(Dispute(body.seat, body.index, body.signature), body.hand, resign)
+        p.arrival.relay(body.hand, self.held[body.hand][body.index])
+
+    def snapshot(self, play: m.SnapshotPlay) -> None:
+        """A snapshot's hand in play (its log just replaced this seat's): the disputes the host
+        passed on are checked and kept, each where it counts toward the log's heads; this seat's
+        own that the host does not hold (a new host that never heard it) go to it again."""
+        p, hand = self.p, play.hand
+        passed: set[int] = set()
+        for raw in play.disputes:
+            seat, index, link = raw.get("seat"), raw.get("index"), raw.get("link")
+            sig = raw.get("signature")
+            if (not isinstance(seat, int) or not isinstance(index, int)
+                    or not isinstance(link, int) or not 0 <= link <= len(play.moves)
+                    or not isinstance(sig, str) or len(sig) != 128):
+                raise ValueError("a snapshot's dispute is malformed")
+            dispute = Dispute(seat, index, bytes.fromhex(sig))
+            problem = dispute_problem(p.ring, p.digest, hand, index, seat, dispute.signature,
+                                      play.moves, play.signatures, p.arrival.keys_of(seat))
+            if problem is not None:
+                raise ValueError(f"a snapshot's dispute is refused: {problem}")
+            if self.held.get(hand, {}).get(index) != dispute:
+                self.keep(dispute, hand, play.moves[index].get("resign") is True)
+            p.arrival.relay(hand, dispute, link)
+            passed.add(index)
+        for index, own in self.held.get(hand, {}).items():
+            if own.seat == p.seat and index not in passed and not p.watch:
+                p._send(m.Dispute(hand, index, own.signature))
+                p.progress.disputes[(hand, index)] = p.now
 
     def keep(self, dispute: Dispute, hand: int, resign: bool) -> None:
         """Keep a dispute, show it, and write it into the hand's entry if it is logged already."""

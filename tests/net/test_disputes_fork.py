@@ -1,0 +1,59 @@
+"""A host that passes a seat's dispute back to that seat alone shows the others another log: the
+dispute counts toward the log's next head (fair/chain.py), so the next seat's signed view of the
+log exposes the fork (net/peer/arrival.py), the host is voted out with the proof, and the new
+host passes the dispute on to everyone (issue 28, points 2 and 3)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hostile import disputes_to_disputer_only  # noqa: E402
+from migrationkit import MigratingTable  # noqa: E402
+from sessionkit import FAST  # noqa: E402
+from test_disputes import caught_by, marks_away_and_plays  # noqa: E402
+from test_host_voted_out import survivors_over  # noqa: E402
+from test_session_migration import check_survivors  # noqa: E402
+
+from lanomino.engine import Rules  # noqa: E402
+from lanomino.fair.verify import verify_transcript  # noqa: E402
+from lanomino.net.session import HostChanged  # noqa: E402
+
+CLOCK = replace(FAST, move_s=20.0)
+
+
+def test_a_host_that_passes_a_dispute_back_to_the_disputer_alone_is_caught_by_a_fork() -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=3, timings=CLOCK)
+    host = table.by_seat(0).host
+    assert host is not None
+    forged = marks_away_and_plays(host, 2)
+    hidden = disputes_to_disputer_only(host)
+    table.run(lambda: bool(hidden) and any(caught_by(table, s) for s in (1, 2, 3)),
+              max_time=300)
+    hand, index = forged[0]
+    assert hidden[0] == (hand, index, 2)
+    proofs = [c for s in (1, 2, 3) for c in caught_by(table, s)]
+    assert proofs, "nobody caught the host"
+    d = host.deal
+    assert d is not None
+    relayed = next(i for i, xs in d.relayed.items() if any(x.index == index for x in xs))
+    proof = proofs[0]
+    # the dispute counts toward head(relayed): the host signed two heads there, and the next
+    # seat's move after it carries that seat's signed view of the log, which is not the
+    # disputer's (or, the disputer's move, not the others')
+    nxt = next(j for j in range(relayed + 1, len(d.moves)) if d.moves[j]["seat"] != 0)
+    assert proof.check == "fork" and "two heads it signed" in proof.detail
+    assert proof.evidence["index"] == nxt and proof.evidence["proof"]["kind"] == "fork"
+    assert proof.evidence["proof"]["index"] == nxt - 1
+    table.run(lambda: survivors_over(table, 0), max_time=900)
+    for seat in (1, 2, 3):
+        assert [e for e in table.by_seat(seat).events if isinstance(e, HostChanged)], seat
+    docs = check_survivors(table, but=0)
+    entry = docs[0]["hands"][hand - 1]
+    assert any(d["seat"] == 2 and d["index"] == index for d in entry["disputes"])
+    report = verify_transcript(docs[0])
+    assert "DISPUTED by seat 3" in "\n".join(report.lines())
+    assert "Caught: the host (seat 1)" in "\n".join(report.lines())
