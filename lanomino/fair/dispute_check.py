@@ -28,11 +28,10 @@ from typing import Any
 from lanomino.engine.errors import seat_name
 from lanomino.fair.identity import KeyRing
 from lanomino.fair.statements import dispute_statement, move_statement
-from lanomino.fair.transcript_model import Dispute
+from lanomino.fair.transcript_model import MAX_DISPUTES, Dispute
 
 __all__ = ["MAX_DISPUTES", "dispute_problem", "with_disputes"]
 
-MAX_DISPUTES = 32  # a hand's disputes, one per move at most
 
 
 def dispute_problem(ring: KeyRing, header: str, hand: int, index: int, seat: int,

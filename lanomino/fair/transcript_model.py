@@ -59,6 +59,7 @@ class Move:
 # what a seat may send badly signed, and the most refusals one hand's log lists
 REFUSABLE = ("move", "commit", "echo", "reshuffle_commit", "reshuffle_echo")
 MAX_REFUSED = 16
+MAX_DISPUTES = 32  # a hand's disputes, one per move at most (fair/dispute_check.py)
 
 
 @dataclass(frozen=True, slots=True)

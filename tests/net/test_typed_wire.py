@@ -40,7 +40,7 @@ BODIES: dict[str, dict[str, Any]] = {
     "snapshot": {"seat": 1, "roster": [], "seats": 2, "rules": {}, "transcript": None,
                  "play": {"hand": 1, "tiles": ["6-4"], "events": [{"e": "resigned", "seat": 0}],
                           "moves": [], "signatures": [SIG], "turn": 0, "attempts": [],
-                          "abandoned": [], "dealer": 0}},
+                          "abandoned": [], "dealer": 0, "disputes": []}},
     "roster": {"roster": [{"seat": 0, "name": "ana", "identity": KEY, "curve": None,
                            "kind": "host", "connected": True, "left": False, "addr": None,
                            "away": False}],

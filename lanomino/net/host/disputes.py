@@ -23,6 +23,7 @@ from lanomino.net.fair_round import HandDeal, RoundError
 from lanomino.net.host.table import Seat, Table
 from lanomino.net.session_base import MoveDisputed, TranscriptUpdated
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import JsonObject
 
 
 class Disputes:
@@ -57,6 +58,11 @@ class Disputes:
             t.ring, t.digest, d.hand, x.index, x.seat, x.signature, d.moves, d.signatures,
             [d.keys[x.seat]]) is None), key=lambda x: x.index)[:MAX_DISPUTES]
         d.relayed = {len(d.moves): list(d.disputes)} if d.disputes else {}
+
+    @staticmethod
+    def passed_on(d: HandDeal) -> tuple[JsonObject, ...]:
+        """The hand's disputes passed on, for a snapshot: each with the head it counts toward."""
+        return tuple({**x.to_json(), "link": i} for i, xs in sorted(d.relayed.items()) for x in xs)
 
     def keep(self, d: HandDeal, dispute: Dispute, by: Seat) -> None:
         """Keep a checked dispute with its hand and pass it on to everyone."""

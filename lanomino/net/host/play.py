@@ -316,9 +316,7 @@ class Playing:
             play = m.SnapshotPlay(d.hand, tiles, history, tuple(d.moves),  # (copies: sent later)
                                   tuple(d.signatures), state.turn,
                                   tuple(x.public() for x in d.attempts), tuple(d.abandoned),
-                                  d.host_seat, tuple({**x.to_json(), "link": i}
-                                                     for i, xs in sorted(d.relayed.items())
-                                                     for x in xs))
+                                  d.host_seat, self.disputes.passed_on(d))
         doc = None if self.t.doc is None else {**self.t.doc, "hands": list(self.t.doc["hands"])}
         return m.Snapshot(viewer, tuple(self.t.roster()), self.t.players, self.t.rules_spec, doc,
                           play)

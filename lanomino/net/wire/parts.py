@@ -7,8 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
-from lanomino.fair.dispute_check import MAX_DISPUTES
-from lanomino.fair.transcript_model import Abandoned
+from lanomino.fair.transcript_model import MAX_DISPUTES, Abandoned
 from lanomino.net.wire.checks import (
     ADDR,
     CURVE,
@@ -60,7 +59,7 @@ class SnapshotPlay:
     dealer: Seat  # the host that dealt the hand (it signed the commitment sets)
     # the hand's disputes the host passed on, {"seat", "index", "signature", "link"}, in the order
     # it passed them on: each counts toward head(link) of the log (fair/chain.py)
-    disputes: Annotated[tuple[JsonObject, ...], listof(obj, MAX_DISPUTES)] = ()
+    disputes: Annotated[tuple[JsonObject, ...], listof(obj, MAX_DISPUTES)]
 
 
 PARTS: tuple[type[RosterEntry | SnapshotPlay], ...] = (RosterEntry, SnapshotPlay)
