@@ -13,14 +13,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hostile import disputes_to_disputer_only  # noqa: E402
 from migrationkit import MigratingTable  # noqa: E402
-from sessionkit import FAST  # noqa: E402
-from test_disputes import caught_by, marks_away_and_plays  # noqa: E402
+from sessionkit import FAST, Table  # noqa: E402
+from test_disputes import caught_by, disputes, marks_away_and_plays  # noqa: E402
 from test_host_voted_out import survivors_over  # noqa: E402
 from test_session_migration import check_survivors  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
-from lanomino.net.session import HostChanged  # noqa: E402
+from lanomino.net.session import HostCaught, HostChanged, ProtocolProblem  # noqa: E402
 
 CLOCK = replace(FAST, move_s=20.0)
 
@@ -57,3 +57,26 @@ def test_a_host_that_passes_a_dispute_back_to_the_disputer_alone_is_caught_by_a_
     report = verify_transcript(docs[0])
     assert "DISPUTED by seat 3" in "\n".join(report.lines())
     assert "Caught: the host (seat 1)" in "\n".join(report.lines())
+
+
+def test_an_honest_table_agrees_on_heads_with_disputes_in_them_across_a_resync() -> None:
+    # a dispute counts toward the next head at the host and every seat alike; a seat that asks
+    # for a snapshot afterwards gets the dispute with its place and computes the same heads
+    table = Table(Rules.preset("classic"), 3, seed=5, timings=CLOCK)
+    watcher = table.add_watcher("w")
+    forged = marks_away_and_plays(table.host, 1)
+    other = table.slots[1].session  # seat 3
+
+    def passed_on_and_moved() -> bool:
+        d = table.host.shared.deal
+        return bool(disputes(table.slots[1].events)) and d is not None and any(
+            i < len(d.moves) for i in d.relayed)
+
+    table.run(passed_on_and_moved, max_time=300)
+    d = table.host.shared.deal
+    assert forged and d is not None and d.hand == forged[0][0]
+    other.dealing.ask_resync()
+    table.run(table.over, max_time=900)
+    assert table.over()
+    for slot in (*table.slots, watcher):
+        assert not [e for e in slot.events if isinstance(e, HostCaught | ProtocolProblem)]
