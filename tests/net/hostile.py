@@ -338,18 +338,19 @@ def false_score(host: HostSession, trace: list[float] | None = None) -> list[int
     return _at_hand_end(host, cheat, trace)
 
 
-def disputes_to_disputer_only(host: HostSession, trace: list[float] | None = None) -> list[Any]:
+def disputes_to_disputer_only(host: HostSession, trace: list[float] | None = None, *,
+                              fork: bool = True) -> list[Any]:
     """The host passes each seat's dispute back to that seat alone (and to no other seat or
-    watcher), and signs for everyone else the log's heads as if it had passed on none: the
-    disputer's log and the others' differ from the next move on. Returns the (hand, index, seat)
-    of each dispute it kept from the others."""
+    watcher); ``fork``: it signs for everyone else the log's heads as if it had passed on none
+    (the disputer's log and the others' differ from the next move on), else one head for all.
+    Returns the (hand, index, seat) of each dispute it kept from the others."""
     t = host.shared
     send, publish = t.send, t.publish
     hidden: list[Any] = []
 
     def head_without(body: m.Update, seat: int) -> m.Update:
         d = t.deal
-        if d is None or d.hand != body.hand or not hidden:
+        if d is None or d.hand != body.hand or not hidden or not fork:
             return body
         shown = {i: [x for x in xs if (body.hand, x.index, x.seat) not in hidden or x.seat == seat]
                  for i, xs in d.relayed.items()}

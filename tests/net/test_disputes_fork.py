@@ -59,22 +59,44 @@ def test_a_host_that_passes_a_dispute_back_to_the_disputer_alone_is_caught_by_a_
     assert "Caught: the host (seat 1)" in "\n".join(report.lines())
 
 
+def test_a_host_that_signs_one_head_for_all_is_left_at_once_by_the_seats_not_shown_it() -> None:
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=3, timings=CLOCK)
+    host = table.by_seat(0).host
+    assert host is not None
+    forged = marks_away_and_plays(host, 2)
+    hidden = disputes_to_disputer_only(host, fork=False)
+    table.run(lambda: all(any(m.seat == s and any(isinstance(e, HostCaught) for e in m.events)
+                              for m in table.machines) for s in (1, 3)), max_time=300)
+    hand, index = forged[0]
+    assert hidden[0] == (hand, index, 2)
+    # the head the host signed after the dispute is one the seats not shown it cannot compute:
+    # each leaves the host at that move (its word: no proof the file can show)
+    proofs = [caught_by(table, seat) for seat in (1, 3)]
+    assert all(proofs), "the seats not shown the dispute did not leave the host"
+    d = host.deal
+    assert d is not None
+    relayed = next(i for i, xs in d.relayed.items() if any(x.index == index for x in xs))
+    for proof in proofs:
+        assert proof[0].check == "head" and proof[0].evidence["index"] == relayed
+    assert not caught_by(table, 2)
+
+
 def test_an_honest_table_agrees_on_heads_with_disputes_in_them_across_a_resync() -> None:
     # a dispute counts toward the next head at the host and every seat alike; a seat that asks
     # for a snapshot afterwards gets the dispute with its place and computes the same heads
     table = Table(Rules.preset("classic"), 3, seed=5, timings=CLOCK)
     watcher = table.add_watcher("w")
-    forged = marks_away_and_plays(table.host, 1)
+    forged = marks_away_and_plays(table.host, 1, limit=4)  # (one mid-hand, not a hand's last)
     other = table.slots[1].session  # seat 3
 
-    def passed_on_and_moved() -> bool:
+    def passed_on_in_play() -> bool:
         d = table.host.shared.deal
         return bool(disputes(table.slots[1].events)) and d is not None and any(
-            i < len(d.moves) for i in d.relayed)
+            i <= len(d.moves) for i in d.relayed)
 
-    table.run(passed_on_and_moved, max_time=300)
+    table.run(passed_on_in_play, max_time=300)
     d = table.host.shared.deal
-    assert forged and d is not None and d.hand == forged[0][0]
+    assert forged and d is not None and d.relayed
     other.dealing.ask_resync()
     table.run(table.over, max_time=900)
     assert table.over()

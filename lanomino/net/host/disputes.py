@@ -51,18 +51,21 @@ class Disputes:
 
     def adopt(self, d: HandDeal, held: Iterable[Dispute]) -> None:
         """A new host rebuilt the hand in play: the disputes its seat held of it that fit the
-        rebuilt log are the hand's (the snapshots every seat gets pass them on, and they count
-        toward the log's next head)."""
+        rebuilt log are the hand's (the snapshots pass them on; the new host's heads start
+        afresh, without them)."""
         t = self.t
         d.disputes = sorted((x for x in held if dispute_problem(
             t.ring, t.digest, d.hand, x.index, x.seat, x.signature, d.moves, d.signatures,
             [d.keys[x.seat]]) is None), key=lambda x: x.index)[:MAX_DISPUTES]
-        d.relayed = {len(d.moves): list(d.disputes)} if d.disputes else {}
 
     @staticmethod
     def passed_on(d: HandDeal) -> tuple[JsonObject, ...]:
-        """The hand's disputes passed on, for a snapshot: each with the head it counts toward."""
-        return tuple({**x.to_json(), "link": i} for i, xs in sorted(d.relayed.items()) for x in xs)
+        """The hand's disputes, for a snapshot: those this host passed on with the head they count
+        toward, in that order, then those it adopted (``link`` None: in no head)."""
+        placed = [{**x.to_json(), "link": i} for i, xs in sorted(d.relayed.items()) for x in xs]
+        known = {x["index"] for x in placed}
+        return (*placed, *({**x.to_json(), "link": None} for x in d.disputes
+                           if x.index not in known))
 
     def keep(self, d: HandDeal, dispute: Dispute, by: Seat) -> None:
         """Keep a checked dispute with its hand and pass it on to everyone."""

@@ -129,8 +129,8 @@ class PeerDisputes:
         p.arrival.relay(body.hand, self.held[body.hand][body.index])
 
     def snapshot(self, play: m.SnapshotPlay) -> None:
-        """A snapshot's hand in play (its log just replaced this seat's): the disputes the host
-        passed on are checked and kept, each where it counts toward the log's heads; this seat's
+        """A snapshot's hand in play (its log just replaced this seat's): the host's disputes are
+        checked and kept, those it passed on where they count toward the log's heads; this seat's
         own that the host does not hold (a new host that never heard it) go to it again."""
         p, hand = self.p, play.hand
         passed: set[int] = set()
@@ -138,7 +138,7 @@ class PeerDisputes:
             seat, index, link = raw.get("seat"), raw.get("index"), raw.get("link")
             sig = raw.get("signature")
             if (not isinstance(seat, int) or not isinstance(index, int)
-                    or not isinstance(link, int) or not 0 <= link <= len(play.moves)
+                    or not (link is None or isinstance(link, int) and 0 <= link <= len(play.moves))
                     or not isinstance(sig, str) or len(sig) != 128):
                 raise ValueError("a snapshot's dispute is malformed")
             dispute = Dispute(seat, index, bytes.fromhex(sig))
@@ -148,7 +148,8 @@ class PeerDisputes:
                 raise ValueError(f"a snapshot's dispute is refused: {problem}")
             if self.held.get(hand, {}).get(index) != dispute:
                 self.keep(dispute, hand, play.moves[index].get("resign") is True)
-            p.arrival.relay(hand, dispute, link)
+            if link is not None:
+                p.arrival.relay(hand, dispute, link)
             passed.add(index)
         for index, own in self.held.get(hand, {}).items():
             if own.seat == p.seat and index not in passed and not p.watch:

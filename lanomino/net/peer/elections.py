@@ -64,6 +64,7 @@ class PeerElections:
         self.p.silent, self.p.last_heard = False, now + self.p.timings.liveness_s
         self.p.resync_asked, self.p.resync_due, self.p.pending_move = False, None, None
         self.p.progress.restart()
+        self.p.arrival.forget()  # (a new host's log heads place only the disputes it passes on)
         mine = seat == self.p.seat
         self.p._events.append(HostChanged(term, seat, curve, mine))
         if not mine:

@@ -57,8 +57,9 @@ class SnapshotPlay:
     attempts: Attempts
     abandoned: Annotated[tuple[Abandoned, ...], listof(abandoned_entry, MAX_SEATS)]
     dealer: Seat  # the host that dealt the hand (it signed the commitment sets)
-    # the hand's disputes the host passed on, {"seat", "index", "signature", "link"}, in the order
-    # it passed them on: each counts toward head(link) of the log (fair/chain.py)
+    # the hand's disputes, {"seat", "index", "signature", "link"}: those the host passed on, in
+    # that order, each counting toward head(link) of the log (fair/chain.py), then those it
+    # adopted as a new host (link null)
     disputes: Annotated[tuple[JsonObject, ...], listof(obj, MAX_DISPUTES)]
 
 
