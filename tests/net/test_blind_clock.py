@@ -130,3 +130,47 @@ def caught_on(slot: PeerSlot) -> list[HostCaught]:
 
 def last_transcript(events: list[Any]) -> dict[str, Any]:
     return next(e.transcript for e in reversed(events) if isinstance(e, TranscriptUpdated))
+
+
+def test_a_seat_gone_when_its_clock_runs_out_at_a_locked_table_is_not_played_by_the_host(
+        ) -> None:
+    """A departure from a locked hand is not built yet: the gone seat is counted away, nobody
+    moves for it, and when the grace period is over it leaves and the match ends saying why."""
+    table = clock_table(3)
+    gone = table.slots[1]
+
+    def its_turn() -> bool:
+        view = gone.session.view
+        return view is not None and view.phase == "play" and view.turn == gone.session.seat \
+            and not gone.session.holding
+    table.run(its_turn, max_time=60)
+    assert its_turn()
+    gone.connected = False
+    table.run(lambda: table.host.phase.value == "over", max_time=300)
+    seat = gone.session.seat
+    assert any(isinstance(e, SeatAway) and e.seat == seat and e.away for e in table.host_events)
+    over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert not over.verified and f"seat {seat + 1}" in over.reason, over.reason
+    assert not away_updates(table.slots[0], seat)  # the host made no move for it
+
+
+def test_a_locked_deal_before_the_last_hands_points_is_refused_and_the_host_caught() -> None:
+    table = Table(Rules.preset("classic"), 3, blind=True)
+    take = table.host.take_outgoing
+
+    def dealing_first() -> list[Any]:  # the next hand's deal overtakes the last hand's points
+        out = take()
+        for route in {o.route for o in out}:
+            mine = [i for i, o in enumerate(out) if o.route == route]
+            kinds = [out[i].message["type"] for i in mine]
+            if "blind_end" in kinds and "blind_deal" in kinds[kinds.index("blind_end"):]:
+                end = mine[kinds.index("blind_end")]
+                deal = mine[kinds.index("blind_deal", kinds.index("blind_end"))]
+                a, b = out[end].message, out[deal].message
+                a["seq"], b["seq"] = b["seq"], a["seq"]
+                out[end], out[deal] = out[deal], out[end]
+        return out
+    table.host.take_outgoing = dealing_first  # type: ignore[method-assign]
+    table.run(lambda: all(caught(table, "blind-order")), max_time=120)
+    for slot, found in zip(table.slots, caught(table, "blind-order"), strict=True):
+        assert found and "before it sent the points of hand 1" in found[0].detail, slot.events
