@@ -52,7 +52,11 @@ One process per machine (bench_net_procs.py: the host and each peer in its own p
   goes over pipes outside the timed path. This is closer to a LAN, but every "machine" still
   shares this machine's cores: with fewer cores than processes (host + peers, each with a ZeroMQ
   I/O thread) they also queue for CPU and pay wake-ups between processes, which the one-loop
-  runs do not; both groups are printed, each against its own reference.
+  runs do not; both groups are printed, each against its own reference. session-procs also
+  prints the moves that ended a hand apart from the others (they stay in its main figures): once
+  such a move's update has gone, the host starts the next deal and every peer answers its commit
+  round, milliseconds of work in each process, and a peer still to read the update waits for a
+  core.
 
 It also prints the host's work per move (HostSession.receive of a peer's move: parse, check its
 Ed25519 signature, apply, build every peer's update), median, and what one signature check costs.
@@ -626,6 +630,19 @@ def summarise(times: list[float]) -> dict[str, float]:
     }
 
 
+def split_hand_ends(times: list[float], hand_ends: list[bool]) -> dict[str, float]:
+    """The figures of the moves that ended a hand and of the others, apart. On this machine the
+    fan-out of a hand's last move meets the work each process starts once it has gone (the
+    host's next deal and check of the hand, each peer's answer to the next deal's commit round):
+    with every "machine" of the table on a few shared cores, a peer still to read the update
+    waits for a core. Apart machines would not wait."""
+    ended = [t for t, end in zip(times, hand_ends, strict=True) if end]
+    others = summarise([t for t, end in zip(times, hand_ends, strict=True) if not end])
+    return {"hand_end_moves": float(len(ended)), **{
+        f"hand_end_{key}": value for key, value in summarise(ended).items()}, **{
+        f"in_hand_{key}": value for key, value in others.items()}}
+
+
 # One process per machine (bench_net_procs.py): name -> kind of children.
 PROC_SCENARIOS: dict[str, str] = {PROCS_REFERENCE: "bare", "bare-curve-signed-procs": "bare-signed",
                                   "session-procs": "session"}
@@ -678,12 +695,15 @@ def run(argv: list[str] | None) -> int:
     }
     loop_results = {name: summarise(asyncio.run(measure(SCENARIOS[name], setup, loop_moves)))
                     for name in loop_names}
-    proc_results = {
-        name: summarise(bench_net_procs.measure_procs(
+    proc_results = {}
+    for name in proc_names:
+        hand_ends: list[bool] = []
+        times = bench_net_procs.measure_procs(
             PROC_SCENARIOS[name], args.peers, setup.real.move, list(setup.real.updates),
-            proc_moves, warmup_of(proc_moves)))
-        for name in proc_names
-    }
+            proc_moves, warmup_of(proc_moves), hand_ends)
+        proc_results[name] = summarise(times)
+        if any(hand_ends):  # session: the moves that ended a hand, apart (and in the figures above)
+            proc_results[name].update(split_hand_ends(times, hand_ends))
     for results, reference in ((loop_results, REFERENCE), (proc_results, PROCS_REFERENCE)):
         for name in results:
             results[name]["x_reference"] = ratio(results, name, reference) or 0.0
@@ -735,6 +755,13 @@ def run(argv: list[str] | None) -> int:
             print(f"{label}: {name} / {ref} (median; goal <= 1.5): "
                   f"{session['median_ms'] / signed['median_ms']:.2f}; {name} p99 / its median "
                   f"(goal <= 3): {session['p99_ms'] / session['median_ms']:.2f}")
+            if "hand_end_moves" in session:
+                print(f"  of which {session['hand_end_moves']:.0f} moves ended a hand: median "
+                      f"{session['hand_end_median_ms']:.3f} ms, p99 "
+                      f"{session['hand_end_p99_ms']:.3f} ms; the other moves: median "
+                      f"{session['in_hand_median_ms']:.3f} ms, p99 "
+                      f"{session['in_hand_p99_ms']:.3f} ms (p99 / median "
+                      f"{session['in_hand_p99_ms'] / session['in_hand_median_ms']:.2f})")
     if work is not None:
         print(f"host work per move (median): {work['host_move_median_us']:.1f} us, of which one "
               f"Ed25519 move-signature check: {work['signature_check_median_us']:.1f} us")

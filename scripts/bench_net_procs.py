@@ -481,15 +481,18 @@ class Children:
 
 
 def measure_procs(kind: str, peers: int, move: dict[str, Any], updates: list[dict[str, Any]],
-                  moves: int, warmup: int) -> list[float]:
+                  moves: int, warmup: int, hand_ends: list[bool] | None = None) -> list[float]:
     """Seconds per move fan-out with the host and each peer in its own process, for ``moves``
-    moves after ``warmup`` untimed ones. ``move`` / ``updates``: what the bare host sends."""
+    moves after ``warmup`` untimed ones. ``move`` / ``updates``: what the bare host sends.
+    ``hand_ends`` (session): gets one flag per timed move, whether the next move was in another
+    hand (the move ended its hand; the last timed move counts as not)."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}")
     signed = {"signer": Signer().seeds()} if kind == "bare-signed" else {}
     kind = "bare" if signed else kind
     children = Children()
     times: list[float] = []
+    hands: list[int] = []
     try:
         host = children.start("host", kind, "host", {"peers": peers, "updates": updates, **signed})
         where = children.expect(host, "port", SETUP_TIMEOUT_S)
@@ -547,6 +550,10 @@ def measure_procs(kind: str, peers: int, move: dict[str, Any], updates: list[dic
                 raise RuntimeError(f"move {n}: the mover sent no start time")
             if n >= warmup:
                 times.append((max(receipts) - start) / 1e9)
+                hands.append(hand)
     finally:
         children.close()
+    if hand_ends is not None:
+        ends = [a != b for a, b in zip(hands, hands[1:], strict=False)]
+        hand_ends[:] = ends + [False] * bool(hands)
     return times
