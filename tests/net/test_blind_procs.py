@@ -10,33 +10,20 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hostbots import ROOT, play_match  # noqa: E402
 
 
 @pytest.mark.timeout(180)
 def test_a_headless_host_and_two_bot_holders_finish_a_locked_match(tmp_path: Path) -> None:
-    host = subprocess.Popen(
+    host, bots = play_match(
         [sys.executable, "-m", "lanomino", "host", "--headless", "--json", "--deal", "blind",
          "--seats", "3", "--bind", "127.0.0.1", "--no-announce", "--set", "target=40",
          "--data-dir", str(tmp_path / "host")],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    bots: list[subprocess.Popen[str]] = []
-    try:
-        assert host.stdout is not None
-        address = json.loads(host.stdout.readline())["address"]
-        bots = [subprocess.Popen(
-            [sys.executable, "-m", "lanomino", "bot", address, "--json", "--interface",
-             "127.0.0.1", "--data-dir", str(tmp_path / f"bot{i}")],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-            for i in (1, 2)]
-        outs = [bot.communicate(timeout=150)[0] for bot in bots]
-        out, _ = host.communicate(timeout=30)
-    finally:
-        for proc in (host, *bots):
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate(timeout=10)
-    results = [json.loads(text.strip().splitlines()[-1]) for text in (out, *outs)]
+        [(), ()], tmp_path)
+    assert host is not None
+    results = [host, *bots]
     for result in results:
         assert result["event"] == "match_over" and result["finished"], result
         assert result["verified"] and not result["problems"], result

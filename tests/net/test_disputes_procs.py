@@ -14,32 +14,19 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hostbots import ROOT, play_match  # noqa: E402
+
 HOST = Path(__file__).resolve().parent / "disputing_host.py"
 
 
 def play(tmp_path: Path, cheat: str, seats: int) -> list[dict[str, object]]:
     """The patched host and ``seats - 1`` bots play to the end; each bot's result line."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    host = subprocess.Popen([sys.executable, str(HOST), cheat, str(tmp_path / "host"), str(seats)],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    bots: list[subprocess.Popen[str]] = []
-    try:
-        assert host.stdout is not None
-        address = json.loads(host.stdout.readline())["address"]
-        bots = [subprocess.Popen(
-            [sys.executable, "-m", "lanomino", "bot", address, "--json", "--interface",
-             "127.0.0.1", "--delay", "0.05", "--data-dir", str(tmp_path / f"bot{i}")],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-            for i in range(1, seats)]
-        outs = [bot.communicate(timeout=150)[0] for bot in bots]
-    finally:
-        for proc in (host, *bots):
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate(timeout=10)
-    return [json.loads(text.strip().splitlines()[-1]) for text in outs]
+    _, bots = play_match([sys.executable, str(HOST), cheat, str(tmp_path / "host"), str(seats)],
+                         [("--delay", "0.05")] * (seats - 1), tmp_path, env=env, wait_host=False)
+    return bots
 
 
 def verify(path: object) -> list[str]:
