@@ -4,46 +4,30 @@ the signed statement covers every field but the signature."""
 
 from __future__ import annotations
 
-import hashlib
+import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from lanomino.blind.deal_round import LockedDeal
-from lanomino.blind.gate import DealLayout, Refusal
-from lanomino.blind.hashing import Context
-from lanomino.blind.holder import Holder
-from lanomino.engine import Rules
+from lanomino.blind.gate import Refusal
 from lanomino.fair.identity import Identity
 from lanomino.net.codec import decode_json, encode_json
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire.schemas import envelope, parse_message
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "blind"))
+
+from blindkit import run_keys_and_shuffles  # noqa: E402
+
 SIG = bytes(range(64))
-
-
-def _dealt() -> tuple[LockedDeal, list[Holder]]:
-    ctx = Context(bytes(16), 1, 1, 28, (0, 1))
-    layout = DealLayout.for_deal(28, [True, True], Rules.classic().hand_size_for(2))
-    holders = [Holder(ctx, s, layout, hashlib.sha256(b"k%d" % s).digest(),
-                      hashlib.sha256(b"s%d" % s).digest()) for s in (0, 1)]
-    deal = LockedDeal.started(ctx, layout, 0.0, 5.0)
-    for h in holders:
-        deal.receive_key(h.announce(), 0.0)
-    for h in holders:
-        h.keys_agreed(deal.ctx)
-    for h in holders:
-        deal.receive_shuffle(h.shuffle(deal.deck), 0.0)
-    for h in holders:
-        h.deck_agreed(deal.deck)
-    return deal, holders
 
 
 @pytest.fixture(scope="module")
 def bodies() -> list[b.BlindBody]:
-    deal, holders = _dealt()
+    deal, holders = run_keys_and_shuffles(2)  # (the locked deck's own kit: keys, shuffles)
     shares = holders[0].deal_shares("host")
     assert not isinstance(shares, Refusal)
     own = holders[0].play(deal.layout.dealt[0][0])
