@@ -84,11 +84,15 @@ class Arrival:
             chain.clear()
         return extend(chain, p.digest, hand, moves, sigs, self.relayed.get(hand))
 
+    def before(self, hand: int, index: int) -> bytes:
+        """The head of this seat's log of ``hand`` before move ``index``."""
+        chain = self.head(hand)
+        return chain[index - 1] if 0 < index <= len(chain) else genesis(self.p.digest, hand)
+
     def seen(self, hand: int, index: int) -> Seen:
         """This seat's view of the log before its move ``index``, signed, for its ``move``."""
         p = self.p
-        chain = self.head(hand)
-        head = chain[index - 1] if 0 < index <= len(chain) else genesis(p.digest, hand)
+        head = self.before(hand, index)
         host = self.signed.get(hand, {}).get(index - 1)
         return head, host, p.identity.sign_statement(seen_statement(p.digest, hand, index, head))
 

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from lanomino.engine import Draw, Play
 from lanomino.engine.errors import seat_name
-from lanomino.fair.chain import genesis
 from lanomino.fair.transcript import move_statement
 from lanomino.net.election import members
 from lanomino.net.errors import RemoteProtocolError
@@ -117,9 +116,7 @@ class HeldMoves:
             signature, seen = bytes.fromhex(notice["signature"]), bytes.fromhex(notice["seen"])
         except (RemoteProtocolError, KeyError, ValueError, TypeError):
             return "it is not a move"
-        chain = p.arrival.head(hand)
-        head = chain[index - 1] if 0 < index <= len(chain) else genesis(p.digest, hand)
-        if seen != head:
+        if seen != p.arrival.before(hand, index):
             return "the mover saw another head of the log"
         if not p.ring.verify_statement(p.keys[sender], signature,
                                        move_statement(p.digest, hand, index, move)):
