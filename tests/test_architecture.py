@@ -298,6 +298,25 @@ def test_package_imports_point_the_right_way(layer: Layer) -> None:
     assert list(layer_violations(layer)) == []
 
 
+def upward_imports() -> list[str]:
+    """Imports of the command line from below it: ``lanomino.commands`` is loaded by name only
+    (``cli.COMMANDS``), and ``lanomino.cli`` is imported only by the commands and ``__main__``
+    (a lower package raises its own error, e.g. ``ClientError``, never ``CliError``). The
+    modules outside every row (``node.py``, ``localgame.py``, ``paths.py``...) are held to it
+    too."""
+    return [f"{path.relative_to(ROOT)}:{imp.line}: {name} imports {imp.module}"
+            for name, path in MODULES.items()
+            for imp in imports_of(path)
+            if (_in(imp.module, "lanomino.commands") and not _in(name, "lanomino.commands"))
+            or (_in(imp.module, "lanomino.cli") and not any(
+                _in(name, above) for above in ("lanomino.cli", "lanomino.commands",
+                                               "lanomino.__main__")))]
+
+
+def test_nothing_below_the_command_line_imports_it() -> None:
+    assert upward_imports() == []
+
+
 @pytest.mark.parametrize("library", sorted(OWNERS))
 def test_each_io_library_is_imported_in_one_place(library: str) -> None:
     wrong = [
@@ -520,3 +539,22 @@ def test_checker_sees_a_swallowed_cancel(tmp_path: Path) -> None:
                       "        pass\n    try:\n        await g()\n"
                       "    except (OSError, asyncio.CancelledError):\n        raise\n")
     assert swallowed_cancels(module) == [6]
+
+
+def test_checker_sees_the_command_line_imported_from_below(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for package in ("cli", "commands", "client"):
+        (tmp_path / "lanomino" / package).mkdir(parents=True)
+        (tmp_path / "lanomino" / package / "__init__.py").write_text("")
+    (tmp_path / "lanomino" / "__main__.py").write_text("from lanomino.cli import main\n")
+    (tmp_path / "lanomino" / "commands" / "join.py").write_text("from lanomino.cli import x\n")
+    (tmp_path / "lanomino" / "client" / "find.py").write_text(
+        "def f() -> None:\n    from lanomino.cli.errors import CliError\n")
+    (tmp_path / "lanomino" / "node.py").write_text("from lanomino.commands import join\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "lanomino")
+    monkeypatch.setattr(sys.modules[__name__], "MODULES", all_modules())
+    assert [line.split(": ", 1)[1] for line in upward_imports()] == [
+        "lanomino.client.find imports lanomino.cli.errors",
+        "lanomino.node imports lanomino.commands",
+        "lanomino.node imports lanomino.commands.join"]

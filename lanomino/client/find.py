@@ -166,6 +166,34 @@ async def fingerprints(tables: list[SeenTable], timeout_s: float = 1.0) -> list[
     return list(await asyncio.gather(*(one(seen) for seen in tables)))
 
 
+def lan_interfaces(given: list[str] | None) -> list[str]:
+    """Where to look for tables: ``given``, else this machine's LAN interfaces. Raises
+    ClientError when there are none."""
+    from lanomino.node import lan_addresses
+
+    interfaces = given or lan_addresses()
+    if not interfaces:
+        raise ClientError("no LAN interface found: give one with --interface IP")
+    return interfaces
+
+
+async def live_tables(interfaces: list[str], timeout_s: float,
+                      factory: Callable[[list[str]], Browser] | None = None) -> list[SeenTable]:
+    """The tables the lobby would list (``current``) after listening on ``interfaces`` for
+    ``timeout_s`` (``factory``: the browser, default zeroconf's): what ``tables`` prints. Raises
+    ClientError: an interface that cannot be listened on."""
+    try:
+        browser = (factory or table_browser)(interfaces)
+        await browser.start()
+    except (ValueError, OSError) as exc:
+        raise ClientError(f"cannot look for tables: {exc}") from None
+    try:
+        await asyncio.sleep(timeout_s)
+        return current(browser.tables.values())
+    finally:
+        await browser.close()
+
+
 def table_browser(interfaces: list[str]) -> Browser:
     """Zeroconf's table browser on ``interfaces``."""
     from lanomino.discovery.zeroconf_adapter import TableBrowser
@@ -176,13 +204,8 @@ def table_browser(interfaces: list[str]) -> Browser:
 async def _look_up(target: str, interface: str | None, timeout_s: float,
                    factory: Callable[[list[str]], Browser]) -> SeenTable:
     """The one live table called ``target`` on the LAN. Raises ClientError."""
-    from lanomino.node import lan_addresses
-
-    interfaces = [interface] if interface else lan_addresses()
-    if not interfaces:
-        raise ClientError("no LAN interface found: give one with --interface IP")
     loop = asyncio.get_running_loop()
-    browser = factory(interfaces)
+    browser = factory(lan_interfaces([interface] if interface else None))
     await browser.start()
     try:
         deadline = loop.time() + timeout_s

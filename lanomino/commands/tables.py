@@ -22,27 +22,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from lanomino.client.find import current, fingerprints
+    from lanomino.client.find import fingerprints, lan_interfaces, live_tables
     from lanomino.client.lobby import table_info
-    from lanomino.discovery.zeroconf_adapter import TableBrowser
-    from lanomino.node import lan_addresses
 
-    interfaces = args.interface or lan_addresses()
-    if not interfaces:
-        raise CliError("no LAN interface found: give one with --interface IP")
     if not 0 < args.timeout <= 60:
         raise CliError("--timeout must be between 0 and 60 seconds")
+    interfaces = lan_interfaces(args.interface)
 
     async def browse() -> list[dict[str, object]]:
-        try:
-            browser = TableBrowser(interfaces)
-        except ValueError as exc:
-            raise CliError(str(exc)) from None
-        async with browser:
-            await asyncio.sleep(args.timeout)
-            tables = browser.tables
+        live = await live_tables(interfaces, args.timeout)  # (the lobby lists the same tables)
         out = []
-        live = current(tables.values())  # (the lobby lists the same tables)
         for seen, fingerprint in zip(live, await fingerprints(live), strict=True):
             a, row = seen.announcement, table_info(seen)
             out.append({"name": row.name, "rules": row.rules,

@@ -1,16 +1,18 @@
-"""Two entry points, one behaviour (issue 31): what ``join TABLE`` finds and the lobby lists after
-a host migration, and what a watcher is told headless and in the line mode."""
+"""Two entry points, one behaviour (issue 31): what ``join TABLE`` finds, ``tables`` prints and the
+lobby lists after a host migration, and what a watcher is told headless and in the line mode."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from lanomino.client import ClientError
+from lanomino.cli import main
+from lanomino.client import ClientError, find
 from lanomino.client.find import HostBook, find_table
 from lanomino.client.headless import watch_printer
 from lanomino.client.lan import LanTable
@@ -98,6 +100,19 @@ def test_join_by_name_and_the_lobby_both_see_the_newest_host_after_a_migration(
     assert [name for name, _ in lobby_rows(split, tmp_path)] == ["Early"] * 3
     with pytest.raises(ClientError, match="several tables are called 'Early'"):
         join_by_name("Early", split, tmp_path)
+
+
+def test_tables_prints_the_tables_the_lobby_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    lan = [seen("Early", 4000, 0), seen("Early", 4001, 1),  # a migrated table and its lost host
+           seen("Kitchen", 4002, 0), seen("Kitchen", 4003, 0)]  # two tables, one name
+    monkeypatch.setattr(find, "table_browser", lambda _interfaces: ShelfBrowser(lan))
+    assert main(["tables", "--json", "--interface", "127.0.0.1", "--timeout", "0.1"]) == 0
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    listed = lobby_rows(lan, tmp_path)
+    assert len(listed) == 3 and not any(address.startswith("127.0.0.1:4000/")
+                                        for _, address in listed)
+    assert sorted((t["name"], t["address"]) for t in printed) == sorted(listed)
 
 
 @dataclass
