@@ -24,7 +24,6 @@ from lanomino.narrate import Cast, event_line
 
 if TYPE_CHECKING:
     from lanomino.engine import GameState
-    from lanomino.store.playlog import LoggedMatch
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,8 +47,10 @@ def run(args: argparse.Namespace) -> int:
         doc = logged.document
     else:
         doc = read_document(args.file)
+    if logged is not None and not args.json and sys.stdout.isatty() and sys.stdin.isatty():
+        return _viewer(args.file, doc, f"Match #{logged.summary.id}")
     if has_reshuffle(doc):  # (no record holds a hand re-shuffled after a host migration)
-        return _walked(args, doc, logged)
+        return _walked(args, doc)
     try:
         record = load_record(doc)
     except TranscriptError as exc:  # a transcript that does not verify
@@ -57,16 +58,6 @@ def run(args: argparse.Namespace) -> int:
         return 1
     except MalformedRecordError as exc:
         raise CliError(f"{args.file}: {exc}") from None
-    if logged is not None and not args.json and sys.stdout.isatty() and sys.stdin.isatty():
-        from lanomino.client.replay import replay_view
-        from lanomino.ui.app import show_replay
-
-        try:
-            show_replay(replay_view(record, f"Match #{logged.summary.id}"))
-        except IllegalMoveError as exc:
-            print(f"lanomino replay: {args.file}: {exc}", file=sys.stderr)
-            return 1
-        return 0
     story = _Story(Cast(record.players, record.rules))
     try:
         result = replay(record, None if args.json else lambda _, event: story.hear(event))
@@ -105,20 +96,33 @@ class _Story:
         return self.lines
 
 
-def _walked(args: argparse.Namespace, doc: object, logged: LoggedMatch | None) -> int:
+def _viewer(name: str, doc: object, title: str) -> int:
+    """A logged match stepped through on screen (``client.replay.document_view``, as History
+    does)."""
+    from lanomino.client.replay import document_view
+    from lanomino.record import MalformedRecordError
+    from lanomino.ui.app import show_replay
+
+    try:
+        view = document_view(doc, title)
+    except MalformedRecordError as exc:
+        raise CliError(f"{name}: {exc}") from None
+    except ValueError as exc:  # a transcript that does not verify, a record that does not replay
+        print(f"lanomino replay: {name}: {exc}", file=sys.stderr)
+        return 1
+    show_replay(view)
+    return 0
+
+
+def _walked(args: argparse.Namespace, doc: object) -> int:
     """A transcript with a hand re-shuffled after a host migration, replayed from what it holds
     (``fair.walk``): that hand from its re-shuffle on."""
-    from lanomino.client.replay import RESHUFFLED, document_view, verified_transcript
+    from lanomino.client.replay import RESHUFFLED, verified_transcript
     from lanomino.fair.transcript import TranscriptError
     from lanomino.fair.walk import walk
 
     try:
         transcript, rules = verified_transcript(doc)
-        if logged is not None and not args.json and sys.stdout.isatty() and sys.stdin.isatty():
-            from lanomino.ui.app import show_replay
-
-            show_replay(document_view(doc, f"Match #{logged.summary.id}"))
-            return 0
         story = _Story(Cast(transcript.players, rules))
 
         def step(h: int, m: int, state: GameState, events: list[Event]) -> None:
