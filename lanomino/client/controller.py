@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from lanomino import command
+from lanomino.client import ClientError
 from lanomino.client.find import HostBook
 from lanomino.client.local import LocalTable
 from lanomino.client.logbook import Logbook
@@ -23,7 +24,7 @@ from lanomino.ui import state as s
 from lanomino.ui.lan import CloseLobby, ConfirmJoin, HostTable, JoinTable, OpenLobby, ask_passphrase
 
 if TYPE_CHECKING:
-    from lanomino.client.address import Resolved, Target
+    from lanomino.client.address import Resolved
     from lanomino.client.lobby import Lobby, NetOptions
     from lanomino.localgame import LocalMatch, SavedGame
     from lanomino.store import Store
@@ -194,15 +195,14 @@ class Controller:
             self.ui.lobby.message = str(exc)
             return
         self.ui.lobby.message = f"asking {target.host}:{target.port} who it is…"
-        self.net.spawn(self._ask(target, intent))
+        self.net.spawn(self._ask(intent))
 
-    async def _ask(self, target: Target, intent: JoinTable) -> None:
-        from lanomino.client.address import resolve
-        from lanomino.discovery.key_service import KeyServiceError
+    async def _ask(self, intent: JoinTable) -> None:
+        from lanomino.client.find import who_is
 
         try:
-            found = await resolve(target, self.hosts.check)
-        except (KeyServiceError, ValueError) as exc:
+            found = await who_is(intent.address, self.hosts.check)
+        except ClientError as exc:
             self.ui.lobby.message = str(exc)
             self.redraw()
             return
@@ -279,8 +279,7 @@ class Controller:
     async def _ask_again(self, join: JoinTable, old_key: str, played_with: bytes) -> None:
         """Ask the host's address until it opens the table again; a host whose identity key this
         player's last match was played with needs no question (it signed that match)."""
-        from lanomino.client.address import parse_target, resolve
-        from lanomino.discovery.key_service import KeyServiceError
+        from lanomino.client.find import who_is
         from lanomino.store.known_hosts import HostCheck
 
         async def check(host: str, identity: bytes) -> HostCheck:
@@ -292,10 +291,10 @@ class Controller:
         deadline = loop.time() + REMATCH_WAIT_S
         while self.ui.screen is s.Screen.LOBBY and self.table is None:
             try:
-                found = await resolve(parse_target(join.address), check, timeout_s=1.0)
+                found = await who_is(join.address, check, timeout_s=1.0)
                 if found.address.server_key == old_key:
-                    raise KeyServiceError("silent", "the host has not opened the table again")
-            except (KeyServiceError, ValueError) as exc:  # (the last match's table is no rematch)
+                    raise ClientError("the host has not opened the table again")
+            except ClientError as exc:  # (the last match's table is no rematch)
                 if loop.time() > deadline:
                     self.ui.lobby.message = f"no rematch: {exc}"
                     self.redraw()

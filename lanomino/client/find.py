@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from lanomino import command
 from lanomino.client import ClientError
-from lanomino.client.address import Resolved, Trust, consent_question, is_bare_host
+from lanomino.client.address import CheckHost, Resolved, Trust, consent_question, is_bare_host
 
 if TYPE_CHECKING:
     from lanomino.client.seam import Browser
@@ -117,18 +117,28 @@ async def find_table(target: str, interface: str | None, timeout_s: float, hosts
     """The table TABLE or HOST:PORT[/CODE|/KEY] names, and how far to trust its host (a name is
     looked for with ``browser_factory``, default zeroconf's, as in the lobby). Raises
     ClientError."""
-    from lanomino.client.address import parse_target, resolve
-    from lanomino.discovery.key_service import KeyServiceError
     from lanomino.net.keys import DirectAddress
 
     if is_address(target):
-        try:
-            return await resolve(parse_target(target), hosts.check)
-        except (KeyServiceError, ValueError) as exc:
-            raise ClientError(str(exc)) from None
+        return await who_is(target, hosts.check)
     seen = await _look_up(target, interface, timeout_s, browser_factory or table_browser)
     address = DirectAddress(seen.addresses[0], seen.port, seen.announcement.host_key)
     return Resolved(address, seen.announcement.name, Trust.KEY)
+
+
+async def who_is(address: str, check: CheckHost, timeout_s: float = 3.0) -> Resolved:
+    """The table at ``address`` (``HOST:PORT[/CODE|/KEY]``) and how far to trust its host, as its
+    key service answers (``address.resolve``; ``check``: is the host known). The one way an
+    address is asked, for ``join``, ``watch``, ``bot``, the lobby and a rematch. Raises
+    ClientError saying why not: a mistyped address, nobody there, not a lanomino table, not the
+    table the code names."""
+    from lanomino.client.address import parse_target, resolve
+    from lanomino.discovery.key_service import KeyServiceError
+
+    try:
+        return await resolve(parse_target(address), check, timeout_s)
+    except (KeyServiceError, ValueError) as exc:
+        raise ClientError(str(exc)) from None
 
 
 def current(tables: Iterable[SeenTable]) -> list[SeenTable]:

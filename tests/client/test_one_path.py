@@ -1,10 +1,13 @@
 """Two entry points, one behaviour (issue 31): what ``join TABLE`` finds, ``tables`` prints and the
-lobby lists after a host migration, and what a watcher is told headless and in the line mode."""
+lobby lists after a host migration, what ``join ADDRESS`` and the lobby say of an address nobody
+answers at, and what a watcher is told headless and in the line mode."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import socket
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,6 +16,7 @@ import pytest
 
 from lanomino.cli import main
 from lanomino.client import ClientError, find
+from lanomino.client.controller import Controller
 from lanomino.client.find import HostBook, find_table
 from lanomino.client.headless import watch_printer
 from lanomino.client.lan import LanTable
@@ -24,6 +28,9 @@ from lanomino.lines.front import LineFront
 from lanomino.net.keys import raw_to_z85
 from lanomino.net.session import Joined, SeatTaken
 from lanomino.node import SeatRow
+from lanomino.store import open_store
+from lanomino.ui.lan import JoinTable
+from lanomino.ui.settings import Settings
 from lanomino.ui.state import Screen, UiState
 
 
@@ -113,6 +120,39 @@ def test_tables_prints_the_tables_the_lobby_lists(tmp_path: Path, monkeypatch: p
     assert len(listed) == 3 and not any(address.startswith("127.0.0.1:4000/")
                                         for _, address in listed)
     assert sorted((t["name"], t["address"]) for t in printed) == sorted(listed)
+
+
+def lobby_says(address: str, folder: Path) -> str:
+    """What the lobby tells a person who types ``address`` to join, once it has asked."""
+    ui = UiState(settings=Settings(name="Zed", pause_s=0.0), screen=Screen.LOBBY)
+    store, writer = open_store(folder), ThreadPoolExecutor(max_workers=1)
+    net = NetOptions(folder, interfaces=["127.0.0.1"], announce=False)
+    controller = Controller(ui, store, writer, None, net=net)
+
+    async def main() -> None:
+        controller.handle(JoinTable(address))
+        while net.tasks:
+            await asyncio.gather(*list(net.tasks))
+
+    try:
+        asyncio.run(main())
+    finally:
+        writer.shutdown(wait=True)
+        store.close()
+    return ui.lobby.message
+
+
+def test_join_by_address_and_the_lobby_say_the_same_of_an_address_nobody_answers_at(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as probe:  # a port nothing listens on (nor on the next, its key service)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for address in ("127.0.0.1", f"127.0.0.1:{port}", f"127.0.0.1:{port}/abcd1234"):
+        said = lobby_says(address, tmp_path / "lobby")
+        code = main(["join", address, "--interface", "127.0.0.1",
+                     "--data-dir", str(tmp_path / "join")])
+        err = capsys.readouterr().err
+        assert code == 2 and said and err == f"lanomino join: {said}\n", (address, said, err)
 
 
 @dataclass
