@@ -334,9 +334,12 @@ class LanTable:
         return f"{names[seat]} (seat {seat + 1})" if 0 <= seat < len(names) else f"seat {seat + 1}"
 
     def _say(self, text: str) -> None:
-        """A line about the table itself: on the table screen and as the waiting screen's status."""
-        assert self.ui.lan is not None
-        self.ui.lan.status = text
+        """A line about the table itself: on the table screen and as the waiting screen's status.
+        The table screen keeps it for the rest of the hand (a message goes when the turn comes)."""
+        lan = self.ui.lan
+        assert lan is not None
+        lan.status = lan.news = text
+        lan.news_hand = self.ui.obs.hand_no if self.ui.obs is not None else -1
         self.ui.message = text
 
     def _roster(self) -> None:

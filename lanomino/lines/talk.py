@@ -90,10 +90,11 @@ def table_news(heard: TableHeard, watching: int, clock: float | None,
 
 
 def _lost_touch(lan: LanView, heard: LanHeard) -> list[str]:
-    """A seat that lost touch, at once, with how long it is kept (how it left the match is
-    said with its move: "did not come back")."""
+    """A seat that lost touch, at once, with how long it is kept, and that it is back when it
+    comes back in time (how it left the match is said with its move: "did not come back")."""
     names = {r.seat: r.name for r in lan.roster}
-    out = []
+    out = [f"{names.get(seat, f'Seat {seat + 1}')} is back." for seat in sorted(heard.dropped)
+           if seat not in lan.dropped and seat not in lan.departures]
     for seat, until in sorted(lan.dropped.items()):
         if seat not in heard.dropped:
             left_s = max(0, math.ceil(until - time.monotonic()))

@@ -278,6 +278,10 @@ class LanView:
     over: bool = False
     ended: str = ""  # how the match ended when no closing statement came ("the host left …")
     host_note: str = ""  # after a host migration, who hosts now (shown in the table's header)
+    # the latest line about the table itself ("you host the table now: others join at …") and
+    # the hand it was said in: it stays under the hand for that hand, when nothing else is said
+    news: str = ""
+    news_hand: int = -1
     rematch: str = ""  # (a joiner, after the match) the host who offers to play again
     kept: dict[int, str] = field(default_factory=dict)  # (a rematch's host) seat -> kept for
     declined: list[str] = field(default_factory=list)  # (a rematch's host) who said no

@@ -189,6 +189,8 @@ def _message(ui: UiState, obs: Observation, width: int) -> list[Row]:
                 else "You resigned: the others play on. f: finish now · q: menu (stays saved)")
     elif ui.message:
         text = ui.message
+    elif ui.lan is not None and ui.lan.news and ui.lan.news_hand == obs.hand_no:
+        text = ui.lan.news
     elif ui.settings.auto_draw:
         text, style = auto_draw_note(obs.history, obs.seat, cast_of(ui, obs)), "class:dim"
     if not text:

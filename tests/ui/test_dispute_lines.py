@@ -54,3 +54,23 @@ def test_the_disputer_reads_its_own_dispute_as_you() -> None:
     lan._on_event(MoveDisputed(1, 4, 2, False))
     assert ui.message == ("You dispute move 5 of hand 1: the host played it for you while you "
                           "were at the table.")
+
+
+def test_the_line_mode_says_a_seat_that_lost_touch_is_back() -> None:
+    """Issue 30 item 7: 'Bea lost touch' was said and never taken back when Bea came back (as
+    every joiner does when the table changes host); the line mode says so, once."""
+    from lanomino.ui.lan import LanView, SeatInfo
+
+    lan = LanView("peer", "Kitchen", 2, roster=[SeatInfo(0, "Ana", "host"),
+                                                 SeatInfo(1, "Bea", "human", connected=False)])
+    lan.dropped[1] = 1e12
+    heard = LanHeard()
+    assert "Bea lost touch: their seat is kept" in " ".join(lan_news(lan, heard))
+    lan.roster[1], lan.dropped = SeatInfo(1, "Bea", "human"), {}
+    said = lan_news(lan, heard)
+    assert "Bea is back." in said, said
+    assert "Bea is back." not in lan_news(lan, heard)
+    lan.dropped[1] = 1e12  # lost again, and this time gone for good: not back
+    lan_news(lan, heard)
+    lan.dropped, lan.departures[1] = {}, "did not come back"
+    assert not [s for s in lan_news(lan, heard) if "back" in s]

@@ -54,3 +54,27 @@ def test_an_old_host_is_told_it_no_longer_hosts() -> None:
     ui, lan = table("host")
     handle(lan, SteppedDown(1, 2))
     assert ui.message.startswith("Cy (seat 3) hosts the table now: this machine")
+
+
+def test_the_new_hosts_address_stays_under_its_hand_when_its_turn_comes() -> None:
+    """Issue 30 item 8: the line saying where others join the new host was a message, and the
+    turn that comes right after a take-over cleared it before anyone could read it."""
+    from tablekit import game, play
+
+    from lanomino.engine import Rules, observe
+
+    ui, lan = table("peer")
+    ui.names = ("Ana", "Bo")
+    state = game(Rules.preset("block"), ["6-6 6-1 4-1 0-0 3-3 5-5 2-2",
+                                         "6-4 6-2 6-0 5-2 2-0 5-0 3-2"])
+    lan._observe(observe(state, 1))  # this client is Bo; Ana is to open
+    assert ui.lan is not None
+    ui.lan.short_address, ui.lan.fingerprint = "127.0.0.1:47311/3f9a0c12", "3f9a-0c12"
+    handle(lan, MigrationDone(1, 1, True))
+    play(state, 0, "6-6")
+    lan._observe(observe(state, 1))  # Bo's turn: what was said while waiting goes
+    assert ui.message == ""
+    shown = " ".join(screen(ui).split())
+    assert "▶ your turn" in shown, shown
+    assert ("you host the table now; play goes on: others join or watch at "
+            "127.0.0.1:47311/3f9a0c12") in shown, shown
