@@ -60,7 +60,7 @@ def check_reshuffled(c: Checker, state: GameState, hand: HandLog) -> None:
     draws = c.replay(state, hand, start=r.at)
     c.check_scores(state, hand)
     commitments = sum(len(a.commitments) for a in hand.deals) + len(r.commitments)
-    c.report(state, hand, commitments, len(TILES), draws, UNCHECKED)
+    c.report(state, hand, commitments, len(TILES), draws, UNCHECKED, len(r.commitments))
 
 
 def _check_claims(c: Checker, hand: HandLog, r: Reshuffled,

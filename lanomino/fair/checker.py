@@ -242,11 +242,13 @@ class Checker:
         self.report(state, hand, sum(len(a.commitments) for a in hand.deals), tiles, draws)
 
     def report(self, state: GameState, hand: HandLog, commitments: int, tiles: int, draws: int,
-               unchecked: tuple[str, ...] = ()) -> None:
+               unchecked: tuple[str, ...] = (), reshufflers: int = 0) -> None:
         """The hand checked out: its line in the report."""
         self.reports.append(HandReport(hand.hand, len(hand.deals), commitments, tiles, draws,
                                        tuple(state.scores), hand.refused, tuple(self.host_signed),
-                                       hand.migrated, unchecked))
+                                       hand.migrated, unchecked,
+                                       shufflers=len(hand.deals[-1].commitments),
+                                       reshufflers=reshufflers))
 
     def check_log_signature(self, hand: HandLog) -> None:
         """The host's signature over the hand's log (its sets, secrets, moves, points and scores):

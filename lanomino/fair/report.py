@@ -87,6 +87,10 @@ class HandReport:
     migrated: Migration | None = None  # the host changed during the hand
     unchecked: tuple[str, ...] = ()  # what could not be checked, in words
     locked: bool = False  # a locked deck's hand (transcript/2): ``commitments`` counts holders
+    # in words: the players who shuffled the deal played (``commitments`` counts every deal's
+    # and the re-shuffle's), and those who re-shuffled after a lost host (0: none did)
+    shufflers: int = 0
+    reshufflers: int = 0
 
     def describe(self) -> str:
         scores = "-".join(str(s) for s in self.scores)
@@ -102,9 +106,12 @@ class HandReport:
             notes.append("signed by the host, not by the seat: "
                          + ", ".join(h.describe() for h in self.host_signed))
         notes += [f"could not check {what}" for what in self.unchecked]
-        plural = "s" if self.commitments != 1 else ""
-        shuffled = (f"locked by {self.commitments} holder{plural}" if self.locked
-                    else f"shuffled by {self.commitments} player{plural}")
+        who = self.shufflers or self.commitments
+        plural = "s" if who != 1 else ""
+        shuffled = (f"locked by {who} holder{plural}" if self.locked
+                    else f"shuffled by {who} player{plural}")
+        if self.reshufflers:
+            shuffled += f", re-shuffled by {self.reshufflers} after the host left"
         return (f"hand {self.hand}: fair: {shuffled}{redeals}, {self.tiles} tiles, {points}"
                 + "".join(f"; {n}" for n in notes))
 

@@ -79,6 +79,9 @@ def test_void_deals_are_dealt_again_with_a_new_attempt() -> None:
     assert max(len(h["deals"]) for h in doc["hands"]) > 1
     report = verify_transcript(doc)
     assert any(h.attempts > 1 and "deals)" in h.describe() for h in report.hands)
+    # each deal was shuffled by the table's players, not by players times deals
+    players = len(doc["players"])
+    assert all(f"shuffled by {players} players" in h.describe() for h in report.hands)
 
 
 def test_a_transcript_replays_as_a_record() -> None:

@@ -55,6 +55,11 @@ def test_the_reshuffled_transcript_verifies(played: Played) -> None:
     hand = _hand(doc)
     dealt = sum(len(d["commitments"]) for d in hand["deals"])
     assert report.hands[hand["hand"] - 1].commitments == dealt + 2
+    # in words, the players who shuffled the deal and the two who re-shuffled (issue 30 item 19:
+    # a table of three said "shuffled by 5 players")
+    players = len(hand["deals"][-1]["commitments"])
+    words = report.hands[hand["hand"] - 1].describe()
+    assert f"fair: shuffled by {players} players, re-shuffled by 2 after the host left" in words
     with pytest.raises(TranscriptError, match="re-shuffled"):
         to_record(doc)
 
