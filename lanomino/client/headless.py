@@ -24,7 +24,6 @@ from lanomino.client.find import HostBook, Seek
 from lanomino.narrate import plural
 
 if TYPE_CHECKING:
-    from lanomino.client.address import Resolved
     from lanomino.client.seam import TableNode
     from lanomino.net.session import Timings
     from lanomino.node import HostNode, Outcome, PeerNode
@@ -62,10 +61,10 @@ async def run_node(node: TableNode,
 
 
 async def run_to_end(node: HostNode | PeerNode, listener: Listener, as_json: bool,
-                     opened: Callable[[], None] | None = None) -> Outcome:
-    """Start ``node`` (then ``opened()``) and run it to its end (``run_node``; ``listener`` hears
-    its events); with ``as_json`` the outcome is printed as one JSON line. Raises ClientError when
-    the node cannot start."""
+                     opened: Callable[[], None] | None = None, watching: bool = False) -> int:
+    """Start ``node`` (then ``opened()``), run it to its end (``run_node``; ``listener`` hears
+    its events) and say the outcome: one JSON line with ``as_json``, else ``tell_end``'s
+    sentence. Returns the exit status. Raises ClientError when the node cannot start."""
     from lanomino.node import install_quit_handlers
 
     try:
@@ -85,7 +84,8 @@ async def run_to_end(node: HostNode | PeerNode, listener: Listener, as_json: boo
         print(f"another seat hosts the table now: following it at {outcome.rejoin}", flush=True)
     if as_json:
         print(json.dumps(outcome.to_json()), flush=True)
-    return outcome
+        return exit_status(outcome)
+    return tell_end(node, outcome, watching)
 
 
 def tell_end(node: HostNode | PeerNode, outcome: Outcome, watching: bool = False) -> int:
@@ -117,12 +117,6 @@ def log_to_stderr() -> None:
     logging.basicConfig(level=os.environ.get("LANOMINO_LOG", "WARNING").upper(), stream=sys.stderr)
 
 
-async def _found(seek: Seek) -> Resolved:
-    """The table ``seek`` names; a host not met before is refused (nobody is here to ask)."""
-    with HostBook.open(seek.data_dir) as hosts:
-        return await seek.find(hosts, ask=None)
-
-
 def host(node: HostNode, name: str, as_json: bool) -> int:
     """Host the table ``node`` opens until its match is over, saying where others join it."""
 
@@ -138,51 +132,43 @@ def host(node: HostNode, name: str, as_json: bool) -> int:
         if where.short_address:
             print(f"others join with: {command('join')} {where.short_address}", flush=True)
 
-    async def main() -> int:
-        outcome = await run_to_end(node, lambda _event: None, as_json, opened)
-        return exit_status(outcome) if as_json else tell_end(node, outcome)
-
     log_to_stderr()
-    return asyncio.run(main())
+    return asyncio.run(run_to_end(node, lambda _event: None, as_json, opened))
 
 
 def play(seek: Seek, as_json: bool, **seat: Any) -> int:
     """Sit at the table ``seek`` names with a bot playing the seat (``seat``: the ``PeerNode``'s
     keywords: player, passphrase, timings, level, delay_s, host_port, migration)."""
-    from lanomino.node import PeerNode
+    seated: list[int] = []
 
-    async def main() -> int:
-        found = await _found(seek)
-        node = PeerNode(data_dir=seek.data_dir, address=found.address, source_ip=seek.interface,
-                        table_name=found.name or None, **seat)
-        seated: list[int] = []
+    def on_event(event: object) -> None:
+        from lanomino.net.session import Joined
 
-        def on_event(event: object) -> None:
-            from lanomino.net.session import Joined
+        if as_json and isinstance(event, Joined) and not seated:  # (a script learns the seat)
+            seated.append(event.seat)
+            print(json.dumps({"event": "seated", "seat": event.seat}), flush=True)
 
-            if as_json and isinstance(event, Joined) and not seated:  # (a script learns the seat)
-                seated.append(event.seat)
-                print(json.dumps({"event": "seated", "seat": event.seat}), flush=True)
-
-        outcome = await run_to_end(node, on_event, as_json)
-        return exit_status(outcome) if as_json else tell_end(node, outcome)
-
-    log_to_stderr()
-    return asyncio.run(main())
+    return _sit(seek, as_json, lambda _node: on_event, **seat)
 
 
 def watch(seek: Seek, as_json: bool, words: bool, *, player: str, passphrase: str | None,
           timings: Timings) -> int:
     """Follow the table ``seek`` names without a seat, one sentence (or JSON line) an event."""
+    return _sit(seek, as_json, lambda node: watch_printer(node, as_json, words), player=player,
+                passphrase=passphrase, timings=timings, level=None, watch=True)
+
+
+def _sit(seek: Seek, as_json: bool, listen: Callable[[PeerNode], Listener], **seat: Any) -> int:
+    """Run a peer of the table ``seek`` names to its end (``seat``: the ``PeerNode``'s keywords;
+    ``listen`` gives its listener). A host not met before is refused: nobody is here to ask."""
     from lanomino.node import PeerNode
 
     async def main() -> int:
-        found = await _found(seek)
-        node = PeerNode(data_dir=seek.data_dir, address=found.address, player=player,
-                        passphrase=passphrase, timings=timings, level=None,
-                        source_ip=seek.interface, table_name=found.name or None, watch=True)
-        outcome = await run_to_end(node, watch_printer(node, as_json, words), as_json)
-        return exit_status(outcome) if as_json else tell_end(node, outcome, watching=True)
+        with HostBook.open(seek.data_dir) as hosts:
+            found = await seek.find(hosts, ask=None)
+        node = PeerNode(data_dir=seek.data_dir, address=found.address, source_ip=seek.interface,
+                        table_name=found.name or None, **seat)
+        return await run_to_end(node, listen(node), as_json, watching=bool(seat.get("watch")))
 
     log_to_stderr()
     return asyncio.run(main())
