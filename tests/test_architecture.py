@@ -156,12 +156,12 @@ LAYERS: tuple[Layer, ...] = (
                     "lanomino.paths"),
         never=("sqlite3", *HEAVY),
     ),
-    Layer(  # each command parses and calls the client or a lower package; never a sibling
+    Layer(  # each command parses and calls the client or a lower package; never a sibling, and
+        # the LAN (discovery, a node) only through the client
         "lanomino.commands",
         may_import=("lanomino.cli", "lanomino.client", "lanomino.engine", "lanomino.narrate",
                     "lanomino.ui", "lanomino.net", "lanomino.store", "lanomino.bots",
-                    "lanomino.record", "lanomino.fair", "lanomino.discovery", "lanomino.node",
-                    "lanomino.paths", "lanomino.botmatch"),
+                    "lanomino.record", "lanomino.fair", "lanomino.paths", "lanomino.botmatch"),
         never=("sqlite3", *HEAVY),
         siblings=False,
     ),
