@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -91,5 +92,58 @@ def test_watch_lines_narrates_the_match_from_no_seat_over_a_pipe(tmp_path: Path)
     finally:
         for proc in (host, locals().get("watcher")):
             if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+@pytest.mark.timeout(120)
+def test_a_headless_and_a_line_mode_watcher_both_say_a_seat_ran_out_of_time(
+        tmp_path: Path) -> None:
+    """The two ways to watch tell the same table news (issue 31: ``watch --headless`` said a seat
+    ran out of time, ``watch --lines`` never did): a table with a move clock, a person who sat
+    down in the line mode and never moves, and one watcher of each kind."""
+    import threading
+    import time
+
+    host = subprocess.Popen(lanomino("host", "--headless", "--json", "--seats", "2",
+                                     "--bind", "127.0.0.1", "--no-announce", "--bot-delay", "0.1",
+                                     "--move-time", "0.5", "--set", "target=20",
+                                     "--data-dir", str(tmp_path / "host")),
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    procs = [host]
+    heard: dict[str, list[str]] = {"headless": [], "lines": []}
+
+    def follow(proc: subprocess.Popen[str], into: list[str]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            into.append(line.strip())
+
+    def start(args: tuple[str, ...], name: str) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(lanomino(*args, "--interface", "127.0.0.1",
+                                         "--data-dir", str(tmp_path / name)),
+                                cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+        procs.append(proc)
+        return proc
+
+    def wait_for(test: Callable[[], object], what: str, timeout_s: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while not test():
+            assert time.monotonic() < deadline, f"never: {what}: {heard}"
+            time.sleep(0.05)
+
+    try:
+        assert host.stdout is not None
+        address = str(json.loads(host.stdout.readline())["address"])
+        for kind, flag in (("headless", "--headless"), ("lines", "--lines")):
+            watcher = start(("watch", address, flag), kind)
+            threading.Thread(target=follow, args=(watcher, heard[kind]), daemon=True).start()
+        wait_for(lambda: heard["headless"] and heard["lines"], "both watchers let in")
+        start(("join", address, "--lines", "--player", "Bo"), "bo")  # sits down, never moves
+        said = "Bo is out of time: the table's bot plays for them."
+        wait_for(lambda: all(said in lines for lines in heard.values()), "both say it")
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
                 proc.kill()
                 proc.wait(timeout=10)
