@@ -127,10 +127,12 @@ def host(node: HostNode, name: str, as_json: bool) -> int:
                               "fingerprint": where.fingerprint,
                               "peer_id": node.identity.peer_id}), flush=True)
             return
-        print(f"table {name!r} open at {where.address}", flush=True)
-        print(f"host key fingerprint {where.fingerprint}", flush=True)
+        # each part on a line of its own: a full key's address alone takes 73 columns
+        print(f"table {name!r} is open at", where.address, f"host key fingerprint "
+              f"{where.fingerprint}", sep="\n  ", flush=True)
         if where.short_address:
-            print(f"others join with: {command('join')} {where.short_address}", flush=True)
+            print("others join or watch with:", f"{command('join')} {where.short_address}",
+                  sep="\n  ", flush=True)
 
     log_to_stderr()
     return asyncio.run(run_to_end(node, lambda _event: None, as_json, opened))

@@ -86,3 +86,26 @@ def test_tables_lines_fit_80_columns() -> None:
     assert " ".join(" ".join(lines).split()) == (  # the host as its screen shows it (item 16)
         "The kitchen table by the window · allfives · 1/4 seats (passphrase) · "
         "192.168.100.200:47000/abcd1234 · fingerprint ad53-b143-7e1c-0a9d")
+
+
+def test_a_headless_hosts_lines_fit_80_columns(tmp_path: Path) -> None:
+    """Item 23: the headless host printed its address (a full key: 73 columns alone) and the
+    join command after words on one line, which a terminal of 80 columns broke mid-key."""
+    import subprocess
+
+    host = subprocess.Popen(
+        [sys.executable, "-m", "lanomino", "host", "--headless", "--bind", "127.0.0.1",
+         "--no-announce", "--seats", "2", "--name", "The kitchen table by the window",
+         "--data-dir", str(tmp_path)],
+        cwd=Path(__file__).resolve().parents[2], stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert host.stdout is not None
+        lines = [host.stdout.readline().rstrip("\n") for _ in range(5)]
+    finally:
+        host.terminate()
+        host.communicate(timeout=10)
+    assert all(len(line) <= 80 for line in lines), lines
+    assert lines[0] == "table 'The kitchen table by the window' is open at", lines
+    assert lines[1].startswith("  127.0.0.1:") and lines[2].startswith("  host key fingerprint ")
+    assert lines[3] == "others join or watch with:" and " join 127.0.0.1:" in lines[4], lines
