@@ -142,6 +142,14 @@ class LineFront:
         return (self.menus.replaying() or obs is None or obs.phase != "play" or obs.is_my_turn
                 or self.ui.resigned or self._watching())
 
+    def at_once(self, text: str | None) -> bool:
+        """A line read ahead that is taken at once, not at the reader's turn: quit (a player on
+        a pipe may leave while the others think, as at a terminal)."""
+        try:
+            return text is not None and parse_command(text).verb == "quit"
+        except CommandError:
+            return False
+
     def _watching(self) -> bool:
         """This reader watches a LAN table: it never moves, so every line is answered at once."""
         return self.ui.lan is not None and self.ui.lan.watching

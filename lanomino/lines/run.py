@@ -106,7 +106,7 @@ async def _serve(ui: UiState, controller: Driver, first: Intent | None, words: b
             break
         console.typed()
         text = line.result()
-        if scripted:  # a line read ahead waits for its moment, as a person would
+        if scripted and not front.at_once(text):  # a line read ahead waits for its moment
             await app.until(front.waiting)
             if app.future.done():
                 break

@@ -84,3 +84,30 @@ def test_the_line_mode_says_a_player_lost_touch_at_once_then_did_not_come_back(
         assert pipe.until(r"^Bea (did not|resigned)", 20) == "Bea did not come back."
     finally:
         stop_all(pipe, procs)
+
+
+def test_a_player_on_a_pipe_leaves_at_once_while_the_other_thinks(tmp_path: Path) -> None:
+    """A player's moves read ahead from a pipe wait for its turn, but quit does not: it was
+    answered only when the host's bot (a minute a move here) had moved."""
+    from linekit import answer
+
+    host = _host(tmp_path, "--seats", "2", "--bot-delay", "60")
+    procs: list[subprocess.Popen[str]] = [host]
+    pipe: LinePipe | None = None
+    try:
+        assert host.stdout is not None
+        address = json.loads(host.stdout.readline())["address"]
+        pipe = LinePipe(["join", address, "--lines", "--player", "Zed", "--data-dir",
+                         str(tmp_path / "zed")])
+        pipe.until(r"^Hand 1: ")
+        for line in pipe.drain(1.5):  # this seat's first move, if it opens: then the host's turn
+            reply = answer(line)
+            if reply is not None:
+                pipe.send(reply)
+        pipe.drain(1.0)
+        began = time.monotonic()
+        pipe.send("quit")
+        assert pipe.finish(10) == 0
+        assert time.monotonic() - began < 10, pipe.transcript()  # (within the host's turn)
+    finally:
+        stop_all(pipe, procs)
