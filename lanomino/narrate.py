@@ -318,14 +318,30 @@ def match_end_sentence(ended: MatchEnded, cast: Cast, left: Sequence[int] = ()) 
         return "The match is over: nobody won."
     winner = cast.side(ended.winner).text
     if ended.why is MatchEnd.RESIGNED:
-        gone = [cast.seat(s).text for s in left if cast.rules.partnership
-                or s != ended.winner] or ["the others"]
-        quit_ = "resigned" if len(gone) == 1 else "all resigned"
-        return f"The match is over: {winner} won because {listed(gone)} {quit_}."
+        gone = [s for s in left if cast.rules.partnership or s != ended.winner]
+        return f"The match is over: {winner} won because {_who_left(gone, cast)}."
     points = plural(ended.scores[ended.winner], "point")
     if ended.why is MatchEnd.ONE_HAND:
         return f"The match is over: {winner} won the single hand with {points}."
     return f"The match is over: {winner} won with {points}."
+
+
+def _who_left(seats: Sequence[int], cast: Cast) -> str:
+    """How the seats that are gone left, as a LAN table saw it ('Bo did not come back and Cy
+    left the table'), else 'resigned': 'Bo resigned', 'Bo and Cy both resigned'."""
+    if not seats:
+        return "the others resigned"
+    how = [_how_left(seat, cast) for seat in seats]
+    names = [cast.seat(seat).text for seat in seats]
+    if len(set(how)) > 1:
+        return listed([f"{name} {said}" for name, said in zip(names, how, strict=True)])
+    each = "" if len(seats) == 1 or how[0] == "did not come back" else (
+        "both " if len(seats) == 2 else "all ")
+    return f"{listed(names)} {each}{how[0]}"
+
+
+def _how_left(seat: int, cast: Cast) -> str:
+    return dict(cast.departures).get(seat, "resigned")
 
 
 def standings(ended: MatchEnded, cast: Cast,
@@ -338,7 +354,8 @@ def standings(ended: MatchEnded, cast: Cast,
     place = 0
     for side in ended.standings:
         if side in gone and side != ended.winner:
-            rows.append(("-", f"{cast.side_name(side)} (resigned)", ended.scores[side]))
+            how = "resigned" if cast.rules.partnership else _how_left(side, cast)
+            rows.append(("-", f"{cast.side_name(side)} ({how})", ended.scores[side]))
             continue
         place += 1
         rows.append((f"{place}.", cast.side_name(side), ended.scores[side]))

@@ -107,6 +107,26 @@ def test_after_you_resign_the_words_say_you_resigned_and_rank_you_without_a_plac
     assert event_lines(events, cast)[0] == "You resigned and left the table."
 
 
+def test_the_match_end_says_how_each_seat_left_a_lan_table() -> None:
+    """Issue 30 item 7: a host killed ("did not come back") and a player who quit ("left the
+    table") were both said to have resigned, two of them "all resigned"."""
+    rules = Rules.preset("classic")
+    three = ("Zoe", "Bo", "Cy")
+    outcome = MatchEnded(1, (0, 4, 0), (1, 0, 2), MatchEnd.RESIGNED)
+    lan = Cast(three, rules, you=1, departures=((0, "did not come back"), (2, "left the table")))
+    assert match_end_sentence(outcome, lan, [0, 2]) == (
+        "The match is over: you won because Zoe did not come back and Cy left the table.")
+    assert standings(outcome, lan, [0, 2]) == [
+        ("1.", "You", 4), ("-", "Zoe (did not come back)", 0), ("-", "Cy (left the table)", 0)]
+    local = Cast(three, rules, you=1)
+    assert match_end_sentence(outcome, local, [0, 2]) == (
+        "The match is over: you won because Zoe and Cy both resigned.")
+    both_gone = Cast(three, rules, you=1, departures=((0, "did not come back"),
+                                                       (2, "did not come back")))
+    assert match_end_sentence(outcome, both_gone, [0, 2]) == (
+        "The match is over: you won because Zoe and Cy did not come back.")
+
+
 def test_seats_are_counted_from_one_for_people() -> None:
     assert seat_label(0) == "seat 1" and seat_label(2, ("Ana", "")) == "seat 3"
     assert seat_label(1, ("Ana", "Bo")) == "Bo"
