@@ -143,10 +143,13 @@ class LineFront:
                 or self.ui.resigned or self._watching())
 
     def at_once(self, text: str | None) -> bool:
-        """A line read ahead that is taken at once, not at the reader's turn: quit (a player on
-        a pipe may leave while the others think, as at a terminal)."""
+        """A line read ahead that is taken at once, not at the reader's turn: quit at a LAN
+        table (a player on a pipe may leave while the others think, as at a terminal; against
+        the computer it keeps its place, so a file of commands plays the same match again)."""
+        if text is None or self.ui.lan is None:
+            return False
         try:
-            return text is not None and parse_command(text).verb == "quit"
+            return parse_command(text).verb == "quit"
         except CommandError:
             return False
 
