@@ -49,6 +49,8 @@ class Stats:
     current_streak: int = 0
     played: int = 0  # matches with your seat in the log, finished or not (History lists them)
     watched: int = 0  # matches in the log without a seat of yours
+    won_at_target: int = 0  # All Fives: hands won by reaching the target during play
+    won_by_resignation: int = 0  # hands won because the others resigned or left
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +61,7 @@ class Stats:
             "levels": [t.to_json() for t in self.levels],
             "hands": self.hands, "hands_won": self.hands_won,
             "won_by_domino": self.won_by_domino, "won_by_block": self.won_by_block,
+            "won_at_target": self.won_at_target, "won_by_resignation": self.won_by_resignation,
             "points_per_hand": round(self.points_per_hand, 2),
             "most_played_tiles": [{"tile": t, "times": n} for t, n in self.tiles],
             "most_played_numbers": [{"number": p, "times": n} for p, n in self.numbers],
@@ -111,6 +114,7 @@ def compute_stats(conn: sqlite3.Connection) -> Stats:
         matches=len(matches), wins=sum(won.values()), opponents=opponents, levels=levels,
         hands=len(hands), hands_won=len(won_ends),
         won_by_domino=won_ends.count("domino"), won_by_block=won_ends.count("blocked"),
+        won_at_target=won_ends.count("target"), won_by_resignation=won_ends.count("resigned"),
         points_per_hand=sum(points) / len(points) if points else 0.0,
         tiles=tuple(sorted(tiles.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_TILES]),
         numbers=tuple(count_numbers(tiles)[:TOP_TILES]),

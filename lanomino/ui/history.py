@@ -111,6 +111,17 @@ def match_details(row: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _won_how(stats: dict[str, Any]) -> str:
+    """How the hands you won ended, adding up to them: '3 by domino, 1 by block, 1 when the
+    others left' (a way nobody won by is left out, but for domino and block)."""
+    ways = [f"{stats['won_by_domino']} by domino", f"{stats['won_by_block']} by block"]
+    if stats.get("won_at_target"):
+        ways.append(f"{stats['won_at_target']} at the target")
+    if stats.get("won_by_resignation"):
+        ways.append(f"{stats['won_by_resignation']} when the others resigned or left")
+    return ", ".join(ways)
+
+
 def stats_lines(stats: dict[str, Any]) -> list[str]:
     """Your stats in plain lines (fits 78 columns)."""
     if not stats["matches"] and not stats["hands"] and not stats.get("played"):
@@ -121,8 +132,7 @@ def stats_lines(stats: dict[str, Any]) -> list[str]:
     lines = [
         f"{matches_count(stats)} · won {stats['wins']}{rate} · "
         f"longest winning streak {stats['longest_winning_streak']}",
-        f"Hands {stats['hands']} · you won {stats['hands_won']}: "
-        f"{stats['won_by_domino']} by domino, {stats['won_by_block']} by block · "
+        f"Hands {stats['hands']} · you won {stats['hands_won']}: {_won_how(stats)} · "
         f"{stats['points_per_hand']:.1f} points per hand",
         "Most played tiles: " + (", ".join(f"{t['tile']} ×{t['times']}"
                                            for t in stats["most_played_tiles"]) or "none yet"),

@@ -109,3 +109,28 @@ def test_a_headless_hosts_lines_fit_80_columns(tmp_path: Path) -> None:
     assert lines[0] == "table 'The kitchen table by the window' is open at", lines
     assert lines[1].startswith("  127.0.0.1:") and lines[2].startswith("  host key fingerprint ")
     assert lines[3] == "others join or watch with:" and " join 127.0.0.1:" in lines[4], lines
+
+
+def test_the_hands_won_add_up_in_stats(tmp_path: Path) -> None:
+    """'Hands 2 · you won 2: 0 by domino, 1 by block': a hand won because the other player left
+    (or, in All Fives, at the target) was counted and not said."""
+    from playkit import log_local
+
+    from lanomino.engine import RESIGN
+    from lanomino.localgame import LocalMatch, make_config
+
+    match = LocalMatch(make_config(Rules.classic(target=30), 2, ("greedy",), "You", 3))
+    match.deal()
+    while match.state.turn != 1:
+        match.apply(0, match.observe(0).legal[0])
+    match.apply(1, RESIGN)  # the computer gives up: you win the hand and the match
+    store = open_store(tmp_path)
+    try:
+        log = PlayLog(store)
+        log_local(log, match)
+        stats = log.stats().to_json()
+    finally:
+        store.close()
+    assert stats["hands_won"] == 1 and stats["won_by_resignation"] == 1, stats
+    line = stats_lines(stats)[1]
+    assert "you won 1: 0 by domino, 0 by block, 1 when the others resigned or left" in line, line
