@@ -60,6 +60,13 @@ def test_the_reshuffled_transcript_verifies(played: Played) -> None:
     players = len(hand["deals"][-1]["commitments"])
     words = report.hands[hand["hand"] - 1].describe()
     assert f"fair: shuffled by {players} players, re-shuffled by 2 after the host left" in words
+    # verify names the change of host on the hand's line and in the verdict (issue 30 item 20)
+    moved = hand["migrated"]
+    assert (f"; the host changed: seat {moved['host'] + 1} took over from move {moved['at'] + 1}"
+            in words), words
+    verdict = report.lines()[-1]
+    assert verdict.startswith("Verdict: fair: every check of ") and (
+        "; the host changed in 1 of them" in verdict), verdict
     with pytest.raises(TranscriptError, match="re-shuffled"):
         to_record(doc)
 
