@@ -104,6 +104,8 @@ def test_the_full_screen_client_saves_gives_the_terminal_back_and_exits(sig: str
         assert "EXITED 0" in screen and "The game is saved" in screen
         assert " icanon" in screen and " echo" in screen  # (the terminal is cooked again)
         assert "Your hand" not in screen  # (the main screen is back)
+        modes = tmux("display-message", "-p", "-t", "play", "#{alternate_on} #{wrap_flag}")
+        assert modes.split() == ["0", "1"], modes  # (no alternate screen; lines wrap again)
     finally:
         tmux.kill()
     assert _saved(tmp_path)
