@@ -92,6 +92,17 @@ def test_bad_rule_settings_exit_2_with_a_clear_message() -> None:
     _assert_usage_error(_run("selfplay", "--rules", "partnership", "--players", "3"),
                         "a partnership game needs exactly 4 players")
     _assert_usage_error(_run("selfplay", "--bots", "wizard"), "unknown bot 'wizard'")
+    _assert_usage_error(_run("selfplay", "--records", "r", "--transcripts", "t"),
+                        "--records and --transcripts do not go together")  # (records went unsaid)
+
+
+def test_output_into_a_reader_that_stops_early_ends_without_a_traceback() -> None:
+    """`lanomino hint FILE | head -3` printed a BrokenPipeError traceback once head had its lines
+    (a new evening's bad input, issue 30); here the reader is gone before the first line."""
+    done = subprocess.run(f"{sys.executable} -m lanomino rules | true", shell=True,
+                          capture_output=True, text=True, timeout=60, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
 
 
 def _selfplay_json(*args: str) -> dict[str, Any]:

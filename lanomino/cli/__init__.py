@@ -95,6 +95,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`| head`): nothing more to say, no traceback
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (for the flush at exit)
+        return 141  # (as a shell reports a program ended by SIGPIPE)
     return result
 
 

@@ -56,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
         bots = [get_bot(n) for n in names]
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    if args.records and args.transcripts:
+        raise CliError("--records and --transcripts do not go together: a match is saved as one "
+                       "or the other (replay and hint read a transcript as they read a record)")
     records = None
     if args.records or args.transcripts or args.json:
         import json
