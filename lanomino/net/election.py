@@ -23,6 +23,11 @@ from lanomino.net.wire.messages import RosterEntry
 # its host, then the host has left under the rules).
 MIN_ELECTORATE = 3
 
+# A host cut off from a majority of the members waits this many grace periods for them (they may be
+# suspended too, and come back to it), then stops: by then they have gone on without it or left.
+# A watcher whose election finds no host that long after the lost one went stops watching.
+GIVE_UP_GRACES = 2
+
 
 def entry_of(roster: Sequence[RosterEntry], seat: int) -> RosterEntry | None:
     """The roster entry of ``seat`` (None: no such seat)."""
@@ -98,6 +103,7 @@ class Election:
     lost_term: int
     order: tuple[int, ...]
     tries: int = 0  # candidates given up on so far
+    began: float = 0.0  # when the lost host was noticed (a watcher's wait has a deadline)
 
     @property
     def candidate(self) -> int:
@@ -109,4 +115,4 @@ class Election:
 
     def next(self) -> Election:
         """The candidate after this one (this one did not answer)."""
-        return Election(self.lost_host, self.lost_term, self.order, self.tries + 1)
+        return Election(self.lost_host, self.lost_term, self.order, self.tries + 1, self.began)

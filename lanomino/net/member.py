@@ -158,8 +158,13 @@ class TableMember:
         """Announcements of this table (host peer id, term) seen on the LAN; True when one in a
         newer term changed what this member does."""
         term = self.host.term if self.host is not None else self.peer.term
+        peer = self.peer
+        if self.host is None and peer.election is not None and not peer.answered:
+            # an election that guessed past the host actually serving (its candidate has not
+            # answered): any host newer than the lost one is worth following
+            term = peer.election.lost_term
         newer = newer_host(announced, self.roster(), term, me)
-        if newer is None:
+        if newer is None or (self.host is None and newer == (peer.term, peer.host_seat)):
             return False
         term, seat = newer
         host = self.host

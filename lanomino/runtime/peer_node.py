@@ -348,6 +348,7 @@ class PeerNode(NodeBase):
         if generation != self.generation:
             transport.close()
             return
+        self.session.elections.reachable(self.now())  # (alive: it gets time to set itself up)
         self.ready = True
         backlog, self.backlog = self.backlog, []
         for message in backlog:

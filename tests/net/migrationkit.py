@@ -211,6 +211,12 @@ class MigratingTable:
             if event.mine:  # the member became the candidate (TableMember made its host session)
                 m.hosted_terms.append(event.term)
                 self._sync(m)
+                return
+            target = next((t for t in self.machines if t.seat == event.seat), None)
+            if target is not None and target.up and not target.frozen:
+                # the encrypted handshake with a live process succeeds at once, whether it hosts
+                # yet or not, and the node tells its session so (runtime/peer_node.py)
+                m.peer.elections.reachable(self.now)
 
     def _sync(self, m: Machine) -> None:
         """The kit runs one session per machine: the member's host, else its peer."""

@@ -741,3 +741,22 @@ def test_a_candidate_late_by_a_liveness_period_lets_every_survivor_in() -> None:
     assert [m.hosted_terms for m in table.machines] == [[0], [1], [], []]  # one host change
     assert table.by_seat(1).over_budget == []
     check_survivors(table)
+
+
+def test_a_live_candidate_slower_than_twice_the_liveness_period_is_waited_for() -> None:
+    """The LAN kill test's failure on a loaded CI machine (4 players): the first candidate set
+    itself up later than the two liveness periods its followers gave it, so one of them moved on
+    to the next term and the table took two more terms (and 5 s) to settle. A candidate whose
+    encrypted handshake succeeded is alive (a crashed or frozen process cannot answer one), so a
+    follower now gives it ``answer_s`` to start answering."""
+    lan = Timings(grace_s=8.0)  # the product's heartbeat, liveness and answer periods
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=3, timings=lan)
+    table.run(lambda: _in_play_of_hand(table, 2, 3))
+    table.crash(0)
+    candidate = table.by_seat(1).peer
+    assert candidate is not None  # it notices the silence 3 s after the others (a busy machine)
+    candidate.last_heard += 3.0
+    table.run(table.over)
+    assert table.over()
+    assert [m.hosted_terms for m in table.machines] == [[0], [1], [], []]  # one host change
+    check_survivors(table)

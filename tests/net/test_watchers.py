@@ -18,6 +18,7 @@ from lanomino.engine import Draw, IllegalActionError, Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.election import members  # noqa: E402
 from lanomino.net.session import (  # noqa: E402
+    Closed,
     HandVerified,
     JoinRefused,
     MatchOver,
@@ -275,3 +276,58 @@ def test_no_host_crash_point_shows_a_watcher_a_tile_early(seed: int, hand: int, 
     table.run(table.over)
     assert table.over() and any(m["type"] == "snapshot" for m in inbox)
     assert private_tiles_seen(inbox) == []
+
+
+def test_a_watcher_that_guessed_past_the_new_host_follows_its_announcement_back() -> None:
+    """A watcher that missed the new host (its candidate answered too late for it) and went on to
+    guess later terms, whose candidates are peers and never answer, follows the host it sees
+    announced in term 1 instead of going round the members for ever."""
+    from migrationkit import MigratingTable
+    from test_session_migration import check_survivors
+
+    from lanomino.net.election import Election, succession
+
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=3, watchers=1)
+    w = next(m for m in table.machines if m.peer is not None and m.peer.watch)
+    assert w.peer is not None and w.member is not None
+    h = table.by_seat(0).host
+    assert h is not None
+    table.run(lambda: h.deal is not None and h.deal.hand == 2 and len(h.deal.moves) >= 3)
+    w.up = False  # the watcher misses the election: the new host resumes without it
+    table.crash(0)
+    new = table.by_seat(1)
+    table.run(lambda: new.host is not None and new.host.phase.value == "play", max_time=60)
+    w.up = True
+    peer = w.member.peer
+    order = tuple(succession(peer.roster, 0))
+    peer.election = Election(0, 0, order, tries=2, began=table.now)
+    peer.follow(3, order[2], table.now)  # its guess: seat 3 in term 3, a peer that never hosts
+    w.member.peer_events(table.now)  # (the HostChanged the kit would route by)
+    w.follows = order[2]
+    table.run(table.over)
+    assert table.over()
+    assert peer.term == 1 and peer.host_seat == 1 and peer.phase.value == "over"
+    check_survivors(table)  # its transcript is the players', and it verifies
+
+
+def test_a_watcher_whose_election_finds_no_host_stops_with_a_reason() -> None:
+    """Everyone at the table is gone (the match ended, or the machines did): a watcher's election
+    goes round the members until a new host would have given up waiting for a majority, then it
+    says the table has gone, instead of trying candidates for ever."""
+    from migrationkit import MigratingTable
+
+    from lanomino.net.election import GIVE_UP_GRACES
+
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=3, watchers=1)
+    w = next(m for m in table.machines if m.peer is not None and m.peer.watch)
+    h = table.by_seat(0).host
+    assert h is not None and w.peer is not None
+    table.run(lambda: h.deal is not None and h.deal.hand == 1 and len(h.deal.moves) >= 2)
+    for seat in range(4):
+        table.crash(seat)
+    gone = table.now
+    table.run(lambda: w.peer is not None and w.peer.phase.value == "closed", max_time=300)
+    closed = [e for e in w.events if isinstance(e, Closed)]
+    assert closed and "the table has gone" in closed[-1].reason
+    assert table.now - gone >= GIVE_UP_GRACES * table.timings.grace_s
+    assert w.peer.election is None

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from lanomino.net.election import can_migrate, majority, members
+from lanomino.net.election import GIVE_UP_GRACES, can_migrate, majority, members
 from lanomino.net.host.table import Phase, Seat, Table
 from lanomino.net.session_base import (
     LostTouch,
@@ -36,9 +36,6 @@ from lanomino.net.wire.schemas import build
 MAX_PENDING = 256  # challenged joiners kept: a flood of hellos (2 a second per connection) cycles
 # through them in seconds, not in the moment a real joiner takes to answer its challenge
 
-# A host cut off from a majority of the members waits this many grace periods for them (they may be
-# suspended too, and come back to it), then stops: by then they have gone on without it or left.
-GIVE_UP_GRACES = 2
 
 
 @dataclass(slots=True)

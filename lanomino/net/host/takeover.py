@@ -35,13 +35,12 @@ from lanomino.fair.identity import Identity
 from lanomino.fair.replay import state_after
 from lanomino.fair.shuffle import derive_deal
 from lanomino.fair.transcript import Migration, parse_transcript
-from lanomino.net.election import majority, members
+from lanomino.net.election import GIVE_UP_GRACES, majority, members
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
 from lanomino.net.host.reports import caught_up, kept_blames, longest_log, without_refuted
 from lanomino.net.host.reshuffle_round import Hand, Reshuffling, Round
-from lanomino.net.host.seating import GIVE_UP_GRACES
 from lanomino.net.host.table import RUNNING, LocalSeat, Phase, Policy, Seat, Table
 from lanomino.net.session_base import LostTouch, MigrationDone, MigrationPaused, SteppedDown
 from lanomino.net.wire import messages as m

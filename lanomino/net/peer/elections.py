@@ -7,7 +7,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from lanomino.engine.errors import seat_name
-from lanomino.net.election import Election, can_migrate, entry_of, succession
+from lanomino.net.election import (
+    GIVE_UP_GRACES,
+    Election,
+    can_migrate,
+    entry_of,
+    succession,
+)
 from lanomino.net.peer.state import PeerState, Phase
 from lanomino.net.session_base import Closed, HostChanged, MatchOver
 from lanomino.net.wire import messages as m
@@ -38,10 +44,16 @@ class PeerElections:
         e = self.p.election
         if e is None:
             order = tuple(succession(self.p.roster, self.p.host_seat))
-            e = Election(self.p.host_seat, self.p.term, order)
+            e = Election(self.p.host_seat, self.p.term, order, began=now)
         else:
             e = e.next()
         if not e.order:
+            return
+        if self.p.watch and now - e.began >= GIVE_UP_GRACES * self.p.timings.grace_s:
+            # every candidate has had its turn, for as long as a new host waits for a majority:
+            # the table has ended or gone (a member would have hosted it by now)
+            self.p.election = None
+            self.host_left("no new host answered after the host left: the table has gone")
             return
         self.p.election = e
         self.follow(e.term, e.candidate, now)
@@ -62,6 +74,7 @@ class PeerElections:
         # a candidate gets twice the liveness timeout: it may notice the silence (and start
         # serving) up to one timeout after this peer did, e.g. when only this peer got the bye
         self.p.silent, self.p.last_heard = False, now + self.p.timings.liveness_s
+        self.p.answered = False  # (until it does, an announced host may be followed instead)
         self.p.resync_asked, self.p.resync_due, self.p.pending_move = False, None, None
         self.p.progress.restart()
         self.p.arrival.forget()  # (a new host's log heads place only the disputes it passes on)
@@ -70,6 +83,15 @@ class PeerElections:
         if not mine:
             self.p.now = now
             self.p._hello()
+
+    def reachable(self, now: float) -> None:
+        """The candidate this peer follows finished the encrypted handshake: its process is alive
+        (a crashed or frozen one cannot answer it), so it gets ``answer_s`` to start answering
+        instead of the liveness period. On a loaded machine a new host can take longer than that
+        to set itself up, and skipping a live candidate costs the table a term or two."""
+        p = self.p
+        if p.election is not None and not p.answered:
+            p.last_heard = max(p.last_heard, now + p.timings.answer_s - p.timings.liveness_s)
 
     def report(self) -> m.Report:
         """What this peer holds of the hand in play, for a new host (the ``report`` message)."""

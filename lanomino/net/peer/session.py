@@ -278,7 +278,7 @@ class PeerSession(PeerState):
             self.host_seq = msg.seq
         self.term = msg.term
         self.last_heard = now
-        self.silent = False
+        self.silent, self.answered = False, True
         handler = self._handlers.get(msg.type)
         if handler is None:
             self._problem("wrong_direction", f"{msg.type} is not for a peer")

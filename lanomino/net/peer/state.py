@@ -162,6 +162,7 @@ class PeerState:
         # goes out (see ``_hello``)
         self.welcomed = False
         self.silent = False
+        self.answered = False  # the host followed (a new one too) has sent something since
         self.now = 0.0
         self._out: list[JsonObject] = []
         self._events: list[SessionEvent] = []

@@ -118,8 +118,11 @@ class PeerTransport:
             error = TransportError(f"cannot connect to {self._endpoint}: {exc}")
         finally:
             watch.close()
-            sock.disable_monitor()
+            if not sock.closed:  # (closed under the wait: a newer connection replaced this one)
+                sock.disable_monitor()
             monitor.close(linger=0)
+        if self._sock is not sock:
+            raise TransportError(f"the connection to {self._endpoint} was closed while connecting")
         if error is not None:
             self.close()
             raise error
