@@ -321,11 +321,13 @@ class NodeBase:
         else:
             return False
         if isinstance(event, LostTouch) or event.reason:  # (no closing statement: the host left)
-            self._spawn(asyncio.to_thread(self._log_abandoned))
+            decided = event if isinstance(event, MatchOver) and event.winner is not None else None
+            self._spawn(asyncio.to_thread(self._log_abandoned, decided))
         return True
 
-    def _log_abandoned(self) -> None:
-        """History keeps a match its host left as abandoned, even with no hand of it logged."""
+    def _log_abandoned(self, decided: MatchOver | None = None) -> None:
+        """History keeps a match its host left as abandoned, even with no hand of it logged, and
+        the outcome this node decided, if it did (a table of two: the other player won)."""
         from lanomino.store import PlayLog, open_store
 
         left = None if self.seat_session is None else left_match_of(self.seat_session)
@@ -333,7 +335,10 @@ class NodeBase:
             return
         store = open_store(self.data_dir)
         try:
-            PlayLog(store).keep_abandoned(*left, table=self.table_label())
+            PlayLog(store).keep_abandoned(
+                *left, table=self.table_label(),
+                winner=None if decided is None else decided.winner,
+                scores=() if decided is None else decided.scores)
         finally:
             store.close()
 

@@ -92,8 +92,13 @@ class MatchSummary:
     assists: tuple[str, ...] = ()  # "hint", "undo": the player had help
 
     @property
+    def decided(self) -> bool:
+        """Finished, or left by its host at a table of two and decided by this seat's node."""
+        return self.finished or (self.abandoned and self.winner is not None)
+
+    @property
     def you_won(self) -> bool | None:
-        if not self.finished or self.me_side is None:
+        if not self.decided or self.me_side is None:
             return None
         return self.winner == self.me_side
 
@@ -192,10 +197,13 @@ class PlayLog:
             [(match_id, h.hand, seat, tile) for h in derived.hands for seat, tile in h.played])
 
     def keep_abandoned(self, uid: str, rules: Rules, seats: Sequence[tuple[str, bytes]],
-                       me: int, table: str) -> None:
+                       me: int, table: str, winner: int | None = None,
+                       scores: Sequence[int] = ()) -> None:
         """A LAN match that ended without its host's closing statement (the host left, or this
         seat lost touch) stays in History as abandoned; logged here, with no hand, when none
-        of its hands was. ``seats``: each seat's name and identity key, in seat order."""
+        of its hands was. ``seats``: each seat's name and identity key, in seat order.
+        ``winner`` (a side) and ``scores``: the outcome this seat's node decided when the host
+        left a table of two for good: History and stats count it as won or lost."""
         from lanomino.record.writer import RecordBuilder
 
         with self.store.reading() as conn:
@@ -206,6 +214,11 @@ class PlayLog:
             self.log_match(RecordBuilder(rules, names).to_json(), uid=uid, me=me, table=table,
                            players=players)
         self.mark_abandoned(uid)
+        if winner is not None:
+            with self.store.writing() as conn:
+                conn.execute("UPDATE match SET winner = ?, scores = ? "
+                             "WHERE uid = ? AND finished = 0",
+                             (winner, json.dumps(list(scores)), uid))
 
     def mark_abandoned(self, uid: str) -> bool:
         """Mark the unfinished match ``uid`` as left for good; False when there is none."""

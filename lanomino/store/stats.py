@@ -14,6 +14,13 @@ from lanomino.engine.errors import EngineError
 TOP_TILES = 5
 
 
+def _decided(table: str = "") -> str:
+    """SQL: the match has a result: finished, or left by its host at a table of two and decided
+    by this seat's node (PlayLog.keep_abandoned with a winner)."""
+    t = table
+    return f"({t}finished = 1 OR ({t}abandoned = 1 AND {t}winner IS NOT NULL))"
+
+
 @dataclass(frozen=True, slots=True)
 class Tally:
     """Matches and wins against one opponent or computer level."""
@@ -88,11 +95,11 @@ class _Count:
 def compute_stats(conn: sqlite3.Connection) -> Stats:
     """Your stats over every logged match where you had a seat (inside a read transaction).
 
-    Wins, streaks and tallies count finished matches; ``played`` counts every match you sat
-    at, ``watched`` the others, so the three add up to what History lists; hands count
-    whenever they were logged."""
+    Wins, streaks and tallies count decided matches (finished, or decided when the host left
+    a table of two); ``played`` counts every match you sat at, ``watched`` the others, so the
+    three add up to what History lists; hands count whenever they were logged."""
     matches = conn.execute(
-        "SELECT id, winner, me_side FROM match WHERE me IS NOT NULL AND finished = 1 "
+        f"SELECT id, winner, me_side FROM match WHERE me IS NOT NULL AND {_decided()} "
         "ORDER BY started_at, id").fetchall()
     played, watched = conn.execute(
         "SELECT COUNT(me), COUNT(*) - COUNT(me) FROM match").fetchone()
@@ -129,7 +136,7 @@ def _tallies(conn: sqlite3.Connection,
     rows = conn.execute(
         "SELECT m.id, p.seat, p.peer_id, p.name, p.level, m.me_side, m.rules "
         "FROM match_player p JOIN match m ON m.id = p.match_id "
-        "WHERE m.me IS NOT NULL AND m.finished = 1 AND p.seat != m.me "
+        f"WHERE m.me IS NOT NULL AND {_decided('m.')} AND p.seat != m.me "
         "ORDER BY m.started_at, m.id").fetchall()
     by_peer: dict[str, _Count] = {}
     by_level: dict[str, _Count] = {}

@@ -43,6 +43,8 @@ def result_label(row: dict[str, Any]) -> str:
 def _result(row: dict[str, Any]) -> str:
     scores = "-".join(str(s) for s in row["scores"])
     if not row["finished"]:
+        if row.get("abandoned") and row["you_won"] is not None:  # (decided when the host left)
+            return f"{'won' if row['you_won'] else 'lost'} {scores} (the host left)"
         return f"{'abandoned' if row.get('abandoned') else 'unfinished'} {scores}"
     if row["you_won"] is True:
         return f"won {scores}"

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from lanomino.store import PlayLog, open_store
+from lanomino.ui.history import result_label
 
 ROOT = Path(__file__).resolve().parents[2]
 LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
@@ -77,6 +78,12 @@ def test_a_match_whose_host_was_killed_stays_in_history_as_abandoned(tmp_path: P
         [match] = log.matches()
         assert match.abandoned and not match.finished and match.hands == 0
         assert match.table == "Porch" and [p.name for p in match.players] == ["host", "Bo"]
-        assert log.stats().to_json()["played"] == 1
+        # Bo's node decided it (a table of two whose host is gone for good): Bo's screen said
+        # "you won because the host left", and so do History and stats (they said abandoned, 0
+        # won)
+        assert match.winner == 1 and match.you_won is True
+        assert result_label(match.to_json()) == "won 0-0 (the host left)"
+        stats = log.stats().to_json()
+        assert stats["played"] == 1 and stats["matches"] == 1 and stats["wins"] == 1, stats
     finally:
         store.close()
