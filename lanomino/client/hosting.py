@@ -61,13 +61,15 @@ def host_node(intent: HostTable, rules: Rules, options: NetOptions, player: str,
 
 
 def check_ports(bind: str | None, port: int) -> None:
-    """A table asked to serve on ``port`` needs it and the next one (its key service, which answers
-    joins by ``HOST:PORT/CODE``). Raises ValueError, in words, when the port is out of range or
+    """A table asked to serve on ``port`` at ``bind`` needs an address of this machine, and the port
+    and the next one (its key service, which answers joins by ``HOST:PORT/CODE``). Raises
+    ValueError, in words, when the address is not this machine's, the port is out of range or
     either is taken; anything else is left for the real bind to say. Port 0 (any free one) is not
     checked."""
     import errno
     import socket
 
+    _check_bind(bind)
     if not port:
         return
     if not 1 <= port <= 65534:  # (65535 has no next port for the key service)
@@ -85,6 +87,28 @@ def check_ports(bind: str | None, port: int) -> None:
                 if exc.errno != errno.EADDRINUSE:
                     return
                 raise ValueError(_in_use(port, taken)) from None
+
+
+def _check_bind(bind: str | None) -> None:
+    """An address to serve on must be one of this machine's. Raises ValueError, in words."""
+    import errno
+    import socket
+
+    host = (bind or "").strip("[]")
+    if not host or host in ("*", "0.0.0.0", "::"):
+        return
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, 0))
+        except OSError as exc:
+            if exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+                raise ValueError(f"{host} is not an address of this machine: serve on one of its "
+                                 "own (127.0.0.1 for this machine only), or leave --bind out to "
+                                 "serve on every interface") from None
+        except (socket.gaierror, UnicodeError):
+            raise ValueError(f"{host!r} is not an IP address: give one of this machine's, such "
+                             "as 127.0.0.1") from None
 
 
 def _in_use(port: int, taken: int) -> str:

@@ -69,3 +69,14 @@ def test_a_port_out_of_range_is_refused_in_words(tmp_path: Path) -> None:
         assert done.returncode == 2, done.stderr
         assert f"--port {port} is not a port a table can use" in done.stderr, done.stderr
         assert "Traceback" not in done.stderr and "OverflowError" not in done.stderr
+
+
+def test_an_address_that_is_not_this_machines_is_refused_in_words(tmp_path: Path) -> None:
+    """--bind to an address this machine does not have said zmq's 'cannot listen on
+    tcp://198.51.100.77:*: Cannot assign requested address' (a new evening's bad input)."""
+    done = subprocess.run([*HOST[:-3], "--bind", "198.51.100.77", "--no-announce", "--data-dir",
+                           str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2, done.stdout
+    said = done.stderr
+    assert "198.51.100.77 is not an address of this machine" in said, said
+    assert "127.0.0.1" in said and "tcp://" not in said and "listening" not in done.stdout, said
