@@ -326,6 +326,9 @@ class Controller:
                        else "this table needs a passphrase")
                 ask_passphrase(self.ui.lobby, JoinTable(intent.address, None, intent.name,
                                                         intent.watch), why)
+            elif code == "full" and not intent.watch:  # (people may still follow the match)
+                self.ui.lobby.message = (f"Refused: {reason}; you can watch it: "
+                                         f"{command('watch')} {intent.address}")
             else:
                 self.ui.lobby.message = f"Refused: {reason}"
         return refused

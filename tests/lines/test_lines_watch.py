@@ -111,3 +111,22 @@ def test_a_player_on_a_pipe_leaves_at_once_while_the_other_thinks(tmp_path: Path
         assert time.monotonic() - began < 10, pipe.transcript()  # (within the host's turn)
     finally:
         stop_all(pipe, procs)
+
+
+def test_a_full_table_refuses_a_seat_and_says_how_to_watch_it(tmp_path: Path) -> None:
+    """A table of the host's own seats is full from the start (people watch such tables): a
+    join was refused with no word on watching it."""
+    host = _host(tmp_path, "--seats", "2", "--bots", "1", "--bot-delay", "1")
+    procs: list[subprocess.Popen[str]] = [host]
+    pipe: LinePipe | None = None
+    try:
+        assert host.stdout is not None
+        address = json.loads(host.stdout.readline())["address"]
+        pipe = LinePipe(["join", address, "--lines", "--data-dir", str(tmp_path / "zed")])
+        refused = pipe.until(r"^Refused", 20)
+        assert refused.startswith("Refused: every seat at this table is taken; you can watch it: ")
+        assert refused.endswith(f" watch {address}."), refused
+        pipe.send("quit")
+        assert pipe.finish(10) == 0
+    finally:
+        stop_all(pipe, procs)
