@@ -184,6 +184,9 @@ def test_a_player_who_takes_the_table_over_is_shown_where_others_join_it(tmp_pat
     with _table_of_three(tmp_path) as (tmux, host, _, port):
         os.kill(host.pid, signal.SIGKILL)
         wait_for(tmux, "you host", 20)
+        time.sleep(1.5)  # (the turn may come meanwhile: the line stays for the hand)
+        said = " ".join(wait_for(tmux, "you host the table now", 5).split())
+        assert "others join or watch at 127.0.0.1:" in said, said
         tmux.keys("?")
         shown = wait_for(tmux, "Join or watch this table", 10)
         flat = "".join(shown.split())
