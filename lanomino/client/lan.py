@@ -258,8 +258,9 @@ class LanTable:
         if isinstance(event, s.Closed):
             self._closed(f"The table closed: {event.reason}")
         elif isinstance(event, s.HostSilent) and ui.lan is not None:
+            if ui.screen is Screen.TABLE:
+                self._say(self._quiet())
             ui.lan.status = "no answer from the host yet…"
-            ui.message = "the host has gone quiet…" if ui.screen is Screen.TABLE else ui.message
         elif isinstance(event, s.HostChanged):
             self.new_host = event.seat
             who = "you take" if event.mine else f"{self._who(event.seat)} takes"
@@ -282,6 +283,17 @@ class LanTable:
                 ui.lan.role = "peer"
             self._say(f"{self._who(event.host)} hosts the table now: this machine lost touch "
                       "with the others and no longer hosts")
+
+    def _quiet(self) -> str:
+        """What a silent host means here: at a table of two people its player wins once the
+        grace period is over (nobody is left to elect); else the others elect a new host."""
+        lan = self.ui.lan
+        assert lan is not None
+        people = [r for r in lan.roster if r.kind in ("host", "human")]
+        if lan.watching or len(people) > 2:
+            return "the host has gone quiet…"
+        return (f"the host has gone quiet: if it is not back within {self.grace_s:g} s, it has "
+                "left the table and the match is yours")
 
     def _decided(self, event: s.MatchOver) -> None:
         """The match ended without the host's last word (it left a table of two, silent past the
@@ -369,6 +381,8 @@ class LanTable:
         if ui.lan is not None and ui.lan.arrived_after is None:
             ui.lan.arrived_after = len(obs.results)  # (their logs went by before this terminal)
         on_new_observation(ui, obs)
+        if ui.lan is not None and ui.lan.news.startswith("the host has gone quiet"):
+            ui.lan.news = ""  # (the host speaks again)
         if self.new_host is not None and self.role == "peer":  # its snapshot: play goes on
             self._follow_new_host(self.new_host)
             self._say(f"{self._who(self.new_host)} hosts the table now; play goes on")

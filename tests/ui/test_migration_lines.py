@@ -78,3 +78,32 @@ def test_the_new_hosts_address_stays_under_its_hand_when_its_turn_comes() -> Non
     assert "▶ your turn" in shown, shown
     assert ("you host the table now; play goes on: others join or watch at "
             "127.0.0.1:47311/3f9a0c12") in shown, shown
+
+
+def test_a_silent_host_at_a_table_of_two_is_said_to_leave_the_match_to_you() -> None:
+    """Issue 30 item 1: the joiner of a killed host saw '▶ your turn' and 'the host has gone
+    quiet…' (gone at the first key) until the match was decided; now the line stays, saying what
+    happens, until the host speaks again."""
+    from tablekit import game, play
+
+    from lanomino.engine import Rules, observe
+    from lanomino.net.session import HostSilent
+    from lanomino.ui.lan import SeatInfo
+
+    ui, lan = table("peer")
+    ui.names = ("Ana", "Bo")
+    state = game(Rules.preset("block"), ["6-6 6-1 4-1 0-0 3-3 5-5 2-2",
+                                         "6-4 6-2 6-0 5-2 2-0 5-0 3-2"])
+    lan._observe(observe(state, 1))
+    assert ui.lan is not None
+    ui.lan.roster = [SeatInfo(0, "Ana", "host"), SeatInfo(1, "Bo", "human")]
+    ui.screen = Screen.TABLE
+    handle(lan, HostSilent(0.0))
+    quiet = ("the host has gone quiet: if it is not back within 30 s, it has left the table and "
+             "the match is yours")
+    assert ui.message == quiet
+    ui.message = ""  # (a key pressed meanwhile)
+    assert quiet in " ".join(screen(ui).split())
+    play(state, 0, "6-6")  # the host speaks again
+    lan._observe(observe(state, 1))
+    assert "gone quiet" not in screen(ui)
