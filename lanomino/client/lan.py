@@ -307,6 +307,8 @@ class LanTable:
             ui.match_result = MatchEnded(winner, scores, tuple(order), MatchEnd.RESIGNED)
             ui.match_at = time.monotonic()
         ui.lan.ended = event.reason
+        # (the host's seat is out of the match: ranked without a place, saying how it left)
+        ui.lan.departures.setdefault(self.host_seat, "did not come back")
         self.again = None  # (nobody is there to play again with)
         ui.hand_result, ui.resigned, ui.confirm_quit, ui.places = None, False, False, ()
         ui.screen = Screen.TABLE

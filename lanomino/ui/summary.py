@@ -73,7 +73,8 @@ def _words(ui: UiState, obs: Observation, result: HandEnded | None, width: int) 
             rows.append([("", " " * (indent + (2 if i else 0))), (style, part)])
 
     match = ui.match_result
-    left = [s for s in range(obs.players) if not obs.active[s]]
+    gone = ui.lan.departures if ui.lan is not None else {}
+    left = [s for s in range(obs.players) if not obs.active[s] or s in gone]
     if result is not None:
         rows.append([("class:title", f"Hand {result.hand} is over")])
         if not (match is not None and result.end == "resigned"):

@@ -107,3 +107,11 @@ def test_a_silent_host_at_a_table_of_two_is_said_to_leave_the_match_to_you() -> 
     play(state, 0, "6-6")  # the host speaks again
     lan._observe(observe(state, 1))
     assert "gone quiet" not in screen(ui)
+    # then it is gone for good: this seat's node decides the match; the host ranks without a
+    # place, saying how it left (it ranked second, as if it had played the match out)
+    from lanomino.net.session import MatchOver
+
+    handle(lan, MatchOver(1, (0, 0), 0, True, "the host left the table (silent for 30 s)"))
+    over = " ".join(screen(ui).split())
+    assert "you won because the host left the table (silent for 30 s)" in over, over
+    assert "1. You 0 pts - Ana (did not come back) 0 pts" in over, over
