@@ -150,7 +150,7 @@ def _seats(lan: LanView) -> str:
         gone = ", not connected" if not r.connected else ""
         people.append(f"{who} (seat {r.seat + 1}{gone})")
     free = lan.seats - len(lan.roster)
-    tail = f"; {plural(free, 'seat')} free" if free > 0 else "; every seat is taken"
+    tail = f"; {plural(free, 'seat')} free" if free > 0 else ""  # (full: the status says so)
     return f"At the table: {join_words(people)}{tail}."
 
 

@@ -74,3 +74,20 @@ def test_the_line_mode_says_a_seat_that_lost_touch_is_back() -> None:
     lan_news(lan, heard)
     lan.dropped, lan.departures[1] = {}, "did not come back"
     assert not [s for s in lan_news(lan, heard) if "back" in s]
+
+
+def test_a_full_table_is_said_full_once() -> None:
+    """'At the table: …; every seat is taken.' came before 'Every seat is taken (3/3): the match
+    starts.', and again at every change of the roster during the match."""
+    from lanomino.ui.lan import LanView, SeatInfo
+
+    lan = LanView("peer", "Kitchen", 2, roster=[SeatInfo(0, "Ana", "host")])
+    lan.status = lan.waiting_line()
+    heard = LanHeard()
+    assert lan_news(lan, heard)[:2] == ["At the table: Ana (seat 1); 1 seat free.",
+                                        "Waiting for players (1/2)."]
+    lan.roster.append(SeatInfo(1, "Bea", "human"))
+    lan.status = lan.waiting_line()
+    said = lan_news(lan, heard)
+    assert said == ["At the table: Ana (seat 1) and Bea (seat 2).",
+                    "Every seat is taken (2/2): the match starts."], said
