@@ -178,6 +178,13 @@ class TableHand:
     def question(self) -> Tile | None:
         return None if self.lead is None else self.lead.question()
 
+    @property
+    def void(self) -> bool:
+        """Every seat said "not me" to every question: the deal is void (``no_double=
+        reshuffle``); its keys are revealed (``on_reveal``), its record kept, and it is dealt
+        again."""
+        return self.view is None and self.lead is not None and self.lead.void
+
     def _timed(self, now: float) -> None:
         self.due = None if self.answer_s is None else now + self.answer_s
 
@@ -391,6 +398,8 @@ class TableHand:
             return self.deal.unanswered if self.deal.expire(now) else ()
         if self.lead is None or self.due is None or now < self.due:
             return ()
+        if self.lead.void:  # its keys are due
+            return tuple(s for s in self.ctx.holders if s not in self.reveals)
         return tuple(s for s in self.lead.seats if s not in self.lead.answered)
 
     # ----- a host's seats ------------------------------------------------------------------

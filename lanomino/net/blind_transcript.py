@@ -5,7 +5,9 @@ the host's points and closing signatures. Pure.
 Both sides build the hand's record themselves (``TableHand.record``: the same at every seat, the
 "not me" answers in the order they were asked), so a seat checks the host's points signature
 against its own record: a host that signs other points, or a record other than the one the table
-played, is caught.
+played, is caught. A deal attempt the table called void (nobody held a double, under
+``no_double=reshuffle``) is kept the same way once its keys are revealed (``void``) and goes into
+the hand dealt after it (``voided``), whose points statement names it too.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from lanomino.fair.statements import end_statement
 from lanomino.fair.transcript2 import (
     HandSignatures,
     SignedHand,
+    VoidDeal,
     log_index,
     points_statement,
     write_transcript2,
@@ -69,6 +72,21 @@ class LockedTranscript:
     header: MatchHeader
     header_signatures: tuple[bytes, ...]
     hands: list[SignedHand] = field(default_factory=list)
+    voided: list[VoidDeal] = field(default_factory=list)  # the void deals of the hand in play
+
+    def void(self, record: BlindHand, hand: TableHand) -> None:
+        """A void deal of the hand in play, its keys revealed: kept for that hand's entry."""
+        self.voided.append(VoidDeal(record, hand_signatures(hand, record)))
+
+    def _points(self, record: BlindHand, scores: tuple[int, ...]) -> JsonObject:
+        return points_statement(self.header.digest(), format_blind_hand(record), scores,
+                                [v.record_json() for v in self.voided])
+
+    def _add(self, record: BlindHand, hand: TableHand, scores: tuple[int, ...],
+             points: bytes) -> None:
+        self.hands.append(SignedHand(record, hand_signatures(hand, record), scores, points,
+                                     voided=tuple(self.voided)))
+        self.voided.clear()
 
     def document(self, end: MatchEnd) -> JsonObject:
         return write_transcript2(self.header, self.header_signatures, self.hands, end)
@@ -79,9 +97,8 @@ class LockedTranscript:
         """The host's side: the hand signed (its points over the record, the closing after it)
         and added; the transcript as it stands and the ``blind_end`` that tells the seats."""
         header = self.header.digest()
-        points = identity.sign_statement(points_statement(header, format_blind_hand(record),
-                                                          scores))
-        self.hands.append(SignedHand(record, hand_signatures(hand, record), scores, points))
+        points = identity.sign_statement(self._points(record, scores))
+        self._add(record, hand, scores, points)
         closing = identity.sign_statement(end_statement(header, host, len(self.hands), over,
                                                         winner, scores))
         end = MatchEnd(host, len(self.hands), over, winner, scores, closing)
@@ -97,13 +114,11 @@ class LockedTranscript:
         if body.points != record.points or body.scores != scores:
             return f"the host signed the points {body.points} and the score {body.scores}, the " \
                    f"hand gives {record.points} and {scores}"
-        if not ring.verify_statement(host_key, body.signature, points_statement(
-                header, format_blind_hand(record), scores)):
+        if not ring.verify_statement(host_key, body.signature, self._points(record, scores)):
             return "the host's points signature is not over the hand this seat played"
         if not ring.verify_statement(host_key, body.closing, end_statement(
                 header, record.host, len(self.hands) + 1, over, winner, scores)):
             return "the host's closing statement does not match the match as it stands"
-        self.hands.append(SignedHand(record, hand_signatures(hand, record), scores,
-                                     body.signature))
+        self._add(record, hand, scores, body.signature)
         return self.document(MatchEnd(record.host, len(self.hands), over, winner, scores,
                                       body.closing))

@@ -19,6 +19,7 @@ from blind_match import (
     identities,
     play_match,
     sign_hand,
+    sign_void,
     voided_hand,
     write_match,
 )
@@ -32,7 +33,7 @@ from lanomino.blind.hand_record import Resignation
 from lanomino.cli import main
 from lanomino.fair.canonical import canonical_json
 from lanomino.fair.transcript import TranscriptError
-from lanomino.fair.transcript2 import SIGNED, parse_transcript2, signers
+from lanomino.fair.transcript2 import SIGNED, VOID_SIGNED, parse_transcript2, signers
 from lanomino.fair.verify import verify_transcript
 
 SLOW = settings(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -111,22 +112,31 @@ def test_a_change_the_host_signs_again_blames_the_host_or_nobody_never_a_seat(
 
 def _owned_paths(doc: dict[str, Any]) -> list[tuple[Any, ...]]:
     """Paths inside a seat's own statements of a record (keys, shuffles, "not me", moves,
-    resignations, reveals), each one whole or one of its fields."""
+    resignations, reveals), each one whole or one of its fields; the void deals' records too."""
     out = []
     for h, hand in enumerate(doc["hands"]):
-        for field in OWNED:
-            for i, item in enumerate(hand["record"].get(field, [])):
-                base = ("hands", h, "record", field, i)
-                out.append(base)
-                if isinstance(item, dict):
-                    out += [(*base, k) for k in item]
+        records = [(("hands", h, "record"), hand["record"])]
+        records += [(("hands", h, "voided", v, "record"), void["record"])
+                    for v, void in enumerate(hand.get("voided", []))]
+        for where, record in records:
+            for field in OWNED:
+                for i, item in enumerate(record.get(field, [])):
+                    base = (*where, field, i)
+                    out.append(base)
+                    if isinstance(item, dict):
+                        out += [(*base, k) for k in item]
     return out
+
+
+def _statement(path: tuple[Any, ...]) -> int:
+    """How long the part of ``path`` is that leads to one statement of a record."""
+    return 7 if path[2] == "voided" else 5
 
 
 def _owner(doc: dict[str, Any], path: tuple[Any, ...]) -> int | None:
     """The seat a statement at ``path`` belongs to (the byte strings lead with it)."""
     try:
-        item = _get(doc, path[:5])
+        item = _get(doc, path[:_statement(path)])
     except (IndexError, KeyError, TypeError):
         return None
     if isinstance(item, dict):
@@ -160,10 +170,16 @@ def test_a_seat_that_signs_a_change_of_its_own_statement_is_blamed_or_the_host_o
     try:
         head, hands = parse_transcript2(doc)
         hand = hands[path[1]]
-        again = sign_hand(head.header_digest, hand.record, hand.scores, ids).signatures
-        raw = doc["hands"][path[1]]
-        by = signers(hand.record)
-        for kind in SIGNED:
+        if path[2] == "voided":  # a void deal's statement: its signer signs that deal again
+            record = hand.voided[path[3]].record
+            again = sign_void(head.header_digest, record, ids).signatures
+            raw, kinds = doc["hands"][path[1]]["voided"][path[3]], VOID_SIGNED
+        else:
+            record, kinds = hand.record, SIGNED
+            again = sign_hand(head.header_digest, record, hand.scores, ids).signatures
+            raw = doc["hands"][path[1]]
+        by = signers(record)
+        for kind in kinds:
             for i, seat in enumerate(by[kind]):
                 if seat in liars and i < len(raw[f"{kind}_signatures"]):
                     raw[f"{kind}_signatures"][i] = again.of(kind)[i].hex()

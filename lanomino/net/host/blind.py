@@ -49,7 +49,7 @@ from lanomino.engine.tiles import TILES
 from lanomino.fair.commit_reveal import RoundError
 from lanomino.net.blind_transcript import keep
 from lanomino.net.fair_round import HandDeal
-from lanomino.net.host.blind_close import LockedClose
+from lanomino.net.host.blind_close import LockedClose, reveal_key, settle_hand
 from lanomino.net.host.blind_departure import host_resignation, seat_resigns
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
@@ -236,8 +236,8 @@ class BlindDealing:
                     self._relay(self._signed(b.BlindNotMe(self.number, self.attempt, n,
                                                           str(said), NO_SIGNATURE)), None)
                     spoke = True
-        if hand.lead.void:
-            self.new_attempt()  # nobody holds a tile the rules let lead: deal again
+        if hand.lead.void:  # nobody holds a tile the rules let lead: keys out, deal again
+            reveal_key(self)
 
     def play(self, seat: Seat, body: b.BlindPlay, seq: int) -> None:
         """A play's share: the lead (the answer to the rounds), or the share of a coming move."""
@@ -328,16 +328,8 @@ class BlindDealing:
             hand.signatures.setdefault(("move", hand.logged - 1), d.signatures[-1])
         if last is not None and isinstance(last.action, Draw) and index not in self.asked:
             self._ask(index, last.seat)
-        if hand.view.outcome is not None and not self.revealed:
-            self.revealed = True
-            reveal = hand.my_reveal()  # (None: the host holds no key this hand)
-            if reveal is None:
-                return
-            body = self._signed(b.BlindReveal(self.number, self.attempt, t.host_seat, reveal,
-                                              NO_SIGNATURE))
-            self._relay(body, t.host_seat)
-            if hand.on_reveal(reveal):
-                self._settle()
+        if hand.view.outcome is not None:
+            reveal_key(self)
 
     def _ask(self, index: int, drawer: int) -> None:
         t, hand = self.t, self.hand
@@ -371,13 +363,7 @@ class BlindDealing:
         done: list[bool] = []
         self._run(seat, body, lambda: done.append(hand.on_reveal(body.reveal)))
         if done and done[0]:
-            self._settle()
-
-    def _settle(self) -> None:
-        hand, self.hand = self.hand, None
-        assert hand is not None
-        if self.closing.settle(hand, self.number, self.attempt):
-            self.start_hand()
+            settle_hand(self)
 
     # ----- deadlines ---------------------------------------------------------------------------
 

@@ -1,6 +1,9 @@
 """The end of each locked hand at the host, and of a locked match (net/host/blind.py). Pure.
 
-Once every holder has revealed, the host settles the hand (``TableHand.settle``: every tile
+When the public view ends the hand, or the deal is void (every seat said "not me" to every
+question), the host reveals its key and seed (``reveal_key``). Once every holder has revealed,
+a void deal is kept for the entry of the hand dealt again, which is dealt at once
+(``settle_hand``); otherwise the host settles the hand (``TableHand.settle``: every tile
 opened, the log replayed by the full engine, each claim judged), keeps its record, signs its
 points over the record and the match's closing statement (``LockedTranscript``), tells the seats
 (``blind_end``) and publishes the transcript (``TranscriptUpdated``: the runtime stores it,
@@ -10,13 +13,48 @@ ends the match; so does a round nobody can finish (``give_up``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lanomino.blind.hand_record import BlindHand
 from lanomino.blind.table_hand import TableHand
 from lanomino.engine import Phase as EnginePhase
 from lanomino.net.blind_transcript import LockedTranscript
 from lanomino.net.host.table import Phase, Table
 from lanomino.net.session_base import HandVerified, MatchOver, ProtocolProblem, TranscriptUpdated
+from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
+
+if TYPE_CHECKING:
+    from lanomino.net.host.blind import BlindDealing
+
+NO_SIGNATURE = bytes(64)
+
+
+def reveal_key(d: BlindDealing) -> None:
+    """The host's key and seed, once: at the hand's end, or of a void deal."""
+    t, hand = d.t, d.hand
+    if hand is None or d.revealed:
+        return
+    d.revealed = True
+    reveal = hand.my_reveal()  # (None: the host holds no key this hand)
+    if reveal is None:
+        return
+    body = d._signed(b.BlindReveal(d.number, d.attempt, t.host_seat, reveal, NO_SIGNATURE))
+    d._relay(body, t.host_seat)
+    if hand.on_reveal(reveal):
+        settle_hand(d)
+
+
+def settle_hand(d: BlindDealing) -> None:
+    """Every key is in: a void deal is kept and dealt again; a hand is settled, and the next
+    one dealt if the match goes on."""
+    hand, d.hand = d.hand, None
+    assert hand is not None
+    if hand.void:
+        d.closing.void(hand)
+        d.new_attempt()
+    elif d.closing.settle(hand, d.number, d.attempt):
+        d.start_hand()
 
 
 class LockedClose:
@@ -41,11 +79,7 @@ class LockedClose:
         state = t.state = settled.state
         over = state.phase is EnginePhase.OVER
         winner = state.outcome.winner if state.outcome is not None else None
-        if self.book is None:
-            assert t.header is not None
-            self.book = LockedTranscript(t.header, tuple(t.header_sigs[n]
-                                                         for n in range(t.players)))
-        doc, end = self.book.close_hand(t.identity, t.host_seat, attempt, record, hand,
+        doc, end = self._book().close_hand(t.identity, t.host_seat, attempt, record, hand,
                                         tuple(state.scores), over, winner)
         for s in t.humans():
             t.send(s, end)
@@ -57,6 +91,19 @@ class LockedClose:
             t.go(Phase.OVER)
             t.events.append(MatchOver(winner, tuple(state.scores), len(self.records), True))
         return not over
+
+    def void(self, hand: TableHand) -> None:
+        """A void deal whose keys are all revealed: kept for the entry of the hand dealt
+        again (``LockedTranscript.void``)."""
+        self._book().void(hand.record(self.t.table, ()), hand)
+
+    def _book(self) -> LockedTranscript:
+        t = self.t
+        if self.book is None:
+            assert t.header is not None
+            self.book = LockedTranscript(t.header, tuple(t.header_sigs[n]
+                                                         for n in range(t.players)))
+        return self.book
 
     def give_up(self, reason: str) -> None:
         """A locked hand cannot go on (a departure at a locked table is not built yet): the

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from lanomino.blind.deal_round import Step
@@ -40,14 +41,12 @@ from lanomino.engine import (
 )
 from lanomino.engine.tiles import TILES
 from lanomino.net.blind_transcript import LockedTranscript, keep
+from lanomino.net.peer.blind_close import end, settle
 from lanomino.net.peer.blind_moves import before_move, kept
 from lanomino.net.session_base import (
-    HandVerified,
     HostCaught,
-    MatchOver,
     ObservationChanged,
     ProtocolProblem,
-    TranscriptUpdated,
 )
 from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire.values import parse_move
@@ -79,7 +78,7 @@ class PeerBlind:
                 on(b.BlindShuffle, self.shuffle), on(b.BlindShares, self.shares),
                 on(b.BlindNotMe, self.not_me), on(b.BlindPlay, self.play),
                 on(b.BlindAsk, self.ask), on(b.BlindDraw, self.draw),
-                on(b.BlindReveal, self.reveal), on(b.BlindEnd, self.end),
+                on(b.BlindReveal, self.reveal), on(b.BlindEnd, partial(end, self)),
                 on(b.BlindResign, kept(self._arrived, lambda: self.p.host_seat, self._caught))]
 
     def due(self) -> float | None:
@@ -150,6 +149,11 @@ class PeerBlind:
             self._caught("blind-openers", f"hand {body.hand}: the host left a person out of "
                          "the holders, or named another opener for a person's tiles")
             return
+        voids = 0 if self.book is None or body.hand != self.number else len(self.book.voided)
+        if body.attempt != voids + 1:  # no deal again without the void deal's keys
+            self._caught("blind-order", f"the host dealt hand {body.hand} as attempt "
+                         f"{body.attempt}, after {voids} void deals whose keys were revealed")
+            return
         self.match, self.number, self.attempt = match, body.hand, body.attempt
         ctx = Context(p.table, body.hand, body.attempt, body.tiles, body.holders)
         if p.watch or not match.active[p.seat]:  # a watcher, a seat that resigned: no key
@@ -216,6 +220,8 @@ class PeerBlind:
                                        said, NO_SIGNATURE))
                 return
             self._send(b.BlindNotMe(self.number, self.attempt, p.seat, str(said), NO_SIGNATURE))
+        if hand.void:  # nobody holds a tile the rules let lead: keys out, the host deals again
+            self._reveal()
 
     def not_me(self, body: b.BlindNotMe) -> None:
         hand = self._arrived(body)
@@ -284,13 +290,18 @@ class PeerBlind:
             p.holding = True  # the hand is over: nobody moves until its scores (_settle)
             if p.view is not None:
                 p.view.phase = "deal"  # (its screen says so: no "your turn" with no tiles)
-            reveal = hand.my_reveal()  # (None: a watcher, which holds no key)
-            if reveal is not None:
-                self._send(b.BlindReveal(self.number, self.attempt, p.seat, reveal,
-                                         NO_SIGNATURE))
-                if hand.on_reveal(reveal):
-                    self._settle()
+            self._reveal()
         return True
+
+    def _reveal(self) -> None:
+        """This seat's key and seed, once: at the hand's end, or of a void deal."""
+        p, hand = self.p, self.hand
+        if hand is None or hand.holder is None or hand.holder.seat in hand.reveals:
+            return  # (a watcher holds no key)
+        reveal = hand.holder.reveal()
+        self._send(b.BlindReveal(self.number, self.attempt, p.seat, reveal, NO_SIGNATURE))
+        if hand.on_reveal(reveal):
+            settle(self)
 
     def ask(self, body: b.BlindAsk) -> None:
         """The host asks for this seat's share of a drawn position: given only as the log says."""
@@ -342,53 +353,4 @@ class PeerBlind:
             self._fault(fault)
             return
         if done:
-            self._settle()
-
-    def _settle(self) -> None:
-        """Every tile open: this seat scores the hand itself; the host's signed points and the
-        transcript follow with ``blind_end``."""
-        p, hand = self.p, self.hand
-        assert hand is not None and p.view is not None
-        settled = hand.settle()
-        self.hand = None
-        p.holding = False
-        ok = settled.verdict.ok
-        p.verified[self.number] = ok
-        p._events.append(HandVerified(self.number, ok, settled.verdict.describe()))
-        if not ok or settled.ended is None:
-            return
-        self.match = state = settled.state
-        self.settled = (hand, hand.record(p.table, settled.points), tuple(state.scores))
-        events: list[Event] = [settled.ended]
-        if state.outcome is not None:
-            events.append(state.outcome)
-        p.view.apply(events, state.turn)
-        p._events.append(ObservationChanged(make=p.view.observation))
-
-    def end(self, body: b.BlindEnd) -> None:
-        """The host's points and closing, checked against the hand this seat settled; then the
-        transcript (and, at the match's end, its result)."""
-        p, settled, match = self.p, self.settled, self.match
-        self.last = p.now
-        if settled is None or match is None or settled[1].hand != body.hand:
-            self._caught("blind-points", f"the host sent the points of hand {body.hand}, which "
-                         "this seat has not settled")
-            return
-        self.settled = None
-        if self.book is None:
-            assert p.header is not None and p.doc is not None
-            self.book = LockedTranscript(p.header, tuple(
-                bytes.fromhex(s) for s in p.doc["header_signatures"]))
-        over = match.outcome is not None
-        winner = None if match.outcome is None else match.outcome.winner
-        doc = self.book.check_hand(p.ring, p.keys[p.host_seat], settled[1], settled[0],
-                                   settled[2], over, winner, body)
-        if isinstance(doc, str):
-            self._caught("blind-points", f"hand {body.hand}: {doc}")
-            return
-        p._events.append(TranscriptUpdated(p.table.hex(), doc, over))
-        self.next_deal = not over  # (timed from now: progress.py)
-        if over:
-            from lanomino.net.peer.state import Phase  # (the state holds this part)
-            p.go(Phase.OVER)
-            p._events.append(MatchOver(winner, settled[2], body.hand, p.verified_all))
+            settle(self)

@@ -1,0 +1,83 @@
+"""A seat's end of each locked hand (issue 29): one part of ``PeerBlind`` (net/peer/blind.py).
+Pure.
+
+Once every holder has revealed its key, the seat opens every tile and scores the hand itself
+(``settle``); the host's signed points and closing statement (``blind_end``) are checked against
+the hand this seat settled (``end``), and the transcript/2 grows by the hand. A void deal (every
+seat said "not me" to every question) is kept once its keys are revealed, for the entry of the
+hand dealt again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lanomino.engine import Event
+from lanomino.net.blind_transcript import LockedTranscript
+from lanomino.net.session_base import HandVerified, MatchOver, ObservationChanged, TranscriptUpdated
+from lanomino.net.wire import blind_messages as b
+
+if TYPE_CHECKING:
+    from lanomino.net.peer.blind import PeerBlind
+
+
+def settle(blind: PeerBlind) -> None:
+    """Every tile open: this seat scores the hand itself; the host's signed points and the
+    transcript follow with ``blind_end``."""
+    p, hand = blind.p, blind.hand
+    assert hand is not None
+    if hand.void:  # kept for the entry of the hand dealt again; its next deal is due
+        book(blind).void(hand.record(p.table, ()), hand)
+        blind.hand, blind.next_deal = None, True
+        return
+    assert p.view is not None
+    settled = hand.settle()
+    blind.hand = None
+    p.holding = False
+    ok = settled.verdict.ok
+    p.verified[blind.number] = ok
+    p._events.append(HandVerified(blind.number, ok, settled.verdict.describe()))
+    if not ok or settled.ended is None:
+        return
+    blind.match = state = settled.state
+    blind.settled = (hand, hand.record(p.table, settled.points), tuple(state.scores))
+    events: list[Event] = [settled.ended]
+    if state.outcome is not None:
+        events.append(state.outcome)
+    p.view.apply(events, state.turn)
+    p._events.append(ObservationChanged(make=p.view.observation))
+
+
+def book(blind: PeerBlind) -> LockedTranscript:
+    """The match's transcript/2 so far (made with the first hand that needs it)."""
+    p = blind.p
+    if blind.book is None:
+        assert p.header is not None and p.doc is not None
+        blind.book = LockedTranscript(p.header, tuple(
+            bytes.fromhex(s) for s in p.doc["header_signatures"]))
+    return blind.book
+
+
+def end(blind: PeerBlind, body: b.BlindEnd) -> None:
+    """The host's points and closing, checked against the hand this seat settled; then the
+    transcript (and, at the match's end, its result)."""
+    p, settled, match = blind.p, blind.settled, blind.match
+    blind.last = p.now
+    if settled is None or match is None or settled[1].hand != body.hand:
+        blind._caught("blind-points", f"the host sent the points of hand {body.hand}, which "
+                      "this seat has not settled")
+        return
+    blind.settled = None
+    over = match.outcome is not None
+    winner = None if match.outcome is None else match.outcome.winner
+    doc = book(blind).check_hand(p.ring, p.keys[p.host_seat], settled[1], settled[0],
+                                 settled[2], over, winner, body)
+    if isinstance(doc, str):
+        blind._caught("blind-points", f"hand {body.hand}: {doc}")
+        return
+    p._events.append(TranscriptUpdated(p.table.hex(), doc, over))
+    blind.next_deal = not over  # (timed from now: progress.py)
+    if over:
+        from lanomino.net.peer.state import Phase  # (the state holds this part)
+        p.go(Phase.OVER)
+        p._events.append(MatchOver(winner, settled[2], body.hand, p.verified_all))
