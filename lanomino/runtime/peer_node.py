@@ -105,6 +105,13 @@ class PeerNode(NodeBase):
         self.member.submit(action, self.now())
         self._flush()
 
+    def back(self) -> None:
+        """The player is back at the seat the move clock ran out for: the table's bot stops
+        playing it (``PeerSession.back``). Once this node hosts, its seat has no clock."""
+        if self.host is None:
+            self.session.back(self.now())
+            self._flush()
+
     def my_seat(self) -> int | None:
         seat: int | None = self.session.seat
         return None if self.watch else seat

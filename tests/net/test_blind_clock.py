@@ -13,8 +13,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sessionkit import FAST, PeerSlot, Table, bot_policy  # noqa: E402
 
-from lanomino.engine import Rules  # noqa: E402
-from lanomino.fair.transcript import move_statement  # noqa: E402
+from lanomino.engine import Action, Observation, Rules  # noqa: E402
+from lanomino.fair.transcript import move_json, move_statement  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import (  # noqa: E402
     HandVerified,
@@ -174,3 +174,48 @@ def test_a_locked_deal_before_the_last_hands_points_is_refused_and_the_host_caug
     table.run(lambda: all(caught(table, "blind-order")), max_time=120)
     for slot, found in zip(table.slots, caught(table, "blind-order"), strict=True):
         assert found and "before it sent the points of hand 1" in found[0].detail, slot.events
+
+
+def test_a_seat_back_at_a_locked_clock_table_plays_its_next_turn_itself() -> None:
+    """The player comes back (``PeerSession.back``) just as the host's move that gives the seat
+    its turn is on its way: the two cross on the wire, so the update still comes under a roster
+    that counts the seat away. The turn is the player's own all the same: its client's bot, which
+    played for it while it was away, makes no move once the player said they are back."""
+    table = clock_table(2)
+    quiet = table.slots[0]
+    player, quiet.bot = quiet.bot, None  # its player stops answering the screen
+    assert player is not None
+    host, play = table.host.shared, table.host.play
+    table.run(lambda: quiet.session.seat >= 0 and bool(away_updates(quiet, quiet.session.seat)),
+              max_time=300)
+    seat = quiet.session.seat
+    assert quiet.session.away
+    for _ in range(50):  # until the host's own bot makes a move that hands the turn over
+        table.run(lambda: play.bot_due is not None, max_time=60)
+        assert play.bot_due is not None
+        table.now = max(table.now, play.bot_due)
+        table.host.handle_timer(table.now)  # the host's bot moves: the update is on its way
+        if host.state is not None and host.state.turn == seat:
+            break
+        table.step()
+    assert host.state is not None and host.state.turn == seat
+    moves = len(seat_updates(quiet, seat))
+    quiet.session.back(table.now)  # ... and so is the player's back
+    chosen: list[Action] = []
+
+    def at_the_screen(obs: Observation) -> Action:  # the player, at the screen again
+        chosen.append(player(obs))
+        return chosen[-1]
+    quiet.bot = at_the_screen
+    table.run(lambda: len(seat_updates(quiet, seat)) > moves, max_time=60)
+    move = seat_updates(quiet, seat)[moves]
+    assert chosen and move["move"] == move_json(seat, chosen[0]), "its client's bot played it"
+    assert not move["away"]
+    table.run(lambda: not quiet.session.away, max_time=60)
+    assert [e.away for e in table.host_events if isinstance(e, SeatAway)][-1] is False
+
+
+def seat_updates(slot: PeerSlot, seat: int) -> list[dict[str, Any]]:
+    """The moves of ``seat`` this slot was passed on (its own, or the table's for it)."""
+    return [msg["body"] for msg in slot.inbox
+            if msg["type"] == "update" and msg["body"]["move"]["seat"] == seat]

@@ -229,10 +229,13 @@ class PeerSession(PeerState):
 
     def back(self, now: float) -> None:
         """The player is back at a seat the table's bot took over (the move clock ran out): the
-        host stops playing it. A move sent by ``submit`` says the same."""
+        host stops playing it, and at a locked table so does this seat's own client, at once (a
+        turn that comes before the host has heard it is the player's: table_bot.py). A move sent
+        by ``submit`` says the same."""
         self.now = now
         if self.phase is Phase.SEATED:
             self.disputes.moved()
+            self.table_bot.said_back = True
             self._send(m.Back())
 
     def presign(self, action: Action) -> None:

@@ -5,8 +5,11 @@ seat out of time (net/host/move_clock.py). When the host counts this seat away (
 clock ran out) and the hand waits for this seat's move, its own client moves with the table's bot
 level (the roster's ``away_level``), signs the move itself, as every move of its, and marks it
 ``away``: the host passes it on as the table's move and the seat stays away until its player is
-back (``back``, or a move of their own). A move of this seat that the host signed is refused on
-arrival at a locked table and the host caught (net/peer/arrival.py).
+back (``back``, or a move of their own). Once the player has said they are back (``said_back``)
+the bot makes no move for them, not even for a turn that reaches them before the host has heard
+them: only a roster that counts the seat away anew (after one that took it back) lets it play
+again. A move of this seat that the host signed is refused on arrival at a locked table and the
+host caught (net/peer/arrival.py).
 
 The bots come from the runtime (``make``: a level to a policy; net/ does not import the bots);
 without them the seat waits for its player.
@@ -36,12 +39,14 @@ class TableBot:
         self.make: Callable[[str], Policy] | None = None  # the runtime's bots, by level
         self.level: str | None = None  # the table's bot level (the roster says)
         self.bots: dict[str, Policy] = {}
+        self.said_back = False  # the player said they are back (PeerSession.back)
 
     def after(self, body: object, submit: Submit) -> None:
         """A message from the host was handled: a roster's level is noted, and when this seat
         is away and the hand waits for its move, its bot makes it."""
         if isinstance(body, m.Roster):
             self.level = body.away_level
+            self.said_back = self.said_back and self.p.away  # (the host took the seat back)
         if self.make is None or self.level is None or not self._due():
             return
         view = self.p.view
@@ -58,5 +63,6 @@ class TableBot:
         header = p.header
         return (header is not None and header.algorithm == ALGORITHM
                 and header.move_clock is not None and not p.watch and p.away
+                and not self.said_back
                 and view is not None and view.phase == "play" and view.turn == p.seat
                 and p.pending_move is None and not p.holding)
