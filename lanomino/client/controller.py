@@ -21,7 +21,15 @@ from lanomino.client.local import LocalTable
 from lanomino.client.logbook import Logbook
 from lanomino.client.seam import Frontend, Headless, Table
 from lanomino.ui import state as s
-from lanomino.ui.lan import CloseLobby, ConfirmJoin, HostTable, JoinTable, OpenLobby, ask_passphrase
+from lanomino.ui.lan import (
+    CloseLobby,
+    ComeBack,
+    ConfirmJoin,
+    HostTable,
+    JoinTable,
+    OpenLobby,
+    ask_passphrase,
+)
 
 if TYPE_CHECKING:
     from lanomino.client.address import Resolved
@@ -31,7 +39,7 @@ if TYPE_CHECKING:
 
 REMATCH_WAIT_S = 60.0  # how long a joiner waits for its host to open the table again
 TABLE_INTENTS = (s.Submit, s.NextHand, s.ResignMatch, s.FinishMatch, s.LeaveTable, s.AskHint,
-                 s.UndoMove)
+                 s.UndoMove, ComeBack)
 
 
 class Controller:
@@ -95,6 +103,8 @@ class Controller:
             table.hint()
         elif isinstance(intent, s.UndoMove):
             table.undo()
+        elif isinstance(intent, ComeBack):
+            table.come_back()
 
     # ----- local games ------------------------------------------------------------------------
 

@@ -18,11 +18,12 @@ from lanomino.engine import RESIGN, Action, IllegalActionError, MatchEnd, MatchE
 from lanomino.narrate import refusal_for
 from lanomino.net import session as s
 from lanomino.ui.lan import HostTable, JoinTable, LanView, SeatInfo, dispute_line
-from lanomino.ui.state import Screen, UiState, on_new_observation
+from lanomino.ui.state import Screen, UiState, on_new_observation, out_of_time
 
 log = logging.getLogger("lanomino.client")
 Spawn = Callable[[Awaitable[object]], "asyncio.Future[object]"]
 NO_HELP = "hints and undo are for games against the computer: at a LAN table every move stands"
+BACK = "You are back: your next turn is yours again."
 
 
 class LanTable:
@@ -130,9 +131,10 @@ class LanTable:
                 self._roster()  # (a peer's session says nothing when the roster changes)
                 self.frontend.redraw()
             elif lan is not None and self.node is not None and not lan.over:
-                before = (lan.watchers, len(lan.departures), len(lan.dropped))
-                self._roster()  # (nor when a watcher comes or goes, or a seat loses touch)
-                if lan.dropped or before != (lan.watchers, len(lan.departures), len(lan.dropped)):
+                before = (lan.watchers, len(lan.departures), len(lan.dropped), lan.away())
+                self._roster()  # (nor when a watcher comes or goes, a seat loses touch or time)
+                after = (lan.watchers, len(lan.departures), len(lan.dropped), lan.away())
+                if lan.dropped or before != after:
                     self.frontend.redraw()  # (a dropped seat's seconds count down)
 
     # ----- the Table protocol -----------------------------------------------------------------
@@ -172,6 +174,15 @@ class LanTable:
 
     def undo(self) -> None:
         self.ui.message = NO_HELP
+
+    def come_back(self) -> None:
+        """The player is back after their time ran out: the host (at a locked table this seat's
+        own client) stops playing the seat; their screen says so at once."""
+        if self.node is None or self.ui.lan is None or not out_of_time(self.ui):
+            return
+        self.node.back()
+        self.ui.lan.back_said = True  # (until the roster says the host took the seat back)
+        self.ui.message = BACK
 
     def leave(self) -> str:
         """A peer says goodbye (its seat resigns); a host closes the table."""
@@ -369,7 +380,9 @@ class LanTable:
         names = {r.seat: r.name for r in lan.roster}
         self.ui.names = tuple(names.get(n, f"seat {n + 1}") for n in range(lan.seats))
         kinds = {r.seat: r.kind for r in lan.roster}
-        away = {r.seat for r in rows if r.away}  # the move clock ran out: a bot plays it
+        away = lan.away()  # the move clock ran out: a bot plays those seats
+        if self.ui.obs is not None and self.ui.obs.seat not in away:
+            lan.back_said = False  # (the host took this seat back, or never had it)
         self.ui.seat_levels = tuple("bot" if kinds.get(n) == "bot" else "away" if n in away else ""
                                     for n in range(lan.seats))
         if self.ui.screen is Screen.WAITING:

@@ -119,6 +119,9 @@ class LocalTable:
 
         self._hint = asyncio.ensure_future(think())
 
+    def come_back(self) -> None:
+        """No move clock against the computer: the player's seat is never played for them."""
+
     def undo(self) -> None:
         """Take back this seat's last move of the hand, and the computer's answers to it."""
         try:

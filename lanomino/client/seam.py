@@ -45,6 +45,10 @@ class Table(Protocol):
     def undo(self) -> None:
         """Take back the player's last move; only against the computer."""
 
+    def come_back(self) -> None:
+        """The player is back after the move clock ran out (a LAN table with a move clock): the
+        table's bot stops playing their seat."""
+
     def leave(self) -> str:
         """Stop playing here; the line the menu shows afterwards ("" for none)."""
 
@@ -67,6 +71,9 @@ class TableNode(Protocol):
         """Raises IllegalActionError (or ValueError) for a move the table refuses."""
 
     def quit(self) -> None: ...
+
+    def back(self) -> None:
+        """The player is back at a seat the move clock ran out for: the table's bot stops."""
 
     def seats(self) -> tuple[SeatRow, ...]: ...
 

@@ -25,7 +25,14 @@ from lanomino.lines.talk import (
     sentence,
 )
 from lanomino.lines.typed import Command, CommandError, help_lines, parse_command
-from lanomino.ui.lan import CloseLobby, ConfirmJoin, HostTable, JoinTable, looks_like_address
+from lanomino.ui.lan import (
+    CloseLobby,
+    ComeBack,
+    ConfirmJoin,
+    HostTable,
+    JoinTable,
+    looks_like_address,
+)
 from lanomino.ui.settings import default_level
 from lanomino.ui.state import (
     AskHint,
@@ -41,8 +48,10 @@ from lanomino.ui.state import (
     Submit,
     UiState,
     UndoMove,
+    out_of_time,
 )
 
+COMES_BACK = ("back", "play", "draw", "pass")  # typed after the move clock ran out: back to play
 MENU_LINE = ("Type new to play the computer, {saved}host, tables or join to play on the LAN, "
              "history, rules, settings, help or quit.")
 
@@ -84,8 +93,10 @@ class LineFront:
         self.screen = ui.screen
         out += self.menus.lobby_news()
         if ui.lan is not None:
-            out += lan_news(ui.lan, self.heard)
+            me = -1 if ui.obs is None or ui.lan.watching else ui.obs.seat
+            out += lan_news(ui.lan, self.heard, me)
             self.narrator.departures = tuple(sorted(ui.lan.departures.items()))
+            self.narrator.away = out_of_time(ui)
         if ui.message != self.message:  # (before the game's news: "taken back", then the board)
             self.message = ui.message
             said = self.narrator.voice(ui.obs, ui.names).spell(sentence(ui.message)) if (
@@ -140,7 +151,7 @@ class LineFront:
         ahead from a file may be taken); a seat that resigned may always type."""
         obs = self.ui.obs
         return (self.menus.replaying() or obs is None or obs.phase != "play" or obs.is_my_turn
-                or self.ui.resigned or self._watching())
+                or self.ui.resigned or self._watching() or out_of_time(self.ui))
 
     def at_once(self, text: str | None) -> bool:
         """A line read ahead that is taken at once, not at the reader's turn: quit at a LAN
@@ -188,8 +199,11 @@ class LineFront:
             if command.verb != "resign":
                 self.resigning = False
             verb = command.verb or "enter"
-            handler = getattr(self, f"_do_{verb}", None) or getattr(self.menus, f"do_{verb}")
-            handler(command)
+            if verb in COMES_BACK and out_of_time(self.ui) and not self.menus.replaying():
+                self.send(ComeBack())  # the move clock ran out for this seat: the player is back
+            else:
+                handler = getattr(self, f"_do_{verb}", None) or getattr(self.menus, f"do_{verb}")
+                handler(command)
         except CommandError as exc:
             self.say(str(exc))
         self.refresh()

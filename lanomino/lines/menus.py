@@ -209,7 +209,8 @@ class MenuTalk:
 
     def do_back(self, command: Command) -> None:
         if not self.replaying():
-            raise CommandError("Back works in a replay; type menu to leave a table.")
+            raise CommandError("Back works in a replay, or at a LAN table after your time ran "
+                               "out; type menu to leave a table.")
         if command.args[:1] == ("hand",):
             self.jump(-1)
         else:

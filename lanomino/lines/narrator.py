@@ -66,6 +66,7 @@ class Narrator:
         self.mover: int | None = None  # the seat that played last (a score is theirs)
         self.left: list[int] = []  # seats that resigned, in order
         self.departures: tuple[tuple[int, str], ...] = ()  # (seat, how) at a LAN table
+        self.away = False  # the move clock ran out for this seat: the table's bot takes its turns
 
     def voice(self, obs: Observation, names: tuple[str, ...]) -> Voice:
         return voice_for(obs, names, self.words, self.plays, self.departures)
@@ -148,8 +149,8 @@ class Narrator:
         return out
 
     def _turn(self, obs: Observation, voice: Voice) -> list[str]:
-        if voice.me is None or not obs.is_my_turn:
-            return []
+        if voice.me is None or not obs.is_my_turn or self.away:
+            return []  # (out of time: the turn is the table's bot's, and over at once)
         key = (obs.hand_no, len(obs.history))
         if key == self.turn:
             return []

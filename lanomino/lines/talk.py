@@ -70,10 +70,16 @@ class TableHeard:
     away: set[int] = field(default_factory=set)
 
 
+YOU_ARE_AWAY = ("Your time ran out: the table's bot plays for you. Type back, or any move, to "
+                "come back and play your own turns.")
+
+
 def table_news(heard: TableHeard, watching: int, clock: float | None,
-               rows: Iterable[tuple[int, str, bool]]) -> list[str]:
+               rows: Iterable[tuple[int, str, bool]], me: int = -1) -> list[str]:
     """What changed in who watches, the move clock and the seats out of time (``rows``: seat,
-    name, away); the one wording for a watcher's sentences and the line mode."""
+    name, away; ``me``: the reader's seat, -1 for a watcher); the one wording for a watcher's
+    sentences and the line mode. The reader's own coming back is said by the client (its
+    message, client/lan.py) the moment they say it."""
     out: list[str] = []
     if watching != heard.watching:
         heard.watching = watching
@@ -84,8 +90,11 @@ def table_news(heard: TableHeard, watching: int, clock: float | None,
     for seat, name, away in rows:
         if away != (seat in heard.away):
             heard.away.symmetric_difference_update({seat})
-            out.append(f"{name} is out of time: the table's bot plays for them." if away
-                       else f"{name} is back.")
+            if seat == me:
+                out += [YOU_ARE_AWAY] if away else []
+            else:
+                out.append(f"{name} is out of time: the table's bot plays for them." if away
+                           else f"{name} is back.")
     return out
 
 
@@ -104,8 +113,9 @@ def _lost_touch(lan: LanView, heard: LanHeard) -> list[str]:
     return out
 
 
-def lan_news(lan: LanView, heard: LanHeard) -> list[str]:
-    """What changed at the table since ``heard`` (which is brought up to date)."""
+def lan_news(lan: LanView, heard: LanHeard, me: int = -1) -> list[str]:
+    """What changed at the table since ``heard`` (which is brought up to date); ``me``: the
+    reader's seat (-1: none yet, or a watcher)."""
     out: list[str] = []
     if lan.address and lan.address != heard.address:
         heard.address = lan.address
@@ -119,7 +129,7 @@ def lan_news(lan: LanView, heard: LanHeard) -> list[str]:
         out.append(_seats(lan))
     if roster:
         rows = [(r.seat, r.name, r.away) for r in lan.roster]
-        out += table_news(heard.table, lan.watchers, lan.move_clock_s, rows)
+        out += table_news(heard.table, lan.watchers, lan.move_clock_s, rows, me)
         out += _lost_touch(lan, heard)
     out += lan.disputes[heard.disputes:]  # a seat says the host moved for it while it was there
     heard.disputes = len(lan.disputes)

@@ -39,7 +39,8 @@ VERBS: dict[str, tuple[tuple[str, ...], str]] = {
     "history": (("matches",), "your logged matches, newest first"),
     "stats": ((), "your results"),
     "replay": ((), "step through a logged match: replay 4, then next, back, next hand, stop"),
-    "back": ((), "in a replay: the move before"),
+    "back": ((), "in a replay: the move before; at a LAN table after your time ran out: play "
+                 "your own turns again"),
     "stop": ((), "leave the replay"),
     "help": (("?", "commands"), "this list"),
     "quit": (("q", "exit", "bye"), "leave lanomino (a local match stays saved)"),

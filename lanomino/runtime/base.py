@@ -228,10 +228,6 @@ class NodeBase:
         stepped down follows the new host: ``HostNode``). Returns the match's outcome."""
         return outcome
 
-    def back(self) -> None:
-        """The player is back at a seat the move clock ran out for (a peer's: ``PeerNode``; the
-        host's own seat has no clock, so nothing to do here)."""
-
     def _spawn(self, coro: Awaitable[None]) -> None:
         """Run ``coro`` in the background, keeping a reference and logging its failure."""
         task = asyncio.ensure_future(coro)

@@ -92,6 +92,9 @@ class HostNode(NodeBase):
     def move_clock(self) -> float | None:
         return self.session.timings.move_s
 
+    def back(self) -> None:
+        """Nothing to come back to: the host's own seat has no move clock."""
+
     def table_label(self) -> str:
         return self.table_name
 

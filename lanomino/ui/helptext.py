@@ -97,6 +97,8 @@ KEYS_TEXT: tuple[tuple[str, str], ...] = (
     ("u", "against the computer: take back your last move (History marks the match)"),
     ("r", "after a LAN match: play again (the host offers it and keeps everyone's seat; "
           "the others see the offer and accept with r)"),
+    ("b", "at a LAN table after your time ran out (the table's bot plays for you): come back "
+          "and play your own turns (any key that plays does too)"),
     ("Esc", "cancel a choice, go back"),
     ("?", "this help, from any screen"),
     ("q", "leave the table (asks first; the game is saved) or resign"),

@@ -10,6 +10,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from lanomino.engine import Draw, Pass
 from lanomino.ui.history_keys import load_history_bindings
+from lanomino.ui.lan import ComeBack
 from lanomino.ui.lobby_keys import load_lobby_bindings, typing
 from lanomino.ui.menu_keys import load_menu_bindings, on_screen
 from lanomino.ui.menus import (
@@ -34,6 +35,7 @@ from lanomino.ui.state import (
     confirm,
     draw_or_pass,
     move_selection,
+    out_of_time,
     pick_number,
 )
 
@@ -202,3 +204,13 @@ def _load_table(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
         elif time.monotonic() - ui.match_at >= MATCH_PAUSE_S:
             intents(LeaveTable())
         # else the result came over the LAN a moment ago: that Enter was meant for the hand summary
+
+    # the move clock ran out for this seat: b, or any key above that acts in play, brings the
+    # player back (bound last: while it lasts these win over the same keys above)
+    away = playing & Condition(lambda: out_of_time(ui))
+
+    def come_back(event: KeyPressEvent) -> None:
+        intents(ComeBack())
+
+    for key in ("b", "enter", " ", "left", "right", "d", "p", "h", "u", *"1234567890"):
+        kb.add(key, filter=away)(come_back)

@@ -59,6 +59,12 @@ class HostTable:
     blind: bool = False  # deal the locked deck: nobody, the host included, sees another's tiles
 
 
+@dataclass(frozen=True, slots=True)
+class ComeBack:
+    """The player is back at their seat after the move clock ran out: the table's bot, which
+    played it meanwhile, stops (any key that acts at the table says it, or b; ``back`` typed)."""
+
+
 # ----- the lobby ---------------------------------------------------------------------------------
 
 
@@ -291,10 +297,15 @@ class LanView:
     departures: dict[int, str] = field(default_factory=dict)  # seat -> how it left ("did not…")
     move_clock_s: float | None = None  # the host's move clock (None: a player may take all day)
     disputes: list[str] = field(default_factory=list)  # each seat's dispute, as said (below)
+    back_said: bool = False  # this seat said it is back (until a roster takes it back)
 
     @property
     def taken(self) -> int:
         return len(self.roster)
+
+    def away(self) -> frozenset[int]:
+        """The seats the move clock ran out for: the table's bot plays them."""
+        return frozenset(r.seat for r in self.roster if r.away)
 
     def seats_seen(self, rows: Iterable[tuple[int, bool, bool]], now: float,
                    grace_s: float) -> None:

@@ -26,6 +26,7 @@ from lanomino.narrate import seat_label
 from lanomino.ui.history import HistoryView, ReplayView
 from lanomino.ui.lan import (
     CloseLobby,
+    ComeBack,
     ConfirmJoin,
     HostForm,
     HostTable,
@@ -139,7 +140,7 @@ class OpenReplay:
 
 Intent = (Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | FinishMatch
           | SaveSettings | QuitApp | OpenHistory | OpenReplay | OpenLobby | CloseLobby | JoinTable
-          | HostTable | ConfirmJoin | AskHint | UndoMove | Rematch)
+          | HostTable | ConfirmJoin | AskHint | UndoMove | Rematch | ComeBack)
 
 
 # ----- the whole client --------------------------------------------------------------------------
@@ -220,6 +221,15 @@ def first_playable_index(obs: Observation) -> int:
         if tile in fits:
             return i
     return 0
+
+
+def out_of_time(ui: UiState) -> bool:
+    """The move clock ran out for this terminal's seat at a LAN table: the table's bot plays it
+    until the player comes back (``ComeBack``), and they have not said so yet."""
+    lan, obs = ui.lan, ui.obs
+    if lan is None or obs is None or lan.watching or lan.back_said or ui.resigned:
+        return False
+    return obs.outcome is None and any(r.seat == obs.seat and r.away for r in lan.roster)
 
 
 def seat_name(ui: UiState, seat: int) -> str:

@@ -11,7 +11,7 @@ from lanomino.ui.board import draw_line, line_view, tracks
 from lanomino.ui.chrome import fit, footer, header, wrap
 from lanomino.ui.helptext import describe_game
 from lanomino.ui.render import Canvas, draw_hand
-from lanomino.ui.state import UiState, place_label, playable, seat_name
+from lanomino.ui.state import UiState, out_of_time, place_label, playable, seat_name
 from lanomino.ui.table_words import auto_draw_note, ends_count, last_action
 
 BOARD_MIN = 11  # rows the line of play keeps before the log may grow
@@ -166,6 +166,8 @@ def _draw_own(ui: UiState, obs: Observation, canvas: Canvas, y: int) -> None:
 
 
 Row = list[tuple[str, str]]  # one message row as styled fragments
+OUT_OF_TIME = ("Your time ran out: the table's bot is playing for you. Press b, or any key that "
+               "plays, to come back and play your own turns.")
 
 
 def _message(ui: UiState, obs: Observation, width: int) -> list[Row]:
@@ -187,6 +189,8 @@ def _message(ui: UiState, obs: Observation, width: int) -> list[Row]:
     elif ui.resigned:
         text = ("You resigned: the others play on. q: leave" if ui.lan is not None
                 else "You resigned: the others play on. f: finish now · q: menu (stays saved)")
+    elif out_of_time(ui):
+        text = OUT_OF_TIME
     elif ui.message:
         text = ui.message
     elif ui.lan is not None and ui.lan.news and ui.lan.news_hand == obs.hand_no:
@@ -227,6 +231,8 @@ def _keys_hint(ui: UiState, obs: Observation) -> str:
         return f"q leave · {panels}"
     if ui.lan is not None and ui.lan.watching:
         return f"watching: every hand is shown when it ends · {panels}"
+    if out_of_time(ui):
+        return f"b or any move key: come back and play your turns · {panels}"
     if obs.is_my_turn:
         extra = []
         if any(type(a).__name__ == "Draw" for a in obs.legal):
