@@ -211,3 +211,22 @@ def test_an_enter_meant_for_the_hand_summary_does_not_skip_a_match_result_that_j
     assert run_keys(ui, ["\r"]) == []
     ui.match_at = time.monotonic() - MATCH_PAUSE_S
     assert run_keys(ui, ["\r"]) == [LeaveTable()]
+
+
+def test_out_of_time_b_or_any_key_that_plays_comes_back(both_ends_state) -> None:
+    """The move clock ran out for this seat (the roster says it is away): b, or a key that
+    would play, says the player is back instead; otherwise b does nothing."""
+    from lanomino.ui.lan import ComeBack, LanView, SeatInfo
+
+    def at_lan_table(away: bool) -> UiState:
+        ui = table_ui(both_ends_state)
+        ui.lan = LanView("peer", "Kitchen", seats=2, roster=[
+            SeatInfo(0, "You", "human", away=away), SeatInfo(1, "Ana", "host")])
+        return ui
+    for key in ("b", "\r", RIGHT, "5", "d"):  # (Ctrl-C at a LAN table asks; the next quits)
+        assert run_keys(at_lan_table(True), [key, CTRL_C]) == [ComeBack()], key
+    ui = at_lan_table(True)
+    assert ui.lan is not None
+    ui.lan.back_said = True  # (said once: until the roster agrees, keys play again)
+    assert run_keys(ui, ["b", CTRL_C]) == []
+    assert run_keys(at_lan_table(False), ["b", CTRL_C]) == []
