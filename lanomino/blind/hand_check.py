@@ -21,7 +21,8 @@ failure decides and names its signer):
                 in its place among the moves, is one the engine allows (else its signer: the
                 seat, or the host when it signed it), and the host signed one only where the
                 rules let it: a seat that left, or one away at a table with a move clock (else
-                the host);
+                the host); a move marked as the seat's own bot's (``away``) only at a table
+                with a move clock (else the host, which passed it on);
 6. ``score``    the hand ended and its points are the ones the host signed (else: the host).
 
 A ``HandVerdict`` says which check failed, whom it names and why; ``ok`` when none did.
@@ -91,7 +92,8 @@ class _Failed(Exception):
 
 def check_blind_hand(record: BlindHand, before: GameState, clock: bool = False) -> HandVerdict:
     """Verify ``record`` against the match state ``before`` the hand (not changed); ``clock``:
-    the match header declares a move clock (the host may then sign an away seat's resignation)."""
+    the match header declares a move clock (the host may then sign an away seat's resignation,
+    and a seat's own bot may move for it: ``BlindMove.away``)."""
     return judge_blind_hand(record, before, clock)[0]
 
 
@@ -245,6 +247,9 @@ def _moves(state: GameState, layout: DealLayout, tiles: tuple[int, ...],
         if move is None:
             break
         where = f"move {index + 1}"
+        if move.away and not clock:  # (the host runs the move clock; without one, no bot)
+            raise _Failed("moves", host, f"{where}: marked as the table's bot's, at a table "
+                          "without a move clock", index)
         if ended is not None:
             # Nobody can see that a hand is blocked: the table learns it as every seat passes.
             # Those passes, after the engine (knowing every hand) ended it, are true claims.

@@ -14,7 +14,8 @@ transcript's, as today's; this record is the locked deck's part of a hand.
      "keys": [hex, ...], "shuffles": [{"seat": 0, "deck": hex, "argument": hex}, ...],
      "opening": [{"seat": 1, "not_me": "6-6"}, ...],
      "moves": [{"seat": 0, "play": "6-6", "end": "left", "pos": 3},
-               {"seat": 1, "draw": true, "pos": 15}, {"seat": 2, "pass": true}, ...],
+               {"seat": 1, "draw": true, "pos": 15}, {"seat": 2, "pass": true, "away": true},
+               ...],
      "reveals": [hex, ...], "points": [0, 12, 0],
      "resignations": [{"seat": 2, "at": 7, "by": "seat"}]}
 
@@ -24,6 +25,10 @@ same with or without resignations. ``by`` says who signed it: ``seat`` (the seat
 the host, only where today's rules let the host sign a seat's resignation: ``left`` (the roster
 showed the seat gone: the host cannot prove it, and the verifier lists it) or ``away`` (the
 seat out of time at a table whose header declares a move clock).
+
+A move with ``"away": true`` is one the seat's own client's bot made while the seat was out of
+time on the move clock (at a locked table only the seat holds its tiles, so only its own client
+can move for it): the seat signs the mark with the move, and the verifier lists such moves.
 """
 
 from __future__ import annotations
@@ -77,11 +82,14 @@ class NotMe:
 
 @dataclass(frozen=True, slots=True)
 class BlindMove:
-    """A move with the position its tile came from: a play's own position, a draw's position."""
+    """A move with the position its tile came from: a play's own position, a draw's position;
+    ``away``: the seat's own client's bot made it, out of time on the move clock (the seat
+    signs that with the move)."""
 
     seat: int
     action: Action
     position: int | None = None
+    away: bool = False
 
 
 RESIGNED_BY = ("seat", "left", "away")  # the seat itself; the host: the seat left / was away
@@ -172,10 +180,13 @@ def _move(entry: object) -> BlindMove:
     kind = kinds.pop()
     optional = {"play": frozenset({"end"}), "draw": frozenset({"pos"})}.get(kind, frozenset())
     entry = _fields(entry, f"a {kind}", {"seat", kind} | ({"pos"} if kind == "play" else set()),
-                    optional)
+                    optional | {"away"})
     seat = _int(entry.get("seat"), "a move's seat", high=255)
     pos = entry.get("pos")
     position = None if pos is None else _int(pos, "a move's position", high=255)
+    if "away" in entry and entry["away"] is not True:
+        raise BlindError("a move the table's bot made is written away: true")
+    away = "away" in entry
     if kind == "play":
         written = entry.get("end")
         if "end" in entry and not isinstance(written, str):
@@ -186,10 +197,10 @@ def _move(entry: object) -> BlindMove:
             raise BlindError(f"a play's end: {exc}") from None
         if end is not None and str(end) != written:
             raise BlindError(f"a play's end is written {str(end)!r}")
-        return BlindMove(seat, Play(_tile(entry["play"]), end), position)
+        return BlindMove(seat, Play(_tile(entry["play"]), end), position, away)
     if entry[kind] is not True:
         raise BlindError(f"a {kind} is written {kind}: true")
-    return BlindMove(seat, DRAW if kind == "draw" else PASS, position)
+    return BlindMove(seat, DRAW if kind == "draw" else PASS, position, away)
 
 
 def _resignation(entry: object) -> Resignation:
@@ -271,6 +282,8 @@ def format_blind_hand(record: BlindHand) -> dict[str, object]:
             out["pass"] = True
         if m.position is not None:
             out["pos"] = m.position
+        if m.away:
+            out["away"] = True
         return out
 
     def shuffle(e: ShuffleEntry) -> dict[str, object]:

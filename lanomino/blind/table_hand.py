@@ -79,6 +79,7 @@ class TableHand:
     resigning: dict[int, str] = field(default_factory=dict)  # seat -> who signed its coming one
     proofs: dict[int, Share] = field(default_factory=dict)  # log index -> the opener's share
     plays: dict[int, Play] = field(default_factory=dict)  # log index -> the play its share shows
+    marked: set[int] = field(default_factory=set)  # plays whose share says the bot made them
     # the signature of every statement the hand's record keeps (fair/transcript2.py), by
     # (kind, seat) for a key, shuffle or reveal, (kind, (seat, tile)) for a "not me", and
     # ("move", index) for a move (its index in the log, ``logged``)
@@ -90,6 +91,7 @@ class TableHand:
     reveals: dict[int, Reveal] = field(default_factory=dict)
     answer_s: float | None = None  # how long a seat has to answer a round (None: untimed)
     due: float | None = None  # when the opening's question asked now times out
+    clock: bool = False  # the match header declares a move clock (a seat's bot may move for it)
 
     @classmethod
     def start(cls, before: GameState, ctx: Context, openers: Sequence[int], host: int,
@@ -250,13 +252,14 @@ class TableHand:
         wire and in transcript/2's signed statements)."""
         return len(self.moves) + len(self.resignations)
 
-    def on_proof(self, index: int, share: Share, play: Play) -> None:
+    def on_proof(self, index: int, share: Share, play: Play, away: bool = False) -> None:
         """The opener's share for ``play``, which will be the log's move ``index`` (kept until
-        it comes)."""
+        it comes; ``away``: signed as its seat's bot's move)."""
         if index != self.logged or index in self.proofs:
             raise BlindError(f"a play's share for move {index + 1} came at move "
                              f"{self.logged + 1}")
         self.proofs[index], self.plays[index] = share, play
+        (self.marked.add if away else self.marked.discard)(index)
 
     def on_resign(self, seat: int, at: int, by: str) -> None:
         """``seat``'s signed resignation ahead of its move (``by``: who signed it, ``Resignation``):
@@ -265,10 +268,11 @@ class TableHand:
             raise BlindError(f"a resignation after {at} moves came after {len(self.moves)}")
         self.resigning[seat] = by
 
-    def apply(self, seat: int, action: Action, now: float) -> list[Event]:
+    def apply(self, seat: int, action: Action, now: float, away: bool = False) -> list[Event]:
         """A move on the public view: a play must come with its checked share (``on_proof``,
-        else BlindFault naming its opener); a draw takes the boneyard's next position.
-        Raises IllegalActionError (the public rules), BlindFault, BlindError."""
+        else BlindFault naming its opener), which says ``away`` as the move does; a draw takes
+        the boneyard's next position. Raises IllegalActionError (the public rules), BlindFault,
+        BlindError."""
         view = self.view
         if view is None:
             raise BlindError("the hand has not started")
@@ -279,6 +283,11 @@ class TableHand:
             share = self.proofs.get(index)
             if share is None or self.plays.get(index) != action:
                 raise BlindFault(opener, f"played {action} without its signed share")
+            if index == 0 and self.lead is not None:  # (its share is the rounds' answer,
+                away = False  # which no bot made: the record keeps that one)
+            elif (index in self.marked) != away:
+                raise BlindFault(opener, f"played {action} with a share that says otherwise "
+                                 "whether its bot made the move")
             self._check_proof(seat, share.position, action.tile, share)
             position = share.position
         events = view.apply(seat, action)  # (raises before anything changed)
@@ -293,7 +302,7 @@ class TableHand:
             if self.holder is not None:
                 self.holder.drew(seat)
         if view.moves > len(self.moves):  # (a resignation is kept apart in the record)
-            self.moves.append(BlindMove(seat, action, position))
+            self.moves.append(BlindMove(seat, action, position, away))
         else:
             self.resignations.append(Resignation(seat, len(self.moves),
                                                  self.resigning.pop(seat, "seat")))
@@ -360,7 +369,7 @@ class TableHand:
         assert self.view is not None
         tiles = open_all(self.ctx, self.deal.deck, {s: r.secret for s, r in self.reveals.items()})
         return settle(self.view, self.before, self.layout, tiles, self.moves, self.host,
-                      self.resignations)
+                      self.resignations, self.clock)
 
     def record(self, table: bytes, points: tuple[int, ...]) -> BlindHand:
         """The hand's record (``lanomino.blind-hand/1``) once it is settled."""

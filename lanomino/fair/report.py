@@ -75,6 +75,19 @@ class HostSigned:
 
 
 @dataclass(frozen=True, slots=True)
+class AwayMove:
+    """A move a seat's own client's bot made while the seat was out of time on the move clock,
+    at a locked table (transcript/2): the seat signed it and its mark ``away``."""
+
+    index: int  # the move's index in the hand's log, from 0
+    seat: int
+    move: str  # the move in words
+
+    def describe(self) -> str:
+        return f"move {self.index + 1} ({seat_name(self.seat)}: {self.move})"
+
+
+@dataclass(frozen=True, slots=True)
 class HandReport:
     hand: int
     attempts: int
@@ -91,6 +104,7 @@ class HandReport:
     # and the re-shuffle's), and those who re-shuffled after a lost host (0: none did)
     shufflers: int = 0
     reshufflers: int = 0
+    away: tuple[AwayMove, ...] = ()  # moves a seat's own bot made, out of time (transcript/2)
 
     def describe(self) -> str:
         scores = "-".join(str(s) for s in self.scores)
@@ -105,6 +119,9 @@ class HandReport:
         if self.host_signed:
             notes.append("signed by the host, not by the seat: "
                          + ", ".join(h.describe() for h in self.host_signed))
+        if self.away:
+            notes.append("the table's move for a seat out of time, made by that seat's own "
+                         "client and signed by it: " + ", ".join(a.describe() for a in self.away))
         notes += [f"could not check {what}" for what in self.unchecked]
         who = self.shufflers or self.commitments
         plural = "s" if who != 1 else ""
@@ -121,7 +138,9 @@ class HandReport:
                 "host_signed": [{"index": h.index, "seat": h.seat, "disputed": h.disputed}
                                 for h in self.host_signed],
                 "migrated": None if self.migrated is None else self.migrated.to_json(),
-                "unchecked": list(self.unchecked), **({"locked": True} if self.locked else {})}
+                "unchecked": list(self.unchecked), **({"locked": True} if self.locked else {}),
+                **({"away": [{"index": a.index, "seat": a.seat} for a in self.away]}
+                   if self.away else {})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,11 +190,14 @@ class Report:
         changes = sum(h.migrated is not None for h in self.hands)
         signed = sum(len(h.host_signed) for h in self.hands)
         disputed = sum(m.disputed for h in self.hands for m in h.host_signed)
+        away = sum(len(h.away) for h in self.hands)
         unchecked = sum(bool(h.unchecked) for h in self.hands)
         notes = [f"the host changed in {changes} of them" if changes else "",
                  f"{signed} move{'s' if signed > 1 else ''} signed by the host for a seat "
                  "(listed above)" if signed else "",
                  f"{disputed} of them disputed by their seat" if disputed else "",
+                 f"{away} move{'s' if away > 1 else ''} made by a seat's own client for it out "
+                 "of time (listed above)" if away else "",
                  f"{unchecked} could not be checked in full (said above)" if unchecked else "",
                  caught.removeprefix("; ")]
         said = "".join(f"; {n}" for n in notes if n)

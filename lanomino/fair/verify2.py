@@ -41,7 +41,16 @@ from lanomino.engine.dealing import split_deck
 from lanomino.engine.errors import seat_name
 from lanomino.engine.state import Phase
 from lanomino.fair.checker import Checker
-from lanomino.fair.report import EDITED, Blamed, DerivedDeal, Failed, HandReport, HostSigned, Report
+from lanomino.fair.report import (
+    EDITED,
+    AwayMove,
+    Blamed,
+    DerivedDeal,
+    Failed,
+    HandReport,
+    HostSigned,
+    Report,
+)
 from lanomino.fair.statements import dispute_statement
 from lanomino.fair.transcript2 import (
     BLIND_ALGORITHM,
@@ -50,6 +59,7 @@ from lanomino.fair.transcript2 import (
     HandSignatures,
     SignedHand,
     VoidDeal,
+    log_index,
     parse_transcript2,
     resignation_index,
     signers,
@@ -213,7 +223,9 @@ class BlindChecker:
         void = record.attempt - 1 - len(hand.voided)  # void deals the file does not keep
         unchecked = (f"the {'void deal' if void == 1 else f'{void} void deals'} before it (not in "
                      "the file)",) if void else ()
+        away = tuple(AwayMove(log_index(record, i), m.seat, str(m.action))
+                     for i, m in enumerate(record.moves) if m.away)
         self.c.reports.append(HandReport(record.hand, record.attempt, len(record.holders),
                                          record.tiles, draws, tuple(after.scores),
                                          host_signed=tuple(self.c.host_signed),
-                                         unchecked=unchecked, locked=True))
+                                         unchecked=unchecked, locked=True, away=away))

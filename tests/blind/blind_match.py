@@ -147,3 +147,18 @@ def voided_hand() -> tuple[BlindHand, BlindHand]:
         if void is not None and void_deal(2, before, attempt=2, tag=f"t{t}a2") is None:
             return void, play_hand(2, rng_seed=1, tag=f"t{t}a2", before=before, attempt=2)[0]
     raise AssertionError("no void deal followed by a playable one among the tags")
+
+
+def away_hand() -> BlindHand:
+    """A 3-seat locked hand where seat 2's moves after its first were made by its own client's
+    bot while it was out of time: each marked ``away``."""
+    record, _ = play_hand(3, rng_seed=7, tag="away", before=new_game(Rules.classic(), 3))
+    mine = [i for i, m in enumerate(record.moves) if m.seat == 1]
+    return replace(record, moves=tuple(replace(m, away=True) if i in mine[1:] else m
+                                       for i, m in enumerate(record.moves)))
+
+
+def away_match() -> dict[str, Any]:
+    """``away_hand`` as a match at a table with a move clock (1 s): seat 2 signs each mark with
+    its move."""
+    return write_match(3, [away_hand()], 1000)

@@ -15,6 +15,7 @@ from typing import Any
 
 from blind_match import (
     VOIDING,
+    away_match,
     host_signs_again,
     identities,
     play_match,
@@ -49,6 +50,7 @@ def _sources() -> tuple[str, ...]:
         play_match(2, hands=1, seed=12, resign=Resignation(1, 4, "left")),
         play_match(4, hands=1, seed=13),
         _voided(),
+        away_match(),  # moves marked as a seat's own bot's, at a table with a move clock
     ))
 
 

@@ -248,7 +248,7 @@ class BlindDealing:
             self._run(seat, body, lambda: led.append(hand.on_lead(seat.seat, body.share, play)),
                       lambda: self._begin(seat.seat, led[0]))
             return
-        self._run(seat, body, lambda: hand.on_proof(body.index, body.share, play))
+        self._run(seat, body, lambda: hand.on_proof(body.index, body.share, play, body.away))
 
     def _begin(self, opener: int, must_lead: Tile | None) -> None:
         """The hand starts: every seat gets the public HandStarted (no tiles: each has its own)."""
@@ -286,7 +286,7 @@ class BlindDealing:
         hand = self._arrived(seat, body)
         self._run(seat, body, lambda: seat_resigns(hand, body))
 
-    def _apply(self, state: GameState, seat: int, action: Action) -> list[Event]:
+    def _apply(self, state: GameState, seat: int, action: Action, away: bool) -> list[Event]:
         hand = self.hand
         if hand is None or hand.view is None:
             raise IllegalActionError("no locked hand is in play")
@@ -299,7 +299,7 @@ class BlindDealing:
                 raise IllegalActionError(f"{action} is not a legal move now")
             self._show(seat, index, action)
         try:
-            return hand.apply(seat, action, self.t.now)
+            return hand.apply(seat, action, self.t.now, away)
         except BlindFault as fault:
             hand.proofs.pop(index, None)
             raise RoundError("blind_fault", str(fault)) from None

@@ -68,6 +68,7 @@ class LockedClose:
     def settle(self, hand: TableHand, number: int, attempt: int) -> bool:
         """The hand settled and told; True when the match goes on (the next hand is due)."""
         t = self.t
+        hand.clock = t.header is not None and t.header.move_clock is not None
         settled = hand.settle()
         if not settled.verdict.ok:
             t.events.append(ProtocolProblem("blind_claim", settled.verdict.describe(),

@@ -6,19 +6,22 @@ or a move the player made). At a table that deals the fair deck the host plays i
 signed by the host and the hand's log lists it under ``away``. At a locked table (issue 29) only
 the seat holds its tiles, so the host never plays for it: the seat's own client does, with the
 table's bot level (the roster's ``away_level``), signs the move itself and marks it ``away``
-(net/peer/table_bot.py); the host passes it on as the table's move and the seat stays away. A
-seat that is not connected when its clock runs out is counted away too, and nobody plays it: it
-leaves when the grace period is over, as at any locked table (a departure is not built yet).
+under that signature (net/peer/table_bot.py, ``marks_away``); the host passes it on as the
+table's move and the seat stays away. A seat that is not connected when its clock runs out is
+counted away too, and nobody plays it: it leaves when the grace period is over, as at any
+locked table (a departure is not built yet).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from lanomino.fair.commit_reveal import RoundError
 from lanomino.fair.transcript import move_json, move_statement
 from lanomino.net.host.table import Phase, Policy, Seat, Table
 from lanomino.net.session_base import SeatAway
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.values import signed_away
 
 if TYPE_CHECKING:
     from lanomino.net.host.play import Playing
@@ -43,7 +46,7 @@ class MoveClock:
         d, obs = t.deal, t.observe(t.state, seat)
         action = self.away_policy(obs) if self.away_policy is not None else obs.legal[0]
         move = move_json(seat, action)
-        events = t.apply(t.state, seat, action)
+        events = t.apply(t.state, seat, action, False)
         sig = t.identity.sign_statement(move_statement(t.digest, d.hand, len(d.moves), move))
         d.away.append(len(d.moves))
         self.play.record(seat, move, sig, events, d, away=True)
@@ -84,10 +87,19 @@ class MoveClock:
             self.t.events.append(SeatAway(seat.seat, False))
             self.t.broadcast_roster()
 
-    def marks_away(self, seat: Seat, body: m.Move) -> bool:
-        """A seat's own move is the table's (``away``) when its client's bot made it while the
-        host counts the seat away (only at a locked table: elsewhere the host plays for it)."""
-        return body.away and seat.away and self.locked
+    def marks_away(self, body: m.Move) -> bool:
+        """A seat's own move is the table's (``away``) when its client's bot made it, out of
+        time: only at a locked table (elsewhere the host plays for the seat), where the seat
+        signs the mark with the move (``signed_away``). Raises RoundError for a mark the move
+        does not sign, or one at a table without a move clock."""
+        if not self.locked:
+            return False
+        if body.away != signed_away(body.move):
+            raise RoundError("bad_signature", "the move's away mark is not under its seat's "
+                             "signature")
+        if body.away and (self.t.header is None or self.t.header.move_clock is None):
+            raise RoundError("illegal", "a move marked away at a table without a move clock")
+        return body.away
 
     @property
     def locked(self) -> bool:

@@ -65,7 +65,8 @@ class Playing:
             raise RoundError("wrong_phase", "no hand is in play")
         if body.hand != d.hand or body.index != len(d.moves):
             raise RoundError("stale", f"the hand is {d.hand} at move {len(d.moves)}")
-        action = parse_move(body.move, seat.seat)
+        action = parse_move(body.move, seat.seat, away=self.clock.locked)
+        away = self.clock.marks_away(body)  # (its client's bot's, signed: a locked table's)
         self.clock.back(seat, body, seq)  # a seat out of time that moves again is back
         if state.turn != seat.seat and action is not RESIGN:
             raise RoundError("out_of_turn", f"it is {seat_name(state.turn)}'s turn")
@@ -77,18 +78,17 @@ class Playing:
             raise RoundError("bad_signature",
                              f"move {len(d.moves) + 1} is not signed by {who}'s key")
         try:
-            events = self.t.apply(state, seat.seat, action)
+            events = self.t.apply(state, seat.seat, action, away)
         except IllegalActionError as exc:
             raise RoundError("illegal", str(exc)) from None
-        self.record(seat.seat, body.move, body.signature, events, d,
-                    self.clock.marks_away(seat, body), body)
+        self.record(seat.seat, body.move, body.signature, events, d, away, body)
         self.run_local_seats()
 
     def play_local(self, seat: int, action: Action) -> None:
         assert self.t.state is not None and self.t.deal is not None
         d = self.t.deal
         move = move_json(seat, action)
-        events = self.t.apply(self.t.state, seat, action)
+        events = self.t.apply(self.t.state, seat, action, False)
         statement = move_statement(self.t.digest, d.hand, len(d.moves), move)
         sig = self.t.local[seat].identity.sign_statement(statement)
         self.record(seat, move, sig, events, d)
@@ -279,7 +279,7 @@ class Playing:
     def _resign(self, number: int, d: HandDeal) -> None:
         assert self.t.state is not None
         move = move_json(number, RESIGN)
-        events = self.t.apply(self.t.state, number, RESIGN)
+        events = self.t.apply(self.t.state, number, RESIGN, False)
         sig = self.t.identity.sign_statement(
             move_statement(self.t.digest, d.hand, len(d.moves), move))
         self.record(number, move, sig, events, d)

@@ -169,9 +169,10 @@ class Table:
         self.owed: Callable[[], None] | None = None  # work for after the messages leave (settle)
         self._encoded: tuple[m.Body, JsonObject] | None = None  # the body sent last (send)
         self._phase = Phase.LOBBY
-        # How a move is applied and a seat's view made: the engine's, unless the table deals the
-        # locked deck (net/host/blind.py: the public view, each seat's tiles its own)
-        self.apply: Callable[[GameState, int, Action], list[Event]] = apply
+        # How a move is applied (``away``: its seat signed it as its bot's) and a seat's view made:
+        # the engine's, unless the table deals the locked deck (net/host/blind.py: the public view)
+        self.apply: Callable[[GameState, int, Action, bool], list[Event]] = (
+            lambda state, seat, action, away: apply(state, seat, action))
         self.observe: Callable[[GameState, int], Observation] = observe
         self.after_move: Callable[[], None] = _nothing  # a move went out (a draw's shares asked)
         self.ready: Callable[[], bool] = _always  # a host-side seat may move now

@@ -7,7 +7,9 @@ after it (fair/chain.py). A seat or watcher applies it only when both hold:
   host adopted it under, which the roster shows). The host may sign only the resignation of a
   seat the roster shows has left (it cannot sign its departure), and, at a table whose signed
   match header declares a move clock, a move marked ``away`` that the table's bot made for a seat
-  the roster shows out of time (that seat disputes it if its clock had not run out);
+  the roster shows out of time (that seat disputes it if its clock had not run out). At a locked
+  table the seat's own client plays it while it is out of time and signs the mark with the
+  move (``"away": true`` in it): the update's ``away`` must be the one the seat signed;
 - the host's signature covers the head this seat computes itself from the head before and the
   move: the host has put its name to exactly this log.
 
@@ -32,7 +34,7 @@ from lanomino.fair.transcript_model import Dispute
 from lanomino.net.election import entry_of
 from lanomino.net.session_base import HostCaught
 from lanomino.net.wire import messages as m
-from lanomino.net.wire.values import parse_move
+from lanomino.net.wire.values import parse_move, signed_away
 
 if TYPE_CHECKING:
     from lanomino.net.peer.state import PeerState
@@ -117,13 +119,21 @@ class Arrival:
 
     def _signer_problem(self, body: m.Update, host_key: bytes) -> tuple[str, str] | None:
         p = self.p
+        locked = p.header is not None and p.header.algorithm == ALGORITHM
         try:
             seat = body.move.get("seat")
-            action = parse_move(body.move, seat if isinstance(seat, int) else -1)
+            action = parse_move(body.move, seat if isinstance(seat, int) else -1, away=locked)
         except ValueError as exc:
             return "move", f"move {body.index + 1} is not a move: {exc}"
         if not isinstance(seat, int) or not 0 <= seat < len(p.keys):
             return "move", f"move {body.index + 1} names no seat of this table"
+        if locked and body.away != signed_away(body.move):  # (its seat signs the mark there)
+            who = seat_name(seat)
+            return "away", (f"the host's mark of move {body.index + 1} as the table's bot's or "
+                            f"not is not the one {who} signed with it")
+        if locked and body.away and p.header is not None and p.header.move_clock is None:
+            return "away", (f"the host passed move {body.index + 1} on as the table's bot's, "
+                            "at a table without a move clock")
         statement = move_statement(p.digest, body.hand, body.index, body.move)
         if any(p.ring.verify_statement(key, body.signature, statement)
                for key in self.keys_of(seat)):

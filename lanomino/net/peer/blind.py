@@ -49,7 +49,7 @@ from lanomino.net.session_base import (
     ProtocolProblem,
 )
 from lanomino.net.wire import blind_messages as b
-from lanomino.net.wire.values import parse_move
+from lanomino.net.wire.values import parse_move, signed_away
 
 if TYPE_CHECKING:
     from lanomino.net.peer.state import Handler, PeerState
@@ -238,7 +238,7 @@ class PeerBlind:
         if hand.view is None:
             self._step(body, lambda: hand.on_lead(body.seat, body.share, play))
         else:
-            self._step(body, lambda: hand.on_proof(body.index, body.share, play))
+            self._step(body, lambda: hand.on_proof(body.index, body.share, play, body.away))
 
     def begin(self, started: HandStarted) -> tuple[Tile, ...]:
         """The host's HandStarted: the opener must be the one this seat found itself. This
@@ -262,9 +262,9 @@ class PeerBlind:
 
     # ----- moves -------------------------------------------------------------------------------
 
-    def before_play(self, index: int, action: Action) -> None:
+    def before_play(self, index: int, action: Action, away: bool = False) -> None:
         """What goes out before this seat's move (``blind_moves.before_move``)."""
-        before_move(self, index, action)
+        before_move(self, index, action, away)
 
     def update(self, move: object, signature: bytes, events: list[Event]) -> bool:
         """A move the host passed on (its signatures checked): applied to this seat's public
@@ -275,8 +275,8 @@ class PeerBlind:
             return True
         seat = move.get("seat")
         try:
-            action = parse_move(move, seat if isinstance(seat, int) else -1)
-            hand.apply(int(seat), action, p.now)  # type: ignore[arg-type]
+            action = parse_move(move, seat if isinstance(seat, int) else -1, away=True)
+            hand.apply(int(seat), action, p.now, signed_away(move))  # type: ignore[arg-type]
         except BlindFault as fault:
             self._fault(fault)
             self._caught("blind-play", f"the host passed on a play that does not hold: {fault}")

@@ -31,6 +31,7 @@ def settle(blind: PeerBlind) -> None:
         blind.hand, blind.next_deal = None, True
         return
     assert p.view is not None
+    hand.clock = p.header is not None and p.header.move_clock is not None
     settled = hand.settle()
     blind.hand = None
     p.holding = False

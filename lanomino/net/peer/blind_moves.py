@@ -52,9 +52,9 @@ def kept(arrived: Callable[[b.BlindBody], TableHand | None], host: Callable[[], 
     return handle
 
 
-def before_move(blind: PeerBlind, index: int, action: Action) -> None:
+def before_move(blind: PeerBlind, index: int, action: Action, away: bool = False) -> None:
     """What goes out before this seat's move ``index`` (its place in the hand's log): its share
-    of the tile it plays, or its signed resignation."""
+    of the tile it plays (``away``: signed as its own bot's play), or its signed resignation."""
     p, hand = blind.p, blind.hand
     if isinstance(action, Resign) and (said := resignation(hand, blind.number, blind.attempt,
                                                            p.seat)) is not None:
@@ -66,6 +66,6 @@ def before_move(blind: PeerBlind, index: int, action: Action) -> None:
     if isinstance(share, Refusal):
         raise ValueError(str(share))
     assert action.end is not None
-    hand.on_proof(index, share, action)
+    hand.on_proof(index, share, action, away)
     blind._send(b.BlindPlay(blind.number, blind.attempt, p.seat, index, str(action.tile),
-                           action.end.name.lower(), share, UNSIGNED))
+                           action.end.name.lower(), share, UNSIGNED, away))

@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from lanomino.blind.hashing import ALGORITHM
 from lanomino.engine import Draw, Play
 from lanomino.engine.errors import seat_name
 from lanomino.fair.transcript import move_statement
@@ -112,7 +113,8 @@ class HeldMoves:
             return f"it is {seat_name(view.turn)}'s turn here"
         try:
             move = notice["move"]
-            action = parse_move(move, sender)
+            action = parse_move(move, sender, away=p.header is not None
+                                and p.header.algorithm == ALGORITHM)
             signature, seen = bytes.fromhex(notice["signature"]), bytes.fromhex(notice["seen"])
         except (RemoteProtocolError, KeyError, ValueError, TypeError):
             return "it is not a move"

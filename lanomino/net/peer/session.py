@@ -212,6 +212,8 @@ class PeerSession(PeerState):
             if action not in view.observation().legal:
                 raise IllegalActionError(f"{action} is not a legal move now")
         move = move_json(self.seat, action)
+        if away:  # (a locked table's: its own bot moves for it, and the seat signs that)
+            move["away"] = True
         index = len(self.moves.setdefault(self.hand, []))
         pre, self._presigned = self._presigned, None
         if pre is not None and pre[:4] == (self.digest, self.hand, index, move):
@@ -219,7 +221,7 @@ class PeerSession(PeerState):
         else:
             sig = self.identity.sign_statement(move_statement(self.digest, self.hand, index, move))
             seen = self.arrival.seen(self.hand, index)
-        self.blind.before_play(index, action)  # a locked deck's share goes first
+        self.blind.before_play(index, action, away)  # a locked deck's share goes first
         self.pending_move = index
         self.progress.move_sent = now
         self.disputes.moved()

@@ -4,12 +4,13 @@ At a table that deals the locked deck only the seat holds its tiles, so the host
 seat out of time (net/host/move_clock.py). When the host counts this seat away (the roster: its
 clock ran out) and the hand waits for this seat's move, its own client moves with the table's bot
 level (the roster's ``away_level``), signs the move itself, as every move of its, and marks it
-``away``: the host passes it on as the table's move and the seat stays away until its player is
-back (``back``, or a move of their own). Once the player has said they are back (``said_back``)
-the bot makes no move for them, not even for a turn that reaches them before the host has heard
-them: only a roster that counts the seat away anew (after one that took it back) lets it play
-again. A move of this seat that the host signed is refused on arrival at a locked table and the
-host caught (net/peer/arrival.py).
+``away`` under that signature (``"away": true`` in the move it signs): the host passes it on
+as the table's move and the seat stays away until its player is back (``back``, or a move of
+their own). Once the player has said they are back (``said_back``) the bot makes no move for
+them, not even for a turn that reaches them before the host has heard them: only a roster that
+counts the seat away anew (after one that took it back) lets it play again. A move of this seat
+that the host signed is refused on arrival at a locked table and the host caught
+(net/peer/arrival.py).
 
 The bots come from the runtime (``make``: a level to a policy; net/ does not import the bots);
 without them the seat waits for its player.

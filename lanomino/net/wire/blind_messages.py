@@ -28,7 +28,9 @@ unchanged to every other seat):
                      given a drawing seat (a holder's gate refuses any other: blind/gate.py)
   P->H blind_draw    a holder's share of that position
   P->H blind_play    the share of its opener that goes with a play: the position the tile was in
-                     (signed by the seat that plays; a host-side bot's carries the host's share)
+                     (signed by the seat that plays; a host-side bot's carries the host's share),
+                     and ``away`` when the seat's own client's bot plays it (out of time), under
+                     the same signature as its move's ``"away": true``
   P->H blind_reveal  at the hand's end: the holder's secret key and shuffle seed
   H->P blind_end     the hand's points and the match score, as the host settled them after the
                      reveals, with its signatures (points over the record; the closing)
@@ -61,7 +63,7 @@ from lanomino.fair.transcript2 import (
     shuffle_statement,
 )
 from lanomino.net.errors import RemoteProtocolError
-from lanomino.net.wire.checks import MAX_SEATS, TILE_TEXT, Check, integer, listof, text
+from lanomino.net.wire.checks import MAX_SEATS, TILE_TEXT, Check, boolean, integer, listof, text
 from lanomino.net.wire.fields import Hand, Seat, Signature
 
 SET_SIZES = (28, 55, 91)  # double-six, double-nine, double-twelve
@@ -248,6 +250,7 @@ class BlindPlay:
     end: Annotated[str, text(5, "|".join(e.name.lower() for e in End))]
     share: OneShare  # the opener's own share of the position the tile was in
     signature: Signature
+    away: Annotated[bool, boolean] = False  # its client's bot plays it, out of time (signed)
 
     def payload(self) -> bytes:
         return _u32(self.index) + self.share.to_bytes()
@@ -349,9 +352,10 @@ def signed_statement(header: str, body: BlindBody) -> dict[str, Any]:
     if isinstance(body, BlindNotMe):
         return not_me_statement(h, n, a, body.seat, parse_tile(body.tile))
     if isinstance(body, BlindPlay):
+        away = {"away": True} if body.away else {}
         return blind_move_statement(h, n, body.index, {"seat": body.seat, "play": body.tile,
                                                        "end": body.end,
-                                                       "pos": body.share.position})
+                                                       "pos": body.share.position, **away})
     if isinstance(body, BlindReveal):
         return reveal_statement(h, n, a, body.reveal)
     if isinstance(body, BlindResign):

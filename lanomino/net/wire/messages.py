@@ -243,7 +243,8 @@ class Move:
     seen: Key  # the log's head before this move, as the mover holds it (fair/chain.py)
     seen_host: Annotated[bytes | None, optional(SIG)]  # the host's signature of it (None: move 1)
     seen_signature: Signature  # the mover's signature of ``seen`` (chain.seen_statement)
-    away: Annotated[bool, boolean] = False  # its client's bot made it, out of time (locked deck)
+    away: Annotated[bool, boolean] = False  # its client's bot made it, out of time (locked deck:
+    # the signed ``move`` carries ``"away": true`` as well, values.signed_away)
 
 
 @dataclass(frozen=True, slots=True)

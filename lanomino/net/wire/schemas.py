@@ -27,9 +27,10 @@ Direction and meaning (P = peer, H = host):
   H->P deal       this peer's own tiles and the public HandStarted event
   P->H move       a signed move, with the log head its seat held before it (signed, and the
                   host's signature of that head; ``away``: its own client's bot made it, at a
-                  locked table);  H->P update: the move, its signature, the
-                  public events, the host's signature of the log's new head and the mover's
-                  head (fair/chain.py; every seat checks them all before applying it)
+                  locked table, where the move it signs says so too, ``"away": true``);
+                  H->P update: the move, its signature, the public events, the host's
+                  signature of the log's new head and the mover's head (fair/chain.py; every
+                  seat checks them all before applying it)
   P->H dispute    a seat's signed word that the host made one of its moves for it (a
                   resignation, or the table's move while it was counted away) while it was there
                   and in time;  H->P disputed: the same, passed on to every seat and watcher

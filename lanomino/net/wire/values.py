@@ -90,11 +90,19 @@ def _end(value: Any, where: str) -> End:
         raise _fail(where, "left, right, up or down", value) from None
 
 
-def parse_move(move: Any, seat: int, where: str = "move") -> Action:
-    """A move in the record's JSON form for ``seat``. Raises RemoteProtocolError."""
+def signed_away(move: Any) -> bool:
+    """A locked table's move that its seat's own client's bot made, out of time on the move
+    clock: it says so under the seat's signature, ``"away": true`` in the move it signs."""
+    return isinstance(move, dict) and move.get("away") is True
+
+
+def parse_move(move: Any, seat: int, where: str = "move", away: bool = False) -> Action:
+    """A move in the record's JSON form for ``seat`` (``away``: at a locked table, where a play,
+    draw or pass may carry ``"away": true``, ``signed_away``). Raises RemoteProtocolError."""
     if not isinstance(move, dict) or move.get("seat") != seat or isinstance(move.get("seat"), bool):
         raise RemoteProtocolError(f"field {where!r}: expected a move by {seat_name(seat)}")
-    kinds = set(move) - {"seat", "end"}
+    marked = away and signed_away(move) and move.get("resign") is None
+    kinds = set(move) - {"seat", "end"} - ({"away"} if marked else set())
     if len(kinds) != 1:
         raise RemoteProtocolError(f"field {where!r}: a move is one of play, draw, pass, resign")
     kind = kinds.pop()
