@@ -127,6 +127,13 @@ def _record_moves(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _record_hand(deal: DerivedDeal, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """A deal and its moves as a record's hand (a void deal: no moves, as in records)."""
+    return {"deal": [[str(t) for t in h] for h in deal.hands],
+            "boneyard": [str(t) for t in deal.boneyard],
+            "moves": [] if deal.void else _record_moves(moves)}
+
+
 def to_record(doc: Any) -> dict[str, Any]:
     """The ``lanomino.record/1`` form of a transcript, with every deal derived from its secrets
     (a void deal becomes a hand with no moves, as in records).
@@ -146,17 +153,15 @@ def to_record(doc: Any) -> dict[str, Any]:
         if hand.reshuffled is not None:
             raise TranscriptError(f"hand {hand.hand} was re-shuffled after a host migration: "
                                   "it has no single deal to write as a record")
-        for deal in deals:
-            hands.append({"deal": [[str(t) for t in h] for h in deal.hands],
-                          "boneyard": [str(t) for t in deal.boneyard],
-                          "moves": [] if deal.void else _record_moves([m.raw for m in hand.moves])})
+        hands += [_record_hand(deal, [m.raw for m in hand.moves]) for deal in deals]
     return {"format": "lanomino.record/1", "rules": transcript.rules_spec,
             "players": list(transcript.players), "hands": hands}
 
 
 def _locked_record(doc: Any) -> dict[str, Any]:
-    """``to_record`` of a transcript/2: each hand's deal as its revealed keys open it, its moves
-    and resignations in the order of its log."""
+    """``to_record`` of a transcript/2: each hand's deal as its revealed keys open it (a void deal
+    the hand keeps before it as a hand with no moves, as transcript/1's), its moves and
+    resignations in the order of its log."""
     from lanomino.engine import RESIGN
     from lanomino.fair.statements import move_json
     from lanomino.fair.transcript2 import parse_transcript2
@@ -173,9 +178,6 @@ def _locked_record(doc: Any) -> dict[str, Any]:
             moves += [move_json(r.seat, RESIGN) for r in record.resignations if r.at == i]
             if i < len(record.moves):
                 moves.append(move_json(record.moves[i].seat, record.moves[i].action))
-        deal = deals[-1]
-        hands.append({"deal": [[str(t) for t in h] for h in deal.hands],
-                      "boneyard": [str(t) for t in deal.boneyard],
-                      "moves": _record_moves(moves)})
+        hands += [_record_hand(deal, moves) for deal in deals]
     return {"format": "lanomino.record/1", "rules": head.rules_spec,
             "players": list(head.players), "hands": hands}

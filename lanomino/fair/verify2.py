@@ -125,14 +125,15 @@ class BlindChecker:
                                     "resign" if r.by == "left" else "resigns")
                          for j, r in enumerate(record.resignations) if r.host_signed]
         self.check_disputes(hand)
-        for attempt, void in enumerate(hand.voided, start=1):
-            self.check_void(state, void, attempt, record.host)
+        voids = tuple(self._deal(state, self.check_void(state, void, attempt, record.host), True)
+                      for attempt, void in enumerate(hand.voided, start=1))
         verdict, after = judge_blind_hand(record, state, clock=c.t.move_clock is not None)
         self.check_verdict(verdict, record.host)
         if tuple(hand.scores) != tuple(after.scores):
             raise c.fail("score", host, f"the host signed the match score {list(hand.scores)} "
                          f"after this hand, but the rules give {after.scores}")
-        self.report(state, after, hand, verdict.tiles)
+        self.deals.append((*voids, self._deal(state, verdict.tiles, False)))
+        self.report(after, hand)
         return after
 
     def check_record(self, state: GameState, record: BlindHand, host: Blamed) -> None:
@@ -161,16 +162,20 @@ class BlindChecker:
             f"{who}: {verdict.reason}")
         raise self.c.fail(verdict.check, blame, said)
 
-    def check_void(self, state: GameState, void: VoidDeal, attempt: int, host: int) -> None:
+    def check_void(self, state: GameState, void: VoidDeal, attempt: int,
+                   host: int) -> tuple[int, ...]:
         """A void deal dealt again before the hand's deal: the host's record of it, the
-        signatures of its statements, and the locked deck's checks of a void deal."""
+        signatures of its statements, and the locked deck's checks of a void deal; its tiles
+        by position."""
         record, blamed = void.record, Blamed.host(host)
         if record.attempt != attempt or record.host != host:
             raise self.c.fail("record", blamed, f"void deal {attempt}: the host's record of it "
                               f"says attempt {record.attempt}, host {seat_name(record.host)}")
         self.check_record(state, record, blamed)
         self.check_signatures(record, void.signatures, VOID_SIGNED, blamed)
-        self.check_verdict(check_void_deal(record, state), host)
+        verdict = check_void_deal(record, state)
+        self.check_verdict(verdict, host)
+        return verdict.tiles
 
     def check_signatures(self, record: BlindHand, signed: HandSignatures, kinds: Sequence[str],
                          host: Blamed) -> None:
@@ -212,13 +217,16 @@ class BlindChecker:
             n = host_signed.index(d.resignation)
             c.host_signed[n] = replace(c.host_signed[n], disputed=True)
 
-    def report(self, before: GameState, after: GameState, hand: SignedHand,
-               tiles: tuple[int, ...]) -> None:
-        """The hand checked out: its line, and its deal as the revealed keys open it."""
-        record = hand.record
+    @staticmethod
+    def _deal(before: GameState, tiles: tuple[int, ...], void: bool) -> DerivedDeal:
+        """A deal as the revealed keys open it (a void one too, as transcript/1 derives it)."""
         hands, boneyard = split_deck([TILES[t] for t in tiles], before.active,
                                      before.rules.hand_size_for(before.players))
-        self.deals.append((DerivedDeal(tuple(map(tuple, hands)), tuple(boneyard), False),))
+        return DerivedDeal(tuple(map(tuple, hands)), tuple(boneyard), void)
+
+    def report(self, after: GameState, hand: SignedHand) -> None:
+        """The hand checked out: its line."""
+        record = hand.record
         draws = sum(isinstance(m.action, Draw) for m in record.moves)
         void = record.attempt - 1 - len(hand.voided)  # void deals the file does not keep
         unchecked = (f"the {'void deal' if void == 1 else f'{void} void deals'} before it (not in "

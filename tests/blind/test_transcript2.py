@@ -316,3 +316,21 @@ def write_match_unchecked(spec: dict[str, Any], record: Any, void: Any) -> dict[
     voided = (sign_void(head.header_digest, void, identities(2)),)
     doc["hands"][0]["voided"] = [v.to_json() for v in voided]
     return host_signs_again(doc, identities(2)[0])
+
+
+def test_replay_shows_a_void_deal_the_hand_keeps_as_transcript1_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The game record of a transcript/2 keeps each void deal as a hand with no moves before the
+    deal played, as transcript/1's does, so replay says the deal was void."""
+    from lanomino.fair import to_record
+
+    void, record = voided_hand()
+    doc = write_match(2, [record], rules=VOIDING, voided={1: [void]})
+    hands = to_record(doc)["hands"]
+    assert [len(h["moves"]) for h in hands] == [0, len(record.moves)]
+    assert hands[0]["deal"] != hands[1]["deal"]
+    path = tmp_path / "void.json"
+    path.write_text(json.dumps(doc))
+    assert main(["replay", str(path)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "Hand 1: nobody was dealt a double, so the tiles are shuffled and dealt again."
