@@ -760,3 +760,38 @@ def test_a_live_candidate_slower_than_twice_the_liveness_period_is_waited_for() 
     assert table.over()
     assert [m.hosted_terms for m in table.machines] == [[0], [1], [], []]  # one host change
     check_survivors(table)
+
+
+@pytest.mark.parametrize("victim", [1, 2, 3])
+def test_a_host_lost_while_its_deal_was_going_out_deals_again_and_puts_nobody_out(
+        victim: int) -> None:
+    """The LAN kill test's failure at the reveal (4 players, CI): the host died after sending the
+    hand's deal to some seats and before the others got theirs. The member without tiles reported
+    no hand, the new host re-shuffled among the seats that claimed one, and put that member out of
+    the match ('its hand was not in the re-shuffle') though it had done nothing wrong. With no move
+    made yet, the hand is now dealt afresh among everyone left."""
+    table = MigratingTable(Rules.preset("classic", target=100), 4, seed=3)
+    h = table.by_seat(0).host
+    assert h is not None
+    table.run(lambda: _in_play_of_hand(table, 1, 1))
+    machines = [m for m in table.machines if m.peer is not None and not m.peer.watch]
+    for m in machines:
+        assert m.peer is not None
+        receive = m.peer.receive
+
+        def dealt(msg: dict[str, Any], now: float, m: Machine = m,
+                  receive: Callable[[dict[str, Any], float], None] = receive) -> None:
+            if msg["type"] == "deal" and msg["body"]["hand"] == 2:
+                if m.seat == victim:
+                    return  # the host dies before this seat's deal leaves it
+                table.crash(0)  # ... and just after another's did
+            receive(msg, now)
+
+        m.peer.receive = dealt  # type: ignore[method-assign]
+    table.run(lambda: not table.by_seat(0).up)
+    table.run(table.over)
+    assert table.over()
+    left = [(m.seat, e.reason) for m in table.machines for e in m.events
+            if isinstance(e, SeatLeft) and e.seat != 0]
+    assert left == []
+    check_survivors(table)

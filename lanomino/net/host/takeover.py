@@ -254,6 +254,14 @@ class Takeover:
             return False
         return True
 
+    def _deal_cut_short(self, hand: int) -> bool:
+        """The lost host died while its deal of ``hand`` was going out: a member reported no tiles
+        of it, and nobody has moved. A re-shuffle deals only to the seats that claim a hand, so it
+        would put that member out of the match for the host's failure; a fresh deal does not."""
+        reports = [r for n, r in self.reports.items() if n != self.lost_host]
+        return (any(r.hand != hand for r in reports)
+                and not any(r.hand == hand and r.moves for r in reports))
+
     def _reopen(self) -> None:
         """The lost host went before the match began: the table is back in its lobby (as when any
         seat leaves then), under a new id so no secret committed for its deal is used again."""
@@ -281,6 +289,8 @@ class Takeover:
         if not attempts:
             return False
         if not shares:
+            if self._deal_cut_short(hand):
+                return False  # nobody has moved: the hand is dealt afresh, with everyone left
             return self._reshuffle(state, hand)  # no escrow: re-shuffle the unknown tiles
         raw = shares[0][1]
         try:
