@@ -149,12 +149,14 @@ class Narrator:
         return out
 
     def _turn(self, obs: Observation, voice: Voice) -> list[str]:
-        if voice.me is None or not obs.is_my_turn or self.away:
-            return []  # (out of time: the turn is the table's bot's, and over at once)
+        if voice.me is None or not obs.is_my_turn:
+            return []
         key = (obs.hand_no, len(obs.history))
         if key == self.turn:
             return []
         self.turn = key
+        if self.away:  # out of time: the table's bot plays this turn at once (even if the
+            return []  # player comes back before its move is confirmed), so it is not theirs
         return ["Your turn.", f"Your hand: {voice.numbered(obs.hand)}.", self.choices(obs, voice)]
 
     # ----- answers to hand, board, scores ---------------------------------------------------

