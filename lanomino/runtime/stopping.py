@@ -107,7 +107,7 @@ def terminal_restorer(fd: int = 0) -> Callable[[], None] | None:
 
     def restore() -> None:
         termios.tcsetattr(fd, termios.TCSANOW, saved)
-        os.write(fd, b"\x1b[?1000l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?25h\x1b[?1049l")
+        os.write(fd, b"\x1b[?1000l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?25h\x1b[?7h\x1b[?1049l")
 
     return restore
 

@@ -58,3 +58,30 @@ def test_a_second_stop_signal_ends_it_at_once() -> None:
     _, err = proc.communicate(timeout=10)
     assert proc.returncode == OVERRUN_STATUS and "a second SIGINT: exiting now" in err
     assert time.monotonic() - began < 1.0
+
+
+def test_the_terminal_restorer_gives_back_the_settings_the_alternate_screen_and_line_wrap() -> None:
+    """What the watchdog does to the terminal before it ends a stuck full-screen client: the
+    terminal's settings as they were, the mouse off, the cursor shown, line wrap on again (the
+    full screen turns it off) and the main screen back."""
+    import pty
+    import termios
+
+    from lanomino.runtime.stopping import terminal_restorer
+
+    leader, follower = pty.openpty()
+    try:
+        before = termios.tcgetattr(follower)
+        restore = terminal_restorer(follower)
+        assert restore is not None
+        changed = termios.tcgetattr(follower)
+        changed[3] &= ~(termios.ECHO | termios.ICANON)  # as a full-screen app leaves it
+        termios.tcsetattr(follower, termios.TCSANOW, changed)
+        restore()
+        assert termios.tcgetattr(follower) == before
+        written = os.read(leader, 1024)
+        for sequence in (b"\x1b[?1000l", b"\x1b[?25h", b"\x1b[?7h", b"\x1b[?1049l"):
+            assert sequence in written, sequence
+    finally:
+        os.close(leader)
+        os.close(follower)
