@@ -115,7 +115,7 @@ class HandReport:
         m = self.migrated
         if m is not None:
             notes.append(f"the host changed: {seat_name(m.host)} took over from move {m.at + 1} "
-                         f"(election {m.term})")
+                         f"(the match's {_ordinal(m.term)} new host)")
         if self.host_signed:
             notes.append("signed by the host, not by the seat: "
                          + ", ".join(h.describe() for h in self.host_signed))
@@ -230,3 +230,9 @@ class Failed(Exception):
     def __init__(self, failure: Failure) -> None:
         super().__init__(failure.message)
         self.failure = failure
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -63,7 +63,8 @@ def test_the_reshuffled_transcript_verifies(played: Played) -> None:
     # verify names the change of host on the hand's line and in the verdict (issue 30 item 20)
     moved = hand["migrated"]
     assert (f"; the host changed: seat {moved['host'] + 1} took over from move {moved['at'] + 1}"
-            in words), words
+            f" (the match's 1st new host)" in words), words
+    assert "election" not in words  # (no jargon: issue 30 item 18)
     verdict = report.lines()[-1]
     assert verdict.startswith("Verdict: fair: every check of ") and (
         "; the host changed in 1 of them" in verdict), verdict
