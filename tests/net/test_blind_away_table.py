@@ -18,6 +18,8 @@ from test_blind_clock import away_updates, clock_table, last_transcript  # noqa:
 
 from lanomino.fair.transcript import move_statement  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
+from lanomino.net.peer import blind as peer_blind  # noqa: E402
+from lanomino.net.peer.blind_moves import before_move  # noqa: E402
 from lanomino.net.session import HostCaught, MatchOver, ProtocolProblem  # noqa: E402
 
 
@@ -80,6 +82,27 @@ def test_an_away_mark_outside_the_seat_s_signature_is_refused_by_the_host() -> N
     assert not [m for m in marked_updates(table.slots[1])]  # none went out as the bot's
 
 
+def test_a_play_whose_share_and_move_disagree_on_the_mark_is_refused_by_the_host(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat's bot plays, but the play's share it signs (which signs the record's move) says
+    nothing of it: the host refuses the play, naming the seat."""
+    table = clock_table(3)
+    quiet = table.slots[0]
+    quiet.bot = None
+
+    def unmarked_share(blind: Any, index: int, action: Any, away: bool = False) -> None:
+        before_move(blind, index, action, False)
+    monkeypatch.setattr(peer_blind, "before_move", unmarked_share)
+    table.run(lambda: bool(disagree(table)), max_time=600)
+    found = disagree(table)
+    assert found and found[0].seat == quiet.session.seat, found
+
+
+def disagree(table: Table) -> list[ProtocolProblem]:
+    return [e for e in table.host_events if isinstance(e, ProtocolProblem)
+            and "whether its bot made the move" in e.detail]
+
+
 def refused(table: Table) -> list[ProtocolProblem]:
     return [e for e in table.host_events if isinstance(e, ProtocolProblem)
             and "away mark" in e.detail]
@@ -93,6 +116,7 @@ def marked_updates(slot: PeerSlot) -> list[dict[str, Any]]:
 def test_a_host_that_drops_or_adds_an_away_mark_is_caught_by_every_other_seat(
         change: str) -> None:
     table = clock_table(3)
+    table.add_watcher("watcher")  # (a watcher checks it too)
     quiet = table.slots[0]
     quiet.bot = None
     take = table.host.take_outgoing
