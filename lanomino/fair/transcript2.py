@@ -103,7 +103,8 @@ def blind_move_statement(header: str, hand: int, index: int,
                          move: dict[str, Any]) -> dict[str, Any]:
     """What a seat signs for its ``index``-th move: ``lanomino.move/1`` of the record's move
     (``format_blind_hand``), with a play's position (the seat's own) and without a draw's (the
-    host names it, the record's signature makes it the host's word)."""
+    host names it, the record's signature makes it the host's word), and with ``"away": true``
+    when the seat's own client's bot made it: the seat signs that too."""
     signed = {k: v for k, v in move.items() if not (k == "pos" and move.get("draw") is True)}
     return move_statement(header, hand, index, signed)
 
