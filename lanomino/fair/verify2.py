@@ -105,7 +105,17 @@ class BlindChecker:
     def _report(self, failed: Failed | None, state: GameState | None = None) -> Report:
         c = self.c
         return Report(tuple(c.reports), None if failed is None else failed.failure,
-                      tuple(self.deals), state, clock=c.clock, caught=tuple(c.caught))
+                      tuple(self.deals), state, clock=self.clock, caught=tuple(c.caught))
+
+    @property
+    def clock(self) -> str:
+        """What the header says of the move clock, in words (at a locked table the host signs
+        no seat's move: a seat out of time is played by its own client)."""
+        clock = self.c.t.move_clock
+        if clock is None:
+            return self.c.clock
+        return (f"Move clock: {clock / 1000:g} s a move: a seat out of time is played by its own "
+                "client, which signs those moves; they are listed.")
 
     def check_hand(self, state: GameState, hand: SignedHand) -> GameState:
         """The hand's checks; the match state after it."""

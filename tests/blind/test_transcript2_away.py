@@ -45,6 +45,8 @@ def test_away_moves_are_marked_signed_and_listed(doc: dict[str, Any]) -> None:
     line = report.lines()[0]
     assert ("the table's move for a seat out of time, made by that seat's own client and signed "
             f"by it: move {marked[0] + 1} (seat 2: ") in line
+    assert report.lines()[-2] == ("Move clock: 1 s a move: a seat out of time is played by its "
+                                  "own client, which signs those moves; they are listed.")
     assert report.verdict() == (f"Verdict: fair: every check of 1 hand holds; {len(marked)} moves "
                                 "made by a seat's own client for it out of time (listed above).")
     assert report.to_json()["hands"][0]["away"] == [{"index": i, "seat": 1} for i in marked]
