@@ -87,9 +87,12 @@ class StreamVerifier:
         try:
             if header != self._header or self._start is None:
                 self._header, self._done, kept = None, [], 0
-                self._start = checker.start()
-                self._header = header
                 hands = [parse_hand(raw, i, len(head.players)) for i, raw in enumerate(raws)]
+                # (a proof of a refuted hand log holds only after the file's hands before it)
+                checker.t = replace(head, hands=tuple(hands))
+                self._start = checker.start()
+                checker.t = head
+                self._header = header
             state = self._start.copy() if kept == 0 else self._done[kept - 1][1].copy()
             parsed = [done[4] for done in self._done[:kept]]
             for hand in parsed:  # the keys as those hands left them (their chain was checked)

@@ -87,6 +87,26 @@ def test_verify_names_the_host_whose_refuted_hand_log_a_seat_kept(
                        "the file.")
 
 
+def test_a_refuted_log_of_a_later_hand_is_checked_alike_hand_by_hand_and_whole() -> None:
+    """The attack row 'wrong draw' lost a seat one run in eight: a proof that the host signed a
+    refuted log of hand 2 or later holds only after the file's hands before it, and the seats'
+    hand-by-hand verifier checked the evidence before any hand, so it found the new host's
+    transcript 'does not hold together', voted that honest host out too, and left the match."""
+    from lanomino.fair.verify import StreamVerifier, verify_transcript
+
+    table = played(lambda host: false_score(host, at_hand=2))
+    survivors = [m for m in table.machines if m.seat != 0]
+    for m in survivors:
+        doc = m.host.doc if m.host is not None else m.peer.doc  # type: ignore[union-attr]
+        assert doc is not None and doc["end"]["finished"], m.seat
+        assert [(p["kind"], p["hand"]) for p in doc["evidence"]] == [("log", 2)]
+        assert verify_transcript(doc).ok
+        assert StreamVerifier().check(doc).failure is None
+    caught = [m.seat for m in survivors for e in m.events
+              if e.__class__.__name__ == "HostCaught" and e.evidence.get("host") != 0]
+    assert caught == []  # nobody caught the honest new host
+
+
 def test_verify_lists_a_disputed_move_and_does_not_call_the_transcript_simply_fair(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     table = played(lambda host: marks_away_and_plays(host, 2), CLOCK)

@@ -285,14 +285,14 @@ def wrong_draw(host: HostSession, victim: int, trace: list[float] | None = None)
 
 
 def _at_hand_end(host: HostSession, cheat: Callable[[Any], Callable[[], None]],
-                 trace: list[float] | None) -> list[int]:
-    """Once, at the first hand's end: ``cheat(deal)`` changes what the host signs and publishes
-    in the hand's log (and returns how to undo it afterwards)."""
+                 trace: list[float] | None, at_hand: int = 1) -> list[int]:
+    """Once, at the end of hand ``at_hand``: ``cheat(deal)`` changes what the host signs and
+    publishes in the hand's log (and returns how to undo it afterwards)."""
     play, t = host.play, host.shared
     original, done = play.hand_over, []
 
     def patched(d: Any, ended: Any, then: Any = None) -> None:
-        if done:
+        if done or d.hand < at_hand:
             original(d, ended, then)
             return
         undo = cheat(d)
@@ -320,9 +320,10 @@ def wrong_secret(host: HostSession, victim: int,
     return _at_hand_end(host, cheat, trace)
 
 
-def false_score(host: HostSession, trace: list[float] | None = None) -> list[int]:
-    """Once, at the first hand's end: the host signs and publishes 5 more points for its own
-    side than the hand gave it. Returns the hands it did it in."""
+def false_score(host: HostSession, trace: list[float] | None = None,
+                at_hand: int = 1) -> list[int]:
+    """Once, at the end of hand ``at_hand``: the host signs and publishes 5 more points for its
+    own side than the hand gave it. Returns the hands it did it in."""
     seat = host.shared.host_seat
 
     def cheat(d: Any) -> Callable[[], None]:
@@ -335,7 +336,7 @@ def false_score(host: HostSession, trace: list[float] | None = None) -> list[int
         d.entry = padded
         return lambda: delattr(d, "entry")
 
-    return _at_hand_end(host, cheat, trace)
+    return _at_hand_end(host, cheat, trace, at_hand)
 
 
 def disputes_to_disputer_only(host: HostSession, trace: list[float] | None = None, *,
