@@ -133,6 +133,11 @@ class ShareGate:
         self._released.add(position)
         return position
 
+    def draw_again(self, position: int) -> None:
+        """A draw whose round a lost holder cut short runs again under the survivors' keys
+        (``escrow_book.py``): its share may go once more, for the same drawer alone."""
+        self._released.discard(position)
+
     def show(self, position: int) -> int | Refusal:
         """Grant (the position) or refuse showing this holder's own share with a play."""
         holder = self.owner(position)

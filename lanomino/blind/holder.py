@@ -149,6 +149,12 @@ class Holder:
                                               sub_share)
         return ctx
 
+    def draw_again(self, position: int) -> None:
+        """The draw of ``position`` was waiting for the lost holder's share: it runs again under
+        the standing context (its share may go once more, ``ShareGate.draw_again``)."""
+        self._late.add(position)
+        self.gate.draw_again(position)
+
     def escrow_reveal(self, owner: int) -> int:
         """At the hand's end (keys are revealed then): the sub-share ``owner`` escrowed here."""
         return self.escrowed[owner][1]

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from lanomino.blind.deal_round import LockedDeal, Step
 from lanomino.blind.deck import Deck, aggregate_key, open_deck
 from lanomino.blind.draw_round import DrawRound
+from lanomino.blind.escrow_book import EscrowBook
 from lanomino.blind.gate import DealLayout, Refusal
-from lanomino.blind.group import BlindError
+from lanomino.blind.group import BlindError, Point, base_mul
 from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, Resignation, ShuffleEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.holder import Holder
@@ -35,6 +36,7 @@ from lanomino.blind.rounds import (
     ShuffleTurn,
     check_play,
     check_reveal,
+    check_share,
     open_all,
 )
 from lanomino.blind.settle import Settlement, settle
@@ -90,19 +92,21 @@ class TableHand:
     draws: int = 0
     reveals: dict[int, Reveal] = field(default_factory=dict)
     answer_s: float | None = None  # how long a seat has to answer a round (None: untimed)
+    escrow: EscrowBook | None = None  # an ``--escrow`` table's escrows (escrow_book.py)
+    redraw_at: int | None = None  # a draw (its move) a loss cut short: to be asked again
     due: float | None = None  # when the opening's question asked now times out
     clock: bool = False  # the match header declares a move clock (a seat's bot may move for it)
 
     @classmethod
     def start(cls, before: GameState, ctx: Context, openers: Sequence[int], host: int,
               me: int | None, seeds: tuple[bytes, bytes] | None, now: float,
-              answer_s: float | None) -> TableHand:
+              answer_s: float | None, escrow: bool = False) -> TableHand:
         layout = layout_for(before, ctx.tiles, openers)
         holder = None
         if me is not None and seeds is not None:
             holder = Holder(ctx, me, layout, *seeds)
         hand = cls(before.copy(), host, LockedDeal.started(ctx, layout, now, answer_s), holder,
-                   answer_s=answer_s)
+                   answer_s=answer_s, escrow=EscrowBook() if escrow else None)
         hand.owner = {p: s for s, ps in enumerate(layout.dealt) for p in ps}
         return hand
 
@@ -129,9 +133,55 @@ class TableHand:
         return h.shuffle(self.deal.deck)
 
     def on_shuffle(self, turn: ShuffleTurn, now: float) -> None:
+        if self.escrow is not None and turn.seat not in self.escrow.commitments:
+            raise BlindError(f"{seat_name(turn.seat)} shuffled before it escrowed its key")
         self.deal.receive_shuffle(turn, now)
         if self.deal.step is Step.SHARES and self.holder is not None:
             self.holder.deck_agreed(self.deal.deck)
+
+    def my_escrow(self, seed: bytes) -> tuple[tuple[Point, ...], dict[int, bytes]] | None:
+        """This holder's escrow, once the keys are agreed at an escrow table (never twice)."""
+        h, book = self.holder, self.escrow
+        if h is None or book is None or self.deal.step is not Step.SHUFFLE \
+                or h.seat in book.commitments:
+            return None
+        return h.escrow(seed)
+
+    def on_escrow(self, owner: int, commitments: tuple[Point, ...],
+                  sealed: Sequence[bytes]) -> None:
+        """A holder's escrow, its sub-shares sealed to the other holders in seat order
+        (``EscrowBook.receive``). Raises BlindFault, BlindError."""
+        if self.escrow is None or self.deal.step is not Step.SHUFFLE:
+            raise BlindError("no escrow is awaited now")
+        others = [s for s in self.ctx.holders if s != owner]
+        if len(sealed) != len(others):
+            raise BlindFault(owner, "did not escrow its key with all the other holders")
+        self.escrow.receive(self.ctx, self.holder, owner, commitments,
+                            dict(zip(others, sealed, strict=True)))
+
+    def lose(self, seat: int, now: float) -> bool:
+        """``seat`` left the hand: at an escrow table the others stand in for its key and the
+        hand goes on (True); else False, and the hand cannot go on without it. A draw waiting
+        for the seat's share runs again under the survivors' keys (``redraw_at``), or is
+        dropped when the seat that left drew it."""
+        if self.escrow is None or seat not in self.ctx.holders:
+            return False
+        try:
+            self.escrow.lose(self.ctx, self.holder, seat)
+        except BlindError:
+            return False
+        draw = self.draw  # (its share came before the loss at every side, or at none)
+        if draw is None or seat in draw.shares:
+            return True
+        self.draw = None
+        if draw.drawer != seat:
+            self.escrow.late.add(draw.position)
+            if self.holder is not None:
+                self.holder.draw_again(draw.position)
+            self.redraw_at = next(i for i, m in enumerate(self.moves)
+                                  if isinstance(m.action, Draw) and m.position == draw.position)
+            self.start_draw(self.redraw_at, now, self.answer_s)
+        return True
 
     def my_shares(self, asker: str) -> tuple[Share, ...] | None:
         """This holder's deal shares, once the round waits for them (never twice)."""
@@ -243,7 +293,8 @@ class TableHand:
 
     def _check_proof(self, seat: int, position: int, tile: Tile, share: Share) -> None:
         public = [*self.deal.shares_of(position), *self.drawn.get(position, ())]
-        check_play(self.ctx, self.deal.deck, seat, position, tile.index, share, public,
+        ctx = self.ctx if self.escrow is None else self.escrow.context_of(self.ctx, position)
+        check_play(ctx, self.deal.deck, seat, position, tile.index, share, public,
                    self.owner.get(position), self.layout.openers[seat], checked=True)
 
     @property
@@ -299,6 +350,8 @@ class TableHand:
             position = self.layout.boneyard[self.draws]
             self.draws += 1
             self.owner[position] = seat
+            if self.escrow is not None and self.escrow.lost is not None:
+                self.escrow.late.add(position)
             if self.holder is not None:
                 self.holder.drew(seat)
         if view.moves > len(self.moves):  # (a resignation is kept apart in the record)
@@ -306,6 +359,8 @@ class TableHand:
         else:
             self.resignations.append(Resignation(seat, len(self.moves),
                                                  self.resigning.pop(seat, "seat")))
+            if self.resignations[-1].by == "left":  # (the same step at every side)
+                self.lose(seat, now)
         if view.outcome is not None:
             self._timed(now)  # the reveals are due
         return events
@@ -324,16 +379,22 @@ class TableHand:
         """The round of shares for the draw that was move ``index``."""
         move = self.moves[index]
         assert move.position is not None
-        self.draw = DrawRound.started(self.ctx, self.deal.deck, move.position,
+        ctx = self.ctx if self.escrow is None else self.escrow.context_of(self.ctx, move.position)
+        self.draw = DrawRound.started(ctx, self.deal.deck, move.position,
                                       self.layout.openers[move.seat], now, answer_s)
         return self.draw
 
     def on_draw_share(self, share: Share) -> int | None:
         """A share of the draw in progress; the tile index once this side opens it (it is the
         drawer's opener) and every share is in, else None."""
-        draw = self.draw
+        draw, lost = self.draw, None if self.escrow is None else self.escrow.lost
+        if draw is None and lost is not None and self.owner.get(share.position) == lost:
+            return None  # (a share of the draw the seat that left was waiting for: dropped)
         if draw is None:
             raise BlindError("no draw waits for shares")
+        if draw.ctx is not self.ctx and share.seat in self.ctx.holders and share.seat != \
+                draw.drawer and self._before_the_loss(share):
+            return None  # (sent before the loss was known: the round runs again without it)
         draw.receive(share)
         if not draw.done:
             return None
@@ -344,6 +405,13 @@ class TableHand:
         tile = self.holder.open(draw.position, self.drawn[draw.position])
         self.opened[draw.position] = tile
         return tile
+
+    def _before_the_loss(self, share: Share) -> bool:
+        try:
+            check_share(self.ctx, self.deal.deck, share)
+        except BlindFault:
+            return False
+        return True
 
     # ----- the hand's end ------------------------------------------------------------------
 
@@ -357,7 +425,12 @@ class TableHand:
             raise BlindError(f"a reveal from {seat_name(reveal.seat)} is not awaited")
         index = self.deal.turns.index(turn)
         before = self.deal.turns[index - 1].deck if index else self._open_deck()
-        check_reveal(self.ctx, reveal, before, turn)
+        if reveal.seed is None and self.escrow is not None and reveal.seat == self.escrow.lost:
+            if base_mul(reveal.secret) != self.ctx.key_of(reveal.seat):  # (the host rebuilt it)
+                raise BlindFault(self.host, f"rebuilt a key for {seat_name(reveal.seat)} that "
+                                 "is not its key")
+        else:
+            check_reveal(self.ctx, reveal, before, turn)
         self.reveals[reveal.seat] = reveal
         return len(self.reveals) == len(self.ctx.holders)
 
@@ -374,13 +447,14 @@ class TableHand:
     def record(self, table: bytes, points: tuple[int, ...]) -> BlindHand:
         """The hand's record (``lanomino.blind-hand/1``) once it is settled."""
         ctx, deal = self.ctx, self.deal
+        lost = None if self.escrow is None else self.escrow.lost  # (its turn kept: no seed)
         order = questions(self.before.rules)  # (one order at every seat: asked, then by seat)
         claims = sorted(self.lead.claims if self.lead else (),
                         key=lambda c: (order.index(c[1]), c[0]))
         opening = tuple(NotMe(s, t) for s, t in claims)
         return BlindHand(table, ctx.hand, ctx.attempt, ctx.tiles, self.host, ctx.holders,
                          tuple(deal.keys[s] for s in ctx.holders),
-                         tuple(ShuffleEntry.of(t) for t in deal.turns),
+                         tuple(ShuffleEntry.of(t, keep=t.seat == lost) for t in deal.turns),
                          opening, tuple(self.moves), tuple(self.reveals[s] for s in ctx.holders),
                          points, tuple(self.resignations))
 

@@ -14,7 +14,8 @@ and whose hands each carry the locked hand's record (``lanomino.blind-hand/1``,
      "move_signatures": [one per move, by its seat],
      "resign_signatures": [one per resignation: by the seat, or by the host when "by" is not
                            "seat"],
-     "reveal_signatures": [one per reveal, by its holder],
+     "reveal_signatures": [one per reveal, by its holder; by the host for a key it rebuilt
+                           from the escrow of a holder that left (no seed)],
      "scores": [the match score after the hand],
      "points_signature": "the host's signature of the hand's points",
      "disputes": [optional: {"seat", "resignation": i, "signature"}],
@@ -163,14 +164,15 @@ def statements(header: str, record: BlindHand) -> dict[str, list[dict[str, Any]]
 
 def signers(record: BlindHand) -> dict[str, list[int]]:
     """The seat whose key signs each statement of ``statements`` (the host for a resignation it
-    signed for a seat)."""
+    signed for a seat, and for the reveal it rebuilt from the escrow of a holder that left: a
+    reveal without a seed)."""
     return {
         "key": [k.seat for k in record.keys],
         "shuffle": [e.seat for e in record.shuffles],
         "not_me": [c.seat for c in record.opening],
         "move": [m.seat for m in record.moves],
         "resign": [record.host if r.host_signed else r.seat for r in record.resignations],
-        "reveal": [r.seat for r in record.reveals],
+        "reveal": [record.host if r.seed is None else r.seat for r in record.reveals],
     }
 
 

@@ -34,7 +34,9 @@ from lanomino.net.wire.checks import JsonObject
 
 def statement_key(body: b.BlindBody) -> tuple[str, object] | None:
     """Where a message's signature goes in its hand's record (None: the record keeps none)."""
-    if isinstance(body, b.BlindKey | b.BlindShuffle | b.BlindReveal):
+    if isinstance(body, b.BlindReveal):  # (the host signs a key it rebuilt: the key's seat)
+        return "reveal", body.reveal.seat
+    if isinstance(body, b.BlindKey | b.BlindShuffle):
         return body.TYPE.removeprefix("blind_"), body.seat
     if isinstance(body, b.BlindResign):
         return "resign", body.resigned

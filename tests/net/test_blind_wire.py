@@ -32,6 +32,7 @@ def bodies() -> list[b.BlindBody]:
     assert not isinstance(shares, Refusal)
     own = holders[0].play(deal.layout.dealt[0][0])
     assert not isinstance(own, Refusal)
+    commitments, sealed = holders[0].escrow(bytes(32))
     return [
         b.BlindDeal(1, 1, 0, 28, (0, 1), (0, 1), SIG),
         b.BlindKey(1, 1, 1, holders[1].announce(), SIG),
@@ -44,6 +45,9 @@ def bodies() -> list[b.BlindBody]:
         b.BlindPlay(1, 1, 0, 3, "6-6", "up", own, SIG),
         b.BlindReveal(1, 1, 0, holders[0].reveal(), SIG),
         b.BlindResign(1, 1, 1, 1, 7, "seat", SIG),
+        replace(b.BlindEscrow.of(1, 1, 0, commitments, sealed), signature=SIG),
+        b.BlindRebuild(1, 1, 1, 0, bytes(range(31)) + b"\x00", SIG),
+        b.BlindDeal(1, 1, 0, 28, (0, 1, 2), (0, 1, 2), SIG, True),
     ]
 
 
@@ -93,6 +97,13 @@ def test_a_shuffle_fits_one_message_even_for_the_largest_set() -> None:
     ("blind_reveal", "reveal", "00" * 40, "33 or 65 bytes"),
     ("blind_reveal", "signature", "00" * 63, "'signature'"),
     ("blind_reveal", "hand", 0, "'hand'"),
+    ("blind_escrow", "commitments", "00" * 32, "'commitments'"),  # no point
+    ("blind_escrow", "commitments", "ab" * 31, "32 bytes each"),
+    ("blind_escrow", "commitments", "00" * (32 * 5), "at most"),
+    ("blind_escrow", "sealed", "00" * 63, "64 bytes each"),
+    ("blind_rebuild", "sub_share", "ff" * 32, "'sub_share'"),  # not below the group's order
+    ("blind_rebuild", "owner", 4, "'owner'"),
+    ("blind_deal", "escrow", "yes", "'escrow'"),
 ])
 def test_each_field_is_refused_with_its_name_and_reason(bodies: list[b.BlindBody], kind: str,
                                                         field: str, value: Any,
@@ -132,6 +143,12 @@ def test_the_signature_covers_every_field_but_itself(bodies: list[b.BlindBody]) 
     share = next(x for x in bodies if isinstance(x, b.BlindDraw))
     assert (b.blind_statement(header, replace(share, index=5))
             != b.blind_statement(header, share))
+    escrowed = next(x for x in bodies if isinstance(x, b.BlindDeal) and x.escrow)
+    assert (b.blind_statement(header, replace(escrowed, escrow=False))
+            != b.blind_statement(header, escrowed))
+    sealed = next(x for x in bodies if isinstance(x, b.BlindEscrow))
+    assert (b.blind_statement(header, replace(sealed, sealed=bytes(64)))
+            != b.blind_statement(header, sealed))
     not_me = next(x for x in bodies if isinstance(x, b.BlindNotMe))
     assert (b.signed_statement(header, replace(not_me, tile="5-5"))
             != b.signed_statement(header, not_me))

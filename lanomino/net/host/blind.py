@@ -13,8 +13,9 @@ once every holder has revealed its key (``settle``), signing the points (``blind
 A hand's steps: ``blind_deal`` -> keys -> shuffles in seat order -> deal shares -> each seat opens
 its tiles -> the opener (public facts, or the rounds of "who holds 6-6?") -> ``deal`` (the public
 HandStarted, no tiles) -> moves (a play with its ``blind_play`` share, a draw with its round of
-shares) -> the reveals -> ``blind_end`` -> the next hand. A round past its deadline names the
-silent seats; as a departure at a locked table is not built yet, the match then ends.
+shares) -> the reveals -> ``blind_end`` -> the next hand. Escrow and a person who leaves:
+``blind_departure.py``. A round past its deadline names the silent seats; unless the seat can
+be stood in for (an ``--escrow`` table), the match then ends.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from lanomino.fair.commit_reveal import RoundError
 from lanomino.net.blind_transcript import keep
 from lanomino.net.fair_round import HandDeal
 from lanomino.net.host.blind_close import LockedClose, reveal_key, settle_hand
-from lanomino.net.host.blind_departure import host_resignation, seat_resigns
+from lanomino.net.host.blind_departure import Departures, host_resignation, seat_resigns
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
 from lanomino.net.host.table import Handler, Phase, Seat, Table, on, seat_view
@@ -67,12 +68,13 @@ class BlindDealing:
     """The locked deck at the host: one part of a HostSession (see the module docstring)."""
 
     def __init__(self, table: Table, dealing: Dealing, play: Playing) -> None:
-        self.t, self.playing = table, play
+        self.t, self.playing, self.dealing = table, play, dealing
         dealing.locked, dealing.algorithm = self, ALGORITHM
         self.hand: TableHand | None = None
         self.number = 0  # the hand in play
         self.attempt = 0
         self.closing = LockedClose(table)  # each hand's end, and the match's
+        self.leaving = Departures(self)  # escrow, a person who leaves
         self.asked: set[int] = set()  # the draws (move numbers) whose shares were asked
         self.revealed = False
         table.apply, table.observe = self._apply, self._observe
@@ -88,7 +90,8 @@ class BlindDealing:
         return [on(b.BlindKey, self.key), on(b.BlindShuffle, self.shuffle),
                 on(b.BlindShares, self.shares), on(b.BlindNotMe, self.not_me),
                 on(b.BlindPlay, self.play), on(b.BlindDraw, self.draw),
-                on(b.BlindReveal, self.reveal), on(b.BlindResign, self.resign)]
+                on(b.BlindReveal, self.reveal), on(b.BlindResign, self.resign),
+                *self.leaving.handlers()]
 
     # ----- signing and checking -----------------------------------------------------------------
 
@@ -159,12 +162,13 @@ class BlindDealing:
         ctx = Context(t.table, self.number, self.attempt, len(TILES), tuple(sorted(holders)))
         me = t.host_seat if t.host_seat in holders else None  # None: it runs the table only
         seeds = (t.secret_source(), t.secret_source())
+        escrow = self.dealing.escrow and len(ctx.holders) > 2  # (two: each alone holds the other)
         self.hand = TableHand.start(t.state, ctx, openers, t.host_seat, me, seeds, t.now,
-                                    t.timings.answer_s)
+                                    t.timings.answer_s, escrow)
         t.deal = None
         t.go(Phase.DEAL)
         start = self._signed(b.BlindDeal(self.number, self.attempt, t.host_seat, len(TILES),
-                                         ctx.holders, openers, NO_SIGNATURE))
+                                         ctx.holders, openers, NO_SIGNATURE, escrow))
         self._relay(start, None)
         if self.hand.holder is not None:
             key = self._signed(b.BlindKey(self.number, self.attempt, t.host_seat,
@@ -191,6 +195,7 @@ class BlindDealing:
         if hand is None or t.phase is not Phase.DEAL:
             return
         me = t.host_seat  # (the host's holder)
+        self.leaving.own_escrow(hand)
         turn = hand.my_shuffle()
         if turn is not None:
             body = self._signed(b.BlindShuffle(self.number, self.attempt, me, turn, NO_SIGNATURE))
@@ -328,6 +333,9 @@ class BlindDealing:
             hand.signatures.setdefault(("move", hand.logged - 1), d.signatures[-1])
         if last is not None and isinstance(last.action, Draw) and index not in self.asked:
             self._ask(index, last.seat)
+        if hand.redraw_at is not None:  # a loss cut a draw short: asked again, without it
+            again, hand.redraw_at = hand.redraw_at, None
+            self._ask(again, hand.moves[again].seat)
         if hand.view.outcome is not None:
             reveal_key(self)
 
@@ -339,7 +347,7 @@ class BlindDealing:
         ask = self._signed(b.BlindAsk(self.number, self.attempt, t.host_seat, index, draw.position,
                                       drawer, NO_SIGNATURE))
         for s in t.humans():
-            if s.seat in hand.ctx.holders and s.seat != draw.drawer:
+            if s.seat in draw.ctx.holders and s.seat != draw.drawer:  # (after a loss: standing)
                 t.send(s, ask)
         if draw.drawer != t.host_seat and hand.holder is not None:
             share = hand.draw_share("the host", index, draw.position, drawer)
@@ -371,7 +379,7 @@ class BlindDealing:
         return None if self.hand is None else self.hand.deadline()
 
     def timer(self, now: float) -> None:
-        late = () if self.hand is None else self.hand.expire(now)
+        late = () if self.hand is None or self.leaving.wait_out(now) else self.hand.expire(now)
         for n in late:
             self.t.no_answer(n, now)
         if late:

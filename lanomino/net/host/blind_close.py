@@ -41,6 +41,7 @@ def reveal_key(d: BlindDealing) -> None:
         return
     body = d._signed(b.BlindReveal(d.number, d.attempt, t.host_seat, reveal, NO_SIGNATURE))
     d._relay(body, t.host_seat)
+    d.leaving.own_sub_share(hand)  # (a holder that left: its key rebuilt once every part is in)
     if hand.on_reveal(reveal):
         settle_hand(d)
 

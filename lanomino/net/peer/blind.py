@@ -10,7 +10,7 @@ caught), opens its own draws, and at the hand's end reveals its key, opens every
 the hand itself (``settle``), comparing the host's signed points.
 
 It also refuses a ``blind_deal`` that leaves a person out of the holders or names another
-opener for a person's tiles: the host would read them.
+opener for a person's tiles: the host would read them. Escrow: ``blind_escrow.py``.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from lanomino.engine import (
 )
 from lanomino.engine.tiles import TILES
 from lanomino.net.blind_transcript import LockedTranscript, keep
+from lanomino.net.peer import blind_escrow as esc
 from lanomino.net.peer.blind_close import end, settle
 from lanomino.net.peer.blind_moves import before_move, kept
 from lanomino.net.session_base import (
@@ -79,6 +80,7 @@ class PeerBlind:
                 on(b.BlindNotMe, self.not_me), on(b.BlindPlay, self.play),
                 on(b.BlindAsk, self.ask), on(b.BlindDraw, self.draw),
                 on(b.BlindReveal, self.reveal), on(b.BlindEnd, partial(end, self)),
+                on(b.BlindEscrow, self.escrow),
                 on(b.BlindResign, kept(self._arrived, lambda: self.p.host_seat, self._caught))]
 
     def due(self) -> float | None:
@@ -87,7 +89,9 @@ class PeerBlind:
         hand, p = self.hand, self.p
         waiting = self.settled is not None or self.next_deal or hand is not None and (
             hand.view is None or hand.draw is not None or hand.view.outcome is not None)
-        return self.last + p.timings.answer_s + p.timings.relay_s if waiting else None
+        if not waiting:
+            return None
+        return self.last + p.timings.answer_s + p.timings.relay_s + esc.grace(self, hand)
 
     # ----- signing and checking -----------------------------------------------------------------
 
@@ -154,15 +158,17 @@ class PeerBlind:
             self._caught("blind-order", f"the host dealt hand {body.hand} as attempt "
                          f"{body.attempt}, after {voids} void deals whose keys were revealed")
             return
+        if esc.refused_escrow(self, body):
+            return
         self.match, self.number, self.attempt = match, body.hand, body.attempt
         ctx = Context(p.table, body.hand, body.attempt, body.tiles, body.holders)
         if p.watch or not match.active[p.seat]:  # a watcher, a seat that resigned: no key
             self.hand = TableHand.start(match, ctx, body.openers, p.host_seat, None, None, p.now,
-                                        None)
+                                        None, body.escrow)
             return
         seeds = (p.secret_source(), p.secret_source())
         self.hand = hand = TableHand.start(match, ctx, body.openers, p.host_seat, p.seat, seeds,
-                                           p.now, None)
+                                           p.now, None, body.escrow)
         assert hand.holder is not None
         self._send(b.BlindKey(body.hand, body.attempt, p.seat, hand.holder.announce(),
                               NO_SIGNATURE))
@@ -183,6 +189,11 @@ class PeerBlind:
         if hand is not None:
             self._step(body, lambda: hand.on_key(body.key, self.p.now))
 
+    def escrow(self, body: b.BlindEscrow) -> None:
+        hand = self._arrived(body)
+        if hand is not None:
+            self._step(body, lambda: hand.on_escrow(body.seat, body.points(), body.blobs()))
+
     def shuffle(self, body: b.BlindShuffle) -> None:
         hand = self._arrived(body)
         if hand is not None:
@@ -197,6 +208,7 @@ class PeerBlind:
         p, hand = self.p, self.hand
         if hand is None:
             return
+        esc.escrow_out(self, hand)
         turn = hand.my_shuffle()
         if turn is not None:
             self._send(b.BlindShuffle(self.number, self.attempt, p.seat, turn, NO_SIGNATURE))
@@ -300,6 +312,7 @@ class PeerBlind:
             return  # (a watcher holds no key)
         reveal = hand.holder.reveal()
         self._send(b.BlindReveal(self.number, self.attempt, p.seat, reveal, NO_SIGNATURE))
+        esc.sub_share_out(self, hand)  # (a holder that left: the host rebuilds its key)
         if hand.on_reveal(reveal):
             settle(self)
 
@@ -345,7 +358,7 @@ class PeerBlind:
 
     def reveal(self, body: b.BlindReveal) -> None:
         hand = self._arrived(body)
-        if hand is None:
+        if hand is None or esc.rebuilt_by_other(self, body):
             return
         try:
             done = hand.on_reveal(body.reveal)

@@ -21,6 +21,9 @@ unchanged to every other seat):
                      table; host-side bots hold no key) and, per seat, the holder that opens its
                      tiles (the seat itself, or the host for its bots)
   P->H blind_key     a holder's key with its Schnorr proof
+  P->H blind_escrow  at an ``--escrow`` table, once the keys are agreed and before its shuffle: a
+                     holder's key escrowed with all the other holders (the Feldman commitments,
+                     each sub-share sealed to its receiver, in seat order: blind/key_escrow.py)
   P->H blind_shuffle a holder's shuffle turn: the input deck's digest, the output, the argument
   P->H blind_shares  a holder's shares of every position dealt to a seat it does not open
   P->H blind_not_me  "I do not hold this tile", to the opening's question (lead_rounds.py)
@@ -31,7 +34,10 @@ unchanged to every other seat):
                      (signed by the seat that plays; a host-side bot's carries the host's share),
                      and ``away`` when the seat's own client's bot plays it (out of time), under
                      the same signature as its move's ``"away": true``
-  P->H blind_reveal  at the hand's end: the holder's secret key and shuffle seed
+  P->H blind_reveal  at the hand's end: the holder's secret key and shuffle seed (the host's, for
+                     a holder that left an ``--escrow`` table: the key it rebuilt, no seed)
+  P->H blind_rebuild at the hand's end, to the host only: a survivor's sub-share of the key of
+                     a holder that left (keys are revealed then anyway)
   H->P blind_end     the hand's points and the match score, as the host settled them after the
                      reveals, with its signatures (points over the record; the closing)
 """
@@ -39,20 +45,13 @@ unchanged to every other seat):
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar
 
-from lanomino.blind.group import BlindError
+from lanomino.blind.group import Point
 from lanomino.blind.hand_record import RESIGNED_BY, Resignation, ShuffleEntry
-from lanomino.blind.rounds import (
-    KeyAnnouncement,
-    Reveal,
-    Share,
-    ShuffleTurn,
-    shares_from_bytes,
-    shares_to_bytes,
-)
+from lanomino.blind.key_escrow import SEALED_BYTES
+from lanomino.blind.rounds import shares_to_bytes
 from lanomino.engine import End, parse_tile
 from lanomino.fair.transcript2 import (
     blind_move_statement,
@@ -62,85 +61,28 @@ from lanomino.fair.transcript2 import (
     reveal_statement,
     shuffle_statement,
 )
-from lanomino.net.errors import RemoteProtocolError
-from lanomino.net.wire.checks import MAX_SEATS, TILE_TEXT, Check, boolean, integer, listof, text
+from lanomino.net.wire.blind_values import (
+    Commitments,
+    Index,
+    Key,
+    OneShare,
+    Position,
+    Sealed,
+    SeatList,
+    Secret,
+    Shares,
+    SubShare,
+    Tile,
+    Tiles,
+    Turn,
+    pieces,
+    shuffle_bytes,
+    u32s,
+)
+from lanomino.net.wire.checks import MAX_SEATS, boolean, integer, listof, text
 from lanomino.net.wire.fields import Hand, Seat, Signature
 
-SET_SIZES = (28, 55, 91)  # double-six, double-nine, double-twelve
-MAX_TILES = max(SET_SIZES)
 STATEMENT = "lanomino.blind/1"
-
-
-def shuffle_bytes(tiles: int) -> int:
-    """A shuffle turn's length for a set of ``tiles``: seat, source digest, the output deck
-    (two points a tile) and the argument (3N+5 points, 2N+4 scalars)."""
-    return 1 + 32 + 64 * tiles + 32 * (3 * tiles + 5) + 32 * (2 * tiles + 4)
-
-
-_SHUFFLE_TILES = {shuffle_bytes(n): n for n in SET_SIZES}
-T = TypeVar("T")
-
-
-def _hex_value(parse: Callable[[bytes], T], max_bytes: int, what: str) -> Check:
-    """A value sent as the lowercase hex of its bytes, at most ``max_bytes``, parsed by ``parse``
-    (which raises BlindError)."""
-
-    def check(value: Any, where: str) -> T:
-        if not isinstance(value, str) or len(value) > 2 * max_bytes or len(value) % 2:
-            raise RemoteProtocolError(f"field {where!r}: expected {what} as lowercase hex "
-                                      f"(at most {max_bytes} bytes)")
-        try:
-            raw = bytes.fromhex(value)
-        except ValueError:
-            raw = None
-        if raw is None or raw.hex() != value:
-            raise RemoteProtocolError(f"field {where!r}: expected {what} as lowercase hex")
-        try:
-            return parse(raw)
-        except BlindError as exc:
-            raise RemoteProtocolError(f"field {where!r}: {exc}") from None
-
-    return check
-
-
-def _shuffle(data: bytes) -> ShuffleTurn:
-    tiles = _SHUFFLE_TILES.get(len(data))
-    if tiles is None:
-        raise BlindError(f"a shuffle turn of {len(data)} bytes is for no domino set")
-    return ShuffleTurn.from_bytes(data, tiles)
-
-
-def _set_size(value: Any, where: str) -> int:
-    if value not in SET_SIZES or isinstance(value, bool):
-        raise RemoteProtocolError(f"field {where!r}: expected a domino set's size "
-                                  f"({', '.join(map(str, SET_SIZES))}), got {value!r}")
-    return int(value)
-
-
-Tiles = Annotated[int, _set_size]
-Position = Annotated[int, integer(0, MAX_TILES - 1)]
-Index = Annotated[int, integer(0, 10_000)]  # a move's number in the hand
-def _tile(value: Any, where: str) -> str:
-    text_ = TILE_TEXT(value, where)
-    try:
-        parse_tile(text_)
-    except ValueError:
-        raise RemoteProtocolError(f"field {where!r}: {text_!r} is no tile") from None
-    return str(text_)
-
-
-Tile = Annotated[str, _tile]
-Key = Annotated[KeyAnnouncement, _hex_value(KeyAnnouncement.from_bytes, 97, "a key announcement")]
-Turn = Annotated[ShuffleTurn, _hex_value(_shuffle, shuffle_bytes(MAX_TILES), "a shuffle turn")]
-OneShare = Annotated[Share, _hex_value(Share.from_bytes, 130, "a share")]
-Shares = Annotated[tuple[Share, ...], _hex_value(shares_from_bytes, 130 * MAX_TILES,
-                                                 "a batch of shares")]
-Secret = Annotated[Reveal, _hex_value(Reveal.from_bytes, 65, "a reveal")]
-SeatList = Annotated[tuple[int, ...], listof(integer(0, MAX_SEATS - 1), MAX_SEATS)]
-
-
-def _u32(*values: int) -> bytes:
-    return b"".join(v.to_bytes(4, "big") for v in values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,9 +95,11 @@ class BlindDeal:
     holders: SeatList
     openers: SeatList  # per seat of the table
     signature: Signature
+    escrow: Annotated[bool, boolean] = False  # each holder escrows its key (``--escrow``)
 
     def payload(self) -> bytes:
-        return _u32(self.tiles) + bytes(self.holders) + b"/" + bytes(self.openers)
+        flag = b"/escrow" if self.escrow else b""
+        return u32s(self.tiles) + bytes(self.holders) + b"/" + bytes(self.openers) + flag
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +113,47 @@ class BlindKey:
 
     def payload(self) -> bytes:
         return self.key.to_bytes()
+
+
+@dataclass(frozen=True, slots=True)
+class BlindEscrow:
+    TYPE: ClassVar[str] = "blind_escrow"
+    hand: Hand
+    attempt: Hand
+    seat: Seat
+    commitments: Commitments  # the Feldman commitments, 32 bytes each
+    sealed: Sealed  # the sub-shares sealed to the other holders, in seat order
+    signature: Signature
+
+    @classmethod
+    def of(cls, hand: int, attempt: int, seat: int, commitments: tuple[Point, ...],
+           sealed: dict[int, bytes]) -> BlindEscrow:
+        """The message of ``Holder.escrow``'s output (unsigned)."""
+        return cls(hand, attempt, seat, b"".join(commitments),
+                   b"".join(sealed[j] for j in sorted(sealed)), bytes(64))
+
+    def points(self) -> tuple[Point, ...]:
+        return tuple(Point(p) for p in pieces(self.commitments, 32, "escrow commitments"))
+
+    def blobs(self) -> tuple[bytes, ...]:
+        return pieces(self.sealed, SEALED_BYTES, "sealed sub-shares")
+
+    def payload(self) -> bytes:
+        return self.commitments + b"/" + self.sealed
+
+
+@dataclass(frozen=True, slots=True)
+class BlindRebuild:
+    TYPE: ClassVar[str] = "blind_rebuild"
+    hand: Hand
+    attempt: Hand
+    seat: Seat
+    owner: Seat  # the holder that left
+    sub_share: SubShare  # the scalar's 32 bytes
+    signature: Signature
+
+    def payload(self) -> bytes:
+        return u32s(self.owner) + self.sub_share
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +207,7 @@ class BlindAsk:
     signature: Signature
 
     def payload(self) -> bytes:
-        return _u32(self.index, self.position, self.drawer)
+        return u32s(self.index, self.position, self.drawer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +221,7 @@ class BlindDraw:
     signature: Signature
 
     def payload(self) -> bytes:
-        return _u32(self.index) + self.share.to_bytes()
+        return u32s(self.index) + self.share.to_bytes()
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +238,7 @@ class BlindPlay:
     away: Annotated[bool, boolean] = False  # its client's bot plays it, out of time (signed)
 
     def payload(self) -> bytes:
-        return _u32(self.index) + self.share.to_bytes()
+        return u32s(self.index) + self.share.to_bytes()
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +266,7 @@ class BlindEnd:
     closing: Signature  # lanomino.end/1: the match's closing statement after this hand
 
     def payload(self) -> bytes:
-        return _u32(*self.points)
+        return u32s(*self.points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,19 +287,20 @@ class BlindResign:
     signature: Signature
 
     def payload(self) -> bytes:
-        return _u32(self.resigned, self.at) + self.by.encode()
+        return u32s(self.resigned, self.at) + self.by.encode()
 
 
 BlindBody = (BlindDeal | BlindKey | BlindShuffle | BlindShares | BlindNotMe | BlindAsk | BlindDraw
-             | BlindPlay | BlindReveal | BlindEnd | BlindResign)
+             | BlindPlay | BlindReveal | BlindEnd | BlindResign | BlindEscrow | BlindRebuild)
 BLIND_MESSAGES: tuple[type[BlindBody], ...] = (
     BlindDeal, BlindKey, BlindShuffle, BlindShares, BlindNotMe, BlindAsk, BlindDraw, BlindPlay,
-    BlindReveal, BlindEnd, BlindResign)
+    BlindReveal, BlindEnd, BlindResign, BlindEscrow, BlindRebuild)
 
 
 # what a seat sends (the host relays it); the rest is the host's
 FROM_PEERS = frozenset({"blind_key", "blind_shuffle", "blind_shares", "blind_not_me", "blind_draw",
-                        "blind_play", "blind_reveal", "blind_resign"})
+                        "blind_play", "blind_reveal", "blind_resign", "blind_escrow",
+                        "blind_rebuild"})
 
 
 def blind_statement(header: str, body: BlindBody) -> dict[str, Any]:
@@ -334,8 +320,8 @@ def names_its_sender(body: BlindBody) -> bool:
         return body.turn.seat == body.seat
     if isinstance(body, BlindDraw):
         return body.share.seat == body.seat
-    if isinstance(body, BlindReveal):
-        return body.reveal.seat == body.seat
+    if isinstance(body, BlindReveal):  # (or the host's rebuilt reveal of a holder that left)
+        return body.reveal.seat == body.seat or body.reveal.seed is None
     if isinstance(body, BlindResign):  # (a resignation by another is the host's: checked there)
         return body.by in RESIGNED_BY and (body.by == "seat") == (body.resigned == body.seat)
     return True
@@ -364,6 +350,6 @@ def signed_statement(header: str, body: BlindBody) -> dict[str, Any]:
 
 
 __all__ = ["BLIND_MESSAGES", "FROM_PEERS", "BlindAsk", "BlindBody", "BlindDeal", "BlindDraw",
-           "BlindEnd", "BlindKey", "BlindNotMe", "BlindPlay", "BlindResign", "BlindReveal",
-           "BlindShares", "BlindShuffle", "blind_statement", "names_its_sender", "shuffle_bytes",
-           "signed_statement"]
+           "BlindEnd", "BlindEscrow", "BlindKey", "BlindNotMe", "BlindPlay", "BlindRebuild",
+           "BlindResign", "BlindReveal", "BlindShares", "BlindShuffle", "blind_statement",
+           "names_its_sender", "shuffle_bytes", "signed_statement"]

@@ -1,0 +1,71 @@
+"""A seat's part in the escrow of an ``--escrow`` locked table (issue 29). Pure.
+
+The host's ``blind_deal`` says the table escrows; a seat refuses it with fewer than three
+holders (``refused_escrow``: the one other holder alone would hold its key). Once the keys are
+agreed it sends its own escrow before its shuffle (``escrow_out``) and checks every other
+holder's as it arrives (``TableHand.on_escrow``). When the host resigns a holder that left,
+every side stands in for its key (``TableHand.lose``); a draw that waits for the one share of a
+silent holder may take that seat's grace period more (``grace``, the host waits it out). At the
+hand's end the seat gives the host its sub-share of the lost key (``sub_share_out``, to the host
+only) and checks the key the host rebuilt, which comes as the lost holder's reveal signed by the
+host (``rebuilt_by_other``: from anyone else, the host is caught).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lanomino.blind.group import scalar_bytes
+from lanomino.blind.table_hand import TableHand
+from lanomino.net.wire import blind_messages as b
+
+if TYPE_CHECKING:
+    from lanomino.net.peer.blind import PeerBlind
+
+UNSIGNED = bytes(64)
+
+
+def refused_escrow(blind: PeerBlind, body: b.BlindDeal) -> bool:
+    """A deal that asks for escrow with two holders: the host is caught (True)."""
+    if body.escrow and len(body.holders) < 3:
+        blind._caught("blind-escrow", f"hand {body.hand}: the host asked for escrow with "
+                      f"{len(body.holders)} holders (the other one alone would hold a key)")
+        return True
+    return False
+
+
+def escrow_out(blind: PeerBlind, hand: TableHand) -> None:
+    """This seat's escrow, once the keys are agreed (before its shuffle)."""
+    escrow = hand.my_escrow(blind.p.secret_source())
+    if escrow is not None:
+        body = b.BlindEscrow.of(blind.number, blind.attempt, blind.p.seat, *escrow)
+        blind._send(body)
+        hand.on_escrow(blind.p.seat, body.points(), body.blobs())
+
+
+def sub_share_out(blind: PeerBlind, hand: TableHand) -> None:
+    """At the hand's end, this seat's sub-share of a lost holder's key, for the host."""
+    lost = None if hand.escrow is None else hand.escrow.lost
+    if lost is not None and hand.holder is not None:
+        sub_share = scalar_bytes(hand.holder.escrow_reveal(lost))
+        blind._send(b.BlindRebuild(blind.number, blind.attempt, blind.p.seat, lost, sub_share,
+                                   UNSIGNED))
+
+
+def grace(blind: PeerBlind, hand: TableHand | None) -> float:
+    """How much longer than a round this seat gives the host: a draw at an escrow table that
+    waits for one holder's share waits out that seat's grace period (``Departures.wait_out``)."""
+    draw, t = None if hand is None else hand.draw, blind.p.timings
+    if draw is None or hand is None or hand.escrow is None or hand.escrow.lost is not None \
+            or len(draw.missing()) != 1:
+        return 0.0
+    return t.grace_s + t.answer_s
+
+
+def rebuilt_by_other(blind: PeerBlind, body: b.BlindReveal) -> bool:
+    """A reveal of one seat signed by another that is not the host: caught (True)."""
+    if body.reveal.seat != body.seat and body.seat != blind.p.host_seat:
+        blind._caught("blind-signature", f"a reveal of seat {body.reveal.seat + 1} that seat "
+                      f"{body.seat + 1} signed")
+        return True
+    return False
