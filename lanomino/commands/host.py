@@ -49,9 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "with no other person at it deals fair")
     escrow = parser.add_mutually_exclusive_group()
     escrow.add_argument("--escrow", dest="escrow", action="store_true", default=False,
-                        help="deal with escrow: a lost host's hand is rebuilt exactly, but the "
-                             "other players together could read every hand (see the README's "
-                             "trust model)")
+                        help="deal with escrow: a lost host's hand is rebuilt exactly, and at a "
+                             "locked table (--deal blind) a player who leaves mid-hand no longer "
+                             "ends the match; but the other players together could read every "
+                             "hand (see the README's trust model)")
     escrow.add_argument("--no-escrow", dest="escrow", action="store_false",
                         help="deal without escrow (the default): no group of players can read "
                              "another's tiles; a lost host's unknown tiles are re-shuffled")
