@@ -153,7 +153,7 @@ def test_a_host_that_asks_for_a_share_the_log_does_not_give_gets_none_and_is_nam
     seat = host.seat(1)
     for move, where, who, why in asks:
         before = list(table.sent)
-        ask = blind.signed(b.BlindAsk(blind.number, blind.attempt, 0, move, where, who,
+        ask = blind._signed(b.BlindAsk(blind.number, blind.attempt, 0, move, where, who,
                                        bytes(64)))
         host.send(seat, ask)
         table.step()
