@@ -15,7 +15,7 @@ other position is refused by the gate (``draw_share``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from lanomino.blind.deal_round import LockedDeal, Step
@@ -139,13 +139,15 @@ class TableHand:
         if self.deal.step is Step.SHARES and self.holder is not None:
             self.holder.deck_agreed(self.deal.deck)
 
-    def my_escrow(self, seed: bytes) -> tuple[tuple[Point, ...], dict[int, bytes]] | None:
-        """This holder's escrow, once the keys are agreed at an escrow table (never twice)."""
+    def my_escrow(self, seed: Callable[[], bytes]
+                  ) -> tuple[tuple[Point, ...], dict[int, bytes]] | None:
+        """This holder's escrow, once the keys are agreed at an escrow table (never twice; its
+        seed drawn only then)."""
         h, book = self.holder, self.escrow
         if h is None or book is None or self.deal.step is not Step.SHUFFLE \
                 or h.seat in book.commitments:
             return None
-        return h.escrow(seed)
+        return h.escrow(seed())
 
     def on_escrow(self, owner: int, commitments: tuple[Point, ...],
                   sealed: Sequence[bytes]) -> None:

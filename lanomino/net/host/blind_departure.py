@@ -66,7 +66,7 @@ class Departures:
     def own_escrow(self, hand: TableHand) -> None:
         """The host's own escrow, once the keys are agreed (before its shuffle)."""
         d, me = self.d, self.d.t.host_seat
-        escrow = hand.my_escrow(d.t.secret_source())
+        escrow = hand.my_escrow(d.t.secret_source)
         if escrow is not None:
             body = d._signed(b.BlindEscrow.of(d.number, d.attempt, me, *escrow))
             hand.on_escrow(me, body.points(), body.blobs())

@@ -36,7 +36,7 @@ def refused_escrow(blind: PeerBlind, body: b.BlindDeal) -> bool:
 
 def escrow_out(blind: PeerBlind, hand: TableHand) -> None:
     """This seat's escrow, once the keys are agreed (before its shuffle)."""
-    escrow = hand.my_escrow(blind.p.secret_source())
+    escrow = hand.my_escrow(blind.p.secret_source)
     if escrow is not None:
         body = b.BlindEscrow.of(blind.number, blind.attempt, blind.p.seat, *escrow)
         blind._send(body)
