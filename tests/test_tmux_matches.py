@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_tmux_play import ROOT, Tmux, session_ends, wait_for
+from test_tmux_play import ROOT, TILE, Tmux, session_ends, wait_for
 
 from lanomino.engine import Rules
 
@@ -24,10 +24,36 @@ BAD = re.compile(r"\bYou (opens|has|scores|wins|holds)\b|\byou (has|scores|holds
                  r"|\bits own\b|\bseat 0\b|\bteam [01]\b|\(fives\)|Hand over:")
 
 
+def _hand(screen: str) -> list[str]:
+    """The tiles of the human seat's hand, in order, as the narration names them ("3-2")."""
+    rows = screen.splitlines()
+    start = next(i for i, r in enumerate(rows) if "Your hand" in r) + 1
+    return [f"{a}-{b}" for row in rows[start:start + 4:2] for a, b in TILE.findall(row)]
+
+
+def _answered(tile: str, screen: str) -> bool:
+    """The key for ``tile`` took effect: it did not fit (said so), or it was played (it left the
+    hand, or the turn passed), or the place is asked."""
+    return (f"{tile} does not fit" in screen or "this hand opens with" in screen
+            or "Play where" in screen
+            or "your turn" not in screen or tile not in _hand(screen))
+
+
+def _press_tile(tmux: Tmux, screen: str, tile: str) -> str:
+    """Press the number of ``tile`` and wait for its answer."""
+    digit = str(_hand(screen).index(tile) + 1)[-1]  # 1..9, then 0 for the tenth
+    tmux.keys(digit)
+    deadline = time.monotonic() + 5
+    while not _answered(tile, screen := tmux.screen()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return screen
+
+
 def _turn(tmux: Tmux, screen: str) -> None:
     """One step of the human seat's play, by the keys a new player would press. Tiles are
     played by their numbers, never by Enter: a key still on its way when the hand ends must not
-    dismiss the end-of-hand screen (Enter there deals the next hand)."""
+    dismiss the end-of-hand screen (Enter there deals the next hand). The first tile is tried;
+    when it does not fit, the message names one that does, and that one is played."""
     footer = screen.rstrip().splitlines()[-1]
     if "Play where" in screen:
         tmux.keys("1")
@@ -36,12 +62,11 @@ def _turn(tmux: Tmux, screen: str) -> None:
     elif "p pass" in footer:
         tmux.keys("p")
     elif "your turn" in screen:
-        for digit in "1234567890":
-            tmux.keys(digit)
-            time.sleep(0.1)
-            now = tmux.screen()
-            if "your turn" not in now or "Play where" in now:
-                break
+        hand = _hand(screen)
+        screen = _press_tile(tmux, screen, hand[0])
+        fits = re.search(r"(?:you must play:|this hand opens with) (\d-\d)", screen)
+        if fits and "your turn" in screen and hand.index(fits.group(1)) < 10:
+            _press_tile(tmux, screen, fits.group(1))
 
 
 def _check_hand_end(tmux: Tmux, screen: str, rules: Rules) -> int:
