@@ -72,12 +72,13 @@ def _side_name(side: int, partnership: bool) -> str:
 class Checker:
     """The checks of one transcript, hand by hand (the module docstring gives their order)."""
 
-    def __init__(self, t: Transcript, algorithm: str = ALGORITHM) -> None:
+    def __init__(self, t: Transcript, algorithm: str = ALGORITHM,
+                 ring: KeyRing | None = None) -> None:
         self.t = t
         self.algorithm = algorithm  # the deal's (the locked deck's verifier checks its own)
         self.keys = list(t.keys)  # each seat's key now: a new host may adopt a bot's seat
         self.adopted_in = [0] * len(t.keys)  # the term of each seat's last adoption
-        self.ring = KeyRing()
+        self.ring = KeyRing() if ring is None else ring  # (a session's: see StreamVerifier)
         self.reports: list[HandReport] = []
         self.deals: list[tuple[DerivedDeal, ...]] = []
         self.hand_no: int | None = None
@@ -139,7 +140,7 @@ class Checker:
         except TranscriptError:
             return False
         inner = Checker(replace(t, hands=(*t.hands[:proof.hand - 1], hand), evidence=()),
-                        self.algorithm)
+                        self.algorithm, self.ring)
         try:
             state = inner.start()
             for h in inner.t.hands:

@@ -14,6 +14,7 @@ from typing import Any
 
 from lanomino.engine import GameState
 from lanomino.fair.checker import Checker
+from lanomino.fair.identity import KeyRing
 from lanomino.fair.report import DerivedDeal, Failed, Failure, HandReport, Report
 from lanomino.fair.transcript import (
     FORMAT,
@@ -62,9 +63,14 @@ class StreamVerifier:
     """Verifies a transcript that grows hand by hand (a peer during a match) without re-checking
     the hands it has already checked: it keeps the engine state after each checked hand and
     re-checks from the first hand whose entry changed. ``check(doc)`` gives the same report as
-    ``verify_transcript(doc)``."""
+    ``verify_transcript(doc)``.
 
-    def __init__(self) -> None:
+    ``ring``: the session's own ``KeyRing``; one that remembers the signatures it verified (a
+    session checks each move, commitment and echo as it arrives) answers the same checks in the
+    hand's log from memory (``KeyRing``: only a check that held, over the very same bytes)."""
+
+    def __init__(self, ring: KeyRing | None = None) -> None:
+        self.ring = ring
         self._header: Any = None  # the header fields and signatures last checked
         self._start: GameState | None = None
         self._done: list[tuple[Any, GameState, HandReport, tuple[DerivedDeal, ...], HandLog]] = []
@@ -75,7 +81,7 @@ class StreamVerifier:
             parse_transcript(doc)  # raises the full parser's error
         raws: list[Any] = doc["hands"]
         head = parse_transcript({**doc, "hands": []})  # the header and the closing statement
-        checker = Checker(head)
+        checker = Checker(head, ring=self.ring)
         header = {k: v for k, v in doc.items() if k not in ("hands", "end")}
         kept = 0
         for (entry, *_), raw in zip(self._done, raws, strict=False):

@@ -55,6 +55,33 @@ def test_signatures_verify_only_for_the_signer_and_the_message() -> None:
     assert not ring.verify(b"\x00" * 5, sig, b"x")
 
 
+def test_a_remembering_ring_answers_only_the_very_check_that_held() -> None:
+    alice, bob = Identity.from_seed(b"a" * 32), Identity.from_seed(b"b" * 32)
+    ring = KeyRing(remember=2)
+    one, two, three = ({"type": "t", "n": n} for n in (1, 2, 3))
+    sig = alice.sign_statement(one)
+    assert ring.verify_statement(alice.public_key, sig, one) and ring.recalled == 0
+    assert ring.verify_statement(alice.public_key, sig, {"n": 1, "type": "t"})
+    assert ring.recalled == 1  # the same key, signature and bytes: from memory
+    # a check that failed is never kept; nor does a kept one answer for another message or key
+    for _ in range(2):
+        assert not ring.verify_statement(alice.public_key, sig, two)
+        assert not ring.verify_statement(bob.public_key, sig, one)
+        assert not ring.verify_statement(alice.public_key, bytes(64), one)
+    assert ring.recalled == 1
+    # past ``remember``, the oldest is forgotten (checked again, and holds again)
+    ring.verify_statement(alice.public_key, alice.sign_statement(two), two)
+    ring.verify_statement(alice.public_key, alice.sign_statement(three), three)
+    assert ring.verify_statement(alice.public_key, sig, one) and ring.recalled == 1
+    assert ring.verify_statement(alice.public_key, alice.sign_statement(three), three)
+    assert ring.recalled == 2
+    # a ring that remembers nothing (the default) checks every time
+    plain = KeyRing()
+    for _ in range(2):
+        assert plain.verify_statement(alice.public_key, sig, one)
+    assert plain.recalled == 0
+
+
 def test_commitment_binds_every_field() -> None:
     ctx = DealContext(bytes(16), 2, 1)
     secret = b"\x05" * 32

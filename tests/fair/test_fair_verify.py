@@ -458,12 +458,15 @@ def test_a_seat_that_resigns_mid_match_stops_committing() -> None:
 # ----- the stream verifier (a peer checks each new hand once) -----------------------------------
 
 
+@pytest.mark.parametrize("remembers", [False, True])
 @pytest.mark.parametrize("name", ["classic", "void", "partnership"])
-def test_the_stream_verifier_agrees_with_the_full_one_on_every_prefix(name: str) -> None:
+def test_the_stream_verifier_agrees_with_the_full_one_on_every_prefix(name: str,
+                                                                       remembers: bool) -> None:
+    from lanomino.fair.identity import SESSION_REMEMBERS, KeyRing
     from lanomino.fair.verify import StreamVerifier
 
     doc = made(name)
-    stream = StreamVerifier()
+    stream = StreamVerifier(KeyRing(SESSION_REMEMBERS) if remembers else None)
     for k in range(1, len(doc["hands"]) + 1):
         prefix = clone(doc)
         prefix["hands"] = prefix["hands"][:k]
@@ -486,6 +489,32 @@ def test_the_stream_verifier_rechecks_a_hand_that_changed_after_it_was_checked()
     other = clone(doc)
     other["keys"][0] = "00" * 32  # a new header: everything is checked again
     assert stream.check(other).to_json() == verify_transcript(other).to_json()
+
+
+@pytest.mark.parametrize("change", ["move", "signature", "echo", "set"])
+def test_a_ring_that_remembers_the_true_log_still_catches_a_changed_one(change: str) -> None:
+    """A session's ring has checked every signature of the true log (on arrival); a log changed
+    after that is checked over its own bytes, and fails as the full verifier says."""
+    from lanomino.fair.identity import SESSION_REMEMBERS, KeyRing
+    from lanomino.fair.verify import StreamVerifier
+
+    doc, ring = made("classic"), KeyRing(SESSION_REMEMBERS)
+    assert StreamVerifier(ring).check(doc).ok
+    recalled = ring.recalled
+    assert StreamVerifier(ring).check(doc).ok and ring.recalled > recalled  # (from memory)
+    tampered = clone(doc)
+    hand = tampered["hands"][-1]
+    if change == "move":  # the signature kept, the move another seat's
+        hand["moves"][1]["seat"] = hand["moves"][0]["seat"]
+    elif change == "signature":  # move 2 under move 1's (valid) signature
+        hand["move_signatures"][1] = hand["move_signatures"][0]
+    elif change == "echo":  # seat 1's echo under seat 2's signature
+        echoes = hand["deals"][-1]["echoes"]
+        echoes[0]["signature"] = echoes[1]["signature"]
+    else:  # the set's signature, from an earlier hand's set
+        hand["deals"][-1]["set_signature"] = tampered["hands"][0]["deals"][-1]["set_signature"]
+    report = StreamVerifier(ring).check(tampered)
+    assert not report.ok and report.to_json() == verify_transcript(tampered).to_json()
 
 
 # ----- a hand whose host changed (host migration) -------------------------------------------------

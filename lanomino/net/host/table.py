@@ -38,7 +38,7 @@ from lanomino.engine.errors import seat_name
 from lanomino.engine.observe import public_event
 from lanomino.fair.adoption import Adoption
 from lanomino.fair.header import MatchHeader
-from lanomino.fair.identity import Identity, KeyRing
+from lanomino.fair.identity import SESSION_REMEMBERS, Identity, KeyRing
 from lanomino.fair.statements import blame_statement
 from lanomino.fair.transcript import TranscriptError
 from lanomino.fair.verify import StreamVerifier
@@ -147,7 +147,7 @@ class Table:
         self.secret_source = secret_source
         self.table = table_id
         self.stats = Stats()
-        self.ring = KeyRing()
+        self.ring = KeyRing(SESSION_REMEMBERS)  # (its verifier shares it: verify.py)
         self.host_seat = 0  # the seat this host plays (another after a migration)
         self.local: dict[int, LocalSeat] = {}
         self.seats: list[Seat | None] = [None] * players
@@ -157,7 +157,7 @@ class Table:
         self.digest = ""
         self.header_sigs: dict[int, bytes] = {}
         self.doc: JsonObject | None = None  # the transcript so far
-        self.verifier = StreamVerifier()  # the host's own check of it, hand by hand
+        self.verifier = StreamVerifier(self.ring)  # the host's own check of it, hand by hand
         self.deal: HandDeal | None = None  # the hand being dealt or played
         self.last_deal: HandDeal | None = None  # the hand before it (a resignation may be added)
         self.dealt: list[list[Tile]] = []

@@ -24,7 +24,7 @@ from lanomino.fair.commit import (
     new_secret,
 )
 from lanomino.fair.header import MatchHeader
-from lanomino.fair.identity import Identity, KeyRing
+from lanomino.fair.identity import SESSION_REMEMBERS, Identity, KeyRing
 from lanomino.fair.transcript_model import Abandoned
 from lanomino.fair.verify import StreamVerifier
 from lanomino.net.chunks import Reassembler
@@ -96,7 +96,7 @@ class PeerState:
         self.secrets: dict[tuple[str, int, int], bytes] = dict(secrets or {})
         self.secret_source = secret_source
         self.stats = Stats()
-        self.ring = KeyRing()
+        self.ring = KeyRing(SESSION_REMEMBERS)  # (its verifier shares it: verify.py)
         self._phase = Phase.CONNECTING
         self.term = term
         self.host_seat = 0  # the seat of the current host (another after a migration)
@@ -147,7 +147,7 @@ class PeerState:
         self.set_seats: dict[tuple[int, int], tuple[int, ...]] = {}  # who committed, per set
         self.escrow: dict[tuple[int, int], m.Escrow] = {}
         self.verified: dict[int, bool] = {}
-        self.verifier = StreamVerifier()
+        self.verifier = StreamVerifier(self.ring)
         self.early_log: m.HandLog | None = None  # a hand log ahead of the hand's last move
         self.owed: Callable[[], None] | None = None  # work for after the output leaves (settle)
         self.pending_move: int | None = None
