@@ -30,16 +30,21 @@ revision REV of this repository too, in the same run (``git archive`` into a tem
 imported from there), alternating the two ``--rounds`` times, and prints both and their ratio:
 e.g. ``--against 072c81b`` (main before the hand-end work of issue 28 point 9).
 
+``--profile`` prints where the "after" part's time goes instead (cProfile, this tree).
+
     python scripts/bench_hand_end.py [--hands 40] [--rounds 3] [--against REV] [--json]
+    python scripts/bench_hand_end.py --profile [--hands 40]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import functools
 import hashlib
 import json
 import os
+import pstats
 import statistics
 import subprocess
 import sys
@@ -82,9 +87,18 @@ class Timed:
             self.current[part][node] += seconds
 
 
-def cpu(call: Callable[[], None]) -> float:
+PROFILES: dict[str, cProfile.Profile] = {}  # --profile: the "after" part of each kind of node
+
+
+def cpu(call: Callable[[], None], profile: str | None = None) -> float:
+    """CPU seconds of ``call``; under --profile, profiled as ``profile``'s (host or peer)."""
+    profiler = PROFILES.get(profile) if profile is not None else None
     start = time.thread_time()
+    if profiler is not None:
+        profiler.enable()
     call()
+    if profiler is not None:
+        profiler.disable()
     return time.thread_time() - start
 
 
@@ -111,7 +125,10 @@ def play(hands: int) -> Timed:
     timed = Timed(peers + 1)
     to_host: deque[tuple[int, dict[str, Any]]] = deque()
     to_peer: deque[tuple[int, dict[str, Any]]] = deque()
-    state = {"part": "deal", "peer_part": ["deal"] * peers, "waiting": 0}
+    # the host's part of the hand end in progress, each peer's, how many peers have yet to be
+    # dealt the next hand, and the (hand, index) of the move that ended the hand
+    state: dict[str, Any] = {"part": "deal", "peer_part": ["deal"] * peers, "waiting": 0,
+                             "last": None}
 
     def recalled() -> list[int]:
         rings = [host.shared.ring, *(s.ring for s in sessions)]
@@ -128,12 +145,16 @@ def play(hands: int) -> Timed:
 
     def host_call(call: Callable[[], None], kind: str) -> None:
         before = logged()
-        seconds = cpu(call)
+        seconds = cpu(call, "host" if timed.current is not None and state["part"] == "after"
+                      else None)
         if logged()[0] > before[0] and timed.current is None:
             timed.begin(recalled())  # this call took the hand's last move
             timed.add(0, "path", seconds)
             state["part"], state["peer_part"] = "after", ["path"] * peers
             state["waiting"] = peers
+            assert host.doc is not None
+            entry = host.doc["hands"][-1]
+            state["last"] = (entry["hand"], len(entry["moves"]) - 1)
         elif timed.current is not None:
             timed.add(0, state["part"], seconds)
         elif kind == "move":
@@ -153,23 +174,26 @@ def play(hands: int) -> Timed:
 
     def peer_call(n: int, message: dict[str, Any]) -> None:
         session = sessions[n]
-        kind = message["type"]
+        kind, body = message["type"], message.get("body")
         seconds = cpu(lambda: session.receive(message, 0.0))
-        part = state["peer_part"][n]
-        if timed.current is not None:
-            if kind not in ("hand_log", "update") and part == "path":
-                part = state["peer_part"][n] = "deal"
-            timed.add(n + 1, part, seconds)
-        elif kind == "update":
-            timed.in_hand["peer"].append(seconds)
-        if timed.current is not None and kind == "update" and part == "path":
-            state["peer_part"][n] = "after"
+        last = (kind == "update" and isinstance(body, dict)
+                and (body.get("hand"), body.get("index")) == state["last"])
+        part: str | None = state["peer_part"][n]
+        if timed.current is None or (kind == "update" and not last):
+            part = None  # a move inside a hand (one still on its way when the hand ended, too)
+            if kind == "update":
+                timed.in_hand["peer"].append(seconds)
+        else:
+            timed.add(n + 1, part or "deal", seconds)
+            part = "after" if last else part
         for _ in range(100):  # its timer while due at once (a hand's check, owed)
             due = session.next_deadline()
             if due is None or due > 0.0:
                 break
-            timed.add(n + 1, state["peer_part"][n], cpu(lambda: session.handle_timer(0.0)))
-        if state["peer_part"][n] == "after":
+            spent = cpu(lambda: session.handle_timer(0.0), "peer" if part == "after" else None)
+            if part is not None:
+                timed.add(n + 1, part, spent)
+        if last:
             state["peer_part"][n] = "deal"
         if timed.current is not None and kind == "deal":
             state["waiting"] -= 1
@@ -222,6 +246,15 @@ def child(source: str, hands: int) -> None:
     print(json.dumps(figures(play(hands))))
 
 
+def profile(hands: int) -> None:
+    """Where the "after" part's time goes (cProfile; this tree only)."""
+    PROFILES.update(host=cProfile.Profile(), peer=cProfile.Profile())
+    play(hands)
+    for who, profiler in PROFILES.items():
+        print(f"--- {who}: the after part of {hands} hand ends (every peer's, for peer)")
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+
+
 def measure(source: Path, hands: int) -> dict[str, float]:
     """One run on the lanomino found in ``source``, in a fresh process."""
     env = {**os.environ, "PYTHONPATH": str(source)}
@@ -249,12 +282,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="runs of each revision")
     parser.add_argument("--against", metavar="REV", help="also measure git revision REV")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--profile", action="store_true",
+                        help="profile the after part instead (cProfile, this tree)")
     parser.add_argument("--child", metavar="SOURCE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.hands < 1 or args.rounds < 1:
         parser.error("--hands and --rounds must be at least 1")
     if args.child is not None:
         child(args.child, args.hands)
+        return 0
+    if args.profile:
+        sys.path.insert(0, str(ROOT))
+        profile(args.hands)
         return 0
     with tempfile.TemporaryDirectory(prefix="bench_hand_end.") as tmp:
         sources = {"this tree": ROOT}

@@ -74,33 +74,38 @@ class StreamVerifier:
         self._header: Any = None  # the header fields and signatures last checked
         self._start: GameState | None = None
         self._done: list[tuple[Any, GameState, HandReport, tuple[DerivedDeal, ...], HandLog]] = []
+        self.parsed: tuple[HandLog, ...] = ()  # the hands of the last ``doc`` checked, parsed
 
     def check(self, doc: Any) -> Report:
-        """Check ``doc`` (parsed JSON). Raises TranscriptError when it is malformed."""
+        """Check ``doc`` (parsed JSON). Raises TranscriptError when it is malformed. Then
+        ``parsed`` holds its hands, parsed (a session's own checks of the hand read them there)."""
         if not isinstance(doc, dict) or not isinstance(doc.get("hands"), list):
             parse_transcript(doc)  # raises the full parser's error
         raws: list[Any] = doc["hands"]
+        self.parsed = ()
         head = parse_transcript({**doc, "hands": []})  # the header and the closing statement
         checker = Checker(head, ring=self.ring)
         header = {k: v for k, v in doc.items() if k not in ("hands", "end")}
+        fresh = header != self._header or self._start is None  # a new header: all checked anew
         kept = 0
-        for (entry, *_), raw in zip(self._done, raws, strict=False):
+        for (entry, *_), raw in zip([] if fresh else self._done, raws, strict=False):
             if entry != raw:
                 break
             kept += 1
+        parsed = [done[4] for done in self._done[:kept]]
         hands = [parse_hand(raw, i, len(head.players))
                  for i, raw in enumerate(raws[kept:], start=kept)]
+        self.parsed = (*parsed, *hands)
         try:
-            if header != self._header or self._start is None:
-                self._header, self._done, kept = None, [], 0
-                hands = [parse_hand(raw, i, len(head.players)) for i, raw in enumerate(raws)]
+            if fresh:
+                self._header, self._done = None, []
                 # (a proof of a refuted hand log holds only after the file's hands before it)
                 checker.t = replace(head, hands=tuple(hands))
                 self._start = checker.start()
                 checker.t = head
                 self._header = header
+            assert self._start is not None
             state = self._start.copy() if kept == 0 else self._done[kept - 1][1].copy()
-            parsed = [done[4] for done in self._done[:kept]]
             for hand in parsed:  # the keys as those hands left them (their chain was checked)
                 checker.adopt(hand, checked=True)
             for _, _, report, deals, _ in self._done[:kept]:

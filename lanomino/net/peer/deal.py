@@ -24,7 +24,6 @@ from lanomino.fair.own_checks import own_checks
 from lanomino.fair.replay import state_after
 from lanomino.fair.transcript import (
     TranscriptError,
-    parse_hand,
     parse_transcript,
 )
 from lanomino.net.peer.state import PeerState, Phase
@@ -286,7 +285,7 @@ class PeerDealing:
         in words, and the seat the verifier blames (None: the host, or nobody's seat)."""
         try:
             report = self.p.verifier.check(doc)  # only the new (or amended) hand is checked
-            log = parse_hand(doc["hands"][-1], len(doc["hands"]) - 1, len(doc["players"]))
+            log = self.p.verifier.parsed[-1]  # (the hand as that check parsed it)
         except TranscriptError as exc:
             return False, f"malformed transcript: {exc}", None
         if log.adopted is not None and log.adopted.adopts(self.p.seat):  # the most exact reason
