@@ -102,7 +102,7 @@ def test_a_peer_killed_and_restarted_within_grace_reclaims_its_seat(
     lan4: NetLab, tmp_path: Path
 ) -> None:
     h0, h1, h2 = lan4.hosts[:3]
-    proc, _ = host(lan4, h0, tmp_path, "--name", "Phoenix", "--seats", "3", "--set", "target=150",
+    proc, _ = host(lan4, h0, tmp_path, "--name", "Phoenix", "--seats", "3", "--set", "target=100",
                    "--bot-delay", "0.04")
     steady = bot(lan4, h1, tmp_path, "Phoenix", "steady", "--delay", "0.04")
     victim = bot(lan4, h2, tmp_path, "Phoenix", "victim", "--delay", "0.04")
