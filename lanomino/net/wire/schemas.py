@@ -60,7 +60,7 @@ Every message carries the sender's ``term``; a host refuses any other term, exce
                   the re-shuffle of the unknown tiles when the escrow cannot be rebuilt
                   (net/host/reshuffle_round.py)
   H->P blind_deal, blind_ask, blind_end / P->H blind_key, blind_shuffle, blind_shares,
-  blind_not_me, blind_draw, blind_play, blind_reveal, blind_resign
+  blind_not_me, blind_draw, blind_play, blind_reveal, blind_resign, blind_escrow, blind_rebuild
                   the locked deck (issue 29): each signed by its sender, a peer's relayed by the
                   host unchanged (net/wire/blind_messages.py says what each carries)
 """
