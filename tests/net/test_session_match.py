@@ -173,6 +173,31 @@ def test_a_hands_check_waits_until_its_last_move_has_gone_out_then_comes_at_once
         assert peer.verified == {1: True}
 
 
+def test_a_hands_check_takes_the_signatures_it_checked_on_arrival_from_memory() -> None:
+    """The host checked each peer's move as it came, each peer every move as it was passed on:
+    the check of the hand's log asks those again, and the session's ring answers them from memory
+    (fair/identity.py: only the very checks that held); the hand verifies as before."""
+    table = Table(Rules.preset("classic", target=1000), 3)
+    host, peers = table.host, [slot.session for slot in table.slots]
+    rings = [host.shared.ring, *(p.ring for p in peers)]
+
+    def first_hand_logged() -> bool:
+        return host.doc is not None and len(host.doc["hands"]) == 1
+
+    table.run(first_hand_logged)
+    for session in (host, *peers):
+        if session.next_deadline() == table.now:  # (the check, owed, if not done yet)
+            session.handle_timer(table.now)
+    assert host.doc is not None
+    moves = host.doc["hands"][0]["moves"]
+    theirs = [m for m in moves if m["seat"] != host.shared.host_seat]
+    assert rings[0].recalled >= len(theirs) > 0
+    assert all(ring.recalled >= len(moves) for ring in rings[1:])
+    assert all(p.verified == {1: True} for p in peers)
+    assert [(e.hand, e.ok) for e in host.take_events() if isinstance(e, HandVerified)] == [
+        (1, True)]
+
+
 def test_a_slow_host_side_bot_thinks_only_once_the_move_before_it_reached_the_others() -> None:
     """A host-side bot moves on the host's timer, once the output of the move before its turn has
     gone out: however long it thinks (here each call is where a slow bot would spend its budget),
