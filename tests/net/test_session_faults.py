@@ -426,3 +426,29 @@ def test_a_move_refused_as_stale_while_still_this_seats_turn_asks_for_a_move_aga
     asked = refused_as_stale(ref=s.my_seq)
     assert len(asked) == 1 and asked[0].observation.legal == obs.legal  # to move again
     finish(table)
+
+
+@pytest.mark.parametrize("when", ["play", "between hands"])
+def test_a_player_who_resigned_and_then_quits_leaves_without_a_second_resignation(
+        when: str) -> None:
+    """Found at a locked table, true of every table: a player resigns (and watches on), then
+    quits. The host resigned the seat a second time as it left and its engine refused ('may not
+    resign: that seat is not in the match'), an error out of the host's session."""
+    from lanomino.engine import Resign
+
+    table = Table(Rules.preset("classic", target=100), 3, seed=6)
+    a, b = table.slots
+    table.run(lambda: table.host.phase.value == "play" and a.session.view is not None
+              and a.session.pending_move is None and a.session.view.turn != a.session.seat)
+    a.session.submit(Resign(), table.now)
+    table.run(lambda: not table.host.state.active[a.session.seat])  # type: ignore[union-attr]
+    if when == "between hands":
+        table.run(lambda: table.host.phase.value == "deal")
+    a.session.quit(table.now)
+    table.run(table.over)
+    doc = table.host.doc
+    assert doc is not None and doc["end"]["finished"] and verify_transcript(doc).ok
+    resignations = [m for h in doc["hands"] for m in h["moves"]
+                    if m == {"seat": a.session.seat, "resign": True}]
+    assert len(resignations) == 1
+    assert b.session.verified_all

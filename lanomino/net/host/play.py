@@ -263,6 +263,8 @@ class Playing:
                 self.t.deal.abandon()
                 self.dealing.new_attempt()
             return
+        if not self.t.state.active[number]:
+            return  # it resigned before it left: its seat is out of the match already
         if self.t.phase is Phase.PLAY:
             assert self.t.deal is not None
             self._resign(number, self.t.deal)
