@@ -102,3 +102,79 @@ def test_illegal_human_move_changes_nothing_and_explains() -> None:
     table.submit(Draw())
     assert match.log == before
     assert ui.message.startswith("you may not")
+
+
+async def _settled(table: LocalTable, timeout_s: float = 10.0) -> bool:
+    """Wait until no automatic move is due (the player's turn with a tile that fits, or the end
+    of the hand); False if the computer stopped moving before that."""
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while asyncio.get_running_loop().time() < deadline:
+        state, obs = table.match.state, table.match.observe()
+        stuck = obs.is_my_turn and not any(isinstance(a, Play) for a in obs.legal)
+        if state.phase.value != "play" or (obs.is_my_turn and not stuck):
+            return True
+        if table.match.bot_to_move() is None and not table.ui.settings.auto_draw:
+            return True
+        await asyncio.sleep(0.01)
+    return False
+
+
+def test_a_move_made_while_a_bot_thinks_does_not_stop_the_computer() -> None:
+    """The player resigns while a computer seat is thinking: the answer is stale and dropped,
+    and the loop that was still running looks again (resign found it running and started none)."""
+    ui = UiState(settings=Settings(pause_s=0.2))
+    table = LocalTable(LocalMatch(config(3, players=3)), ui, lambda r: None, Headless())
+
+    async def main() -> None:
+        table.start()
+        for _ in range(50):
+            obs = table.match.observe()
+            if table.match.bot_to_move() is not None and ui.thinking is not None:
+                break
+            if obs.is_my_turn:
+                table.submit(obs.legal[0])
+            await asyncio.sleep(0.01)
+        assert ui.thinking is not None, "no computer seat started thinking"
+        moves = len(table.match.log)
+        table.resign()  # while the bot sleeps before answering
+        assert await _settled(table), f"the computer stopped: {table.match.state}"
+        assert len(table.match.log) > moves + 1  # the others played on after the resignation
+        table.stop()
+    asyncio.run(main())
+
+
+def test_the_player_drawing_by_hand_during_an_auto_draw_pause_does_not_stop_the_computer() -> None:
+    """With auto-draw on, the player presses draw (and plays) during the pause before the
+    automatic draw: that answer is stale, and the computer still moves afterwards."""
+    for seed in range(1, 200):
+        ui = UiState(settings=Settings(pause_s=0.4, auto_draw=True))
+        table = LocalTable(LocalMatch(config(seed)), ui, lambda r: None, Headless())
+        if _race_a_manual_draw(table, ui):
+            return
+    pytest.fail("no seed gave a player who must draw at the start")
+
+
+def _race_a_manual_draw(table: LocalTable, ui: UiState) -> bool:
+    """Draw by hand while the auto-draw pause runs; False when this deal never needs a draw."""
+    async def main() -> bool:
+        table.start()
+        for _ in range(100):  # until the player's first turn
+            obs = table.match.observe()
+            if obs.is_my_turn:
+                break
+            await asyncio.sleep(0.01)
+        if any(isinstance(a, Play) for a in obs.legal) or Draw() not in obs.legal:
+            table.stop()
+            return False  # not stuck at the first turn: try another deal
+        await asyncio.sleep(0)  # the loop is now in its auto-draw pause
+        table.submit(Draw())  # by hand, during the pause: the automatic draw goes stale
+        legal = table.match.observe().legal
+        if not any(isinstance(a, Play) for a in legal):
+            table.stop()
+            return False  # still stuck: try another deal
+        table.submit(next(a for a in legal if isinstance(a, Play)))
+        assert table.match.bot_to_move() is not None or table.match.state.phase.value != "play"
+        assert await _settled(table), f"the computer stopped: {table.match.state}"
+        table.stop()
+        return True
+    return asyncio.run(main())

@@ -225,10 +225,14 @@ class LocalTable:
             pass
 
     async def step(self) -> bool:
-        """Make the next automatic move (a bot's, or the human's auto-draw). False when none."""
+        """Make the next automatic move (a bot's, or the human's auto-draw). False when none is
+        due. A stale answer (someone moved while it was thought out) is dropped and True is
+        returned, so the loop looks again: the move made meanwhile found this loop still running
+        and started none, so stopping here would leave a computer seat that never moves."""
+        version = self.version
         seat, action = await self._next_automatic()
         if seat is None or action is None:
-            return False
+            return version != self.version
         self._after_move(self.match.apply(seat, action))
         return True
 
@@ -255,7 +259,7 @@ class LocalTable:
         finally:
             ui.thinking = None
         if version != self.version:
-            return None, None  # the human resigned or left meanwhile
+            return None, None  # stale: the human moved or resigned meanwhile (step looks again)
         return seat, action
 
 
