@@ -26,13 +26,24 @@ def _host(data: Path, *more: str) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
 
 
+def _address(host: subprocess.Popen[str]) -> str:
+    """Where ``host`` (``_host``) says it serves: the first line it prints."""
+    assert host.stdout is not None
+    return str(json.loads(host.stdout.readline())["address"])
+
+
+def _zed(address: str, data: Path, *more: str) -> LinePipe:
+    """Zed joins the table at ``address`` in the line mode, over pipes."""
+    return LinePipe(["join", address, "--lines", "--player", "Zed", "--data-dir",
+                     str(data / "zed"), *more])
+
+
 def test_a_line_mode_watcher_is_answered_at_once_while_a_hand_is_stalled(tmp_path: Path) -> None:
     host = _host(tmp_path, "--seats", "2")
     procs: list[subprocess.Popen[str]] = [host]
     pipe: LinePipe | None = None
     try:
-        assert host.stdout is not None
-        address = json.loads(host.stdout.readline())["address"]
+        address = _address(host)
         pipe = LinePipe(["watch", address, "--lines", "--data-dir", str(tmp_path / "eve")])
         pipe.until(r"[Ww]atch")
         pipe.drain(1.0)
@@ -68,10 +79,8 @@ def test_the_line_mode_says_a_player_lost_touch_at_once_then_did_not_come_back(
     procs: list[subprocess.Popen[str]] = [host]
     pipe: LinePipe | None = None
     try:
-        assert host.stdout is not None
-        address = json.loads(host.stdout.readline())["address"]
-        pipe = LinePipe(["join", address, "--lines", "--player", "Zed", "--data-dir",
-                         str(tmp_path / "zed"), *timing])
+        address = _address(host)
+        pipe = _zed(address, tmp_path, *timing)
         pipe.until(r"^At the table")
         bea = subprocess.Popen([*LANOMINO, "bot", address, "--player", "Bea", "--delay", "0.3",
                                 "--data-dir", str(tmp_path / "bea")], stdout=subprocess.DEVNULL,
@@ -95,10 +104,8 @@ def test_a_player_on_a_pipe_leaves_at_once_while_the_other_thinks(tmp_path: Path
     procs: list[subprocess.Popen[str]] = [host]
     pipe: LinePipe | None = None
     try:
-        assert host.stdout is not None
-        address = json.loads(host.stdout.readline())["address"]
-        pipe = LinePipe(["join", address, "--lines", "--player", "Zed", "--data-dir",
-                         str(tmp_path / "zed")])
+        address = _address(host)
+        pipe = _zed(address, tmp_path)
         pipe.until(r"^Hand 1: ")
         for line in pipe.drain(1.5):  # this seat's first move, if it opens: then the host's turn
             reply = answer(line)
@@ -120,8 +127,7 @@ def test_a_full_table_refuses_a_seat_and_says_how_to_watch_it(tmp_path: Path) ->
     procs: list[subprocess.Popen[str]] = [host]
     pipe: LinePipe | None = None
     try:
-        assert host.stdout is not None
-        address = json.loads(host.stdout.readline())["address"]
+        address = _address(host)
         pipe = LinePipe(["join", address, "--lines", "--data-dir", str(tmp_path / "zed")])
         refused = pipe.until(r"^Refused", 20)
         assert refused.startswith("Refused: every seat at this table is taken; you can watch it: ")
