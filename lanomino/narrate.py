@@ -89,6 +89,7 @@ class Cast:
     you: int | None = None  # the reader's seat: said as "you"
     words: bool = False  # tiles and numbers as words ("five-three"), for reading aloud
     departures: tuple[tuple[int, str], ...] = ()  # (seat, how it left) at a LAN table
+    away: bool = False  # the reader is out of time: the table's bot made their moves
 
     def number(self, n: int) -> str:
         return NUMBER_WORDS[n] if self.words and 0 <= n < len(NUMBER_WORDS) else str(n)
@@ -103,7 +104,9 @@ class Cast:
 
     def seat(self, seat: int) -> Who:
         if seat == self.you:
-            return Who("you", True, "your")
+            # out of time, the reader did not choose the move: the table's bot did, for them
+            return Who("the table's bot, for you,", False, "your") if self.away else Who(
+                "you", True, "your")
         name = seat_label(seat, self.names)
         # a local player keeps the default name "You": give it you-grammar, not "You opens"
         if name.casefold() == "you":

@@ -224,7 +224,7 @@ def watch_printer(node: PeerNode, as_json: bool, words: bool,
         if as_json or not node.session.joined:
             return
         rows = [(r.seat, r.name, r.away) for r in node.seats()]
-        for line in table_news(heard, node.watching(), node.move_clock(), rows):
+        for line in table_news(heard, node.watching(), node.move_clock(), rows, watcher=True):
             out(line)
 
     return on_event

@@ -10,6 +10,7 @@ is a playing seat's own.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from lanomino.engine import (
     Draw,
@@ -20,8 +21,10 @@ from lanomino.engine import (
     MatchEnded,
     Observation,
     Pass,
+    Passed,
     Play,
     Resigned,
+    TileDrawn,
     TilePlayed,
 )
 from lanomino.engine.line import Line
@@ -129,7 +132,9 @@ class Narrator:
             if self.outcome:
                 return []
             self.outcome = True
-        out = [voice.event(event, self.line, self.mover, self.left)]
+        mine = isinstance(event, (TilePlayed, TileDrawn, Passed)) and event.seat == voice.me
+        said = replace(voice, away=True) if mine and self.away else voice  # the bot's, for them
+        out = [said.event(event, self.line, self.mover, self.left)]
         if isinstance(event, HandStarted) and voice.me is not None and not obs.is_my_turn:
             out.append(f"Your hand: {voice.numbered(obs.hand)}.")
         return out

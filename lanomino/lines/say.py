@@ -43,10 +43,11 @@ class Voice:
     rules: Rules = field(default_factory=Rules.classic)
     words: bool = False
     departures: tuple[tuple[int, str], ...] = ()  # (seat, how it left) at a LAN table
+    away: bool = False  # the reader's moves are the table's bot's (out of time)
 
     @property
     def cast(self) -> Cast:
-        return Cast(self.names, self.rules, self.me, departures=self.departures)
+        return Cast(self.names, self.rules, self.me, departures=self.departures, away=self.away)
 
     # ----- values ---------------------------------------------------------------------------
 

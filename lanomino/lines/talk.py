@@ -75,15 +75,16 @@ YOU_ARE_AWAY = ("Your time ran out: the table's bot plays for you. Type back, or
 
 
 def table_news(heard: TableHeard, watching: int, clock: float | None,
-               rows: Iterable[tuple[int, str, bool]], me: int = -1) -> list[str]:
+               rows: Iterable[tuple[int, str, bool]], me: int = -1,
+               watcher: bool = False) -> list[str]:
     """What changed in who watches, the move clock and the seats out of time (``rows``: seat,
-    name, away; ``me``: the reader's seat, -1 for a watcher); the one wording for a watcher's
-    sentences and the line mode. The reader's own coming back is said by the client (its
-    message, client/lan.py) the moment they say it."""
+    name, away; ``me``: the reader's seat, -1 for a watcher; ``watcher``: the reader is one of
+    those watching); the one wording for a watcher's sentences and the line mode. The reader's
+    own coming back is said by the client (its message, client/lan.py) the moment they say it."""
     out: list[str] = []
     if watching != heard.watching:
         heard.watching = watching
-        out.append(f"{watching} watching.")
+        out.append(_watching(watching, watcher))
     if clock != heard.clock:
         heard.clock = clock
         out.append("No move clock." if clock is None else f"Move clock: {clock:g} s a move.")
@@ -96,6 +97,14 @@ def table_news(heard: TableHeard, watching: int, clock: float | None,
                 out.append(f"{name} is out of time: the table's bot plays for them." if away
                            else f"{name} is back.")
     return out
+
+
+def _watching(watching: int, watcher: bool) -> str:
+    """How many watch, the reader counted among them when they watch too."""
+    if not watcher:
+        return f"{watching} watching."
+    return "You are the only one watching." if watching <= 1 else (
+        f"{watching} watching, you among them.")
 
 
 def _lost_touch(lan: LanView, heard: LanHeard) -> list[str]:
@@ -129,7 +138,7 @@ def lan_news(lan: LanView, heard: LanHeard, me: int = -1) -> list[str]:
         out.append(_seats(lan))
     if roster:
         rows = [(r.seat, r.name, r.away) for r in lan.roster]
-        out += table_news(heard.table, lan.watchers, lan.move_clock_s, rows, me)
+        out += table_news(heard.table, lan.watchers, lan.move_clock_s, rows, me, lan.watching)
         out += _lost_touch(lan, heard)
     out += lan.disputes[heard.disputes:]  # a seat says the host moved for it while it was there
     heard.disputes = len(lan.disputes)

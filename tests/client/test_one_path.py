@@ -201,7 +201,8 @@ def test_a_headless_watcher_and_the_line_mode_tell_the_same_table_news() -> None
     happen(SeatTaken(1, "Bo", "human", rejoined=True))
     node.rows, node.watchers = [ann, bo], 2  # Bo is back; someone else watches
     happen(SeatTaken(1, "Bo", "human", rejoined=True))
-    news = ["1 watching.", "Move clock: 0.5 s a move.",
-            "Bo is out of time: the table's bot plays for them.", "2 watching.", "Bo is back."]
+    news = ["You are the only one watching.", "Move clock: 0.5 s a move.",
+            "Bo is out of time: the table's bot plays for them.",
+            "2 watching, you among them.", "Bo is back."]
     assert [line for line in headless if line in news] == news
     assert [line for line in lines if line in news] == news

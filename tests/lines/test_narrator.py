@@ -131,3 +131,25 @@ def test_the_board_reads_the_line_left_to_right_as_it_lies(preset: str) -> None:
                     assert out[-1][1] == obs.line.ends[2 if arm[1] == "Above" else 3]
             checked += 1
     assert checked > 100 and (arms > 0) == (preset == "allfives")
+
+
+def test_a_reader_out_of_time_hears_their_moves_as_the_table_bots() -> None:
+    """While the move clock has the table's bot play for the reader, the reader's own plays,
+    draws and passes are said as the bot's, for them; back in time, as their own again; nobody
+    else's moves change."""
+    match = LocalMatch(make_config(Rules.classic(target=0), 2, ("random",), NAMES[0], 5))
+    rng = random.Random(5)
+    narrator = Narrator()
+    match.deal()
+    said: list[str] = narrator.update(match.observe(0), NAMES[:2])
+    while match.state.phase is not Phase.DEAL and not match.is_over:
+        narrator.away = len(match.state.history) < 6  # away for the first moves, then back
+        turn = match.state.turn
+        match.apply(turn, get_bot("random")(match.observe(turn), rng))
+        said += narrator.update(match.observe(0), NAMES[:2])
+    moves = r"(opened with|played|drew|passed)"
+    bots = [s for s in said if re.match(rf"The table's bot, for you, {moves} ", s)]
+    own = [s for s in said if re.match(rf"You {moves} ", s)]
+    assert bots and own, said
+    assert [s for s in said if re.match(rf"Ana {moves} ", s)], said  # the other seat: unchanged
+    assert said.index(bots[-1]) < said.index(own[0])  # away first, then back
