@@ -11,19 +11,22 @@ naming the signer, or ``BlindError`` for a message out of place (nobody named).
 A draw's position is the boneyard's next (the deal rule); the log gives it to the seat that
 drew, and this side's ``Holder`` (its gate) learns it from the same call, so a request for any
 other position is refused by the gate (``draw_share``).
+
+A holder who leaves the hand in play (escrow, standing in for its key): ``table_leave.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from lanomino.blind import table_leave as leave
 from lanomino.blind.deal_round import LockedDeal, Step
 from lanomino.blind.deck import Deck, aggregate_key, open_deck
 from lanomino.blind.draw_round import DrawRound
 from lanomino.blind.escrow_book import EscrowBook
 from lanomino.blind.gate import DealLayout, Refusal
-from lanomino.blind.group import BlindError, Point, base_mul
+from lanomino.blind.group import BlindError
 from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, Resignation, ShuffleEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.holder import Holder
@@ -36,7 +39,6 @@ from lanomino.blind.rounds import (
     ShuffleTurn,
     check_play,
     check_reveal,
-    check_share,
     open_all,
 )
 from lanomino.blind.settle import Settlement, settle
@@ -133,57 +135,10 @@ class TableHand:
         return h.shuffle(self.deal.deck)
 
     def on_shuffle(self, turn: ShuffleTurn, now: float) -> None:
-        if self.escrow is not None and turn.seat not in self.escrow.commitments:
-            raise BlindError(f"{seat_name(turn.seat)} shuffled before it escrowed its key")
+        leave.escrowed(self, turn.seat)
         self.deal.receive_shuffle(turn, now)
         if self.deal.step is Step.SHARES and self.holder is not None:
             self.holder.deck_agreed(self.deal.deck)
-
-    def my_escrow(self, seed: Callable[[], bytes]
-                  ) -> tuple[tuple[Point, ...], dict[int, bytes]] | None:
-        """This holder's escrow, once the keys are agreed at an escrow table (never twice; its
-        seed drawn only then)."""
-        h, book = self.holder, self.escrow
-        if h is None or book is None or self.deal.step is not Step.SHUFFLE \
-                or h.seat in book.commitments:
-            return None
-        return h.escrow(seed())
-
-    def on_escrow(self, owner: int, commitments: tuple[Point, ...],
-                  sealed: Sequence[bytes]) -> None:
-        """A holder's escrow, its sub-shares sealed to the other holders in seat order
-        (``EscrowBook.receive``). Raises BlindFault, BlindError."""
-        if self.escrow is None or self.deal.step is not Step.SHUFFLE:
-            raise BlindError("no escrow is awaited now")
-        others = [s for s in self.ctx.holders if s != owner]
-        if len(sealed) != len(others):
-            raise BlindFault(owner, "did not escrow its key with all the other holders")
-        self.escrow.receive(self.ctx, self.holder, owner, commitments,
-                            dict(zip(others, sealed, strict=True)))
-
-    def lose(self, seat: int, now: float) -> bool:
-        """``seat`` left the hand: at an escrow table the others stand in for its key and the
-        hand goes on (True); else False, and the hand cannot go on without it. A draw waiting
-        for the seat's share runs again under the survivors' keys (``redraw_at``), or is
-        dropped when the seat that left drew it."""
-        if self.escrow is None or seat not in self.ctx.holders:
-            return False
-        try:
-            self.escrow.lose(self.ctx, self.holder, seat)
-        except BlindError:
-            return False
-        draw = self.draw  # (its share came before the loss at every side, or at none)
-        if draw is None or seat in draw.shares:
-            return True
-        self.draw = None
-        if draw.drawer != seat:
-            self.escrow.late.add(draw.position)
-            if self.holder is not None:
-                self.holder.draw_again(draw.position)
-            self.redraw_at = next(i for i, m in enumerate(self.moves)
-                                  if isinstance(m.action, Draw) and m.position == draw.position)
-            self.start_draw(self.redraw_at, now, self.answer_s)
-        return True
 
     def my_shares(self, asker: str) -> tuple[Share, ...] | None:
         """This holder's deal shares, once the round waits for them (never twice)."""
@@ -295,9 +250,9 @@ class TableHand:
 
     def _check_proof(self, seat: int, position: int, tile: Tile, share: Share) -> None:
         public = [*self.deal.shares_of(position), *self.drawn.get(position, ())]
-        ctx = self.ctx if self.escrow is None else self.escrow.context_of(self.ctx, position)
-        check_play(ctx, self.deal.deck, seat, position, tile.index, share, public,
-                   self.owner.get(position), self.layout.openers[seat], checked=True)
+        check_play(leave.context_of(self, position), self.deal.deck, seat, position, tile.index,
+                   share, public, self.owner.get(position), self.layout.openers[seat],
+                   checked=True)
 
     @property
     def logged(self) -> int:
@@ -362,7 +317,7 @@ class TableHand:
             self.resignations.append(Resignation(seat, len(self.moves),
                                                  self.resigning.pop(seat, "seat")))
             if self.resignations[-1].by == "left":  # (the same step at every side)
-                self.lose(seat, now)
+                leave.lose(self, seat, now)
         if view.outcome is not None:
             self._timed(now)  # the reveals are due
         return events
@@ -381,7 +336,7 @@ class TableHand:
         """The round of shares for the draw that was move ``index``."""
         move = self.moves[index]
         assert move.position is not None
-        ctx = self.ctx if self.escrow is None else self.escrow.context_of(self.ctx, move.position)
+        ctx = leave.context_of(self, move.position)
         self.draw = DrawRound.started(ctx, self.deal.deck, move.position,
                                       self.layout.openers[move.seat], now, answer_s)
         return self.draw
@@ -389,14 +344,11 @@ class TableHand:
     def on_draw_share(self, share: Share) -> int | None:
         """A share of the draw in progress; the tile index once this side opens it (it is the
         drawer's opener) and every share is in, else None."""
-        draw, lost = self.draw, None if self.escrow is None else self.escrow.lost
-        if draw is None and lost is not None and self.owner.get(share.position) == lost:
-            return None  # (a share of the draw the seat that left was waiting for: dropped)
+        if leave.dropped(self, share):
+            return None
+        draw = self.draw
         if draw is None:
             raise BlindError("no draw waits for shares")
-        if draw.ctx is not self.ctx and share.seat in self.ctx.holders and share.seat != \
-                draw.drawer and self._before_the_loss(share):
-            return None  # (sent before the loss was known: the round runs again without it)
         draw.receive(share)
         if not draw.done:
             return None
@@ -407,13 +359,6 @@ class TableHand:
         tile = self.holder.open(draw.position, self.drawn[draw.position])
         self.opened[draw.position] = tile
         return tile
-
-    def _before_the_loss(self, share: Share) -> bool:
-        try:
-            check_share(self.ctx, self.deal.deck, share)
-        except BlindFault:
-            return False
-        return True
 
     # ----- the hand's end ------------------------------------------------------------------
 
@@ -427,11 +372,7 @@ class TableHand:
             raise BlindError(f"a reveal from {seat_name(reveal.seat)} is not awaited")
         index = self.deal.turns.index(turn)
         before = self.deal.turns[index - 1].deck if index else self._open_deck()
-        if reveal.seed is None and self.escrow is not None and reveal.seat == self.escrow.lost:
-            if base_mul(reveal.secret) != self.ctx.key_of(reveal.seat):  # (the host rebuilt it)
-                raise BlindFault(self.host, f"rebuilt a key for {seat_name(reveal.seat)} that "
-                                 "is not its key")
-        else:
+        if not leave.rebuilt(self, reveal):
             check_reveal(self.ctx, reveal, before, turn)
         self.reveals[reveal.seat] = reveal
         return len(self.reveals) == len(self.ctx.holders)

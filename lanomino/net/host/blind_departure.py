@@ -9,7 +9,7 @@ Every side notes who signed it (``TableHand.on_resign``) and the hand's record k
 
 At an ``--escrow`` table (``Departures``): every holder's escrow is checked and relayed
 (``blind_escrow``, the host's own among them); a seat resigned as ``left`` is stood in for at
-every side (``TableHand.lose``); a draw it cut short is asked again; a draw that one holder
+every side (``table_leave.lose``); a draw it cut short is asked again; a draw that one holder
 leaves unanswered waits out that seat's grace period (``wait_out``); and at the hand's end the
 host rebuilds the lost key from the survivors' sub-shares (``blind_rebuild``, its own too) and
 sends it, signed by itself, as the lost holder's reveal (``blind/escrow_book.py``).
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from lanomino.blind import table_leave
 from lanomino.blind.group import BlindError, parse_scalar
 from lanomino.blind.rounds import BlindFault, Reveal
 from lanomino.blind.table_hand import TableHand
@@ -61,15 +62,16 @@ class Departures:
 
     def escrow(self, seat: Seat, body: b.BlindEscrow, seq: int) -> None:
         hand = self.d._arrived(seat, body)
-        self.d._run(seat, body, lambda: hand.on_escrow(seat.seat, body.points(), body.blobs()))
+        self.d._run(seat, body, lambda: table_leave.on_escrow(hand, seat.seat, body.points(),
+                                                              body.blobs()))
 
     def own_escrow(self, hand: TableHand) -> None:
         """The host's own escrow, once the keys are agreed (before its shuffle)."""
         d, me = self.d, self.d.t.host_seat
-        escrow = hand.my_escrow(d.t.secret_source)
+        escrow = table_leave.my_escrow(hand, d.t.secret_source)
         if escrow is not None:
             body = d._signed(b.BlindEscrow.of(d.number, d.attempt, me, *escrow))
-            hand.on_escrow(me, body.points(), body.blobs())
+            table_leave.on_escrow(hand, me, body.points(), body.blobs())
             d._relay(body, me)
 
     def rebuild(self, seat: Seat, body: b.BlindRebuild, seq: int) -> None:

@@ -20,6 +20,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from lanomino.blind import table_leave
 from lanomino.blind.deal_round import Step
 from lanomino.blind.gate import Refusal
 from lanomino.blind.hand_record import BlindHand
@@ -192,7 +193,8 @@ class PeerBlind:
     def escrow(self, body: b.BlindEscrow) -> None:
         hand = self._arrived(body)
         if hand is not None:
-            self._step(body, lambda: hand.on_escrow(body.seat, body.points(), body.blobs()))
+            self._step(body, lambda: table_leave.on_escrow(hand, body.seat, body.points(),
+                                                           body.blobs()))
 
     def shuffle(self, body: b.BlindShuffle) -> None:
         hand = self._arrived(body)

@@ -3,8 +3,8 @@
 The host's ``blind_deal`` says the table escrows; a seat refuses it with fewer than three
 holders (``refused_escrow``: the one other holder alone would hold its key). Once the keys are
 agreed it sends its own escrow before its shuffle (``escrow_out``) and checks every other
-holder's as it arrives (``TableHand.on_escrow``). When the host resigns a holder that left,
-every side stands in for its key (``TableHand.lose``); a draw that waits for the one share of a
+holder's as it arrives (``table_leave.on_escrow``). When the host resigns a holder that left,
+every side stands in for its key (``table_leave.lose``); a draw that waits for the one share of a
 silent holder may take that seat's grace period more (``grace``, the host waits it out). At the
 hand's end the seat gives the host its sub-share of the lost key (``sub_share_out``, to the host
 only) and checks the key the host rebuilt, which comes as the lost holder's reveal signed by the
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from lanomino.blind import table_leave
 from lanomino.blind.group import scalar_bytes
 from lanomino.blind.table_hand import TableHand
 from lanomino.net.wire import blind_messages as b
@@ -36,11 +37,11 @@ def refused_escrow(blind: PeerBlind, body: b.BlindDeal) -> bool:
 
 def escrow_out(blind: PeerBlind, hand: TableHand) -> None:
     """This seat's escrow, once the keys are agreed (before its shuffle)."""
-    escrow = hand.my_escrow(blind.p.secret_source)
+    escrow = table_leave.my_escrow(hand, blind.p.secret_source)
     if escrow is not None:
         body = b.BlindEscrow.of(blind.number, blind.attempt, blind.p.seat, *escrow)
         blind._send(body)
-        hand.on_escrow(blind.p.seat, body.points(), body.blobs())
+        table_leave.on_escrow(hand, blind.p.seat, body.points(), body.blobs())
 
 
 def sub_share_out(blind: PeerBlind, hand: TableHand) -> None:
