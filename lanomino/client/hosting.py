@@ -49,8 +49,8 @@ def host_node(intent: HostTable, rules: Rules, options: NetOptions, player: str,
     o = options
     bind, interfaces = (on, [on]) if on else (o.bind, o.interfaces)
     check_ports(bind, o.port if port is None else port)
-    return HostNode(data_dir=o.data_dir, rules=rules, rules_name=intent.preset[:64],
-                    seats=intent.seats, bots=intent.bots, level=intent.level, name=intent.name,
+    return HostNode(data_dir=o.data_dir, rules=rules, seats=intent.seats, bots=intent.bots,
+                    level=intent.level, name=intent.name,
                     player=player, passphrase=intent.passphrase, bind=bind,
                     port=o.port if port is None else port, timings=o.timings_or_default(),
                     interfaces=interfaces, headless=headless, announce=o.announce,

@@ -5,7 +5,7 @@ stays well under one packet):
 
     v=1            protocol version
     name=Kitchen   table name (UTF-8, 1..32 characters, no control characters)
-    rules=allfives rules in short form (printable ASCII, 1..64 characters)
+    rules=Draw 100 the rules as History names them (printable ASCII, 1..64 characters)
     seats=2/4      seats taken / total
     host=<hex>     the host's peer id (16..64 lowercase hex digits)
     term=0         the host's term (host migration increments it)

@@ -140,6 +140,12 @@ class Rules:
         rebuilt field by field, and the benchmarks hand rules to worker processes."""
         return Rules, tuple(getattr(self, f.name) for f in fields(self))
 
+    def short_name(self) -> str:
+        """'Draw 100', 'Pairs Block 100', 'All Fives 1 hand': the rules in a column (History,
+        the lobby, ``lanomino tables``)."""
+        name = ("Pairs " if self.partnership else "") + GAME_SHORT.get(self.game, self.game)
+        return f"{name} {self.target}" if self.target else f"{name} 1 hand"
+
     def to_spec(self, preset: str | None = None) -> dict[str, Any]:
         """The record form: a preset plus the options that differ from it."""
         name = preset or self.closest_preset()
@@ -198,6 +204,8 @@ class Rules:
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
+
+GAME_SHORT = {"draw": "Draw", "block": "Block", "allfives": "All Fives"}
 
 OPTION_NAMES = frozenset(f.name for f in fields(Rules))
 

@@ -236,9 +236,15 @@ def history_lines(rows: list[dict[str, Any]]) -> list[str]:
     for row in rows:
         players = join_words([p["name"] for p in row["players"]])
         out.append(f"Match {row['id']}, {date_label(row, True)}, {row['table']}, {players}, "
-                   f"{rules_label(row['rules'])}: {result_label(row)}, {check_label(row)}.")
+                   f"{rules_label(row['rules'])}: {result_label(row)}, {_checked(row)}.")
     out.append("Type replay and a match number to step through it.")
     return out
+
+
+def _checked(row: dict[str, Any]) -> str:
+    """The history's check column as words ("-" in the column: nothing was checked)."""
+    label = check_label(row)
+    return "not checked" if label == "-" else label
 
 
 def stats_lines(stats: dict[str, Any] | None) -> list[str]:

@@ -18,13 +18,11 @@ if TYPE_CHECKING:  # (imported when used: zeroconf is not a start-up import)
     from lanomino.net.session import HostSession
 
 
-def announcement(host: HostSession, name: str, rules: str | None, peer_id: str,
-                 has_passphrase: bool, host_key: str) -> TableAnnouncement:
-    """What this node announces while it hosts ``host`` (``rules``: the preset's name, short;
-    None: named from the host's rules, "classic+" for a preset with options)."""
-    if rules is None:
-        spec = host.rules.to_spec()
-        rules = str(spec["preset"]) + ("+" if len(spec) > 1 else "")
+def announcement(host: HostSession, name: str, peer_id: str, has_passphrase: bool,
+                 host_key: str) -> TableAnnouncement:
+    """What this node announces while it hosts ``host``: its rules as History names them
+    ('Draw 100', 'Pairs Block 100'), so a lobby, `tables` and History say the same."""
+    rules = host.rules.short_name()
     return TableAnnouncement(name=name, rules=rules[:64], seats_taken=host.seats_taken,
                              seats_total=host.players, host_peer_id=peer_id, term=host.term,
                              has_passphrase=has_passphrase, host_key=host_key)

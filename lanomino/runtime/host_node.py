@@ -50,7 +50,7 @@ log = logging.getLogger("lanomino.node")
 class HostNode(NodeBase):
     """A table: HostSession + HostTransport + TableAnnouncer."""
 
-    def __init__(self, *, data_dir: Path, rules: Rules, rules_name: str, seats: int, bots: int,
+    def __init__(self, *, data_dir: Path, rules: Rules, seats: int, bots: int,
                  level: str, name: str, player: str, passphrase: str | None, bind: str | None,
                  port: int, timings: Timings, interfaces: list[str] | None,
                  headless: bool = True, announce: bool = True, escrow: bool = False,
@@ -59,7 +59,7 @@ class HostNode(NodeBase):
         super().__init__(data_dir)
         self.identity = load_or_create_identity(data_dir)
         self.keys = CurveKeypair.generate()
-        self.table_name, self.rules_name = name, rules_name
+        self.table_name = name
         self.bind, self.port, self.interfaces, self.announce = bind, port, interfaces, announce
         local_bots = [LocalSeat(f"{level} bot {i + 1}", Identity.generate(), bot_policy(level),
                                 level) for i in range(bots)]
@@ -149,8 +149,8 @@ class HostNode(NodeBase):
         self._finish(Outcome(False, seat=self.session.host_seat, reason=reason))
 
     def _announcement(self) -> TableAnnouncement:
-        return announcement(self.session, self.table_name, self.rules_name,
-                            self.identity.peer_id, self.has_passphrase, self.keys.public)
+        return announcement(self.session, self.table_name, self.identity.peer_id,
+                            self.has_passphrase, self.keys.public)
 
     async def start(self) -> None:
         from lanomino.discovery.key_service import start_key_service

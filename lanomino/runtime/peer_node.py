@@ -309,7 +309,7 @@ class PeerNode(NodeBase):
 
     def _announcement(self, host: HostSession) -> TableAnnouncement:
         assert self.table_name is not None
-        return announcement(host, self.table_name, None, self.identity.peer_id,
+        return announcement(host, self.table_name, self.identity.peer_id,
                             self.passphrase is not None, self.keys.public)
 
     async def _announce(self, host: HostSession) -> None:

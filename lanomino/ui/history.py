@@ -18,9 +18,6 @@ from lanomino.ui.board import draw_line, line_view
 from lanomino.ui.chrome import fit, footer, header, wrap
 from lanomino.ui.render import Canvas, tile_fragments
 
-GAME_SHORT = {"draw": "Draw", "block": "Block", "allfives": "All Fives"}
-
-
 # ----- text shared by the command line and the client -----------------------------------------
 
 
@@ -30,8 +27,7 @@ def rules_label(spec: dict[str, Any]) -> str:
         rules = Rules.from_spec(dict(spec))
     except (EngineError, TypeError, ValueError):
         return str(spec.get("preset", "?"))
-    name = ("Pairs " if rules.partnership else "") + GAME_SHORT.get(rules.game, rules.game)
-    return f"{name} {rules.target}" if rules.target else f"{name} 1 hand"
+    return rules.short_name()
 
 
 def result_label(row: dict[str, Any]) -> str:
@@ -58,6 +54,8 @@ def check_label(row: dict[str, Any]) -> str:
         return "-"
     if not row["verified"]:
         return "FAILED"
+    if row.get("hands") == 0:  # (a match left before its first hand: nothing was checked)
+        return "no hands"
     return "verified" if row["kind"] == "transcript" else "replays"
 
 

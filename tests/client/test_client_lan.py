@@ -51,7 +51,7 @@ def test_joining_by_host_and_port_shows_the_table_and_every_seat(tmp_path: Path)
 
     async def main() -> None:
         host = HostNode(data_dir=tmp_path / "host", rules=Rules.classic(target=1),
-                        rules_name="classic", seats=3, bots=0, level="random", name="Kitchen",
+                        seats=3, bots=0, level="random", name="Kitchen",
                         player="Hal", passphrase=None, bind="127.0.0.1", port=0, timings=TIMINGS,
                         interfaces=["127.0.0.1"], headless=True, announce=False)
         await host.start()
@@ -210,7 +210,7 @@ def test_a_dropped_joiner_comes_back_to_its_own_seat_and_hand(tmp_path: Path) ->
 
     async def main() -> None:
         host = HostNode(data_dir=tmp_path / "host", rules=Rules.classic(target=300),
-                        rules_name="classic", seats=2, bots=0, level="random", name="Kitchen",
+                        seats=2, bots=0, level="random", name="Kitchen",
                         player="Hal", passphrase=None, bind="127.0.0.1", port=0, timings=TIMINGS,
                         interfaces=["127.0.0.1"], headless=True, announce=False)
         await host.start()
@@ -256,7 +256,7 @@ def test_leaving_a_lan_match_before_its_end_marks_it_abandoned(tmp_path: Path) -
 
     async def main() -> None:
         host = HostNode(data_dir=tmp_path / "host", rules=Rules.classic(target=300),
-                        rules_name="classic", seats=2, bots=0, level="random", name="Kitchen",
+                        seats=2, bots=0, level="random", name="Kitchen",
                         player="Hal", passphrase=None, bind="127.0.0.1", port=0, timings=TIMINGS,
                         interfaces=["127.0.0.1"], headless=True, announce=False)
         await host.start()
@@ -298,7 +298,7 @@ def test_a_refused_join_ends_as_refused_with_exit_status_3_and_not_as_a_host_ste
 
     async def main() -> None:
         host = HostNode(data_dir=tmp_path / "host", rules=Rules.classic(target=1),
-                        rules_name="classic", seats=2, bots=0, level="random", name="Kitchen",
+                        seats=2, bots=0, level="random", name="Kitchen",
                         player="Hal", passphrase="three random words", bind="127.0.0.1", port=0,
                         timings=TIMINGS, interfaces=["127.0.0.1"], headless=True, announce=False)
         await host.start()

@@ -283,7 +283,7 @@ def test_a_member_that_took_the_table_over_answers_joins_by_host_and_port(tmp_pa
 
     async def main() -> None:
         host = HostNode(data_dir=tmp_path / "host", rules=Rules.classic(target=500),
-                        rules_name="classic", seats=3, bots=0, level="random", name="Kitchen",
+                        seats=3, bots=0, level="random", name="Kitchen",
                         player="Hal", passphrase=None, bind="127.0.0.1", port=0, timings=timings,
                         interfaces=["127.0.0.1"], headless=True, announce=False)
         await host.start()

@@ -35,8 +35,8 @@ def test_tables_lists_each_table_with_its_rules_seats_host_address_and_passphras
     def facts(t: dict[str, Any]) -> tuple[Any, ...]:
         return (t["name"], t["rules"], t["seats"], t["passphrase"])
 
-    assert facts(locked) == ("Kitchen", "allfives", "1/3", True)
-    assert facts(open_) == ("Kitchen", "classic", "1/2", False)
+    assert facts(locked) == ("Kitchen", "All Fives 150", "1/3", True)
+    assert facts(open_) == ("Kitchen", "Draw 100", "1/2", False)
     assert locked["address"] == opened[0]["address"] and locked["address"].startswith(f"{h0.ip}:")
     assert open_["address"] == opened[1]["address"] and open_["address"].startswith(f"{h1.ip}:")
     assert locked["term"] == 0 and locked["compatible"]

@@ -46,8 +46,8 @@ def test_a_host_killed_in_the_lobby_is_replaced_and_newcomers_fill_the_table(
     report = json.dumps(seen) + "\n" + "\n".join(f"{p.pid}: " + "\n".join(list(p.stderr_tail)[-15:])
                                                for p in [host, *first])
     assert [t for t in seen if t["term"] == 1], report
-    # classic, target 60
-    assert all(t["rules"] == "classic+" for t in seen if t["term"] == 1), report
+    # classic, target 60: the new host says it as History does
+    assert all(t["rules"] == "Draw 60" for t in seen if t["term"] == 1), report
     assert any(t["seats"] == "2/4" for t in seen if t["term"] == 1), seen
     assert all(p.popen.poll() is None for p in first)
     late = [lan4.spawn(where, [*LANOMINO, "bot", "Early", "--interface", where.ip,

@@ -43,7 +43,7 @@ def test_a_reader_finds_a_table_in_the_lobby_and_plays_it(lan2: NetLab, tmp_path
         pipe.send("tables")
         assert pipe.read().startswith("Looking for tables on the LAN.")
         row = pipe.until(r"^Table 1: ", timeout_s=20)
-        assert row == "Table 1: Kitchen, classic, 1 of 2 seats taken."
+        assert row == "Table 1: Kitchen, Draw 30, 1 of 2 seats taken."
         pipe.send("join 1")
         assert "At the table: host (seat 1)" in pipe.until(r"^At the table", timeout_s=20)
         play_match(pipe, r"^The match is over: ", timeout_s=120)

@@ -26,7 +26,7 @@ from lanomino.node import HostNode  # noqa: E402
 async def main(cheat: str, data_dir: Path, seats: int) -> None:
     clock = 20.0 if cheat == "away" else None  # the away cheat needs a table with a move clock
     node = HostNode(data_dir=data_dir, rules=Rules.preset("classic", target=60),
-                    rules_name="classic", seats=seats, bots=0, level="greedy", name="cheat",
+                    seats=seats, bots=0, level="greedy", name="cheat",
                     player="host", passphrase=None, bind="127.0.0.1", port=0,
                     timings=Timings(move_s=clock), interfaces=None, headless=True,
                     announce=False)

@@ -158,7 +158,7 @@ async def _unstick(ours: set[asyncio.Task[object]]) -> None:
 
 async def _host(tmp_path: Path) -> Flooded:
     """A host announcing (never registered: no socket opens) with a peer pinging it."""
-    node = HostNode(data_dir=tmp_path, rules=Rules.classic(), rules_name="classic", seats=4,
+    node = HostNode(data_dir=tmp_path, rules=Rules.classic(), seats=4,
                     bots=0, level="random", name="Busy", player="host", passphrase=None,
                     bind="127.0.0.1", port=0, timings=Timings(), interfaces=["127.0.0.1"],
                     announce=False)

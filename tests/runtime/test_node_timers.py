@@ -42,7 +42,7 @@ def test_a_host_that_stepped_down_stops_the_peer_following_the_match(tmp_path: P
     from lanomino.runtime.peer_node import PeerNode
 
     async def scenario() -> Outcome:
-        host = HostNode(data_dir=tmp_path, rules=Rules.classic(), rules_name="classic", seats=3,
+        host = HostNode(data_dir=tmp_path, rules=Rules.classic(), seats=3,
                         bots=0, level="random", name="Stepped", player="host", passphrase=None,
                         bind="127.0.0.1", port=0, timings=Timings(), interfaces=None,
                         announce=False)

@@ -13,8 +13,9 @@ import threading
 import time
 from pathlib import Path
 
+from lanomino.lines.talk import history_lines
 from lanomino.store import PlayLog, open_store
-from lanomino.ui.history import result_label
+from lanomino.ui.history import check_label, result_label
 
 ROOT = Path(__file__).resolve().parents[2]
 LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
@@ -83,6 +84,9 @@ def test_a_match_whose_host_was_killed_stays_in_history_as_abandoned(tmp_path: P
         # won)
         assert match.winner == 1 and match.you_won is True
         assert result_label(match.to_json()) == "won 0-0 (the host left)"
+        # no hand was played, so nothing was checked: the column does not say "replays"
+        assert check_label(match.to_json()) == "no hands"
+        assert history_lines([match.to_json()])[1].endswith(": won 0-0 (the host left), no hands.")
         stats = log.stats().to_json()
         assert stats["played"] == 1 and stats["matches"] == 1 and stats["wins"] == 1, stats
     finally:
