@@ -17,7 +17,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from lanomino.fair.identity import peer_id
+from lanomino.net.errors import RemoteProtocolError
+from lanomino.net.wire.blind_messages import BlindEnd
+from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.messages import RosterEntry
+from lanomino.net.wire.schemas import envelope, parse_message
 
 # Elections need three members: with two, the one left can never make a majority (it waits for
 # its host, then the host has left under the rules).
@@ -93,6 +97,29 @@ def succession(roster: Sequence[RosterEntry], lost: int) -> list[int]:
     seats = members(roster)
     after = [s for s in seats if s > lost] + [s for s in seats if s < lost]
     return after
+
+
+# At a locked table a member's report carries the last hand's points it took (``blind_end``) in
+# its ``last`` field, for a new host that missed them (net/host/locked_takeover.py).
+LAST_END = "blind_end"
+
+
+def reported_end(body: BlindEnd | None) -> JsonObject | None:
+    """A report's ``last`` for the last ``blind_end`` a member took (None: it took none)."""
+    return None if body is None else {LAST_END: envelope(body, 0, 1)}
+
+
+def end_reported(last: JsonObject | None) -> BlindEnd | None:
+    """The ``blind_end`` in a report's ``last``, parsed and checked as on the wire (None: none,
+    or not one)."""
+    raw = last.get(LAST_END) if last is not None else None
+    if not isinstance(raw, dict):
+        return None
+    try:
+        body = parse_message(raw).body
+    except RemoteProtocolError:
+        return None
+    return body if isinstance(body, BlindEnd) else None
 
 
 @dataclass(frozen=True, slots=True)

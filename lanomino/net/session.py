@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from lanomino.blind.hashing import ALGORITHM
 from lanomino.net.host.session import HostSession, LocalSeat, Policy
 from lanomino.net.host.session import Phase as HostPhase
 from lanomino.net.peer.session import PeerSession
@@ -85,7 +86,8 @@ def successor_host(peer: PeerSession, now: float, *, policy: Policy | None,
                        table_id=peer.table, term=election.term,
                        escrow=bool(peer.escrow) or not peer.dealt,  # (as the table dealt so far)
                        away_policy=bot_policy("normal") if bot_policy is not None else None,
-                       watchers=peer.watch_cap)  # (the lost host's limit on watchers)
+                       watchers=peer.watch_cap,  # (the lost host's limit on watchers)
+                       blind=peer.header is not None and peer.header.algorithm == ALGORITHM)
     host.now = now
     host.adopt(peer, election.term, election.lost_host, bot_policy)
     return host

@@ -59,8 +59,8 @@ class MigratingTable:
     """``players`` people (seat 0 hosts), every seat a bot; ``crash(seat)`` and friends break it."""
 
     def __init__(self, rules: Rules, players: int, *, seed: int = 1, timings: Timings = FAST,
-                 bots: int = 0, watchers: int = 0) -> None:
-        self.base = Table(rules, players, seed=seed, timings=timings, bots=bots)
+                 bots: int = 0, watchers: int = 0, blind: bool = False) -> None:
+        self.base = Table(rules, players, seed=seed, timings=timings, bots=bots, blind=blind)
         for i in range(watchers):  # they follow the table without a seat (net/watchers.py)
             self.base.add_watcher(f"watcher{i + 1}")
         self.seed = seed

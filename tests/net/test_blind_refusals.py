@@ -218,8 +218,9 @@ def test_a_seat_that_asks_for_a_snapshot_at_a_locked_table_is_told_it_is_not_bui
 
 
 def test_a_lost_host_ends_a_locked_match_without_an_election_or_a_winner() -> None:
-    """No new host can hold a locked hand's keys yet: the seats do not elect one, and once the
-    host has been silent past the grace period the match ends for each, won by nobody."""
+    """Seats that do not elect (``migration`` off: ``--no-migration``, or two people): once the
+    host has been silent past the grace period the match ends for each, won by nobody
+    (tests/net/test_blind_migration.py: the seats that elect)."""
     table = Table(Rules.preset("classic"), 4, blind=True)
     table.run(lambda: table.host.phase.value == "play", max_time=30)
     host = table.host
@@ -235,8 +236,8 @@ def test_a_lost_host_ends_a_locked_match_without_an_election_or_a_winner() -> No
 
 def test_a_host_that_stays_alive_but_stops_a_locked_round_is_left() -> None:
     """The host keeps its heartbeats going but passes no shuffle on, and names nobody: past
-    ``answer_s`` and ``relay_s`` every seat catches it ('blind-late') and, as no new host can
-    take a locked match over yet, the match ends for each, won by nobody."""
+    ``answer_s`` and ``relay_s`` every seat catches it ('blind-late') and, as these seats elect
+    no new host (migration off), the match ends for each, won by nobody."""
     table = Table(Rules.preset("classic"), 3, blind=True)
     host = table.host
     take = host.take_outgoing

@@ -269,6 +269,9 @@ class BlindDealing:
                              hand.view.turn, (), ()))
         t.publish(m.Deal(self.number, (), (event_to_json(seat_view(started, VIEWER)),),
                          hand.view.turn, (), ()))
+        for n, seat in enumerate(t.seats):  # left before the deal (held no key): out at once
+            if seat is not None and seat.left and n not in t.local and t.state.active[n]:
+                self.playing.resign_gone(n)
         t.host_view()
         self.playing.run_local_seats()
 

@@ -38,6 +38,7 @@ from lanomino.fair.transcript import Migration, parse_transcript
 from lanomino.net.election import GIVE_UP_GRACES, majority, members
 from lanomino.net.fair_round import HandDeal, RoundError, closing
 from lanomino.net.host.deal import Dealing
+from lanomino.net.host.locked_takeover import LockedTakeover
 from lanomino.net.host.play import Playing
 from lanomino.net.host.reports import caught_up, kept_blames, longest_log, without_refuted
 from lanomino.net.host.reshuffle_round import Hand, Reshuffling, Round
@@ -64,8 +65,9 @@ class Takeover:
         self.carried: PeerSession | None = None  # the peer session this host grew from
         self.keys_before: list[bytes] = []  # each seat's key before this host adopted the bots'
         self.report_due: dict[int, float] = {}  # when each joined member's report is due
-        self.resumed: Callable[[], None] = _nothing  # the table resumed: the watchers' snapshots
+        self.resumed: Callable[[], None] = lambda: None  # the table resumed: watchers' snapshots
         self.began = 0.0  # when this host took over (its wait for a majority has a deadline)
+        self.locked: LockedTakeover | None = None  # at a locked table (locked_takeover.py)
 
     def adopt(self, peer: PeerSession, term: int, lost_host: int,
               bot_policy: Callable[[str], Policy] | None = None) -> None:
@@ -74,10 +76,11 @@ class Takeover:
         ``bot_policy(level)``."""
         self.t.term, self.t.host_seat = term, peer.seat
         self.lost_host, self.carried = lost_host, peer
+        self.locked = LockedTakeover.of(self.t, self.dealing, peer)  # (None: a fair table)
         self.t.table, self.t.header, self.t.digest = peer.table, peer.header, peer.digest
         self.t.rules_spec = peer.doc and peer.doc["rules"] or self.t.rules_spec
         self.t.local = {peer.seat: self.t.local[0]}
-        if bot_policy is not None:
+        if bot_policy is not None and self.locked is None:  # (a locked table's leave with it)
             for e in peer.roster:
                 level = peer.bot_levels.get(e.seat)
                 if e.kind == "bot" and not e.left and level is not None:
@@ -197,7 +200,7 @@ class Takeover:
         self.t.events.append(MigrationDone(self.t.term, self.t.host_seat, rebuilt))
         self.report_due.clear()  # (a report from now on is late: the snapshot says it all)
         for n in joined:
-            if n != self.t.host_seat:
+            if n != self.t.host_seat and self.t.snapshots:  # (a locked table's members keep theirs)
                 self.play.send_snapshot(self.t.seat(n))
         lost = self.t.seats[self.lost_host] if 0 <= self.lost_host < len(self.t.seats) else None
         back = lost is not None and lost.connected  # it follows this host already
@@ -227,6 +230,8 @@ class Takeover:
             self.t.go(Phase.LOBBY)
             self._reopen()
             return False
+        if self.locked is not None:  # the transcript/2 and the locked hands: locked_takeover.py
+            return self.locked.rebuild(self.reports, self.lost_host)
         # before the first hand ends the document has no "end" yet: nothing to replay
         finished = parse_transcript(self.t.doc).hands if self.t.doc["hands"] else ()
         if finished:
@@ -403,6 +408,3 @@ class Takeover:
                 self.play.seat_left(n, "its hand was not in the re-shuffle")
         return True
 
-
-def _nothing() -> None:
-    pass

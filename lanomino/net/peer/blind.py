@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 from typing import TYPE_CHECKING
 
 from lanomino.blind import table_leave
@@ -72,6 +71,7 @@ class PeerBlind:
         self.book: LockedTranscript | None = None  # the match's transcript/2 so far
         self.last = 0.0  # when this seat last saw the locked hand move (progress.py times it)
         self.next_deal = False  # a hand's points came and the match goes on: the next deal is due
+        self.last_end: b.BlindEnd | None = None  # the last hand's points (a new host may lack them)
 
     def handlers(self) -> list[tuple[str, Handler]]:
         """The session's dispatch entries for the locked deck's messages."""
@@ -80,7 +80,7 @@ class PeerBlind:
                 on(b.BlindShuffle, self.shuffle), on(b.BlindShares, self.shares),
                 on(b.BlindNotMe, self.not_me), on(b.BlindPlay, self.play),
                 on(b.BlindAsk, self.ask), on(b.BlindDraw, self.draw),
-                on(b.BlindReveal, self.reveal), on(b.BlindEnd, partial(end, self)),
+                on(b.BlindReveal, self.reveal), on(b.BlindEnd, self.end),
                 on(b.BlindEscrow, self.escrow),
                 on(b.BlindResign, kept(self._arrived, lambda: self.p.host_seat, self._caught))]
 
@@ -146,6 +146,7 @@ class PeerBlind:
                 p.keys[p.host_seat], body.signature, b.blind_statement(p.digest, body)):
             self._caught("blind-signature", "the locked deal is not signed by the host")
             return
+        p.election = None  # (a new host deals: its election is over, net/host/locked_takeover.py)
         people = [e.seat for e in p.roster if e.kind != "bot" and not e.left]
         match = self.match or new_game(p.rules, p.players)
         if len(body.openers) != p.players or any(
@@ -357,6 +358,10 @@ class PeerBlind:
         p.prompt_turn()
 
     # ----- the hand's end ----------------------------------------------------------------------
+
+    def end(self, body: b.BlindEnd) -> None:
+        """The host's points and closing of the hand this seat settled (``blind_close.end``)."""
+        end(self, body)
 
     def reveal(self, body: b.BlindReveal) -> None:
         hand = self._arrived(body)

@@ -71,11 +71,13 @@ def end(blind: PeerBlind, body: b.BlindEnd) -> None:
     blind.settled = None
     over = match.outcome is not None
     winner = None if match.outcome is None else match.outcome.winner
-    doc = book(blind).check_hand(p.ring, p.keys[p.host_seat], settled[1], settled[0],
+    # (signed by the host that ran the hand: a new host passes on the lost one's, if it has it)
+    doc = book(blind).check_hand(p.ring, p.keys[settled[1].host], settled[1], settled[0],
                                  settled[2], over, winner, body)
     if isinstance(doc, str):
         blind._caught("blind-points", f"hand {body.hand}: {doc}")
         return
+    blind.last_end = body
     p._events.append(TranscriptUpdated(p.table.hex(), doc, over))
     blind.next_deal = not over  # (timed from now: progress.py)
     if over:

@@ -12,6 +12,7 @@ from lanomino.net.election import (
     Election,
     can_migrate,
     entry_of,
+    reported_end,
     succession,
 )
 from lanomino.net.peer.state import PeerState, Phase
@@ -31,8 +32,6 @@ class PeerElections:
         """This seat is at the table (a match under way, or still in the lobby): losing the host
         starts an election."""
         mine = entry_of(self.p.roster, self.p.seat)
-        if self.p.blind.match is not None:  # a locked match: no new host holds its keys yet
-            return False
         if self.p.watch:  # no vote, but it follows the table's election to the new host
             return self.p.migration and can_migrate(self.p.roster) and self.p.phase is Phase.SEATED
         return (self.p.migration and can_migrate(self.p.roster) and self.p.phase is Phase.SEATED
@@ -101,10 +100,11 @@ class PeerElections:
             attempts = self.p.attempts.get(hand, [])
             last = attempts[-1].attempt if attempts else 0
             escrow = self.p.escrow.get((hand, last))
+        newest = self._last_hand_log() or reported_end(self.p.blind.last_end)  # (locked: its end)
         return m.Report(hand, tuple(self.p.moves.get(hand, [])),
                         tuple(self.p.move_sigs.get(hand, [])), escrow,
                         self.p.reshuffle.claim(hand),  # for a re-shuffle (reshuffle_answers.py)
-                        self._last_hand_log(), tuple(self.p.blames.get(hand, [])))
+                        newest, tuple(self.p.blames.get(hand, [])))
 
     def _last_hand_log(self) -> JsonObject | None:
         """The newest hand log this peer has (the new host may have missed it: the lost host can
@@ -165,11 +165,11 @@ class PeerElections:
             self.p._events.append(Closed(why or "the host has gone (silent past the grace period)"))
             return
         obs = view.observation()
-        if self.p.blind.match is not None:  # a locked match cannot go on without its host yet
-            self.p.go(Phase.OVER)
+        if self.p.blind.match is not None:  # no side wins a locked match that nobody can
+            self.p.go(Phase.OVER)  # settle without its host's key (no election: two people)
             self.p._events.append(MatchOver(None, tuple(obs.scores), len(self.p.verified), False,
-                                            reason=why or "the host left a locked match, which "
-                                            "cannot go on without it yet"))
+                                            reason=why or "the host left a locked match, and no "
+                                            "new host was elected to carry it on"))
             return
         winner = (self.p.host_seat % 2) ^ 1 if self.p.rules.partnership else self.p.seat
         self.p.go(Phase.OVER)
