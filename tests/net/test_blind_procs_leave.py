@@ -1,0 +1,131 @@
+"""A person who leaves a locked hand at an ``--escrow`` table, in real processes on 127.0.0.1
+(issue 29): ``lanomino host --headless --deal blind --escrow`` and three ``lanomino bot``
+holders; one bot process leaves in the middle of the first hand, cleanly (SIGTERM: it quits as a
+person does) or by going silent (SIGKILL: the host waits out its grace period). The others
+stand in for its key, the same deck plays on, and the host and the two bots left finish the
+match, each with the same transcript/2, which ``lanomino verify`` accepts."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hostbots import ROOT  # noqa: E402
+
+from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
+
+FAST = ("--grace", "2", "--heartbeat", "0.1")  # a silent seat is gone within about 2.5 s
+
+
+class ProcTable:
+    """A headless locked host (its log at DEBUG in a file, read to see the hand's moves) and
+    ``lanomino bot`` processes joining it; every process killed on the way out."""
+
+    def __init__(self, data: Path, host_flags: tuple[str, ...], bots: int,
+                 bot_flags: tuple[str, ...]) -> None:
+        self.data = data
+        self.log_path = data / "host.log"
+        self.log: IO[str] = self.log_path.open("w")
+        env = {**os.environ, "LANOMINO_LOG": "DEBUG"}
+        self.host = subprocess.Popen(
+            [sys.executable, "-m", "lanomino", "host", "--headless", "--json", "--deal", "blind",
+             "--seats", str(bots + 1), "--bind", "127.0.0.1", "--no-announce", *FAST,
+             "--data-dir", str(data / "host"), *host_flags],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.procs = [self.host]
+        assert self.host.stdout is not None
+        address = json.loads(self.host.stdout.readline())["address"]
+        self.bots = [subprocess.Popen(
+            [sys.executable, "-m", "lanomino", "bot", address, "--json", "--interface",
+             "127.0.0.1", "--data-dir", str(data / f"bot{i}"), *FAST, *bot_flags],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            for i in range(1, bots + 1)]
+        self.procs += self.bots
+
+    def seat(self, bot: int) -> int:
+        """The seat bot ``bot`` (counted from 0) sat at (its first JSON line)."""
+        stdout = self.bots[bot].stdout
+        assert stdout is not None
+        line = json.loads(stdout.readline())
+        assert line["event"] == "seated", line
+        return int(line["seat"])
+
+    def moves(self, hand: int) -> int:
+        """How many moves of ``hand`` the host has received from its peers so far."""
+        text = self.log_path.read_text(errors="replace")
+        return len(re.findall(rf"'type': 'move', .*'body': {{'hand': {hand}, ", text))
+
+    def wait_moves(self, hand: int, count: int, timeout_s: float) -> None:
+        until = time.monotonic() + timeout_s
+        while self.moves(hand) < count:
+            assert time.monotonic() < until, f"hand {hand} never had {count} moves from peers"
+            assert self.host.poll() is None, "the host ended"
+            time.sleep(0.02)
+
+    def results(self, procs: list[subprocess.Popen[str]], timeout_s: float
+                ) -> list[dict[str, Any]]:
+        """Each process's last JSON line once it ended (within ``timeout_s`` in all)."""
+        until = time.monotonic() + timeout_s
+        outs = [proc.communicate(timeout=max(1.0, until - time.monotonic()))[0]
+                for proc in procs]
+        return [json.loads(out.strip().splitlines()[-1]) for out in outs]
+
+    def close(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.communicate(timeout=10)
+        self.log.close()
+
+
+def verify(path: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "lanomino", "verify", path], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["quits", "silent"])
+def test_a_bot_that_leaves_a_locked_escrow_hand_does_not_end_the_match(
+        tmp_path: Path, how: signal.Signals) -> None:
+    table = ProcTable(tmp_path, ("--escrow", "--set", "target=50"), 3, ("--delay", "0.2"))
+    try:
+        gone = table.seat(0)
+        for bot in (1, 2):
+            table.seat(bot)
+        table.wait_moves(1, 4, timeout_s=40)  # the first hand is in play, far from its end
+        table.bots[0].send_signal(how)
+        stayed = table.results([*table.bots[1:], table.host], timeout_s=60)
+        if how == signal.SIGTERM:  # it quit: it says it left the match
+            left = table.results(table.bots[:1], timeout_s=10)[0]
+            assert left["event"] == "stopped" and not left["finished"], left
+    finally:
+        table.close()
+    for result in stayed:
+        assert result["event"] == "match_over" and result["finished"], result
+        assert result["verified"], result
+    assert len({tuple(r["scores"]) for r in stayed}) == 1
+    # every one left stored the same transcript/2, and lanomino verify accepts it
+    docs = [json.loads(Path(r["transcript"]).read_text()) for r in stayed]
+    assert all(doc == docs[0] for doc in docs)
+    # it left the first hand in play (the host resigned it, "left"), its key was rebuilt from
+    # the escrow (its reveal has no seed: its shuffle is checked by its stored argument), and it
+    # held no key in the hands after
+    hands = [parse_blind_hand(h["record"]) for h in docs[0]["hands"]]
+    assert [(r.seat, r.by) for r in hands[0].resignations] == [(gone, "left")]
+    assert 0 < hands[0].resignations[0].at < len(hands[0].moves)
+    assert next(r for r in hands[0].reveals if r.seat == gone).seed is None
+    assert next(e for e in hands[0].shuffles if e.seat == gone).turn is not None
+    assert all(gone not in h.holders and not h.resignations for h in hands[1:])
+    answer = verify(stayed[0]["transcript"])
+    assert answer.returncode == 0, answer.stdout + answer.stderr
