@@ -148,18 +148,19 @@ def _record_hand(deal: DerivedDeal, moves: list[dict[str, Any]]) -> dict[str, An
             "moves": [] if deal.void else _record_moves(moves)}
 
 
-def to_record(doc: Any) -> dict[str, Any]:
+def to_record(doc: Any, report: Report | None = None) -> dict[str, Any]:
     """The ``lanomino.record/1`` form of a transcript, with every deal derived from its secrets
-    (a void deal becomes a hand with no moves, as in records).
+    (a void deal becomes a hand with no moves, as in records). ``report``: ``doc``'s own, when
+    the caller has just checked it (else it is checked here).
 
     Raises TranscriptError when the transcript is malformed or does not verify.
     """
     from lanomino.fair.transcript import TranscriptError
 
     if isinstance(doc, dict) and doc.get("format") == FORMAT2:
-        return _locked_record(doc)
+        return _locked_record(doc, report)
     transcript = parse_transcript(doc)
-    report = verify_parsed(transcript)
+    report = verify_parsed(transcript) if report is None else report
     if report.failure is not None:
         raise TranscriptError(f"the transcript does not verify: {report.failure.describe()}")
     hands: list[dict[str, Any]] = []
@@ -172,7 +173,7 @@ def to_record(doc: Any) -> dict[str, Any]:
             "players": list(transcript.players), "hands": hands}
 
 
-def _locked_record(doc: Any) -> dict[str, Any]:
+def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
     """``to_record`` of a transcript/2: each hand's deal as its revealed keys open it (a void deal
     the hand keeps before it as a hand with no moves, as transcript/1's), its moves and
     resignations in the order of its log."""
@@ -181,7 +182,7 @@ def _locked_record(doc: Any) -> dict[str, Any]:
     from lanomino.fair.transcript2 import parse_transcript2
     from lanomino.fair.verify2 import verify_transcript2
 
-    report = verify_transcript2(doc)
+    report = verify_transcript2(doc) if report is None else report
     if report.failure is not None:
         raise TranscriptError(f"the transcript does not verify: {report.failure.describe()}")
     head, signed = parse_transcript2(doc)

@@ -5,7 +5,6 @@ the timer loop). I/O lives here: asyncio, files, the clock."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import socket
@@ -29,6 +28,7 @@ from lanomino.net.session import (
 )
 from lanomino.net.session_base import Outgoing
 from lanomino.net.wire.messages import RosterEntry
+from lanomino.runtime.match_log import MatchLog
 from lanomino.runtime.stopping import cancel_all, cancelling
 
 if TYPE_CHECKING:
@@ -216,6 +216,7 @@ class NodeBase:
         self.wake = asyncio.Event()
         self.done: asyncio.Future[Outcome] | None = None
         self.transcript_path: Path | None = None
+        self.match_log = MatchLog(data_dir)  # the transcript file and the play log
         self.verified: dict[int, bool] = {}
         self.tasks: set[asyncio.Future[None]] = set()
         self.hosts: dict[int, int] = {0: 0}  # term -> host seat, as this node saw it
@@ -269,14 +270,10 @@ class NodeBase:
         for listener in self.listeners:
             listener(event)
         if isinstance(event, TranscriptUpdated):
-            folder = self.data_dir / "transcripts"
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / f"{event.table}.json"
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(event.transcript, indent=1))
-            tmp.replace(path)
-            self.transcript_path = path
-            self._spawn(asyncio.to_thread(self._log_play, event))
+            self.transcript_path = self.match_log.write(event)
+            verified = all(self.verified.values()) if self.verified else None
+            self._spawn(asyncio.to_thread(self.match_log.log_play, event, self.my_seat(),
+                                          self.table_label(), verified))
         elif isinstance(event, HandVerified):
             self.verified[event.hand] = event.ok
             if not event.ok:
@@ -294,18 +291,6 @@ class NodeBase:
 
     def table_label(self) -> str:
         return "LAN table"
-
-    def _log_play(self, event: TranscriptUpdated) -> None:
-        """Add the match, as it stands, to the play log behind history and stats (off the loop)."""
-        from lanomino.store import PlayLog, open_store
-
-        verified = all(self.verified.values()) if self.verified else None
-        store = open_store(self.data_dir)
-        try:
-            PlayLog(store).log_match(event.transcript, uid=f"lan:{event.table}", me=self.my_seat(),
-                                     table=self.table_label(), verified=verified)
-        finally:
-            store.close()
 
     def _ended(self, event: SessionEvent, seat: int | None, stats: Mapping[str, int]) -> bool:
         """The match is over for this node when ``event`` says so: its end, or (a host) no touch

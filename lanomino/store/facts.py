@@ -11,6 +11,9 @@ from lanomino.engine import Event, GameState, HandEnded, HandStarted, Rules, Til
 from lanomino.engine.errors import EngineError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from lanomino.fair.report import Report
     from lanomino.fair.transcript_model import Transcript
 
 RECORD_FORMAT = "lanomino.record/1"
@@ -47,20 +50,23 @@ class Derived:
     verification: str
 
 
-def derive(document: Any, verified: bool | None = None) -> Derived:
-    """The facts of a record or transcript (``verified`` None: check it here).
-    Raises PlayLogError."""
+def derive(document: Any, verified: bool | None = None,
+           check: Callable[[Any], Report] | None = None) -> Derived:
+    """The facts of a record or transcript (``verified`` None: check it here). ``check``: how a
+    transcript is checked (default ``verify_transcript``; a node that logs its match after every
+    hand passes its ``TranscriptStream``'s, which checks each hand once). Raises PlayLogError."""
     if not isinstance(document, dict):
         raise PlayLogError("a logged match is a JSON object (a record or a transcript)")
     kind = document.get("format")
     if kind == RECORD_FORMAT:
         return _derive_record(document, document, verified, keys=())
     if kind in TRANSCRIPT_FORMATS:
-        return _derive_transcript(document, verified)
+        return _derive_transcript(document, verified, check)
     raise PlayLogError(f"not a record or a transcript (format {kind!r})")
 
 
-def _derive_transcript(document: dict[str, Any], verified: bool | None) -> Derived:
+def _derive_transcript(document: dict[str, Any], verified: bool | None,
+                       check: Callable[[Any], Report] | None) -> Derived:
     from lanomino.fair.transcript import TranscriptError, parse_transcript
     from lanomino.fair.transcript2 import parse_transcript2
     from lanomino.fair.verify import to_record, verify_parsed, verify_transcript
@@ -71,11 +77,12 @@ def _derive_transcript(document: dict[str, Any], verified: bool | None) -> Deriv
     except TranscriptError as exc:
         raise PlayLogError(f"damaged transcript: {exc}") from None
     keys = tuple(k.hex() for k in transcript.keys)
-    report = verify_transcript(document) if locked else verify_parsed(transcript)
+    report = (check(document) if check is not None else verify_transcript(document) if locked
+              else verify_parsed(transcript))
     ok = report.ok if verified is None else verified and report.ok
     if report.ok:
         try:
-            record = to_record(document)
+            record = to_record(document, report)
         except TranscriptError:  # a hand re-shuffled after a migration: no record holds it
             return _derive_walked(transcript, keys, ok)
         derived = _derive_record(record, document, True, keys)

@@ -28,7 +28,7 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +44,7 @@ from lanomino.store.facts import (
 
 if TYPE_CHECKING:
     from lanomino.engine import Rules
+    from lanomino.fair.report import Report
     from lanomino.store.stats import Stats
 
 PLAYER_ID_SETTING = "player_id"
@@ -138,9 +139,11 @@ class PlayLog:
         verified: bool | None = None,
         started_at: float | None = None,
         assists: Sequence[str] = (),
+        check: Callable[[Any], Report] | None = None,
     ) -> int:
-        """Log (or re-log) a match as it stands; returns its id. Raises PlayLogError."""
-        derived = derive(document, verified)
+        """Log (or re-log) a match as it stands; returns its id (``check``: how a transcript
+        is checked, ``derive``'s). Raises PlayLogError."""
+        derived = derive(document, verified, check)
         seats = len(derived.names)
         if players is None:
             if not derived.keys:
