@@ -15,7 +15,8 @@ its tiles -> the opener (public facts, or the rounds of "who holds 6-6?") -> ``d
 HandStarted, no tiles) -> moves (a play with its ``blind_play`` share, a draw with its round of
 shares) -> the reveals -> ``blind_end`` -> the next hand. Escrow and a person who leaves:
 ``blind_departure.py``. A round past its deadline names the silent seats; unless the seat can
-be stood in for (an ``--escrow`` table), the match then ends.
+be stood in for (an ``--escrow`` table) or its tiles re-shuffled blind (without escrow), the
+match then ends.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
+from lanomino.blind import table_leave
 from lanomino.blind.deal_round import Step
 from lanomino.blind.gate import Refusal
 from lanomino.blind.group import BlindError
@@ -130,10 +132,13 @@ class BlindDealing:
             step()
         except BlindFault as fault:  # (the refusal names the seat: Table.refuse)
             if hand is not None and (hand.deal.step is Step.ABANDONED
-                                     or hand.draw is not None and hand.draw.over):
+                                     or hand.draw is not None and hand.draw.over
+                                     or hand.unheld is not None and hand.unheld.over):
                 self._give_up(f"the locked deal failed: {fault}")
             raise RoundError("blind_fault", str(fault)) from None
         except (BlindError, IllegalActionError) as exc:
+            if hand is not None and hand.unheld is not None and hand.unheld.over:
+                self._give_up(f"the blind re-shuffle failed: {exc}")  # (a false hand vector)
             raise RoundError("blind", str(exc)) from None
         self._relay(body, seat.seat)
         if then is not None:
@@ -302,6 +307,8 @@ class BlindDealing:
         if isinstance(action, Resign) and ("resign", seat) not in hand.signatures:
             self._relay(self._signed(host_resignation(self.t, hand, self.number, self.attempt,
                                                       seat)), None)
+        if not isinstance(action, Resign) and table_leave.reshuffling(hand):
+            raise IllegalActionError("the tiles nobody holds are being re-shuffled: wait")
         if isinstance(action, Play) and seat in self.t.local and index not in hand.proofs:
             if action not in hand.view.legal_for(seat, hand.tiles_of(seat)):
                 raise IllegalActionError(f"{action} is not a legal move now")
@@ -336,9 +343,10 @@ class BlindDealing:
             hand.signatures.setdefault(("move", hand.logged - 1), d.signatures[-1])
         if last is not None and isinstance(last.action, Draw) and index not in self.asked:
             self._ask(index, last.seat)
-        if hand.redraw_at is not None:  # a loss cut a draw short: asked again, without it
-            again, hand.redraw_at = hand.redraw_at, None
+        if hand.redraw_at is not None and not table_leave.reshuffling(hand):
+            again, hand.redraw_at = hand.redraw_at, None  # a loss cut a draw short: asked again
             self._ask(again, hand.moves[again].seat)
+        self.leaving.own_unheld(hand)  # (a loss without escrow: the blind re-shuffle)
         if hand.view.outcome is not None:
             reveal_key(self)
 
@@ -363,6 +371,7 @@ class BlindDealing:
     def draw(self, seat: Seat, body: b.BlindDraw, seq: int) -> None:
         hand = self._arrived(seat, body)
         self._run(seat, body, lambda: hand.on_draw_share(body.share))
+        self.leaving.own_unheld(hand)  # (a re-shuffle waits for a draw the loss did not stop)
         if hand.draw is None:  # the tile is open for its drawer: the table goes on
             self.t.host_view()
             self.playing.run_local_seats()
