@@ -53,6 +53,7 @@ from lanomino.engine import (
     Observation,
     Phase,
     Play,
+    Resign,
     Tile,
     observe,
 )
@@ -294,6 +295,8 @@ class TableHand:
         view = self.view
         if view is None:
             raise BlindError("the hand has not started")
+        if leave.reshuffling(self) and not isinstance(action, Resign):
+            raise BlindError("the tiles nobody holds are being re-shuffled: wait")
         index = self.logged
         position: int | None = None
         if isinstance(action, Play):
@@ -458,6 +461,12 @@ class TableHand:
         for tile in self.tiles_of(seat):
             probe.hands[seat] |= tile.bit
         return observe(probe, seat)
+
+    @property
+    def failed(self) -> bool:
+        """A round of the hand failed for good: the deal's, a draw's, a blind re-shuffle's."""
+        return self.deal.step is Step.ABANDONED or self.draw is not None and self.draw.over \
+            or self.unheld is not None and self.unheld.over
 
     @property
     def ready(self) -> bool:

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
-from lanomino.blind import table_leave
 from lanomino.blind.deal_round import Step
 from lanomino.blind.gate import Refusal
 from lanomino.blind.group import BlindError
@@ -131,14 +130,12 @@ class BlindDealing:
         try:
             step()
         except BlindFault as fault:  # (the refusal names the seat: Table.refuse)
-            if hand is not None and (hand.deal.step is Step.ABANDONED
-                                     or hand.draw is not None and hand.draw.over
-                                     or hand.unheld is not None and hand.unheld.over):
+            if hand is not None and hand.failed:
                 self._give_up(f"the locked deal failed: {fault}")
             raise RoundError("blind_fault", str(fault)) from None
         except (BlindError, IllegalActionError) as exc:
-            if hand is not None and hand.unheld is not None and hand.unheld.over:
-                self._give_up(f"the blind re-shuffle failed: {exc}")  # (a false hand vector)
+            if hand is not None and hand.failed:  # (a blind re-shuffle found a false count)
+                self._give_up(f"the locked deal failed: {exc}")
             raise RoundError("blind", str(exc)) from None
         self._relay(body, seat.seat)
         if then is not None:
@@ -307,8 +304,6 @@ class BlindDealing:
         if isinstance(action, Resign) and ("resign", seat) not in hand.signatures:
             self._relay(self._signed(host_resignation(self.t, hand, self.number, self.attempt,
                                                       seat)), None)
-        if not isinstance(action, Resign) and table_leave.reshuffling(hand):
-            raise IllegalActionError("the tiles nobody holds are being re-shuffled: wait")
         if isinstance(action, Play) and seat in self.t.local and index not in hand.proofs:
             if action not in hand.view.legal_for(seat, hand.tiles_of(seat)):
                 raise IllegalActionError(f"{action} is not a legal move now")
@@ -343,10 +338,7 @@ class BlindDealing:
             hand.signatures.setdefault(("move", hand.logged - 1), d.signatures[-1])
         if last is not None and isinstance(last.action, Draw) and index not in self.asked:
             self._ask(index, last.seat)
-        if hand.redraw_at is not None and not table_leave.reshuffling(hand):
-            again, hand.redraw_at = hand.redraw_at, None  # a loss cut a draw short: asked again
-            self._ask(again, hand.moves[again].seat)
-        self.leaving.own_unheld(hand)  # (a loss without escrow: the blind re-shuffle)
+        self.leaving.after_move(hand)  # (a loss: a draw it cut short, a blind re-shuffle)
         if hand.view.outcome is not None:
             reveal_key(self)
 

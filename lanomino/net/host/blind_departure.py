@@ -88,15 +88,23 @@ class Departures:
             if done:
                 self._resumed(hand)
 
+    def after_move(self, hand: TableHand) -> None:
+        """After a move (a seat that left resigned among them): a draw the loss cut short is
+        asked again without it (escrow), and the host's part in a blind re-shuffle."""
+        self._redraw(hand)
+        self.own_unheld(hand)
+
+    def _redraw(self, hand: TableHand) -> None:
+        if hand.redraw_at is not None and not table_leave.reshuffling(hand):
+            again, hand.redraw_at = hand.redraw_at, None
+            self.d._ask(again, hand.moves[again].seat)
+
     def _resumed(self, hand: TableHand) -> None:
         """The new deck is the boneyard: a draw the loss cut short is asked again; play goes
         on."""
-        d = self.d
-        if hand.redraw_at is not None:
-            again, hand.redraw_at = hand.redraw_at, None
-            d._ask(again, hand.moves[again].seat)
-        d.t.host_view()
-        d.playing.run_local_seats()
+        self._redraw(hand)
+        self.d.t.host_view()
+        self.d.playing.run_local_seats()
 
     def escrow(self, seat: Seat, body: b.BlindEscrow, seq: int) -> None:
         hand = self.d._arrived(seat, body)
