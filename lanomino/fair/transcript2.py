@@ -16,23 +16,21 @@ and whose hands each carry the locked hand's record (``lanomino.blind-hand/1``,
                            "seat"],
      "reveal_signatures": [one per reveal, by its holder; by the host for a key it rebuilt
                            from the escrow of a holder that left (no seed)],
-     "unheld_signatures": [optional, when the record has "unheld": one per digest of the blind
-                           re-shuffle, step by step, each by its survivor],
      "scores": [the match score after the hand],
      "points_signature": "the host's signature of the hand's points",
      "disputes": [optional: {"seat", "resignation": i, "signature"}],
      "voided": [optional: the void deals dealt again before this one, each {"record",
                 "key_signatures", "shuffle_signatures", "not_me_signatures",
-                "reveal_signatures"}]}
+                "reveal_signatures"}],
+     "departures": [optional: the resignations between deal attempts, each {"attempt",
+                    "seat", "at", "by", "signature"} (``fair/departures2.py``)]}
 
 The statements (every one names the header digest ``H``, so nothing signed for one match fits
 another; bytes are lowercase hex of the values' own bytes, ``blind/rounds.py``) are built by the
 functions below, which the sessions sign and the verifier (``fair/verify2.py``) checks:
 ``key_statement``, ``shuffle_statement``, ``not_me_statement``, ``blind_move_statement`` (today's
 ``lanomino.move/1`` of the record's move, without a draw's position, which the host names),
-``resign_statement``, ``reveal_statement``, ``unheld_statement`` (a survivor's value of the blind
-re-shuffle, as its ``blind_unheld`` message is signed) and the host's ``points_statement``, signed
-once the
+``resign_statement``, ``reveal_statement`` and the host's ``points_statement``, signed once the
 keys are revealed and the hand is settled: it names the digest of the record as written, so it
 makes the whole record, every position the host gave out and the points, the host's word.
 """
@@ -55,6 +53,7 @@ from lanomino.blind.hashing import ALGORITHM as BLIND_ALGORITHM
 from lanomino.blind.rounds import KeyAnnouncement, Reveal
 from lanomino.engine import Tile
 from lanomino.fair.canonical import digest
+from lanomino.fair.departures2 import Departure, parse_departures
 from lanomino.fair.header import MatchHeader
 from lanomino.fair.statements import header_digest, move_statement
 from lanomino.fair.transcript import (
@@ -76,8 +75,7 @@ __all__ = ["BLIND_ALGORITHM", "FORMAT2", "VOID_SIGNED", "BlindDispute", "HandSig
            "points_statement", "resign_statement", "reveal_statement", "shuffle_statement",
            "write_transcript2"]
 
-# the hand's signature lists ("unheld" only in a hand re-shuffled blind: may be left out)
-SIGNED = ("key", "shuffle", "not_me", "move", "resign", "reveal", "unheld")
+SIGNED = ("key", "shuffle", "not_me", "move", "resign", "reveal")  # the hand's signature lists
 
 
 # ----- what gets signed ----------------------------------------------------------------------
@@ -128,31 +126,18 @@ def reveal_statement(header: str, hand: int, attempt: int, reveal: Reveal) -> di
 
 
 def points_statement(header: str, record: dict[str, Any], scores: Sequence[int],
-                     voided: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+                     voided: Sequence[dict[str, Any]] = (),
+                     departures: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """What the host signs after the reveal: the hand's record as written (its digest), the
     points in it and the match score after the hand; and the digests of the records of the
-    void deals dealt again before it, if any."""
-    extra = {"voided": [digest(v).hex() for v in voided]} if voided else {}
+    void deals dealt again before it, and the departures between its deal attempts
+    (``Departure.statement_json``), if any."""
+    extra: dict[str, Any] = {"voided": [digest(v).hex() for v in voided]} if voided else {}
+    if departures:
+        extra["departures"] = list(departures)
     return {**extra, "type": "lanomino.points/1", "header": header, "hand": record.get("hand"),
             "host": record.get("host"), "record": digest(record).hex(),
             "points": record.get("points"), "scores": list(scores)}
-
-
-def unheld_statement(header: str, hand: int, attempt: int, seat: int, digest_: bytes
-                     ) -> dict[str, Any]:
-    """A survivor's value of a blind re-shuffle: its ``blind_unheld`` message's statement, whose
-    ``data`` is the digest the record keeps (``unheld_round.statement_digest``)."""
-    return {"type": "lanomino.blind/1", "header": header, "kind": "blind_unheld", "hand": hand,
-            "attempt": attempt, "seat": seat, "data": digest_.hex()}
-
-
-def unheld_signers(record: BlindHand) -> list[int]:
-    """The survivor that signed each digest of the record's re-shuffle, step by step."""
-    u = record.unheld
-    if u is None:
-        return []
-    survivors = [s for s in record.holders if s not in u.lost]
-    return [s for _step in u.sent for s in survivors]
 
 
 def log_index(record: BlindHand, move: int) -> int:
@@ -181,9 +166,6 @@ def statements(header: str, record: BlindHand) -> dict[str, list[dict[str, Any]]
                  for i, m in enumerate(moves)],
         "resign": [resign_statement(h, n, r) for r in record.resignations],
         "reveal": [reveal_statement(h, n, a, r) for r in record.reveals],
-        "unheld": [unheld_statement(h, n, a, seat, d) for seat, d in zip(
-            unheld_signers(record), (d for step in record.unheld.sent for d in step)
-            if record.unheld else (), strict=True)],
     }
 
 
@@ -198,7 +180,6 @@ def signers(record: BlindHand) -> dict[str, list[int]]:
         "move": [m.seat for m in record.moves],
         "resign": [record.host if r.host_signed else r.seat for r in record.resignations],
         "reveal": [record.host if r.seed is None else r.seat for r in record.reveals],
-        "unheld": unheld_signers(record),
     }
 
 
@@ -215,7 +196,6 @@ class HandSignatures:
     move: tuple[bytes, ...] = ()
     resign: tuple[bytes, ...] = ()
     reveal: tuple[bytes, ...] = ()
-    unheld: tuple[bytes, ...] = ()
 
     def of(self, kind: str) -> tuple[bytes, ...]:
         value: tuple[bytes, ...] = getattr(self, kind)
@@ -271,6 +251,7 @@ class SignedHand:
     disputes: tuple[BlindDispute, ...] = ()
     raw: dict[str, Any] | None = None  # the record's JSON as read (None: write it anew)
     voided: tuple[VoidDeal, ...] = ()  # the void deals before this one, in order
+    departures: tuple[Departure, ...] = ()  # the resignations between its deal attempts
 
     def record_json(self) -> dict[str, Any]:
         return format_blind_hand(self.record) if self.raw is None else self.raw
@@ -278,19 +259,21 @@ class SignedHand:
     def points(self, header: str) -> dict[str, Any]:
         """The host's points statement of this hand (``points_statement``)."""
         return points_statement(header, self.record_json(), self.scores,
-                                [v.record_json() for v in self.voided])
+                                [v.record_json() for v in self.voided],
+                                [d.statement_json() for d in self.departures])
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"hand": self.record.hand, "record": self.record_json()}
         for kind in SIGNED:
-            if kind != "unheld" or self.signatures.unheld:
-                out[f"{kind}_signatures"] = [s.hex() for s in self.signatures.of(kind)]
+            out[f"{kind}_signatures"] = [s.hex() for s in self.signatures.of(kind)]
         out["scores"] = list(self.scores)
         out["points_signature"] = self.points_signature.hex()
         if self.disputes:
             out["disputes"] = [d.to_json() for d in self.disputes]
         if self.voided:
             out["voided"] = [v.to_json() for v in self.voided]
+        if self.departures:
+            out["departures"] = [d.to_json() for d in self.departures]
         return out
 
 
@@ -338,9 +321,8 @@ def parse_transcript2(doc: Any) -> tuple[Transcript, tuple[SignedHand, ...]]:
 
 
 def _parse_hand(value: Any, where: str, number: int, players: int) -> SignedHand:
-    h = _obj(value, where, {"hand", "record", *(f"{k}_signatures" for k in SIGNED[:-1]),
-                            "scores", "points_signature"},
-             {"disputes", "voided", "unheld_signatures"})
+    h = _obj(value, where, {"hand", "record", *(f"{k}_signatures" for k in SIGNED), "scores",
+                            "points_signature"}, {"disputes", "voided", "departures"})
     if _int(h["hand"], f"{where}.hand") != number:
         raise TranscriptError(f"{where}.hand: expected {number}")
     raw = h["record"]
@@ -353,8 +335,8 @@ def _parse_hand(value: Any, where: str, number: int, players: int) -> SignedHand
             k: _hexes(v[f"{k}_signatures"], f"{at}.{k}_signatures", 64) for k in VOID_SIGNED})
         voided.append(VoidDeal(_record(v["record"], f"{at}.record", number, players),
                                void_signatures, v["record"]))
-    signatures = HandSignatures(*(_hexes(h.get(f"{k}_signatures", []),
-                                         f"{where}.{k}_signatures", 64) for k in SIGNED))
+    signatures = HandSignatures(*(_hexes(h[f"{k}_signatures"], f"{where}.{k}_signatures", 64)
+                                  for k in SIGNED))
     scores = tuple(_int(s, f"{where}.scores") for s in _list(h["scores"], f"{where}.scores"))
     disputes: list[BlindDispute] = []
     for i, d in enumerate(_list(h.get("disputes", []), f"{where}.disputes")):
@@ -368,7 +350,8 @@ def _parse_hand(value: Any, where: str, number: int, players: int) -> SignedHand
                                      _hex(d["signature"], f"{at}.signature", 64)))
     return SignedHand(record, signatures, scores,
                       _hex(h["points_signature"], f"{where}.points_signature", 64),
-                      tuple(disputes), raw, tuple(voided))
+                      tuple(disputes), raw, tuple(voided),
+                      parse_departures(h.get("departures", []), f"{where}.departures", players))
 
 
 def _record(raw: Any, where: str, number: int, players: int) -> BlindHand:

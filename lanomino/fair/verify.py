@@ -189,9 +189,6 @@ def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
     hands: list[dict[str, Any]] = []
     for hand, deals in zip(signed, report.deals, strict=True):
         record, moves = hand.record, []
-        if record.unheld is not None:
-            raise TranscriptError(f"hand {record.hand} was re-shuffled blind after a holder "
-                                  "left: it has no single deal to replay")
         for i in range(len(record.moves) + 1):
             moves += [move_json(r.seat, RESIGN) for r in record.resignations if r.at == i]
             if i < len(record.moves):

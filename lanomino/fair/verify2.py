@@ -35,12 +35,13 @@ from typing import Any
 
 from lanomino.blind.group import BlindError
 from lanomino.blind.hand_check import HandVerdict, check_void_deal, judge_blind_hand
-from lanomino.blind.hand_record import BlindHand
+from lanomino.blind.hand_record import BlindHand, Resignation
 from lanomino.engine import TILES, Draw, GameState
 from lanomino.engine.dealing import split_deck
 from lanomino.engine.errors import seat_name
 from lanomino.engine.state import Phase
 from lanomino.fair.checker import Checker
+from lanomino.fair.departures2 import check_attempts
 from lanomino.fair.report import (
     EDITED,
     AwayMove,
@@ -61,6 +62,7 @@ from lanomino.fair.transcript2 import (
     VoidDeal,
     log_index,
     parse_transcript2,
+    resign_statement,
     resignation_index,
     signers,
     statements,
@@ -68,10 +70,7 @@ from lanomino.fair.transcript2 import (
 from lanomino.fair.transcript_model import Transcript, TranscriptError
 
 WHAT = {"key": "key", "shuffle": "shuffle", "not_me": '"not me"', "move": "move",
-        "resign": "resignation", "reveal": "reveal", "unheld": "re-shuffle value"}
-# what a hand re-shuffled blind after a holder left cannot show (its key went with it)
-UNHELD_UNCHECKED = ("the tiles the holder who left held, and the boneyard's order, before the "
-                    "blind re-shuffle (its key left with it)")
+        "resign": "resignation", "reveal": "reveal"}
 
 
 def verify_transcript2(doc: Any) -> Report:
@@ -91,6 +90,7 @@ class BlindChecker:
         self.c = Checker(head, BLIND_ALGORITHM)
         self.hands = hands
         self.deals: list[tuple[DerivedDeal, ...]] = []
+        self.holders: tuple[int, ...] = ()  # the holders of the hand before
 
     def run(self) -> Report:
         c = self.c
@@ -129,27 +129,58 @@ class BlindChecker:
         if not c.signed(record.host, hand.points_signature, hand.points(c.t.header_digest)):
             raise c.fail("log", EDITED, "the host's signature over the hand's record and points "
                          "does not verify: the file was changed after it was signed")
+        voids: list[DerivedDeal] = []
+        state, departed = self.check_attempts(state, hand, voids)
         self.check_record(state, record, host)
-        if hand.voided and record.attempt != len(hand.voided) + 1:
-            raise c.fail("record", host, f"the hand was dealt {len(hand.voided) + 1} times, but "
-                         f"the host's record of the deal played says attempt {record.attempt}")
+        kept = [s for s in self.holders if state.active[s] and s not in record.holders]
+        if kept:  # (a person holds a key in every hand while in the match; a bot never does)
+            raise c.fail("record", host, f"{seat_name(kept[0])} held a key in the hand before "
+                         "and is still in the match, but the record leaves it out")
+        self.holders = record.holders
         self.check_signatures(record, hand.signatures, SIGNED, host)
         c.host_signed = [HostSigned(resignation_index(record, j), r.seat,
                                     "resign" if r.by == "left" else "resigns")
                          for j, r in enumerate(record.resignations) if r.host_signed]
         self.check_disputes(hand)
-        voids = tuple(self._deal(state, self.check_void(state, void, attempt, record.host), True)
-                      for attempt, void in enumerate(hand.voided, start=1))
         verdict, after = judge_blind_hand(record, state, clock=c.t.move_clock is not None)
         self.check_verdict(verdict, record.host)
         if tuple(hand.scores) != tuple(after.scores):
             raise c.fail("score", host, f"the host signed the match score {list(hand.scores)} "
                          f"after this hand, but the rules give {after.scores}")
-        deal = (DerivedDeal((), (), False) if record.unheld is not None
-                else self._deal(state, verdict.tiles, False))  # (not every position opens)
-        self.deals.append((*voids, deal))
-        self.report(after, hand)
+        self.deals.append((*voids, self._deal(state, verdict.tiles, False)))
+        self.report(after, hand, departed)
         return after
+
+    def check_attempts(self, state: GameState, hand: SignedHand, voids: list[DerivedDeal]
+                       ) -> tuple[GameState, tuple[str, ...]]:
+        """The deal attempts before the one played: each void deal the hand keeps checked (its
+        derived deal into ``voids``), each departure between them applied
+        (``departures2.check_attempts``). The state the played deal starts from, and what could
+        not be checked."""
+        c, record = self.c, hand.record
+        host = Blamed.host(record.host)
+        if not hand.voided and not hand.departures:
+            if record.attempt > 1 and state.rules.no_double != "reshuffle":
+                raise c.fail("record", host, f"the hand was dealt {record.attempt} times, but "
+                             "the rules call no deal void and the record keeps no departure")
+            return state, ()  # (a file written before the table kept its void deals: listed)
+        numbers = [v.record.attempt for v in hand.voided]
+        if numbers != sorted(set(numbers)):
+            raise c.fail("record", host, "the void deals the hand keeps are not in order")
+
+        def void(before: GameState, attempt: int) -> None:
+            kept = hand.voided[numbers.index(attempt)]
+            voids.append(self._deal(before, self.check_void(before, kept, attempt, record.host),
+                                    True))
+
+        def signed(seat: int, signature: bytes, r: Resignation) -> bool:
+            return c.signed(seat, signature, resign_statement(c.t.header_digest, record.hand, r))
+
+        def fail(check: str, blame_host: bool, why: str) -> Exception:
+            return c.fail(check, host if blame_host else EDITED, why)
+
+        return check_attempts(state, record.host, record.attempt, numbers, hand.departures,
+                              signed, fail, void)
 
     def check_record(self, state: GameState, record: BlindHand, host: Blamed) -> None:
         """What the host signed about the deal itself: this table, a full set, its holders."""
@@ -239,15 +270,15 @@ class BlindChecker:
                                      before.rules.hand_size_for(before.players))
         return DerivedDeal(tuple(map(tuple, hands)), tuple(boneyard), void)
 
-    def report(self, after: GameState, hand: SignedHand) -> None:
+    def report(self, after: GameState, hand: SignedHand, departed: tuple[str, ...] = ()
+               ) -> None:
         """The hand checked out: its line."""
         record = hand.record
         draws = sum(isinstance(m.action, Draw) for m in record.moves)
-        void = record.attempt - 1 - len(hand.voided)  # void deals the file does not keep
+        kept = hand.voided or hand.departures  # (else: void deals the file does not keep)
+        void = 0 if kept else record.attempt - 1
         unchecked = (f"the {'void deal' if void == 1 else f'{void} void deals'} before it (not in "
-                     "the file)",) if void else ()
-        if record.unheld is not None:
-            unchecked = (*unchecked, UNHELD_UNCHECKED)
+                     "the file)",) if void else departed
         away = tuple(AwayMove(log_index(record, i), m.seat, str(m.action))
                      for i, m in enumerate(record.moves) if m.away)
         self.c.reports.append(HandReport(record.hand, record.attempt, len(record.holders),

@@ -7,16 +7,18 @@ Both sides build the hand's record themselves (``TableHand.record``: the same at
 against its own record: a host that signs other points, or a record other than the one the table
 played, is caught. A deal attempt the table called void (nobody held a double, under
 ``no_double=reshuffle``) is kept the same way once its keys are revealed (``void``) and goes into
-the hand dealt after it (``voided``), whose points statement names it too.
+the hand dealt after it (``voided``), whose points statement names it too; so are the
+departures between its deal attempts (``departures``: a person who left before the hand could be
+scored, and the attempt given up; ``net/host/blind_leave.py``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lanomino.blind.hand_record import BlindHand, format_blind_hand
+from lanomino.blind.hand_record import BlindHand, Resignation, format_blind_hand
 from lanomino.blind.table_hand import TableHand
-from lanomino.blind.unheld_round import STEPS
+from lanomino.fair.departures2 import Departure
 from lanomino.fair.header import MatchHeader
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.statements import end_statement
@@ -45,8 +47,6 @@ def statement_key(body: b.BlindBody) -> tuple[str, object] | None:
         return "not_me", (body.seat, body.tile)
     if isinstance(body, b.BlindPlay):
         return "move", body.index
-    if isinstance(body, b.BlindUnheld):
-        return "unheld", (body.step, body.seat)
     return None
 
 
@@ -67,16 +67,7 @@ def hand_signatures(hand: TableHand, record: BlindHand) -> HandSignatures:
         not_me=tuple(sig[("not_me", (c.seat, str(c.tile)))] for c in record.opening),
         move=tuple(sig[("move", log_index(record, i))] for i in range(len(record.moves))),
         resign=tuple(sig[("resign", r.seat)] for r in record.resignations),
-        reveal=tuple(sig[("reveal", r.seat)] for r in record.reveals),
-        unheld=tuple(sig[("unheld", (step, seat))] for step, seat in _unheld_order(record)))
-
-
-def _unheld_order(record: BlindHand) -> list[tuple[str, int]]:
-    """The (step, survivor) of each digest of the record's blind re-shuffle, in its order."""
-    u = record.unheld
-    if u is None:
-        return []
-    return [(step, s) for step in STEPS for s in record.holders if s not in u.lost]
+        reveal=tuple(sig[("reveal", r.seat)] for r in record.reveals))
 
 
 @dataclass(slots=True)
@@ -87,20 +78,43 @@ class LockedTranscript:
     header_signatures: tuple[bytes, ...]
     hands: list[SignedHand] = field(default_factory=list)
     voided: list[VoidDeal] = field(default_factory=list)  # the void deals of the hand in play
+    # the resignations between its deal attempts (fair/departures2.py, net/host/blind_leave.py)
+    departures: list[Departure] = field(default_factory=list)
 
     def void(self, record: BlindHand, hand: TableHand) -> None:
         """A void deal of the hand in play, its keys revealed: kept for that hand's entry."""
         self.voided.append(VoidDeal(record, hand_signatures(hand, record)))
 
+    def depart(self, hand: TableHand | None, attempt: int, leaver: Resignation,
+               signature: bytes) -> tuple[Departure, ...]:
+        """``leaver`` left before deal ``attempt`` of the hand in play (``hand``: the attempt it
+        gave up, None between hands): kept for that hand's entry with the resignations of the
+        attempt given up (their seats are out of the match too). The departures added."""
+        given_up = () if hand is None else tuple(
+            Departure(attempt, r, hand.signatures[("resign", r.seat)]) for r in hand.resignations)
+        added = (*given_up, Departure(attempt, leaver, signature))
+        self.departures += added
+        return added
+
+    @property
+    def attempts(self) -> int:
+        """The deal attempts of the hand in play that ended without a result: void, or given up
+        for a person who left."""
+        given_up = {d.attempt - 1 for d in self.departures if d.attempt > 1}
+        return len(given_up | {v.record.attempt for v in self.voided})
+
     def _points(self, record: BlindHand, scores: tuple[int, ...]) -> JsonObject:
         return points_statement(self.header.digest(), format_blind_hand(record), scores,
-                                [v.record_json() for v in self.voided])
+                                [v.record_json() for v in self.voided],
+                                [d.statement_json() for d in self.departures])
 
     def _add(self, record: BlindHand, hand: TableHand, scores: tuple[int, ...],
              points: bytes) -> None:
         self.hands.append(SignedHand(record, hand_signatures(hand, record), scores, points,
-                                     voided=tuple(self.voided)))
+                                     voided=tuple(self.voided),
+                                     departures=tuple(self.departures)))
         self.voided.clear()
+        self.departures.clear()
 
     def document(self, end: MatchEnd) -> JsonObject:
         return write_transcript2(self.header, self.header_signatures, self.hands, end)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,7 +34,6 @@ from lanomino.runtime.base import (
     SeatRow,
     Serving,
     bot_policy,
-    hear,
     lan_addresses,
     seat_rows,
 )
@@ -232,8 +230,7 @@ class HostNode(NodeBase):
                 continue
             log.debug("in  %s", str(incoming.message)[:120])
             sender = Sender(incoming.identity, incoming.peer_key, incoming.peer_ip)
-            hear(partial(self.session.receive, sender, incoming.message, self.now()),
-                 incoming.message.get("type"), self.session.stats)
+            self.session.receive(sender, incoming.message, self.now())
             self._flush()
             self.wake.set()
 

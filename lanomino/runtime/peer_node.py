@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from functools import partial
 from pathlib import Path
 
 from lanomino.discovery.announce import TableAnnouncement
@@ -45,7 +44,6 @@ from lanomino.runtime.base import (
     Serving,
     Takeover,
     bot_policy,
-    hear,
     local_ip_toward,
     seat_rows,
 )
@@ -216,8 +214,7 @@ class PeerNode(NodeBase):
             if message is None or transport is not self.transport or self.host is not None:
                 continue
             log.debug("in  %s", message if self.watch else str(message)[:120])  # (a watcher: all)
-            hear(partial(self.session.receive, message, self.now()), message.get("type"),
-                 self.session.stats)
+            self.session.receive(message, self.now())
             self._flush()
             self.wake.set()
 

@@ -26,6 +26,7 @@ from blindkit import play_hand, run_deal
 
 from lanomino.blind.hand_record import Resignation, ShuffleEntry, argument_digest
 from lanomino.cli import main
+from lanomino.engine import Rules
 from lanomino.fair.transcript2 import parse_transcript2, write_transcript2
 from lanomino.fair.verify import verify_transcript
 
@@ -263,13 +264,23 @@ def test_replay_and_hint_read_a_transcript2_as_the_record_its_keys_open(
 
 
 def test_a_hand_dealt_again_after_a_void_deal_says_the_void_one_could_not_be_checked() -> None:
-    record, _ = play_hand(3, rng_seed=5, attempt=2)
-    report = verify_transcript(write_match(3, [record]))
+    """(under rules that call a deal void: under others, a hand dealt twice that keeps no void
+    deal and no departure is the host's, as test_dealt_again_without_a_reason_names_the_host)"""
+    spec = {**Rules.classic().to_spec(), "no_double": "reshuffle"}
+    record, _ = play_hand(3, rng_seed=5, attempt=2, rules=Rules.from_spec(spec))
+    report = verify_transcript(write_match(3, [record], rules=spec))
     assert report.ok, report.failure
     line = report.lines()[0]
     assert line.startswith("hand 1: fair: locked by 3 holders (2 deals), 28 tiles")
     assert line.endswith("could not check the void deal before it (not in the file)")
     assert report.verdict().endswith("1 could not be checked in full (said above).")
+
+
+def test_dealt_again_without_a_reason_names_the_host() -> None:
+    record, _ = play_hand(3, rng_seed=5, attempt=2)  # (classic: no deal is ever void)
+    report = verify_transcript(write_match(3, [record]))
+    assert report.failure is not None and report.failure.check == "record"
+    assert report.failure.seat == 0 and "keeps no departure" in report.failure.message
 
 
 def test_the_play_log_keeps_a_transcript2_verified_with_its_hands(match: dict[str, Any]) -> None:

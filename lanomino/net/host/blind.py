@@ -15,8 +15,7 @@ its tiles -> the opener (public facts, or the rounds of "who holds 6-6?") -> ``d
 HandStarted, no tiles) -> moves (a play with its ``blind_play`` share, a draw with its round of
 shares) -> the reveals -> ``blind_end`` -> the next hand. Escrow and a person who leaves:
 ``blind_departure.py``. A round past its deadline names the silent seats; unless the seat can
-be stood in for (an ``--escrow`` table) or its tiles re-shuffled blind (without escrow), the
-match then ends.
+be stood in for (an ``--escrow`` table), the match then ends.
 """
 
 from __future__ import annotations
@@ -53,6 +52,7 @@ from lanomino.net.blind_transcript import keep
 from lanomino.net.fair_round import HandDeal
 from lanomino.net.host.blind_close import LockedClose, reveal_key, settle_hand
 from lanomino.net.host.blind_departure import Departures, host_resignation, seat_resigns
+from lanomino.net.host.blind_leave import Leaving
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
 from lanomino.net.host.table import Handler, Phase, Seat, Table, on, seat_view
@@ -76,6 +76,8 @@ class BlindDealing:
         self.attempt = 0
         self.closing = LockedClose(table)  # each hand's end, and the match's
         self.leaving = Departures(self)  # escrow, a person who leaves
+        self.leavers = Leaving(self)  # a person who leaves before the hand can be scored
+        self.seat_left = self.leavers.seat_left  # (the table's leave rules ask it first)
         self.asked: set[int] = set()  # the draws (move numbers) whose shares were asked
         self.revealed = False
         table.apply, table.observe = self._apply, self._observe
@@ -130,12 +132,11 @@ class BlindDealing:
         try:
             step()
         except BlindFault as fault:  # (the refusal names the seat: Table.refuse)
-            if hand is not None and hand.failed:
+            if hand is not None and (hand.deal.step is Step.ABANDONED
+                                     or hand.draw is not None and hand.draw.over):
                 self._give_up(f"the locked deal failed: {fault}")
             raise RoundError("blind_fault", str(fault)) from None
         except (BlindError, IllegalActionError) as exc:
-            if hand is not None and hand.failed:  # (a blind re-shuffle found a false count)
-                self._give_up(f"the locked deal failed: {exc}")
             raise RoundError("blind", str(exc)) from None
         self._relay(body, seat.seat)
         if then is not None:
@@ -155,6 +156,8 @@ class BlindDealing:
         assert t.state is not None
         self.attempt += 1
         self.asked, self.revealed = set(), False
+        if not self.leavers.before_deal():  # (people who left once their key was out)
+            return
         people = [n for n, s in enumerate(t.seats) if s is not None and s.kind != "bot"
                   and not s.left and t.state.active[n]]
         openers = tuple(n if n in people else t.host_seat for n in range(t.players))
@@ -338,7 +341,9 @@ class BlindDealing:
             hand.signatures.setdefault(("move", hand.logged - 1), d.signatures[-1])
         if last is not None and isinstance(last.action, Draw) and index not in self.asked:
             self._ask(index, last.seat)
-        self.leaving.after_move(hand)  # (a loss: a draw it cut short, a blind re-shuffle)
+        if hand.redraw_at is not None:  # a loss cut a draw short: asked again, without it
+            again, hand.redraw_at = hand.redraw_at, None
+            self._ask(again, hand.moves[again].seat)
         if hand.view.outcome is not None:
             reveal_key(self)
 
@@ -363,7 +368,6 @@ class BlindDealing:
     def draw(self, seat: Seat, body: b.BlindDraw, seq: int) -> None:
         hand = self._arrived(seat, body)
         self._run(seat, body, lambda: hand.on_draw_share(body.share))
-        self.leaving.own_unheld(hand)  # (a re-shuffle waits for a draw the loss did not stop)
         if hand.draw is None:  # the tile is open for its drawer: the table goes on
             self.t.host_view()
             self.playing.run_local_seats()
@@ -383,7 +387,8 @@ class BlindDealing:
         return None if self.hand is None else self.hand.deadline()
 
     def timer(self, now: float) -> None:
-        late = () if self.hand is None or self.leaving.wait_out(now) else self.hand.expire(now)
+        late = () if self.hand is None or self.leaving.wait_out(now) \
+            or self.leavers.wait_out(now) else self.hand.expire(now)
         for n in late:
             self.t.no_answer(n, now)
         if late:

@@ -81,7 +81,7 @@ class LockedClose:
         state = t.state = settled.state
         over = state.phase is EnginePhase.OVER
         winner = state.outcome.winner if state.outcome is not None else None
-        doc, end = self._book().close_hand(t.identity, t.host_seat, attempt, record, hand,
+        doc, end = self.transcript().close_hand(t.identity, t.host_seat, attempt, record, hand,
                                         tuple(state.scores), over, winner)
         for s in t.humans():
             t.send(s, end)
@@ -97,9 +97,9 @@ class LockedClose:
     def void(self, hand: TableHand) -> None:
         """A void deal whose keys are all revealed: kept for the entry of the hand dealt
         again (``LockedTranscript.void``)."""
-        self._book().void(hand.record(self.t.table, ()), hand)
+        self.transcript().void(hand.record(self.t.table, ()), hand)
 
-    def _book(self) -> LockedTranscript:
+    def transcript(self) -> LockedTranscript:
         t = self.t
         if self.book is None:
             assert t.header is not None

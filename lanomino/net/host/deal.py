@@ -41,6 +41,8 @@ class Locked(Protocol):
 
     def timer(self, now: float) -> None: ...
 
+    def seat_left(self, seat: int) -> bool: ...
+
 
 class Dealing:
     """The match header, the fair deal of each hand and its escrow: one part of a HostSession.

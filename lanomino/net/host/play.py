@@ -255,6 +255,8 @@ class Playing:
         seat.connected = False
         self.t.broadcast_roster()
         assert self.t.state is not None
+        if self.dealing.locked is not None and self.dealing.locked.seat_left(number):
+            return  # (a locked hand that cannot be scored without it: net/host/blind_leave.py)
         if self.t.phase is Phase.DEAL and self.t.last_deal is None:
             # The first hand's deal began: the table goes on. The seat takes no further part in
             # the round (a fresh attempt without it) and is resigned once the hand is dealt.

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 from typing import TYPE_CHECKING
 
 from lanomino.blind import table_leave
@@ -43,6 +42,7 @@ from lanomino.engine import (
 from lanomino.engine.tiles import TILES
 from lanomino.net.blind_transcript import LockedTranscript, keep
 from lanomino.net.peer import blind_escrow as esc
+from lanomino.net.peer import blind_leave as leave
 from lanomino.net.peer.blind_close import end, settle
 from lanomino.net.peer.blind_moves import before_move, kept
 from lanomino.net.session_base import (
@@ -82,19 +82,25 @@ class PeerBlind:
                 on(b.BlindNotMe, self.not_me), on(b.BlindPlay, self.play),
                 on(b.BlindAsk, self.ask), on(b.BlindDraw, self.draw),
                 on(b.BlindReveal, self.reveal), on(b.BlindEnd, self.end),
-                on(b.BlindEscrow, self.escrow), on(b.BlindUnheld, partial(esc.unheld, self)),
-                on(b.BlindResign, kept(self._arrived, lambda: self.p.host_seat, self._caught))]
+                on(b.BlindEscrow, self.escrow),
+                on(b.BlindResign, self.resign)]
+
+    def resign(self, body: b.BlindResign) -> None:
+        """A relayed resignation: a departure before the hand can be scored
+        (``blind_leave.py``), else a move of the hand in play (``blind_moves.kept``)."""
+        if not leave.resigned(self, body):
+            kept(self._arrived, lambda: self.p.host_seat, self._caught)(body)
 
     def due(self) -> float | None:
         """When the host must have moved the locked hand on (None: this seat waits for no
         round: a move, which progress.py times as at any table, or nothing)."""
         hand, p = self.hand, self.p
         waiting = self.settled is not None or self.next_deal or hand is not None and (
-            hand.view is None or hand.draw is not None or hand.view.outcome is not None
-            or table_leave.reshuffling(hand))
+            hand.view is None or hand.draw is not None or hand.view.outcome is not None)
         if not waiting:
             return None
-        return self.last + p.timings.answer_s + p.timings.relay_s + esc.grace(self, hand)
+        return self.last + p.timings.answer_s + p.timings.relay_s + esc.grace(self, hand) \
+            + leave.grace(self, hand)
 
     # ----- signing and checking -----------------------------------------------------------------
 
@@ -157,10 +163,11 @@ class PeerBlind:
             self._caught("blind-openers", f"hand {body.hand}: the host left a person out of "
                          "the holders, or named another opener for a person's tiles")
             return
-        voids = 0 if self.book is None or body.hand != self.number else len(self.book.voided)
+        voids = 0 if self.book is None or body.hand != self.number else self.book.attempts
         if body.attempt != voids + 1:  # no deal again without the void deal's keys
             self._caught("blind-order", f"the host dealt hand {body.hand} as attempt "
-                         f"{body.attempt}, after {voids} void deals whose keys were revealed")
+                         f"{body.attempt}, after {voids} void deals whose keys were revealed, "
+                         "or deals given up for a person who left")
             return
         if esc.refused_escrow(self, body):
             return
@@ -303,7 +310,6 @@ class PeerBlind:
         if isinstance(action, Draw):
             draw = hand.start_draw(len(hand.moves) - 1, p.now, None)
             p.holding = draw.drawer == p.seat
-        esc.unheld_out(self, hand)  # (a holder left without escrow: the blind re-shuffle)
         if hand.view.outcome is not None:
             p.holding = True  # the hand is over: nobody moves until its scores (_settle)
             if p.view is not None:
@@ -338,7 +344,6 @@ class PeerBlind:
         self._send(b.BlindDraw(self.number, self.attempt, p.seat, body.index, share,
                                NO_SIGNATURE))
         self._opened(hand.on_draw_share(share))
-        esc.unheld_out(self, hand)
 
     def draw(self, body: b.BlindDraw) -> None:
         hand = self._arrived(body)
@@ -350,7 +355,6 @@ class PeerBlind:
             self._fault(fault)
             return
         self._opened(tile)
-        esc.unheld_out(self, hand)  # (a re-shuffle waits for a draw the loss did not stop)
 
     def _opened(self, tile: int | None) -> None:
         """This seat's drawn tile is open: into its view, and it may move again."""

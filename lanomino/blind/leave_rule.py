@@ -1,0 +1,50 @@
+"""What a locked hand does when a person leaves it, decided alike at every side. Pure.
+
+The host resigns the person who left (``left``, signed by itself) as at any table; what happens
+to the hand then depends only on where the hand is, which every side knows alike:
+
+- **Before the hand's first move** (the deal round: keys, escrows, shuffles, deal shares; the
+  opening's "who holds 6-6?" rounds; a void deal's reveals; the moment between the lead being
+  found and played): ``DEAL_AGAIN``. No tile has been played, so nothing is lost by dealing the
+  hand again among the people left, with fresh keys and seeds; the leaver's key is not needed.
+- **Its key revealed already** (a void deal's reveals, or the hand's end): ``KEPT``. Nothing
+  more is needed of it: the hand (or void deal) goes on to its end, and the leaver is resigned
+  before the next deal attempt.
+- **In play**: ``IN_PLAY``. The resignation is a move of the hand (the engine's rules: the
+  leaver's tiles leave with it); at an ``--escrow`` table the others stand in for its key
+  (``table_leave.lose``).
+- **At the hand's end, before every key is revealed** (every move made): with escrow not yet
+  spent this hand, ``STAND_IN``: the others stand in for the key, the host rebuilds it from their
+  sub-shares and the hand settles with every tile known. Without escrow (or spent),
+  ``DEAL_AGAIN``: the leaver's tiles and the boneyard stay locked under a key nobody has, so the
+  hand cannot be scored by the rules; it is given up and dealt again among the people left, as
+  a void deal is (``docs/fair-deal.md`` says why).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lanomino.blind.table_hand import TableHand
+
+
+class Leave(enum.Enum):
+    DEAL_AGAIN = "deal again"
+    KEPT = "kept"
+    IN_PLAY = "in play"
+    STAND_IN = "stand in"
+
+
+def on_leave(hand: TableHand, seat: int) -> Leave:
+    """What ``hand`` does when ``seat`` (a person holding a key, in the match) leaves it now."""
+    view = hand.view
+    if seat in hand.reveals:
+        return Leave.KEPT
+    if view is None or not hand.moves and not hand.resignations:
+        return Leave.DEAL_AGAIN
+    if view.outcome is None:
+        return Leave.IN_PLAY
+    book = hand.escrow
+    return Leave.STAND_IN if book is not None and book.lost is None else Leave.DEAL_AGAIN

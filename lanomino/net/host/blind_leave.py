@@ -1,0 +1,134 @@
+"""A person who leaves a locked hand before it can be scored, the host's side (issue 29). Pure.
+
+A seat that quits, or stays silent past its grace period, has left (the roster says so, as at
+any table). What its hand then does is ``blind/leave_rule.py``'s, decided alike at every side:
+
+- ``DEAL_AGAIN`` (before the hand's first move; or at its end, before every key is revealed,
+  without escrow): the host signs the leaver's resignation (``blind_resign``, ``by`` ``left``,
+  ``at``: the moves of the attempt so far) and relays it; the attempt is given up, the leaver
+  (and any seat that resigned in that attempt) is resigned from the match, and the hand is dealt
+  again among the people left, attempt + 1, with fresh keys and seeds. The resignations are the
+  next entry's ``departures`` (``fair/departures2.py``), which the host's points statement names.
+- ``STAND_IN`` (at the hand's end, with escrow): the same signed resignation tells every side
+  to stand in for the key (``table_leave.lose``); the survivors' sub-shares rebuild it
+  (``blind_departure.py``) and the hand settles. The leaver is resigned before the next deal
+  attempt (``before_deal``: a departure before it; so is one who left once its key was out).
+- ``IN_PLAY``: the resignation is a move of the hand (``net/host/play.py``, as at any table).
+
+A round that a person leaves unanswered (the deal's step, the opening's question, the reveals)
+waits out that seat's grace period (``wait_out``): back in time, its answer comes; past it, the
+seat has left and the above applies. Every seat allows the host that much more
+(``net/peer/blind_leave.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lanomino.blind import table_leave
+from lanomino.blind.hand_record import Resignation
+from lanomino.blind.leave_rule import Leave, on_leave
+from lanomino.blind.table_hand import TableHand
+from lanomino.engine import RESIGN, apply
+from lanomino.engine import Phase as EnginePhase
+from lanomino.engine.errors import seat_name
+from lanomino.net.wire import blind_messages as b
+
+if TYPE_CHECKING:  # (a part of BlindDealing, as blind_close.py's functions are)
+    from lanomino.net.host.blind import BlindDealing
+
+UNSIGNED = bytes(64)
+
+
+class Leaving:
+    """A person who leaves a locked hand before it can be scored: one part of
+    ``BlindDealing``."""
+
+    def __init__(self, dealing: BlindDealing) -> None:
+        self.d = dealing
+
+    def seat_left(self, seat: int) -> bool:
+        """``seat`` (a person) has left the table: True when the locked hand took its leaving
+        (deal again, or stand in at the hand's end); False: the table's leave rules apply (a
+        resignation as a move of the hand in play, or nothing for a seat out of the match)."""
+        d, t, hand = self.d, self.d.t, self.d.hand
+        if hand is None or t.state is None or not t.state.active[seat] \
+                or seat not in hand.ctx.holders:
+            return False
+        kind = on_leave(hand, seat)
+        if kind is Leave.IN_PLAY:
+            return False
+        if kind is Leave.KEPT:  # (resigned before the next deal attempt: before_deal)
+            return True
+        resign = self._resignation(hand, seat)
+        if kind is Leave.STAND_IN:  # (resigned from the match before the next hand's deal)
+            table_leave.lose(hand, seat, t.now)
+            d.leaving.own_sub_share(hand)
+            return True
+        self._deal_again(hand, Resignation(seat, resign.at, "left"), resign.signature)
+        return True
+
+    def _resignation(self, hand: TableHand, seat: int) -> b.BlindResign:
+        """The host's signed ``left`` resignation of ``seat``, relayed to everyone."""
+        d = self.d
+        body = d._signed(b.BlindResign(d.number, d.attempt, d.t.host_seat, seat,
+                                       len(hand.moves), "left", UNSIGNED))
+        d._relay(body, None)
+        return body
+
+    def _deal_again(self, hand: TableHand, leaver: Resignation, signature: bytes) -> None:
+        """The attempt is given up: its resignations kept as departures, the match state they
+        leave, and the next attempt dealt among the people left."""
+        d, t = self.d, self.d.t
+        departed = d.closing.transcript().depart(hand, d.attempt + 1, leaver, signature)
+        state = hand.before.copy()
+        for departure in departed:
+            apply(state, departure.resignation.seat, RESIGN)
+        d.hand, t.state, d.playing.bot_due = None, state, None
+        if not self._goes_on(leaver.seat):
+            return
+        d.new_attempt()
+
+    def before_deal(self) -> bool:
+        """A new deal attempt: each person who left once its key was out (at the last hand's
+        end, or a void deal's reveals), or stood in for at the hand's end, is resigned first:
+        a departure before this attempt. False when that ended the match."""
+        d, t = self.d, self.d.t
+        assert t.state is not None
+        for n, seat in enumerate(t.seats):
+            if seat is None or seat.kind != "human" or not seat.left or not t.state.active[n]:
+                continue
+            body = d._signed(b.BlindResign(d.number, d.attempt, t.host_seat, n, 0, "left",
+                                           UNSIGNED))
+            d._relay(body, None)
+            d.closing.transcript().depart(None, d.attempt, Resignation(n, 0, "left"),
+                                          body.signature)
+            apply(t.state, n, RESIGN)
+            if not self._goes_on(n):
+                return False
+        return True
+
+    def _goes_on(self, seat: int) -> bool:
+        """False (the match ends, saying why) when ``seat``'s leaving left one side."""
+        d, t = self.d, self.d.t
+        if t.state is None or t.state.phase is not EnginePhase.OVER:
+            return True
+        d.closing.give_up(f"{seat_name(seat)} left the locked deal, and the match with it")
+        return False
+
+    def wait_out(self, now: float) -> bool:
+        """A round that people leave unanswered (the deal's step, the opening's question, the
+        reveals) waits out their grace period once (``no_answer``): back in time, they answer;
+        past it, they have left (``seat_left``). True: the round waits on."""
+        t, hand = self.d.t, self.d.hand
+        if hand is None or hand.draw is not None:
+            return False
+        due = hand.deadline()
+        silent = [t.seat(n) for n in hand.waiting_for() if n != t.host_seat]
+        if due is None or now < due or not silent or any(
+                s.kind != "human" or s.left or s.unanswered_since is not None for s in silent):
+            return False
+        for s in silent:
+            t.no_answer(s.seat, now)
+        hand.put_off(now + t.timings.grace_s + t.timings.answer_s)
+        return True

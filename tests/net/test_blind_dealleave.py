@@ -1,0 +1,205 @@
+"""A person who leaves a locked hand before it can be scored (issue 29), in memory through the
+real codec: during the deal round (keys, escrows, shuffles, deal shares), the opening's rounds,
+or the reveals at the hand's end. Before any tile is played, and at the reveals without escrow,
+the attempt is given up and the hand dealt again among the people left (the leaver resigned
+``left`` by the host, a departure in the next entry); at the reveals with escrow the others
+stand in for its key and the hand settles. Either way the match finishes at every remaining
+seat with the same transcript/2, which ``lanomino verify`` accepts; a host that deals again
+without a departure, or says a seat left that is here, is caught."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sessionkit import PeerSlot, Table  # noqa: E402
+
+from lanomino.blind.deal_round import Step  # noqa: E402
+from lanomino.blind.table_hand import TableHand  # noqa: E402
+from lanomino.engine import Rules  # noqa: E402
+from lanomino.fair.transcript2 import parse_transcript2  # noqa: E402
+from lanomino.fair.verify import verify_transcript  # noqa: E402
+from lanomino.net.session import (  # noqa: E402
+    HostCaught,
+    MatchOver,
+    ProtocolProblem,
+    SeatLeft,
+    TranscriptUpdated,
+)
+
+# What the leaver never sends, so that the round waits for it at that step
+MUTED = {"keys": {"blind_key"}, "escrow": {"blind_escrow"}, "shuffle": {"blind_shuffle"},
+         "shares": {"blind_shares"}, "opening": {"blind_not_me", "blind_play"},
+         "reveals": {"blind_reveal"}}
+
+
+def at_step(step: str, hand: TableHand) -> bool:
+    """``hand`` is at ``step`` of the deal round, the opening's rounds or the reveals."""
+    if step == "reveals":
+        return hand.view is not None and hand.view.outcome is not None
+    if hand.view is not None:
+        return False
+    if step == "opening":
+        return hand.deal.step is Step.DONE and hand.lead is not None and not hand.lead.void
+    return hand.deal.step.value == ("shuffle" if step == "escrow" else step)
+
+
+def last_transcript(events: list[Any]) -> dict[str, Any]:
+    return next(e.transcript for e in reversed(events) if isinstance(e, TranscriptUpdated))
+
+
+def waiting(table: Table, step: str, seat: int) -> Callable[[], bool]:
+    """The host's first hand waits for ``seat`` alone at ``step``."""
+    def due() -> bool:
+        blind, hand = table.host.blind, None if table.host.blind is None else \
+            table.host.blind.hand
+        return (blind is not None and blind.number == 1 and hand is not None
+                and hand.draw is None and hand.waiting_for() == (seat,) and at_step(step, hand))
+    return due
+
+
+def leave_at(players: int, step: str, escrow: bool, silent: bool,
+             seeds: range = range(1, 12)) -> tuple[Table, PeerSlot]:
+    """A table whose seat 2 (slot 0) leaves once the round waits for it at ``step`` (it never
+    sends that step's message): it quits, or (``silent``) stops answering and is let go past
+    its grace period. The first seed whose first hand gets there."""
+    for seed in seeds:
+        table = Table(Rules.preset("classic"), players, blind=True, seed=seed)
+        table.host.escrow = escrow
+        slot = table.slots[0]
+        slot.mute = frozenset(MUTED[step])
+        due = waiting(table, step, 1)
+        table.run(lambda: due() or table.over())  # noqa: B023 (run at once)
+        if not due():
+            continue
+        if not silent:
+            slot.session.quit(table.now)
+            table.step()
+        slot.connected = False
+        table.run(table.over)
+        return table, slot
+    raise AssertionError(f"no seed gets the first hand to {step}")
+
+
+# (people, escrow, silent): both table sizes, with and without escrow, a quit and a silence
+TABLES = [(3, False, False), (3, True, True), (4, True, False), (4, False, True)]
+STEPS = ["keys", "escrow", "shuffle", "shares", "opening", "reveals"]
+CASES = [(*t, step) for t in TABLES for step in STEPS if t[1] or step != "escrow"]
+
+
+@pytest.mark.parametrize(("players", "escrow", "silent", "step"), CASES)
+def test_a_person_who_leaves_before_the_hand_can_be_scored_does_not_end_the_match(
+        players: int, escrow: bool, silent: bool, step: str) -> None:
+    table, slot = leave_at(players, step, escrow, silent)
+    assert table.over()
+    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert host_over.verified and not host_over.reason, host_over
+    gone = 1
+    left = [e for e in table.host_events if isinstance(e, SeatLeft)]
+    assert [e.seat for e in left] == [gone]
+    assert ("did not" in left[0].reason) == silent
+    stayed = [s for s in table.slots if s is not slot]
+    for other in stayed:
+        over = next(e for e in other.events if isinstance(e, MatchOver))
+        assert over.verified and over.scores == host_over.scores
+        assert not [e for e in other.events if isinstance(e, HostCaught)]
+        # (a message of the attempt given up, sent before its seat knew: refused as stale)
+        assert all(e.code == "stale" for e in other.events if isinstance(e, ProtocolProblem))
+    docs = [last_transcript(events) for events in (table.host_events,
+                                                   *(s.events for s in stayed))]
+    assert all(json.dumps(d, sort_keys=True) == json.dumps(docs[0], sort_keys=True) for d in docs)
+    doc = docs[0]
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    departures = [(i, d) for i, h in enumerate(doc["hands"]) for d in h.get("departures", [])]
+    assert [(d["seat"], d["by"]) for _, d in departures] == [(gone, "left")]
+    index, departure = departures[0]
+    first = doc["hands"][0]["record"]
+    if step == "reveals" and escrow:  # its key rebuilt from the escrow: the hand settled
+        assert (index, departure["attempt"], first["attempt"]) == (1, 1, 1)
+        lost = next(e for e in first["shuffles"] if e["seat"] == gone)
+        assert "turn" in lost  # (kept with its argument: the rebuilt reveal has no seed)
+        assert gone in first["holders"] and first["points"]
+    else:  # the first attempt given up, the hand dealt again without it
+        assert (index, departure["attempt"], first["attempt"]) == (0, 2, 2)
+        assert gone not in first["holders"]
+        played = 0 if step != "reveals" else departure["at"]
+        assert departure["at"] == played and (step != "reveals" or played > 0)
+    assert all(gone not in h["record"]["holders"] for h in doc["hands"][index:])
+    line = report.hands[index].describe()
+    assert f"could not check that seat {gone + 1} had left" in line, line
+
+
+def test_a_departure_is_the_hosts_word_under_its_points_signature() -> None:
+    """Drop the departure from the file: the host's points signature no longer holds (the file
+    was changed); the host signing its points again without it: the attempt dealt again is
+    neither void nor given up for a seat that left, and the host is named."""
+    table, _ = leave_at(3, "shuffle", False, False)
+    doc = last_transcript(table.host_events)
+    dropped = json.loads(json.dumps(doc))
+    del dropped["hands"][0]["departures"]
+    report = verify_transcript(dropped)
+    assert not report.ok and report.failure is not None
+    assert report.failure.check == "log" and report.failure.seat is None
+    head, hands = parse_transcript2(dropped)
+    resigned = replace(hands[0], raw=None)
+    signed = replace(resigned, points_signature=table.host.shared.identity.sign_statement(
+        resigned.points(head.header_digest)))
+    dropped["hands"][0] = signed.to_json()
+    report = verify_transcript(dropped)
+    assert not report.ok and report.failure is not None
+    assert report.failure.check == "record" and report.failure.seat == 0
+    assert "keeps no departure" in report.failure.message
+
+
+def test_a_host_that_deals_again_without_a_departure_is_caught() -> None:
+    """The host gives up a deal it does not like (its own tiles are open to it once the shares
+    are in) by dealing the hand again: no seat left, so every seat refuses attempt 2."""
+    table = Table(Rules.preset("classic"), 3, blind=True, seed=2)
+    blind = table.host.blind
+    assert blind is not None
+    table.run(lambda: blind.hand is not None and blind.hand.deal.step is Step.DONE)
+    blind.hand = None
+    blind.new_attempt()
+    table.run(lambda: all(caught(s, "blind-order") for s in table.slots), max_time=60)
+    for slot in table.slots:
+        assert "attempt 2" in caught(slot, "blind-order")[0].detail
+
+
+def test_a_host_that_says_a_seat_left_that_is_here_loses_that_seat_and_is_caught() -> None:
+    """The host declares seat 2 gone (it is here, answering) to deal again: it can only do so
+    by resigning that person from the match, which the file lists as not checked; the seat
+    it left out hears no more of the table and leaves it, and shown the resignation the host
+    signed for it, it catches the host ('blind-left')."""
+    table = Table(Rules.preset("classic"), 3, blind=True, seed=2)
+    blind = table.host.blind
+    assert blind is not None
+    table.run(lambda: blind.hand is not None and blind.hand.deal.step is Step.DONE)
+    table.host.play.seat_left(1, "quit")  # (a lie: seat 2 is connected and answering)
+    victim, other = table.slots
+    table.step()
+    told = next(m for m in other.inbox if m["type"] == "blind_resign")
+    victim.session.receive(told, table.now)  # (what the host sent the others, about it)
+    table.step()
+    assert caught(victim, "blind-left")
+    table.run(table.over, max_time=300)
+    assert not [e for e in other.events if isinstance(e, HostCaught)]
+    doc = last_transcript(other.events)
+    assert doc == last_transcript(table.host_events)
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    assert "could not check that seat 2 had left" in report.hands[0].describe()
+    over = next(e for e in victim.events if isinstance(e, MatchOver))
+    assert not over.verified  # (it left the host that left it out)
+
+
+def caught(slot: PeerSlot, check: str) -> list[HostCaught]:
+    return [e for e in slot.events if isinstance(e, HostCaught) and e.check == check]
