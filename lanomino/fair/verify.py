@@ -176,7 +176,8 @@ def to_record(doc: Any, report: Report | None = None) -> dict[str, Any]:
 def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
     """``to_record`` of a transcript/2: each hand's deal as its revealed keys open it (a void deal
     the hand keeps before it as a hand with no moves, as transcript/1's), its moves and
-    resignations in the order of its log."""
+    resignations in the order of its log; a departure between its deal attempts as a seat that
+    left after the hand before (none in the first hand: TranscriptError)."""
     from lanomino.engine import RESIGN
     from lanomino.fair.statements import move_json
     from lanomino.fair.transcript2 import parse_transcript2
@@ -188,6 +189,11 @@ def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
     head, signed = parse_transcript2(doc)
     hands: list[dict[str, Any]] = []
     for hand, deals in zip(signed, report.deals, strict=True):
+        if hand.departures and not hands:  # (a record's resignation is a move of a hand)
+            raise TranscriptError(f"a seat left hand {hand.record.hand} before it was dealt: a "
+                                  "record has no hand before it to write its resignation in")
+        for departure in hand.departures:  # (after the hand before, as a seat left between)
+            hands[-1]["moves"].append(move_json(departure.resignation.seat, RESIGN))
         record, moves = hand.record, []
         for i in range(len(record.moves) + 1):
             moves += [move_json(r.seat, RESIGN) for r in record.resignations if r.at == i]

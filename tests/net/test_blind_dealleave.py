@@ -203,3 +203,23 @@ def test_a_host_that_says_a_seat_left_that_is_here_loses_that_seat_and_is_caught
 
 def caught(slot: PeerSlot, check: str) -> list[HostCaught]:
     return [e for e in slot.events if isinstance(e, HostCaught) and e.check == check]
+
+
+def test_a_departure_in_a_game_record_is_a_resignation_after_the_hand_before() -> None:
+    """``lanomino replay``'s record form: a seat that left at a hand's end (its key stood in
+    for) resigns after that hand's moves, as a seat that leaves between hands does; one that
+    left the first hand's deal has no hand before it to resign in (refused in words; the play
+    log still keeps the match, verified)."""
+    from lanomino.fair.transcript import TranscriptError
+    from lanomino.fair.verify import to_record
+    from lanomino.store.facts import derive
+
+    table, _ = leave_at(3, "reveals", True, False)
+    record = to_record(last_transcript(table.host_events))
+    assert record["hands"][0]["moves"][-1] == {"seat": 1, "resign": True}
+    table, _ = leave_at(3, "keys", False, False)
+    doc = last_transcript(table.host_events)
+    with pytest.raises(TranscriptError, match="before it was dealt"):
+        to_record(doc)
+    facts = derive(doc)
+    assert facts.verified and facts.scores == tuple(doc["end"]["scores"])
