@@ -88,14 +88,28 @@ class ShareGate:
     _drawn: dict[int, int] = field(default_factory=dict)  # boneyard position -> drawing seat
     _released: set[int] = field(default_factory=set)
     _shown: set[int] = field(default_factory=set)  # own positions shown with a play
+    _order: tuple[int, ...] | None = None  # the draw order after a blind re-shuffle
+
+    @property
+    def boneyard(self) -> tuple[int, ...]:
+        """The boneyard's positions in draw order (after a blind re-shuffle: those drawn
+        before it, then the new deck's)."""
+        return self.layout.boneyard if self._order is None else self._order
 
     def drew(self, seat: int) -> int:
         """The signed log says ``seat`` draws: the position it gets (the boneyard's next)."""
-        if len(self._drawn) >= len(self.layout.boneyard):
+        if len(self._drawn) >= len(self.boneyard):
             raise BlindError(f"{seat_name(seat)} cannot draw: the boneyard is empty")
-        position = self.layout.boneyard[len(self._drawn)]
+        position = self.boneyard[len(self._drawn)]
         self._drawn[position] = seat
         return position
+
+    def reshuffled(self, order: tuple[int, ...], redrawn: tuple[int, int] | None) -> None:
+        """A blind re-shuffle (``unheld_round.py``) made ``order`` the draw order; ``redrawn``:
+        a draw the loss cut short, (its old position, its new one), given again to its seat."""
+        self._order = order
+        if redrawn is not None:
+            self._drawn[redrawn[1]] = self._drawn.pop(redrawn[0])
 
     def owner(self, position: int) -> int | None:
         """The seat that holds ``position`` so far: dealt, or drawn in the log; else None."""
@@ -122,7 +136,7 @@ class ShareGate:
         dealt = self.layout.seat_of(position)
         if dealt is not None:
             return Refusal(asker, position, seat, f"it was dealt to {seat_name(dealt)}")
-        if position not in self.layout.boneyard:
+        if position not in self.boneyard:
             return Refusal(asker, position, seat, "no such position")
         if holder is None:
             return Refusal(asker, position, seat, "nobody has drawn it")

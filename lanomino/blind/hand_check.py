@@ -30,16 +30,22 @@ A ``HandVerdict`` says which check failed, whom it names and why; ``ok`` when no
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from lanomino.blind.deck import Deck, aggregate_key, deck_digest, open_deck
 from lanomino.blind.gate import DealLayout
 from lanomino.blind.group import BlindError, base_mul
-from lanomino.blind.hand_record import BlindHand, BlindMove, Resignation, ShuffleEntry
+from lanomino.blind.hand_record import (
+    BlindHand,
+    BlindMove,
+    Resignation,
+    ShuffleEntry,
+    UnheldEntry,
+)
 from lanomino.blind.hashing import Context
 from lanomino.blind.lead_rounds import questions
-from lanomino.blind.rounds import BlindFault, check_key, check_shuffle, open_all
+from lanomino.blind.rounds import BlindFault, Reveal, check_key, check_shuffle, open_all
 from lanomino.blind.shuffle_proof import gen_shuffle
 from lanomino.engine import (
     RESIGN,
@@ -101,6 +107,8 @@ def judge_blind_hand(record: BlindHand, before: GameState, clock: bool = False
                      ) -> tuple[HandVerdict, GameState]:
     """``check_blind_hand``'s verdict, and the match state after the hand (as far as the replay
     went: the next hand starts from it when the verdict is ok)."""
+    if record.unheld is not None:
+        return _judge_reshuffled(record, before, clock)
     state = before.copy()
     try:
         layout, tiles = _opened(record, before)
@@ -112,6 +120,61 @@ def judge_blind_hand(record: BlindHand, before: GameState, clock: bool = False
     except BlindError as exc:  # what checked proofs cannot produce: say so, name nobody
         return HandVerdict("deck", None, str(exc)), state
     return HandVerdict(tiles=tiles), state
+
+
+def _judge_reshuffled(record: BlindHand, before: GameState, clock: bool
+                      ) -> tuple[HandVerdict, GameState]:
+    """``judge_blind_hand`` of a hand re-shuffled blind after a holder left (``unheld_check``):
+    ``keys``, ``reveal`` (of the survivors), ``shuffle``, then ``unheld`` and ``moves``, then
+    ``opening`` (of the tiles that opened) and ``score``. No deck by position: not every
+    position opens."""
+    assert record.unheld is not None
+    try:
+        ctx = _keys(record)
+        _reveals(record, ctx, record.unheld.lost)
+        deck = _shuffles(record, ctx)
+        layout = DealLayout.for_deal(record.tiles, before.active,
+                                     before.rules.hand_size_for(before.players))
+        verdict, state, ended, tiles = _reshuffled(
+            before, layout, ctx, deck, {r.seat: r for r in record.reveals}, record.unheld,
+            record.moves, record.host, record.resignations, clock)
+        if not verdict.ok:
+            return verdict, state
+        _opening(record, layout, tiles)
+        _score(record, ended)
+    except _Failed as failed:
+        return failed.verdict, before.copy()
+    except BlindError as exc:
+        return HandVerdict("deck", None, str(exc)), before.copy()
+    return HandVerdict(), state
+
+
+def replay_reshuffled(before: GameState, layout: DealLayout, ctx: Context, deck: Deck,
+                      reveals: Mapping[int, Reveal], entry: UnheldEntry,
+                      moves: Sequence[BlindMove], host: int,
+                      resignations: Sequence[Resignation] = (), clock: bool = False,
+                      ) -> tuple[HandVerdict, GameState, HandEnded | None]:
+    """``replay_moves`` of a hand re-shuffled blind after a holder left: the round's checks and
+    the moves (``unheld_check.replay_unheld``); ``deck`` is the deal's final deck, ``reveals``
+    the survivors'."""
+    verdict, state, ended, _tiles = _reshuffled(before, layout, ctx, deck, reveals, entry, moves,
+                                                host, resignations, clock)
+    return verdict, state, ended
+
+
+def _reshuffled(before: GameState, layout: DealLayout, ctx: Context, deck: Deck,
+                reveals: Mapping[int, Reveal], entry: UnheldEntry, moves: Sequence[BlindMove],
+                host: int, resignations: Sequence[Resignation], clock: bool
+                ) -> tuple[HandVerdict, GameState, HandEnded | None, Mapping[int, int]]:
+    from lanomino.blind.unheld_check import replay_unheld  # (it walks with this module's steps)
+    try:
+        state, ended, tiles = replay_unheld(before, layout, ctx, deck, reveals, entry, moves,
+                                            host, resignations, clock)
+    except _Failed as failed:
+        return failed.verdict, before.copy(), None, {}
+    except BlindError as exc:
+        return HandVerdict("deck", None, str(exc)), before.copy(), None, {}
+    return HandVerdict(), state, ended, tiles
 
 
 def check_void_deal(record: BlindHand, before: GameState) -> HandVerdict:
@@ -168,9 +231,9 @@ def _keys(record: BlindHand) -> Context:
     return base.with_keys(by_seat[s].key for s in record.holders)
 
 
-def _reveals(record: BlindHand, ctx: Context) -> None:
+def _reveals(record: BlindHand, ctx: Context, lost: Sequence[int] = ()) -> None:
     by_seat = {r.seat: r for r in record.reveals}
-    for seat in record.holders:
+    for seat in (s for s in record.holders if s not in lost):
         if seat not in by_seat:
             raise _Failed("reveal", seat, "withheld its key at the hand's end")
         if base_mul(by_seat[seat].secret) != ctx.key_of(seat):
@@ -207,10 +270,12 @@ def _one_shuffle(ctx: Context, entry: ShuffleEntry, seed: bytes | None, before: 
         raise _Failed("shuffle", entry.seat, str(fault)) from None
 
 
-def _opening(record: BlindHand, layout: DealLayout, tiles: tuple[int, ...]) -> None:
+def _opening(record: BlindHand, layout: DealLayout,
+             tiles: tuple[int, ...] | Mapping[int, int]) -> None:
+    known = tiles if isinstance(tiles, Mapping) else dict(enumerate(tiles))
     for claim in record.opening:
         dealt = layout.dealt[claim.seat] if claim.seat < len(layout.dealt) else ()
-        if claim.tile.index in [tiles[p] for p in dealt]:
+        if claim.tile.index in [known.get(p) for p in dealt]:
             raise _Failed("opening", claim.seat, f"said \"not me\" for {claim.tile}, "
                           "which it was dealt")
 
@@ -238,10 +303,51 @@ def _moves(state: GameState, layout: DealLayout, tiles: tuple[int, ...],
     hands, boneyard = split_deck(deck, state.active, state.rules.hand_size_for(state.players))
     start_hand(state, hands, boneyard)
     held = {p: seat for seat, ps in enumerate(layout.dealt) for p in ps}
-    drawn = 0
+    walk = Walk(held, list(layout.boneyard), dict(enumerate(tiles)))
+    return walk_moves(state, walk, moves, 0, host, resignations, clock)
+
+
+@dataclass(slots=True)
+class Walk:
+    """Where the tiles are as the moves are walked: who holds each position, the boneyard's
+    positions in draw order, how many were drawn, and the tile at each position known."""
+
+    held: dict[int, int]  # position -> seat
+    order: list[int]
+    tiles: Mapping[int, int]
+    drawn: int = 0
+
+    def take(self, index: int, move: BlindMove, host: int) -> None:
+        """``move``'s positions (the ``moves`` check's own part): a draw takes the boneyard's
+        next; a play comes from a position its seat holds that holds its tile."""
+        where = f"move {index + 1}"
+        if isinstance(move.action, Draw):
+            want = self.order[self.drawn] if self.drawn < len(self.order) else None
+            if want is not None and move.position != want:
+                raise _Failed("moves", host, f"{where}: the draw was given position "
+                              f"{move.position}, not the boneyard's next ({want})", index)
+            if want is not None:
+                self.drawn += 1
+                self.held[want] = move.seat  # (an empty boneyard: the engine refuses the draw)
+        elif isinstance(move.action, Play):
+            p = move.position
+            if p is None or self.held.get(p) != move.seat:
+                raise _Failed("moves", move.seat, f"{where}: played {move.action.tile} from "
+                              f"position {p}, which it does not hold", index)
+            if p in self.tiles and self.tiles[p] != move.action.tile.index:
+                raise _Failed("moves", move.seat, f"{where}: position {p} holds another tile "
+                              f"than the {move.action.tile} it played", index)
+            del self.held[p]
+
+
+def walk_moves(state: GameState, walk: Walk, moves: Sequence[BlindMove], start: int, host: int,
+               resignations: Sequence[Resignation] = (), clock: bool = False
+               ) -> HandEnded | None:
+    """The moves from ``start`` on (and the resignations after ``start`` of them), replayed by
+    the full engine on ``state``, every tile they touch known (``walk``)."""
     ended: HandEnded | None = None
-    pending = list(resignations)
-    for index, move in enumerate((*moves, None)):
+    pending = [r for r in resignations if r.at >= start]
+    for index, move in enumerate((*moves[start:], None), start):
         while pending and pending[0].at == index:
             ended = _resign(state, pending.pop(0), host, clock) or ended
         if move is None:
@@ -257,23 +363,7 @@ def _moves(state: GameState, layout: DealLayout, tiles: tuple[int, ...],
                 continue
             raise _Failed("moves", host, f"{where}: the log goes on after the hand ended",
                           index)
-        if isinstance(move.action, Draw):
-            want = layout.boneyard[drawn] if drawn < len(layout.boneyard) else None
-            if want is not None and move.position != want:
-                raise _Failed("moves", host, f"{where}: the draw was given position "
-                              f"{move.position}, not the boneyard's next ({want})", index)
-            if want is not None:
-                drawn += 1
-                held[want] = move.seat  # (an empty boneyard: the engine refuses the draw)
-        elif isinstance(move.action, Play):
-            p = move.position
-            if p is None or held.get(p) != move.seat:
-                raise _Failed("moves", move.seat, f"{where}: played {move.action.tile} from "
-                              f"position {p}, which it does not hold", index)
-            if tiles[p] != move.action.tile.index:
-                raise _Failed("moves", move.seat, f"{where}: position {p} holds another tile "
-                              f"than the {move.action.tile} it played", index)
-            del held[p]
+        walk.take(index, move, host)
         seen = _public_refusal(state, move)
         if seen is not None:  # the host runs the rules on public state: it had to refuse it
             raise _Failed("moves", host, f"{where}: the host let in a move the table could see "

@@ -26,6 +26,21 @@ the host, only where today's rules let the host sign a seat's resignation: ``lef
 showed the seat gone: the host cannot prove it, and the verifier lists it) or ``away`` (the
 seat out of time at a table whose header declares a move clock).
 
+A hand in which a holder left without escrow (its key went with it) was re-shuffled blind by
+the survivors (``unheld_round.py``); ``unheld`` keeps that round (optional, absent otherwise):
+
+    "unheld": {"number": 1, "at": 7, "lost": [3], "left": 5, "redrawn": 6,
+               "vectors": [hex, ...], "shuffles": [hex, ...], "blindings": [hex, ...],
+               "openings": [hex, ...], "shares": [hex, ...]}
+
+``at`` is the moves before the loss, ``lost`` the holders whose keys went (they have no reveal,
+and their deal shuffles are kept with their arguments), ``left`` how many slots of the new deck
+stand for the tiles that left with them, ``redrawn`` the draw (its move) the loss cut short,
+given again from the new deck (absent: none); each step's list has, for every survivor in seat
+order, the digest it signed of its value (``unheld_round.statement_digest``), which the verifier
+makes again from the survivor's revealed key and seed; ``shares`` are the shares the lost holders
+published (``rounds.Share`` bytes), which open the tiles the survivors hold.
+
 A move with ``"away": true`` is one the seat's own client's bot made while the seat was out of
 time on the move clock (at a locked table only the seat holds its tiles, so only its own client
 can move for it): the seat signs the mark with the move, and the verifier lists such moves.
@@ -35,13 +50,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lanomino.blind.deck import deck_digest
 from lanomino.blind.group import BlindError
 from lanomino.blind.hashing import ALGORITHM
-from lanomino.blind.rounds import KeyAnnouncement, Reveal, ShuffleTurn
+from lanomino.blind.rounds import KeyAnnouncement, Reveal, Share, ShuffleTurn
 from lanomino.blind.shuffle_proof import ShuffleArgument
 from lanomino.engine import DRAW, PASS, Action, Draw, End, Pass, Play, Tile, parse_tile
 from lanomino.engine.errors import TileError
@@ -127,6 +142,53 @@ class BlindHand:
     reveals: tuple[Reveal, ...]  # those that came; a holder missing here withheld its key
     points: tuple[int, ...]
     resignations: tuple[Resignation, ...] = ()  # in the order they came
+    unheld: UnheldEntry | None = None  # the blind re-shuffle after a holder left, if any
+
+
+UNHELD_STEPS = ("vectors", "shuffles", "blindings", "openings")  # (unheld_round.STEPS, plural)
+
+
+@dataclass(frozen=True, slots=True)
+class UnheldEntry:
+    """The blind re-shuffle of a hand (the module docstring's ``unheld``)."""
+
+    number: int
+    at: int
+    lost: tuple[int, ...]
+    left: int
+    redrawn: int | None
+    sent: tuple[tuple[bytes, ...], ...]  # per step, each survivor's signed digest in seat order
+    shares: tuple[Share, ...]
+
+
+def _unheld(entry: object, survivors: int) -> UnheldEntry:
+    entry = _fields(entry, "the re-shuffle", {"number", "at", "lost", "left", *UNHELD_STEPS,
+                                              "shares"}, frozenset({"redrawn"}))
+    sent = []
+    for step in UNHELD_STEPS:
+        digests = tuple(_hex(d, f"a re-shuffle's {step[:-1]}")
+                        for d in _list(entry.get(step), f"the re-shuffle's {step}"))
+        if len(digests) != survivors or any(len(d) != 32 for d in digests):
+            raise BlindError(f"the re-shuffle's {step} are one 32-byte digest per survivor")
+        sent.append(digests)
+    redrawn = entry.get("redrawn")
+    return UnheldEntry(
+        _int(entry.get("number"), "the re-shuffle's number", 1, 255),
+        _int(entry.get("at"), "the re-shuffle's move", high=4095),
+        tuple(_int(s, "a lost holder", high=255) for s in _list(entry.get("lost"), "lost")),
+        _int(entry.get("left"), "the tiles that left", high=91),
+        None if redrawn is None else _int(redrawn, "the draw given again", high=4095),
+        tuple(sent),
+        tuple(Share.from_bytes(_hex(x, "a lost holder's share"))
+              for x in _list(entry.get("shares"), "the lost holders' shares")))
+
+
+def _format_unheld(u: UnheldEntry) -> dict[str, object]:
+    return {"number": u.number, "at": u.at, "lost": list(u.lost), "left": u.left,
+            **({} if u.redrawn is None else {"redrawn": u.redrawn}),
+            **{step: [d.hex() for d in digests]
+               for step, digests in zip(UNHELD_STEPS, u.sent, strict=True)},
+            "shares": [x.to_bytes().hex() for x in u.shares]}
 
 
 def _hex(value: object, what: str) -> bytes:
@@ -234,7 +296,8 @@ def parse_blind_hand(obj: Mapping[str, object]) -> BlindHand:
         raise BlindError(f"not a {FORMAT} record of {ALGORITHM}")
     _fields(dict(obj), "the record", {"format", "algorithm", "table", "hand", "attempt", "tiles",
                                       "host", "holders", "keys", "shuffles", "opening", "moves",
-                                      "reveals", "points"}, frozenset({"resignations"}))
+                                      "reveals", "points"},
+            frozenset({"resignations", "unheld"}))
     table = _hex(obj.get("table"), "the table id")
     tiles = _int(obj.get("tiles"), "the deck size", 1, 91)
     holders = tuple(_int(s, "a holder", high=255) for s in _list(obj.get("holders"), "holders"))
@@ -250,6 +313,10 @@ def parse_blind_hand(obj: Mapping[str, object]) -> BlindHand:
                                                                      "reveals")),
         tuple(_int(p, "points") for p in _list(obj.get("points"), "points")),
         tuple(_resignation(e) for e in _list(obj.get("resignations", []), "resignations")))
+    if "unheld" in obj:
+        lost = _list(dict(obj["unheld"]).get("lost") if isinstance(obj["unheld"], dict)
+                     else None, "lost")
+        record = replace(record, unheld=_unheld(obj["unheld"], len(holders) - len(lost)))
     _check_layout(record)
     return record
 
@@ -263,6 +330,9 @@ def _check_layout(record: BlindHand) -> None:
     seats = [r.seat for r in record.reveals]
     if seats != sorted(set(seats)) or not set(seats) <= set(record.holders):
         raise BlindError("the reveals are at most one per holder, in seat order")
+    lost = () if record.unheld is None else record.unheld.lost
+    if not set(lost) <= set(record.holders) or set(lost) & set(seats):
+        raise BlindError("the lost holders are holders, and none of them revealed its key")
     at = [r.at for r in record.resignations]
     if at != sorted(at) or at and at[-1] > len(record.moves):
         raise BlindError("the resignations come in order, each after at most every move")
@@ -303,4 +373,5 @@ def format_blind_hand(record: BlindHand) -> dict[str, object]:
             "reveals": [r.to_bytes().hex() for r in record.reveals],
             "points": list(record.points),
             **({"resignations": [{"seat": r.seat, "at": r.at, "by": r.by}
-                                 for r in record.resignations]} if record.resignations else {})}
+                                 for r in record.resignations]} if record.resignations else {}),
+            **({} if record.unheld is None else {"unheld": _format_unheld(record.unheld)})}

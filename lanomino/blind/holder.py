@@ -44,6 +44,7 @@ class Holder:
         self.escrowed: dict[int, tuple[tuple[Point, ...], int]] = {}
         self._standing: tuple[Context, int] | None = None  # after a loss (``stand_in``)
         self._late: set[int] = set()  # the positions drawn since then
+        self._again: tuple[int, Context] | None = None  # a blind re-shuffle: (base, context)
         key, proof = prove_key(ctx, seat, self._secret)  # before the key set exists
         self._announcement = KeyAnnouncement(seat, key, proof)
 
@@ -70,6 +71,8 @@ class Holder:
     def keyed(self, position: int) -> tuple[Context, int]:
         """The context and key ``position`` is shared under: the standing ones for a position
         drawn after a loss, else the deal's."""
+        if self._again is not None and position >= self._again[0]:
+            return self._again[1], self._secret
         if self._standing is not None and position in self._late:
             return self._standing
         return self.ctx, self._secret
@@ -112,6 +115,15 @@ class Holder:
         play of that tile: once."""
         granted = self.gate.show(position)
         return granted if isinstance(granted, Refusal) else self._share(granted)
+
+    def reshuffled(self, ctx: Context, deck: Deck, order: tuple[int, ...],
+                   redrawn: tuple[int, int] | None) -> None:
+        """A blind re-shuffle among the survivors (``ctx``, their keys) locked the tiles nobody
+        held again as ``deck``, whose slots follow the deal's positions; ``order`` and
+        ``redrawn`` as ``ShareGate.reshuffled``."""
+        self._again = len(self._deck), ctx
+        self._deck = (*self._deck, *deck)
+        self.gate.reshuffled(order, redrawn)
 
     def reveal(self) -> Reveal:
         """``blind.reveal`` at the hand's end: the secret key and the shuffle seed."""

@@ -50,16 +50,25 @@ def settle(view: PublicHand, before: GameState, layout: DealLayout, tiles: tuple
     header declares a move clock).
 
     Raises BlindError when the hand is not over or the log is not the view's."""
+    return settled(view, moves, host, *replay_moves(before, layout, tiles, moves, host,
+                                                    resignations, clock))
+
+
+def settled(view: PublicHand, moves: Sequence[BlindMove], host: int, verdict: HandVerdict,
+            state: GameState, ended: HandEnded | None) -> Settlement:
+    """The settlement of a replay's verdict, state and end (``replay_moves``, or
+    ``replay_reshuffled`` after a blind re-shuffle). Raises BlindError when the hand is not
+    over or the log is not the view's."""
     if view.outcome is None:
         raise BlindError("the hand is not over: nothing to settle")
     if len(moves) != view.moves:
         raise BlindError(f"the log has {len(moves)} moves, the hand {view.moves}")
-    verdict, state, ended = replay_moves(before, layout, tiles, moves, host, resignations, clock)
     if not verdict.ok:
         claim = next((c for c in view.claims if c.move == verdict.move), None)
         return Settlement(verdict, None, state, claim)
     if ended is None:
-        return Settlement(HandVerdict("score", host, "the hand did not end", tiles), None, state)
+        return Settlement(HandVerdict("score", host, "the hand did not end", verdict.tiles),
+                          None, state)
     # Every claim held, so the table saw the end the engine decided: a blocked hand once every
     # seat passed, any other the moment it came (tests/blind/test_blind_public_hand.py).
     assert ended.end == view.outcome.end, (ended.end, view.outcome)

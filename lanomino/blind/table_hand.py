@@ -42,6 +42,7 @@ from lanomino.blind.rounds import (
     open_all,
 )
 from lanomino.blind.settle import Settlement, settle
+from lanomino.blind.unheld_round import UnheldRound
 from lanomino.engine import (
     Action,
     Draw,
@@ -52,6 +53,7 @@ from lanomino.engine import (
     Observation,
     Phase,
     Play,
+    Resign,
     Tile,
     observe,
 )
@@ -98,6 +100,9 @@ class TableHand:
     redraw_at: int | None = None  # a draw (its move) a loss cut short: to be asked again
     due: float | None = None  # when the opening's question asked now times out
     clock: bool = False  # the match header declares a move clock (a seat's bot may move for it)
+    order: list[int] = field(default_factory=list)  # the boneyard's positions in draw order
+    extra: Deck = ()  # a blind re-shuffle's new deck, its slots after the deal's positions
+    unheld: UnheldRound | None = None  # the blind re-shuffle after a holder left (no escrow)
 
     @classmethod
     def start(cls, before: GameState, ctx: Context, openers: Sequence[int], host: int,
@@ -110,6 +115,7 @@ class TableHand:
         hand = cls(before.copy(), host, LockedDeal.started(ctx, layout, now, answer_s), holder,
                    answer_s=answer_s, escrow=EscrowBook() if escrow else None)
         hand.owner = {p: s for s, ps in enumerate(layout.dealt) for p in ps}
+        hand.order = list(layout.boneyard)
         return hand
 
     @property
@@ -119,6 +125,11 @@ class TableHand:
     @property
     def layout(self) -> DealLayout:
         return self.deal.layout
+
+    @property
+    def deck(self) -> Deck:
+        """The deal's deck, then a blind re-shuffle's new deck (``extra``)."""
+        return (*self.deal.deck, *self.extra) if self.extra else self.deal.deck
 
     # ----- the deal round ------------------------------------------------------------------
 
@@ -250,7 +261,7 @@ class TableHand:
 
     def _check_proof(self, seat: int, position: int, tile: Tile, share: Share) -> None:
         public = [*self.deal.shares_of(position), *self.drawn.get(position, ())]
-        check_play(leave.context_of(self, position), self.deal.deck, seat, position, tile.index,
+        check_play(leave.context_of(self, position), self.deck, seat, position, tile.index,
                    share, public, self.owner.get(position), self.layout.openers[seat],
                    checked=True)
 
@@ -284,6 +295,8 @@ class TableHand:
         view = self.view
         if view is None:
             raise BlindError("the hand has not started")
+        if leave.reshuffling(self) and not isinstance(action, Resign):
+            raise BlindError("the tiles nobody holds are being re-shuffled: wait")
         index = self.logged
         position: int | None = None
         if isinstance(action, Play):
@@ -304,7 +317,7 @@ class TableHand:
             del self.owner[position]
             self.opened.pop(position, None)
         elif isinstance(action, Draw):
-            position = self.layout.boneyard[self.draws]
+            position = self.order[self.draws]
             self.draws += 1
             self.owner[position] = seat
             if self.escrow is not None and self.escrow.lost is not None:
@@ -337,7 +350,7 @@ class TableHand:
         move = self.moves[index]
         assert move.position is not None
         ctx = leave.context_of(self, move.position)
-        self.draw = DrawRound.started(ctx, self.deal.deck, move.position,
+        self.draw = DrawRound.started(ctx, self.deck, move.position,
                                       self.layout.openers[move.seat], now, answer_s)
         return self.draw
 
@@ -375,7 +388,7 @@ class TableHand:
         if not leave.rebuilt(self, reveal):
             check_reveal(self.ctx, reveal, before, turn)
         self.reveals[reveal.seat] = reveal
-        return len(self.reveals) == len(self.ctx.holders)
+        return len(self.reveals) == len(leave.revealing(self))
 
     def _open_deck(self) -> Deck:
         return open_deck(aggregate_key(self.ctx.keys), self.ctx.tiles)
@@ -383,6 +396,8 @@ class TableHand:
     def settle(self) -> Settlement:
         """Every tile opened from the reveals, the log replayed by the full engine."""
         assert self.view is not None
+        if self.unheld is not None:
+            return leave.settle_unheld(self)
         tiles = open_all(self.ctx, self.deal.deck, {s: r.secret for s, r in self.reveals.items()})
         return settle(self.view, self.before, self.layout, tiles, self.moves, self.host,
                       self.resignations, self.clock)
@@ -390,16 +405,17 @@ class TableHand:
     def record(self, table: bytes, points: tuple[int, ...]) -> BlindHand:
         """The hand's record (``lanomino.blind-hand/1``) once it is settled."""
         ctx, deal = self.ctx, self.deal
-        lost = None if self.escrow is None else self.escrow.lost  # (its turn kept: no seed)
+        lost = leave.seedless(self)  # (their turns kept: no seed)
         order = questions(self.before.rules)  # (one order at every seat: asked, then by seat)
         claims = sorted(self.lead.claims if self.lead else (),
                         key=lambda c: (order.index(c[1]), c[0]))
         opening = tuple(NotMe(s, t) for s, t in claims)
         return BlindHand(table, ctx.hand, ctx.attempt, ctx.tiles, self.host, ctx.holders,
                          tuple(deal.keys[s] for s in ctx.holders),
-                         tuple(ShuffleEntry.of(t, keep=t.seat == lost) for t in deal.turns),
-                         opening, tuple(self.moves), tuple(self.reveals[s] for s in ctx.holders),
-                         points, tuple(self.resignations))
+                         tuple(ShuffleEntry.of(t, keep=t.seat in lost) for t in deal.turns),
+                         opening, tuple(self.moves),
+                         tuple(self.reveals[s] for s in ctx.holders if s in self.reveals),
+                         points, tuple(self.resignations), leave.unheld_entry(self))
 
     # ----- deadlines ------------------------------------------------------------------------
 
@@ -408,6 +424,8 @@ class TableHand:
         question, a draw's shares, the reveals at the hand's end."""
         if self.draw is not None:
             return self.draw.deadline
+        if self.unheld is not None and self.unheld.deck is None:
+            return self.unheld.deadline
         if self.view is not None:
             return None if self.view.outcome is None else self.due
         return self.due if self.deal.step is Step.DONE else self.deal.deadline
@@ -416,6 +434,8 @@ class TableHand:
         """The seats a deadline that passed names (none: it has not passed)."""
         if self.draw is not None:
             return self.draw.unanswered if self.draw.expire(now) else ()
+        if self.unheld is not None and self.unheld.deck is None:
+            return self.unheld.unanswered if self.unheld.expire(now) else ()
         if self.view is None and self.deal.step is not Step.DONE:
             return self.deal.unanswered if self.deal.expire(now) else ()
         due = self.deadline()
@@ -429,17 +449,21 @@ class TableHand:
         end)."""
         if self.draw is not None:
             return self.draw.missing()
+        if self.unheld is not None and self.unheld.deck is None:
+            return self.unheld.missing()
         if self.view is None and self.deal.step is not Step.DONE:
             return self.deal.missing()
         if self.view is None and self.lead is not None and not self.lead.void:
             return tuple(s for s in self.lead.seats if s not in self.lead.answered)
-        return tuple(s for s in self.ctx.holders if s not in self.reveals)
+        return tuple(s for s in leave.revealing(self) if s not in self.reveals)
 
     def put_off(self, until: float) -> None:
         """The round this side waits for now times out at ``until`` (a silent seat's grace
         period is waited out: ``net/host/blind_leave.py``)."""
         if self.draw is not None:
             self.draw.deadline = until
+        elif self.unheld is not None and self.unheld.deck is None:
+            self.unheld.deadline = until
         elif self.view is None and self.deal.step is not Step.DONE:
             self.deal.deadline = until
         else:
@@ -460,6 +484,14 @@ class TableHand:
         return observe(probe, seat)
 
     @property
+    def failed(self) -> bool:
+        """A round of the hand failed for good: the deal's, a draw's, a blind re-shuffle's."""
+        return self.deal.step is Step.ABANDONED or self.draw is not None and self.draw.over \
+            or self.unheld is not None and self.unheld.over
+
+    @property
     def ready(self) -> bool:
-        """A seat may move: the hand is in play, no draw waits for its shares."""
-        return self.draw is None and self.view is not None and self.view.outcome is None
+        """A seat may move: the hand is in play, no draw waits for its shares, no blind
+        re-shuffle is under way."""
+        return self.draw is None and self.view is not None and self.view.outcome is None \
+            and (self.unheld is None or self.unheld.deck is not None)

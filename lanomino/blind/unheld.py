@@ -96,27 +96,35 @@ def opening_share(ctx: Context, seat: int, secret: int, deck: Deck, slot: int
     return share, proof
 
 
+def check_opening(ctx: Context, seat: int, blinded: Deck,
+                  batch: Sequence[tuple[Point, EqualLogProof]]) -> None:
+    """A survivor's (share, proof) of every slot of ``blinded``. Raises: BlindFault naming it."""
+    if len(batch) != len(blinded):
+        raise BlindFault(seat, "sent shares of another number of blinded slots")
+    key = ctx.key_of(seat)
+    for slot, (c, (share, proof)) in enumerate(zip(blinded, batch, strict=True)):
+        if not equal_logs_hold(ctx, OPENING_DOMAIN, seat, u32(slot), BASE, key, c.c1, share,
+                               proof):
+            raise BlindFault(seat, f"its share of blinded slot {slot} does not hold")
+
+
 def unheld_deck(ctx: Context, shuffled: Deck, blinded: Deck,
-                shares: Mapping[int, Sequence[tuple[Point, EqualLogProof]]], count: int) -> Deck:
+                shares: Mapping[int, Sequence[tuple[Point, EqualLogProof]]], count: int,
+                checked: bool = False) -> Deck:
     """The new deck: the slots of ``shuffled`` whose blinded copy does not open to the identity.
 
-    ``shares`` maps each survivor to its (share, proof) of every slot of ``blinded``.
+    ``shares`` maps each survivor to its (share, proof) of every slot of ``blinded`` (each batch
+    checked here unless ``checked``: ``check_opening`` on arrival).
     Raises: BlindFault naming a survivor whose share fails; BlindError when the number of
     unheld tiles is not ``count`` (a false hand vector; found by seat at the hand's end).
     """
     if set(shares) != set(ctx.holders):
         raise BlindError("opening the blinded deck needs every survivor's shares")
-    kept = []
-    for slot, c in enumerate(blinded):
-        points = []
+    if not checked:
         for seat, batch in shares.items():
-            share, proof = batch[slot]
-            if not equal_logs_hold(ctx, OPENING_DOMAIN, seat, u32(slot), BASE, ctx.key_of(seat),
-                                   c.c1, share, proof):
-                raise BlindFault(seat, f"its share of blinded slot {slot} does not hold")
-            points.append(share)
-        if opened(c, points) != IDENTITY:
-            kept.append(shuffled[slot])
+            check_opening(ctx, seat, blinded, batch)
+    kept = [shuffled[slot] for slot, c in enumerate(blinded)
+            if opened(c, [batch[slot][0] for batch in shares.values()]) != IDENTITY]
     if len(kept) != count:
         raise BlindError(f"the re-shuffle found {len(kept)} unheld tiles, not {count}: a hand "
                          "vector was false (the hand's end shows whose)")

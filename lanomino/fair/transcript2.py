@@ -16,6 +16,8 @@ and whose hands each carry the locked hand's record (``lanomino.blind-hand/1``,
                            "seat"],
      "reveal_signatures": [one per reveal, by its holder; by the host for a key it rebuilt
                            from the escrow of a holder that left (no seed)],
+     "unheld_signatures": [optional, when the record has "unheld": one per digest of the blind
+                           re-shuffle, step by step, each by its survivor],
      "scores": [the match score after the hand],
      "points_signature": "the host's signature of the hand's points",
      "disputes": [optional: {"seat", "resignation": i, "signature"}],
@@ -30,7 +32,9 @@ another; bytes are lowercase hex of the values' own bytes, ``blind/rounds.py``) 
 functions below, which the sessions sign and the verifier (``fair/verify2.py``) checks:
 ``key_statement``, ``shuffle_statement``, ``not_me_statement``, ``blind_move_statement`` (today's
 ``lanomino.move/1`` of the record's move, without a draw's position, which the host names),
-``resign_statement``, ``reveal_statement`` and the host's ``points_statement``, signed once the
+``resign_statement``, ``reveal_statement``, ``unheld_statement`` (a survivor's value of the blind
+re-shuffle, as its ``blind_unheld`` message is signed) and the host's ``points_statement``, signed
+once the
 keys are revealed and the hand is settled: it names the digest of the record as written, so it
 makes the whole record, every position the host gave out and the points, the host's word.
 """
@@ -75,7 +79,8 @@ __all__ = ["BLIND_ALGORITHM", "FORMAT2", "VOID_SIGNED", "BlindDispute", "HandSig
            "points_statement", "resign_statement", "reveal_statement", "shuffle_statement",
            "write_transcript2"]
 
-SIGNED = ("key", "shuffle", "not_me", "move", "resign", "reveal")  # the hand's signature lists
+# the hand's signature lists ("unheld" only in a hand re-shuffled blind: may be left out)
+SIGNED = ("key", "shuffle", "not_me", "move", "resign", "reveal", "unheld")
 
 
 # ----- what gets signed ----------------------------------------------------------------------
@@ -140,6 +145,23 @@ def points_statement(header: str, record: dict[str, Any], scores: Sequence[int],
             "points": record.get("points"), "scores": list(scores)}
 
 
+def unheld_statement(header: str, hand: int, attempt: int, seat: int, digest_: bytes
+                     ) -> dict[str, Any]:
+    """A survivor's value of a blind re-shuffle: its ``blind_unheld`` message's statement, whose
+    ``data`` is the digest the record keeps (``unheld_round.statement_digest``)."""
+    return {"type": "lanomino.blind/1", "header": header, "kind": "blind_unheld", "hand": hand,
+            "attempt": attempt, "seat": seat, "data": digest_.hex()}
+
+
+def unheld_signers(record: BlindHand) -> list[int]:
+    """The survivor that signed each digest of the record's re-shuffle, step by step."""
+    u = record.unheld
+    if u is None:
+        return []
+    survivors = [s for s in record.holders if s not in u.lost]
+    return [s for _step in u.sent for s in survivors]
+
+
 def log_index(record: BlindHand, move: int) -> int:
     """The place of the record's ``move``-th move in the hand's log, where each resignation is
     a move too (the index the seat signed on the wire): ``move`` plus the resignations before
@@ -166,6 +188,9 @@ def statements(header: str, record: BlindHand) -> dict[str, list[dict[str, Any]]
                  for i, m in enumerate(moves)],
         "resign": [resign_statement(h, n, r) for r in record.resignations],
         "reveal": [reveal_statement(h, n, a, r) for r in record.reveals],
+        "unheld": [unheld_statement(h, n, a, seat, d) for seat, d in zip(
+            unheld_signers(record), (d for step in record.unheld.sent for d in step)
+            if record.unheld else (), strict=True)],
     }
 
 
@@ -180,6 +205,7 @@ def signers(record: BlindHand) -> dict[str, list[int]]:
         "move": [m.seat for m in record.moves],
         "resign": [record.host if r.host_signed else r.seat for r in record.resignations],
         "reveal": [record.host if r.seed is None else r.seat for r in record.reveals],
+        "unheld": unheld_signers(record),
     }
 
 
@@ -196,6 +222,7 @@ class HandSignatures:
     move: tuple[bytes, ...] = ()
     resign: tuple[bytes, ...] = ()
     reveal: tuple[bytes, ...] = ()
+    unheld: tuple[bytes, ...] = ()
 
     def of(self, kind: str) -> tuple[bytes, ...]:
         value: tuple[bytes, ...] = getattr(self, kind)
@@ -265,7 +292,8 @@ class SignedHand:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"hand": self.record.hand, "record": self.record_json()}
         for kind in SIGNED:
-            out[f"{kind}_signatures"] = [s.hex() for s in self.signatures.of(kind)]
+            if kind != "unheld" or self.signatures.unheld:
+                out[f"{kind}_signatures"] = [s.hex() for s in self.signatures.of(kind)]
         out["scores"] = list(self.scores)
         out["points_signature"] = self.points_signature.hex()
         if self.disputes:
@@ -321,8 +349,9 @@ def parse_transcript2(doc: Any) -> tuple[Transcript, tuple[SignedHand, ...]]:
 
 
 def _parse_hand(value: Any, where: str, number: int, players: int) -> SignedHand:
-    h = _obj(value, where, {"hand", "record", *(f"{k}_signatures" for k in SIGNED), "scores",
-                            "points_signature"}, {"disputes", "voided", "departures"})
+    h = _obj(value, where, {"hand", "record", *(f"{k}_signatures" for k in SIGNED[:-1]),
+                            "scores", "points_signature"},
+             {"disputes", "voided", "unheld_signatures", "departures"})
     if _int(h["hand"], f"{where}.hand") != number:
         raise TranscriptError(f"{where}.hand: expected {number}")
     raw = h["record"]
@@ -335,8 +364,8 @@ def _parse_hand(value: Any, where: str, number: int, players: int) -> SignedHand
             k: _hexes(v[f"{k}_signatures"], f"{at}.{k}_signatures", 64) for k in VOID_SIGNED})
         voided.append(VoidDeal(_record(v["record"], f"{at}.record", number, players),
                                void_signatures, v["record"]))
-    signatures = HandSignatures(*(_hexes(h[f"{k}_signatures"], f"{where}.{k}_signatures", 64)
-                                  for k in SIGNED))
+    signatures = HandSignatures(*(_hexes(h.get(f"{k}_signatures", []),
+                                         f"{where}.{k}_signatures", 64) for k in SIGNED))
     scores = tuple(_int(s, f"{where}.scores") for s in _list(h["scores"], f"{where}.scores"))
     disputes: list[BlindDispute] = []
     for i, d in enumerate(_list(h.get("disputes", []), f"{where}.disputes")):

@@ -195,6 +195,9 @@ def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
         for departure in hand.departures:  # (after the hand before, as a seat left between)
             hands[-1]["moves"].append(move_json(departure.resignation.seat, RESIGN))
         record, moves = hand.record, []
+        if record.unheld is not None:
+            raise TranscriptError(f"hand {record.hand} was re-shuffled blind after a holder "
+                                  "left: it has no single deal to replay")
         for i in range(len(record.moves) + 1):
             moves += [move_json(r.seat, RESIGN) for r in record.resignations if r.at == i]
             if i < len(record.moves):

@@ -70,7 +70,10 @@ from lanomino.fair.transcript2 import (
 from lanomino.fair.transcript_model import Transcript, TranscriptError
 
 WHAT = {"key": "key", "shuffle": "shuffle", "not_me": '"not me"', "move": "move",
-        "resign": "resignation", "reveal": "reveal"}
+        "resign": "resignation", "reveal": "reveal", "unheld": "re-shuffle value"}
+# what a hand re-shuffled blind after a holder left cannot show (its key went with it)
+UNHELD_UNCHECKED = ("the tiles the holder who left held, and the boneyard's order, before the "
+                    "blind re-shuffle (its key left with it)")
 
 
 def verify_transcript2(doc: Any) -> Report:
@@ -147,7 +150,9 @@ class BlindChecker:
         if tuple(hand.scores) != tuple(after.scores):
             raise c.fail("score", host, f"the host signed the match score {list(hand.scores)} "
                          f"after this hand, but the rules give {after.scores}")
-        self.deals.append((*voids, self._deal(state, verdict.tiles, False)))
+        deal = (DerivedDeal((), (), False) if record.unheld is not None
+                else self._deal(state, verdict.tiles, False))  # (not every position opens)
+        self.deals.append((*voids, deal))
         self.report(after, hand, departed)
         return after
 
@@ -279,6 +284,8 @@ class BlindChecker:
         void = 0 if kept else record.attempt - 1
         unchecked = (f"the {'void deal' if void == 1 else f'{void} void deals'} before it (not in "
                      "the file)",) if void else departed
+        if record.unheld is not None:
+            unchecked = (*unchecked, UNHELD_UNCHECKED)
         away = tuple(AwayMove(log_index(record, i), m.seat, str(m.action))
                      for i, m in enumerate(record.moves) if m.away)
         self.c.reports.append(HandReport(record.hand, record.attempt, len(record.holders),

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from lanomino.blind.hand_record import BlindHand, Resignation, format_blind_hand
 from lanomino.blind.table_hand import TableHand
+from lanomino.blind.unheld_round import STEPS
 from lanomino.fair.departures2 import Departure
 from lanomino.fair.header import MatchHeader
 from lanomino.fair.identity import Identity, KeyRing
@@ -47,6 +48,8 @@ def statement_key(body: b.BlindBody) -> tuple[str, object] | None:
         return "not_me", (body.seat, body.tile)
     if isinstance(body, b.BlindPlay):
         return "move", body.index
+    if isinstance(body, b.BlindUnheld):
+        return "unheld", (body.step, body.seat)
     return None
 
 
@@ -67,7 +70,16 @@ def hand_signatures(hand: TableHand, record: BlindHand) -> HandSignatures:
         not_me=tuple(sig[("not_me", (c.seat, str(c.tile)))] for c in record.opening),
         move=tuple(sig[("move", log_index(record, i))] for i in range(len(record.moves))),
         resign=tuple(sig[("resign", r.seat)] for r in record.resignations),
-        reveal=tuple(sig[("reveal", r.seat)] for r in record.reveals))
+        reveal=tuple(sig[("reveal", r.seat)] for r in record.reveals),
+        unheld=tuple(sig[("unheld", (step, seat))] for step, seat in _unheld_order(record)))
+
+
+def _unheld_order(record: BlindHand) -> list[tuple[str, int]]:
+    """The (step, survivor) of each digest of the record's blind re-shuffle, in its order."""
+    u = record.unheld
+    if u is None:
+        return []
+    return [(step, s) for step in STEPS for s in record.holders if s not in u.lost]
 
 
 @dataclass(slots=True)

@@ -9,6 +9,7 @@ import logging
 import random
 import socket
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,6 +88,18 @@ def lost_touch_reason(event: LostTouch) -> str:
 def bot_policy(level: str, seed: int | None = None) -> Callable[[Observation], Action]:
     bot, rng = get_bot(level), random.Random(seed)
     return lambda obs: bot(obs, rng)
+
+
+def hear(receive: Callable[[], None], kind: object, stats: Counter[str]) -> None:
+    """Give the session one message (``receive``). A session that fails on it (our fault: it
+    refuses bad input itself) must not leave the node deaf to every later message while its
+    timers still ping: the message is dropped, counted (``failed.<type>``: the outcome's
+    problems) and logged with its traceback, and the node hears on."""
+    try:
+        receive()
+    except Exception:  # noqa: BLE001 - whatever it was, the next message is heard
+        stats[f"failed.{kind}"] += 1
+        log.exception("this node failed on a %s message (dropped; it hears on)", kind)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,7 @@ from lanomino.runtime.base import (
     SeatRow,
     Serving,
     bot_policy,
+    hear,
     lan_addresses,
     seat_rows,
 )
@@ -230,7 +232,8 @@ class HostNode(NodeBase):
                 continue
             log.debug("in  %s", str(incoming.message)[:120])
             sender = Sender(incoming.identity, incoming.peer_key, incoming.peer_ip)
-            self.session.receive(sender, incoming.message, self.now())
+            hear(partial(self.session.receive, sender, incoming.message, self.now()),
+                 incoming.message.get("type"), self.session.stats)
             self._flush()
             self.wake.set()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from functools import partial
 from pathlib import Path
 
 from lanomino.discovery.announce import TableAnnouncement
@@ -44,6 +45,7 @@ from lanomino.runtime.base import (
     Serving,
     Takeover,
     bot_policy,
+    hear,
     local_ip_toward,
     seat_rows,
 )
@@ -214,7 +216,8 @@ class PeerNode(NodeBase):
             if message is None or transport is not self.transport or self.host is not None:
                 continue
             log.debug("in  %s", message if self.watch else str(message)[:120])  # (a watcher: all)
-            self.session.receive(message, self.now())
+            hear(partial(self.session.receive, message, self.now()), message.get("type"),
+                 self.session.stats)
             self._flush()
             self.wake.set()
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 from blind_match import (
     VOIDING,
@@ -33,6 +36,7 @@ from tamperkit import paths as _paths
 from lanomino.blind.hand_record import Resignation
 from lanomino.cli import main
 from lanomino.fair.canonical import canonical_json
+from lanomino.fair.identity import Identity
 from lanomino.fair.transcript import TranscriptError
 from lanomino.fair.transcript2 import SIGNED, VOID_SIGNED, parse_transcript2, signers
 from lanomino.fair.verify import verify_transcript
@@ -51,7 +55,31 @@ def _sources() -> tuple[str, ...]:
         play_match(4, hands=1, seed=13),
         _voided(),
         away_match(),  # moves marked as a seat's own bot's, at a table with a move clock
+        _unheld(),  # a hand re-shuffled blind after a person left (no escrow)
     ))
+
+
+def _unheld() -> dict[str, Any]:
+    """A match of 3 people at a locked table without escrow, played by the sessions in memory,
+    where one quits mid-hand: its hand has ``unheld`` in its record and ``unheld_signatures``.
+    The sessions get this suite's identities, so its tests can sign again for them."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "net"))
+    from test_blind_escrow_table import last_transcript, leave_mid_hand
+
+    real = Identity.generate
+
+    def ours() -> Iterator[Identity]:
+        yield from identities(3)  # (the host, then the peers in seat order)
+        while True:
+            yield real()
+
+    made = ours()
+    with patch.object(Identity, "generate", side_effect=lambda: next(made)):
+        table = leave_mid_hand(3, 1, 4, 3, escrow=False)
+    doc = last_transcript(table.host_events)
+    assert doc["keys"] == [i.public_key.hex() for i in identities(3)]
+    assert any("unheld" in h["record"] for h in doc["hands"])
+    return doc
 
 
 def _voided() -> dict[str, Any]:

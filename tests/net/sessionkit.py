@@ -163,6 +163,7 @@ class Table:
             for event in events:
                 if (turns and event is turns[-1] and current and slot.bot is not None
                         and slot.connected and slot.session.pending_move is None
+                        and not slot.session.holding  # (a locked draw, a blind re-shuffle)
                         and slot.session.phase.value == "seated"):  # (not once it has left)
                     if slot.mute:  # (a muted mover's turn may have been played for it since)
                         try:

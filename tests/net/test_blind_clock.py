@@ -134,8 +134,9 @@ def last_transcript(events: list[Any]) -> dict[str, Any]:
 
 def test_a_seat_gone_when_its_clock_runs_out_at_a_locked_table_is_not_played_by_the_host(
         ) -> None:
-    """A departure from a locked hand is not built yet: the gone seat is counted away, nobody
-    moves for it, and when the grace period is over it leaves and the match ends saying why."""
+    """The gone seat is counted away, nobody moves for it, and when the grace period is over it
+    leaves: the others re-shuffle blind the tiles nobody holds (no escrow) and finish the match
+    (tests/net/test_blind_unheld_table.py)."""
     table = clock_table(3)
     gone = table.slots[1]
 
@@ -150,8 +151,13 @@ def test_a_seat_gone_when_its_clock_runs_out_at_a_locked_table_is_not_played_by_
     seat = gone.session.seat
     assert any(isinstance(e, SeatAway) and e.seat == seat and e.away for e in table.host_events)
     over = next(e for e in table.host_events if isinstance(e, MatchOver))
-    assert not over.verified and f"seat {seat + 1}" in over.reason, over.reason
+    assert over.verified and not over.reason, over.reason
     assert not away_updates(table.slots[0], seat)  # the host made no move for it
+    blind = table.host.blind
+    assert blind is not None
+    left = next(r for r in blind.records if r.resignations)
+    assert [(r.seat, r.by) for r in left.resignations] == [(seat, "left")]
+    assert left.unheld is not None and left.unheld.lost == (seat,)
 
 
 def test_a_locked_deal_before_the_last_hands_points_is_refused_and_the_host_caught() -> None:

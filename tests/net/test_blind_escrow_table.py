@@ -123,10 +123,3 @@ def test_a_person_who_drops_is_waited_for_then_stood_in_for(
     assert [(r.seat, r.by) for r in blind.records[0].resignations] == [(gone, "left")]
     docs = [last_transcript(s.events) for i, s in enumerate(table.slots) if i != who]
     assert all(d == docs[0] for d in docs) and verify_transcript(docs[0]).ok
-
-
-def test_without_escrow_the_match_still_ends_when_a_person_leaves() -> None:
-    """What step 2 of the work (the blind re-shuffle) is for: today the match ends."""
-    table = leave_mid_hand(4, 0, 3, 1, escrow=False)
-    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
-    assert host_over.reason

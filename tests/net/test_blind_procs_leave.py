@@ -30,26 +30,30 @@ FAST = ("--grace", "2", "--heartbeat", "0.1")  # a silent seat is gone within ab
 
 class ProcTable:
     """A headless locked host (its log at DEBUG in a file, read to see the hand's moves) and
-    ``lanomino bot`` processes joining it; every process killed on the way out."""
+    ``lanomino bot`` processes joining it (their logs in files, at ``bot_log``); every process
+    killed on the way out. ``run``: how a process runs lanomino."""
 
     def __init__(self, data: Path, host_flags: tuple[str, ...], bots: int,
-                 bot_flags: tuple[str, ...]) -> None:
+                 bot_flags: tuple[str, ...], bot_log: str = "INFO",
+                 run: tuple[str, ...] = (sys.executable, "-m", "lanomino")) -> None:
         self.data = data
         self.log_path = data / "host.log"
-        self.log: IO[str] = self.log_path.open("w")
-        env = {**os.environ, "LANOMINO_LOG": "DEBUG"}
+        self.logs: list[IO[str]] = [self.log_path.open("w")]
         self.host = subprocess.Popen(
-            [sys.executable, "-m", "lanomino", "host", "--headless", "--json", "--deal", "blind",
-             "--seats", str(bots + 1), "--bind", "127.0.0.1", "--no-announce", *FAST,
-             "--data-dir", str(data / "host"), *host_flags],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=self.log, text=True)
+            [*run, "host", "--headless", "--json", "--deal", "blind", "--seats", str(bots + 1),
+             "--bind", "127.0.0.1", "--no-announce", *FAST, "--data-dir", str(data / "host"),
+             *host_flags],
+            cwd=ROOT, env={**os.environ, "LANOMINO_LOG": "DEBUG"}, stdout=subprocess.PIPE,
+            stderr=self.logs[0], text=True)
         self.procs = [self.host]
         assert self.host.stdout is not None
         address = json.loads(self.host.stdout.readline())["address"]
+        self.logs += [(data / f"bot{i}.log").open("w") for i in range(1, bots + 1)]
         self.bots = [subprocess.Popen(
-            [sys.executable, "-m", "lanomino", "bot", address, "--json", "--interface",
-             "127.0.0.1", "--data-dir", str(data / f"bot{i}"), *FAST, *bot_flags],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            [*run, "bot", address, "--json", "--interface", "127.0.0.1", "--data-dir",
+             str(data / f"bot{i}"), *FAST, *bot_flags],
+            cwd=ROOT, env={**os.environ, "LANOMINO_LOG": bot_log}, stdout=subprocess.PIPE,
+            stderr=self.logs[i], text=True)
             for i in range(1, bots + 1)]
         self.procs += self.bots
 
@@ -86,7 +90,8 @@ class ProcTable:
             if proc.poll() is None:
                 proc.kill()
             proc.communicate(timeout=10)
-        self.log.close()
+        for log in self.logs:
+            log.close()
 
 
 def verify(path: str) -> subprocess.CompletedProcess[str]:

@@ -186,13 +186,12 @@ def test_a_host_that_signs_other_points_than_the_hand_gives_is_caught() -> None:
     assert caught.check == "blind-points" and "the hand gives" in caught.detail
 
 
-@pytest.mark.parametrize("kind", ["blind_shuffle", "blind_shares", "blind_not_me", "blind_draw",
+@pytest.mark.parametrize("kind", ["blind_shuffle", "blind_shares", "blind_not_me",
                                   "blind_reveal"])
 def test_a_seat_silent_in_a_locked_round_is_named_at_its_deadline(kind: str) -> None:
-    """The deal's steps, a question of the opening's rounds, a draw's shares, the reveals at
-    the hand's end: each waits ``answer_s`` at most, then names the silent seat (here seat 3).
-    A draw then ends the match (a table without escrow cannot stand in for its key); the
-    others wait out its grace period, then it has left and the hand is dealt again without it
+    """The deal's steps, a question of the opening's rounds, the reveals at the hand's end: each
+    waits ``answer_s`` at most, then names the silent seat (here seat 3); the others wait out
+    its grace period, then it has left and the hand is dealt again without it
     (net/host/blind_leave.py): the match goes on and finishes."""
     table = Table(Rules.preset("classic"), 3, blind=True)
     table.slots[1].mute = frozenset({kind})
@@ -201,15 +200,27 @@ def test_a_seat_silent_in_a_locked_round_is_named_at_its_deadline(kind: str) -> 
             and e.code == "no_answer"]
     assert [e.seat for e in late] == [2]
     over = next(e for e in table.host_events if isinstance(e, MatchOver))
-    if kind != "blind_draw":
-        left = [e for e in table.host_events if isinstance(e, SeatLeft)]
-        assert [(e.seat, e.reason) for e in left] == [(2, "did not answer within the grace "
-                                                          "period")]
-        assert over.verified and not over.reason
-        return
-    assert not over.verified and "seat 3" in over.reason
-    bye = [m for m in table.slots[0].inbox if m["type"] == "bye"]
-    assert bye and "seat 3" in bye[-1]["body"]["reason"]
+    left = [e for e in table.host_events if isinstance(e, SeatLeft)]
+    assert [(e.seat, e.reason) for e in left] == [(2, "did not answer within the grace period")]
+    assert over.verified and not over.reason
+
+
+def test_a_seat_silent_in_a_draw_is_named_waited_out_and_left_behind() -> None:
+    """A draw's shares: the silent seat is named at the deadline, then waited out for its grace
+    period; past it, it has left the hand, the others re-shuffle blind (no escrow) and the match
+    goes on and finishes without it."""
+    table = Table(Rules.preset("classic"), 3, blind=True)
+    table.slots[1].mute = frozenset({"blind_draw"})
+    table.run(lambda: table.host.phase.value == "over", max_time=300)
+    late = [e for e in table.host_events if isinstance(e, ProtocolProblem)
+            and e.code == "no_answer"]
+    assert [e.seat for e in late] == [2]
+    over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert over.verified and not over.reason
+    blind = table.host.blind
+    assert blind is not None
+    left = next(r for r in blind.records if r.resignations)
+    assert [(r.seat, r.by) for r in left.resignations] == [(2, "left")] and left.unheld
 
 
 def test_a_seat_that_asks_for_a_snapshot_at_a_locked_table_is_told_it_is_not_built() -> None:
@@ -266,21 +277,16 @@ def test_a_host_that_stays_alive_but_stops_a_locked_round_is_left() -> None:
 
 
 @pytest.mark.parametrize("escrow", [False, True])
-def test_a_seat_that_quits_a_locked_hand_ends_the_match_cleanly_without_escrow(
-        escrow: bool) -> None:
-    """Without escrow a departure from a locked hand is not built yet: the seat is resigned in
-    the log, and the next round that needs its key (a draw's share, the reveals) names it and
-    ends the match. With escrow the others stand in for its key and the match finishes
-    (tests/net/test_blind_escrow_table.py)."""
+def test_a_seat_that_quits_a_locked_hand_does_not_end_the_match(escrow: bool) -> None:
+    """The seat is resigned in the log; with escrow the others stand in for its key
+    (tests/net/test_blind_escrow_table.py), without it they re-shuffle blind the tiles nobody
+    holds (tests/net/test_blind_unheld_table.py); either way the match finishes."""
     table = Table(Rules.preset("classic"), 3, blind=True)
     table.host.escrow = escrow
     table.run(lambda: table.host.phase.value == "play", max_time=30)
     table.slots[1].session.quit(table.now)
     table.run(lambda: table.host.phase.value == "over", max_time=120)
     over = next(e for e in table.host_events if isinstance(e, MatchOver))
-    if escrow:
-        assert over.verified and not over.reason
-        return
-    assert not over.verified and "seat 3" in over.reason
-    assert any(isinstance(e, MatchOver) or e.__class__.__name__ == "Closed"
-               for e in table.slots[0].events)
+    assert over.verified and not over.reason
+    blind = table.host.blind
+    assert blind is not None and (blind.records[0].unheld is None) == escrow

@@ -48,6 +48,7 @@ def bodies() -> list[b.BlindBody]:
         replace(b.BlindEscrow.of(1, 1, 0, commitments, sealed), signature=SIG),
         b.BlindRebuild(1, 1, 1, 0, bytes(range(31)) + b"\x00", SIG),
         b.BlindDeal(1, 1, 0, 28, (0, 1, 2), (0, 1, 2), SIG, True),
+        b.BlindUnheld(1, 1, 1, 1, "shuffle", deal.turns[1].to_bytes(), SIG),
     ]
 
 
@@ -88,7 +89,11 @@ def test_a_shuffle_fits_one_message_even_for_the_largest_set() -> None:
     ("blind_shares", "shares", "00" * (130 * 92), "at most"),
     ("blind_not_me", "tile", "6-66-6", "'tile'"),
     ("blind_draw", "share", "00" * 130, "'share'"),
-    ("blind_ask", "position", 91, "'position'"),
+    ("blind_ask", "position", 256, "'position'"),  # (a re-shuffle's slots follow the deal's)
+    ("blind_unheld", "step", "reveal", "'step'"),
+    ("blind_unheld", "number", 0, "'number'"),
+    ("blind_unheld", "value", "", "not empty"),
+    ("blind_unheld", "value", "00" * (b.shuffle_bytes(91) + 1), "at most"),
     ("blind_end", "points", [1, 2, 3, 4, 5], "'points'"),
     ("blind_draw", "index", -1, "'index'"),
     ("blind_play", "seat", 4, "'seat'"),

@@ -15,7 +15,8 @@ its tiles -> the opener (public facts, or the rounds of "who holds 6-6?") -> ``d
 HandStarted, no tiles) -> moves (a play with its ``blind_play`` share, a draw with its round of
 shares) -> the reveals -> ``blind_end`` -> the next hand. Escrow and a person who leaves:
 ``blind_departure.py``. A round past its deadline names the silent seats; unless the seat can
-be stood in for (an ``--escrow`` table), the match then ends.
+be stood in for (an ``--escrow`` table) or its tiles re-shuffled blind (without escrow), the
+match then ends.
 """
 
 from __future__ import annotations
@@ -132,11 +133,12 @@ class BlindDealing:
         try:
             step()
         except BlindFault as fault:  # (the refusal names the seat: Table.refuse)
-            if hand is not None and (hand.deal.step is Step.ABANDONED
-                                     or hand.draw is not None and hand.draw.over):
+            if hand is not None and hand.failed:
                 self._give_up(f"the locked deal failed: {fault}")
             raise RoundError("blind_fault", str(fault)) from None
         except (BlindError, IllegalActionError) as exc:
+            if hand is not None and hand.failed:  # (a blind re-shuffle found a false count)
+                self._give_up(f"the locked deal failed: {exc}")
             raise RoundError("blind", str(exc)) from None
         self._relay(body, seat.seat)
         if then is not None:
@@ -341,9 +343,7 @@ class BlindDealing:
             hand.signatures.setdefault(("move", hand.logged - 1), d.signatures[-1])
         if last is not None and isinstance(last.action, Draw) and index not in self.asked:
             self._ask(index, last.seat)
-        if hand.redraw_at is not None:  # a loss cut a draw short: asked again, without it
-            again, hand.redraw_at = hand.redraw_at, None
-            self._ask(again, hand.moves[again].seat)
+        self.leaving.after_move(hand)  # (a loss: a draw it cut short, a blind re-shuffle)
         if hand.view.outcome is not None:
             reveal_key(self)
 
@@ -368,6 +368,7 @@ class BlindDealing:
     def draw(self, seat: Seat, body: b.BlindDraw, seq: int) -> None:
         hand = self._arrived(seat, body)
         self._run(seat, body, lambda: hand.on_draw_share(body.share))
+        self.leaving.own_unheld(hand)  # (a re-shuffle waits for a draw the loss did not stop)
         if hand.draw is None:  # the tile is open for its drawer: the table goes on
             self.t.host_view()
             self.playing.run_local_seats()
@@ -387,8 +388,7 @@ class BlindDealing:
         return None if self.hand is None else self.hand.deadline()
 
     def timer(self, now: float) -> None:
-        late = () if self.hand is None or self.leaving.wait_out(now) \
-            or self.leavers.wait_out(now) else self.hand.expire(now)
+        late = () if self.hand is None or self.leavers.wait_out(now) else self.hand.expire(now)
         for n in late:
             self.t.no_answer(n, now)
         if late:

@@ -13,6 +13,11 @@ every side (``table_leave.lose``); a draw it cut short is asked again; a draw th
 leaves unanswered waits out that seat's grace period (``wait_out``); and at the hand's end the
 host rebuilds the lost key from the survivors' sub-shares (``blind_rebuild``, its own too) and
 sends it, signed by itself, as the lost holder's reveal (``blind/escrow_book.py``).
+
+Without escrow, a seat resigned as ``left`` starts the survivors' blind re-shuffle at every side
+(``blind/table_leave.py``): each survivor's values (``blind_unheld``, the host's own among them)
+are checked and relayed as they come; nobody moves until the new deck is the boneyard; then a
+draw the loss cut short is asked again from it, and play goes on.
 """
 
 from __future__ import annotations
@@ -58,7 +63,48 @@ class Departures:
         self.d = dealing
 
     def handlers(self) -> list[tuple[str, Handler]]:
-        return [on(b.BlindEscrow, self.escrow), on(b.BlindRebuild, self.rebuild)]
+        return [on(b.BlindEscrow, self.escrow), on(b.BlindRebuild, self.rebuild),
+                on(b.BlindUnheld, self.unheld)]
+
+    def unheld(self, seat: Seat, body: b.BlindUnheld, seq: int) -> None:
+        """A survivor's value for the blind re-shuffle, checked and relayed; the host's own
+        part next; once the new deck is the boneyard, play goes on."""
+        hand, done = self.d._arrived(seat, body), []
+        self.d._run(seat, body, lambda: done.append(table_leave.on_unheld(
+            hand, seat.seat, body.number, body.step, body.value, self.d.t.now)))
+        if done and done[0]:
+            self._resumed(hand)
+        self.own_unheld(hand)
+
+    def own_unheld(self, hand: TableHand) -> None:
+        """The host's own values for the blind re-shuffle, as they come due."""
+        d, me = self.d, self.d.t.host_seat
+        while (mine := table_leave.my_unheld(hand)) is not None:
+            step, number, value = mine
+            body = d._signed(b.BlindUnheld(d.number, d.attempt, me, number, step, value,
+                                           UNSIGNED))
+            done = table_leave.on_unheld(hand, me, number, step, value, d.t.now)
+            d._relay(body, me)
+            if done:
+                self._resumed(hand)
+
+    def after_move(self, hand: TableHand) -> None:
+        """After a move (a seat that left resigned among them): a draw the loss cut short is
+        asked again without it (escrow), and the host's part in a blind re-shuffle."""
+        self._redraw(hand)
+        self.own_unheld(hand)
+
+    def _redraw(self, hand: TableHand) -> None:
+        if hand.redraw_at is not None and not table_leave.reshuffling(hand):
+            again, hand.redraw_at = hand.redraw_at, None
+            self.d._ask(again, hand.moves[again].seat)
+
+    def _resumed(self, hand: TableHand) -> None:
+        """The new deck is the boneyard: a draw the loss cut short is asked again; play goes
+        on."""
+        self._redraw(hand)
+        self.d.t.host_view()
+        self.d.playing.run_local_seats()
 
     def escrow(self, seat: Seat, body: b.BlindEscrow, seq: int) -> None:
         hand = self.d._arrived(seat, body)
@@ -108,13 +154,13 @@ class Departures:
         return hand.on_reveal(reveal)
 
     def wait_out(self, now: float) -> bool:
-        """At an escrow table, a draw that one holder leaves unanswered waits out that seat's
-        grace period (``no_answer``): back in time, its share comes; past it, the seat has left
-        (the table's leave rules), the others stand in for its key and the draw is asked again
-        without it. True: the draw waits on."""
+        """A draw that one holder leaves unanswered waits out that seat's grace period
+        (``no_answer``): back in time, its share comes; past it, the seat has left (the table's
+        leave rules), and the others stand in for its key (escrow) or re-shuffle blind, and the
+        draw is asked again without it. True: the draw waits on."""
         hand, t = self.d.hand, self.d.t
         draw = None if hand is None else hand.draw
-        if hand is None or draw is None or hand.escrow is None or hand.escrow.lost is not None \
+        if hand is None or draw is None or not table_leave.can_lose(hand) \
                 or draw.deadline is None or now < draw.deadline or len(draw.missing()) != 1:
             return False
         seat = t.seat(draw.missing()[0])

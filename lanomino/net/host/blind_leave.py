@@ -119,10 +119,13 @@ class Leaving:
     def wait_out(self, now: float) -> bool:
         """A round that people leave unanswered (the deal's step, the opening's question, the
         reveals) waits out their grace period once (``no_answer``): back in time, they answer;
-        past it, they have left (``seat_left``). True: the round waits on."""
+        past it, they have left (``seat_left``); a draw's, at an escrow table, as
+        ``Departures.wait_out`` says. True: the round waits on."""
         t, hand = self.d.t, self.d.hand
         if hand is None or hand.draw is not None:
-            return False
+            return self.d.leaving.wait_out(now)
+        if hand.view is not None and hand.view.outcome is None:
+            return False  # (in play: a blind re-shuffle's round is table_leave's)
         due = hand.deadline()
         silent = [t.seat(n) for n in hand.waiting_for() if n != t.host_seat]
         if due is None or now < due or not silent or any(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from lanomino.blind import table_leave
@@ -82,7 +83,7 @@ class PeerBlind:
                 on(b.BlindNotMe, self.not_me), on(b.BlindPlay, self.play),
                 on(b.BlindAsk, self.ask), on(b.BlindDraw, self.draw),
                 on(b.BlindReveal, self.reveal), on(b.BlindEnd, self.end),
-                on(b.BlindEscrow, self.escrow),
+                on(b.BlindEscrow, self.escrow), on(b.BlindUnheld, partial(esc.unheld, self)),
                 on(b.BlindResign, self.resign)]
 
     def resign(self, body: b.BlindResign) -> None:
@@ -96,7 +97,8 @@ class PeerBlind:
         round: a move, which progress.py times as at any table, or nothing)."""
         hand, p = self.hand, self.p
         waiting = self.settled is not None or self.next_deal or hand is not None and (
-            hand.view is None or hand.draw is not None or hand.view.outcome is not None)
+            hand.view is None or hand.draw is not None or hand.view.outcome is not None
+            or table_leave.reshuffling(hand))
         if not waiting:
             return None
         return self.last + p.timings.answer_s + p.timings.relay_s + esc.grace(self, hand) \
@@ -310,6 +312,7 @@ class PeerBlind:
         if isinstance(action, Draw):
             draw = hand.start_draw(len(hand.moves) - 1, p.now, None)
             p.holding = draw.drawer == p.seat
+        esc.unheld_out(self, hand)  # (a holder left without escrow: the blind re-shuffle)
         if hand.view.outcome is not None:
             p.holding = True  # the hand is over: nobody moves until its scores (_settle)
             if p.view is not None:
@@ -344,6 +347,7 @@ class PeerBlind:
         self._send(b.BlindDraw(self.number, self.attempt, p.seat, body.index, share,
                                NO_SIGNATURE))
         self._opened(hand.on_draw_share(share))
+        esc.unheld_out(self, hand)
 
     def draw(self, body: b.BlindDraw) -> None:
         hand = self._arrived(body)
@@ -355,6 +359,7 @@ class PeerBlind:
             self._fault(fault)
             return
         self._opened(tile)
+        esc.unheld_out(self, hand)  # (a re-shuffle waits for a draw the loss did not stop)
 
     def _opened(self, tile: int | None) -> None:
         """This seat's drawn tile is open: into its view, and it may move again."""

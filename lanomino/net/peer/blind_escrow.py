@@ -9,6 +9,12 @@ silent holder may take that seat's grace period more (``grace``, the host waits 
 hand's end the seat gives the host its sub-share of the lost key (``sub_share_out``, to the host
 only) and checks the key the host rebuilt, which comes as the lost holder's reveal signed by the
 host (``rebuilt_by_other``: from anyone else, the host is caught).
+
+Without escrow, when the host resigns a holder that left, every side starts the survivors' blind
+re-shuffle (``table_leave.reshuffle``): this seat holds its moves until the new deck is the
+boneyard, sends its own values as they come due (``unheld_out``: its hand vector, its shuffle
+and blinding in its turn, its opening shares), checks every other survivor's (``unheld``: a bad
+one names its signer), and then plays on.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lanomino.blind import table_leave
-from lanomino.blind.group import scalar_bytes
+from lanomino.blind.group import BlindError, scalar_bytes
+from lanomino.blind.rounds import BlindFault
 from lanomino.blind.table_hand import TableHand
 from lanomino.net.wire import blind_messages as b
 
@@ -54,10 +61,10 @@ def sub_share_out(blind: PeerBlind, hand: TableHand) -> None:
 
 
 def grace(blind: PeerBlind, hand: TableHand | None) -> float:
-    """How much longer than a round this seat gives the host: a draw at an escrow table that
-    waits for one holder's share waits out that seat's grace period (``Departures.wait_out``)."""
+    """How much longer than a round this seat gives the host: a draw that waits for one
+    holder's share waits out that seat's grace period (``Departures.wait_out``)."""
     draw, t = None if hand is None else hand.draw, blind.p.timings
-    if draw is None or hand is None or hand.escrow is None or hand.escrow.lost is not None \
+    if draw is None or hand is None or not table_leave.can_lose(hand) \
             or len(draw.missing()) != 1:
         return 0.0
     return t.grace_s + t.answer_s
@@ -70,3 +77,46 @@ def rebuilt_by_other(blind: PeerBlind, body: b.BlindReveal) -> bool:
                       f"{body.seat + 1} signed")
         return True
     return False
+
+
+def unheld(blind: PeerBlind, body: b.BlindUnheld) -> None:
+    """A survivor's value for the blind re-shuffle, checked; this seat's own next."""
+    hand = blind._arrived(body)
+    if hand is None:
+        return
+    try:
+        done = table_leave.on_unheld(hand, body.seat, body.number, body.step, body.value,
+                                     blind.p.now)
+    except BlindFault as fault:
+        blind._fault(fault)
+        return
+    except BlindError as exc:  # (the tiles found are not the public count: a false vector)
+        blind.p._problem("blind", str(exc))
+        return
+    if done:
+        resumed(blind, hand)
+    unheld_out(blind, hand)
+
+
+def unheld_out(blind: PeerBlind, hand: TableHand) -> None:
+    """This seat's values for a blind re-shuffle as they come due (it holds its moves until
+    the new deck is the boneyard)."""
+    p = blind.p
+    if table_leave.reshuffling(hand):
+        p.holding = True
+    while (mine := table_leave.my_unheld(hand)) is not None:
+        step, number, value = mine
+        blind._send(b.BlindUnheld(blind.number, blind.attempt, p.seat, number, step, value,
+                                  UNSIGNED))
+        if table_leave.on_unheld(hand, p.seat, number, step, value, p.now):
+            resumed(blind, hand)
+
+
+def resumed(blind: PeerBlind, hand: TableHand) -> None:
+    """The new deck is the boneyard: play goes on (a draw of this seat's that the loss cut
+    short opens first, asked again)."""
+    p = blind.p
+    draw = hand.draw
+    p.holding = draw is not None and draw.drawer == p.seat
+    p.prompt_turn()
+

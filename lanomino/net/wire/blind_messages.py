@@ -38,6 +38,9 @@ unchanged to every other seat):
                      a holder that left an ``--escrow`` table: the key it rebuilt, no seed)
   P->H blind_rebuild at the hand's end, to the host only: a survivor's sub-share of the key of
                      a holder that left (keys are revealed then anyway)
+  P->H blind_unheld  after a holder left without escrow, a survivor's value for a step of the
+                     blind re-shuffle (blind/unheld_round.py): its hand vector, its shuffle, its
+                     blinding or its opening shares; ``number`` counts the hand's re-shuffles
   H->P blind_end     the hand's points and the match score, as the host settled them after the
                      reveals, with its signatures (points over the record; the closing)
 """
@@ -75,6 +78,7 @@ from lanomino.net.wire.blind_values import (
     Tile,
     Tiles,
     Turn,
+    UnheldValue,
     pieces,
     shuffle_bytes,
     u32s,
@@ -290,17 +294,34 @@ class BlindResign:
         return u32s(self.resigned, self.at) + self.by.encode()
 
 
+@dataclass(frozen=True, slots=True)
+class BlindUnheld:
+    TYPE: ClassVar[str] = "blind_unheld"
+    hand: Hand
+    attempt: Hand
+    seat: Seat
+    number: Annotated[int, integer(1, 255)]
+    step: Annotated[str, text(8, "vector|shuffle|blinding|opening")]
+    value: UnheldValue
+    signature: Signature
+
+    def payload(self) -> bytes:
+        """(its SHA-256 is ``unheld_round.statement_digest``: what the hand's record keeps)"""
+        return u32s(self.number) + self.step.encode() + self.value
+
+
 BlindBody = (BlindDeal | BlindKey | BlindShuffle | BlindShares | BlindNotMe | BlindAsk | BlindDraw
-             | BlindPlay | BlindReveal | BlindEnd | BlindResign | BlindEscrow | BlindRebuild)
+             | BlindPlay | BlindReveal | BlindEnd | BlindResign | BlindEscrow | BlindRebuild
+             | BlindUnheld)
 BLIND_MESSAGES: tuple[type[BlindBody], ...] = (
     BlindDeal, BlindKey, BlindShuffle, BlindShares, BlindNotMe, BlindAsk, BlindDraw, BlindPlay,
-    BlindReveal, BlindEnd, BlindResign, BlindEscrow, BlindRebuild)
+    BlindReveal, BlindEnd, BlindResign, BlindEscrow, BlindRebuild, BlindUnheld)
 
 
 # what a seat sends (the host relays it); the rest is the host's
 FROM_PEERS = frozenset({"blind_key", "blind_shuffle", "blind_shares", "blind_not_me", "blind_draw",
                         "blind_play", "blind_reveal", "blind_resign", "blind_escrow",
-                        "blind_rebuild"})
+                        "blind_rebuild", "blind_unheld"})
 
 
 def blind_statement(header: str, body: BlindBody) -> dict[str, Any]:
@@ -351,5 +372,6 @@ def signed_statement(header: str, body: BlindBody) -> dict[str, Any]:
 
 __all__ = ["BLIND_MESSAGES", "FROM_PEERS", "BlindAsk", "BlindBody", "BlindDeal", "BlindDraw",
            "BlindEnd", "BlindEscrow", "BlindKey", "BlindNotMe", "BlindPlay", "BlindRebuild",
-           "BlindResign", "BlindReveal", "BlindShares", "BlindShuffle", "blind_statement",
+           "BlindResign", "BlindReveal", "BlindShares", "BlindShuffle", "BlindUnheld",
+           "blind_statement",
            "names_its_sender", "shuffle_bytes", "signed_statement"]

@@ -65,7 +65,7 @@ def _set_size(value: Any, where: str) -> int:
 
 
 Tiles = Annotated[int, _set_size]
-Position = Annotated[int, integer(0, MAX_TILES - 1)]
+Position = Annotated[int, integer(0, 255)]  # (a blind re-shuffle's slots follow the deal's)
 Index = Annotated[int, integer(0, 10_000)]  # a move's number in the hand
 def _tile(value: Any, where: str) -> str:
     text_ = TILE_TEXT(value, where)
@@ -110,6 +110,16 @@ Commitments = Annotated[bytes, _hex_value(_points, 32 * MAX_SEATS, "escrow commi
 Sealed = Annotated[bytes, _hex_value(_sealed, SEALED_BYTES * MAX_SEATS, "sealed sub-shares")]
 SubShare = Annotated[bytes, _hex_value(_scalar, SCALAR_BYTES, "a sub-share")]
 SeatList = Annotated[tuple[int, ...], listof(integer(0, MAX_SEATS - 1), MAX_SEATS)]
+
+
+def _unheld(data: bytes) -> bytes:
+    if not data:
+        raise BlindError("a re-shuffle value is not empty")
+    return data  # (its step's parser reads it: blind/unheld_round.py, naming its signer)
+
+
+# a blind re-shuffle's value: a hand vector, a shuffle turn, a blinding or an opening
+UnheldValue = Annotated[bytes, _hex_value(_unheld, shuffle_bytes(MAX_TILES), "a re-shuffle value")]
 
 
 def u32s(*values: int) -> bytes:

@@ -1,0 +1,109 @@
+"""A person who leaves a locked hand at a table WITHOUT escrow (issue 29), in memory through the
+real codec: the host resigns the seat that left (``left``), and the survivors re-shuffle blind
+the tiles nobody holds (its tiles, the boneyard's undrawn ones, and a draw the loss cut short);
+nobody sends its hand to anyone. The new deck is the boneyard, later draws open for their drawer
+alone under the survivors' keys, the hand settles at its end, and the match finishes at every
+remaining seat with the same transcript, which ``lanomino verify`` accepts."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sessionkit import Table  # noqa: E402
+from test_blind_escrow_table import last_transcript, leave_mid_hand  # noqa: E402
+
+from lanomino.engine import Draw  # noqa: E402
+from lanomino.fair.verify import verify_transcript  # noqa: E402
+from lanomino.net.session import HostCaught, MatchOver, ProtocolProblem  # noqa: E402
+
+
+def finished_alike(table: Table, who: int) -> dict[str, Any]:
+    """Every remaining seat finished the match verified, with the host's scores, nobody caught,
+    and the same transcript, which verifies; that transcript."""
+    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert host_over.verified and not host_over.reason, host_over
+    stayed = [s for i, s in enumerate(table.slots) if i != who]
+    for slot in stayed:
+        over = next(e for e in slot.events if isinstance(e, MatchOver))
+        assert over.verified and over.scores == host_over.scores
+        assert not [e for e in slot.events if isinstance(e, HostCaught | ProtocolProblem)]
+    docs = [last_transcript(events) for events in (table.host_events,
+                                                   *(s.events for s in stayed))]
+    assert all(json.dumps(d, sort_keys=True) == json.dumps(docs[0], sort_keys=True) for d in docs)
+    report = verify_transcript(docs[0])
+    assert report.ok, report.failure
+    return docs[0]
+
+
+@pytest.mark.parametrize(("players", "who", "moves", "seed"),
+                         [(4, 0, 3, 1), (4, 2, 6, 2), (3, 1, 4, 3), (3, 0, 2, 4)])
+def test_a_person_who_quits_a_locked_hand_without_escrow_is_re_shuffled_blind(
+        players: int, who: int, moves: int, seed: int) -> None:
+    table = leave_mid_hand(players, who, moves, seed, escrow=False)
+    doc = finished_alike(table, who)
+    blind = table.host.blind
+    assert blind is not None
+    first = blind.records[0]
+    gone = table.slots[who].session.seat
+    assert [(r.seat, r.by) for r in first.resignations] == [(gone, "left")]
+    u = first.unheld
+    assert u is not None and u.lost == (gone,) and u.redrawn is None
+    assert gone not in [r.seat for r in first.reveals]  # its key went with it
+    assert next(e for e in first.shuffles if e.seat == gone).turn is not None  # (its argument)
+    assert all(len(step) == players - 1 for step in u.sent)
+    assert "unheld" in doc["hands"][0]["record"] and doc["hands"][0]["unheld_signatures"]
+    assert all(gone not in r.holders for r in blind.records[1:])
+
+
+def test_the_new_deck_is_the_boneyard_and_draws_open_from_it() -> None:
+    """A seed where somebody draws after the loss: its position is a slot of the new deck,
+    after the ones that stand for the tiles that left."""
+    table = leave_mid_hand(3, 0, 2, 4, escrow=False)
+    finished_alike(table, 0)
+    blind = table.host.blind
+    assert blind is not None
+    first = blind.records[0]
+    u = first.unheld
+    assert u is not None
+    later = [m for m in first.moves[u.at:] if isinstance(m.action, Draw)]
+    assert later and all(m.position is not None and m.position >= first.tiles + u.left
+                         for m in later)
+
+
+@pytest.mark.parametrize(("who", "moves", "seed", "cut"),
+                         [(0, 2, 1, True), (1, 3, 2, True), (1, 2, 1, False)])
+def test_a_draw_waiting_for_the_share_of_the_seat_that_left_is_given_again_from_the_new_deck(
+        who: int, moves: int, seed: int, cut: bool) -> None:
+    """The seat quits while a draw waits for its share: the drawer never saw that tile, so it
+    joins the re-shuffle and the draw is given the new deck's first boneyard slot, asked again
+    under the survivors' keys (``cut``); when the seat that left drew it, its tile left with it
+    (the last case)."""
+    table = leave_mid_hand(4, who, moves, seed, escrow=False, drawing=True)
+    finished_alike(table, who)
+    blind = table.host.blind
+    assert blind is not None
+    first = blind.records[0]
+    u = first.unheld
+    assert u is not None and (u.redrawn is not None) == cut
+    if u.redrawn is not None:
+        assert first.moves[u.redrawn].position == first.tiles + u.left
+
+
+@pytest.mark.parametrize(("who", "moves", "seed", "drawing"),
+                         [(0, 2, 1, True), (2, 3, 2, False)])
+def test_a_person_who_goes_silent_is_waited_for_then_re_shuffled(
+        who: int, moves: int, seed: int, drawing: bool) -> None:
+    """The seat goes silent: a draw waiting for its share waits out its grace period; past it
+    the seat has left, the survivors re-shuffle, and the match finishes without it."""
+    table = leave_mid_hand(4, who, moves, seed, escrow=False, drawing=drawing, drop=True)
+    finished_alike(table, who)
+    blind = table.host.blind
+    assert blind is not None
+    assert blind.records[0].unheld is not None
