@@ -1,6 +1,7 @@
 """A person who leaves a locked hand before it can be scored (issue 29), in memory through the
-real codec: during the deal round (keys, escrows, shuffles, deal shares), the opening's rounds,
-or the reveals at the hand's end. Before any tile is played, and at the reveals without escrow,
+real codec: during the deal round (keys, escrows, shuffles, deal shares), the opening's rounds
+(and once they found the leaver to lead, before its lead is played), or the reveals at the
+hand's end. Before any tile is played, and at the reveals without escrow,
 the attempt is given up and the hand dealt again among the people left (the leaver resigned
 ``left`` by the host, a departure in the next entry); at the reveals with escrow the others
 stand in for its key and the hand settles. Either way the match finishes at every remaining
@@ -38,7 +39,7 @@ from lanomino.net.session import (  # noqa: E402
 # What the leaver never sends, so that the round waits for it at that step
 MUTED = {"keys": {"blind_key"}, "escrow": {"blind_escrow"}, "shuffle": {"blind_shuffle"},
          "shares": {"blind_shares"}, "opening": {"blind_not_me", "blind_play"},
-         "reveals": {"blind_reveal"}}
+         "lead": {"move"}, "reveals": {"blind_reveal"}}
 
 
 def at_step(step: str, hand: TableHand) -> bool:
@@ -57,12 +58,16 @@ def last_transcript(events: list[Any]) -> dict[str, Any]:
 
 
 def waiting(table: Table, step: str, seat: int) -> Callable[[], bool]:
-    """The host's first hand waits for ``seat`` alone at ``step``."""
+    """The host's first hand waits for ``seat`` alone at ``step`` ("lead": the rounds found
+    that seat to lead, its share is out, its move is not)."""
     def due() -> bool:
         blind, hand = table.host.blind, None if table.host.blind is None else \
             table.host.blind.hand
-        return (blind is not None and blind.number == 1 and hand is not None
-                and hand.draw is None and hand.waiting_for() == (seat,) and at_step(step, hand))
+        if blind is None or blind.number != 1 or hand is None or hand.draw is not None:
+            return False
+        if step == "lead":
+            return hand.view is not None and not hand.moves and hand.view.turn == seat
+        return hand.waiting_for() == (seat,) and at_step(step, hand)
     return due
 
 
@@ -91,7 +96,7 @@ def leave_at(players: int, step: str, escrow: bool, silent: bool,
 
 # (people, escrow, silent): both table sizes, with and without escrow, a quit and a silence
 TABLES = [(3, False, False), (3, True, True), (4, True, False), (4, False, True)]
-STEPS = ["keys", "escrow", "shuffle", "shares", "opening", "reveals"]
+STEPS = ["keys", "escrow", "shuffle", "shares", "opening", "lead", "reveals"]
 CASES = [(*t, step) for t in TABLES for step in STEPS if t[1] or step != "escrow"]
 
 
