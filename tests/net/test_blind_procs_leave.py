@@ -3,7 +3,9 @@
 holders; one bot process leaves in the middle of the first hand, cleanly (SIGTERM: it quits as a
 person does) or by going silent (SIGKILL: the host waits out its grace period). The others
 stand in for its key, the same deck plays on, and the host and the two bots left finish the
-match, each with the same transcript/2, which ``lanomino verify`` accepts."""
+match, each with the same transcript/2, which ``lanomino verify`` accepts. And at a table with a
+move clock, a bot process frozen (SIGSTOP) is played by nobody, leaves, and is told so when it
+wakes."""
 
 from __future__ import annotations
 
@@ -25,7 +27,9 @@ from hostbots import ROOT  # noqa: E402
 
 from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
 
-FAST = ("--grace", "2", "--heartbeat", "0.1")  # a silent seat is gone within about 2.5 s
+# a silent seat is gone within about 3.3 s (the default heartbeat: a host's loop busy for 0.6 s at a
+# hand's end on a loaded machine must not look like a silent host, as 0.1 s heartbeats made it)
+FAST = ("--grace", "2")
 
 
 class ProcTable:
@@ -132,5 +136,48 @@ def test_a_bot_that_leaves_a_locked_escrow_hand_does_not_end_the_match(
     assert next(r for r in hands[0].reveals if r.seat == gone).seed is None
     assert next(e for e in hands[0].shuffles if e.seat == gone).turn is not None
     assert all(gone not in h.holders and not h.resignations for h in hands[1:])
+    answer = verify(stayed[0]["transcript"])
+    assert answer.returncode == 0, answer.stdout + answer.stderr
+
+
+@pytest.mark.timeout(90)
+def test_a_frozen_bot_at_a_locked_clock_table_is_played_by_nobody_and_told_it_left_on_waking(
+        tmp_path: Path) -> None:
+    """``--move-time 1`` at a locked table without escrow: one bot process is frozen (SIGSTOP) in
+    the first hand. Its clock runs out and it is counted away, but nobody plays it: only its own
+    program could open its tiles, and the host never plays a locked seat. Past its grace period
+    it has left; the others re-shuffle blind what it held and finish the match. Woken (SIGCONT)
+    while the match goes on, it writes to the host and is told it left the match, and ends."""
+    table = ProcTable(tmp_path, ("--move-time", "1", "--set", "target=60"), 3,
+                      ("--delay", "0.2"))
+    try:
+        gone = table.seat(0)
+        for bot in (1, 2):
+            table.seat(bot)
+        table.wait_moves(1, 4, timeout_s=40)
+        table.bots[0].send_signal(signal.SIGSTOP)
+        until = time.monotonic() + 30
+        while f"SeatLeft(seat={gone}," not in table.log_path.read_text(errors="replace"):
+            assert time.monotonic() < until, "the frozen seat never left"
+            time.sleep(0.05)
+        table.bots[0].send_signal(signal.SIGCONT)
+        woken = table.results(table.bots[:1], timeout_s=15)[0]
+        stayed = table.results([*table.bots[1:], table.host], timeout_s=60)
+    finally:
+        table.close()
+    assert woken["event"] == "stopped" and not woken["finished"], woken
+    assert woken["reason"].startswith("this seat has left the match (it was gone past its "
+                                      "grace period"), woken
+    for result in stayed:
+        assert result["event"] == "match_over" and result["finished"], json.dumps(result)
+        assert result["verified"], json.dumps(result)
+    assert stayed[-1]["problems"].get("move_clock.away", 0) >= 1, stayed[-1]  # counted away
+    assert stayed[-1]["problems"].get("refused.left", 0) >= 1, stayed[-1]  # told it left
+    docs = [json.loads(Path(r["transcript"]).read_text()) for r in stayed]
+    assert all(doc == docs[0] for doc in docs)
+    hands = [parse_blind_hand(h["record"]) for h in docs[0]["hands"]]
+    assert [(r.seat, r.by) for r in hands[0].resignations] == [(gone, "left")]
+    assert not [m for h in hands for m in h.moves if m.seat == gone and m.away]  # nobody played it
+    assert all(gone not in h.holders for h in hands[1:])
     answer = verify(stayed[0]["transcript"])
     assert answer.returncode == 0, answer.stdout + answer.stderr

@@ -20,10 +20,14 @@ from lanomino.fair.identity import Identity  # noqa: E402
 from lanomino.fair.transcript import move_json, move_statement  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import (  # noqa: E402
+    Closed,
     HandVerified,
+    HostChanged,
+    HostSilent,
     JoinRefused,
     MatchOver,
     ProtocolProblem,
+    SeatLeft,
     SecretMade,
     TranscriptUpdated,
     YourTurn,
@@ -452,3 +456,33 @@ def test_a_player_who_resigned_and_then_quits_leaves_without_a_second_resignatio
                     if m == {"seat": a.session.seat, "resign": True}]
     assert len(resignations) == 1
     assert b.session.verified_all
+
+
+class Everything(frozenset[str]):
+    """Every message type (a muted slot that sends nothing at all)."""
+
+    def __contains__(self, kind: object) -> bool:
+        return True
+
+
+def test_a_seat_that_wakes_after_the_table_let_it_go_is_told_it_left_and_ends() -> None:
+    """A seat's program frozen past its grace period (SIGSTOP, a laptop's lid) wakes up and
+    writes to the host: the host says goodbye on that seat's own sequence (an error outside it
+    was dropped as a replay, and the seat took the host for silent and started an election
+    nobody joined), the seat ends in words that say it left, and the others play on."""
+    table = Table(Rules.preset("classic", target=60), 3, seed=6)
+    a, b = table.slots
+    table.run(lambda: table.host.deal is not None and len(table.host.deal.moves) >= 2
+              and a.session.pending_move is None)  # (no move of its on its way)
+    a.mute, a.bot = Everything(), None  # frozen: it sends nothing (and does not move)
+    table.run(lambda: any(isinstance(e, SeatLeft) for e in table.host_events))
+    a.mute = frozenset()  # it wakes (having heard what the host sent): it writes to the host
+    table.run(lambda: a.session.phase.value == "closed", max_time=5)
+    [closed] = [e for e in a.events if isinstance(e, Closed)]
+    assert closed.reason.startswith("this seat has left the match (it was gone past its grace")
+    assert not [e for e in a.events if isinstance(e, HostSilent | HostChanged)]
+    assert not [e for e in a.events if isinstance(e, ProtocolProblem) and e.code == "replayed"]
+    assert table.host.stats["refused.left"] >= 1
+    table.run(table.over)
+    assert b.session.verified_all and table.host.doc is not None
+    assert verify_transcript(table.host.doc).ok

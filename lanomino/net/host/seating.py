@@ -52,6 +52,9 @@ class Pending:
     watch: bool = False  # it asked to watch, not to sit (net/watchers.py)
 
 
+LEFT = ("this seat has left the match (it was gone past its grace period, or it quit): the table "
+        "plays on without it")
+
 # whose budget for wrong passphrases is spent, as a refusal says it (net/throttle.py's ``Wait``)
 _FROM = {"connection": "on this connection",
          "address": "from your address",
@@ -208,6 +211,18 @@ class Seating:
         t.stats[f"refused.{code}"] += 1
         t.events.append(ProtocolProblem(code, reason))
         t.out.append(Outgoing(route, build(m.Refused(code, reason), t.term, 1)))
+
+    def not_seated(self, route: bytes, seat: Seat | None, ref: int) -> None:
+        """A message from no seat: ``say hello first``. From a seat that has left the match (its
+        program may wake up after the table let it go past its grace period), a goodbye on the
+        seat's own sequence, which it ends on: an error outside that sequence it would drop as a
+        replay, then take the host for silent and start an election nobody joins."""
+        if seat is None:
+            self.t.refuse(route, None, "not_seated", "say hello first", ref)
+            return
+        self.t.stats["refused.left"] += 1
+        seat.route = route
+        self.t.send(seat, m.Bye(LEFT))
 
     def seat_of_identity(self, identity: bytes) -> Seat | None:
         return next((s for s in self.t.seats if s is not None and s.identity == identity), None)

@@ -310,7 +310,7 @@ class HostSession:
             return
         seat = t.seats[seat_no] if seat_no is not None else None
         if seat is None or (seat.left and not seat.watching and msg.type != "dispute"):
-            t.refuse(sender.route, None, "not_seated", "say hello first", msg.seq)
+            self.seating.not_seated(sender.route, seat, msg.seq)
             return
         if msg.seq <= seat.in_seq:
             t.refuse(sender.route, seat.seat, "replayed", f"seq {msg.seq} was already used",
