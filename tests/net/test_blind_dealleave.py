@@ -143,6 +143,36 @@ def test_a_person_who_leaves_before_the_hand_can_be_scored_does_not_end_the_matc
     assert f"could not check that seat {gone + 1} had left" in line, line
 
 
+@pytest.mark.parametrize(("players", "escrow"), [(3, False), (4, True)])
+def test_a_person_who_leaves_once_its_key_is_out_leaves_the_hand_to_settle(
+        players: int, escrow: bool) -> None:
+    """Seat 2 reveals its key at the hand's end and quits at once (its goodbye comes before
+    the others' keys): nothing of it is missing, the hand settles as usual, and it is resigned
+    before the next hand's first deal (a departure before attempt 1)."""
+    table = Table(Rules.preset("classic"), players, blind=True, seed=1)
+    table.host.escrow = escrow
+    blind = table.host.blind
+    assert blind is not None
+    table.run(lambda: blind.hand is not None and blind.hand.view is not None
+              and blind.hand.view.outcome is not None)
+    slot = table.slots[0]  # (its reveal is on its way: its goodbye goes after it)
+    slot.session.quit(table.now)
+    table.step()
+    slot.connected = False
+    table.run(table.over)
+    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert host_over.verified and not host_over.reason
+    doc = last_transcript(table.host_events)
+    assert all(last_transcript(s.events) == doc for s in table.slots[1:])
+    first, second = doc["hands"][0], doc["hands"][1]
+    assert 1 in first["record"]["holders"] and "departures" not in first
+    assert [(d["attempt"], d["seat"]) for d in second["departures"]] == [(1, 1)]
+    assert second["record"]["attempt"] == 1
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    assert "before the hand was dealt" in report.hands[1].describe()
+
+
 def test_a_departure_is_the_hosts_word_under_its_points_signature() -> None:
     """Drop the departure from the file: the host's points signature no longer holds (the file
     was changed); the host signing its points again without it: the attempt dealt again is
