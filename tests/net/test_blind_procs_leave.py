@@ -141,6 +141,40 @@ def test_a_bot_that_leaves_a_locked_escrow_hand_does_not_end_the_match(
 
 
 @pytest.mark.timeout(90)
+def test_a_bot_that_leaves_at_a_hands_end_is_out_of_the_next_deal(tmp_path: Path) -> None:
+    """Between two hands, as near as processes get: the bot quits (SIGTERM) once its reveal of
+    the first hand's key reached the host, so its goodbye lands while the others still reveal
+    theirs or as the next hand's deal begins. The hand it finished stands; the next is dealt
+    among the people left, with its departure kept in the record; the match finishes."""
+    table = ProcTable(tmp_path, ("--escrow", "--set", "target=80"), 3, ("--delay", "0.1"))
+    try:
+        gone = table.seat(0)
+        for bot in (1, 2):
+            table.seat(bot)
+        revealed = re.compile(rf"'type': 'blind_reveal', .*'body': {{'hand': 1, 'attempt': \d+, "
+                              rf"'seat': {gone},")
+        until = time.monotonic() + 40
+        while not revealed.search(table.log_path.read_text(errors="replace")):
+            assert time.monotonic() < until and table.host.poll() is None, "no reveal of hand 1"
+            time.sleep(0.01)
+        table.bots[0].send_signal(signal.SIGTERM)
+        stayed = table.results([*table.bots[1:], table.host], timeout_s=60)
+    finally:
+        table.close()
+    for result in stayed:
+        assert result["event"] == "match_over" and result["finished"], json.dumps(result)
+        assert result["verified"] and not result["problems"].get("failed.bye"), json.dumps(result)
+    docs = [json.loads(Path(r["transcript"]).read_text()) for r in stayed]
+    assert all(doc == docs[0] for doc in docs) and len(docs[0]["hands"]) >= 2
+    hands = [parse_blind_hand(h["record"]) for h in docs[0]["hands"]]
+    assert gone in hands[0].holders and not hands[0].resignations  # the hand it finished
+    assert [(d["seat"], d["by"]) for d in docs[0]["hands"][1]["departures"]] == [(gone, "left")]
+    assert all(gone not in h.holders for h in hands[1:])
+    answer = verify(stayed[0]["transcript"])
+    assert answer.returncode == 0, answer.stdout + answer.stderr
+
+
+@pytest.mark.timeout(90)
 def test_a_frozen_bot_at_a_locked_clock_table_is_played_by_nobody_and_told_it_left_on_waking(
         tmp_path: Path) -> None:
     """``--move-time 1`` at a locked table without escrow: one bot process is frozen (SIGSTOP) in
