@@ -176,9 +176,10 @@ def to_record(doc: Any, report: Report | None = None) -> dict[str, Any]:
 def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
     """``to_record`` of a transcript/2: each hand's deal as its revealed keys open it (a void deal
     the hand keeps before it as a hand with no moves, as transcript/1's), its moves and
-    resignations in the order of its log; a departure between its deal attempts as a seat that
-    left after the hand before (none in the first hand: TranscriptError)."""
-    from lanomino.engine import RESIGN
+    resignations in the order of its log (without the passes after the engine ended a blocked
+    hand); a departure between its deal attempts as a seat that left after the hand before
+    (none in the first hand: TranscriptError)."""
+    from lanomino.engine import RESIGN, Pass, Phase, Rules, apply, new_game, start_hand
     from lanomino.fair.statements import move_json
     from lanomino.fair.transcript2 import parse_transcript2
     from lanomino.fair.verify2 import verify_transcript2
@@ -188,20 +189,31 @@ def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
         raise TranscriptError(f"the transcript does not verify: {report.failure.describe()}")
     head, signed = parse_transcript2(doc)
     hands: list[dict[str, Any]] = []
+    state = new_game(Rules.from_spec(head.rules_spec), len(head.players))
     for hand, deals in zip(signed, report.deals, strict=True):
         if hand.departures and not hands:  # (a record's resignation is a move of a hand)
             raise TranscriptError(f"a seat left hand {hand.record.hand} before it was dealt: a "
                                   "record has no hand before it to write its resignation in")
         for departure in hand.departures:  # (after the hand before, as a seat left between)
             hands[-1]["moves"].append(move_json(departure.resignation.seat, RESIGN))
+            apply(state, departure.resignation.seat, RESIGN)
         record, moves = hand.record, []
         if record.unheld is not None:
             raise TranscriptError(f"hand {record.hand} was re-shuffled blind after a holder "
                                   "left: it has no single deal to replay")
+        played = deals[-1]
+        start_hand(state, [list(h) for h in played.hands], list(played.boneyard))
         for i in range(len(record.moves) + 1):
-            moves += [move_json(r.seat, RESIGN) for r in record.resignations if r.at == i]
-            if i < len(record.moves):
-                moves.append(move_json(record.moves[i].seat, record.moves[i].action))
+            for r in (r for r in record.resignations if r.at == i):
+                moves.append(move_json(r.seat, RESIGN))
+                apply(state, r.seat, RESIGN)
+            move = record.moves[i] if i < len(record.moves) else None
+            # (the table learns of a block as every seat passes; the engine, which sees every
+            # hand, ended it at once: a record has no moves after its end)
+            if move is not None and (state.phase is Phase.PLAY or not isinstance(move.action,
+                                                                                  Pass)):
+                moves.append(move_json(move.seat, move.action))
+                apply(state, move.seat, move.action)
         hands += [_record_hand(deal, moves) for deal in deals]
     return {"format": "lanomino.record/1", "rules": head.rules_spec,
             "players": list(head.players), "hands": hands}

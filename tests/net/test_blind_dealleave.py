@@ -258,3 +258,25 @@ def test_a_departure_in_a_game_record_is_a_resignation_after_the_hand_before() -
         to_record(doc)
     facts = derive(doc)
     assert facts.verified and facts.scores == tuple(doc["end"]["scores"])
+
+
+def test_a_locked_hand_that_ends_blocked_has_a_record_form_and_a_place_in_the_play_log() -> None:
+    """The table learns of a block as every seat passes; the engine, seeing every hand, ends it
+    at once. The record form leaves out the passes after that end, so it replays, and the play
+    log (History) keeps the match (before: 'the hand is already over', nothing logged)."""
+    from lanomino.fair.verify import to_record
+    from lanomino.record.format import parse_record
+    from lanomino.record.replay import replay
+    from lanomino.store.facts import derive
+
+    table = Table(Rules.preset("classic"), 3, blind=True, seed=1)  # (its hand 3 ends blocked)
+    table.run(table.over)
+    doc = last_transcript(table.host_events)
+    record = to_record(doc)
+    result = replay(parse_record(record))
+    assert list(result.scores) == doc["end"]["scores"]
+    cut = [len(h["record"]["moves"]) + len(h["record"].get("resignations", [])) - len(r["moves"])
+           for h, r in zip(doc["hands"], record["hands"], strict=True)]
+    assert any(cut) and all(n >= 0 for n in cut)
+    facts = derive(doc)
+    assert facts.verified and len(facts.hands) == len(doc["hands"])
