@@ -11,9 +11,10 @@ measures the core in processes).
 Then the blind re-shuffle after a loss at a table without escrow (``blind/unheld_round.py``):
 4 people, one quits mid-hand, and the 3 survivors' sessions re-shuffle the tiles nobody holds.
 It prints the CPU of all sessions from the loss until the new deck is the boneyard (each
-survivor makes its own values and checks the others'), and that over the survivors: on three
-machines the round's critical path lies between the two (the vectors and openings run in
-parallel, the shuffles and blindings in turn). The issue's goal: 3 survivors, at most 0.3 s.
+survivor makes its own values and checks the others'), and the busiest survivor's (the host,
+which also checks and relays every value): on three machines the round's critical path lies
+between the two (the vectors and openings run in parallel, the shuffles and blindings in turn).
+The issue's goal: 3 survivors, at most 0.3 s.
 
     python scripts/bench_blind_table.py [--matches 2] [--target 100] [--losses 5]
 """
@@ -24,6 +25,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -52,9 +54,23 @@ def measure(players: int, blind: bool, matches: int, target: int) -> tuple[float
     return cpu * 1000 / hands / players, wire / 1000 / hands, hands
 
 
-def reshuffle_ms(seed: int) -> tuple[float, int]:
-    """(CPU ms of every session from a loss until the new deck is the boneyard, the tiles
-    re-shuffled): 4 people, seat 3 quits once the first hand has 3 moves."""
+def _timed(session: Any, spent: list[float]) -> None:
+    """Add the CPU of each message ``session`` takes to ``spent[0]``."""
+    receive = session.receive
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.process_time()
+        try:
+            return receive(*args, **kwargs)
+        finally:
+            spent[0] += time.process_time() - started
+    session.receive = timed
+
+
+def reshuffle_ms(seed: int) -> tuple[float, float, int]:
+    """(CPU ms of every session from a loss until the new deck is the boneyard, the busiest
+    session's, the tiles re-shuffled): 4 people, seat 4 quits once the first hand has 3
+    moves."""
     table = Table(Rules.preset("classic"), 4, blind=True, seed=seed)
     table.host.escrow = False
     blind = table.host.blind
@@ -68,6 +84,9 @@ def reshuffle_ms(seed: int) -> tuple[float, int]:
     table.run(due)
     hand = blind.hand
     assert hand is not None
+    spent = {n: [0.0] for n in range(3)}
+    for n, session in enumerate((table.host, table.slots[0].session, table.slots[1].session)):
+        _timed(session, spent[n])
     started = time.process_time()
     table.slots[2].session.quit(table.now)
     table.step()
@@ -75,7 +94,7 @@ def reshuffle_ms(seed: int) -> tuple[float, int]:
     table.run(lambda: hand.unheld is not None and not table_leave.reshuffling(hand))
     cpu = (time.process_time() - started) * 1000
     assert hand.unheld is not None and hand.unheld.deck is not None, "no re-shuffle was made"
-    return cpu, len(hand.unheld.deck)
+    return cpu, max(v[0] for v in spent.values()) * 1000, len(hand.unheld.deck)
 
 
 def main() -> int:
@@ -92,9 +111,9 @@ def main() -> int:
             print(f"{players:>5}  {name:<6} {hands:>6}  {cpu:>10.1f} ms  {wire:>6.1f} kB  "
                   f"{cpu / fair[0]:>8.1f}x")
     runs = sorted(reshuffle_ms(seed) for seed in range(1, args.losses + 1))
-    cpu, tiles = runs[len(runs) // 2]
+    cpu, busiest, tiles = runs[len(runs) // 2]
     print(f"blind re-shuffle after a loss, 3 survivors of 4 (median of {len(runs)}): "
-          f"{cpu:.0f} ms CPU for all sessions, {cpu / 3:.0f} ms per survivor, {tiles} tiles "
+          f"{cpu:.0f} ms CPU for all sessions, {busiest:.0f} ms for the busiest, {tiles} tiles "
           f"nobody held (goal: 300 ms)")
     return 0
 
