@@ -152,6 +152,9 @@ class ShareGate:
         (``escrow_book.py``): its share may go once more, for the same drawer alone."""
         self._released.discard(position)
 
+    def shown(self, position: int) -> bool:
+        return position in self._shown
+
     def show(self, position: int) -> int | Refusal:
         """Grant (the position) or refuse showing this holder's own share with a play."""
         holder = self.owner(position)

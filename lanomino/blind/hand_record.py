@@ -39,7 +39,10 @@ stand for the tiles that left with them, ``redrawn`` the draw (its move) the los
 given again from the new deck (absent: none); each step's list has, for every survivor in seat
 order, the digest it signed of its value (``unheld_round.statement_digest``), which the verifier
 makes again from the survivor's revealed key and seed; ``shares`` are the shares the lost holders
-published (``rounds.Share`` bytes), which open the tiles the survivors hold.
+published (``rounds.Share`` bytes), which open the tiles the survivors hold; and, at an
+``--escrow`` table whose escrow a first loss spent, ``escrow``: {"owner", "commitments": [hex],
+"late": [the positions drawn under the keys the others stood in with], "sub_shares": [hex, one
+per survivor in seat order, each also in its signed hand vector]}.
 
 A move with ``"away": true`` is one the seat's own client's bot made while the seat was out of
 time on the move clock (at a locked table only the seat holds its tiles, so only its own client
@@ -54,7 +57,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from lanomino.blind.deck import deck_digest
-from lanomino.blind.group import BlindError
+from lanomino.blind.group import BlindError, Point, parse_point, parse_scalar, scalar_bytes
 from lanomino.blind.hashing import ALGORITHM
 from lanomino.blind.rounds import KeyAnnouncement, Reveal, Share, ShuffleTurn
 from lanomino.blind.shuffle_proof import ShuffleArgument
@@ -159,11 +162,40 @@ class UnheldEntry:
     redrawn: int | None
     sent: tuple[tuple[bytes, ...], ...]  # per step, each survivor's signed digest in seat order
     shares: tuple[Share, ...]
+    escrow: EscrowKept | None = None  # the escrow a first loss spent, at an ``--escrow`` table
+
+
+@dataclass(frozen=True, slots=True)
+class EscrowKept:
+    """At an ``--escrow`` table, the escrow a first loss spent before the second one made the
+    blind re-shuffle: its owner's commitments, the positions drawn under the keys the others
+    stood in with, and each survivor's sub-share (sent with its hand vector, so signed there)."""
+
+    owner: int
+    commitments: tuple[Point, ...]
+    late: tuple[int, ...]
+    sub_shares: tuple[int, ...]  # survivors in seat order
+
+
+def _escrow_kept(entry: object, survivors: int) -> EscrowKept:
+    entry = _fields(entry, "the spent escrow", {"owner", "commitments", "late", "sub_shares"})
+    kept = EscrowKept(
+        _int(entry.get("owner"), "the escrow's owner", high=255),
+        tuple(parse_point(_hex(c, "an escrow commitment"))
+              for c in _list(entry.get("commitments"), "the escrow's commitments")),
+        tuple(_int(p, "a position drawn under the stand-in keys", high=255)
+              for p in _list(entry.get("late"), "the positions drawn since")),
+        tuple(parse_scalar(_hex(x, "a sub-share"))
+              for x in _list(entry.get("sub_shares"), "the sub-shares")))
+    if len(kept.sub_shares) != survivors or list(kept.late) != sorted(set(kept.late)):
+        raise BlindError("the spent escrow has one sub-share per survivor and its positions "
+                         "in order, once each")
+    return kept
 
 
 def _unheld(entry: object, survivors: int) -> UnheldEntry:
     entry = _fields(entry, "the re-shuffle", {"number", "at", "lost", "left", *UNHELD_STEPS,
-                                              "shares"}, frozenset({"redrawn"}))
+                                              "shares"}, frozenset({"redrawn", "escrow"}))
     sent = []
     for step in UNHELD_STEPS:
         digests = tuple(_hex(d, f"a re-shuffle's {step[:-1]}")
@@ -180,7 +212,8 @@ def _unheld(entry: object, survivors: int) -> UnheldEntry:
         None if redrawn is None else _int(redrawn, "the draw given again", high=4095),
         tuple(sent),
         tuple(Share.from_bytes(_hex(x, "a lost holder's share"))
-              for x in _list(entry.get("shares"), "the lost holders' shares")))
+              for x in _list(entry.get("shares"), "the lost holders' shares")),
+        None if "escrow" not in entry else _escrow_kept(entry["escrow"], survivors))
 
 
 def _format_unheld(u: UnheldEntry) -> dict[str, object]:
@@ -188,7 +221,11 @@ def _format_unheld(u: UnheldEntry) -> dict[str, object]:
             **({} if u.redrawn is None else {"redrawn": u.redrawn}),
             **{step: [d.hex() for d in digests]
                for step, digests in zip(UNHELD_STEPS, u.sent, strict=True)},
-            "shares": [x.to_bytes().hex() for x in u.shares]}
+            "shares": [x.to_bytes().hex() for x in u.shares],
+            **({} if u.escrow is None else {"escrow": {
+                "owner": u.escrow.owner, "commitments": [c.hex() for c in u.escrow.commitments],
+                "late": list(u.escrow.late),
+                "sub_shares": [scalar_bytes(x).hex() for x in u.escrow.sub_shares]}})}
 
 
 def _hex(value: object, what: str) -> bytes:

@@ -125,6 +125,14 @@ class Holder:
         self._deck = (*self._deck, *deck)
         self.gate.reshuffled(order, redrawn)
 
+    def show_again(self, position: int) -> Share | Refusal:
+        """The share of one of its positions shown already with a play the host refused before
+        it applied (a blind re-shuffle began meanwhile): the same public share, for the play
+        made again."""
+        if not self.gate.shown(position):
+            return Refusal(seat_name(self.seat), position, self.seat, "it was never shown")
+        return self._share(position)
+
     def reveal(self) -> Reveal:
         """``blind.reveal`` at the hand's end: the secret key and the shuffle seed."""
         return Reveal(self.seat, self._secret, self._seed)

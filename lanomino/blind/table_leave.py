@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from lanomino.blind.deal_round import Step
 from lanomino.blind.group import BlindError, Point, base_mul
 from lanomino.blind.hand_check import replay_reshuffled
-from lanomino.blind.hand_record import UnheldEntry
+from lanomino.blind.hand_record import EscrowKept, UnheldEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.rounds import BlindFault, Reveal, Share, check_share
 from lanomino.blind.settle import Settlement, settled
@@ -94,8 +94,8 @@ def lose(hand: TableHand, seat: int, now: float) -> bool:
         return reshuffle(hand, seat, now)
     try:
         hand.escrow.lose(hand.ctx, hand.holder, seat)
-    except BlindError:
-        return False
+    except BlindError:  # (the escrow is spent, or was never made: re-shuffle blind)
+        return hand.escrow.lost not in (None, seat) and reshuffle(hand, seat, now)
     draw = hand.draw  # (its share came before the loss at every side, or at none)
     if draw is None or seat in draw.shares:
         return True
@@ -158,10 +158,12 @@ def rebuilt(hand: TableHand, reveal: Reveal) -> bool:
 def reshuffle(hand: TableHand, seat: int, now: float) -> bool:
     """``seat``'s key went with it (no escrow): the survivors' blind re-shuffle begins (True).
     False when the hand cannot go on so: it is not in play, or one was re-shuffled already."""
-    view = hand.view
+    view, book = hand.view, hand.escrow
     if view is None or view.outcome is not None or hand.unheld is not None:
         return False
-    rest = survivors_of(hand.ctx, (seat,))
+    first = None if book is None else book.lost  # (a spent escrow: its key is lost too)
+    lost = (seat,) if first is None else tuple(sorted((first, seat)))
+    rest = survivors_of(hand.ctx, lost)
     if not rest.holders:
         return False
     redrawn, draw, stopped = None, hand.draw, None
@@ -180,9 +182,11 @@ def reshuffle(hand: TableHand, seat: int, now: float) -> bool:
     if count != len(left) + undrawn:
         raise BlindError(f"the tiles nobody holds ({count}) are not the ones that left and the "
                          f"boneyard's ({len(left)} and {undrawn})")
-    hand.unheld = UnheldRound(rest, 1, (seat,), on_line, count, len(hand.moves), len(left),
-                              redrawn, stopped, len(hand.deck),
-                              None if hand.answer_s is None else now + hand.answer_s)
+    hand.unheld = UnheldRound(
+        rest, 1, lost, on_line, count, at=len(hand.moves), left=len(left), redrawn=redrawn,
+        cut=stopped, base=len(hand.deck),
+        deadline=None if hand.answer_s is None else now + hand.answer_s,
+        escrowed=None if first is None or book is None else (first, book.commitments[first]))
     return True
 
 
@@ -200,7 +204,8 @@ def my_unheld(hand: TableHand) -> tuple[str, int, bytes] | None:
             if p != cut and p in hand.owner and openers[hand.owner[p]] == h.seat}
     secret = h.reveal()
     assert secret.seed is not None
-    value = u.mine(h.seat, secret.secret, secret.seed, mine)
+    kept = None if u.escrowed is None else h.escrow_reveal(u.escrowed[0])
+    value = u.mine(h.seat, secret.secret, secret.seed, mine, kept)
     return None if value is None else (value[0], u.number, value[1])
 
 
@@ -269,9 +274,13 @@ def unheld_entry(hand: TableHand) -> UnheldEntry | None:
         *(x for batch in hand.deal.shares.values() for x in batch),
         *(x for batch in hand.drawn.values() for x in batch), *hand.proofs.values())
         if x.seat in u.lost}
+    book = hand.escrow
+    spent = None if u.escrowed is None or book is None else EscrowKept(
+        u.escrowed[0], u.escrowed[1], tuple(sorted(p for p in book.late if p < u.base)),
+        tuple(u.sub_shares[s] for s in u.ctx.holders))
     return UnheldEntry(u.number, u.at, u.lost, u.left, u.redrawn,
                        tuple(tuple(u.sent[(step, s)] for s in u.ctx.holders) for step in STEPS),
-                       tuple(shares[k] for k in sorted(shares)))
+                       tuple(shares[k] for k in sorted(shares)), spent)
 
 
 def settle_unheld(hand: TableHand) -> Settlement:

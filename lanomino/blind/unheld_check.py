@@ -33,10 +33,11 @@ from lanomino.blind.deck import (
     tile_of,
 )
 from lanomino.blind.gate import DealLayout
-from lanomino.blind.group import BlindError, Point
+from lanomino.blind.group import BlindError, Point, base_mul, scalar_bytes
 from lanomino.blind.hand_check import Walk, _Failed, walk_moves
 from lanomino.blind.hand_record import BlindMove, Resignation, UnheldEntry
 from lanomino.blind.hashing import Context
+from lanomino.blind.key_escrow import share_key, standing_context, standing_secret
 from lanomino.blind.lead_rounds import needs_rounds
 from lanomino.blind.rounds import BlindFault, Reveal, ShuffleTurn, check_share
 from lanomino.blind.shuffle_proof import shuffle_with_argument
@@ -74,22 +75,41 @@ def survivors_of(ctx: Context, lost: Sequence[int]) -> Context:
 def opened_positions(ctx: Context, deck: Deck, secrets: Mapping[int, int],
                      entry: UnheldEntry, host: int) -> dict[int, int]:
     """The tile of every position of the deal that opens: the survivors' revealed keys and one
-    kept share of each lost holder."""
+    kept share of each lost holder (at an escrow table whose escrow a first loss spent, a
+    position drawn since opens with the keys the others stood in with: each survivor's key and
+    its sub-share, and the second lost holder's kept share under them)."""
+    late: frozenset[int] = frozenset()
+    standing, stood = ctx, dict(secrets)
+    spent = entry.escrow
+    if spent is not None:
+        owner, commitments = spent.owner, spent.commitments
+        if not commitments or commitments[0] != ctx.key_of(owner):
+            raise _Failed("unheld", host, "kept escrow commitments that are not for the key of "
+                          f"{seat_name(owner)}")
+        standing = standing_context(ctx, owner, commitments)
+        for seat, sub in zip(secrets, spent.sub_shares, strict=True):
+            if base_mul(sub) != share_key(commitments, seat):
+                raise _Failed("unheld", host, f"kept a sub-share of {seat_name(seat)} that does "
+                              "not fit the commitments")
+            stood[seat] = standing_secret(ctx, owner, seat, secrets[seat], sub)
+        late = frozenset(spent.late)
     kept: dict[int, dict[int, Point]] = {}
     for share in entry.shares:
         if share.seat not in entry.lost:
             raise _Failed("unheld", host, f"kept a share of {seat_name(share.seat)}, which did "
                           "not leave")
         try:
-            point = check_share(ctx, deck, share)
+            point = check_share(standing if share.position in late else ctx, deck, share)
         except BlindFault as fault:
             raise _Failed("unheld", host, f"kept a share that does not hold: {fault}") from None
         kept.setdefault(share.position, {})[share.seat] = point
     tiles = {}
     for p, c in enumerate(deck):
         lost = kept.get(p, {})
-        if len(lost) == len(entry.lost):
-            points = [share_of(x, c) for x in secrets.values()] + list(lost.values())
+        gone = [s for s in entry.lost if p not in late or s in standing.holders]
+        if set(lost) == set(gone):
+            keys = stood if p in late else secrets
+            points = [share_of(x, c) for x in keys.values()] + list(lost.values())
             tiles[p] = tile_of(opened(c, points), ctx.tiles)
     return tiles
 
@@ -111,10 +131,12 @@ def _remade(ctx: Context, entry: UnheldEntry, reveals: Mapping[int, Reveal],
             raise _Failed("unheld", s, "withheld its seed, which makes its re-shuffle")
         seeds[s] = unheld_seed(seed, entry.number)
     vectors = []
+    subs = () if entry.escrow is None else entry.escrow.sub_shares
     for i, s in enumerate(seats):
         vectors.append(hand_vector(ctx, hands[s], seeds[s]))
-        signed(0, i, deck_bytes(vectors[-1]), "hand vector, made from the tiles it held at the "
-               "loss and its seed,")
+        kept = scalar_bytes(subs[i]) if subs else b""
+        signed(0, i, deck_bytes(vectors[-1]) + kept, "hand vector, made from the tiles it held "
+               "at the loss and its seed,")
     deck = combine(ctx, vectors, on_line)
     for i, s in enumerate(seats):
         before = deck

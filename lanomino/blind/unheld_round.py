@@ -12,6 +12,12 @@ names its signer):
 3. ``blinding``: each survivor in seat order blinds a copy, with a proof for each slot;
 4. ``opening``: every survivor's shares of every blinded slot, with proofs (any order).
 
+At an ``--escrow`` table whose escrow was spent by a first loss (``escrowed``: that holder and
+its commitments), each survivor's vector also carries its sub-share of the first lost key
+(checked against the commitments on arrival): the keys it stood in with are then known at the
+hand's end, which opens the tiles drawn under them (``unheld_check.py``); the first lost key
+itself stays out of reach (the second lost holder took its sub-share with it).
+
 The slots whose blinded copy does not open to the identity are the new deck, in shuffled order,
 whose size must be ``count``, the public number of tiles nobody holds (else a hand vector was
 false: ``BlindError``; whose, the hand's end shows). A survivor's values all come from
@@ -26,8 +32,18 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from lanomino.blind.deck import Deck, aggregate_key, deck_bytes, deck_digest, parse_deck
-from lanomino.blind.group import POINT_BYTES, BlindError, Point, parse_point
+from lanomino.blind.group import (
+    POINT_BYTES,
+    SCALAR_BYTES,
+    BlindError,
+    Point,
+    base_mul,
+    parse_point,
+    parse_scalar,
+    scalar_bytes,
+)
 from lanomino.blind.hashing import Context, frame, u32
+from lanomino.blind.key_escrow import share_key
 from lanomino.blind.proofs import EqualLogProof
 from lanomino.blind.rounds import BlindFault, ShuffleTurn, check_shuffle
 from lanomino.blind.shuffle_proof import shuffle_with_argument
@@ -89,6 +105,8 @@ class UnheldRound:
     left: int = 0  # the new deck's first slots, which stand for the tiles that left
     redrawn: int | None = None  # the draw (its move) the loss cut short: given again
     cut: int | None = None  # the position that draw had (a share of it is late: dropped)
+    escrowed: tuple[int, tuple[Point, ...]] | None = None  # a spent escrow: owner, commitments
+    sub_shares: dict[int, int] = field(default_factory=dict)  # survivor -> its, of that key
     base: int = 0  # the position of the new deck's first slot (after the deal's)
     deadline: float | None = None
     vectors: dict[int, Deck] = field(default_factory=dict)
@@ -134,15 +152,17 @@ class UnheldRound:
     def shuffled(self) -> Deck:
         return self.turns[-1].deck if self.turns else self.combined
 
-    def mine(self, seat: int, secret: int, shuffle_seed: bytes, hand: Collection[int]
-             ) -> tuple[str, bytes] | None:
+    def mine(self, seat: int, secret: int, shuffle_seed: bytes, hand: Collection[int],
+             sub_share: int | None = None) -> tuple[str, bytes] | None:
         """This survivor's value for the step now (its ``hand``: the tiles it holds, its bots'
-        too), once; None when the round does not wait for it."""
+        too; ``sub_share``: its of a spent escrow's key), once; None when the round does not
+        wait for it."""
         if self.over or seat not in self.missing():
             return None
         step, seed = self.step, unheld_seed(shuffle_seed, self.number)
         if step == "vector":
-            return "vector", deck_bytes(hand_vector(self.ctx, hand, seed))
+            kept = b"" if sub_share is None else scalar_bytes(sub_share)
+            return "vector", deck_bytes(hand_vector(self.ctx, hand, seed)) + kept
         if step == "shuffle":
             before = self.shuffled()
             out, argument = shuffle_with_argument(self.ctx, seat, before,
@@ -183,7 +203,17 @@ class UnheldRound:
     def _check(self, seat: int, step: str, data: bytes) -> None:
         tiles = self.ctx.tiles
         if step == "vector":
-            self.vectors[seat] = parse_deck(data, tiles)
+            size = 2 * POINT_BYTES * tiles
+            if self.escrowed is not None:
+                if len(data) != size + SCALAR_BYTES:
+                    raise BlindFault(seat, "sent no sub-share of the key it stood in for")
+                owner, commitments = self.escrowed
+                sub_share = parse_scalar(data[size:])
+                if base_mul(sub_share) != share_key(commitments, seat):
+                    raise BlindFault(seat, f"its sub-share of seat {owner + 1}'s key does not "
+                                     "fit the commitments")
+                self.sub_shares[seat] = sub_share
+            self.vectors[seat] = parse_deck(data[:size], tiles)
             if len(self.vectors) == len(self.ctx.holders):
                 self.combined = combine(self.ctx, [self.vectors[s] for s in self.ctx.holders],
                                         self.on_line)

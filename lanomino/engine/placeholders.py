@@ -6,9 +6,9 @@ went with it: ``blind/unheld_check.py``), ``world_at`` builds a game state that 
 everything that *can* be known: the claimants' hands are exact (so their moves are checked in
 full: ownership, must-play, draws), every tile an unclaimed seat played was free to be its (not
 claimed, not on the line), an unclaimed seat that drew or passed could have been stuck, and the
-hand did not end before the re-shuffle. The unclaimed seats' tiles are placeholders, moved
-around as their moves require; their identities are never used afterwards, because the
-re-shuffle deals those tiles again.
+hand did not end before the re-shuffle. The unclaimed seats' tiles are placeholders (each
+starting with the tiles it plays), moved around as their moves require; their identities are
+never used afterwards, because the re-shuffle deals those tiles again.
 """
 
 from __future__ import annotations
@@ -91,15 +91,21 @@ def world_at(state: GameState, attempts: int, opener: int, claims: Mapping[int, 
             boneyard[p] = t
     reserved = {p for p, s in enumerate(owner) if s in claims}
     pool = [t for t in TILES if t not in seen]
-    deal: list[list[Tile]] = []
-    for seat in range(players):
+    # An unclaimed seat starts with the tiles it will play (as many as its hand holds), so that
+    # none of them sits in the hand of a seat that resigns before it is played.
+    deal: list[list[Tile]] = [[] for _ in range(players)]
+    for seat in dealt_to:
+        if seat not in claims:
+            deal[seat] = [a.tile for s, a in moves
+                          if s == seat and isinstance(a, Play) and a.tile in pool][:size]
+            pool = [t for t in pool if t not in deal[seat]]
+    for seat in dealt_to:
         if seat in claims:
-            deal.append(list(claims[seat].dealt))
-        elif seat in dealt_to:
-            deal.append(pool[:size])
-            del pool[:size]
+            deal[seat] = list(claims[seat].dealt)
         else:
-            deal.append([])
+            more = size - len(deal[seat])
+            deal[seat] += pool[:more]
+            del pool[:more]
     for p in range(bone):
         if boneyard[p] is None:
             boneyard[p] = pool.pop(0)

@@ -56,29 +56,34 @@ def _sources() -> tuple[str, ...]:
         _voided(),
         away_match(),  # moves marked as a seat's own bot's, at a table with a move clock
         _unheld(),  # a hand re-shuffled blind after a person left (no escrow)
+        _unheld(escrow=True),  # the same after a second person left an escrow hand
     ))
 
 
-def _unheld() -> dict[str, Any]:
+def _unheld(escrow: bool = False) -> dict[str, Any]:
     """A match of 3 people at a locked table without escrow, played by the sessions in memory,
-    where one quits mid-hand: its hand has ``unheld`` in its record and ``unheld_signatures``.
-    The sessions get this suite's identities, so its tests can sign again for them."""
+    where one quits mid-hand: its hand has ``unheld`` in its record and ``unheld_signatures``
+    (``escrow``: 4 people with escrow, two of whom quit the same hand: ``unheld`` keeps the spent
+    escrow). The sessions get this suite's identities, so its tests can sign again for them."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "net"))
     from test_blind_escrow_table import last_transcript, leave_mid_hand
+    from test_blind_unheld_table import two_leave
 
     real = Identity.generate
 
     def ours() -> Iterator[Identity]:
-        yield from identities(3)  # (the host, then the peers in seat order)
+        yield from identities(4 if escrow else 3)  # (the host, then the peers in seat order)
         while True:
             yield real()
 
     made = ours()
     with patch.object(Identity, "generate", side_effect=lambda: next(made)):
-        table = leave_mid_hand(3, 1, 4, 3, escrow=False)
+        table = two_leave(0, 2, 1, False) if escrow else leave_mid_hand(3, 1, 4, 3, escrow=False)
     doc = last_transcript(table.host_events)
-    assert doc["keys"] == [i.public_key.hex() for i in identities(3)]
-    assert any("unheld" in h["record"] for h in doc["hands"])
+    people = 4 if escrow else 3
+    assert doc["keys"] == [i.public_key.hex() for i in identities(people)]
+    assert any("unheld" in h["record"] and ("escrow" in h["record"]["unheld"]) == escrow
+               for h in doc["hands"])
     return doc
 
 

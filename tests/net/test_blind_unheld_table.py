@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sessionkit import Table  # noqa: E402
 from test_blind_escrow_table import last_transcript, leave_mid_hand  # noqa: E402
 
-from lanomino.engine import Draw  # noqa: E402
+from lanomino.engine import Draw, Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import HostCaught, MatchOver, ProtocolProblem  # noqa: E402
 
@@ -107,3 +108,61 @@ def test_a_person_who_goes_silent_is_waited_for_then_re_shuffled(
     blind = table.host.blind
     assert blind is not None
     assert blind.records[0].unheld is not None
+
+
+def two_leave(first: int, second: int, seed: int, drawing: bool) -> Table:
+    """A 4-person ``--escrow`` table where peer ``first`` quits once the first hand has 2 moves
+    and peer ``second`` once it has 5 (``drawing``: while a draw waits for shares), played to
+    the end."""
+    table = Table(Rules.preset("classic"), 4, blind=True, seed=seed)
+    table.host.escrow = True
+    blind = table.host.blind
+    assert blind is not None
+
+    def played(moves: int, draw: bool) -> Callable[[], bool]:
+        def due() -> bool:
+            hand = blind.hand
+            return (hand is not None and hand.view is not None and (hand.draw is None) != draw
+                    and hand.view.outcome is None and len(hand.moves) >= moves)
+        return due
+
+    for who, moves, draw in ((first, 2, False), (second, 5, drawing)):
+        table.run(played(moves, draw))
+        assert played(moves, draw)(), "the first hand ended before the seat could leave"
+        slot = table.slots[who]
+        if draw:  # (its share of that draw, if it was asked, never goes out)
+            slot.mute = frozenset({"blind_draw"})
+        slot.session.quit(table.now)
+        table.step()
+        slot.connected = False
+    table.run(table.over)
+    return table
+
+
+@pytest.mark.parametrize(("first", "second", "seed", "drawing"),
+                         [(0, 2, 1, False), (2, 1, 2, False), (0, 1, 3, False),
+                          (0, 2, 1, True), (2, 1, 3, True)])
+def test_a_second_person_who_leaves_an_escrow_hand_is_re_shuffled_blind(
+        first: int, second: int, seed: int, drawing: bool) -> None:
+    """At an ``--escrow`` table of 4 the first person who leaves is stood in for; the escrow is
+    then spent, so when a second one leaves the same hand the two left re-shuffle blind (each
+    also gives its sub-share of the first lost key, which opens the tiles drawn under the keys
+    it stood in with at the hand's end; ``drawing``: the second leaves while a draw waits for
+    its share). The match finishes at both remaining seats."""
+    table = two_leave(first, second, seed, drawing)
+    blind = table.host.blind
+    assert blind is not None
+    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert host_over.verified and not host_over.reason, host_over
+    stayed = [s for i, s in enumerate(table.slots) if i not in (first, second)]
+    for slot in stayed:
+        assert not [e for e in slot.events if isinstance(e, HostCaught | ProtocolProblem)]
+    docs = [last_transcript(e) for e in (table.host_events, *(s.events for s in stayed))]
+    assert all(json.dumps(d, sort_keys=True) == json.dumps(docs[0], sort_keys=True) for d in docs)
+    report = verify_transcript(docs[0])
+    assert report.ok, report.failure
+    record = blind.records[0]
+    gone = sorted(table.slots[i].session.seat for i in (first, second))
+    assert record.unheld is not None and list(record.unheld.lost) == gone
+    assert record.unheld.escrow is not None and record.unheld.escrow.owner in gone
+    assert not [r for r in record.reveals if r.seat in gone]

@@ -124,7 +124,8 @@ class Departures:
         """A survivor's sub-share of the lost key (to the host only); with all of them in, the
         rebuilt key goes out as the lost holder's reveal."""
         hand = self.d._arrived(seat, body)
-        if hand.escrow is None or hand.view is None or hand.view.outcome is None:
+        if hand.escrow is None or hand.view is None or hand.view.outcome is None \
+                or hand.unheld is not None:  # (a second loss spent the escrow for good)
             raise RoundError("blind", "no lost key is rebuilt now")
         try:
             reveal = hand.escrow.give(hand.ctx, seat.seat, body.owner,
@@ -139,7 +140,8 @@ class Departures:
     def own_sub_share(self, hand: TableHand) -> None:
         """At the hand's end, the host's own sub-share of a lost key (when it holds one)."""
         book, holder = hand.escrow, hand.holder
-        if book is not None and book.lost is not None and holder is not None:
+        if book is not None and book.lost is not None and holder is not None \
+                and hand.unheld is None:
             self._rebuilt(hand, book.give(hand.ctx, self.d.t.host_seat, book.lost,
                                           holder.escrow_reveal(book.lost)))
 

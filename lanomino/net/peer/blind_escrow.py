@@ -54,7 +54,7 @@ def escrow_out(blind: PeerBlind, hand: TableHand) -> None:
 def sub_share_out(blind: PeerBlind, hand: TableHand) -> None:
     """At the hand's end, this seat's sub-share of a lost holder's key, for the host."""
     lost = None if hand.escrow is None else hand.escrow.lost
-    if lost is not None and hand.holder is not None:
+    if lost is not None and hand.holder is not None and hand.unheld is None:  # (else: spent)
         sub_share = scalar_bytes(hand.holder.escrow_reveal(lost))
         blind._send(b.BlindRebuild(blind.number, blind.attempt, blind.p.seat, lost, sub_share,
                                    UNSIGNED))
