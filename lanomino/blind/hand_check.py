@@ -133,8 +133,12 @@ def _judge_reshuffled(record: BlindHand, before: GameState, clock: bool
         ctx = _keys(record)
         _reveals(record, ctx, record.unheld.lost)
         deck = _shuffles(record, ctx)
+        # (who opens each seat's tiles: a seat that holds no key is a host-side bot, whose
+        # tiles the host opens; the hand vectors are made from them)
+        openers = tuple(n if n in record.holders else record.host
+                        for n in range(before.players))
         layout = DealLayout.for_deal(record.tiles, before.active,
-                                     before.rules.hand_size_for(before.players))
+                                     before.rules.hand_size_for(before.players), openers)
         verdict, state, ended, tiles = _reshuffled(
             before, layout, ctx, deck, {r.seat: r for r in record.reveals}, record.unheld,
             record.moves, record.host, record.resignations, clock)

@@ -18,9 +18,11 @@ from sessionkit import Table  # noqa: E402
 from test_blind_refusals import Tampering  # noqa: E402
 
 from lanomino.blind.deck import deck_bytes  # noqa: E402
+from lanomino.blind.hand_check import check_blind_hand  # noqa: E402
 from lanomino.blind.rounds import ShuffleTurn  # noqa: E402
 from lanomino.blind.unheld import combine, hand_vector  # noqa: E402
 from lanomino.blind.unheld_round import PROOF_BYTES, statement_digest, unheld_seed  # noqa: E402
+from lanomino.engine import Rules, new_game  # noqa: E402
 from lanomino.net.session import MatchOver, ProtocolProblem  # noqa: E402
 from lanomino.net.wire import blind_messages as b  # noqa: E402
 
@@ -125,3 +127,31 @@ def test_a_hand_vector_that_swaps_a_tile_is_named_at_the_hands_end() -> None:
     assert "its hand vector" in named[0].detail
     over = next(e for e in table.host_events if isinstance(e, MatchOver))
     assert not over.verified and f"seat {cheat + 1}" in over.reason
+
+
+def test_the_record_of_a_re_shuffled_hand_names_whoever_its_lie_is() -> None:
+    """``check_blind_hand`` of the record (the same judge as ``lanomino verify``): a survivor's
+    signed vector digest that its key, seed and hand do not make names that survivor; a kept
+    share of the lost holder dropped or moved names the host, which kept them."""
+    table = Table(Rules.preset("classic"), 4, blind=True, seed=2)
+    table.host.escrow = False
+    _played_to_the_loss(table)
+    blind = table.host.blind
+    assert blind is not None
+    record = blind.records[0]
+    u = record.unheld
+    assert u is not None
+    before = new_game(Rules.preset("classic"), 4)
+    assert check_blind_hand(record, before).ok
+    survivors = [s for s in record.holders if s not in u.lost]
+    for i, seat in enumerate(survivors):
+        vectors = list(u.sent[0])
+        vectors[i] = bytes(32)
+        lied = replace(record, unheld=replace(u, sent=(tuple(vectors), *u.sent[1:])))
+        verdict = check_blind_hand(lied, before)
+        assert (verdict.check, verdict.culprit) == ("unheld", seat), verdict.describe()
+        assert "hand vector" in verdict.reason
+    for shares in (u.shares[1:], (replace(u.shares[0], position=u.shares[1].position),
+                                  *u.shares[1:])):
+        verdict = check_blind_hand(replace(record, unheld=replace(u, shares=shares)), before)
+        assert (verdict.check, verdict.culprit) == ("unheld", record.host), verdict.describe()

@@ -166,3 +166,33 @@ def test_a_second_person_who_leaves_an_escrow_hand_is_re_shuffled_blind(
     assert record.unheld is not None and list(record.unheld.lost) == gone
     assert record.unheld.escrow is not None and record.unheld.escrow.owner in gone
     assert not [r for r in record.reveals if r.seat in gone]
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_the_hosts_bots_tiles_are_held_and_a_watcher_checks_the_re_shuffled_hand(
+        seed: int) -> None:
+    """A host-side bot's tiles are the host's to open, so its hand vector holds them too (they
+    are not re-shuffled); a watcher follows the round and checks the hand as a seat does."""
+    table = Table(Rules.preset("classic"), 4, blind=True, seed=seed, bots=1)
+    table.host.escrow = False
+    watcher = table.add_watcher("watcher")
+    blind = table.host.blind
+    assert blind is not None
+
+    def due() -> bool:
+        hand = blind.hand
+        return (hand is not None and hand.view is not None and hand.draw is None
+                and hand.view.outcome is None and len(hand.moves) >= 3)
+
+    table.run(due)
+    assert due()
+    gone = table.slots[0]
+    gone.session.quit(table.now)
+    table.step()
+    gone.connected = False
+    table.run(table.over)
+    doc = finished_alike(table, 0)
+    assert blind.records[0].unheld is not None
+    over = next(e for e in watcher.events if isinstance(e, MatchOver))
+    assert over.verified and not [e for e in watcher.events if isinstance(e, HostCaught)]
+    assert last_transcript(watcher.events) == doc
