@@ -280,3 +280,39 @@ def test_a_locked_hand_that_ends_blocked_has_a_record_form_and_a_place_in_the_pl
     assert any(cut) and all(n >= 0 for n in cut)
     facts = derive(doc)
     assert facts.verified and len(facts.hands) == len(doc["hands"])
+
+
+# hands of 2: a deal with no double in it is frequent; every hand asks "who holds 6-6?"
+VOIDING = {"preset": "classic", "target": 30, "hand_size": 2, "no_double": "reshuffle",
+           "next_opener": "highest-double"}
+
+
+@pytest.mark.parametrize("escrow", [False, True])
+def test_a_person_who_leaves_a_void_deal_before_its_key_is_out_has_it_dealt_again(
+        escrow: bool) -> None:
+    """Nobody held a double: every holder reveals its key for the void deal, but seat 2 quits
+    first. The void deal cannot be kept (its key is missing), so it is given up as any attempt
+    a person leaves, and the hand is dealt again without it."""
+    table = Table(Rules.from_spec(VOIDING), 3, blind=True, seed=2)  # (its first deal is void)
+    table.host.escrow = escrow
+    blind = table.host.blind
+    assert blind is not None
+    slot = table.slots[0]
+    slot.mute = frozenset({"blind_reveal"})
+    table.run(lambda: blind.hand is not None and blind.hand.void
+              and blind.hand.waiting_for() == (1,) or table.over())
+    assert blind.hand is not None and blind.hand.void
+    void_at = (blind.number, blind.attempt)
+    slot.session.quit(table.now)
+    table.step()
+    slot.connected = False
+    table.run(table.over)
+    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert host_over.verified and not host_over.reason
+    doc = last_transcript(table.host_events)
+    assert all(last_transcript(s.events) == doc for s in table.slots[1:])
+    entry = doc["hands"][void_at[0] - 1]
+    assert [(d["attempt"], d["seat"]) for d in entry["departures"]] == [(void_at[1] + 1, 1)]
+    assert void_at[1] not in [v["record"]["attempt"] for v in entry.get("voided", [])]
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
