@@ -94,7 +94,9 @@ def leave_at(players: int, step: str, escrow: bool, silent: bool,
     raise AssertionError(f"no seed gets the first hand to {step}")
 
 
-# (people, escrow, silent): both table sizes, with and without escrow, a quit and a silence
+# (people, escrow, silent): both table sizes, with and without escrow, a quit and a silence,
+# each pair of them met once (3 and 4 people each with and without escrow, each quitting and
+# going silent; with escrow and without, each quitting and going silent) at every step
 TABLES = [(3, False, False), (3, True, True), (4, True, False), (4, False, True)]
 STEPS = ["keys", "escrow", "shuffle", "shares", "opening", "lead", "reveals"]
 CASES = [(*t, step) for t in TABLES for step in STEPS if t[1] or step != "escrow"]
