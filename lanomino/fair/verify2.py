@@ -135,8 +135,11 @@ class BlindChecker:
         voids: list[DerivedDeal] = []
         state, departed = self.check_attempts(state, hand, voids)
         self.check_record(state, record, host)
-        kept = [s for s in self.holders if state.active[s] and s not in record.holders]
-        if kept:  # (a person holds a key in every hand while in the match; a bot never does)
+        first = {r.seat for r in record.resignations if r.at == 0 and r.by == "left"}
+        kept = [s for s in self.holders
+                if state.active[s] and s not in record.holders and s not in first]
+        if kept:  # (a person holds a key in every hand while in the match; a bot never does;
+            # a seat a new host deals for after a migration resigns at once, as it left)
             raise c.fail("record", host, f"{seat_name(kept[0])} held a key in the hand before "
                          "and is still in the match, but the record leaves it out")
         self.holders = record.holders

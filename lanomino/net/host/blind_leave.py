@@ -46,6 +46,7 @@ class Leaving:
 
     def __init__(self, dealing: BlindDealing) -> None:
         self.d = dealing
+        self.gone: set[int] = set()  # left once its key was out, or stood in for: resigned next
 
     def seat_left(self, seat: int) -> bool:
         """``seat`` (a person) has left the table: True when the locked hand took its leaving
@@ -59,9 +60,11 @@ class Leaving:
         if kind is Leave.IN_PLAY:
             return False
         if kind is Leave.KEPT:  # (resigned before the next deal attempt: before_deal)
+            self.gone.add(seat)
             return True
         resign = self._resignation(hand, seat)
         if kind is Leave.STAND_IN:  # (resigned from the match before the next hand's deal)
+            self.gone.add(seat)
             table_leave.lose(hand, seat, t.now)
             d.leaving.own_sub_share(hand)
             return True
@@ -95,8 +98,9 @@ class Leaving:
         a departure before this attempt. False when that ended the match."""
         d, t = self.d, self.d.t
         assert t.state is not None
-        for n, seat in enumerate(t.seats):
-            if seat is None or seat.kind != "human" or not seat.left or not t.state.active[n]:
+        for n in sorted(self.gone):
+            self.gone.discard(n)
+            if not t.state.active[n]:
                 continue
             body = d._signed(b.BlindResign(d.number, d.attempt, t.host_seat, n, 0, "left",
                                            UNSIGNED))

@@ -12,7 +12,9 @@ takes it (``blind/leave_rule.py``; the host's side is ``net/host/blind_leave.py`
   (``table_leave.lose``) and, if it has revealed already, gives the host its sub-share now.
 - Between two deal attempts (none in play, the next one due): a departure before it, for a
   person who left once its key was out (``between``).
-- ``IN_PLAY``: not here (``blind_moves.kept``: the resignation is a move of the hand).
+- ``IN_PLAY``, or a seat that holds no key (its tiles the host's to open: a host-side bot, or
+  the seats a new host deals for after a migration): not here (``blind_moves.kept``: the
+  resignation is a move of the hand).
 
 While the host waits out a silent person's grace period in the deal round, the opening's rounds
 or the reveals, this seat allows it that much more (``grace``).
@@ -45,6 +47,8 @@ def resigned(blind: PeerBlind, body: b.BlindResign) -> bool:
     if hand is None:
         between(blind, body)
         return True
+    if body.resigned not in hand.ctx.holders:  # (a seat whose tiles the host opens: its move)
+        return False
     kind = on_leave(hand, body.resigned)
     if kind is Leave.IN_PLAY:
         return False
