@@ -155,3 +155,35 @@ def test_the_record_of_a_re_shuffled_hand_names_whoever_its_lie_is() -> None:
                                   *u.shares[1:])):
         verdict = check_blind_hand(replace(record, unheld=replace(u, shares=shares)), before)
         assert (verdict.check, verdict.culprit) == ("unheld", record.host), verdict.describe()
+
+
+def test_a_hand_vector_that_changes_the_count_ends_the_match_in_words() -> None:
+    """A survivor that says it holds one tile more than it does: the tiles found are not the
+    public number, so the new deck cannot be the boneyard; who lied cannot be told then (the
+    hands are shut), and the match ends saying why."""
+    table: Tampering
+
+    def more(body: b.BlindUnheld) -> b.BlindUnheld | None:
+        if body.step != "vector":
+            return None
+        hand = table.slots[CHEAT].session.blind.hand
+        assert hand is not None and hand.unheld is not None and hand.holder is not None
+        u = hand.unheld
+        mine = {t for p, t in hand.opened.items() if p in hand.owner}
+        told = mine | {min(t for t in range(28) if t not in mine and t not in u.on_line)}
+        seed = hand.holder.reveal().seed
+        assert seed is not None
+        vector = hand_vector(u.ctx, told, unheld_seed(seed, 1))
+        u.vectors[body.seat] = vector  # (the cheat keeps its round as it told it)
+        u.sent[("vector", body.seat)] = statement_digest(1, "vector", deck_bytes(vector))
+        if len(u.vectors) == len(u.ctx.holders):
+            u.combined = combine(u.ctx, [u.vectors[s] for s in u.ctx.holders], u.on_line)
+        return replace(body, value=deck_bytes(vector))
+
+    table = Tampering(4, "blind_unheld", more, slot=CHEAT)
+    table.host.escrow = False
+    _played_to_the_loss(table)
+    over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert not over.verified and "a hand vector was false" in over.reason, over.reason
+    blind = table.host.blind
+    assert blind is not None and not blind.records
