@@ -1,0 +1,49 @@
+"""A person who leaves a locked hand at a table without escrow, in real processes on 127.0.0.1
+(issue 29): ``lanomino host --headless --deal blind`` and three ``lanomino bot`` holders
+(``test_blind_procs_leave.ProcTable``); one bot quits (SIGTERM) or is killed (SIGKILL, gone
+past its grace period) while the first hand is in play. The host resigns it (``left``), the
+others re-shuffle blind the tiles nobody holds, and the host and the two bots left finish the
+match with the same transcript/2, which ``lanomino verify`` accepts."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_blind_procs_leave import ProcTable, verify  # noqa: E402
+
+from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
+
+
+@pytest.mark.timeout(150)
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["quits", "silent"])
+def test_a_bot_that_leaves_a_locked_hand_without_escrow_is_re_shuffled_blind(
+        tmp_path: Path, how: signal.Signals) -> None:
+    table = ProcTable(tmp_path, ("--set", "target=50"), 3, ("--delay", "0.2"))
+    try:
+        gone = table.seat(0)
+        for bot in (1, 2):
+            table.seat(bot)
+        table.wait_moves(1, 4, timeout_s=40)  # the first hand is in play, far from its end
+        table.bots[0].send_signal(how)
+        stayed = table.results([*table.bots[1:], table.host], timeout_s=90)
+    finally:
+        table.close()
+    for result in stayed:
+        assert result["event"] == "match_over" and result["finished"], result
+        assert result["verified"], result
+    docs = [json.loads(Path(r["transcript"]).read_text()) for r in stayed]
+    assert all(doc == docs[0] for doc in docs)
+    first = parse_blind_hand(docs[0]["hands"][0]["record"])
+    assert [(r.seat, r.by) for r in first.resignations] == [(gone, "left")]
+    assert first.unheld is not None and first.unheld.lost == (gone,)
+    assert gone not in [r.seat for r in first.reveals]  # its key went with it
+    answer = verify(stayed[0]["transcript"])
+    assert answer.returncode == 0, answer.stdout + answer.stderr
+    assert "before the blind re-shuffle" in answer.stdout  # (said as not checked)
