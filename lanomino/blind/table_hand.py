@@ -103,6 +103,7 @@ class TableHand:
     order: list[int] = field(default_factory=list)  # the boneyard's positions in draw order
     extra: Deck = ()  # a blind re-shuffle's new deck, its slots after the deal's positions
     unheld: UnheldRound | None = None  # the blind re-shuffle after a holder left (no escrow)
+    asked_by: dict[int, int] = field(default_factory=dict)  # drawn position -> the host it went to
 
     @classmethod
     def start(cls, before: GameState, ctx: Context, openers: Sequence[int], host: int,
@@ -161,6 +162,8 @@ class TableHand:
 
     def on_shares(self, seat: int, shares: Sequence[Share], now: float) -> None:
         """A holder's deal shares; with all of them in, this side opens what is its to open."""
+        if self.deal.shares.get(seat) == tuple(shares):
+            return  # (this side has them: a new host sends its own again, locked_takeover.py)
         self.deal.receive_shares(seat, shares, now)
         if self.deal.step is not Step.DONE or self.holder is None:
             return
@@ -175,6 +178,15 @@ class TableHand:
         """The tiles this side opened that ``seat`` holds now."""
         return tuple(TILES[t] for p, t in sorted(self.opened.items())
                      if self.owner.get(p) == seat)
+
+    def show(self, seat: int, tile: Tile) -> Share | Refusal:
+        """This holder's share of ``seat``'s ``tile`` for its play: once (the gate), or again
+        the very share shown with a play that never entered the log (a host lost before it
+        passed the move on: the share went out already). Raises BlindError."""
+        assert self.holder is not None
+        position = self.position_of(seat, tile)  # (still held: not played in the log yet)
+        share = self.holder.play(position)
+        return self.holder.show_again(position) if isinstance(share, Refusal) else share
 
     def position_of(self, seat: int, tile: Tile) -> int:
         """Where ``seat``'s ``tile`` lies (this side opened it). Raises BlindError."""
@@ -343,7 +355,24 @@ class TableHand:
         if last is None or not isinstance(last.action, Draw) or last.seat != seat:
             return Refusal(asker, position, seat, f"move {index + 1} is no draw by "
                            f"{seat_name(seat)}")
-        return self.holder.draw_share(asker, position, seat)
+        share = self.holder.draw_share(asker, position, seat)
+        if isinstance(share, Share):
+            self.asked_by[position] = self.host
+        return share
+
+    def given(self, index: int, position: int, seat: int) -> Share | None:
+        """This holder's share that already went out for ``seat``'s draw at move ``index`` to
+        a host lost since (None: none did, or to this host: the gate refuses it twice). A new
+        host that asks again gets the same share: nothing new."""
+        move = self.moves[index] if 0 <= index < len(self.moves) else None
+        if self.holder is None or move is None or not isinstance(move.action, Draw) or \
+                move.seat != seat or move.position != position or \
+                self.asked_by.get(position, self.host) == self.host:
+            return None
+        draw = self.draw
+        shares = [*(draw.shares.values() if draw is not None and draw.position == position
+                    else ()), *self.drawn.get(position, ())]
+        return next((s for s in shares if s.seat == self.holder.seat), None)
 
     def start_draw(self, index: int, now: float, answer_s: float | None) -> DrawRound:
         """The round of shares for the draw that was move ``index``."""
@@ -357,8 +386,9 @@ class TableHand:
     def on_draw_share(self, share: Share) -> int | None:
         """A share of the draw in progress; the tile index once this side opens it (it is the
         drawer's opener) and every share is in, else None."""
-        if leave.dropped(self, share):
-            return None
+        if leave.dropped(self, share) or share in self.drawn.get(share.position, ()) or \
+                self.draw is not None and self.draw.shares.get(share.seat) == share:
+            return None  # (or one this side has: a new host sends its own again)
         draw = self.draw
         if draw is None:
             raise BlindError("no draw waits for shares")
@@ -380,6 +410,8 @@ class TableHand:
 
     def on_reveal(self, reveal: Reveal) -> bool:
         """A holder's key and seed, checked against what it sent; True once all are in."""
+        if self.reveals.get(reveal.seat) == reveal:
+            return False  # (this side has it: a new host passes the members' on again)
         turn = next((t for t in self.deal.turns if t.seat == reveal.seat), None)
         if turn is None or reveal.seat in self.reveals:
             raise BlindError(f"a reveal from {seat_name(reveal.seat)} is not awaited")

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from lanomino.fair.identity import peer_id
 from lanomino.net.errors import RemoteProtocolError
-from lanomino.net.wire.blind_messages import BlindEnd
+from lanomino.net.wire.blind_messages import BlindEnd, BlindReveal
 from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.messages import RosterEntry
 from lanomino.net.wire.schemas import envelope, parse_message
@@ -99,27 +99,40 @@ def succession(roster: Sequence[RosterEntry], lost: int) -> list[int]:
     return after
 
 
-# At a locked table a member's report carries the last hand's points it took (``blind_end``) in
-# its ``last`` field, for a new host that missed them (net/host/locked_takeover.py).
-LAST_END = "blind_end"
+# At a locked table a member's report carries, in its ``last`` field, the last hand's points it
+# took (``blind_end``) and its own reveal at a hand's end (``blind_reveal``): both went to the lost
+# host, and a new host may lack them (net/host/locked_takeover.py).
+LAST_END, OWN_REVEAL = "blind_end", "blind_reveal"
 
 
-def reported_end(body: BlindEnd | None) -> JsonObject | None:
-    """A report's ``last`` for the last ``blind_end`` a member took (None: it took none)."""
-    return None if body is None else {LAST_END: envelope(body, 0, 1)}
+def locked_report(end: BlindEnd | None, reveal: BlindReveal | None) -> JsonObject | None:
+    """A report's ``last`` at a locked table (None: nothing to carry)."""
+    last = {key: envelope(body, 0, 1) for key, body in ((LAST_END, end), (OWN_REVEAL, reveal))
+            if body is not None}
+    return last or None
+
+
+def _reported(last: JsonObject | None, key: str) -> object:
+    raw = last.get(key) if last is not None else None
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return parse_message(raw).body
+    except RemoteProtocolError:
+        return None
 
 
 def end_reported(last: JsonObject | None) -> BlindEnd | None:
     """The ``blind_end`` in a report's ``last``, parsed and checked as on the wire (None: none,
     or not one)."""
-    raw = last.get(LAST_END) if last is not None else None
-    if not isinstance(raw, dict):
-        return None
-    try:
-        body = parse_message(raw).body
-    except RemoteProtocolError:
-        return None
+    body = _reported(last, LAST_END)
     return body if isinstance(body, BlindEnd) else None
+
+
+def reveal_reported(last: JsonObject | None) -> BlindReveal | None:
+    """The member's own ``blind_reveal`` in a report's ``last``, parsed as on the wire."""
+    body = _reported(last, OWN_REVEAL)
+    return body if isinstance(body, BlindReveal) else None
 
 
 @dataclass(frozen=True, slots=True)

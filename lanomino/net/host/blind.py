@@ -276,9 +276,6 @@ class BlindDealing:
                              hand.view.turn, (), ()))
         t.publish(m.Deal(self.number, (), (event_to_json(seat_view(started, VIEWER)),),
                          hand.view.turn, (), ()))
-        for n, seat in enumerate(t.seats):  # left before the deal (held no key): out at once
-            if seat is not None and seat.left and n not in t.local and t.state.active[n]:
-                self.playing.resign_gone(n)
         t.host_view()
         self.playing.run_local_seats()
 
@@ -288,7 +285,7 @@ class BlindDealing:
         """The host's share of a tile its seat (or bot) plays, signed by that seat, sent out."""
         hand = self.hand
         assert hand is not None and hand.holder is not None and play.end is not None
-        share = hand.holder.play(hand.position_of(seat, play.tile))
+        share = hand.show(seat, play.tile)
         if isinstance(share, Refusal):
             raise IllegalActionError(str(share))
         hand.on_proof(index, share, play)

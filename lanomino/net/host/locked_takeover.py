@@ -4,30 +4,23 @@ lost. Pure. One part of a HostSession at a table that deals the locked deck, hel
 
 Theory of operation. The new host was a seat: its ``PeerBlind`` (net/peer/blind.py) holds the
 match's transcript/2 so far, the match between hands and the hand in play as that seat followed
-it. At a locked table nothing is rebuilt from escrowed secrets: every hand already settled is in
-every seat's transcript/2, each signed by the host that dealt it, and the match state between
-hands is public. So:
+it. No finished hand needs rebuilding: each is in every seat's transcript/2, signed by the host
+that ran it, and the match state between hands is public. The hand in play needs no escrowed
+secret: the seat's ``TableHand`` (its holder, the deck, every share, the public view, the
+escrow book) becomes the host's (``_carry_hand``). The lost host is then a holder who leaves:
+takeover.py resigns its seat (``left``, signed by this host) and the hand does what it does at
+every side for any person who leaves it (``blind/leave_rule.py``, net/host/blind_leave.py,
+``blind/table_leave.py``): a departure before the next deal attempt, the attempt dealt again,
+its key stood in for (escrow) or the tiles nobody holds re-shuffled blind. Its host-side bots
+leave with it: their tiles were opened by the lost host alone and their keys went with it;
+transcript/2 has no record of an adoption (transcript/1's ``adopted``), so no move a new host
+signed for them would verify.
 
-- **Between hands** (the last hand's points came, the next deal had not begun), or **in a deal
-  round that has opened no tile yet** (the keys, the escrows, the shuffles, the deal's shares
-  before the last one): the new host carries the transcript/2 on and deals the next hand (that
-  hand again, with fresh keys) locked among the people left. The lost host's seat has left; its
-  host-side bots leave with it (below); each is dealt no key and resigns (``left``, signed by the
-  new host) as the hand's first moves, before anybody moves.
-- **A hand whose points a member has and the new host missed** (the lost host died sending its
-  ``blind_end``): each ``report`` carries the member's last ``blind_end``; the new host takes one
-  whose checks hold against the hand its own seat settled, and goes on between hands.
-- Anything else (a hand in play, its reveals, a hand's points that nobody got, a void deal
-  before the hand in play, an opener that only the hands can name while a seat that left is
-  still in the match) ends the match in words that say why (``LockedClose.give_up``).
-
-Host-side bots: the lost host opened their tiles with its key and signed their moves with their
-own keys, which went with it. Transcript/2 has no record of an adoption (transcript/1's
-``adopted``), so a new host could sign no move of theirs that ``lanomino verify`` accepts: they
-leave with the lost host, resigned as it is, and the roster says so.
-
-What the new host learns: it opens the tiles dealt to the seats that resign as the hand's first
-moves (it is their opener, as a host is its bots'); nobody plays those tiles.
+What went to the lost host only is sent again: this host's own share of the last draw
+(``_draw_again``, which also asks again the holders whose share it has not seen) and its own
+reveal; each member's report carries its own reveal and the last ``blind_end`` it took
+(``election.locked_report``). What cannot be carried on ends the match in words that say why
+(``_cannot_go_on``).
 """
 
 from __future__ import annotations
@@ -36,13 +29,14 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from lanomino.blind.deal_round import Step
-from lanomino.blind.lead_rounds import needs_rounds
-from lanomino.engine import new_game
-from lanomino.net.election import end_reported
-from lanomino.net.host.blind import BlindDealing
+from lanomino.engine import Draw
+from lanomino.fair.commit_reveal import RoundError
+from lanomino.net.election import end_reported, reveal_reported
+from lanomino.net.fair_round import HandDeal
+from lanomino.net.host.blind import NO_SIGNATURE, BlindDealing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.table import Phase, Table
+from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
 
 if TYPE_CHECKING:
@@ -63,44 +57,132 @@ class LockedTakeover:
         return cls(table, blind, peer) if isinstance(blind, BlindDealing) else None
 
     def rebuild(self, reports: Mapping[int, m.Report], lost_host: int) -> bool:
-        """The locked match after the finished hands: the next hand is dealt afresh (False, phase
-        DEAL), or the match ends saying why (phase OVER). Never a hand rebuilt in play yet."""
-        pb = self.carried.blind
+        """The locked match as this host's seat followed it, carried on: the hand in play, or
+        between hands (the next deal follows: ``start_hand``); True when a hand was in play. Or
+        the match ends saying why (phase OVER)."""
+        pb, t = self.carried.blind, self.t
         if pb.settled is not None:
             self._catch_up(reports)
-        why = self._cannot_go_on(lost_host)
+        why = self._cannot_go_on(reports)
         if why is not None:
             self.d.closing.give_up(why)
             return False
         self.d.closing.book = copy.deepcopy(pb.book)
         self.d.closing.records = [h.record for h in pb.book.hands] if pb.book else []
-        assert self.t.rules is not None
-        state = (pb.match or new_game(self.t.rules, self.t.players)).copy()
-        self.d.number = pb.number - 1 if pb.hand is not None else pb.number
-        self.t.state, self.t.deal = state, None
-        self.t.go(Phase.DEAL)
-        return False
-
-    def _cannot_go_on(self, lost_host: int) -> str | None:
-        """Why the match cannot go on under this new host yet (None: it can)."""
-        pb = self.carried.blind
         hand = pb.hand
+        if hand is None:
+            assert pb.match is not None
+            self.d.number, t.state, t.deal = pb.number, pb.match.copy(), None
+            t.go(Phase.DEAL)
+        else:
+            self._carry_hand(lost_host, reports)
+        bots = [n for n, seat in enumerate(t.seats)
+                if seat is not None and seat.kind == "bot" and n not in t.local]
+        # each departs before the next deal attempt (net/host/blind_leave.py), unless it
+        # resigns first as a move of the hand in play; its bots leave with it (the docstring)
+        self.d.leavers.gone.update([*bots, *([lost_host] if hand is None else [])])
+        for n in bots:
+            self.d.playing.seat_left(n, "its host left")
+        return hand is not None and hand.view is not None
+
+    def start_hand(self) -> None:
+        """The next hand's deal, unless the hand carried on deals again already (a departure
+        from its deal round: net/host/blind_leave.py)."""
+        if self.d.hand is None and self.t.phase is Phase.DEAL:
+            self.d.start_hand()
+
+    def _cannot_go_on(self, reports: Mapping[int, m.Report]) -> str | None:
+        """Why the match cannot go on under this new host yet (None: it can)."""
+        peer, pb = self.carried, self.carried.blind
         if pb.settled is not None:
             return ("the host left a locked match before any seat had its points of hand "
                     f"{pb.number}, which a new host cannot sign yet")
-        if hand is not None and hand.deal.step is Step.DONE:
-            return ("the host left a locked hand in play, which a new host cannot carry on yet "
-                    f"(hand {pb.number})")
-        if pb.book is not None and pb.book.voided:
-            return ("the host left a locked match after a void deal of the hand in play, which "
-                    "a new host cannot deal again yet")
-        state = pb.match
-        gone = [lost_host, *(s.seat for s in self.t.seats if s is not None and s.kind == "bot")]
-        if state is not None and needs_rounds(state) and any(state.active[n] for n in gone) or \
-                state is None and gone:
-            return ("the host left a locked match before a hand whose opener only the hands can "
-                    "name, and nobody can answer for the seats that left with it yet")
+        if pb.match is None:
+            return "the host left a locked match before its first deal"
+        if pb.book is not None and (pb.book.voided or pb.book.departures):
+            return (f"the host left locked hand {pb.number + (pb.hand is None)} after it had "
+                    "signed a void deal or a departure of it, which a new host cannot carry on")
+        hand = pb.hand
+        if hand is not None and any(r.by != "seat" for r in hand.resignations):
+            return (f"the host left locked hand {pb.number} after it had signed a resignation in "
+                    "it, which a new host cannot carry on")
+        own = peer.moves.get(peer.hand, [])
+        if hand is not None and hand.view is not None and any(
+                r.hand == peer.hand and list(r.moves) != own for r in reports.values()):
+            return (f"the host left locked hand {pb.number} while its members held different "
+                    "logs of it")
         return None
+
+    def _carry_hand(self, lost_host: int, reports: Mapping[int, m.Report]) -> None:
+        """The hand in play goes on under this host: its seat's ``TableHand`` (its holder, the
+        deck, every share, the public view, the escrow) becomes the host's, timed as a host
+        times a hand. takeover.py then resigns the lost host's seat, and the hand does what it
+        does for any holder who leaves (``blind/leave_rule.py``: dealt again before its first
+        move, stood in for with escrow, ...). The last draw is asked again where it waits
+        (``_draw_again``); the members' reveals at the hand's end come with their reports."""
+        peer, pb, t, d = self.carried, self.carried.blind, self.t, self.d
+        hand = pb.hand
+        assert hand is not None and t.header is not None
+        hand.host, hand.answer_s = t.host_seat, t.timings.answer_s
+        d.hand, d.number, d.attempt = hand, pb.number, pb.attempt
+        d.revealed = hand.holder is not None and hand.holder.seat in hand.reveals
+        d.asked = {i for i, mv in enumerate(hand.moves) if isinstance(mv.action, Draw)}
+        if hand.view is None:  # the deal round or the opening's: the match before the hand
+            t.state, t.deal = hand.before.copy(), None
+            hand.due = None if hand.due is None else t.now + t.timings.answer_s
+            t.go(Phase.DEAL)
+            return
+        deal = HandDeal(t.digest, pb.number, t.host_seat, list(t.header.keys), t.ring)
+        deal.moves = list(peer.moves.get(peer.hand, []))
+        deal.signatures = list(peer.move_sigs.get(peer.hand, []))
+        t.state, t.deal = hand.view.core, deal
+        t.go(Phase.PLAY)
+        if hand.view.outcome is not None:  # the reveals: the lost host leaves first (its key
+            hand.due = t.now + t.timings.answer_s  # is out, or stood in for, or the hand is
+            self.d.playing.seat_left(lost_host, "the host left")  # dealt again)
+            if d.hand is hand:
+                self._reveals(reports)
+        elif hand.moves and isinstance(hand.moves[-1].action, Draw):
+            self._draw_again(len(hand.moves) - 1, lost_host)
+
+    def _reveals(self, reports: Mapping[int, m.Report]) -> None:
+        """At the hand's end, this host's own reveal again and each member's from its report
+        (they went to the lost host): checked as on arrival, kept and passed on (a side that has
+        one drops it)."""
+        d, hand, me = self.d, self.d.hand, self.t.host_seat
+        assert hand is not None
+        if me in hand.reveals and ("reveal", me) in hand.signatures:  # (this host's own too)
+            d._relay(b.BlindReveal(d.number, d.attempt, me, hand.reveals[me],
+                                   hand.signatures[("reveal", me)]), me)
+        for n, report in reports.items():
+            body = reveal_reported(report.last)
+            if body is None or body.seat != n or body.reveal.seat != n or n in hand.reveals:
+                continue
+            try:
+                d.reveal(self.t.seat(n), body, 0)
+            except RoundError:
+                self.t.stats["migration.bad_reveal"] += 1
+
+    def _draw_again(self, index: int, lost_host: int) -> None:
+        """The last move is a draw: this host's own share of it goes out again (it went to the
+        lost host, which may not have passed it on; a side that has it drops it), and while the
+        round still waits here, the holders whose share this host has not seen are asked again."""
+        t, d, hand = self.t, self.d, self.d.hand
+        assert hand is not None
+        position, drawer = hand.moves[index].position, hand.moves[index].seat
+        draw = hand.draw
+        shares = draw.shares.values() if draw is not None else hand.drawn.get(position or 0, ())
+        mine = next((s for s in shares if s.seat == t.host_seat), None)
+        if draw is not None:
+            draw.deadline = t.now + t.timings.answer_s
+            ask = d._signed(b.BlindAsk(d.number, d.attempt, t.host_seat, index, draw.position,
+                                       drawer, NO_SIGNATURE))
+            for s in t.humans():
+                if s.seat in draw.missing() and s.seat != lost_host:
+                    t.send(s, ask)
+        if mine is not None:
+            d._relay(d._signed(b.BlindDraw(d.number, d.attempt, t.host_seat, index, mine,
+                                           NO_SIGNATURE)), t.host_seat)
 
     def _catch_up(self, reports: Mapping[int, m.Report]) -> None:
         """The lost host's ``blind_end`` of the hand this seat settled, from a member that got

@@ -280,12 +280,6 @@ class Playing:
         if not self._over():
             self.dealing.start_hand()
 
-    def resign_gone(self, number: int) -> None:
-        """A seat that left before the hand in play was dealt resigns as its first move (a
-        locked table deals it no key: net/host/blind.py)."""
-        assert self.t.deal is not None
-        self._resign(number, self.t.deal)
-
     def _resign(self, number: int, d: HandDeal) -> None:
         assert self.t.state is not None
         move = move_json(number, RESIGN)

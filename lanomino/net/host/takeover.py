@@ -217,7 +217,7 @@ class Takeover:
             self.play.send_snapshot(lost)
         if self.t.phase is Phase.DEAL and self.t.deal is None:
             # (the lost host, if it left, takes no part: it resigns once dealt)
-            self.dealing.start_hand()
+            (self.locked or self.dealing).start_hand()
         self.t.host_view()
         self.play.run_local_seats()
 

@@ -339,6 +339,11 @@ class PeerBlind:
                 p.keys[p.host_seat], body.signature, b.blind_statement(p.digest, body)):
             self._caught("blind-signature", "a share request not signed by the host")
             return
+        given = hand.given(body.index, body.position, body.drawer)
+        if given is not None:  # a new host asks again for a share that went to the lost host
+            self._send(b.BlindDraw(self.number, self.attempt, p.seat, body.index, given,
+                                   NO_SIGNATURE))
+            return
         share = hand.draw_share("the host", body.index, body.position, body.drawer)
         if isinstance(share, Refusal):
             p.stats["blind.refused"] += 1

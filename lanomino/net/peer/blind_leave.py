@@ -50,8 +50,8 @@ def resigned(blind: PeerBlind, body: b.BlindResign) -> bool:
     if body.resigned not in hand.ctx.holders:  # (a seat whose tiles the host opens: its move)
         return False
     kind = on_leave(hand, body.resigned)
-    if kind is Leave.IN_PLAY:
-        return False
+    if kind is Leave.IN_PLAY or body.resigned not in hand.ctx.holders:
+        return False  # (a seat with no key: a lost host's bot, resigned as a move of the hand)
     if blind._arrived(body) is None or not _fits(blind, hand.before, body, len(hand.moves),
                                                   hand.ctx.holders):
         return True

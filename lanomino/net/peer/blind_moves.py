@@ -61,11 +61,7 @@ def before_move(blind: PeerBlind, index: int, action: Action, away: bool = False
         blind._send(said)
     if hand is None or not isinstance(action, Play) or index in hand.proofs:
         return
-    assert hand.holder is not None
-    position = hand.position_of(p.seat, action.tile)  # (still its own: not played yet)
-    share = hand.holder.play(position)
-    if isinstance(share, Refusal):  # (shown with a play refused before it applied)
-        share = hand.holder.show_again(position)
+    share = hand.show(p.seat, action.tile)
     if isinstance(share, Refusal):
         raise ValueError(str(share))
     assert action.end is not None

@@ -180,6 +180,7 @@ class PeerDealing:
             return
         if not self.p.arrival.check_update(body):
             return  # the host passed on what it may not: the proof is kept (arrival.py)
+        self.p.election = None  # (the host we follow moves the hand on: it has resumed)
         self.p.disputes.after_update(body)  # a move the host made for this seat (disputes.py)
         events = events_from_json(body.events)
         if not self.p.blind.update(body.move, body.signature, events):

@@ -12,12 +12,13 @@ from lanomino.net.election import (
     Election,
     can_migrate,
     entry_of,
-    reported_end,
+    locked_report,
     succession,
 )
 from lanomino.net.peer.state import PeerState, Phase
 from lanomino.net.session_base import Closed, HostChanged, MatchOver
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.blind_messages import BlindReveal
 from lanomino.net.wire.checks import JsonObject
 
 
@@ -77,6 +78,8 @@ class PeerElections:
         self.p.resync_asked, self.p.resync_due, self.p.pending_move = False, None, None
         self.p.progress.restart()
         self.p.arrival.forget()  # (a new host's log heads place only the disputes it passes on)
+        if self.p.blind.hand is not None:  # a locked hand in play: a new host would close it
+            self.p.blind.hand.host = seat  # (the record's host: net/host/locked_takeover.py)
         mine = seat == self.p.seat
         self.p._events.append(HostChanged(term, seat, curve, mine))
         if not mine:
@@ -100,11 +103,21 @@ class PeerElections:
             attempts = self.p.attempts.get(hand, [])
             last = attempts[-1].attempt if attempts else 0
             escrow = self.p.escrow.get((hand, last))
-        newest = self._last_hand_log() or reported_end(self.p.blind.last_end)  # (locked: its end)
+        newest = self._last_hand_log() or locked_report(self.p.blind.last_end, self._reveal())
         return m.Report(hand, tuple(self.p.moves.get(hand, [])),
                         tuple(self.p.move_sigs.get(hand, [])), escrow,
                         self.p.reshuffle.claim(hand),  # for a re-shuffle (reshuffle_answers.py)
                         newest, tuple(self.p.blames.get(hand, [])))
+
+    def _reveal(self) -> BlindReveal | None:
+        """This seat's signed reveal of the locked hand in play, once out (it went to the lost
+        host: a new host may lack it)."""
+        blind, seat = self.p.blind, self.p.seat
+        hand = blind.hand
+        if hand is None or seat not in hand.reveals or ("reveal", seat) not in hand.signatures:
+            return None
+        return BlindReveal(blind.number, blind.attempt, seat, hand.reveals[seat],
+                           hand.signatures[("reveal", seat)])
 
     def _last_hand_log(self) -> JsonObject | None:
         """The newest hand log this peer has (the new host may have missed it: the lost host can
