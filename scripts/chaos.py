@@ -11,9 +11,10 @@ finished, mismatches, and the time from the fault to the new host resuming play 
     sudo python scripts/chaos.py --games 20 --players 3 --fault random
 
 Timings are the product's defaults unless ``--heartbeat`` is given. ``--deal blind`` hosts a
-table that deals the locked deck (``lanomino host --deal blind``), ``--escrow`` adds escrow: a
-host migration at a locked table is not built yet, so such a game is expected to end without
-its match finished (the soak says how each one ended).
+table that deals the locked deck (``lanomino host --deal blind``), ``--escrow`` adds escrow: the
+new host carries the locked hand on (docs/host-migration.md, "At a locked table"), and a game
+whose hand it cannot carry on yet ends without its match finished (the soak says how each one
+ended).
 """
 
 from __future__ import annotations
