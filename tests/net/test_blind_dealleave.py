@@ -57,6 +57,20 @@ def last_transcript(events: list[Any]) -> dict[str, Any]:
     return next(e.transcript for e in reversed(events) if isinstance(e, TranscriptUpdated))
 
 
+def quit_to_the_end(table: Table, slot: PeerSlot) -> dict[str, Any]:
+    """``slot``'s person quits now; the match runs to its end, which the host verified with no
+    reason to stop; every other seat holds the host's transcript, which is returned."""
+    slot.session.quit(table.now)
+    table.step()
+    slot.connected = False
+    table.run(table.over)
+    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert host_over.verified and not host_over.reason
+    doc = last_transcript(table.host_events)
+    assert all(last_transcript(s.events) == doc for s in table.slots[1:])
+    return doc
+
+
 def waiting(table: Table, step: str, seat: int) -> Callable[[], bool]:
     """The host's first hand waits for ``seat`` alone at ``step`` ("lead": the rounds found
     that seat to lead, its share is out, its move is not)."""
@@ -158,14 +172,7 @@ def test_a_person_who_leaves_once_its_key_is_out_leaves_the_hand_to_settle(
     table.run(lambda: blind.hand is not None and blind.hand.view is not None
               and blind.hand.view.outcome is not None)
     slot = table.slots[0]  # (its reveal is on its way: its goodbye goes after it)
-    slot.session.quit(table.now)
-    table.step()
-    slot.connected = False
-    table.run(table.over)
-    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
-    assert host_over.verified and not host_over.reason
-    doc = last_transcript(table.host_events)
-    assert all(last_transcript(s.events) == doc for s in table.slots[1:])
+    doc = quit_to_the_end(table, slot)
     first, second = doc["hands"][0], doc["hands"][1]
     assert 1 in first["record"]["holders"] and "departures" not in first
     assert [(d["attempt"], d["seat"]) for d in second["departures"]] == [(1, 1)]
@@ -305,14 +312,7 @@ def test_a_person_who_leaves_a_void_deal_before_its_key_is_out_has_it_dealt_agai
               and blind.hand.waiting_for() == (1,) or table.over())
     assert blind.hand is not None and blind.hand.void
     void_at = (blind.number, blind.attempt)
-    slot.session.quit(table.now)
-    table.step()
-    slot.connected = False
-    table.run(table.over)
-    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
-    assert host_over.verified and not host_over.reason
-    doc = last_transcript(table.host_events)
-    assert all(last_transcript(s.events) == doc for s in table.slots[1:])
+    doc = quit_to_the_end(table, slot)
     entry = doc["hands"][void_at[0] - 1]
     assert [(d["attempt"], d["seat"]) for d in entry["departures"]] == [(void_at[1] + 1, 1)]
     assert void_at[1] not in [v["record"]["attempt"] for v in entry.get("voided", [])]

@@ -30,8 +30,7 @@ def test_a_locked_host_killed_mid_hand_is_replaced_and_the_match_finishes(
     table = ProcTable(tmp_path, (*(("--escrow",) if escrow else ()), "--set", "target=50"), 3,
                       ("--delay", "0.2"), bot_log="DEBUG")
     try:
-        for bot in range(3):
-            table.seat(bot)
+        table.seat_all()
         table.wait_moves(1, 3, timeout_s=40)  # the first hand is in play
         table.host.send_signal(signal.SIGKILL)
         results = table.results(table.bots, timeout_s=90)

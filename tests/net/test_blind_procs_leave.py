@@ -69,6 +69,16 @@ class ProcTable:
         assert line["event"] == "seated", line
         return int(line["seat"])
 
+    def seat_all(self) -> list[int]:
+        """The seat each bot sat at, in the bots' order (each one's first JSON line)."""
+        return [self.seat(bot) for bot in range(len(self.bots))]
+
+    def leave_mid_hand(self, how: signal.Signals) -> None:
+        """Once the first hand is in play, far from its end (four moves from peers), the first
+        bot gets ``how``."""
+        self.wait_moves(1, 4, timeout_s=40)
+        self.bots[0].send_signal(how)
+
     def moves(self, hand: int) -> int:
         """How many moves of ``hand`` the host has received from its peers so far."""
         text = self.log_path.read_text(errors="replace")
@@ -109,11 +119,8 @@ def test_a_bot_that_leaves_a_locked_escrow_hand_does_not_end_the_match(
         tmp_path: Path, how: signal.Signals) -> None:
     table = ProcTable(tmp_path, ("--escrow", "--set", "target=50"), 3, ("--delay", "0.2"))
     try:
-        gone = table.seat(0)
-        for bot in (1, 2):
-            table.seat(bot)
-        table.wait_moves(1, 4, timeout_s=40)  # the first hand is in play, far from its end
-        table.bots[0].send_signal(how)
+        gone = table.seat_all()[0]
+        table.leave_mid_hand(how)
         stayed = table.results([*table.bots[1:], table.host], timeout_s=60)
         if how == signal.SIGTERM:  # it quit: it says it left the match
             left = table.results(table.bots[:1], timeout_s=10)[0]
@@ -148,9 +155,7 @@ def test_a_bot_that_leaves_at_a_hands_end_is_out_of_the_next_deal(tmp_path: Path
     among the people left, with its departure kept in the record; the match finishes."""
     table = ProcTable(tmp_path, ("--escrow", "--set", "target=80"), 3, ("--delay", "0.1"))
     try:
-        gone = table.seat(0)
-        for bot in (1, 2):
-            table.seat(bot)
+        gone = table.seat_all()[0]
         revealed = re.compile(rf"'type': 'blind_reveal', .*'body': {{'hand': 1, 'attempt': \d+, "
                               rf"'seat': {gone},")
         until = time.monotonic() + 40
@@ -185,11 +190,8 @@ def test_a_frozen_bot_at_a_locked_clock_table_is_played_by_nobody_and_told_it_le
     table = ProcTable(tmp_path, ("--move-time", "1", "--set", "target=60"), 3,
                       ("--delay", "0.2"))
     try:
-        gone = table.seat(0)
-        for bot in (1, 2):
-            table.seat(bot)
-        table.wait_moves(1, 4, timeout_s=40)
-        table.bots[0].send_signal(signal.SIGSTOP)
+        gone = table.seat_all()[0]
+        table.leave_mid_hand(signal.SIGSTOP)
         until = time.monotonic() + 30
         while f"SeatLeft(seat={gone}," not in table.log_path.read_text(errors="replace"):
             assert time.monotonic() < until, "the frozen seat never left"

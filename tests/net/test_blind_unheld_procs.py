@@ -27,11 +27,8 @@ def test_a_bot_that_leaves_a_locked_hand_without_escrow_is_re_shuffled_blind(
         tmp_path: Path, how: signal.Signals) -> None:
     table = ProcTable(tmp_path, ("--set", "target=50"), 3, ("--delay", "0.2"))
     try:
-        gone = table.seat(0)
-        for bot in (1, 2):
-            table.seat(bot)
-        table.wait_moves(1, 4, timeout_s=40)  # the first hand is in play, far from its end
-        table.bots[0].send_signal(how)
+        gone = table.seat_all()[0]
+        table.leave_mid_hand(how)
         stayed = table.results([*table.bots[1:], table.host], timeout_s=90)
     finally:
         table.close()
