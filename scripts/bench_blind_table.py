@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "net"))
 
-from sessionkit import Table  # noqa: E402
+from sessionkit import Table, in_play  # noqa: E402
 
 from lanomino.blind import table_leave  # noqa: E402
 from lanomino.engine import Rules  # noqa: E402
@@ -76,11 +76,7 @@ def reshuffle_ms(seed: int) -> tuple[float, float, int]:
     blind = table.host.blind
     assert blind is not None
 
-    def due() -> bool:
-        hand = blind.hand
-        return (hand is not None and hand.view is not None and hand.draw is None
-                and hand.view.outcome is None and len(hand.moves) >= 3)
-
+    due = in_play(blind, 3)
     table.run(due)
     hand = blind.hand
     assert hand is not None

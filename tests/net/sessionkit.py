@@ -62,6 +62,16 @@ def bot_policy(name: str, seed: int) -> Callable[[Observation], Action]:
     return lambda obs: bot(obs, rng)
 
 
+def in_play(blind: Any, moves: int, drawing: bool = False) -> Callable[[], bool]:
+    """Whether the locked hand of ``blind`` (a host's locked part) is in play, not over, with at
+    least ``moves`` moves, and a draw waiting for its shares (``drawing``) or none."""
+    def due() -> bool:
+        hand = blind.hand
+        return (hand is not None and hand.view is not None and (hand.draw is None) != drawing
+                and hand.view.outcome is None and len(hand.moves) >= moves)
+    return due
+
+
 @dataclass
 class PeerSlot:
     session: PeerSession

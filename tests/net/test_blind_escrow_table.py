@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import Table  # noqa: E402
+from sessionkit import Table, in_play  # noqa: E402
 
 from lanomino.engine import Draw, Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
@@ -36,11 +36,7 @@ def leave_mid_hand(players: int, who: int, moves: int, seed: int, escrow: bool =
     blind = table.host.blind
     assert blind is not None
 
-    def due() -> bool:
-        hand = blind.hand
-        return (hand is not None and hand.view is not None and (hand.draw is None) != drawing
-                and hand.view.outcome is None and len(hand.moves) >= moves)
-
+    due = in_play(blind, moves, drawing)
     table.run(due)
     assert due(), "the first hand ended before the seat could leave"
     slot = table.slots[who]

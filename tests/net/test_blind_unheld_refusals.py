@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import Table  # noqa: E402
+from sessionkit import Table, in_play  # noqa: E402
 from test_blind_refusals import Tampering  # noqa: E402
 
 from lanomino.blind.deck import deck_bytes  # noqa: E402
@@ -57,11 +57,7 @@ def _played_to_the_loss(table: Table) -> None:
     blind = table.host.blind
     assert blind is not None
 
-    def due() -> bool:
-        hand = blind.hand
-        return (hand is not None and hand.view is not None and hand.draw is None
-                and hand.view.outcome is None and len(hand.moves) >= 3)
-
+    due = in_play(blind, 3)
     table.run(due, max_time=60)
     assert due()
     table.slots[LEAVER].session.quit(table.now)

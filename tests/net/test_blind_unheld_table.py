@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import Table  # noqa: E402
+from sessionkit import Table, in_play  # noqa: E402
 from test_blind_escrow_table import last_transcript, leave_mid_hand  # noqa: E402
 
 from lanomino.engine import Draw, Rules  # noqa: E402
@@ -119,16 +118,9 @@ def two_leave(first: int, second: int, seed: int, drawing: bool) -> Table:
     blind = table.host.blind
     assert blind is not None
 
-    def played(moves: int, draw: bool) -> Callable[[], bool]:
-        def due() -> bool:
-            hand = blind.hand
-            return (hand is not None and hand.view is not None and (hand.draw is None) != draw
-                    and hand.view.outcome is None and len(hand.moves) >= moves)
-        return due
-
     for who, moves, draw in ((first, 2, False), (second, 5, drawing)):
-        table.run(played(moves, draw))
-        assert played(moves, draw)(), "the first hand ended before the seat could leave"
+        table.run(in_play(blind, moves, draw))
+        assert in_play(blind, moves, draw)(), "the first hand ended before the seat could leave"
         slot = table.slots[who]
         if draw:  # (its share of that draw, if it was asked, never goes out)
             slot.mute = frozenset({"blind_draw"})
@@ -179,11 +171,7 @@ def test_the_hosts_bots_tiles_are_held_and_a_watcher_checks_the_re_shuffled_hand
     blind = table.host.blind
     assert blind is not None
 
-    def due() -> bool:
-        hand = blind.hand
-        return (hand is not None and hand.view is not None and hand.draw is None
-                and hand.view.outcome is None and len(hand.moves) >= 3)
-
+    due = in_play(blind, 3)
     table.run(due)
     assert due()
     gone = table.slots[0]
