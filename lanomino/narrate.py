@@ -8,8 +8,8 @@ and a partnership's team by its members ("you and Ben", "Ana and Cleo").
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from lanomino.engine import (
@@ -173,17 +173,20 @@ def event_line(event: Event, cast: Cast, mover: int | None = None,
     return None
 
 
-def event_lines(events: Iterable[Event], cast: Cast) -> list[str]:
-    """A line for each event worth one, knowing who made each score and who resigned."""
+def event_lines(events: Iterable[Event], cast: Cast,
+                bot_made: Collection[int] = ()) -> list[str]:
+    """A line for each event worth one, knowing who made each score and who resigned;
+    ``bot_made``: the places among ``events`` of the reader's moves that the table's bot made
+    while they were out of time."""
     lines: list[str] = []
     mover: int | None = None
     left: list[int] = []
-    for event in events:
+    for i, event in enumerate(events):
         if isinstance(event, TilePlayed):
             mover = event.seat
         elif isinstance(event, Resigned):
             left.append(event.seat)
-        text = event_line(event, cast, mover, left)
+        text = event_line(event, replace(cast, away=True) if i in bot_made else cast, mover, left)
         if text:
             lines.append(text)
     return lines

@@ -350,8 +350,9 @@ def place_label(obs: Observation, play: Play) -> str:
 def on_new_observation(ui: UiState, obs: Observation) -> None:
     """Put a fresh observation in; keep the selection on a sensible tile."""
     was_my_turn = ui.obs is not None and ui.obs.is_my_turn
+    away = out_of_time(ui)  # (before the news: a move that ends the match was still the bot's)
     ui.obs = obs
-    ui.view.note(obs)
+    ui.view.note(obs, away)
     ui.places, ui.place_index = (), 0
     if obs.is_my_turn and not was_my_turn:
         ui.selected = first_playable_index(obs)

@@ -161,7 +161,7 @@ def draw_panel(ui: UiState, canvas: Canvas) -> None:
 
 def _log_rows(ui: UiState, obs: Observation, width: int) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
-    for line in event_lines(ui.view.events(), cast_of(ui, obs)):
+    for line in event_lines(ui.view.events(), cast_of(ui, obs), ui.view.bot_made):
         style = "class:title" if line.startswith("Hand ") else ""
         for i, part in enumerate(wrap(line, width - 2)):
             rows.append((style, ("  " if i else "") + part))

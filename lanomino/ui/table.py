@@ -76,7 +76,7 @@ def draw_table(ui: UiState, canvas: Canvas) -> None:
     msg_y = bottom + 1 + hand_rows
     for i, row in enumerate(message):
         canvas.put_fragments(1, msg_y + i, row)
-    log = event_lines(obs.history, cast_of(ui, obs))
+    log = event_lines(obs.history, cast_of(ui, obs), ui.view.current_bot_made())
     for i, text in enumerate(log[-log_rows:]):
         canvas.put(1, msg_y + msg_rows + i, fit(text, w - 2), "class:dim")
     footer(canvas, _keys_hint(ui, obs))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lanomino.engine import Event, HandEnded, Observation
+from lanomino.engine import Event, HandEnded, Observation, Passed, TileDrawn, TilePlayed
 
 PANELS = ("log", "sheet")
 
@@ -21,17 +21,29 @@ class TableView:
     past: list[tuple[Event, ...]] = field(default_factory=list)  # finished hands' public events
     current: tuple[Event, ...] = ()
     current_hand: int = 0
+    # which of ``past`` and ``current``'s events (their places in ``events()``) the table's bot
+    # made for this seat while its player was out of time: the log says so, not "you played"
+    bot_made: set[int] = field(default_factory=set)
 
-    def note(self, obs: Observation) -> None:
-        """Keep what the log and the end-of-hand screen need from ``obs``."""
+    def note(self, obs: Observation, away: bool = False) -> None:
+        """Keep what the log and the end-of-hand screen need from ``obs`` (``away``: this seat's
+        player is out of time, so its new moves are the table's bot's)."""
         new_match = not obs.results and obs.hand_no < self.current_hand
         if len(obs.results) < len(self.past) or new_match:
             self.final, self.past, self.current, self.current_hand = None, [], (), 0  # a new match
+            self.bot_made = set()
+        seen = len(self.current)
         if obs.hand_no != self.current_hand and self.current:
             if any(isinstance(e, HandEnded) for e in self.current):
                 self.past.append(self.current)
-            self.current = ()
+            else:  # an unfinished hand dropped from the log: so are its marks
+                self.bot_made = {i for i in self.bot_made if i < self._before_current()}
+            self.current, seen = (), 0
+        before = self._before_current()
         self.current, self.current_hand = tuple(obs.history), obs.hand_no
+        if away:
+            self.bot_made |= {before + i for i, e in enumerate(self.current) if i >= seen and
+                              isinstance(e, TilePlayed | TileDrawn | Passed) and e.seat == obs.seat}
         if any(isinstance(e, HandEnded) for e in obs.history):
             self.final = obs
 
@@ -42,6 +54,14 @@ class TableView:
             return None
         ended = next((e for e in obs.history if isinstance(e, HandEnded)), None)
         return obs if ended is not None and ended.hand == hand else None
+
+    def _before_current(self) -> int:
+        return sum(len(hand) for hand in self.past)
+
+    def current_bot_made(self) -> frozenset[int]:
+        """``bot_made`` as places in ``current`` (the hand in play's history)."""
+        before = self._before_current()
+        return frozenset(i - before for i in self.bot_made if i >= before)
 
     def events(self) -> list[Event]:
         """Every public event of the match this client has seen, oldest first."""
