@@ -3,14 +3,15 @@
 The sessions (``net/host/blind*.py``, ``net/peer/blind.py``) carry messages; this is what each
 side does with them, written once: the deal round (``LockedDeal``) with this side's ``Holder``,
 the tiles this side opens (its own; the host's bots' too, on the host), the opening's public
-rounds (``LeadRounds``), the public view of the hand (``PublicHand``), each play's proof
-(``rounds.check_play``), each draw's round of shares (``DrawRound``), and at the hand's end the
-reveals, every tile opened and the scores (``settle``). Every check raises ``BlindFault``
-naming the signer, or ``BlindError`` for a message out of place (nobody named).
+rounds (``LeadRounds``, ``table_opening.py``), the public view of the hand (``PublicHand``),
+each play's proof (``rounds.check_play``), each draw's round of shares (``DrawRound``,
+``table_draws.py``), and at the hand's end the reveals, every tile opened and the scores
+(``settle``). Every check raises ``BlindFault`` naming the signer, or ``BlindError`` for a
+message out of place (nobody named).
 
 A draw's position is the boneyard's next (the deal rule); the log gives it to the seat that
 drew, and this side's ``Holder`` (its gate) learns it from the same call, so a request for any
-other position is refused by the gate (``draw_share``).
+other position is refused by the gate (``table_draws.draw_share``).
 
 A holder who leaves the hand in play (escrow, standing in for its key): ``table_leave.py``.
 """
@@ -30,7 +31,7 @@ from lanomino.blind.group import BlindError
 from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, Resignation, ShuffleEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.holder import Holder
-from lanomino.blind.lead_rounds import LeadRounds, needs_rounds, questions
+from lanomino.blind.lead_rounds import LeadRounds, questions
 from lanomino.blind.rounds import (
     BlindFault,
     KeyAnnouncement,
@@ -46,7 +47,6 @@ from lanomino.blind.unheld_round import UnheldRound
 from lanomino.engine import (
     Action,
     Draw,
-    End,
     Event,
     GameState,
     HandStarted,
@@ -58,7 +58,7 @@ from lanomino.engine import (
     observe,
 )
 from lanomino.engine.errors import seat_name
-from lanomino.engine.public import PublicHand, public_opener
+from lanomino.engine.public import PublicHand
 from lanomino.engine.tiles import TILES
 
 
@@ -167,7 +167,7 @@ class TableHand:
         self.deal.receive_shares(seat, shares, now)
         if self.deal.step is not Step.DONE or self.holder is None:
             return
-        self._timed(now)
+        self.timed(now)
         me = self.holder.seat
         for seat_, positions in enumerate(self.layout.dealt):
             if self.layout.openers[seat_] == me:
@@ -195,20 +195,7 @@ class TableHand:
                 return p
         raise BlindError(f"{seat_name(seat)} holds no {tile} here")
 
-    # ----- the opening ---------------------------------------------------------------------
-
-    def opening(self) -> tuple[int, Tile | None] | None:
-        """The opener and the tile it must lead when public facts name them; else None, and the
-        public rounds ask (``question``)."""
-        if needs_rounds(self.before):
-            if self.lead is None:
-                seats = tuple(s for s in range(self.before.players) if self.before.active[s])
-                self.lead = LeadRounds(self.before.rules, seats)
-            return None
-        return public_opener(self.before)
-
-    def question(self) -> Tile | None:
-        return None if self.lead is None else self.lead.question()
+    # ----- the opening (its rounds: table_opening.py) ------------------------------------
 
     @property
     def void(self) -> bool:
@@ -217,52 +204,9 @@ class TableHand:
         again."""
         return self.view is None and self.lead is not None and self.lead.void
 
-    def _timed(self, now: float) -> None:
+    def timed(self, now: float) -> None:
+        """The round asked now (the opening's next question, the reveals) is due in time."""
         self.due = None if self.answer_s is None else now + self.answer_s
-
-    def answer(self, seat: int, now: float) -> Share | Tile | None:
-        """``seat``'s answer (a seat this side opens) to the question asked now, taken in here:
-        its lead (its opener's share of the tile) or the tile it says "not me" to; None when it
-        has answered already or nothing is asked."""
-        tile, lead = self.question(), self.lead
-        if tile is None or lead is None or seat not in lead.seats or seat in lead.answered:
-            return None
-        if tile not in self.tiles_of(seat):
-            self.on_not_me(seat, tile, now)
-            return tile
-        assert self.holder is not None
-        share = self.holder.play(self.position_of(seat, tile))
-        if isinstance(share, Refusal):
-            raise BlindError(str(share))
-        self.on_lead(seat, share)
-        return share
-
-    def on_not_me(self, seat: int, tile: Tile, now: float) -> None:
-        """A seat's signed "not me" to the question ``tile``. Raises BlindError out of place."""
-        lead = self.lead
-        if lead is not None and lead.leader is not None and lead.leader[1] == tile:
-            # said at the same time as the lead came: still a claim the reveal checks
-            if seat != lead.leader[0] and (seat, tile) not in lead.claims:
-                lead.claims.append((seat, tile))
-            return
-        if lead is None or lead.question() != tile:
-            raise BlindError(f"{seat_name(seat)} said 'not me' to {tile}, which is not asked")
-        lead.not_me(seat)
-        if lead.question() != tile:
-            self._timed(now)  # the next question
-
-    def on_lead(self, seat: int, share: Share, play: Play | None = None) -> Tile:
-        """The seat that holds the asked tile shows it (its opener's share of its position;
-        ``play``: the lead it signed, which must be that tile's)."""
-        tile = self.question()
-        if self.lead is None or tile is None:
-            raise BlindError("no question is asked")
-        if play is not None and play != Play(tile, End.LEFT):
-            raise BlindFault(self.layout.openers[seat], f"led {play.tile}, but {tile} is asked")
-        self._check_proof(seat, share.position, tile, share)
-        self.lead.lead(seat, tile)
-        self.proofs[0], self.plays[0] = share, Play(tile, End.LEFT)  # (a lead's end)
-        return tile
 
     def begin(self, opener: int, must_lead: Tile | None) -> HandStarted:
         """The hand starts on the public view. Raises IllegalActionError for a bad opener."""
@@ -271,7 +215,8 @@ class TableHand:
 
     # ----- moves ---------------------------------------------------------------------------
 
-    def _check_proof(self, seat: int, position: int, tile: Tile, share: Share) -> None:
+    def check_proof(self, seat: int, position: int, tile: Tile, share: Share) -> None:
+        """``share`` proves ``seat`` holds ``tile`` at ``position``. Raises BlindFault."""
         public = [*self.deal.shares_of(position), *self.drawn.get(position, ())]
         check_play(leave.context_of(self, position), self.deck, seat, position, tile.index,
                    share, public, self.owner.get(position), self.layout.openers[seat],
@@ -321,7 +266,7 @@ class TableHand:
             elif (index in self.marked) != away:
                 raise BlindFault(opener, f"played {action} with a share that says otherwise "
                                  "whether its bot made the move")
-            self._check_proof(seat, share.position, action.tile, share)
+            self.check_proof(seat, share.position, action.tile, share)
             position = share.position
         events = view.apply(seat, action)  # (raises before anything changed)
         if isinstance(action, Play):
@@ -344,64 +289,18 @@ class TableHand:
             if self.resignations[-1].by == "left":  # (the same step at every side)
                 leave.lose(self, seat, now)
         if view.outcome is not None:
-            self._timed(now)  # the reveals are due
+            self.timed(now)  # the reveals are due
         return events
 
-    def draw_share(self, asker: str, index: int, position: int, seat: int) -> Share | Refusal:
-        """This holder's share for ``seat``'s draw at move ``index``: only when the log gave
-        that seat that position with that very move (else the gate's or this refusal)."""
-        assert self.holder is not None
-        last = self.moves[index] if 0 <= index < len(self.moves) else None
-        if last is None or not isinstance(last.action, Draw) or last.seat != seat:
-            return Refusal(asker, position, seat, f"move {index + 1} is no draw by "
-                           f"{seat_name(seat)}")
-        share = self.holder.draw_share(asker, position, seat)
-        if isinstance(share, Share):
-            self.asked_by[position] = self.host
-        return share
-
-    def given(self, index: int, position: int, seat: int) -> Share | None:
-        """This holder's share that already went out for ``seat``'s draw at move ``index`` to
-        a host lost since (None: none did, or to this host: the gate refuses it twice). A new
-        host that asks again gets the same share: nothing new."""
-        move = self.moves[index] if 0 <= index < len(self.moves) else None
-        if self.holder is None or move is None or not isinstance(move.action, Draw) or \
-                move.seat != seat or move.position != position or \
-                self.asked_by.get(position, self.host) == self.host:
-            return None
-        draw = self.draw
-        shares = [*(draw.shares.values() if draw is not None and draw.position == position
-                    else ()), *self.drawn.get(position, ())]
-        return next((s for s in shares if s.seat == self.holder.seat), None)
-
     def start_draw(self, index: int, now: float, answer_s: float | None) -> DrawRound:
-        """The round of shares for the draw that was move ``index``."""
+        """The round of shares for the draw that was move ``index`` (its shares:
+        ``table_draws.py``)."""
         move = self.moves[index]
         assert move.position is not None
         ctx = leave.context_of(self, move.position)
         self.draw = DrawRound.started(ctx, self.deck, move.position,
                                       self.layout.openers[move.seat], now, answer_s)
         return self.draw
-
-    def on_draw_share(self, share: Share) -> int | None:
-        """A share of the draw in progress; the tile index once this side opens it (it is the
-        drawer's opener) and every share is in, else None."""
-        if leave.dropped(self, share) or share in self.drawn.get(share.position, ()) or \
-                self.draw is not None and self.draw.shares.get(share.seat) == share:
-            return None  # (or one this side has: a new host sends its own again)
-        draw = self.draw
-        if draw is None:
-            raise BlindError("no draw waits for shares")
-        draw.receive(share)
-        if not draw.done:
-            return None
-        self.drawn[draw.position] = tuple(draw.shares.values())
-        self.draw = None
-        if self.holder is None or draw.drawer != self.holder.seat:
-            return None
-        tile = self.holder.open(draw.position, self.drawn[draw.position])
-        self.opened[draw.position] = tile
-        return tile
 
     # ----- the hand's end ------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
+from lanomino.blind import table_draws, table_opening
 from lanomino.blind.deal_round import Step
 from lanomino.blind.gate import Refusal
 from lanomino.blind.group import BlindError
@@ -215,7 +216,7 @@ class BlindDealing:
             hand.on_shares(me, shares, t.now)
             self._relay(batch, me)
         if hand.deal.step is Step.DONE and hand.view is None:
-            opening = hand.opening()
+            opening = table_opening.opening(hand)
             if opening is not None:
                 self._begin(*opening)
             else:
@@ -225,8 +226,8 @@ class BlindDealing:
 
     def not_me(self, seat: Seat, body: b.BlindNotMe, seq: int) -> None:
         hand = self._arrived(seat, body)
-        self._run(seat, body, lambda: hand.on_not_me(seat.seat, parse_tile(body.tile),
-                                                     self.t.now))
+        self._run(seat, body, lambda: table_opening.on_not_me(
+            hand, seat.seat, parse_tile(body.tile), self.t.now))
 
     def _answer_rounds(self) -> None:
         """The host's seats (its own, its bots') answer the question asked now, and the next."""
@@ -237,7 +238,7 @@ class BlindDealing:
         while spoke:
             spoke = False
             for n in mine:
-                tile, said = hand.question(), hand.answer(n, t.now)
+                tile, said = table_opening.question(hand), table_opening.answer(hand, n, t.now)
                 if isinstance(said, Share) and tile is not None:
                     self._relay(self._signed(b.BlindPlay(self.number, self.attempt, n, 0,
                                                          str(tile), "left", said,
@@ -257,7 +258,8 @@ class BlindDealing:
         play = Play(parse_tile(body.tile), End[body.end.upper()])
         if hand.view is None:
             led: list[Tile] = []
-            self._run(seat, body, lambda: led.append(hand.on_lead(seat.seat, body.share, play)),
+            self._run(seat, body,
+                      lambda: led.append(table_opening.on_lead(hand, seat.seat, body.share, play)),
                       lambda: self._begin(seat.seat, led[0]))
             return
         self._run(seat, body, lambda: hand.on_proof(body.index, body.share, play, body.away))
@@ -355,16 +357,16 @@ class BlindDealing:
             if s.seat in draw.ctx.holders and s.seat != draw.drawer:  # (after a loss: standing)
                 t.send(s, ask)
         if draw.drawer != t.host_seat and hand.holder is not None:
-            share = hand.draw_share("the host", index, draw.position, drawer)
+            share = table_draws.draw_share(hand, "the host", index, draw.position, drawer)
             assert not isinstance(share, Refusal), str(share)
             body = self._signed(b.BlindDraw(self.number, self.attempt, t.host_seat, index, share,
                                             NO_SIGNATURE))
             self._relay(body, t.host_seat)
-            hand.on_draw_share(share)
+            table_draws.on_draw_share(hand, share)
 
     def draw(self, seat: Seat, body: b.BlindDraw, seq: int) -> None:
         hand = self._arrived(seat, body)
-        self._run(seat, body, lambda: hand.on_draw_share(body.share))
+        self._run(seat, body, lambda: table_draws.on_draw_share(hand, body.share))
         self.leaving.own_unheld(hand)  # (a re-shuffle waits for a draw the loss did not stop)
         if hand.draw is None:  # the tile is open for its drawer: the table goes on
             self.t.host_view()

@@ -20,7 +20,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from lanomino.blind import table_leave
+from lanomino.blind import table_draws, table_leave, table_opening
 from lanomino.blind.deal_round import Step
 from lanomino.blind.gate import Refusal
 from lanomino.blind.hand_record import BlindHand
@@ -231,7 +231,8 @@ class PeerBlind:
         if shares is not None:
             self._send(b.BlindShares(self.number, self.attempt, p.seat, shares, NO_SIGNATURE))
             hand.on_shares(p.seat, shares, p.now)
-        if hand.deal.step is Step.DONE and hand.view is None and hand.opening() is None:
+        if hand.deal.step is Step.DONE and hand.view is None \
+                and table_opening.opening(hand) is None:
             self._answer()
 
     # ----- the opening -------------------------------------------------------------------------
@@ -240,7 +241,8 @@ class PeerBlind:
         """This seat's answers to the questions asked now: its lead, or "not me"."""
         p, hand = self.p, self.hand
         assert hand is not None
-        while (tile := hand.question()) is not None and (said := hand.answer(p.seat, p.now)):
+        while (tile := table_opening.question(hand)) is not None \
+                and (said := table_opening.answer(hand, p.seat, p.now)):
             if isinstance(said, Share):
                 self._send(b.BlindPlay(self.number, self.attempt, p.seat, 0, str(tile), "left",
                                        said, NO_SIGNATURE))
@@ -252,7 +254,8 @@ class PeerBlind:
     def not_me(self, body: b.BlindNotMe) -> None:
         hand = self._arrived(body)
         if hand is not None:
-            self._step(body, lambda: hand.on_not_me(body.seat, parse_tile(body.tile), self.p.now))
+            self._step(body, lambda: table_opening.on_not_me(
+                hand, body.seat, parse_tile(body.tile), self.p.now))
             if hand.view is None and hand.lead is not None:
                 self._answer()
 
@@ -262,7 +265,7 @@ class PeerBlind:
             return
         play = Play(parse_tile(body.tile), End[body.end.upper()])
         if hand.view is None:
-            self._step(body, lambda: hand.on_lead(body.seat, body.share, play))
+            self._step(body, lambda: table_opening.on_lead(hand, body.seat, body.share, play))
         else:
             self._step(body, lambda: hand.on_proof(body.index, body.share, play, body.away))
 
@@ -274,7 +277,7 @@ class PeerBlind:
             return ()
         if hand.deal.step is not Step.DONE:
             raise ValueError("a locked hand starts before its deal is done")
-        opening = hand.opening()
+        opening = table_opening.opening(hand)
         if opening is None:
             leader = None if hand.lead is None else hand.lead.leader
             if leader is None:
@@ -339,19 +342,19 @@ class PeerBlind:
                 p.keys[p.host_seat], body.signature, b.blind_statement(p.digest, body)):
             self._caught("blind-signature", "a share request not signed by the host")
             return
-        given = hand.given(body.index, body.position, body.drawer)
+        given = table_draws.given(hand, body.index, body.position, body.drawer)
         if given is not None:  # a new host asks again for a share that went to the lost host
             self._send(b.BlindDraw(self.number, self.attempt, p.seat, body.index, given,
                                    NO_SIGNATURE))
             return
-        share = hand.draw_share("the host", body.index, body.position, body.drawer)
+        share = table_draws.draw_share(hand, "the host", body.index, body.position, body.drawer)
         if isinstance(share, Refusal):
             p.stats["blind.refused"] += 1
             self._caught("share-request", str(share))
             return
         self._send(b.BlindDraw(self.number, self.attempt, p.seat, body.index, share,
                                NO_SIGNATURE))
-        self._opened(hand.on_draw_share(share))
+        self._opened(table_draws.on_draw_share(hand, share))
         esc.unheld_out(self, hand)
 
     def draw(self, body: b.BlindDraw) -> None:
@@ -359,7 +362,7 @@ class PeerBlind:
         if hand is None:
             return
         try:
-            tile = hand.on_draw_share(body.share)
+            tile = table_draws.on_draw_share(hand, body.share)
         except BlindFault as fault:
             self._fault(fault)
             return
