@@ -50,6 +50,8 @@ def statement_key(body: b.BlindBody) -> tuple[str, object] | None:
         return "move", body.index
     if isinstance(body, b.BlindUnheld):
         return "unheld", (body.step, body.seat)
+    if isinstance(body, b.BlindDraw):  # (no record's: a new host passes it on, catch_up.py)
+        return "draw", (body.index, body.seat)
     return None
 
 

@@ -19,6 +19,7 @@ from typing import Protocol
 from lanomino.fair.identity import peer_id
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.wire.blind_messages import BlindEnd, BlindReveal
+from lanomino.net.wire.catch_up_messages import MAX_ENTRIES
 from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.messages import RosterEntry
 from lanomino.net.wire.schemas import envelope, parse_message
@@ -100,16 +101,29 @@ def succession(roster: Sequence[RosterEntry], lost: int) -> list[int]:
 
 
 # At a locked table a member's report carries, in its ``last`` field, the last hand's points it
-# took (``blind_end``) and its own reveal at a hand's end (``blind_reveal``): both went to the lost
-# host, and a new host may lack them (net/host/locked_takeover.py).
-LAST_END, OWN_REVEAL = "blind_end", "blind_reveal"
+# took (``blind_end``), its own reveal at a hand's end (``blind_reveal``) and the last entries of
+# the hand's log (``log``, net/peer/catch_up.py): all went from or to the lost host, and a new
+# host may lack them (net/host/locked_takeover.py).
+LAST_END, OWN_REVEAL, LOG = "blind_end", "blind_reveal", "log"
 
 
-def locked_report(end: BlindEnd | None, reveal: BlindReveal | None) -> JsonObject | None:
+def locked_report(end: BlindEnd | None, reveal: BlindReveal | None,
+                  log: list[JsonObject] | None = None) -> JsonObject | None:
     """A report's ``last`` at a locked table (None: nothing to carry)."""
-    last = {key: envelope(body, 0, 1) for key, body in ((LAST_END, end), (OWN_REVEAL, reveal))
-            if body is not None}
+    last: JsonObject = {key: envelope(body, 0, 1) for key, body in ((LAST_END, end),
+                                                                    (OWN_REVEAL, reveal))
+                        if body is not None}
+    if log:
+        last[LOG] = log
     return last or None
+
+
+def log_reported(last: JsonObject | None) -> list[JsonObject]:
+    """The log entries in a report's ``last`` (each checked as it is taken: catch_up.py)."""
+    raw = last.get(LOG) if last is not None else None
+    if not isinstance(raw, list) or len(raw) > MAX_ENTRIES:
+        return []
+    return [e for e in raw if isinstance(e, dict)]
 
 
 def _reported(last: JsonObject | None, key: str) -> object:

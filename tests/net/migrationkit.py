@@ -78,6 +78,8 @@ class MigratingTable:
         self.base.host.local[0] = self.base.host.local[0].__class__(
             self.base.host.local[0].name, self.base.host.local[0].identity, self.machines[0].policy)
         self.finished: list[Any] = []
+        # a host that dies with one member's connection not flushed (``dies_unflushed``)
+        self.unflushed: tuple[int, Callable[[int, dict[str, Any]], bool]] | None = None
 
     # ----- faults ----------------------------------------------------------------------------
 
@@ -86,6 +88,13 @@ class MigratingTable:
         sent to it, and what it had queued, waits in the sockets until it is revived)."""
         m = self.by_seat(seat)
         m.up, m.frozen = False, frozen
+
+    def dies_unflushed(self, seat: int, when: Callable[[int, dict[str, Any]], bool]) -> None:
+        """The host at ``seat`` dies between two sends: from the first message it sends that
+        ``when(member seat, message)`` picks on, nothing more reaches that member, and the
+        host is down once the others got the rest of what it sent with it (as a SIGKILLed
+        host's sockets flush one connection and not another)."""
+        self.unflushed = (seat, when)
 
     def revive(self, seat: int) -> None:
         m = self.by_seat(seat)
@@ -146,8 +155,13 @@ class MigratingTable:
             out = h.host.take_outgoing()
             if not h.up:
                 continue
+            cut: set[int] = set()  # the members whose connection the host died before flushing
             for o in out:
                 m = self._route(o.route)
+                if self.unflushed is not None and self.unflushed[0] == h.seat and m is not None \
+                        and (m.seat in cut or self.unflushed[1](m.seat, o.message)):
+                    cut.add(m.seat)
+                    continue
                 if m is not None and m.frozen and m.peer is not None:
                     m.inbox.append(o.message)
                     continue
@@ -155,6 +169,9 @@ class MigratingTable:
                     continue
                 moved = True
                 m.peer.receive(decode_json(encode_json(o.message)), self.now)
+            if cut:
+                self.unflushed = None
+                self.crash(h.seat)
         moved = self._act() or moved
         moved = self._proofs() or moved
         self._discovery()

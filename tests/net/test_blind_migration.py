@@ -223,3 +223,36 @@ def test_a_second_host_lost_in_the_same_locked_hand_ends_the_match_in_clear_word
     for m in (table.by_seat(2), table.by_seat(3)):
         reasons = [e.reason for e in m.events if isinstance(e, Closed | MatchOver)]
         assert reasons and "signed a resignation" in reasons[-1], (m.seat, reasons)
+
+
+def update_to(seat: int, kind: str, first: int = 0) -> Callable[[int, dict[str, Any]], bool]:
+    """The host's update, to ``seat``, of the first move of ``kind`` (play, draw, pass, resign)
+    at index ``first`` or later of any hand."""
+    def when(to: int, message: dict[str, Any]) -> bool:
+        body = message.get("body", {})
+        return (to == seat and message.get("type") == "update" and body["index"] >= first
+                and kind in body["move"])
+    return when
+
+
+@pytest.mark.parametrize(("players", "escrow", "behind", "kind", "seed"), [
+    (3, True, 2, "play", 1), (3, True, 1, "play", 2), (3, False, 2, "play", 3),
+    (3, False, 1, "play", 4), (4, True, 3, "play", 5), (3, True, 2, "draw", 7),
+    (3, True, 1, "draw", 8), (3, False, 1, "draw", 9), (4, True, 1, "draw", 10)])
+def test_a_host_lost_between_its_updates_of_one_move_catches_every_member_up(
+        players: int, escrow: bool, behind: int, kind: str, seed: int) -> None:
+    """The host dies after passing a move (a play, or a draw whose shares it had begun to ask
+    for) to some members and before passing it to ``behind`` (seat 1 is the new host): the
+    new host takes the longest log the lost host signed, from its own seat or from the report
+    of a member ahead of it, and passes a member behind it what it lacks (``catch_up``), each
+    entry checked as if the lost host had sent it; the match finishes verified everywhere."""
+    table = locked_table(players, seed, escrow=escrow, target=20)
+    table.dies_unflushed(0, update_to(behind, kind, first=2))
+    table.run(lambda: not table.by_seat(0).up, max_time=200)
+    assert not table.by_seat(0).up, "no such move"
+    held = {m.seat: len(m.peer.moves.get(m.peer.hand, [])) for m in survivors(table)
+            if m.peer is not None}
+    assert len(set(held.values())) == 2 and held[behind] == min(held.values()), held
+    table.run(table.over, max_time=300)
+    assert table.by_seat(1).hosted_terms == [1]
+    check_finished(table)

@@ -3,9 +3,9 @@
 host is SIGKILLed once the first hand has a few moves; the bots elect a new host among
 themselves (addresses from the roster: no zeroconf here), which carries the hand on (the lost
 host's key stood in for, rebuilt at the hand's end), and each bot finishes the match with the
-same transcript/2, which ``lanomino verify`` accepts. When the host died between its updates of
-one move to two members (their logs differ), the hand is not carried on yet: every bot's match
-ends saying so, and none hangs."""
+same transcript/2, which ``lanomino verify`` accepts; also when the host died between its
+updates of one move to two members (their logs differ: the new host catches the one behind up,
+or takes the longer log from the one ahead, net/host/locked_log.py)."""
 
 from __future__ import annotations
 
@@ -36,13 +36,6 @@ def test_a_locked_host_killed_mid_hand_is_replaced_and_the_match_finishes(
         results = table.results(table.bots, timeout_s=90)
     finally:
         table.close()
-    ended = [r for r in results if "different logs" in (r.get("reason") or "")]
-    if ended:  # the host died between its updates to two members (a move one has, another
-        # not): not carried on yet, and every survivor says so instead of hanging
-        for result in results:
-            assert not result["verified"] and "different logs" in (result["reason"] or ""), \
-                result
-        return
     for result in results:
         assert result["event"] == "match_over" and result["finished"], result
         assert result["verified"], result

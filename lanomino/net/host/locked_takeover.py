@@ -19,8 +19,10 @@ signed for them would verify.
 What went to the lost host only is sent again: this host's own share of the last draw
 (``_draw_again``, which also asks again the holders whose share it has not seen) and its own
 reveal; each member's report carries its own reveal and the last ``blind_end`` it took
-(``election.locked_report``). What cannot be carried on ends the match in words that say why
-(``_cannot_go_on``).
+(``election.locked_report``). Members whose logs of the hand in play differ (the lost host died
+between its updates of one move to two of them) are first brought to the longest log it signed
+(net/host/locked_log.py). What cannot be carried on ends the match in words that say why
+(``_cannot_go_on``, ``locked_log``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from lanomino.net.election import end_reported, reveal_reported
 from lanomino.net.fair_round import HandDeal
 from lanomino.net.host.blind import NO_SIGNATURE, BlindDealing
 from lanomino.net.host.deal import Dealing
+from lanomino.net.host.locked_log import behind, fork, take_longest
 from lanomino.net.host.table import Phase, Table
 from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
@@ -63,10 +66,18 @@ class LockedTakeover:
         pb, t = self.carried.blind, self.t
         if pb.settled is not None:
             self._catch_up(reports)
-        why = self._cannot_go_on(reports)
+        others = {n: r for n, r in reports.items() if n not in (t.host_seat, lost_host)}
+        in_play = pb.hand is not None and pb.hand.view is not None
+        if in_play:  # the longest log the lost host signed, and every member caught up to it
+            take_longest(self.carried, others, lost_host, t.stats)  # (locked_log.py)
+        catch_ups, why = behind(self.carried, others) if in_play else ({}, None)
+        why = self._cannot_go_on() or (fork(self.carried, others, lost_host) if in_play
+                                       else None) or why
         if why is not None:
             self.d.closing.give_up(why)
             return False
+        for n, body in catch_ups.items():  # (before anything this host sends of its own)
+            t.send(t.seat(n), body)
         self.d.closing.book = copy.deepcopy(pb.book)
         self.d.closing.records = [h.record for h in pb.book.hands] if pb.book else []
         hand = pb.hand
@@ -91,9 +102,9 @@ class LockedTakeover:
         if self.d.hand is None and self.t.phase is Phase.DEAL:
             self.d.start_hand()
 
-    def _cannot_go_on(self, reports: Mapping[int, m.Report]) -> str | None:
+    def _cannot_go_on(self) -> str | None:
         """Why the match cannot go on under this new host yet (None: it can)."""
-        peer, pb = self.carried, self.carried.blind
+        pb = self.carried.blind
         if pb.settled is not None:
             return ("the host left a locked match before any seat had its points of hand "
                     f"{pb.number}, which a new host cannot sign yet")
@@ -106,11 +117,6 @@ class LockedTakeover:
         if hand is not None and any(r.by != "seat" for r in hand.resignations):
             return (f"the host left locked hand {pb.number} after it had signed a resignation in "
                     "it, which a new host cannot carry on")
-        own = peer.moves.get(peer.hand, [])
-        if hand is not None and hand.view is not None and any(
-                r.hand == peer.hand and list(r.moves) != own for r in reports.values()):
-            return (f"the host left locked hand {pb.number} while its members held different "
-                    "logs of it")
         return None
 
     def _carry_hand(self, lost_host: int, reports: Mapping[int, m.Report]) -> None:

@@ -98,19 +98,24 @@ class Arrival:
         host = self.signed.get(hand, {}).get(index - 1)
         return head, host, p.identity.sign_statement(seen_statement(p.digest, hand, index, head))
 
-    def check_update(self, body: m.Update) -> bool:
-        """True when ``body`` may be applied; else the proof is reported (``HostCaught``)."""
+    def check_update(self, body: m.Update, signer: int | None = None) -> bool:
+        """True when ``body`` may be applied; else the proof is reported (``HostCaught``).
+        ``signer``: the host whose log it is, when not the one this seat follows (a lost host's
+        entry that a new host passes on, net/peer/catch_up.py); a failed check is still the
+        doing of the host that passed it on."""
         p = self.p
-        host_key = p.keys[p.host_seat] if 0 <= p.host_seat < len(p.keys) else b""
+        by = p.host_seat if signer is None else signer
+        host_key = p.keys[by] if 0 <= by < len(p.keys) else b""
         problem = self._signer_problem(body, host_key)
         chain = self.head(body.hand)
         if problem is None:
-            problem = self._seen_problem(body, chain, host_key)
+            problem = self._seen_problem(body, chain, host_key, by)
         after = link(chain[-1] if chain else genesis(p.digest, body.hand), body.move,
                      body.signature, self.relayed.get(body.hand, {}).get(body.index, ()))
         statement = head_statement(p.digest, body.hand, body.index, after)
         if problem is None and not p.ring.verify_statement(host_key, body.head, statement):
-            problem = "head", f"the host's signature of move {body.index + 1}'s log head is wrong"
+            whose = "the host's" if signer is None else f"the lost host's ({seat_name(by)})"
+            problem = "head", f"{whose} signature of move {body.index + 1}'s log head is wrong"
         if problem is not None:
             self._caught(*problem, body)
             return False
@@ -155,16 +160,18 @@ class Arrival:
             return "move-signature", f"{what} but by the host, and {who} is not away"
         return None  # the table's bot moved for a seat out of time (the seat may dispute it)
 
-    def _seen_problem(self, body: m.Update, chain: list[bytes],
-                      host_key: bytes) -> tuple[str, str] | None:
+    def _seen_problem(self, body: m.Update, chain: list[bytes], host_key: bytes,
+                      host: int) -> tuple[str, str] | None:
         """A remote seat's move comes with its view of the log before it (``seen``), signed by
-        it: the host must pass it on, and it must be this seat's view too (else a fork)."""
+        it: the host must pass it on, and it must be this seat's view too (else a fork). The
+        host's own move (``host``: the one whose log it is) comes without one."""
         p = self.p
         seat = body.move.get("seat")
         entry = entry_of(p.roster, seat) if isinstance(seat, int) else None
         who = seat_name(seat) if isinstance(seat, int) else "a seat"
         if body.seen is None or body.seen_signature is None:
-            own = entry is not None and entry.kind == "human" and isinstance(seat, int) and any(
+            own = entry is not None and entry.kind == "human" and isinstance(seat, int) \
+                and seat != host and any(
                 p.ring.verify_statement(k, body.signature, move_statement(
                     p.digest, body.hand, body.index, body.move)) for k in self.keys_of(seat))
             return ("heads-withheld", f"the host passed {who}'s move {body.index + 1} on without "

@@ -162,6 +162,7 @@ class PeerDealing:
         self.p.dealt[self.p.hand] = tiles
         self.p.moves[self.p.hand] = []
         self.p.move_sigs[self.p.hand] = []
+        self.p.heard = {self.p.hand: []}
         self.p.arrival.forget(self.p.hand)
         self.p.attempts[self.p.hand] = list(body.attempts)
         self.p.abandoned[self.p.hand] = list(body.abandoned)
@@ -172,13 +173,15 @@ class PeerDealing:
 
     # ----- play ----------------------------------------------------------------------------------
 
-    def update(self, body: m.Update) -> None:
+    def update(self, body: m.Update, signer: int | None = None) -> None:
+        """A move the host passed on (``signer``: one the lost host signed, which a new host
+        passes on to catch this seat up, catch_up.py)."""
         view = self.p._require_view()
         moves = self.p.moves.setdefault(body.hand, [])
         if body.index != len(moves):
             self.ask_resync()
             return
-        if not self.p.arrival.check_update(body):
+        if not self.p.arrival.check_update(body, signer):
             return  # the host passed on what it may not: the proof is kept (arrival.py)
         self.p.election = None  # (the host we follow moves the hand on: it has resumed)
         self.p.disputes.after_update(body)  # a move the host made for this seat (disputes.py)
@@ -187,6 +190,7 @@ class PeerDealing:
             return  # a play whose share does not hold (net/peer/blind.py)
         moves.append(body.move)
         self.p.move_sigs.setdefault(body.hand, []).append(body.signature)
+        self.p.heard.setdefault(body.hand, []).append(body)
         if self.p.pending_move is not None and body.move.get("seat") == self.p.seat:
             self.p.pending_move = None
         view.apply(events, body.turn)

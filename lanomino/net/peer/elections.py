@@ -19,6 +19,7 @@ from lanomino.net.peer.state import PeerState, Phase
 from lanomino.net.session_base import Closed, HostChanged, MatchOver
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.blind_messages import BlindReveal
+from lanomino.net.wire.catch_up_messages import MAX_CATCH_UP
 from lanomino.net.wire.checks import JsonObject
 
 
@@ -103,7 +104,10 @@ class PeerElections:
             attempts = self.p.attempts.get(hand, [])
             last = attempts[-1].attempt if attempts else 0
             escrow = self.p.escrow.get((hand, last))
-        newest = self._last_hand_log() or locked_report(self.p.blind.last_end, self._reveal())
+        moves = len(self.p.moves.get(hand, []))
+        log = self.p.catching.entries(max(0, moves - MAX_CATCH_UP)) if hand else None
+        newest = self._last_hand_log() or locked_report(self.p.blind.last_end, self._reveal(),
+                                                        log)
         return m.Report(hand, tuple(self.p.moves.get(hand, [])),
                         tuple(self.p.move_sigs.get(hand, [])), escrow,
                         self.p.reshuffle.claim(hand),  # for a re-shuffle (reshuffle_answers.py)

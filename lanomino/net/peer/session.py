@@ -82,6 +82,7 @@ class PeerSession(PeerState):
         # (digest, hand, index, move JSON, signature, seen): a move signed ahead by ``presign``
         self._presigned: tuple[str, int, int, JsonObject, bytes, Seen] | None = None
         self.dealing = d = PeerDealing(self)
+        self.catching.update = d.update  # (a locked hand's log caught up: catch_up.py)
         self.elections = PeerElections(self)
         r = self.reshuffle
         self._handlers: dict[str, Handler] = dict([
@@ -95,7 +96,7 @@ class PeerSession(PeerState):
             on(m.Error, self._error), on(m.Bye, self._bye_or_handover), on(m.Ping, self._ping),
             on(m.Bots, self.elections.bots), on(m.ReshuffleCommitReq, r.commit_req),
             on(m.ReshuffleSet, r.set), on(m.ReshuffleRevealReq, r.reveal_req),
-            on(m.Disputed, self.disputes.disputed),
+            on(m.Disputed, self.disputes.disputed), on(m.CatchUp, self.catching.catch_up),
         ])
         self._handlers.update(self.blind.handlers())  # the locked deck (net/peer/blind.py)
 

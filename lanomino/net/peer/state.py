@@ -32,6 +32,7 @@ from lanomino.net.election import Election, entry_of
 from lanomino.net.errors import LocalProtocolError
 from lanomino.net.peer.arrival import Arrival
 from lanomino.net.peer.blind import PeerBlind
+from lanomino.net.peer.catch_up import LogCatchUp
 from lanomino.net.peer.disputes import PeerDisputes
 from lanomino.net.peer.held_moves import HeldMoves
 from lanomino.net.peer.progress import Progress
@@ -101,6 +102,9 @@ class PeerState:
         self.term = term
         self.host_seat = 0  # the seat of the current host (another after a migration)
         self.move_sigs: dict[int, list[bytes]] = {}  # per hand, the signatures of the moves
+        # the hand in play's updates as its host passed them on (a locked hand's log entries,
+        # for a member a new host has to catch up: catch_up.py)
+        self.heard: dict[int, list[m.Update]] = {}
         self.blames: dict[int, list[m.Blame]] = {}  # the hand in play's refusals (the host's word)
         # per hand, the deal attempts without secrets
         self.attempts: dict[int, list[DealAttempt]] = {}  # the hands' deals, without secrets
@@ -108,6 +112,7 @@ class PeerState:
         self.reshuffle = ReshuffleAnswers(self)  # its part in re-shuffle rounds
         self.blind = PeerBlind(self)  # its part at a table that deals the locked deck
         self.arrival = Arrival(self)  # the checks of what the host passes on (arrival.py)
+        self.catching = LogCatchUp(self)  # a locked hand's log after a migration (catch_up.py)
         self.caught: list[HostCaught] = []  # the host's false statements this seat holds proof of
         self.voted_out = 0  # how many of them this seat has acted on (left that host)
         self.progress = Progress(self)  # its deadlines on the host's progress (progress.py)

@@ -46,7 +46,11 @@ Direction and meaning (P = peer, H = host):
   P->H report     after a host migration: the hand's moves and signatures this peer holds, its
                   escrow share (the new host rebuilds the hand from these, net/host/takeover.py),
                   its signed claim of its own tiles (for a re-shuffle) and the newest hand log it
-                  has (``last``: the lost host may have died while sending it out)
+                  has (``last``: the lost host may have died while sending it out; at a
+                  locked table its reveal, the last points it took and its log's last entries)
+  H->P catch_up   after a migration at a locked table: the entries of the hand's log that the
+                  lost host sent to some members only, as it sent them, to a member behind
+                  (net/peer/catch_up.py)
 
   P->P proof      proof against the host (two heads it signed at one place, a move it signed
                   for a seat without a move clock: fair/evidence.py's form), from the seat that

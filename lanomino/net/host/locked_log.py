@@ -1,0 +1,106 @@
+"""The log of a locked hand in play after a migration: every member caught up to the longest
+log the lost host signed (issue 29). Pure. Used by net/host/locked_takeover.py.
+
+The lost host may die between its updates of one move to two members (or with one member's
+queue not yet sent), so the members report logs of different lengths. The new host's seat takes
+the entries it lacks from the report of a member ahead of it (``take_longest``: each checked as
+its seat would check the lost host's update, net/peer/catch_up.py; a member's copy that fails
+changes nothing), then passes a member behind it the entries it lacks (``behind``), before it
+sends anything of its own. Two different entries at one place of the log are a fork: when the
+lost host signed both (``Fork.holds``), it showed two logs, and the match ends naming it. It
+cannot go on from the common part: a member that took the other entry has acted on it in its
+locked hand (released its share of a draw, shown a tile's proof), which no new host can undo.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from lanomino.engine.errors import seat_name
+from lanomino.fair.chain import Fork, genesis, link
+from lanomino.net.election import log_reported
+from lanomino.net.session_base import HostCaught
+from lanomino.net.wire import messages as m
+from lanomino.net.wire.schemas import parse_message
+
+if TYPE_CHECKING:
+    from lanomino.net.peer.session import PeerSession
+
+
+def _updates(report: m.Report) -> dict[int, m.Update]:
+    """The updates among a report's log entries, by their place in the log."""
+    out: dict[int, m.Update] = {}
+    for raw in log_reported(report.last):
+        try:
+            body = parse_message(raw).body
+        except ValueError:
+            continue
+        if isinstance(body, m.Update) and body.hand == report.hand:
+            out[body.index] = body
+    return out
+
+
+def fork(peer: PeerSession, reports: Mapping[int, m.Report], lost: int) -> str | None:
+    """Why the match cannot go on when a member's log is not a prefix of this seat's nor this
+    seat's of it: the lost host signed both (a fork), or the member's copy is not what it
+    signed. None: no such member."""
+    own, hand = peer.moves.get(peer.hand, []), peer.hand
+    for n, report in reports.items():
+        theirs = list(report.moves) if report.hand == hand else []
+        common = min(len(own), len(theirs))
+        at = next((i for i in range(common) if own[i] != theirs[i]), None)
+        if at is None:
+            continue
+        chain = peer.arrival.head(hand)
+        mine, other = peer.heard.get(hand, []), _updates(report).get(at)
+        if other is not None and at < len(mine) and at < len(chain):
+            prev = chain[at - 1] if at else genesis(peer.digest, hand)
+            proof = Fork(peer.digest, hand, at, (chain[at], mine[at].head),
+                         (link(prev, other.move, other.signature), other.head))
+            if proof.holds(peer.ring, peer.keys[lost]):
+                return (f"the host ({seat_name(lost)}) signed two different moves {at + 1} of "
+                        f"locked hand {peer.blind.number}, one for {seat_name(n)} and another "
+                        "for this seat: a fork, which ends the match")
+        return (f"the host left locked hand {peer.blind.number} while {seat_name(n)} held a "
+                f"log of it that differs from this seat's at move {at + 1}")
+    return None
+
+
+def take_longest(peer: PeerSession, reports: Mapping[int, m.Report], lost: int,
+                 stats: Counter[str]) -> None:
+    """This seat takes, from the reports of members ahead of it (the longest first), the
+    entries it lacks, checked as they would be on arrival from the lost host. A copy that does
+    not hold is dropped (``migration.bad_log``), with anything it would have said of the host."""
+    hand = peer.hand
+    for report in sorted(reports.values(), key=lambda r: -len(r.moves)):
+        own = len(peer.moves.get(hand, []))
+        if report.hand != hand or len(report.moves) <= own:
+            continue
+        caught, said = len(peer.caught), len(peer._events)
+        if not peer.catching.take(log_reported(report.last), lost):
+            stats["migration.bad_log"] += 1
+        if len(peer.caught) > caught:  # (its words against the host were the member's doing)
+            del peer.caught[caught:]
+            peer._events[said:] = [e for e in peer._events[said:]
+                                   if not isinstance(e, HostCaught)]
+
+
+def behind(peer: PeerSession, reports: Mapping[int, m.Report]
+           ) -> tuple[dict[int, m.CatchUp], str | None]:
+    """The catch-up for each member whose log is shorter than this seat's (a prefix of it:
+    ``fork`` ran first), or why one cannot be caught up (its log is longer than this seat's
+    still, or shorter by more than a catch-up carries)."""
+    hand, own = peer.hand, len(peer.moves.get(peer.hand, []))
+    out: dict[int, m.CatchUp] = {}
+    for n, report in reports.items():
+        if report.hand != hand or len(report.moves) == own:
+            continue
+        missing = peer.catching.entries(len(report.moves)) if len(report.moves) < own else None
+        if missing is None:
+            return {}, (f"the host left locked hand {peer.blind.number} while its members held "
+                        f"logs of it that a new host cannot bring together ({seat_name(n)} "
+                        f"held {len(report.moves)} moves, this seat {own})")
+        out[n] = m.CatchUp(hand, tuple(missing))
+    return out, None

@@ -1,0 +1,101 @@
+"""A locked hand's log caught up after its host died between two sends (net/peer/catch_up.py,
+net/host/locked_log.py): an entry is taken only as the lost host signed it, each one checked
+as if that host had sent it; two entries the lost host signed for one place are a fork that
+names it. In memory, on the real sessions of a table whose host died unflushed."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_blind_migration import locked_table, update_to  # noqa: E402
+
+from lanomino.fair.chain import genesis, head_statement, link  # noqa: E402
+from lanomino.net.host.locked_log import fork  # noqa: E402
+from lanomino.net.peer.session import PeerSession  # noqa: E402
+from lanomino.net.wire import messages as m  # noqa: E402
+from lanomino.net.wire.schemas import envelope  # noqa: E402
+
+
+def share_to(seat: int) -> Callable[[int, dict[str, Any]], bool]:
+    """A play's share (``blind_play``) passed on to ``seat``, after the hand's first moves."""
+    return lambda to, msg: (to == seat and msg.get("type") == "blind_play"
+                            and msg["body"]["index"] >= 2)
+
+
+def died_unflushed(escrow: bool = True, when: Callable[[int, dict[str, Any]], bool] | None = None
+                   ) -> tuple[Any, PeerSession, PeerSession]:
+    """A 3-person table whose host died after passing a play to seat 1 (0-based) and not to
+    seat 2; both still peers (no election yet): (table, the member ahead, the one behind)."""
+    table = locked_table(3, 1, escrow=escrow, target=20)
+    table.dies_unflushed(0, when or update_to(2, "play", first=2))
+    table.run(lambda: not table.by_seat(0).up, max_time=200)
+    ahead, behind = table.by_seat(1).peer, table.by_seat(2).peer
+    assert ahead is not None and behind is not None
+    assert len(ahead.moves[ahead.hand]) == len(behind.moves[behind.hand]) + 1
+    return table, ahead, behind
+
+
+def entries_for(ahead: PeerSession, behind: PeerSession) -> list[dict[str, Any]]:
+    got = ahead.catching.entries(len(behind.moves[behind.hand]))
+    assert got is not None and [e["type"] for e in got][-1] == "update"
+    return got
+
+
+def test_a_member_behind_takes_the_lost_hosts_entries_and_names_a_forged_one() -> None:
+    """The entries the member ahead holds bring the member behind level; an update whose head
+    the lost host did not sign, or a play share its seat did not sign, is caught (its check
+    names whose signature fails) and nothing of it is taken."""
+    table, ahead, behind = died_unflushed(when=share_to(2))  # (it lacks the play's share too)
+    held = len(behind.moves[behind.hand])
+    good = entries_for(ahead, behind)
+    shown = [dict(e, body=dict(e["body"], end="right" if e["body"]["end"] == "left" else "left"))
+             if e["type"] == "blind_play" else e for e in good]
+    assert shown != good
+    behind.catching.catch_up(m.CatchUp(behind.hand, tuple(shown)))
+    assert len(behind.moves[behind.hand]) == held
+    assert behind.caught[-1].check == "blind-signature", behind.caught[-1]
+    forged = [dict(e, body=dict(e["body"], head=table.by_seat(1).peer.identity.sign_statement(
+        head_statement(behind.digest, behind.hand, held, bytes(32))).hex()))
+        if e["type"] == "update" else e for e in good]
+    behind.catching.catch_up(m.CatchUp(behind.hand, tuple(forged)))
+    assert len(behind.moves[behind.hand]) == held
+    assert behind.caught[-1].check == "head" and "the lost host's (seat 1)" in \
+        behind.caught[-1].detail, behind.caught[-1]
+    behind.catching.catch_up(m.CatchUp(behind.hand, tuple(good)))
+    assert behind.moves[behind.hand] == ahead.moves[ahead.hand]
+    assert behind.move_sigs[behind.hand] == ahead.move_sigs[ahead.hand]
+
+
+def test_two_entries_the_lost_host_signed_for_one_place_are_a_fork_that_names_it() -> None:
+    """A member reports another move at a place of the log: when the lost host signed that
+    entry's head too, the new host names it (a fork, checked with ``Fork.holds``); when it did
+    not, the member's log differs and nobody is named."""
+    table, ahead, behind = died_unflushed()
+    hand, index = ahead.hand, len(ahead.moves[ahead.hand]) - 2
+    report = ahead.report()
+    was = ahead.moves[hand][index]
+    other = {"seat": was["seat"], "pass" if "draw" in was else "draw": True}
+    chain = ahead.arrival.head(hand)
+    prev = chain[index - 1] if index else genesis(ahead.digest, hand)
+    lost = table.by_seat(0).host.identity
+    head = lost.sign_statement(head_statement(ahead.digest, hand, index,
+                                              link(prev, other, ahead.move_sigs[hand][index])))
+    update = m.Update(hand, index, other, ahead.move_sigs[hand][index], (), 0, head)
+    log = [envelope(update, 0, 1)]
+    moves = list(report.moves)
+    moves[index] = other
+    signed = replace(report, moves=tuple(moves), last={"log": log})
+    why = fork(behind, {1: signed}, 0)
+    assert why is not None and "a fork" in why and "(seat 1)" in why, why
+    unsigned = replace(signed, last={"log": [dict(log[0], body=dict(
+        log[0]["body"], head=ahead.identity.sign_statement(head_statement(
+            ahead.digest, hand, index, bytes(32))).hex()))]})
+    why = fork(behind, {1: unsigned}, 0)
+    assert why is not None and "fork" not in why and f"move {index + 1}" in why, why
+    assert fork(behind, {1: ahead.report()}, 0) is None  # (a longer log is no fork)
