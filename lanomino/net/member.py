@@ -22,12 +22,14 @@ drive this same object.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from lanomino.engine import Action, Observation
 from lanomino.net.election import entry_of, host_address, newer_host
 from lanomino.net.host.session import HostSession, Policy
+from lanomino.net.peer.prevotes import Standing
 from lanomino.net.peer.session import PeerSession
 from lanomino.net.session import successor_host
 from lanomino.net.session_base import HostChanged, SessionEvent, SteppedDown
@@ -179,6 +181,21 @@ class TableMember:
         else:
             return False
         return True
+
+    def prevote(self, message: Mapping[str, Any], curve: str, now: float) -> None:
+        """A member's status (net/peer/prevotes.py) on this member's standby ROUTER, from CURVE
+        key ``curve``: a peer acts on it; a host or candidate only answers where it stands (its
+        term, and whether it resumed). Never raises."""
+        host, peer = self.host, self.peer
+        if host is None:
+            peer.prevotes.receive(message, curve, now)
+            return
+        e = peer.election
+        if host.never_resumed() and e is not None:
+            mine = Standing(host.term, peer.seat, False, e.lost_term, e.lost_host)
+        else:
+            mine = Standing.live_at(host.term, peer.seat)
+        peer.prevotes.receive(message, curve, now, mine)
 
     # ----- the switch --------------------------------------------------------------------------
 

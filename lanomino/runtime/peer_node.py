@@ -95,6 +95,7 @@ class PeerNode(NodeBase):
         self.answering = Answering()  # its key service, while this node hosts
         self.ready = True  # the transport to the current host has finished its handshake
         self.backlog: list[JsonObject] = []  # messages for a host still being connected to
+        self.links = standby.Links(self)  # to the other members, for pre-votes
         self.generation = 0
 
     @property
@@ -194,6 +195,7 @@ class PeerNode(NodeBase):
         await self._stop_tasks()
         await asyncio.gather(self.announcing.withdraw(), self.answering.close())
         self.transport.close()
+        self.links.close()
         if self.standby is not None:
             self.standby.close()
 
@@ -223,6 +225,8 @@ class PeerNode(NodeBase):
 
     def _flush(self) -> None:
         member = self.member
+        for seat, status in self.session.prevotes.take():  # (also while it hosts: answers)
+            self.links.send(seat, status)
         if member.host is not None:
             self._flush_host(member.host)
             return
@@ -238,6 +242,8 @@ class PeerNode(NodeBase):
             self._spawn(self._send(message))
         for seat, proof in session.passing.take():
             self._spawn(standby.tell(self, seat, proof))
+        for seat, status in session.prevotes.take():  # (an election began: prevotes.py)
+            self.links.send(seat, status)
         for event in events:
             self._publish(event)
             if isinstance(event, YourTurn) and self.policy is not None and member.host is None:

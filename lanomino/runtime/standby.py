@@ -29,6 +29,7 @@ log = logging.getLogger("lanomino.node")
 WAITING = 256  # messages kept until this member hosts (a peer's socket would hold them)
 WAIT_S = 0.02  # how often a member with messages waiting looks whether it hosts yet
 TELL_LINGER_S = 0.5  # a proof sent to a member: time for ZeroMQ to send it before the close
+PREVOTE = "prevote"
 
 
 async def serve(node: PeerNode) -> None:
@@ -55,6 +56,8 @@ async def serve(node: PeerNode) -> None:
                 node.session.elections.proof(incoming.message, incoming.peer_key, node.now())
                 node._flush()
                 node.wake.set()
+            elif incoming.message.get("type") == PREVOTE:
+                _prevote(node, incoming)
             elif waiting is not None and len(waiting) < WAITING:
                 waiting.append(incoming)  # (a candidate gone back to being a peer: dropped)
             continue
@@ -64,9 +67,19 @@ async def serve(node: PeerNode) -> None:
         for each in waiting or ():
             _serve_one(node, host, each)
         waiting = None
+        if incoming.message.get("type") == PREVOTE:  # (a member's, not the host session's)
+            _prevote(node, incoming)
+            continue
         _serve_one(node, host, incoming)
         node._flush()
         node.wake.set()
+
+
+def _prevote(node: PeerNode, incoming: Incoming) -> None:
+    """A member's pre-vote (net/peer/prevotes.py): the member acts on it or answers it."""
+    node.member.prevote(incoming.message, incoming.peer_key, node.now())
+    node._flush()
+    node.wake.set()
 
 
 def _serve_one(node: PeerNode, host: HostSession, incoming: Incoming) -> None:
@@ -94,3 +107,59 @@ async def tell(node: PeerNode, seat: int, message: JsonObject) -> None:
         log.info("cannot send %s the proof: %s", seat_name(seat), exc)
     finally:
         transport.close()
+
+
+class Links:
+    """This member's connections to the other members' standby ROUTERs for its pre-votes
+    (net/peer/prevotes.py): one DEALER a member, opened when first needed, within a deadline,
+    and kept for the match. While one connects only the newest status waits for it (an older one
+    is out of date); one that cannot connect in time is dropped (the next resend tries again)."""
+
+    def __init__(self, node: PeerNode) -> None:
+        self.node = node
+        self.open: dict[int, PeerTransport] = {}
+        self.waiting: dict[int, JsonObject] = {}
+
+    def send(self, seat: int, message: JsonObject) -> None:
+        transport = self.open.get(seat)
+        if transport is not None:
+            try:
+                transport.send_now(message)
+                return
+            except TransportError:  # (the member went away: connect afresh)
+                transport.close()
+                del self.open[seat]
+        connecting = seat in self.waiting
+        self.waiting[seat] = message
+        if not connecting:
+            self.node._spawn(self._connect(seat))
+
+    async def _connect(self, seat: int) -> None:
+        node = self.node
+        where = host_address(entry_of(node.session.roster, seat))
+        if where is None:
+            self.waiting.pop(seat, None)  # (a member with migration off has no standby ROUTER)
+            return
+        transport = PeerTransport(node.keys, where[2], where[0], where[1],
+                                  source_ip=node.source_ip)
+        try:
+            await transport.connect(timeout_s=max(1.0, node.session.timings.liveness_s))
+        except TransportError as exc:
+            self.waiting.pop(seat, None)
+            log.info("cannot reach %s for a pre-vote: %s", seat_name(seat), exc)
+            return
+        except asyncio.CancelledError:  # (the node stops)
+            transport.close()
+            raise
+        message = self.waiting.pop(seat, None)
+        old = self.open.pop(seat, None)
+        if old is not None:
+            old.close()
+        self.open[seat] = transport
+        if message is not None:
+            self.send(seat, message)
+
+    def close(self) -> None:
+        for transport in self.open.values():
+            transport.close()
+        self.open.clear()

@@ -44,6 +44,7 @@ class Machine:
     hosted_terms: list[int] = field(default_factory=list)
     stepped_down: list[int] = field(default_factory=list)
     frozen: bool = False
+    cut: bool = False  # its link is down: its timers run, what it sends or is sent waits
     member: TableMember | None = None  # a peer's role switch: the same object the node drives
     budgets: Budgets = field(default_factory=Budgets)  # its host ROUTER's, per connection
     over_budget: list[str] = field(default_factory=list)  # the types it dropped unread
@@ -108,6 +109,19 @@ class MigratingTable:
             for s in m.host.shared.humans():
                 s.last_heard = self.now
 
+    def cut(self, seat: int) -> None:
+        """A peer's link goes down: it runs on, and what it sends or is sent waits in the sockets
+        (TCP's queues) until ``mend``."""
+        self.by_seat(seat).cut = True
+
+    def mend(self, seat: int) -> None:
+        m = self.by_seat(seat)
+        m.cut = False
+        if m.peer is not None:
+            for message in m.inbox:
+                m.peer.receive(decode_json(encode_json(message)), self.now)
+            m.inbox.clear()
+
     def by_seat(self, seat: int) -> Machine:
         return next(m for m in self.machines if m.seat == seat)
 
@@ -130,7 +144,7 @@ class MigratingTable:
         for m in self.machines:
             if m.peer is None:
                 continue
-            if not m.up:
+            if not m.up or m.cut:
                 continue
             target = next((h for h in self.machines if h.host is not None and h.seat == m.follows),
                           None)
@@ -162,7 +176,7 @@ class MigratingTable:
                         and (m.seat in cut or self.unflushed[1](m.seat, o.message)):
                     cut.add(m.seat)
                     continue
-                if m is not None and m.frozen and m.peer is not None:
+                if m is not None and (m.frozen or m.cut) and m.peer is not None:
                     m.inbox.append(o.message)
                     continue
                 if m is None or not m.up or m.peer is None or m.follows != h.seat:
@@ -174,6 +188,7 @@ class MigratingTable:
                 self.crash(h.seat)
         moved = self._act() or moved
         moved = self._proofs() or moved
+        moved = self._prevotes() or moved
         self._discovery()
         return moved
 
@@ -192,6 +207,24 @@ class MigratingTable:
                 moved = True
                 target.peer.elections.proof(decode_json(encode_json(message)), m.sender.curve,
                                            self.now)
+        return moved
+
+    def _prevotes(self) -> bool:
+        """Pre-votes, from member to member's standby ROUTER (net/peer/prevotes.py): a peer acts on
+        one, a host or candidate answers it. One to a machine that is down, frozen or cut off is
+        lost (the node's connection to it does not come up within its deadline)."""
+        moved = False
+        for m in self.machines:
+            if m.member is None or not m.up or m.frozen:
+                continue
+            for seat, message in m.member.peer.prevotes.take():
+                target = next((t for t in self.machines if t.seat == seat), None)
+                if (m.cut or target is None or target.member is None or not target.up
+                        or target.frozen or target.cut):
+                    continue
+                moved = True
+                target.member.prevote(decode_json(encode_json(message)), m.sender.curve,
+                                      self.now)
         return moved
 
     def _act(self) -> bool:

@@ -17,6 +17,7 @@ from sessionkit import bot_policy, curve_key, phase_of  # noqa: E402
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import (  # noqa: E402
+    Closed,
     LostTouch,
     MatchOver,
     MigrationDone,
@@ -157,15 +158,17 @@ def test_two_hosts_lost_at_once_pause_the_table_until_a_member_returns() -> None
     table.crash(0)
     table.crash(1)
     table.run(lambda: False, max_time=20)
-    third = table.by_seat(2)
-    assert third.host is not None and third.host.phase.value == "migrating"  # 2 of 4: no majority
-    assert third.host.state is None and any(isinstance(e, MigrationPaused) for e in third.events)
-    assert table.by_seat(3).peer is not None and table.by_seat(3).follows == 2
+    # 2 of 4 lost the host: no majority, so neither elects (net/peer/prevotes.py); both wait
+    for seat in (2, 3):
+        waiting = table.by_seat(seat)
+        assert waiting.host is None and waiting.peer is not None
+        assert waiting.peer.prevotes.lost == (0, 0) and waiting.peer.term == 0
     table.revive(1)  # seat 1 comes back (a frozen process, its state intact)
     table.run(table.over)
     assert table.over()
     check_survivors(table)
-    doc = third.host.doc
+    assert table.by_seat(1).hosted_terms == [1]  # 3 of 4 lost seat 0: seat 1 is next in line
+    doc = table.by_seat(1).host.doc  # type: ignore[union-attr]
     assert doc is not None
     moves = [m for h in doc["hands"] for m in h["moves"]]
     assert {"seat": 0, "resign": True} in moves and {"seat": 1, "resign": True} not in moves
@@ -198,12 +201,15 @@ def test_an_old_host_that_comes_back_steps_down_and_may_not_play_on() -> None:
 
 
 def _old_host_back_while_seat_1_waits() -> tuple[MigratingTable, Machine, Machine]:
-    """Host (seat 0) and seat 2 frozen mid-hand; seat 1 takes over and waits for a majority; then
-    the old host wakes and steps down (seat 2 stays frozen)."""
+    """Host (seat 0) frozen mid-hand, then seat 2 as soon as it has agreed to elect (before it
+    reports); seat 1 takes over and waits for a majority; then the old host wakes and steps down
+    (seat 2 stays frozen)."""
     table = MigratingTable(Rules.preset("classic", target=100), 3, seed=10)
     table.run(lambda: _in_play_of_hand(table, 2, 2))
     old, new = table.by_seat(0), table.by_seat(1)
     table.crash(0, frozen=True)
+    third = table.by_seat(2)
+    table.run(lambda: third.peer is not None and third.peer.election is not None, max_time=30)
     table.crash(2, frozen=True)  # the new host alone is no majority of three: it waits
     table.run(lambda: new.host is not None and new.host.phase.value == "migrating", max_time=30)
     table.run(lambda: False, max_time=1)
@@ -265,10 +271,11 @@ def test_an_old_host_that_follows_afresh_while_the_new_host_waits_sees_the_match
     check_survivors(table)  # its transcript is everyone's, finished and verified
 
 
-def test_a_new_host_whose_majority_never_comes_back_stops_instead_of_waiting_for_ever() -> None:
+def test_a_member_whose_majority_never_comes_back_stops_instead_of_waiting_for_ever() -> None:
     """The lost host died sending the match's last hand log: the seat that got it is done (and
-    gone); the other, left with a hand it thinks is still in play, takes over and waits for a
-    majority that cannot come. Two grace periods on, it stops, saying why."""
+    gone); the other, left with a hand it thinks is still in play, asks the members whether they
+    lost the host too (net/peer/prevotes.py) and never hears a majority. Two grace periods on, it
+    stops, saying why, without having hosted a term of its own."""
     table = MigratingTable(Rules.preset("classic", target=10), 3, seed=61)
     lost = table.by_seat(0).host
     assert lost is not None
@@ -290,9 +297,33 @@ def test_a_new_host_whose_majority_never_comes_back_stops_instead_of_waiting_for
     table.run(lambda: done.peer is not None and done.peer.phase.value == "over", max_time=10)
     table.crash(1)  # its match is over: it goes
     waiting = table.by_seat(2)
-    table.run(lambda: waiting.host is not None and waiting.host.phase.value == "migrating",
-              max_time=30)
-    assert waiting.host is not None
+    peer = waiting.peer
+    assert peer is not None
+    table.run(lambda: peer.prevotes.lost is not None, max_time=30)
+    began = table.now
+    table.run(lambda: peer.phase.value == "closed", max_time=3 * table.timings.grace_s)
+    assert peer.phase.value == "closed" and waiting.host is None and not waiting.hosted_terms
+    table.step()  # (collects the events)
+    closed = [e for e in waiting.events if isinstance(e, Closed)]
+    assert len(closed) == 1 and "lost touch with the table" in closed[0].reason, closed
+    assert 2 * table.timings.grace_s - 1 <= table.now - began <= 2 * table.timings.grace_s + 1
+    assert peer.next_deadline() is None
+
+
+def test_a_new_host_whose_majority_never_comes_back_stops_instead_of_waiting_for_ever() -> None:
+    """The host is lost; seat 2 agrees to elect and dies before it reports to seat 1, which
+    took over: seat 1 waits for a majority that cannot come, and two grace periods on, it stops,
+    saying why."""
+    table = MigratingTable(Rules.preset("classic", target=100), 3, seed=62)
+    table.run(lambda: _in_play_of_hand(table, 2, 2))
+    table.crash(0)
+    third, waiting = table.by_seat(2), table.by_seat(1)
+    table.run(lambda: third.peer is not None and third.peer.election is not None, max_time=30)
+    table.crash(2)
+    table.run(lambda: waiting.host is not None, max_time=30)
+    assert waiting.host is not None and waiting.host.phase.value == "migrating"
+    table.step()  # (collects the events)
+    assert any(isinstance(e, MigrationPaused) for e in waiting.events)
     began = table.now
     table.run(lambda: waiting.host.phase.value != "migrating",  # type: ignore[union-attr]
               max_time=3 * table.timings.grace_s)

@@ -40,12 +40,16 @@ class PeerElections:
                 and self.p.seat >= 0
                 and mine is not None and not mine.left)  # a watcher has no vote
 
-    def elect(self, now: float) -> None:
-        """The host (or the candidate followed so far) is gone: follow the next candidate."""
+    def elect(self, now: float, at: int | None = None) -> None:
+        """The host (or the candidate followed so far) is gone: follow the next candidate (an
+        election that begins at term ``at``: the one that term has, as the members that reached
+        it follow)."""
         e = self.p.election
         if e is None:
             order = tuple(succession(self.p.roster, self.p.host_seat))
             e = Election(self.p.host_seat, self.p.term, order, began=now)
+            if at is not None and at > e.term:
+                e = Election(e.lost_host, e.lost_term, order, at - e.lost_term - 1, now)
         else:
             e = e.next()
         if not e.order:

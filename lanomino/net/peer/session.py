@@ -49,6 +49,7 @@ from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.peer.arrival import Seen
 from lanomino.net.peer.deal import PeerDealing
 from lanomino.net.peer.elections import PeerElections
+from lanomino.net.peer.prevotes import PreVotes
 from lanomino.net.peer.state import BASELINE, Handler, PeerState, Phase, on
 from lanomino.net.session_base import (
     Closed,
@@ -84,6 +85,7 @@ class PeerSession(PeerState):
         self.dealing = d = PeerDealing(self)
         self.catching.update = d.update  # (a locked hand's log caught up: catch_up.py)
         self.elections = PeerElections(self)
+        self.prevotes = PreVotes(self, self.elections)
         r = self.reshuffle
         self._handlers: dict[str, Handler] = dict([
             on(m.Challenge, self._challenge), on(m.Refused, self._refused_msg),
@@ -149,9 +151,9 @@ class PeerSession(PeerState):
             times.append(self.resync_due)
         if not self.silent:
             times.append(self.last_heard + self.timings.liveness_s)
-        progress = self.progress.due()
-        if progress is not None:
-            times.append(progress)
+        for due in (self.progress.due(), self.prevotes.due()):
+            if due is not None:
+                times.append(due)
         return min(times)
 
     def handle_timer(self, now: float) -> None:
@@ -166,8 +168,16 @@ class PeerSession(PeerState):
             self._events.append(HostSilent(self.last_heard))
             self.dealing.settle_early_log()  # the update it waited for will not come now
             if self.can_elect():
-                self.elect(now)  # the host (or the candidate followed so far) is gone
+                if self.election is None and not self.watch:
+                    self.prevotes.start(now)  # a lost host: ask the members first (prevotes.py)
+                else:  # (a candidate that does not answer is passed over; a watcher, which has
+                    self.elect(now)  # no vote, follows the election)
                 return
+        gave_up = self.prevotes.check(now)
+        if gave_up is not None and self.phase is Phase.SEATED:
+            self.go(Phase.CLOSED)
+            self._events.append(Closed(gave_up))
+            return
         if self.phase is Phase.SEATED and self.progress.check(now):
             self.elections.vote_out(now)  # a host past a deadline is lost, as if it had crashed
             return
@@ -285,6 +295,7 @@ class PeerSession(PeerState):
         self.term = msg.term
         self.last_heard = now
         self.silent, self.answered = False, True
+        self.prevotes.heard_host(now)
         handler = self._handlers.get(msg.type)
         if handler is None:
             self._problem("wrong_direction", f"{msg.type} is not for a peer")

@@ -64,7 +64,8 @@ from lanomino.net.wire.fields import (
 from lanomino.net.wire.parts import RosterEntry as RosterEntry  # (re-exported with the messages)
 from lanomino.net.wire.parts import RosterList
 from lanomino.net.wire.parts import SnapshotPlay as SnapshotPlay
-from lanomino.net.wire.proof_messages import Proof as Proof  # (re-exported with the messages)
+from lanomino.net.wire.proof_messages import PreVote as PreVote  # (re-exported with the messages)
+from lanomino.net.wire.proof_messages import Proof as Proof
 from lanomino.net.wire.reshuffle_messages import (  # (re-exported with the messages)
     ReshuffleCommit as ReshuffleCommit,
 )
@@ -389,12 +390,11 @@ Body = (Hello | Challenge | Auth | Watch | Welcome | Refused | Roster | Match | 
         | CommitReq | Commit | CommitSet | Echo | RevealReq | Reveal | Escrow | Deal | Move | Update
         | HandLog | Resync | Snapshot | SnapshotPart | Error | Bye | Ping | Back | Bots | Report
         | ReshuffleCommitReq | ReshuffleCommit | ReshuffleSet | ReshuffleEcho | ReshuffleRevealReq
-        | ReshuffleReveal | Blame | Dispute | Disputed | Proof | CatchUp | BlindBody)
+        | ReshuffleReveal | Blame | Dispute | Disputed | Proof | PreVote | CatchUp | BlindBody)
 
 MESSAGES: dict[str, type[Body]] = {cls.TYPE: cls for cls in (
     Hello, Challenge, Auth, Watch, Welcome, Refused, Roster, Match, Agree, Begin, CommitReq, Commit,
     CommitSet, Echo, RevealReq, Reveal, Escrow, Deal, Move, Update, HandLog, Resync, Snapshot,
     SnapshotPart, Error, Bye, Ping, Back, Bots, Blame, Report, ReshuffleCommitReq, ReshuffleCommit,
     ReshuffleSet, ReshuffleEcho, ReshuffleRevealReq, ReshuffleReveal, Dispute, Disputed, Proof,
-    CatchUp,
-    *BLIND_MESSAGES)}
+    PreVote, CatchUp, *BLIND_MESSAGES)}

@@ -56,6 +56,9 @@ Direction and meaning (P = peer, H = host):
                   for a seat without a move clock: fair/evidence.py's form), from the seat that
                   caught it to every other member's standby ROUTER (net/peer/proof_passing.py);
                   kind ``held``: a seat's signed move the host holds back (net/peer/held_moves.py)
+  P->P prevote    where a member stands on its host (it hears the host of a term, or it lost
+                  one and how far its election got), signed; sent by a member that lost its host
+                  before it elects, and the answer of any member it asks (net/peer/prevotes.py)
 
 Every message carries the sender's ``term``; a host refuses any other term, except in ``hello`` and
 ``auth``: a joiner (a restarted peer, an old host coming back) learns the term from the challenge.
