@@ -108,7 +108,8 @@ LAYERS: tuple[Layer, ...] = (
     Layer(  # the peer's session and its parts: never the host's
         "lanomino.net.peer",
         may_import=("lanomino.engine", "lanomino.fair", "lanomino.net.wire", *NET_PLUMBING,
-                    "lanomino.net.view", "lanomino.blind"),
+                    "lanomino.net.view", "lanomino.blind",
+                    "lanomino.net.budget"),  # (a member's checks of pre-votes: prevotes.py)
         never=("time", "asyncio", "socket", "random", *IO_LIBS),
         third_party=(),
     ),

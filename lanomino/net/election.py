@@ -39,6 +39,12 @@ def entry_of(roster: Sequence[RosterEntry], seat: int) -> RosterEntry | None:
     return next((e for e in roster if e.seat == seat), None)
 
 
+def host_in(roster: Sequence[RosterEntry], known: int) -> int:
+    """The seat the roster names as the host (a table that migrated is hosted from another seat;
+    ``known``: none is named)."""
+    return next((e.seat for e in roster if e.kind == "host"), known)
+
+
 def host_address(entry: RosterEntry | None) -> tuple[str, int, str] | None:
     """Where a member would host (its standby ROUTER): (IP, port, CURVE key), or None."""
     if entry is None or not entry.addr or not entry.curve:

@@ -45,6 +45,8 @@ from lanomino.engine.errors import seat_name
 from lanomino.net.budget import Bucket, Limit
 from lanomino.net.election import GIVE_UP_GRACES, entry_of, majority, members
 from lanomino.net.errors import RemoteProtocolError
+from lanomino.net.peer.state import Phase
+from lanomino.net.session_base import Closed
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.schemas import envelope, parse_message
@@ -114,6 +116,15 @@ class PreVotes:
 
     # ----- this member's canvass ---------------------------------------------------------------
 
+    def lose(self, now: float) -> None:
+        """The host (or the candidate followed so far) has been silent for the liveness period.
+        A candidate that does not answer is passed over at once, and a watcher, which has no
+        vote, follows the election as before; a host is canvassed for first."""
+        if self.p.election is not None or self.p.watch:
+            self.elections.elect(now)
+        else:
+            self.start(now)
+
     def start(self, now: float) -> None:
         """The host has been silent for the liveness period: ask the others before electing."""
         p = self.p
@@ -142,20 +153,23 @@ class PreVotes:
         times = [t for t in (self.resend_at, self.deadline()) if t is not None]
         return min(times) if times else None
 
-    def check(self, now: float) -> str | None:
+    def check(self, now: float) -> bool:
         """Resend this member's status while it has lost its host; a canvass past its deadline
-        gives up (the reason, for ``Closed``: the session closes)."""
-        end = self.deadline()
+        gives up and closes the session (True)."""
+        p, end = self.p, self.deadline()
         if end is not None and now >= end:
             self.lost, self.resend_at = None, None
-            return ("lost touch with the table: neither the host nor most of the members "
-                    f"answered for {now - self.began:.0f} s")
+            if p.phase is Phase.SEATED:
+                p.go(Phase.CLOSED)
+                p._events.append(Closed("lost touch with the table: neither the host nor most "
+                                        f"of the members answered for {now - self.began:.0f} s"))
+                return True
         if self.resend_at is not None and now >= self.resend_at:
-            if self.lost is None and self.p.election is None:
+            if self.lost is None and p.election is None:
                 self.resend_at = None  # (live again: nothing to repeat)
             else:
                 self._tell_all(now, ask=self.lost is not None)
-        return None
+        return False
 
     def standing(self) -> Standing:
         """Where this member stands while it is a peer."""

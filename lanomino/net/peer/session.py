@@ -45,6 +45,7 @@ from lanomino.fair.transcript import (
     move_json,
     move_statement,
 )
+from lanomino.net.election import host_in
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.peer.arrival import Seen
 from lanomino.net.peer.deal import PeerDealing
@@ -151,9 +152,7 @@ class PeerSession(PeerState):
             times.append(self.resync_due)
         if not self.silent:
             times.append(self.last_heard + self.timings.liveness_s)
-        for due in (self.progress.due(), self.prevotes.due()):
-            if due is not None:
-                times.append(due)
+        times += [due for due in (self.progress.due(), self.prevotes.due()) if due is not None]
         return min(times)
 
     def handle_timer(self, now: float) -> None:
@@ -168,15 +167,9 @@ class PeerSession(PeerState):
             self._events.append(HostSilent(self.last_heard))
             self.dealing.settle_early_log()  # the update it waited for will not come now
             if self.can_elect():
-                if self.election is None and not self.watch:
-                    self.prevotes.start(now)  # a lost host: ask the members first (prevotes.py)
-                else:  # (a candidate that does not answer is passed over; a watcher, which has
-                    self.elect(now)  # no vote, follows the election)
+                self.prevotes.lose(now)  # (a lost host: the members are asked first)
                 return
-        gave_up = self.prevotes.check(now)
-        if gave_up is not None and self.phase is Phase.SEATED:
-            self.go(Phase.CLOSED)
-            self._events.append(Closed(gave_up))
+        if self.prevotes.check(now):
             return
         if self.phase is Phase.SEATED and self.progress.check(now):
             self.elections.vote_out(now)  # a host past a deadline is lost, as if it had crashed
@@ -347,7 +340,7 @@ class PeerSession(PeerState):
             raise ValueError("a watcher's welcome has no seat, a player's has one")
         self.seat, self.players, self.roster = body.seat, body.seats, list(body.roster)
         self.welcomed = True
-        self.host_seat = _host_in(self.roster, self.host_seat)
+        self.host_seat = host_in(self.roster, self.host_seat)
         self.rules = Rules.from_spec(body.rules)
         if self.phase is not Phase.OVER:
             self.go(Phase.SEATED)
@@ -368,7 +361,7 @@ class PeerSession(PeerState):
         self.watching, self.watch_cap = body.watching, body.watch_cap
         clock = body.move_clock_ms
         self.move_clock_s = None if clock is None else clock / 1000
-        self.host_seat = _host_in(self.roster, self.host_seat)
+        self.host_seat = host_in(self.roster, self.host_seat)
         self.disputes.roster_seen()
 
     def _match(self, body: m.Match) -> None:
@@ -400,12 +393,6 @@ class PeerSession(PeerState):
         self.doc = {**self.header.to_json(), "header_signatures": [s.hex() for s in sigs],
                     "hands": [], "end": None}
         self.view = PeerView(self.rules, self.players, self.seat)
-
-
-
-def _host_in(roster: list[m.RosterEntry], known: int) -> int:
-    """The seat the roster names as the host (a table that migrated is hosted from another seat)."""
-    return next((e.seat for e in roster if e.kind == "host"), known)
 
 
 __all__ = ["PeerSession", "Phase", "view_after"]
