@@ -123,6 +123,19 @@ def test_a_bot_back_within_its_grace_keeps_its_seat(tmp_path: Path, escrow: bool
     came_back(tmp_path, escrow, ())
 
 
+def down_past_grace(lab: NetLab, host: LabProcess, peers: list[LabProcess], gone: int,
+                    grace: float) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``peers[0]``'s link down until the host resigns its seat ``gone``, then up: the results of
+    the host and the other peer, then of the peer cut off."""
+    link(lab, peers[0], "down")
+    host.wait_said(f"SeatLeft(seat={gone},", grace + 20)
+    link(lab, peers[0], "up")
+    back = time.monotonic()
+    results = [result(p) for p in (host, peers[1])]
+    # it does not hang: it stops at the latest two grace periods after its link is back
+    return results, result(peers[0], max(1.0, 2 * grace + 10 - (time.monotonic() - back)))
+
+
 @pytest.mark.parametrize("escrow", [False, True], ids=["reshuffle", "escrow"])
 def test_a_bot_whose_link_is_down_past_its_grace_leaves_and_is_told_so(
         tmp_path: Path, escrow: bool) -> None:
@@ -131,13 +144,7 @@ def test_a_bot_whose_link_is_down_past_its_grace_leaves_and_is_told_so(
         # (a target the match outlasts the cut with: the host is still there to say goodbye)
         host, peers, seats = start_table(lab, tmp_path, "Unplugged", escrow, grace, 60)
         gone = seats[0]
-        link(lab, peers[0], "down")
-        host.wait_said(f"SeatLeft(seat={gone},", grace + 20)
-        link(lab, peers[0], "up")
-        back = time.monotonic()
-        results = [result(p) for p in (host, peers[1])]
-        # it does not hang: it stops at the latest two grace periods after its link is back
-        cut = result(peers[0], max(1.0, 2 * grace + 10 - (time.monotonic() - back)))
+        results, cut = down_past_grace(lab, host, peers, gone, grace)
     doc = verified(results)
     found = departures(doc)
     assert [(seat, by) for _, seat, by in found] == [(gone, "left")], found

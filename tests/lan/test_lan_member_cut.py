@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from netlab import LabProcess, NetLab
-from test_lan_blind import LEFT, link, verified
+from test_lan_blind import LEFT, down_past_grace, link, verified
 from test_lan_migration import FAST, LANOMINO, PACE, in_play, result
 
 pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
@@ -73,12 +73,7 @@ def test_a_members_link_cut_past_its_grace_leaves_and_the_match_goes_on(tmp_path
         # (bots pausing 0.2 s a move: the match outlasts the cut, the host is there to say so)
         host, peers, seats = start(lab, tmp_path, "Unplugged", grace, 100, "0.2")
         gone = seats[0]
-        link(lab, peers[0], "down")
-        host.wait_said(f"SeatLeft(seat={gone},", grace + 20)
-        link(lab, peers[0], "up")
-        back = time.monotonic()
-        results = [result(p) for p in (host, peers[1])]
-        cut = result(peers[0], max(1.0, 2 * grace + 10 - (time.monotonic() - back)))
+        results, cut = down_past_grace(lab, host, peers, gone, grace)
     doc = verified(results)
     assert {"seat": gone, "resign": True} in moves(doc)
     assert cut["event"] == "stopped" and not cut["finished"], cut
