@@ -71,7 +71,7 @@ def test_a_members_link_cut_past_its_grace_leaves_and_the_match_goes_on(tmp_path
     grace = 3.0
     with NetLab(hosts=3, subnet="10.95.0") as lab:
         # (bots pausing 0.2 s a move: the match outlasts the cut, the host is there to say so)
-        host, peers, seats = start(lab, tmp_path, "Unplugged", grace, 100, "0.2")
+        host, peers, seats = start(lab, tmp_path, "Unplugged", grace, 40, "0.2")
         gone = seats[0]
         results, cut = down_past_grace(lab, host, peers, gone, grace)
     doc = verified(results)
