@@ -94,6 +94,7 @@ class LockedTranscript:
     voided: list[VoidDeal] = field(default_factory=list)  # the void deals of the hand in play
     # the resignations between its deal attempts (fair/departures2.py, net/host/blind_leave.py)
     departures: list[Departure] = field(default_factory=list)
+    last: JsonObject | None = None  # the document as the last hand left it (for a snapshot)
 
     def void(self, record: BlindHand, hand: TableHand) -> None:
         """A void deal of the hand in play, its keys revealed: kept for that hand's entry."""
@@ -144,7 +145,8 @@ class LockedTranscript:
         closing = identity.sign_statement(end_statement(header, host, len(self.hands), over,
                                                         winner, scores))
         end = MatchEnd(host, len(self.hands), over, winner, scores, closing)
-        return self.document(end), b.BlindEnd(record.hand, attempt, host, record.points, scores,
+        self.last = self.document(end)
+        return self.last, b.BlindEnd(record.hand, attempt, host, record.points, scores,
                                               points, closing)
 
     def check_hand(self, ring: KeyRing, host_key: bytes, record: BlindHand, hand: TableHand,
@@ -162,5 +164,6 @@ class LockedTranscript:
                 header, record.host, len(self.hands) + 1, over, winner, scores)):
             return "the host's closing statement does not match the match as it stands"
         self._add(record, hand, scores, body.signature)
-        return self.document(MatchEnd(record.host, len(self.hands), over, winner, scores,
-                                      body.closing))
+        self.last = self.document(MatchEnd(record.host, len(self.hands), over, winner, scores,
+                                           body.closing))
+        return self.last

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from lanomino.engine import (
     RESIGN,
@@ -44,6 +45,9 @@ from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.schemas import snapshot_parts
 from lanomino.net.wire.values import event_to_json, parse_move
 
+if TYPE_CHECKING:
+    from lanomino.net.host.blind_snapshot import Said
+
 
 class Playing:
     """Moves, the end of a hand, host-side bots, the move clock, leaving, snapshots: one part of a
@@ -56,6 +60,7 @@ class Playing:
         self.resyncs = Deferrals()  # a snapshot costs far more than its request: a budget per seat
         self.clock = MoveClock(table, self, away_policy)  # the move clock (move_clock.py)
         self.disputes = Disputes(table)  # seats' disputes of moves the host made for them
+        self.locked: Said | None = None  # a locked table's part of a snapshot (blind_snapshot.py)
 
     # ----- play ----------------------------------------------------------------------------------
 
@@ -310,28 +315,33 @@ class Playing:
         if seat.route is not None:
             self.t.send(seat, m.Bye("you left the table"))
 
-    def snapshot_body(self, viewer: int) -> m.Snapshot:
-        """Everything ``viewer`` (a seat, or VIEWER: a watcher, who holds no tiles) may know now."""
+    def snapshot_body(self, viewer: int) -> m.Snapshot | m.Error:
+        """Everything ``viewer`` (a seat, or VIEWER: a watcher, who holds no tiles) may know now;
+        at a locked table no tiles (the viewer rebuilds its own), or why none can be sent."""
         play: m.SnapshotPlay | None = None
         state, d = self.t.state, self.t.deal
+        refusal = None if self.locked is None else self.locked.refusal()
+        if refusal is not None:
+            return m.Error("not_built", refusal, 0)
         if self.t.phase is Phase.PLAY and state is not None and d is not None:
             history = tuple(event_to_json(seat_view(e, viewer)) for e in state.history)
-            tiles = tuple(str(t) for t in self.t.dealt[viewer]) if viewer != VIEWER else ()
+            tiles = tuple(str(t) for t in self.t.dealt[viewer]) \
+                if viewer != VIEWER and self.locked is None else ()
             play = m.SnapshotPlay(d.hand, tiles, history, tuple(d.moves),  # (copies: sent later)
                                   tuple(d.signatures), state.turn,
                                   tuple(x.public() for x in d.attempts), tuple(d.abandoned),
                                   d.host_seat, self.disputes.passed_on(d))
         doc = None if self.t.doc is None else {**self.t.doc, "hands": list(self.t.doc["hands"])}
         return m.Snapshot(viewer, tuple(self.t.roster()), self.t.players, self.t.rules_spec, doc,
-                          play)
+                          play, None if self.locked is None else self.locked.part())
 
     def send_snapshot(self, seat: Seat) -> None:
         """Everything the seat may know now, then whatever it still owes the deal."""
         d = self.t.deal
-        if not self.t.snapshots:  # (a locked table cannot resend a hand yet: net/host/blind.py)
-            self.t.send(seat, m.Error("not_built", "a locked table sends no snapshot yet", 0))
-            return
         snapshot = self.snapshot_body(seat.seat)
+        if isinstance(snapshot, m.Error):  # (a locked hand it cannot resend: blind_snapshot.py)
+            self.t.send(seat, snapshot)
+            return
         parts = snapshot_parts(snapshot)  # a long match's transcript outgrows one message
         for part in parts:
             self.t.send(seat, part)
@@ -343,6 +353,8 @@ class Playing:
         if (self.t.phase is Phase.HEADER and self.t.header is not None
                 and n not in self.t.header_sigs):
             self.t.send(seat, m.Match(self.t.header))
+        if self.locked is not None:
+            self.locked.after(seat)  # (a draw's share it still owes)
         if d is None or self.t.phase not in ROUND:
             if n in self.dealing.escrow_shares and self.t.phase is Phase.PLAY:
                 self.t.send(seat, self.dealing.escrow_shares[n])

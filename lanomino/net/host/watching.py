@@ -78,6 +78,9 @@ class Watching:
         """The public table as it stands (the match so far, the hand in play without any tile)."""
         t = self.t
         snapshot = self.play.snapshot_body(VIEWER)
+        if isinstance(snapshot, m.Error):  # (a locked hand it cannot resend: blind_snapshot.py)
+            t.out.append(t.watchers.send(w, snapshot, t.term, t.now))
+            return
         parts = snapshot_parts(snapshot)
         for part in parts:
             t.out.append(t.watchers.send(w, part, t.term, t.now))

@@ -25,6 +25,7 @@ from lanomino.blind.deal_round import Step
 from lanomino.blind.gate import Refusal
 from lanomino.blind.hand_record import BlindHand
 from lanomino.blind.hashing import ALGORITHM, Context
+from lanomino.blind.rebuild import seeds_from
 from lanomino.blind.rounds import BlindFault, Share
 from lanomino.blind.table_hand import TableHand
 from lanomino.engine import (
@@ -46,6 +47,7 @@ from lanomino.net.peer import blind_escrow as esc
 from lanomino.net.peer import blind_leave as leave
 from lanomino.net.peer.blind_close import end, settle
 from lanomino.net.peer.blind_moves import before_move, kept
+from lanomino.net.peer.blind_snapshot import own_secret
 from lanomino.net.session_base import (
     HostCaught,
     ObservationChanged,
@@ -179,7 +181,7 @@ class PeerBlind:
             self.hand = TableHand.start(match, ctx, body.openers, p.host_seat, None, None, p.now,
                                         None, body.escrow)
             return
-        seeds = (p.secret_source(), p.secret_source())
+        seeds = seeds_from(own_secret(p, body.hand, body.attempt))  # (kept: blind_snapshot.py)
         self.hand = hand = TableHand.start(match, ctx, body.openers, p.host_seat, p.seat, seeds,
                                            p.now, None, body.escrow)
         assert hand.holder is not None

@@ -26,6 +26,9 @@ from lanomino.fair.transcript import (
     TranscriptError,
     parse_transcript,
 )
+from lanomino.fair.transcript2 import parse_transcript2
+from lanomino.fair.transcript_model import Transcript
+from lanomino.net.peer import blind_snapshot
 from lanomino.net.peer.state import PeerState, Phase
 from lanomino.net.session_base import (
     HandVerified,
@@ -326,12 +329,13 @@ class PeerDealing:
         doc = body.transcript
         if doc is None:
             return
+        if body.locked is not None:  # a locked table's (net/peer/blind_snapshot.py)
+            self.take_header(parse_transcript2(doc)[0])
+            self.p.doc = doc
+            blind_snapshot.snapshot(self, body)
+            return
         transcript = parse_transcript({**doc, "end": doc["end"]})
-        self.p.header = MatchHeader(transcript.table, transcript.algorithm, transcript.rules_spec,
-                                    transcript.players, transcript.keys,
-                                    transcript.move_clock)
-        self.p.digest, self.p.keys = transcript.header_digest, list(transcript.keys)
-        self.p.table = transcript.table
+        self.take_header(transcript)
         doc = self.p.proofs.merged(self.p.disputes.entries(doc))  # with what it holds too
         self.p.doc = doc
         report = self.p.verifier.check(doc)
@@ -361,6 +365,20 @@ class PeerDealing:
             if finished and self.p.phase is not Phase.OVER:
                 self._transcript_updated(doc)  # e.g. a watcher that came back as the match ended
             return
+        self.snapshot_play(play)
+        self.changed()
+
+    def take_header(self, transcript: Transcript) -> None:
+        """The match header of a snapshot's transcript: this seat's from now on."""
+        self.p.header = MatchHeader(transcript.table, transcript.algorithm, transcript.rules_spec,
+                                    transcript.players, transcript.keys,
+                                    transcript.move_clock)
+        self.p.digest, self.p.keys = transcript.header_digest, list(transcript.keys)
+        self.p.table = transcript.table
+
+    def snapshot_play(self, play: m.SnapshotPlay) -> None:
+        """A snapshot's hand in play onto this seat's view (its tiles, a fair table's)."""
+        assert self.p.view is not None
         self.p.hand = play.hand
         self.p.dealt[self.p.hand] = tiles_from_text(play.tiles, "play.tiles")
         events = events_from_json(play.events, "play.events")
@@ -375,7 +393,6 @@ class PeerDealing:
         self.p.attempts[self.p.hand] = list(play.attempts)
         self.p.abandoned[self.p.hand] = list(play.abandoned)
         self.p.dealers[self.p.hand] = play.dealer
-        self.changed()
 
     def snapshot_part(self, body: m.SnapshotPart) -> None:
         """One part of a snapshot too large for a message: the snapshot once all are in."""

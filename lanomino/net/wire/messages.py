@@ -61,6 +61,7 @@ from lanomino.net.wire.fields import (
     bot_entry,
     nested,
 )
+from lanomino.net.wire.parts import LockedPlay as LockedPlay
 from lanomino.net.wire.parts import RosterEntry as RosterEntry  # (re-exported with the messages)
 from lanomino.net.wire.parts import RosterList
 from lanomino.net.wire.parts import SnapshotPlay as SnapshotPlay
@@ -310,6 +311,8 @@ class Snapshot:
     rules: Object
     transcript: Annotated[JsonObject | None, optional(obj)]  # the signed match so far
     play: Annotated[SnapshotPlay | None, optional(nested(SnapshotPlay))]
+    # a locked table's deal attempt in play and transcript/2 so far (None at a fair table)
+    locked: Annotated[LockedPlay | None, optional(nested(LockedPlay))] = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from lanomino.net.wire.checks import (
     TILE_TEXT,
     JsonObject,
     boolean,
+    integer,
     listof,
     obj,
     optional,
@@ -63,4 +64,19 @@ class SnapshotPlay:
     disputes: Annotated[tuple[JsonObject, ...], listof(obj, MAX_DISPUTES)]
 
 
-PARTS: tuple[type[RosterEntry | SnapshotPlay], ...] = (RosterEntry, SnapshotPlay)
+MAX_SAID = 4096  # the statements of one deal attempt: far more than any hand makes
+
+
+@dataclass(frozen=True, slots=True)
+class LockedPlay:
+    """A locked table's part of a snapshot (net/host/blind_snapshot.py): the match's
+    transcript/2 so far and the deal attempt in play as the host relayed it, each statement
+    with its sender's signature and the moves logged before it. Public: no tile of anyone."""
+
+    transcript: Annotated[JsonObject | None, optional(obj)]  # None: no hand has ended yet
+    said: Annotated[tuple[JsonObject, ...], listof(obj, MAX_SAID)]  # {"type", "body"} in order
+    at: Annotated[tuple[int, ...], listof(integer(0, MAX_MOVES), MAX_SAID)]
+
+
+PARTS: tuple[type[RosterEntry | SnapshotPlay | LockedPlay], ...] = (
+    RosterEntry, SnapshotPlay, LockedPlay)
