@@ -20,7 +20,6 @@ than the one its seeds give; it comes back as a new holder only at the next hand
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
 from lanomino.blind import table_leave
@@ -31,14 +30,15 @@ from lanomino.blind.table_hand import TableHand
 from lanomino.engine import Action, Draw, HandStarted, Play, Tile
 from lanomino.engine.errors import seat_name
 
-SEEDS = b"lanomino.blind-seeds/1"
-
 
 def seeds_from(secret: bytes) -> tuple[bytes, bytes]:
-    """A holder's key seed and shuffle seed from the one secret it keeps on disk (the shuffle
-    seed is revealed at the hand's end; neither tells the secret or the other)."""
-    return (hashlib.sha256(SEEDS + b" key " + secret).digest(),
-            hashlib.sha256(SEEDS + b" shuffle " + secret).digest())
+    """A holder's key seed and shuffle seed: the two halves of the one secret it keeps on disk
+    (each drawn on its own; the shuffle seed is revealed at the hand's end, the key seed never).
+
+    Raises: BlindError for a secret of another length."""
+    if len(secret) != 64:
+        raise BlindError(f"a holder's kept secret is 64 bytes, not {len(secret)}")
+    return secret[:32], secret[32:]
 
 
 class LostKey(BlindError):

@@ -31,8 +31,9 @@ from lanomino.blind.hashing import Context
 from lanomino.blind.rebuild import LostKey, Rebuild, seeds_from
 from lanomino.blind.rounds import BlindFault
 from lanomino.blind.table_hand import TableHand
-from lanomino.engine import End, IllegalActionError, Play, Resign, new_game, parse_tile
+from lanomino.engine import End, GameState, IllegalActionError, Play, Resign, new_game, parse_tile
 from lanomino.fair.statements import move_statement
+from lanomino.fair.transcript2 import parse_transcript2
 from lanomino.fair.transcript_model import TranscriptError
 from lanomino.fair.verify2 import verify_transcript2
 from lanomino.net.blind_transcript import LockedTranscript
@@ -45,7 +46,6 @@ from lanomino.net.session_base import (
     SecretMade,
     TranscriptUpdated,
 )
-from lanomino.net.view import view_after
 from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import check_fields
@@ -72,25 +72,30 @@ def own_secret(p: PeerState, hand: int, attempt: int) -> bytes:
     secrets (``SecretMade``: on disk before its key goes out); its seeds come from it."""
     key = (f"{p.table.hex()}/locked", hand, attempt)
     if key not in p.secrets:
-        p.secrets[key] = p.secret_source()
+        p.secrets[key] = p.secret_source() + p.secret_source()  # (its two seeds: rebuild.py)
         p._events.append(SecretMade(key[0], hand, attempt, p.secrets[key]))
     return p.secrets[key]
 
 
-def snapshot(deal: PeerDealing, body: m.Snapshot) -> None:
-    """A locked table's snapshot (its header taken): the match so far, the hand in play on this
-    seat's view, then the hand rebuilt and this seat's part in it (module docstring)."""
-    p, blind, part = deal.p, deal.p.blind, body.locked
-    assert part is not None and p.rules is not None
+def match_so_far(blind: PeerBlind, part: m.LockedPlay) -> GameState | None:
+    """A locked table's snapshot (its header taken): the match state the transcript/2 so far
+    leaves, checked whole (None: it does not hold, and the host is caught)."""
+    p = blind.p
+    assert p.rules is not None
     blind.hand, blind.settled, blind.next_deal, blind.last = None, None, False, p.now
     try:
         _match_so_far(blind, part.transcript)
     except (TranscriptError, ValueError) as exc:
         blind._caught("blind-snapshot", f"the host's snapshot does not hold: {exc}")
-        return
-    p.view = view_after(blind.match or new_game(p.rules, p.players), p.rules, p.seat)
-    if body.play is not None:
-        deal.snapshot_play(body.play)
+        return None
+    return blind.match or new_game(p.rules, p.players)
+
+
+def hand_in_play(deal: PeerDealing, body: m.Snapshot) -> None:
+    """The snapshot's hand in play (on this seat's view already, with no tiles) rebuilt with
+    this seat's key, then this seat's part in it (module docstring)."""
+    p, blind, part = deal.p, deal.p.blind, body.locked
+    assert part is not None and p.view is not None
     try:
         hand = _hand(blind, part, body.play)
     except LostKey as lost:
@@ -127,7 +132,6 @@ def _match_so_far(blind: PeerBlind, doc: dict[str, Any] | None) -> None:
     report = verify_transcript2(doc)
     if not report.ok or report.state is None:
         raise ValueError(f"its transcript/2 does not verify: {report.failure}")
-    from lanomino.fair.transcript2 import parse_transcript2
     head, hands = parse_transcript2(doc)
     if head.header_digest != p.digest:
         raise ValueError("its transcript/2 is of another match")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from lanomino.engine import (
     Draw,
     HandStarted,
-    Rules,
     TileDrawn,
 )
 from lanomino.engine.errors import seat_name
@@ -19,16 +18,11 @@ from lanomino.fair.commit import (
     set_digest,
     set_statement,
 )
-from lanomino.fair.header import MatchHeader
 from lanomino.fair.own_checks import own_checks
-from lanomino.fair.replay import state_after
 from lanomino.fair.transcript import (
     TranscriptError,
-    parse_transcript,
 )
-from lanomino.fair.transcript2 import parse_transcript2
-from lanomino.fair.transcript_model import Transcript
-from lanomino.net.peer import blind_snapshot
+from lanomino.net.peer import snapshot
 from lanomino.net.peer.state import PeerState, Phase
 from lanomino.net.session_base import (
     HandVerified,
@@ -38,7 +32,6 @@ from lanomino.net.session_base import (
     SecretMade,
     TranscriptUpdated,
 )
-from lanomino.net.view import view_after
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import JsonObject, check_fields
 from lanomino.net.wire.schemas import SCHEMAS, from_fields
@@ -319,80 +312,8 @@ class PeerDealing:
     # ----- recovery ----------------------------------------------------------------------------
 
     def snapshot(self, body: m.Snapshot) -> None:
-        self.p.seat, self.p.players, self.p.roster = body.seat, body.seats, list(body.roster)
-        self.p.rules = Rules.from_spec(body.rules)
-        self.p.resync_asked, self.p.resync_due = False, None
-        self.p.pending_move = None
-        self.p.election = None  # a snapshot from the host we follow: any election is over
-        self.p.early_log = None  # the snapshot's transcript says it all
-        self.p.progress.restart()
-        doc = body.transcript
-        if doc is None:
-            return
-        if body.locked is not None:  # a locked table's (net/peer/blind_snapshot.py)
-            self.take_header(parse_transcript2(doc)[0])
-            self.p.doc = doc
-            blind_snapshot.snapshot(self, body)
-            return
-        transcript = parse_transcript({**doc, "end": doc["end"]})
-        self.take_header(transcript)
-        doc = self.p.proofs.merged(self.p.disputes.entries(doc))  # with what it holds too
-        self.p.doc = doc
-        report = self.p.verifier.check(doc)
-        ok = report.ok
-        self.p.view = view_after(state_after(transcript, self.p.rules, report), self.p.rules,
-                                 self.p.seat)
-        for hand in transcript.hands:
-            self.p.verified.setdefault(hand.hand, ok)
-        # hands that ended while this seat was away (or its host changed)
-        for log in transcript.hands:
-            seen, logged = self.p.moves.get(log.hand), [move.raw for move in log.moves]
-            if seen is None or seen == logged:
-                continue
-            # the log is not what this seat was sent: that stays a failure
-            if logged[:len(seen)] != seen:
-                self.p.verified[log.hand] = False
-                self.p._problem("log_mismatch",
-                                f"hand {log.hand}: the logged moves are not the ones sent")
-                continue
-            self.p.moves[log.hand] = logged  # the moves it missed, from the signed log
-            self.p.move_sigs[log.hand] = list(log.move_signatures)
-        play = body.play
-        if play is None:
-            self.p._events.append(ObservationChanged(self.p.view.observation()))
-            end = doc["end"]
-            finished = isinstance(end, dict) and end.get("finished") is True
-            if finished and self.p.phase is not Phase.OVER:
-                self._transcript_updated(doc)  # e.g. a watcher that came back as the match ended
-            return
-        self.snapshot_play(play)
-        self.changed()
-
-    def take_header(self, transcript: Transcript) -> None:
-        """The match header of a snapshot's transcript: this seat's from now on."""
-        self.p.header = MatchHeader(transcript.table, transcript.algorithm, transcript.rules_spec,
-                                    transcript.players, transcript.keys,
-                                    transcript.move_clock)
-        self.p.digest, self.p.keys = transcript.header_digest, list(transcript.keys)
-        self.p.table = transcript.table
-
-    def snapshot_play(self, play: m.SnapshotPlay) -> None:
-        """A snapshot's hand in play onto this seat's view (its tiles, a fair table's)."""
-        assert self.p.view is not None
-        self.p.hand = play.hand
-        self.p.dealt[self.p.hand] = tiles_from_text(play.tiles, "play.tiles")
-        events = events_from_json(play.events, "play.events")
-        if not events or not isinstance(events[0], HandStarted):
-            raise ValueError("a snapshot's hand starts with HandStarted")
-        self.p.view.start_hand(self.p.dealt[self.p.hand], events[0], play.turn)
-        self.p.view.apply(events[1:], play.turn)
-        self.p.moves[self.p.hand] = list(play.moves)
-        self.p.move_sigs[self.p.hand] = list(play.signatures)
-        self.p.arrival.forget(self.p.hand)
-        self.p.disputes.snapshot(play)  # (after forget: they count toward the heads)
-        self.p.attempts[self.p.hand] = list(play.attempts)
-        self.p.abandoned[self.p.hand] = list(play.abandoned)
-        self.p.dealers[self.p.hand] = play.dealer
+        """Everything this seat may know now, from the host (``snapshot.py``)."""
+        snapshot.take(self, body)
 
     def snapshot_part(self, body: m.SnapshotPart) -> None:
         """One part of a snapshot too large for a message: the snapshot once all are in."""

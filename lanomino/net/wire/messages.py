@@ -311,7 +311,6 @@ class Snapshot:
     rules: Object
     transcript: Annotated[JsonObject | None, optional(obj)]  # the signed match so far
     play: Annotated[SnapshotPlay | None, optional(nested(SnapshotPlay))]
-    # a locked table's deal attempt in play and transcript/2 so far (None at a fair table)
     locked: Annotated[LockedPlay | None, optional(nested(LockedPlay))] = None
 
 
