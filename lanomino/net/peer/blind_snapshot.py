@@ -138,6 +138,8 @@ def _match_so_far(blind: PeerBlind, doc: dict[str, Any] | None) -> None:
     blind.book = LockedTranscript(p.header, tuple(
         bytes.fromhex(s) for s in p.doc["header_signatures"]), list(hands), last=doc)
     blind.match, blind.number, blind.attempt = report.state.copy(), len(hands), 0
+    for hand in hands:  # (checked just now, as this seat checks each hand it plays)
+        p.verified.setdefault(hand.record.hand, True)
     over = report.state.outcome is not None
     p._events.append(TranscriptUpdated(p.table.hex(), doc, over))
     if over:
