@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lanomino.blind import table_draws as draws
 from lanomino.blind import table_leave
+from lanomino.blind import table_opening as opening
 from lanomino.blind.deal_round import Step
 from lanomino.blind.group import BlindError, Point
 from lanomino.blind.rounds import KeyAnnouncement, Reveal, Share, ShuffleTurn
@@ -77,13 +79,13 @@ class Rebuild:
         hand.on_shares(seat, shares, self.now)
 
     def not_me(self, seat: int, tile: Tile) -> None:
-        self.hand.on_not_me(seat, tile, self.now)
+        opening.on_not_me(self.hand, seat, tile, self.now)
 
     def play(self, seat: int, index: int, share: Share, play: Play, away: bool) -> None:
         """A play's share: the opening's lead (before the hand began), or a coming move's."""
         hand = self.hand
         if hand.view is None:
-            hand.on_lead(seat, share, play)
+            opening.on_lead(hand, seat, share, play)
         else:
             hand.on_proof(index, share, play, away)
         if hand.holder is not None and hand.layout.openers[seat] == self.me:
@@ -95,12 +97,12 @@ class Rebuild:
         hand = self.hand
         if hand.view is not None or hand.deal.step is not Step.DONE:
             return None
-        opening = hand.opening()
-        if opening is None:
-            opening = None if hand.lead is None else hand.lead.leader
-        if opening is None:
+        found = opening.opening(hand)
+        if found is None:
+            found = None if hand.lead is None else hand.lead.leader
+        if found is None:
             return None
-        self.started = hand.begin(*opening)
+        self.started = hand.begin(*found)
         return self.started
 
     def move(self, seat: int, action: Action, away: bool) -> None:
@@ -119,8 +121,8 @@ class Rebuild:
             raise BlindError(f"a share of position {share.position} for move {index + 1}, "
                              "which drew no such position")
         if share.seat == self.me and hand.draw is not None:
-            hand.draw_share("the host", index, share.position, move.seat)
-        hand.on_draw_share(share)
+            draws.draw_share(hand, "the host", index, share.position, move.seat)
+        draws.on_draw_share(hand, share)
 
     def resign(self, seat: int, at: int, by: str) -> None:
         self.hand.on_resign(seat, at, by)
