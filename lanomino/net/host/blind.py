@@ -55,7 +55,6 @@ from lanomino.net.fair_round import HandDeal
 from lanomino.net.host.blind_close import LockedClose, reveal_key, settle_hand
 from lanomino.net.host.blind_departure import Departures, host_resignation, seat_resigns
 from lanomino.net.host.blind_leave import Leaving
-from lanomino.net.host.blind_snapshot import Said
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
 from lanomino.net.host.table import Handler, Phase, Seat, Table, on, seat_view
@@ -83,7 +82,7 @@ class BlindDealing:
         self.seat_left = self.leavers.seat_left  # (the table's leave rules ask it first)
         self.asked: set[int] = set()  # the draws (move numbers) whose shares were asked
         self.revealed = False
-        self.said = play.locked = Said(self)  # what a snapshot carries (blind_snapshot.py)
+        self.said = play.lock(self)  # what a snapshot carries (blind_snapshot.py)
         table.apply, table.observe = self._apply, self._observe
         table.after_move, table.ready, table.snapshots = self._after_move, self._ready, False
 
@@ -122,8 +121,7 @@ class BlindDealing:
         return hand
 
     def _relay(self, body: b.BlindBody, sender: int | None) -> None:
-        keep(self.hand, body)  # (the host's own messages too)
-        self.said.keep(self.hand, body)
+        self.said.keep(self.hand, body)  # (the host's own messages too; and for a snapshot)
         for s in self.t.humans():
             if s.seat != sender:
                 self.t.send(s, body)

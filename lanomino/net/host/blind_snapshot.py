@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lanomino.blind.table_hand import TableHand
+from lanomino.net.blind_transcript import keep
 from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.schemas import to_body
@@ -45,7 +46,9 @@ class Said:
         self.said: list[tuple[int, b.BlindBody]] = []  # (moves logged before it, statement)
 
     def keep(self, hand: TableHand | None, body: b.BlindBody) -> None:
-        """A statement relayed for ``hand``; a ``blind_deal`` starts the attempt's list."""
+        """A statement relayed for ``hand``: its signature for the hand's record
+        (``blind_transcript.keep``), itself for a snapshot (a ``blind_deal`` starts the list)."""
+        keep(hand, body)
         if isinstance(body, b.BlindDeal):
             self.said = []
         if hand is not None:

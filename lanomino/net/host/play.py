@@ -29,6 +29,7 @@ from lanomino.fair.transcript import (
 )
 from lanomino.net.budget import Deferrals
 from lanomino.net.fair_round import HandDeal, RoundError, closing
+from lanomino.net.host.blind_snapshot import Said
 from lanomino.net.host.deal import Dealing, reveal_req
 from lanomino.net.host.disputes import Disputes
 from lanomino.net.host.move_clock import MoveClock
@@ -46,7 +47,7 @@ from lanomino.net.wire.schemas import snapshot_parts
 from lanomino.net.wire.values import event_to_json, parse_move
 
 if TYPE_CHECKING:
-    from lanomino.net.host.blind_snapshot import Said
+    from lanomino.net.host.blind import BlindDealing
 
 
 class Playing:
@@ -61,6 +62,11 @@ class Playing:
         self.clock = MoveClock(table, self, away_policy)  # the move clock (move_clock.py)
         self.disputes = Disputes(table)  # seats' disputes of moves the host made for them
         self.locked: Said | None = None  # a locked table's part of a snapshot (blind_snapshot.py)
+
+    def lock(self, blind: BlindDealing) -> Said:
+        """A locked table: its snapshots carry the deal attempt in play (blind_snapshot.py)."""
+        self.locked = Said(blind)
+        return self.locked
 
     # ----- play ----------------------------------------------------------------------------------
 
