@@ -24,6 +24,7 @@ from lanomino.net.session import (  # noqa: E402
     HandVerified,
     HostCaught,
     MatchOver,
+    ProtocolProblem,
     SecretMade,
     TranscriptUpdated,
 )
@@ -36,12 +37,13 @@ def last_transcript(events: list[Any]) -> dict[str, Any]:
 
 
 def restart(table: Table, old: PeerSlot, curve_n: int,
-            tamper: Callable[[Message], None] | None = None) -> PeerSlot:
+            tamper: Callable[[Message], None] | None = None, lost: bool = False) -> PeerSlot:
     """``old``'s program dies; a new one with the same identity and the secrets it kept on disk
-    joins (``tamper``: changes the snapshot on its way, as a hostile host would send it)."""
+    (``lost``: none) joins (``tamper``: changes the snapshot on its way, as a hostile host
+    would send it)."""
     old.connected = False
-    saved = {(e.table, e.hand, e.attempt): e.secret
-             for e in old.events if isinstance(e, SecretMade)}
+    saved = {} if lost else {(e.table, e.hand, e.attempt): e.secret
+                             for e in old.events if isinstance(e, SecretMade)}
     table.slots.remove(old)
     new = table.add_peer(old.session.name, identity=old.session.identity, curve_n=curve_n,
                          secrets=saved, seed=curve_n)
@@ -70,13 +72,16 @@ def finished_alike(table: Table) -> dict[str, Any]:
     return docs[0]
 
 
-@pytest.mark.parametrize(("players", "seed", "moves"), [(3, 3, 3), (4, 5, 6)])
+@pytest.mark.parametrize(("players", "seed", "moves", "escrow"),
+                         [(3, 1, 3, False), (4, 1, 6, False), (4, 1, 4, True)])
 def test_a_restarted_holder_rebuilds_its_hand_and_the_match_finishes_verified(
-        players: int, seed: int, moves: int) -> None:
-    table = Table(Rules.preset("classic", target=150), players, blind=True, seed=seed)
+        players: int, seed: int, moves: int, escrow: bool) -> None:
+    table = Table(Rules.preset("classic", target=70), players, blind=True, seed=seed)
+    table.host.escrow = escrow
     blind = table.host.blind
     table.run(lambda: len(blind.records) >= 1)  # (a transcript/2 so far to hand over)
     table.run(in_play(blind, moves))
+    assert in_play(blind, moves)() and blind.records, "no hand in play after the first"
     old = table.slots[0]
     assert old.session.view is not None
     seat, held = old.session.seat, set(old.session.view.hand)
@@ -89,7 +94,7 @@ def test_a_restarted_holder_rebuilds_its_hand_and_the_match_finishes_verified(
 
 
 def test_a_holder_away_during_its_own_draw_opens_the_drawn_tile_from_the_shares() -> None:
-    table = Table(Rules.preset("classic", target=150), 3, blind=True, seed=4)
+    table = Table(Rules.preset("classic", target=70), 3, blind=True, seed=4)
     blind = table.host.blind
     old = table.slots[0]
     table.run(lambda: blind.hand is not None)
@@ -111,11 +116,30 @@ def test_a_holder_away_during_its_own_draw_opens_the_drawn_tile_from_the_shares(
     finished_alike(table)
 
 
+def test_a_holder_that_lost_its_key_says_so_and_leaves_and_the_others_finish() -> None:
+    """Its secrets gone with its program, its seeds give another key: it cannot play the hand,
+    says so plainly and leaves the table; the others re-shuffle blind what it held and finish."""
+    table = Table(Rules.preset("classic", target=40), 3, blind=True, seed=1)
+    blind = table.host.blind
+    table.run(in_play(blind, 3))
+    assert in_play(blind, 3)()
+    new = restart(table, table.slots[0], 46, lost=True)
+    table.run(lambda: new.session.phase.value == "closed", max_time=5)
+    said = [e for e in new.events if isinstance(e, ProtocolProblem) and e.code == "blind_key_lost"]
+    assert said and "no longer has the key it dealt with" in said[0].detail
+    assert not [e for e in new.events if isinstance(e, HostCaught)]  # (not the host's doing)
+    table.slots.remove(new)
+    doc = finished_alike(table)
+    first = doc["hands"][0]["record"]
+    assert [(r["seat"], r["by"]) for r in first["resignations"]] == [(new.session.seat, "left")]
+
+
 def test_a_watcher_who_arrives_mid_match_follows_it_to_its_end() -> None:
-    table = Table(Rules.preset("classic", target=150), 3, blind=True, seed=6)
+    table = Table(Rules.preset("classic", target=70), 3, blind=True, seed=6)
     blind = table.host.blind
     table.run(lambda: len(blind.records) >= 1)
     table.run(in_play(blind, 4))
+    assert in_play(blind, 4)() and blind.records, "no hand in play after the first"
     late = table.add_watcher("late")
     doc = finished_alike(table)
     assert last_transcript(late.events) == doc
@@ -131,10 +155,11 @@ def test_a_watcher_who_arrives_mid_match_follows_it_to_its_end() -> None:
 def test_a_snapshot_carries_only_what_the_table_was_sent_in_public() -> None:
     """The host builds it from the statements it relayed: every one was sent to a watcher as it
     came, and no tile of anyone is in it; nothing is asked of any holder for it."""
-    table = Table(Rules.preset("classic", target=60), 3, blind=True, seed=3)
+    table = Table(Rules.preset("classic", target=30), 3, blind=True, seed=3)
     watcher = table.add_watcher("watcher")
     blind = table.host.blind
     table.run(in_play(blind, 5))
+    assert in_play(blind, 5)()
     new = restart(table, table.slots[1], 44)
     table.run(lambda: any(m["type"] == "snapshot" for m in new.inbox), max_time=2)
     public = [json.dumps(m["body"], sort_keys=True) for m in watcher.inbox
@@ -184,6 +209,7 @@ def test_a_snapshot_that_does_not_hold_names_the_host(tamper: Callable[[Message]
     table = Table(Rules.preset("classic", target=60), 3, blind=True, seed=3)
     blind = table.host.blind
     table.run(in_play(blind, 4))
+    assert in_play(blind, 4)()
     new = restart(table, table.slots[0], 45, tamper)
     table.run(lambda: any(isinstance(e, HostCaught) for e in new.events), max_time=2)
     caught = [e for e in new.events if isinstance(e, HostCaught)]

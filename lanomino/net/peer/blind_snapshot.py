@@ -103,7 +103,9 @@ def hand_in_play(deal: PeerDealing, body: m.Snapshot) -> None:
         p._events.append(ProtocolProblem("blind_key_lost", f"{lost}: this program no longer "
                                          "has the key it dealt with, so it cannot play the hand "
                                          "in play; it leaves the table", p.seat))
-        deal.p._send(m.Bye("its key for the hand in play was lost"))
+        p._send(m.Bye("its key for the hand in play was lost"))  # (as PeerSession.quit)
+        from lanomino.net.peer.state import Phase  # (the state holds this part)
+        p.go(Phase.CLOSED)
         return
     except Refuted:
         blind.hand = None
