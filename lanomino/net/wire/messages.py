@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Annotated, ClassVar
 
 from lanomino.fair.transcript_model import Abandoned
-from lanomino.net.chunks import MAX_PARTS, PART_BYTES
 from lanomino.net.wire.blind_messages import BLIND_MESSAGES, BlindBody
 from lanomino.net.wire.catch_up_messages import CatchUp as CatchUp  # (re-exported)
 from lanomino.net.wire.checks import (
@@ -75,6 +74,9 @@ from lanomino.net.wire.reshuffle_messages import ReshuffleEcho as ReshuffleEcho
 from lanomino.net.wire.reshuffle_messages import ReshuffleReveal as ReshuffleReveal
 from lanomino.net.wire.reshuffle_messages import ReshuffleRevealReq as ReshuffleRevealReq
 from lanomino.net.wire.reshuffle_messages import ReshuffleSet as ReshuffleSet
+from lanomino.net.wire.snapshot_messages import Resync as Resync  # (re-exported)
+from lanomino.net.wire.snapshot_messages import Snapshot as Snapshot
+from lanomino.net.wire.snapshot_messages import SnapshotPart as SnapshotPart
 
 # ----- joining ---------------------------------------------------------------------------------
 
@@ -295,34 +297,6 @@ class HandLog:
     TYPE: ClassVar[str] = "hand_log"
     entry: Object
     end: Object
-
-
-@dataclass(frozen=True, slots=True)
-class Resync:
-    TYPE: ClassVar[str] = "resync"
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    TYPE: ClassVar[str] = "snapshot"
-    seat: Viewer
-    roster: RosterList
-    seats: SeatsAtTable
-    rules: Object
-    transcript: Annotated[JsonObject | None, optional(obj)]  # the signed match so far
-    play: Annotated[SnapshotPlay | None, optional(nested(SnapshotPlay))]
-    locked: Annotated[LockedPlay | None, optional(nested(LockedPlay))] = None
-
-
-@dataclass(frozen=True, slots=True)
-class SnapshotPart:
-    """A snapshot too large for one message, in order (net/chunks.py)."""
-
-    TYPE: ClassVar[str] = "snapshot_part"
-    part: Annotated[int, integer(0, MAX_PARTS - 1)]
-    parts: Annotated[int, integer(1, MAX_PARTS)]
-    # its length only: net/chunks.py decodes it (validate=True); a regex here cost 235 us a part
-    data: Annotated[str, text(PART_BYTES * 4 // 3 + 4)]
 
 
 @dataclass(frozen=True, slots=True)
