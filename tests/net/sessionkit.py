@@ -23,6 +23,10 @@ from lanomino.net.session import (
 )
 
 FAST = Timings(heartbeat_s=1.0, liveness_s=3.0, grace_s=10.0)
+# A locked match to 50 points: it ends a hand or a few after a first hand's leave or loss (to
+# 100, up to 13 hands, each one's shuffles and proofs paid for again, that show nothing the first
+# hand after it does not)
+SHORT = Rules.preset("classic", target=50)
 
 
 def curve_key(n: int) -> str:

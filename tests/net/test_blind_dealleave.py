@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import PeerSlot, Table  # noqa: E402
+from sessionkit import SHORT, PeerSlot, Table  # noqa: E402
 
 from lanomino.blind.deal_round import Step  # noqa: E402
 from lanomino.blind.table_hand import TableHand  # noqa: E402
@@ -40,11 +40,6 @@ from lanomino.net.session import (  # noqa: E402
 MUTED = {"keys": {"blind_key"}, "escrow": {"blind_escrow"}, "shuffle": {"blind_shuffle"},
          "shares": {"blind_shares"}, "opening": {"blind_not_me", "blind_play"},
          "lead": {"move"}, "reveals": {"blind_reveal"}}
-
-
-# A match to 50 points ends a hand or a few after the leave (to 100: up to 13 hands, each one's
-# shuffles and proofs paid for again, that show nothing the first hand after it does not)
-SHORT = Rules.preset("classic", target=50)
 
 
 def at_step(step: str, hand: TableHand) -> bool:

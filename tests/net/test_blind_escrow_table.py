@@ -15,9 +15,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import Table, in_play  # noqa: E402
+from sessionkit import SHORT, Table, in_play  # noqa: E402
 
-from lanomino.engine import Draw, Rules  # noqa: E402
+from lanomino.engine import Draw  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import HostCaught, MatchOver, ProtocolProblem, TranscriptUpdated  # noqa: E402
 
@@ -31,7 +31,7 @@ def leave_mid_hand(players: int, who: int, moves: int, seed: int, escrow: bool =
     """A table where peer ``who`` quits (``drop``: goes silent) once the first hand has
     ``moves`` moves, while no draw waits for shares (``drawing``: while one does); the rest
     played to the end."""
-    table = Table(Rules.preset("classic"), players, blind=True, seed=seed)
+    table = Table(SHORT, players, blind=True, seed=seed)
     table.host.escrow = escrow
     blind = table.host.blind
     assert blind is not None

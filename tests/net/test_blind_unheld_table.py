@@ -16,10 +16,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import Table, in_play  # noqa: E402
+from sessionkit import SHORT, Table, in_play  # noqa: E402
 from test_blind_escrow_table import last_transcript, leave_mid_hand  # noqa: E402
 
-from lanomino.engine import Draw, Rules  # noqa: E402
+from lanomino.engine import Draw  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import HostCaught, MatchOver, ProtocolProblem  # noqa: E402
 
@@ -113,7 +113,7 @@ def two_leave(first: int, second: int, seed: int, drawing: bool) -> Table:
     """A 4-person ``--escrow`` table where peer ``first`` quits once the first hand has 2 moves
     and peer ``second`` once it has 5 (``drawing``: while a draw waits for shares), played to
     the end."""
-    table = Table(Rules.preset("classic"), 4, blind=True, seed=seed)
+    table = Table(SHORT, 4, blind=True, seed=seed)
     table.host.escrow = True
     blind = table.host.blind
     assert blind is not None
@@ -165,7 +165,7 @@ def test_the_hosts_bots_tiles_are_held_and_a_watcher_checks_the_re_shuffled_hand
         seed: int) -> None:
     """A host-side bot's tiles are the host's to open, so its hand vector holds them too (they
     are not re-shuffled); a watcher follows the round and checks the hand as a seat does."""
-    table = Table(Rules.preset("classic"), 4, blind=True, seed=seed, bots=1)
+    table = Table(SHORT, 4, blind=True, seed=seed, bots=1)
     table.host.escrow = False
     watcher = table.add_watcher("watcher")
     blind = table.host.blind
