@@ -28,6 +28,9 @@ from lanomino.net.session import (  # noqa: E402
     SecretMade,
     TranscriptUpdated,
 )
+from lanomino.net.wire import blind_messages as b  # noqa: E402
+from lanomino.net.wire.checks import check_fields  # noqa: E402
+from lanomino.net.wire.schemas import SCHEMAS, from_fields  # noqa: E402
 
 Message = dict[str, Any]
 
@@ -73,10 +76,10 @@ def finished_alike(table: Table) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("players", "seed", "moves", "escrow"),
-                         [(3, 1, 3, False), (4, 1, 6, False), (4, 1, 4, True)])
+                         [(3, 1, 3, False), (4, 2, 6, False), (4, 2, 4, True)])
 def test_a_restarted_holder_rebuilds_its_hand_and_the_match_finishes_verified(
         players: int, seed: int, moves: int, escrow: bool) -> None:
-    table = Table(Rules.preset("classic", target=70), players, blind=True, seed=seed)
+    table = Table(Rules.preset("classic", target=40), players, blind=True, seed=seed)
     table.host.escrow = escrow
     blind = table.host.blind
     table.run(lambda: len(blind.records) >= 1)  # (a transcript/2 so far to hand over)
@@ -215,3 +218,27 @@ def test_a_snapshot_that_does_not_hold_names_the_host(tamper: Callable[[Message]
     caught = [e for e in new.events if isinstance(e, HostCaught)]
     assert caught and caught[0].evidence["host"] == table.host.host_seat
     assert new.session.blind.hand is None  # nothing of it kept
+
+
+def test_a_share_the_host_signed_whose_proof_fails_names_the_host() -> None:
+    """The host's own deal shares, one proof changed and signed again by the host: the
+    signature holds, the proof does not, and the host that signed it is named."""
+    table = Table(Rules.preset("classic", target=60), 3, blind=True, seed=3)
+    blind, host = table.host.blind, table.host.shared
+    table.run(in_play(blind, 4))
+    assert in_play(blind, 4)()
+
+    def tamper(message: Message) -> None:
+        body = next(s["body"] for s in message["body"]["locked"]["said"]
+                    if s["type"] == "blind_shares" and s["body"]["seat"] == host.host_seat)
+        body["shares"] = _flip(body["shares"], 196)  # (the first share's response scalar)
+        typed = from_fields("blind_shares", check_fields(body, SCHEMAS["blind_shares"]))
+        assert isinstance(typed, b.BlindShares)
+        statement = b.signed_statement(host.digest, typed)
+        body["signature"] = host.identity.sign_statement(statement).hex()
+
+    new = restart(table, table.slots[0], 47, tamper)
+    table.run(lambda: any(isinstance(e, HostCaught) for e in new.events), max_time=2)
+    caught = [e for e in new.events if isinstance(e, HostCaught)]
+    assert caught and caught[0].check == "blind-snapshot", caught
+    assert caught[0].evidence["host"] == host.host_seat and "does not hold" in caught[0].detail
