@@ -19,7 +19,7 @@ A holder who leaves the hand in play (escrow, standing in for its key): ``table_
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from lanomino.blind import table_leave as leave
 from lanomino.blind.deal_round import LockedDeal, Step
@@ -55,9 +55,10 @@ from lanomino.engine import (
     Play,
     Resign,
     Tile,
+    TileDrawn,
     observe,
 )
-from lanomino.engine.errors import seat_name
+from lanomino.engine.errors import IllegalActionError, seat_name
 from lanomino.engine.public import PublicHand
 from lanomino.engine.tiles import TILES
 
@@ -402,6 +403,17 @@ class TableHand:
 
     # ----- a host's seats ------------------------------------------------------------------
 
+    def check_own(self, seat: int, action: Action) -> None:
+        """A move of a seat whose tiles this side holds (the host's own, its bots'), before it
+        goes out: what only those tiles decide is checked here, so a draw or a pass while a tile
+        fits is refused on the spot rather than named at the hand's end; and nothing moves while
+        the seat's drawn tile is still opening. Raises IllegalActionError."""
+        assert self.view is not None
+        if not self.ready:
+            raise IllegalActionError("the tile you drew is still opening: a moment")
+        if action not in self.view.legal_for(seat, self.tiles_of(seat)):
+            raise IllegalActionError(f"{action} is not a legal move now")
+
     def observe(self, seat: int) -> Observation:
         """What ``seat`` sees now, with the tiles this side opened for it (the host's own seat
         and its bots): the engine's ``observe`` on a copy of the public view holding them."""
@@ -412,7 +424,18 @@ class TableHand:
         probe.hands = [0] * probe.players
         for tile in self.tiles_of(seat):
             probe.hands[seat] |= tile.bit
-        return observe(probe, seat)
+        obs = observe(probe, seat)
+        # the seat's own draws show their tiles once open, as a peer's view shows them; while
+        # its latest is still opening, its turn has no move yet (its tile comes with the shares)
+        opened = [self.opened.get(m.position) for m in self.moves if m.seat == seat
+                  and isinstance(m.action, Draw) and m.position is not None]
+        drawn = iter(opened)
+        history = [e._replace(tile=TILES[t]) if type(e) is TileDrawn and e.seat == seat and (
+            t := next(drawn, None)) is not None else e for e in obs.history]
+        last = self.moves[-1] if self.moves else None
+        opening = last is not None and last.seat == seat and isinstance(last.action, Draw) \
+            and opened[-1] is None
+        return replace(obs, history=tuple(history), legal=() if opening else obs.legal)
 
     @property
     def failed(self) -> bool:

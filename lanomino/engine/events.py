@@ -11,6 +11,7 @@ afford (see scripts/bench_engine.py). Equality also compares the event type.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from lanomino.engine.actions import End
@@ -144,3 +145,11 @@ Event = (
     | HandEnded
     | MatchEnded
 )
+
+
+def unopened_draw(history: Sequence[Event], seat: int | None) -> bool:
+    """``history``'s last event is ``seat``'s own draw whose tile it does not know yet: the locked
+    deck opens a drawn tile for its drawer with the others' shares, a moment after the draw (a
+    drawn tile is never hidden from its drawer otherwise). Its turn has no move until then."""
+    last = history[-1] if history else None
+    return isinstance(last, TileDrawn) and last.seat == seat and last.tile is None

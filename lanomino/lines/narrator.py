@@ -27,6 +27,7 @@ from lanomino.engine import (
     TileDrawn,
     TilePlayed,
 )
+from lanomino.engine.events import unopened_draw
 from lanomino.engine.line import Line
 from lanomino.lines.say import Voice, join_words, plural
 from lanomino.ui.board import Placed, line_view
@@ -91,9 +92,11 @@ class Narrator:
             if obs.hand_no > self.hand_no + 1 and obs.rules.no_double == "reshuffle":
                 out.append("Nobody held a double, so the tiles were shuffled and dealt again.")
             self.hand_no, self.said, self.line = obs.hand_no, 0, Line(obs.rules.fives)
-        for event in obs.history[self.said:]:
-            out += self._event(event, voice, obs)
-        self.said = len(obs.history)
+        for at in range(self.said, len(obs.history)):
+            if at == len(obs.history) - 1 and unopened_draw(obs.history, voice.me):
+                break  # (the locked deck: said with its tile, once open)
+            out += self._event(obs.history[at], voice, obs)
+            self.said += 1
         out += self._missed_results(obs, voice)
         if obs.outcome is not None and not self.outcome:
             self.outcome = True
@@ -154,8 +157,8 @@ class Narrator:
         return out
 
     def _turn(self, obs: Observation, voice: Voice) -> list[str]:
-        if voice.me is None or not obs.is_my_turn:
-            return []
+        if voice.me is None or not obs.is_my_turn or not obs.legal:
+            return []  # (no move yet: the tile this seat drew is still opening)
         key = (obs.hand_no, len(obs.history))
         if key == self.turn:
             return []

@@ -26,6 +26,7 @@ from lanomino.engine import (
     TilePlayed,
     legal_actions,
 )
+from lanomino.engine.events import unopened_draw
 from lanomino.engine.line import Line
 from lanomino.engine.observe import determinize, public_events
 from lanomino.engine.scoring import lightest_member
@@ -168,8 +169,8 @@ class PeerView:
             results=tuple(self.results), outcome=self.outcome, last_opener=self.last_opener,
             last_winner_seat=self.last_winner_seat,
         )
-        if self.phase != "play" or self.turn != self.seat:
-            return obs
+        if self.phase != "play" or self.turn != self.seat or unopened_draw(self.history, self.seat):
+            return obs  # (its own draw still opening: nothing to do until the tile shows)
         # Our own legal moves depend only on our tiles, the line and the boneyard count: a state
         # with the other hands empty and a stand-in boneyard answers exactly.
         hands = [hand if s == self.seat else () for s in range(self.players)]

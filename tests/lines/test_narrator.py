@@ -153,3 +153,37 @@ def test_a_reader_out_of_time_hears_their_moves_as_the_table_bots() -> None:
     assert bots and own, said
     assert [s for s in said if re.match(rf"Ana {moves} ", s)], said  # the other seat: unchanged
     assert said.index(bots[-1]) < said.index(own[0])  # away first, then back
+
+
+def test_a_draw_still_opening_is_said_with_its_tile_and_only_then_is_it_your_turn() -> None:
+    """The locked deck opens the reader's drawn tile a moment after the draw: meanwhile the
+    observation shows the draw without its tile and no move to make. The narrator waits: no
+    "you drew a tile", no "your turn" with the old hand; once open, the draw with its tile, then
+    the turn with the new hand, each said once."""
+    from dataclasses import replace
+
+    match = LocalMatch(make_config(Rules.classic(target=0), 2, ("random",), NAMES[0], 11))
+    rng = random.Random(11)
+    narrator = Narrator()
+    match.deal()
+    narrator.update(match.observe(0), NAMES[:2])
+    checked = 0
+    while match.state.phase is not Phase.DEAL and not match.is_over:
+        turn = match.state.turn
+        action = get_bot("random")(match.observe(turn), rng)
+        match.apply(turn, action)
+        obs = match.observe(0)
+        last = obs.history[-1]
+        if turn == 0 and isinstance(last, TileDrawn) and obs.is_my_turn:
+            opening = replace(obs, hand=tuple(t for t in obs.hand if t != last.tile), legal=(),
+                              history=(*obs.history[:-1], last._replace(tile=None)))
+            assert narrator.update(opening, NAMES[:2]) == []  # nothing yet
+            said = narrator.update(obs, NAMES[:2])  # the tile opened
+            assert said[0].startswith(f"You drew {last.tile}, "), said
+            hand = narrator.voice(obs, NAMES[:2]).numbered(obs.hand)
+            assert said[1:3] == ["Your turn.", f"Your hand: {hand}."], said
+            assert narrator.update(obs, NAMES[:2]) == []  # said once
+            checked += 1
+        else:
+            narrator.update(obs, NAMES[:2])
+    assert checked >= 2

@@ -309,10 +309,10 @@ class BlindDealing:
         if isinstance(action, Resign) and ("resign", seat) not in hand.signatures:
             self._relay(self._signed(host_resignation(self.t, hand, self.number, self.attempt,
                                                       seat)), None)
-        if isinstance(action, Play) and seat in self.t.local and index not in hand.proofs:
-            if action not in hand.view.legal_for(seat, hand.tiles_of(seat)):
-                raise IllegalActionError(f"{action} is not a legal move now")
-            self._show(seat, index, action)
+        if seat in self.t.local and not isinstance(action, Resign) and index not in hand.proofs:
+            hand.check_own(seat, action)  # (the host's seat or a bot's: this side has its tiles)
+            if isinstance(action, Play):
+                self._show(seat, index, action)
         try:
             return hand.apply(seat, action, self.t.now, away)
         except BlindFault as fault:
