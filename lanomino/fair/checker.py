@@ -182,7 +182,8 @@ class Checker:
         end, host = self.t.end, Blamed.host(self.t.end.host)
         held = len(self.t.hands) if count is None else count
         statement = end_statement(self.t.header_digest, end.host, end.hands, end.finished,
-                                  end.winner, end.scores)
+                                  end.winner, end.scores,
+                                  [d.statement_json() for d in end.departures])
         if not self.signed(end.host, end.signature, statement):
             raise self.fail("end", EDITED, "the host's signature over the closing statement "
                             "does not verify: the file was changed after it was signed")

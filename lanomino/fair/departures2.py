@@ -96,18 +96,7 @@ def check_attempts(state: GameState, host: int, played: int, voided: Sequence[in
                        "record shows it neither void nor given up for a seat that left")
         for d in (d for d in departures if d.attempt == attempt):
             r = d.resignation
-            signer = host if r.host_signed else r.seat
-            if not signed(signer, d.signature, r):
-                who = "the host" if r.host_signed else seat_name(r.seat)
-                raise fail("signature", True, f"the departure of {seat_name(r.seat)} before deal "
-                           f"attempt {attempt} is not signed by {who}")
-            if r.host_signed and r.seat == host:
-                raise fail("record", True, "the host resigned its own seat as gone")
-            try:
-                apply(state, r.seat, RESIGN)
-            except EngineError as exc:
-                raise fail("record", True, f"the departure of {seat_name(r.seat)} before deal "
-                           f"attempt {attempt}: {exc}") from None
+            _apply(state, host, d, f"before deal attempt {attempt}", "record", signed, fail)
             if state.phase is not Phase.DEAL:
                 raise fail("record", True, f"the departure of {seat_name(r.seat)} ended the "
                            "match, yet the hand was dealt")
@@ -122,4 +111,46 @@ def check_attempts(state: GameState, host: int, played: int, voided: Sequence[in
     extra = sorted(set(voided) - set(range(1, played)))
     if extra or any(d.attempt > played for d in departures):
         raise fail("record", True, f"the hand keeps deal attempts after the one played ({played})")
+    return state, tuple(unchecked)
+
+
+def _apply(state: GameState, host: int, d: Departure, when: str, check: str, signed: Signed,
+           fail: Fail) -> None:
+    """One departure, signed by its signer (the host for one it resigned, never its own seat),
+    applied to ``state`` as the engine allows it. Raises ``fail``'s."""
+    r = d.resignation
+    signer = host if r.host_signed else r.seat
+    if not signed(signer, d.signature, r):
+        who = "the host" if r.host_signed else seat_name(r.seat)
+        raise fail("signature", True, f"the departure of {seat_name(r.seat)} {when} is not "
+                   f"signed by {who}")
+    if r.host_signed and r.seat == host:
+        raise fail("record", True, "the host resigned its own seat as gone")
+    try:
+        apply(state, r.seat, RESIGN)
+    except EngineError as exc:
+        raise fail(check, True, f"the departure of {seat_name(r.seat)} {when}: {exc}") from None
+
+
+def check_closing(state: GameState, host: int, departures: Sequence[Departure],
+                  signed: Signed, fail: Fail) -> tuple[GameState, tuple[str, ...]]:
+    """The departures of the closing statement (after the last hand, of the hand that was never
+    dealt: ``signed`` checks each against that hand's number): each signed and allowed by the
+    engine, the last of them, and only it, ending the match. The match state after them, and
+    what could not be checked, in words."""
+    state = state.copy()
+    unchecked: list[str] = []
+    for i, d in enumerate(departures):
+        r = d.resignation
+        if r.at != 0 and d.attempt == 1:
+            raise fail("record", True, f"the departure of {seat_name(r.seat)} before the hand "
+                       f"was dealt counts {r.at} moves")
+        _apply(state, host, d, "after the last hand", "end", signed, fail)
+        if (state.phase is Phase.OVER) != (i == len(departures) - 1):
+            raise fail("end", True, f"the closing statement keeps departures after the last "
+                       f"hand, but the departure of {seat_name(r.seat)} "
+                       f"{'ended' if state.phase is Phase.OVER else 'did not end'} the match")
+        if r.host_signed:
+            unchecked.append(f"that {seat_name(r.seat)} had left (the host resigned it before "
+                             f"deal attempt {d.attempt} of the next hand, and the match ended)")
     return state, tuple(unchecked)

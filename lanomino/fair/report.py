@@ -160,6 +160,8 @@ class Report:
     state: GameState | None = field(default=None, repr=False, compare=False)
     clock: str = ""  # what the header says of the move clock, in words
     caught: tuple[str, ...] = ()  # hosts the transcript's evidence convicts (fair/evidence.py)
+    # what a locked match's closing departures could not show (fair/departures2.check_closing)
+    closed: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -173,6 +175,9 @@ class Report:
             out.append(f"NOT FAIR: {self.failure.describe()}")
         elif not self.hands:
             out.append("no hands in this transcript")
+        if self.closed and self.failure is None:
+            out.append(f"The match ended as people left before the next hand; not checked: "
+                       f"{'; '.join(self.closed)}.")
         if self.clock:
             out.append(self.clock)
         out += [f"Caught: {c}." for c in self.caught]

@@ -90,11 +90,16 @@ def log_statement(
 
 
 def end_statement(
-    header: str, host: int, hands: int, finished: bool, winner: int | None, scores: Sequence[int]
+    header: str, host: int, hands: int, finished: bool, winner: int | None, scores: Sequence[int],
+    departures: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    """What the host signs when the transcript closes (the match ended or was abandoned)."""
-    return {"type": "lanomino.end/1", "header": header, "host": host, "hands": hands,
-            "finished": finished, "winner": winner, "scores": list(scores)}
+    """What the host signs when the transcript closes (the match ended or was abandoned);
+    ``departures``: a locked match's, after its last hand, that ended it (``fair/departures2``)."""
+    out = {"type": "lanomino.end/1", "header": header, "host": host, "hands": hands,
+           "finished": finished, "winner": winner, "scores": list(scores)}
+    if departures:
+        out["departures"] = list(departures)
+    return out
 
 
 def move_json(seat: int, action: Action) -> dict[str, Any]:

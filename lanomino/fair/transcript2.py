@@ -27,6 +27,11 @@ and whose hands each carry the locked hand's record (``lanomino.blind-hand/1``,
      "departures": [optional: the resignations between deal attempts, each {"attempt",
                     "seat", "at", "by", "signature"} (``fair/departures2.py``)]}
 
+Its closing statement ``end`` may carry ``departures`` too (the same form): the people who left
+after the last hand, before the next one was dealt, whose leaving ended the match (one side left:
+at a table of two people, the other one); the hand they left was never played, so no entry keeps
+them, and the closing statement the host signs names them (``statements.end_statement``).
+
 The statements (every one names the header digest ``H``, so nothing signed for one match fits
 another; bytes are lowercase hex of the values' own bytes, ``blind/rounds.py``) are built by the
 functions below, which the sessions sign and the verifier (``fair/verify2.py``) checks:
@@ -42,7 +47,7 @@ makes the whole record, every position the host gave out and the points, the hos
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lanomino.blind.group import BlindError
@@ -321,6 +326,8 @@ def write_transcript2(header: MatchHeader, header_signatures: Sequence[bytes],
     doc["end"] = {"host": end.host, "hands": end.hands, "finished": end.finished,
                   "winner": end.winner, "scores": list(end.scores),
                   "signature": end.signature.hex()}
+    if end.departures:
+        doc["end"]["departures"] = [d.to_json() for d in end.departures]
     if evidence:
         doc["evidence"] = [dict(p) for p in evidence]
     return doc
@@ -337,12 +344,20 @@ def parse_transcript2(doc: Any) -> tuple[Transcript, tuple[SignedHand, ...]]:
         raise TranscriptError(f"format: expected {FORMAT2!r}")
     # The top level is transcript/1's, hands aside: its parser reads it, under its own format
     # name, and the header (the digest every statement names) is then put back as written.
-    head = parse_transcript({**doc, "format": FORMAT, "hands": []})
+    end = doc.get("end")
+    departed = end.get("departures") if isinstance(end, dict) else None
+    if isinstance(end, dict) and departed is not None:  # (transcript/2's own: the departures
+        end = {k: v for k, v in end.items() if k != "departures"}  # that ended the match)
+    head = parse_transcript({**doc, "format": FORMAT, "hands": [], "end": end})
+    players = len(head.players)
     header = {**head.header, "format": FORMAT2}
+    closing = head.end if departed is None else replace(
+        head.end, departures=parse_departures(departed, "end.departures", players))
+    if departed is not None and not closing.departures:
+        raise TranscriptError("end.departures: leave it out when there are none")
     head = Transcript(header, header_digest(header), head.table, head.algorithm,
                       head.rules_spec, head.players, head.keys, head.header_signatures, (),
-                      head.end, head.clock_declared, head.move_clock, head.evidence)
-    players = len(head.players)
+                      closing, head.clock_declared, head.move_clock, head.evidence)
     hands = tuple(_parse_hand(h, f"hands[{i}]", i + 1, players)
                   for i, h in enumerate(_list(doc.get("hands"), "hands")))
     return head, hands

@@ -172,6 +172,9 @@ class MatchEnd:
     winner: int | None
     scores: tuple[int, ...]
     signature: bytes
+    # a locked match's departures after its last hand, which ended it (``fair/departures2.py``:
+    # ``Departure`` values; the closing statement names them)
+    departures: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

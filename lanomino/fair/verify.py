@@ -9,6 +9,7 @@ values of a report in ``report.py``.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -177,8 +178,9 @@ def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
     """``to_record`` of a transcript/2: each hand's deal as its revealed keys open it (a void deal
     the hand keeps before it as a hand with no moves, as transcript/1's), its moves and
     resignations in the order of its log (without the passes after the engine ended a blocked
-    hand); a departure between its deal attempts as a seat that left after the hand before
-    (none in the first hand: TranscriptError)."""
+    hand); a departure between its deal attempts, or one the closing statement keeps (it ended
+    the match before the next hand was dealt), as a seat that left after the hand before (none
+    before the first hand: TranscriptError)."""
     from lanomino.engine import RESIGN, Pass, Phase, Rules, apply, new_game, start_hand
     from lanomino.fair.statements import move_json
     from lanomino.fair.transcript2 import parse_transcript2
@@ -190,13 +192,16 @@ def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
     head, signed = parse_transcript2(doc)
     hands: list[dict[str, Any]] = []
     state = new_game(Rules.from_spec(head.rules_spec), len(head.players))
-    for hand, deals in zip(signed, report.deals, strict=True):
-        if hand.departures and not hands:  # (a record's resignation is a move of a hand)
-            raise TranscriptError(f"a seat left hand {hand.record.hand} before it was dealt: a "
-                                  "record has no hand before it to write its resignation in")
-        for departure in hand.departures:  # (after the hand before, as a seat left between)
+    def depart(departures: Sequence[Any], number: int) -> None:
+        if departures and not hands:  # (a record's resignation is a move of a hand)
+            raise TranscriptError(f"a seat left hand {number} before it was dealt: a record "
+                                  "has no hand before it to write its resignation in")
+        for departure in departures:  # (after the hand before, as a seat left between)
             hands[-1]["moves"].append(move_json(departure.resignation.seat, RESIGN))
             apply(state, departure.resignation.seat, RESIGN)
+
+    for hand, deals in zip(signed, report.deals, strict=True):
+        depart(hand.departures, hand.record.hand)
         record, moves = hand.record, []
         if record.unheld is not None:
             raise TranscriptError(f"hand {record.hand} was re-shuffled blind after a holder "
@@ -215,5 +220,6 @@ def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
                 moves.append(move_json(move.seat, move.action))
                 apply(state, move.seat, move.action)
         hands += [_record_hand(deal, moves) for deal in deals]
+    depart(head.end.departures, len(signed) + 1)
     return {"format": "lanomino.record/1", "rules": head.rules_spec,
             "players": list(head.players), "hands": hands}

@@ -24,7 +24,9 @@ Once per match, as for transcript/1 (``Checker.start``): the algorithm
    ``score`` (the hand's points), each naming its signer;
 5. ``score``      the match score after the hand is the engine's (else the host).
 
-After the last hand, the host's closing statement (``end``), as for transcript/1.
+After the last hand, the departures the closing statement keeps (people who left before the next
+hand was dealt, the last of them ending the match: ``departures2.check_closing``), then the
+host's closing statement (``end``), as for transcript/1.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from lanomino.engine.dealing import split_deck
 from lanomino.engine.errors import seat_name
 from lanomino.engine.state import Phase
 from lanomino.fair.checker import Checker
-from lanomino.fair.departures2 import check_attempts
+from lanomino.fair.departures2 import check_attempts, check_closing
 from lanomino.fair.report import (
     EDITED,
     AwayMove,
@@ -94,6 +96,7 @@ class BlindChecker:
         self.hands = hands
         self.deals: list[tuple[DerivedDeal, ...]] = []
         self.holders: tuple[int, ...] = ()  # the holders of the hand before
+        self.closed: tuple[str, ...] = ()  # what the closing's departures could not show
 
     def run(self) -> Report:
         c = self.c
@@ -103,15 +106,34 @@ class BlindChecker:
                 c.hand_no = hand.record.hand
                 state = self.check_hand(state, hand)
             c.hand_no = None
+            state = self.check_closing(state)
             c.check_end(state, len(self.hands))
         except Failed as failed:
             return self._report(failed)
         return self._report(None, state)
 
+    def check_closing(self, state: GameState) -> GameState:
+        """The departures the closing statement keeps, which ended the match before its next
+        hand was dealt (``departures2.check_closing``); the match state after them."""
+        c, end = self.c, self.c.t.end
+        if not end.departures:
+            return state
+        number, host = len(self.hands) + 1, Blamed.host(end.host)
+
+        def signed(seat: int, signature: bytes, r: Resignation) -> bool:
+            return c.signed(seat, signature, resign_statement(c.t.header_digest, number, r))
+
+        def fail(check: str, blame_host: bool, why: str) -> Exception:
+            return c.fail(check, host if blame_host else EDITED, why)
+
+        state, self.closed = check_closing(state, end.host, end.departures, signed, fail)
+        return state
+
     def _report(self, failed: Failed | None, state: GameState | None = None) -> Report:
         c = self.c
         return Report(tuple(c.reports), None if failed is None else failed.failure,
-                      tuple(self.deals), state, clock=self.clock, caught=tuple(c.caught))
+                      tuple(self.deals), state, clock=self.clock, caught=tuple(c.caught),
+                      closed=self.closed)
 
     @property
     def clock(self) -> str:

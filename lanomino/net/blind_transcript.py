@@ -149,6 +149,31 @@ class LockedTranscript:
         return self.last, b.BlindEnd(record.hand, attempt, host, record.points, scores,
                                               points, closing)
 
+    def close_departed(self, identity: Identity, host: int, scores: tuple[int, ...],
+                       winner: int | None) -> tuple[JsonObject, bytes]:
+        """The host's side: the departures of the hand never dealt ended the match; the
+        closing statement names them (no entry keeps them). The transcript, and the closing
+        signature that tells the seats (``blind_over``)."""
+        departures = tuple(self.departures)
+        closing = identity.sign_statement(end_statement(
+            self.header.digest(), host, len(self.hands), True, winner, scores,
+            [d.statement_json() for d in departures]))
+        return self.document(MatchEnd(host, len(self.hands), True, winner, scores, closing,
+                                      departures)), closing
+
+    def check_departed(self, ring: KeyRing, host: int, host_key: bytes,
+                       scores: tuple[int, ...], winner: int | None,
+                       closing: bytes) -> JsonObject | None:
+        """A seat's side: the host's closing over the departures this seat holds, which ended
+        the match; the transcript, or None when the signature is not over them."""
+        departures = tuple(self.departures)
+        statement = end_statement(self.header.digest(), host, len(self.hands), True, winner,
+                                  scores, [d.statement_json() for d in departures])
+        if not departures or not ring.verify_statement(host_key, closing, statement):
+            return None
+        return self.document(MatchEnd(host, len(self.hands), True, winner, scores, closing,
+                                      departures))
+
     def check_hand(self, ring: KeyRing, host_key: bytes, record: BlindHand, hand: TableHand,
                    scores: tuple[int, ...], over: bool, winner: int | None,
                    body: b.BlindEnd) -> JsonObject | str:

@@ -117,7 +117,8 @@ def host_signs_again(doc: dict[str, Any], host: Identity) -> dict[str, Any]:
     for raw, hand in zip(doc["hands"], hands, strict=True):
         raw["points_signature"] = host.sign_statement(hand.points(head.header_digest)).hex()
     e = head.end
-    end = end_statement(head.header_digest, e.host, e.hands, e.finished, e.winner, e.scores)
+    end = end_statement(head.header_digest, e.host, e.hands, e.finished, e.winner, e.scores,
+                        [d.statement_json() for d in e.departures])
     doc["end"]["signature"] = host.sign_statement(end).hex()
     return doc
 

@@ -57,6 +57,7 @@ def _sources() -> tuple[str, ...]:
         away_match(),  # moves marked as a seat's own bot's, at a table with a move clock
         _unheld(),  # a hand re-shuffled blind after a person left (no escrow)
         _unheld(escrow=True),  # the same after a second person left an escrow hand
+        _departed(),  # a match of two people the other one left in a deal: end.departures
     ))
 
 
@@ -84,6 +85,28 @@ def _unheld(escrow: bool = False) -> dict[str, Any]:
     assert doc["keys"] == [i.public_key.hex() for i in identities(people)]
     assert any("unheld" in h["record"] and ("escrow" in h["record"]["unheld"]) == escrow
                for h in doc["hands"])
+    return doc
+
+
+def _departed() -> dict[str, Any]:
+    """A match of 2 people at a locked table, played by the sessions in memory, which the peer
+    leaves as hand 2 is dealt: the closing statement keeps its departure (this suite's
+    identities, as ``_unheld``'s)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "net"))
+    from test_blind_dealleave_over import departed_doc
+
+    real = Identity.generate
+
+    def ours() -> Iterator[Identity]:
+        yield from identities(2)
+        while True:
+            yield real()
+
+    made = ours()
+    with patch.object(Identity, "generate", side_effect=lambda: next(made)):
+        doc, _ = departed_doc()
+    assert doc["end"]["departures"] and doc["keys"] == [i.public_key.hex()
+                                                        for i in identities(2)]
     return doc
 
 
@@ -137,8 +160,12 @@ def test_a_change_the_host_signs_again_blames_the_host_or_nobody_never_a_seat(
         return
     if _same(doc, json.loads(source)):
         return
-    if report.ok:  # the host left a void deal out: the file cannot show it, and verify says so
+    if report.ok:  # the host left a void deal out, or said which deal attempt of a hand never
+        # dealt a person left: the file cannot show it, and verify says so
         said = [line for h in report.hands for line in h.unchecked]
+        if path[:2] == ("end", "departures"):
+            assert path[-1] == "attempt" and report.closed, f"a change at {path} went unnoticed"
+            return
         assert said and path[2] == "voided", f"a change at {path} went unnoticed"
         return
     assert report.failure is not None and report.failure.seat in (None, 0), \

@@ -41,6 +41,7 @@ def bodies() -> list[b.BlindBody]:
         b.BlindNotMe(1, 1, 1, "6-6", SIG),
         b.BlindAsk(1, 1, 0, 4, 15, 1, SIG),
         b.BlindEnd(1, 1, 0, (0, 12), (0, 40), SIG, SIG),
+        b.BlindOver(1, 1, 0, (0, 40), SIG),
         b.BlindDraw(1, 1, 0, 4, shares[0], SIG),
         b.BlindPlay(1, 1, 0, 3, "6-6", "up", own, SIG),
         b.BlindReveal(1, 1, 0, holders[0].reveal(), SIG),

@@ -107,6 +107,23 @@ class LockedClose:
                                                          for n in range(t.players)))
         return self.book
 
+    def departed(self, number: int, attempt: int) -> None:
+        """People left before hand ``number`` was dealt and one side is left: the match is over,
+        its closing statement keeping their departures (no hand entry does); the seats are told
+        (``blind_over``) and the transcript published."""
+        t = self.t
+        assert t.state is not None and t.state.outcome is not None
+        scores, winner = tuple(t.state.scores), t.state.outcome.winner
+        doc, closing = self.transcript().close_departed(t.identity, t.host_seat, scores, winner)
+        over = b.BlindOver(number, attempt, t.host_seat, scores, closing)
+        for s in t.humans():
+            t.send(s, over)
+        t.publish(over)
+        t.events.append(TranscriptUpdated(t.table.hex(), doc, True))
+        t.host_view()
+        t.go(Phase.OVER)
+        t.events.append(MatchOver(winner, scores, len(self.records), True))
+
     def give_up(self, reason: str) -> None:
         """A locked hand cannot go on (a departure at a locked table is not built yet): the
         match ends, saying why."""

@@ -31,7 +31,6 @@ from lanomino.blind.leave_rule import Leave, on_leave
 from lanomino.blind.table_hand import TableHand
 from lanomino.engine import RESIGN, apply
 from lanomino.engine import Phase as EnginePhase
-from lanomino.engine.errors import seat_name
 from lanomino.net.wire import blind_messages as b
 
 if TYPE_CHECKING:  # (a part of BlindDealing, as blind_close.py's functions are)
@@ -113,11 +112,12 @@ class Leaving:
         return True
 
     def _goes_on(self, seat: int) -> bool:
-        """False (the match ends, saying why) when ``seat``'s leaving left one side."""
+        """False when ``seat``'s leaving left one side: the match is over, won by it (the
+        engine's rule, as at a fair table), its departures in the closing statement."""
         d, t = self.d, self.d.t
         if t.state is None or t.state.phase is not EnginePhase.OVER:
             return True
-        d.closing.give_up(f"{seat_name(seat)} left the locked deal, and the match with it")
+        d.closing.departed(d.number, d.attempt)
         return False
 
     def wait_out(self, now: float) -> bool:

@@ -45,7 +45,7 @@ from lanomino.engine.tiles import TILES
 from lanomino.net.blind_transcript import LockedTranscript, keep
 from lanomino.net.peer import blind_escrow as esc
 from lanomino.net.peer import blind_leave as leave
-from lanomino.net.peer.blind_close import end, settle
+from lanomino.net.peer.blind_close import end, over, settle
 from lanomino.net.peer.blind_moves import before_move, kept
 from lanomino.net.peer.blind_snapshot import own_secret
 from lanomino.net.session_base import (
@@ -85,6 +85,7 @@ class PeerBlind:
                 on(b.BlindNotMe, self.not_me), on(b.BlindPlay, self.play),
                 on(b.BlindAsk, self.ask), on(b.BlindDraw, self.draw),
                 on(b.BlindReveal, self.reveal), on(b.BlindEnd, self.end),
+                on(b.BlindOver, lambda body: over(self, body)),
                 on(b.BlindEscrow, self.escrow), on(b.BlindUnheld, partial(esc.unheld, self)),
                 on(b.BlindResign, self.resign)]
 

@@ -84,3 +84,30 @@ def end(blind: PeerBlind, body: b.BlindEnd) -> None:
         from lanomino.net.peer.state import Phase  # (the state holds this part)
         p.go(Phase.OVER)
         p._events.append(MatchOver(winner, settled[2], body.hand, p.verified_all))
+
+
+def over(blind: PeerBlind, body: b.BlindOver) -> None:
+    """People left before the next hand was dealt and one side is left (the departures this
+    seat applied to its match state, ``blind_leave``): the host's closing statement over them,
+    checked; the transcript and the match's result (the engine's: the side left wins)."""
+    p, match = blind.p, blind.match
+    blind.last = p.now
+    kept = book(blind)
+    if match is None or match.outcome is None or body.seat != p.host_seat \
+            or body.scores != tuple(match.scores):
+        blind._caught("blind-points", f"the host ended the match before hand {body.hand} with "
+                      f"the score {list(body.scores)}, which the departures this seat holds do "
+                      "not give")
+        return
+    winner = match.outcome.winner
+    doc = kept.check_departed(p.ring, p.host_seat, p.keys[p.host_seat], body.scores, winner,
+                              body.signature)
+    if doc is None:
+        blind._caught("blind-points", "the host's closing statement is not over the departures "
+                      "this seat holds")
+        return
+    blind.next_deal = False
+    p._events.append(TranscriptUpdated(p.table.hex(), doc, True))
+    from lanomino.net.peer.state import Phase  # (the state holds this part)
+    p.go(Phase.OVER)
+    p._events.append(MatchOver(winner, body.scores, len(kept.hands), p.verified_all))

@@ -43,6 +43,9 @@ unchanged to every other seat):
                      blinding or its opening shares; ``number`` counts the hand's re-shuffles
   H->P blind_end     the hand's points and the match score, as the host settled them after the
                      reveals, with its signatures (points over the record; the closing)
+  H->P blind_over    people left before hand ``hand`` was dealt and that ended the match (one
+                     side left): the host's closing statement over the departures each seat
+                     holds and the match score (fair/departures2.py: ``check_closing``)
 """
 
 from __future__ import annotations
@@ -274,6 +277,19 @@ class BlindEnd:
 
 
 @dataclass(frozen=True, slots=True)
+class BlindOver:
+    TYPE: ClassVar[str] = "blind_over"
+    hand: Hand  # the hand that was never dealt
+    attempt: Hand
+    seat: Seat  # the host's
+    scores: Annotated[tuple[int, ...], listof(integer(0, 1_000_000), MAX_SEATS)]
+    signature: Signature  # lanomino.end/1 with the departures: the match's closing statement
+
+    def payload(self) -> bytes:
+        return u32s(*self.scores)
+
+
+@dataclass(frozen=True, slots=True)
 class BlindResign:
     """A resignation from a locked hand as its signer signs it for the hand's record
     (transcript/2's ``resign_statement``), sent just before the resignation's move: ``seat`` signs
@@ -312,10 +328,10 @@ class BlindUnheld:
 
 BlindBody = (BlindDeal | BlindKey | BlindShuffle | BlindShares | BlindNotMe | BlindAsk | BlindDraw
              | BlindPlay | BlindReveal | BlindEnd | BlindResign | BlindEscrow | BlindRebuild
-             | BlindUnheld)
+             | BlindUnheld | BlindOver)
 BLIND_MESSAGES: tuple[type[BlindBody], ...] = (
     BlindDeal, BlindKey, BlindShuffle, BlindShares, BlindNotMe, BlindAsk, BlindDraw, BlindPlay,
-    BlindReveal, BlindEnd, BlindResign, BlindEscrow, BlindRebuild, BlindUnheld)
+    BlindReveal, BlindEnd, BlindResign, BlindEscrow, BlindRebuild, BlindUnheld, BlindOver)
 
 
 # what a seat sends (the host relays it); the rest is the host's
@@ -371,7 +387,8 @@ def signed_statement(header: str, body: BlindBody) -> dict[str, Any]:
 
 
 __all__ = ["BLIND_MESSAGES", "FROM_PEERS", "BlindAsk", "BlindBody", "BlindDeal", "BlindDraw",
-           "BlindEnd", "BlindEscrow", "BlindKey", "BlindNotMe", "BlindPlay", "BlindRebuild",
+           "BlindEnd", "BlindEscrow", "BlindKey", "BlindNotMe", "BlindOver", "BlindPlay",
+           "BlindRebuild",
            "BlindResign", "BlindReveal", "BlindShares", "BlindShuffle", "BlindUnheld",
            "blind_statement",
            "names_its_sender", "shuffle_bytes", "signed_statement"]
