@@ -85,9 +85,8 @@ class PeerBlind:
                 on(b.BlindNotMe, self.not_me), on(b.BlindPlay, self.play),
                 on(b.BlindAsk, self.ask), on(b.BlindDraw, self.draw),
                 on(b.BlindReveal, self.reveal), on(b.BlindEnd, self.end),
-                on(b.BlindOver, lambda body: over(self, body)),
                 on(b.BlindEscrow, self.escrow), on(b.BlindUnheld, partial(esc.unheld, self)),
-                on(b.BlindResign, self.resign)]
+                on(b.BlindResign, self.resign), on(b.BlindOver, partial(over, self))]
 
     def resign(self, body: b.BlindResign) -> None:
         """A relayed resignation: a departure before the hand can be scored
