@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import PeerSlot, Table  # noqa: E402
+from sessionkit import SHORT, PeerSlot, Table  # noqa: E402
 
 from lanomino.blind.rounds import Share  # noqa: E402
 from lanomino.engine import Draw, Rules  # noqa: E402
@@ -193,7 +193,7 @@ def test_a_seat_silent_in_a_locked_round_is_named_at_its_deadline(kind: str) -> 
     waits ``answer_s`` at most, then names the silent seat (here seat 3); the others wait out
     its grace period, then it has left and the hand is dealt again without it
     (net/host/blind_leave.py): the match goes on and finishes."""
-    table = Table(Rules.preset("classic"), 3, blind=True)
+    table = Table(SHORT, 3, blind=True)
     table.slots[1].mute = frozenset({kind})
     table.run(lambda: table.host.phase.value == "over", max_time=240)
     late = [e for e in table.host_events if isinstance(e, ProtocolProblem)
@@ -209,7 +209,7 @@ def test_a_seat_silent_in_a_draw_is_named_waited_out_and_left_behind() -> None:
     """A draw's shares: the silent seat is named at the deadline, then waited out for its grace
     period; past it, it has left the hand, the others re-shuffle blind (no escrow) and the match
     goes on and finishes without it."""
-    table = Table(Rules.preset("classic"), 3, blind=True)
+    table = Table(SHORT, 3, blind=True)
     table.slots[1].mute = frozenset({"blind_draw"})
     table.run(lambda: table.host.phase.value == "over", max_time=300)
     late = [e for e in table.host_events if isinstance(e, ProtocolProblem)
@@ -281,7 +281,7 @@ def test_a_seat_that_quits_a_locked_hand_does_not_end_the_match(escrow: bool) ->
     """The seat is resigned in the log; with escrow the others stand in for its key
     (tests/net/test_blind_escrow_table.py), without it they re-shuffle blind the tiles nobody
     holds (tests/net/test_blind_unheld_table.py); either way the match finishes."""
-    table = Table(Rules.preset("classic"), 3, blind=True)
+    table = Table(SHORT, 3, blind=True)
     table.host.escrow = escrow
     table.run(lambda: table.host.phase.value == "play", max_time=30)
     table.slots[1].session.quit(table.now)
