@@ -223,17 +223,19 @@ def test_a_seat_silent_in_a_draw_is_named_waited_out_and_left_behind() -> None:
     assert [(r.seat, r.by) for r in left.resignations] == [(2, "left")] and left.unheld
 
 
-def test_a_seat_that_asks_for_a_snapshot_at_a_locked_table_is_told_it_is_not_built() -> None:
+def test_a_seat_that_asks_for_a_snapshot_at_a_locked_table_gets_one_and_plays_on() -> None:
+    """A locked table sends a snapshot (net/host/blind_snapshot.py): the seat rebuilds the hand
+    in play from it and its own key, and the table plays on (tests/net/test_blind_snapshot.py)."""
     table = Table(Rules.preset("classic"), 3, blind=True)
     table.run(lambda: table.host.phase.value == "play", max_time=30)
     peer = table.slots[0].session
     peer.dealing.ask_resync()  # (as after a gap in the host's seq)
     table.step()
-    error = [m for m in table.slots[0].inbox if m["type"] == "error"][-1]
-    assert error["body"]["code"] == "not_built"
-    assert "snapshot" in error["body"]["message"]
+    snapshot = [m for m in table.slots[0].inbox if m["type"] == "snapshot"][-1]
+    assert snapshot["body"]["locked"]["said"] and snapshot["body"]["play"]["tiles"] == []
     table.run(table.over, max_time=300)  # the table plays on
     assert table.over()
+    assert not [e for e in table.slots[0].events if isinstance(e, HostCaught)]
 
 
 def test_a_lost_host_ends_a_locked_match_without_an_election_or_a_winner() -> None:
@@ -254,15 +256,17 @@ def test_a_lost_host_ends_a_locked_match_without_an_election_or_a_winner() -> No
 
 
 def test_a_host_that_stays_alive_but_stops_a_locked_round_is_left() -> None:
-    """The host keeps its heartbeats going but passes no shuffle on, and names nobody: past
-    ``answer_s`` and ``relay_s``, and the grace period a silent person would have (the host may
-    be waiting it out: net/host/blind_leave.py), every seat catches it ('blind-late') and, as
-    these seats elect no new host (migration off), the match ends for each, won by nobody."""
+    """The host keeps its heartbeats going but passes no shuffle on (nor a snapshot, which
+    would hold it), and names nobody: past ``answer_s`` and ``relay_s``, and the grace period a
+    silent person would have (the host may be waiting it out: net/host/blind_leave.py), every
+    seat catches it ('blind-late') and, as these seats elect no new host (migration off), the
+    match ends for each, won by nobody."""
     table = Table(Rules.preset("classic"), 3, blind=True)
     host = table.host
     take = host.take_outgoing
     host.take_outgoing = lambda: [o for o in take()  # type: ignore[method-assign]
-                                  if o.message["type"] not in ("blind_shuffle", "blind_shares")]
+                                  if o.message["type"] not in ("blind_shuffle", "blind_shares",
+                                                               "snapshot", "snapshot_part")]
     assert host.blind is not None
     host.blind.timer = lambda now: None  # type: ignore[method-assign]  # (it names nobody)
     table.run(lambda: all(s.session.phase.value == "over" for s in table.slots), max_time=60)
