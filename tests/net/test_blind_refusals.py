@@ -240,8 +240,10 @@ def test_a_seat_that_asks_for_a_snapshot_at_a_locked_table_gets_one_and_plays_on
 
 def test_a_lost_host_ends_a_locked_match_without_an_election_or_a_winner() -> None:
     """Seats that do not elect (``migration`` off: ``--no-migration``, or two people): once the
-    host has been silent past the grace period the match ends for each, won by nobody
-    (tests/net/test_blind_migration.py: the seats that elect)."""
+    host has been silent past the grace period the match ends for each; with three sides left
+    standing, won by nobody (tests/net/test_blind_migration.py: the seats that elect; at two
+    people the one left wins: test_the_person_left_wins_when_the_host_of_a_locked_table_of_two_
+    is_lost)."""
     table = Table(Rules.preset("classic"), 4, blind=True)
     table.run(lambda: table.host.phase.value == "play", max_time=30)
     host = table.host
@@ -251,8 +253,27 @@ def test_a_lost_host_ends_a_locked_match_without_an_election_or_a_winner() -> No
     table.run(lambda: all(s.session.phase.value == "over" for s in table.slots), max_time=120)
     for slot in table.slots:
         over = next(e for e in slot.events if isinstance(e, MatchOver))
-        assert over.winner is None and not over.verified and "locked match" in over.reason
+        assert over.winner is None and not over.verified, over
+        assert "no new host was elected to carry the match on" in over.reason, over.reason
         assert slot.session.election is None
+
+
+def test_the_person_left_wins_when_the_host_of_a_locked_table_of_two_is_lost() -> None:
+    """Two people at a locked table, the host silent past the grace period in the second hand:
+    no election (two people), and the person left wins, as at a fair table: the hand in play is
+    void (only the host could open its tiles), the hand before it stays checked."""
+    table = Table(Rules.preset("classic", target=500), 2, blind=True)
+    slot = table.slots[0]
+    table.run(lambda: len(slot.session.verified) == 1 and table.host.phase.value == "play",
+              max_time=120)
+    host = table.host
+    host.take_outgoing = lambda: []  # type: ignore[method-assign]  # (the host is gone)
+    host.handle_timer = lambda now: None  # type: ignore[method-assign]
+    host.next_deadline = lambda: None  # type: ignore[method-assign]
+    table.run(lambda: slot.session.phase.value == "over", max_time=120)
+    over = next(e for e in slot.events if isinstance(e, MatchOver))
+    assert over.winner == slot.session.seat == 1 and over.hands == 1 and over.verified, over
+    assert over.reason.startswith("the host left the table (silent for "), over.reason
 
 
 def test_a_host_that_stays_alive_but_stops_a_locked_round_is_left() -> None:

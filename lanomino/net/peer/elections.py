@@ -174,10 +174,10 @@ class PeerElections:
 
     def host_left(self, why: str = "") -> None:
         """The host has been silent past the grace period (or was caught: ``why``) and no new
-        host can be elected (fewer than three people at the table): it has left under the rules.
-        Its seat and its bots leave with it, so this seat's side is the last one standing and wins
-        (a partnership concedes as a team, so the host's partner loses). Before the match began,
-        the table is simply gone."""
+        host can be elected (fewer than three people at the table, or ``--no-migration``): it has
+        left under the rules. Its seat and its bots leave with it: the side left standing wins
+        (a partnership concedes as a team, so the host's partner loses); with more than one left
+        standing, nobody does. Before the match began, the table is simply gone."""
         view = self.p.view
         mine = entry_of(self.p.roster, self.p.seat)
         if (self.p.doc is None or view is None or self.p.rules is None or mine is None
@@ -186,15 +186,16 @@ class PeerElections:
             self.p._events.append(Closed(why or "the host has gone (silent past the grace period)"))
             return
         obs = view.observation()
-        if self.p.blind.match is not None:  # no side wins a locked match that nobody can
-            self.p.go(Phase.OVER)  # settle without its host's key (no election: two people)
-            self.p._events.append(MatchOver(None, tuple(obs.scores), len(self.p.verified), False,
-                                            reason=why or "the host left a locked match, and no "
-                                            "new host was elected to carry it on"))
-            return
-        winner = (self.p.host_seat % 2) ^ 1 if self.p.rules.partnership else self.p.seat
+        # the host's side concedes (its bots leave with it): the side left standing wins, if
+        # only one is (with more, nobody can say who would have; at a locked table the hand in
+        # play is void, as only its host could open its tiles, but the match is decided alike)
+        gone = {e.seat for e in self.p.roster if e.kind == "bot" or e.left} | {self.p.host_seat}
+        standing = {obs.side_of(s) for s in range(obs.players) if obs.active[s]
+                    and s not in gone} - {obs.side_of(self.p.host_seat)}
+        winner = standing.pop() if len(standing) == 1 else None
+        hands = len(self.p.verified) if self.p.blind.match is not None else len(self.p.doc["hands"])
         self.p.go(Phase.OVER)
-        self.p._events.append(MatchOver(winner, tuple(obs.scores), len(self.p.doc["hands"]),
-                                      self.p.verified_all,
-                                      reason=why or ("the host left the table (silent for "
-                                                     f"{self.p.timings.grace_s:.0f} s)")))
+        left = f"the host left the table (silent for {self.p.timings.grace_s:.0f} s)" + (
+            "" if winner is not None else ", and no new host was elected to carry the match on")
+        self.p._events.append(MatchOver(winner, tuple(obs.scores), hands, self.p.verified_all,
+                                      reason=why or left))
