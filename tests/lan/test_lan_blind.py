@@ -101,7 +101,7 @@ def departures(doc: dict[str, Any]) -> list[tuple[int, int, str]]:
 def came_back(tmp_path: Path, escrow: bool, bot_flags: tuple[str, ...]) -> None:
     """A bot's link down for 3 s of an 8 s grace period, mid-hand: it keeps its seat."""
     with NetLab(hosts=3, subnet="10.92.0") as lab:
-        host, peers, seats = start_table(lab, tmp_path, "Blinking", escrow, 8, 30, bot_flags)
+        host, peers, seats = start_table(lab, tmp_path, "Blinking", escrow, 8, 15, bot_flags)
         link(lab, peers[0], "down")
         time.sleep(3.0)
         link(lab, peers[0], "up")
@@ -142,7 +142,7 @@ def test_a_bot_whose_link_is_down_past_its_grace_leaves_and_is_told_so(
     grace = 3.0
     with NetLab(hosts=3, subnet="10.93.0") as lab:
         # (a target the match outlasts the cut with: the host is still there to say goodbye)
-        host, peers, seats = start_table(lab, tmp_path, "Unplugged", escrow, grace, 60)
+        host, peers, seats = start_table(lab, tmp_path, "Unplugged", escrow, grace, 40)
         gone = seats[0]
         results, cut = down_past_grace(lab, host, peers, gone, grace)
     doc = verified(results)
