@@ -15,7 +15,7 @@ goes out once, whoever asks again. A watcher (no holder) rebuilds the public han
 
 What is not rebuilt: a hand whose tiles nobody holds were re-shuffled blind (the host sends no
 snapshot of it), and a key this side no longer has (``LostKey``: another key in the key set
-than the one its seeds give; it comes back as a new holder only at the next hand).
+than the one its seeds give: it cannot play on, and leaves the match).
 """
 
 from __future__ import annotations

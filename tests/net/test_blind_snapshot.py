@@ -129,7 +129,7 @@ def test_a_holder_that_lost_its_key_says_so_and_leaves_and_the_others_finish() -
     new = restart(table, table.slots[0], 46, lost=True)
     table.run(lambda: new.session.phase.value == "closed", max_time=5)
     said = [e for e in new.events if isinstance(e, ProtocolProblem) and e.code == "blind_key_lost"]
-    assert said and "no longer has the key it dealt with" in said[0].detail
+    assert said and "no longer has the key it locked this hand's tiles with" in said[0].detail
     assert not [e for e in new.events if isinstance(e, HostCaught)]  # (not the host's doing)
     table.slots.remove(new)
     doc = finished_alike(table)

@@ -100,9 +100,11 @@ def hand_in_play(deal: PeerDealing, body: m.Snapshot) -> None:
         hand = _hand(blind, part, body.play)
     except LostKey as lost:
         blind.hand = None
-        p._events.append(ProtocolProblem("blind_key_lost", f"{lost}: this program no longer "
-                                         "has the key it dealt with, so it cannot play the hand "
-                                         "in play; it leaves the table", p.seat))
+        p._events.append(ProtocolProblem("blind_key_lost", f"{lost}. This program no longer "
+                                         "has the key it locked this hand's tiles with (its data "
+                                         "directory was not kept), so it cannot play on: it "
+                                         "leaves the match, and the others go on without it",
+                                         p.seat))
         p._send(m.Bye("its key for the hand in play was lost"))  # (as PeerSession.quit)
         from lanomino.net.peer.state import Phase  # (the state holds this part)
         p.go(Phase.CLOSED)
