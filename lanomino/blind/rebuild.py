@@ -31,6 +31,7 @@ from lanomino.blind.rounds import KeyAnnouncement, Reveal, Share, ShuffleTurn
 from lanomino.blind.table_hand import TableHand
 from lanomino.engine import Action, Draw, HandStarted, Play, Tile
 from lanomino.engine.errors import seat_name
+from lanomino.engine.tiles import TILES
 
 
 def seeds_from(secret: bytes) -> tuple[bytes, bytes]:
@@ -55,6 +56,7 @@ class Rebuild:
     def __init__(self, hand: TableHand, now: float) -> None:
         self.hand, self.now = hand, now
         self.started: HandStarted | None = None
+        self.drawn: list[Tile] = []  # the tiles this side's own draws opened, in order
 
     @property
     def me(self) -> int | None:
@@ -122,7 +124,9 @@ class Rebuild:
                              "which drew no such position")
         if share.seat == self.me and hand.draw is not None:
             draws.draw_share(hand, "the host", index, share.position, move.seat)
-        draws.on_draw_share(hand, share)
+        tile = draws.on_draw_share(hand, share)
+        if tile is not None:
+            self.drawn.append(TILES[tile])
 
     def resign(self, seat: int, at: int, by: str) -> None:
         self.hand.on_resign(seat, at, by)

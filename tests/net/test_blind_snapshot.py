@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pytest  # noqa: E402
 from sessionkit import PeerSlot, Table, in_play  # noqa: E402
 
-from lanomino.engine import Rules  # noqa: E402
+from lanomino.engine import Rules, TileDrawn  # noqa: E402
 from lanomino.fair.verify2 import verify_transcript2  # noqa: E402
 from lanomino.net.session import (  # noqa: E402
     HandVerified,
@@ -116,6 +116,11 @@ def test_a_holder_away_during_its_own_draw_opens_the_drawn_tile_from_the_shares(
     assert new.session.view is not None
     rebuilt = set(new.session.view.hand)
     assert held < rebuilt and len(rebuilt) == len(held) + 1  # the drawn tile, opened for it
+    shown = [e.tile for e in new.session.view.history if isinstance(e, TileDrawn)
+             and e.seat == seat]
+    assert shown and None not in shown and shown[-1] in rebuilt  # its draws show their tiles
+    seen = new.session.view.observation()
+    assert seen.turn != seat or seen.phase != "play" or seen.legal  # (it can move on)
     finished_alike(table)
 
 

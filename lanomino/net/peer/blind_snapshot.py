@@ -31,7 +31,16 @@ from lanomino.blind.hashing import Context
 from lanomino.blind.rebuild import LostKey, Rebuild, seeds_from
 from lanomino.blind.rounds import BlindFault
 from lanomino.blind.table_hand import TableHand
-from lanomino.engine import End, GameState, IllegalActionError, Play, Resign, new_game, parse_tile
+from lanomino.engine import (
+    End,
+    GameState,
+    IllegalActionError,
+    Play,
+    Resign,
+    TileDrawn,
+    new_game,
+    parse_tile,
+)
 from lanomino.fair.statements import move_statement
 from lanomino.fair.transcript2 import parse_transcript2
 from lanomino.fair.transcript_model import TranscriptError
@@ -97,7 +106,7 @@ def hand_in_play(deal: PeerDealing, body: m.Snapshot) -> None:
     p, blind, part = deal.p, deal.p.blind, body.locked
     assert part is not None and p.view is not None
     try:
-        hand = _hand(blind, part, body.play)
+        rebuilt = _hand(blind, part, body.play)
     except LostKey as lost:
         blind.hand = None
         p._events.append(ProtocolProblem("blind_key_lost", f"{lost}. This program no longer "
@@ -117,8 +126,8 @@ def hand_in_play(deal: PeerDealing, body: m.Snapshot) -> None:
         blind.hand = None
         blind._caught("blind-snapshot", f"the host's snapshot does not hold: {exc}")
         return
-    if hand is not None:
-        _resume(blind, hand)
+    if rebuilt is not None:
+        _resume(blind, rebuilt)
     if body.play is not None:
         deal.changed()
     else:
@@ -165,7 +174,7 @@ def _statement(entry: dict[str, Any]) -> b.BlindBody:
     return value
 
 
-def _hand(blind: PeerBlind, part: m.LockedPlay, play: m.SnapshotPlay | None) -> TableHand | None:
+def _hand(blind: PeerBlind, part: m.LockedPlay, play: m.SnapshotPlay | None) -> Rebuild | None:
     """The hand in play rebuilt (None: between hands)."""
     p = blind.p
     said = [_statement(e) for e in part.said]
@@ -205,7 +214,7 @@ def _hand(blind: PeerBlind, part: m.LockedPlay, play: m.SnapshotPlay | None) -> 
                 (first.get("opener"), first.get("sizes"), first.get("boneyard")) != \
                 (r.started.opener, list(r.started.hand_sizes), r.started.boneyard):
             raise ValueError("the hand's public start is not the one its deal and opening give")
-    return hand
+    return r
 
 
 def _left(p: PeerState) -> bool:
@@ -269,11 +278,17 @@ def _feed(blind: PeerBlind, r: Rebuild, body: b.BlindBody) -> None:
         raise ValueError(f"a {body.TYPE} of seat {body.seat + 1} has no place there")
 
 
-def _resume(blind: PeerBlind, hand: TableHand) -> None:
-    """The rebuilt hand on this seat's view; then its own part, as it comes due."""
-    p = blind.p
+def _resume(blind: PeerBlind, r: Rebuild) -> None:
+    """The rebuilt hand on this seat's view (its tiles, its draws' events showing the tiles
+    they opened, as at any table); then its own part, as it comes due."""
+    p, hand = blind.p, r.hand
     if p.view is not None and hand.view is not None:
-        p.view.hand = set(hand.tiles_of(p.seat)) if hand.holder is not None else set()
+        p.view.hand = set(r.own_tiles())
+        drawn = iter(r.drawn)
+        for i, event in enumerate(p.view.history):
+            if type(event) is TileDrawn and event.seat == p.seat and event.tile is None:
+                p.view.history[i] = event._replace(tile=next(drawn, None))
+        p.view.changed()
         drawing = hand.draw is not None and hand.draw.drawer == p.seat
         p.holding = drawing or hand.view.outcome is not None
         if hand.view.outcome is not None:
