@@ -17,6 +17,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sessionkit import SHORT, Table, in_play  # noqa: E402
+from test_blind_dealleave import MUTED, waiting  # noqa: E402
+from test_blind_departure_table import resigns_at  # noqa: E402
 from test_blind_escrow_table import last_transcript, leave_mid_hand  # noqa: E402
 
 from lanomino.engine import Draw  # noqa: E402
@@ -184,3 +186,71 @@ def test_the_hosts_bots_tiles_are_held_and_a_watcher_checks_the_re_shuffled_hand
     over = next(e for e in watcher.events if isinstance(e, MatchOver))
     assert over.verified and not [e for e in watcher.events if isinstance(e, HostCaught)]
     assert last_transcript(watcher.events) == doc
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_seat_that_resigned_takes_part_in_the_re_shuffle_of_its_hand(seed: int) -> None:
+    """Seat 3 resigns at its first move (its own signed resignation; it stays a holder, its key
+    still needed); then seat 2 quits on its turn: the survivors, the seat that resigned among them,
+    re-shuffle blind; the record keeps both resignations and the re-shuffle, and every seat
+    that stayed finishes with the same verified transcript."""
+    table = Table(SHORT, 4, blind=True, seed=seed)
+    table.host.escrow = False
+    blind = table.host.blind
+    assert blind is not None
+    table.slots[1].bot = resigns_at(1, 5)
+    due = in_play(blind, 3)
+
+    def resigned() -> bool:  # (on the leaver's turn: no other seat's move is on its way)
+        hand = blind.hand
+        return due() and hand is not None and bool(hand.resignations) \
+            and hand.view is not None and hand.view.turn == 1
+    table.run(resigned)
+    assert resigned(), "the first hand ended before the seats could resign and leave"
+    gone = table.slots[0]
+    gone.session.quit(table.now)
+    table.step()
+    gone.connected = False
+    table.run(table.over)
+    finished_alike(table, 0)
+    record = blind.records[0]
+    assert [(r.seat, r.by) for r in record.resignations] == [(2, "seat"), (1, "left")]
+    assert record.unheld is not None and record.unheld.lost == (1,)
+    assert 2 in [r.seat for r in record.reveals]  # (it re-shuffled: its key and seed shown)
+
+
+def test_a_hand_dealt_again_for_a_departure_is_then_re_shuffled_blind() -> None:
+    """Seat 2 leaves the first hand's deal (attempt 1 given up, a departure in the entry); in
+    attempt 2, seat 3 quits mid-hand and the two left re-shuffle blind: the entry keeps the
+    departure and the record the re-shuffle, and both verify."""
+    table = Table(SHORT, 4, blind=True, seed=1)
+    table.host.escrow = False
+    blind = table.host.blind
+    assert blind is not None
+    first = table.slots[0]
+    first.mute = frozenset(MUTED["keys"])
+    due = waiting(table, "keys", 1)
+    table.run(lambda: due() or table.over())
+    assert due()
+    first.session.quit(table.now)
+    table.step()
+    first.connected = False
+    mid = in_play(blind, 3)
+    table.run(lambda: mid() and blind.attempt == 2)
+    assert mid() and blind.attempt == 2
+    second = table.slots[1]
+    second.session.quit(table.now)
+    table.step()
+    second.connected = False
+    table.run(table.over)
+    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert host_over.verified and not host_over.reason, host_over
+    stayed = table.slots[2]
+    assert not [e for e in stayed.events if isinstance(e, HostCaught)]
+    doc = last_transcript(table.host_events)
+    assert last_transcript(stayed.events) == doc
+    entry = doc["hands"][0]
+    assert [(d["attempt"], d["seat"]) for d in entry["departures"]] == [(2, 1)]
+    assert entry["record"]["attempt"] == 2 and entry["record"]["unheld"]["lost"] == [2]
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
