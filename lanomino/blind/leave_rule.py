@@ -12,7 +12,12 @@ to the hand then depends only on where the hand is, which every side knows alike
   before the next deal attempt.
 - **In play**: ``IN_PLAY``. The resignation is a move of the hand (the engine's rules: the
   leaver's tiles leave with it); at an ``--escrow`` table the others stand in for its key
-  (``table_leave.lose``).
+  (``table_leave.lose``), else (or with the escrow spent) the survivors re-shuffle blind. A hand
+  is re-shuffled blind once: a holder lost after that (a second loss without escrow, a third
+  with it) leaves tiles under two lost keys that no round can open, and the first round's values
+  of the second one could no longer be made again at the hand's end (its seed went with it), so
+  ``DEAL_AGAIN``: the hand is given up and dealt again among the people left, as at the hand's
+  end without escrow.
 - **At the hand's end, before every key is revealed** (every move made): with escrow not yet
   spent this hand, ``STAND_IN``: the others stand in for the key, the host rebuilds it from their
   sub-shares and the hand settles with every tile known. Without escrow (or spent),
@@ -45,6 +50,6 @@ def on_leave(hand: TableHand, seat: int) -> Leave:
     if view is None or not hand.moves and not hand.resignations:
         return Leave.DEAL_AGAIN
     if view.outcome is None:
-        return Leave.IN_PLAY
+        return Leave.IN_PLAY if hand.unheld is None else Leave.DEAL_AGAIN
     book = hand.escrow
     return Leave.STAND_IN if book is not None and book.lost is None else Leave.DEAL_AGAIN

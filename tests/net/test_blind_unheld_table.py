@@ -254,3 +254,61 @@ def test_a_hand_dealt_again_for_a_departure_is_then_re_shuffled_blind() -> None:
     assert entry["record"]["attempt"] == 2 and entry["record"]["unheld"]["lost"] == [2]
     report = verify_transcript(doc)
     assert report.ok, report.failure
+
+
+def leave_in_turn(escrow: bool, leavers: tuple[tuple[int, int], ...], seed: int) -> Table:
+    """A 4-person table where each (peer, moves) of ``leavers`` quits once the first hand has
+    that many moves (none while a draw waits for shares), played to the end."""
+    table = Table(SHORT, 4, blind=True, seed=seed)
+    table.host.escrow = escrow
+    blind = table.host.blind
+    assert blind is not None
+    for who, moves in leavers:
+        due = in_play(blind, moves)
+        table.run(lambda: due() or blind.number > 1 or table.over())  # noqa: B023 (at once)
+        assert due(), "the first hand ended before the seat could leave"
+        slot = table.slots[who]
+        slot.session.quit(table.now)
+        table.step()
+        slot.connected = False
+    table.run(table.over)
+    return table
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_person_who_leaves_a_hand_already_re_shuffled_has_it_dealt_again(seed: int) -> None:
+    """Without escrow: seat 2 quits (the hand is re-shuffled blind), then seat 3 quits the same
+    hand. A second re-shuffle is not made (its round-1 values could not be made again without
+    seat 3's seed), so the hand is given up and dealt again among the two left, as a hand that
+    cannot be scored is: both departures are in the entry of the hand dealt again, and the
+    match finishes with the same verified transcript at both seats left."""
+    table = leave_in_turn(False, ((0, 2), (1, 5)), seed)
+    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert host_over.verified and not host_over.reason, host_over
+    stayed = table.slots[2]
+    over = next(e for e in stayed.events if isinstance(e, MatchOver))
+    assert over.verified and over.scores == host_over.scores
+    assert not [e for e in stayed.events if isinstance(e, HostCaught)]
+    doc = last_transcript(table.host_events)
+    assert last_transcript(stayed.events) == doc
+    entry = doc["hands"][0]
+    assert [(d["attempt"], d["seat"], d["by"]) for d in entry["departures"]] == \
+        [(2, 1, "left"), (2, 2, "left")]
+    assert entry["departures"][1]["at"] >= 5 and entry["record"]["attempt"] == 2
+    assert entry["record"]["holders"] == [0, 3]
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+
+
+def test_a_third_person_who_leaves_an_escrow_hand_has_it_dealt_again() -> None:
+    """With escrow: the first person who leaves is stood in for, the second re-shuffled blind,
+    the third (at a table of four: the host is the one person left) gives the hand up; one side
+    is left, so the match is over, won by the host, the three departures in the closing
+    statement, verified."""
+    table = leave_in_turn(True, ((0, 2), (1, 4), (2, 6)), 1)
+    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert host_over.verified and host_over.winner == 0, host_over
+    doc = last_transcript(table.host_events)
+    assert [d["seat"] for d in doc["end"]["departures"]] == [1, 2, 3]
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
