@@ -44,3 +44,31 @@ def test_a_bot_that_leaves_a_locked_hand_without_escrow_is_re_shuffled_blind(
     answer = verify(stayed[0]["transcript"])
     assert answer.returncode == 0, answer.stdout + answer.stderr
     assert "before the blind re-shuffle" in answer.stdout  # (said as not checked)
+
+
+@pytest.mark.timeout(150)
+def test_a_bot_that_leaves_a_hand_already_re_shuffled_has_it_dealt_again(tmp_path: Path) -> None:
+    """The first bot quits mid-hand (the hand is re-shuffled blind), the second quits once a
+    move came after that: the hand is given up and dealt again among the host and the bot left,
+    both departures in that hand's entry, and both finish with the same verified transcript."""
+    table = ProcTable(tmp_path, ("--set", "target=50"), 3, ("--delay", "0.2"))
+    try:
+        first, second = table.seat_all()[:2]
+        table.leave_mid_hand(signal.SIGTERM)
+        table.bots[0].wait(timeout=20)
+        table.wait_moves(1, table.moves(1) + 1, timeout_s=40)  # (after the re-shuffle)
+        table.bots[1].send_signal(signal.SIGTERM)
+        stayed = table.results([table.bots[2], table.host], timeout_s=90)
+    finally:
+        table.close()
+    for result in stayed:
+        assert result["event"] == "match_over" and result["finished"], result
+        assert result["verified"], result
+    docs = [json.loads(Path(r["transcript"]).read_text()) for r in stayed]
+    assert all(doc == docs[0] for doc in docs)
+    entry = docs[0]["hands"][0]
+    assert [(d["seat"], d["by"]) for d in entry["departures"]] == [(first, "left"),
+                                                                  (second, "left")]
+    assert entry["record"]["attempt"] == 2 and "unheld" not in entry["record"]
+    answer = verify(stayed[0]["transcript"])
+    assert answer.returncode == 0, answer.stdout + answer.stderr
