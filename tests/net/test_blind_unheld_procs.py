@@ -11,6 +11,7 @@ import json
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_blind_procs_leave import ProcTable, verify  # noqa: E402
 
 from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
+
+
+def finished_alike(stayed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every process left finished the match verified, with the same transcript: those."""
+    for result in stayed:
+        assert result["event"] == "match_over" and result["finished"], result
+        assert result["verified"], result
+    docs = [json.loads(Path(r["transcript"]).read_text()) for r in stayed]
+    assert all(doc == docs[0] for doc in docs)
+    return docs
 
 
 @pytest.mark.timeout(150)
@@ -32,11 +43,7 @@ def test_a_bot_that_leaves_a_locked_hand_without_escrow_is_re_shuffled_blind(
         stayed = table.results([*table.bots[1:], table.host], timeout_s=90)
     finally:
         table.close()
-    for result in stayed:
-        assert result["event"] == "match_over" and result["finished"], result
-        assert result["verified"], result
-    docs = [json.loads(Path(r["transcript"]).read_text()) for r in stayed]
-    assert all(doc == docs[0] for doc in docs)
+    docs = finished_alike(stayed)
     first = parse_blind_hand(docs[0]["hands"][0]["record"])
     assert [(r.seat, r.by) for r in first.resignations] == [(gone, "left")]
     assert first.unheld is not None and first.unheld.lost == (gone,)
@@ -61,11 +68,7 @@ def test_a_bot_that_leaves_a_hand_already_re_shuffled_has_it_dealt_again(tmp_pat
         stayed = table.results([table.bots[2], table.host], timeout_s=90)
     finally:
         table.close()
-    for result in stayed:
-        assert result["event"] == "match_over" and result["finished"], result
-        assert result["verified"], result
-    docs = [json.loads(Path(r["transcript"]).read_text()) for r in stayed]
-    assert all(doc == docs[0] for doc in docs)
+    docs = finished_alike(stayed)
     entry = docs[0]["hands"][0]
     assert [(d["seat"], d["by"]) for d in entry["departures"]] == [(first, "left"),
                                                                   (second, "left")]
