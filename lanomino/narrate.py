@@ -325,14 +325,14 @@ def match_end_sentence(ended: MatchEnded, cast: Cast, left: Sequence[int] = ()) 
     winner = cast.side(ended.winner).text
     if ended.why is MatchEnd.RESIGNED:
         gone = [s for s in left if cast.rules.partnership or s != ended.winner]
-        return f"The match is over: {winner} won because {_who_left(gone, cast)}."
+        return f"The match is over: {winner} won because {who_left(gone, cast)}."
     points = plural(ended.scores[ended.winner], "point")
     if ended.why is MatchEnd.ONE_HAND:
         return f"The match is over: {winner} won the single hand with {points}."
     return f"The match is over: {winner} won with {points}."
 
 
-def _who_left(seats: Sequence[int], cast: Cast) -> str:
+def who_left(seats: Sequence[int], cast: Cast) -> str:
     """How the seats that are gone left, as a LAN table saw it ('Bo did not come back and Cy
     left the table'), else 'resigned': 'Bo resigned', 'Bo and Cy both resigned'."""
     if not seats:

@@ -30,6 +30,7 @@ from lanomino.engine import (
 from lanomino.engine.events import unopened_draw
 from lanomino.engine.line import Line
 from lanomino.lines.say import Voice, join_words, plural
+from lanomino.narrate import capital, who_left
 from lanomino.ui.board import Placed, line_view
 
 
@@ -71,6 +72,8 @@ class Narrator:
         self.left: list[int] = []  # seats that resigned, in order
         self.departures: tuple[tuple[int, str], ...] = ()  # (seat, how) at a LAN table
         self.away = False  # the move clock ran out for this seat: the table's bot takes its turns
+        self.started: Event | None = None  # the hand's first event as last seen (its deal)
+        self.active: tuple[bool, ...] = ()  # who was still in the match, as last seen
 
     def voice(self, obs: Observation, names: tuple[str, ...]) -> Voice:
         return voice_for(obs, names, self.words, self.plays, self.departures)
@@ -81,6 +84,8 @@ class Narrator:
         out: list[str] = []
         if self.hand_no is None:
             out += self._first_sight(obs, voice)
+        elif obs.hand_no == self.hand_no and obs.history and obs.history[0] != self.started:
+            out += self._dealt_again(obs, voice)  # (a locked table: someone left before it
         elif obs.hand_no == self.hand_no and len(obs.history) < self.said:  # moves taken back
             self.said, self.turn = len(obs.history), None
             self.results = min(self.results, len(obs.results))
@@ -92,6 +97,8 @@ class Narrator:
             if obs.hand_no > self.hand_no + 1 and obs.rules.no_double == "reshuffle":
                 out.append("Nobody held a double, so the tiles were shuffled and dealt again.")
             self.hand_no, self.said, self.line = obs.hand_no, 0, Line(obs.rules.fives)
+        self.started = obs.history[0] if obs.history else None
+        self.active = tuple(obs.active)
         for at in range(self.said, len(obs.history)):
             if at == len(obs.history) - 1 and unopened_draw(obs.history, voice.me):
                 break  # (the locked deck: said with its tile, once open)
@@ -103,6 +110,18 @@ class Narrator:
             out.append(voice.match_ended(obs.outcome, self._gone(obs)))
         out += self._turn(obs, voice)
         return [line for line in out if line]
+
+    def _dealt_again(self, obs: Observation, voice: Voice) -> list[str]:
+        """The hand in play was dealt again under the same number: at a locked table someone
+        left before it could be scored (only they could open their tiles). Who, and that the
+        deal starts over; then the new deal is said as any."""
+        gone = [s for s in range(obs.players) if s < len(self.active) and self.active[s]
+                and not obs.active[s]]
+        self.said, self.turn, self.line = 0, None, Line(obs.rules.fives)
+        if not gone:
+            return [f"Hand {obs.hand_no} is dealt again from the start."]
+        return [f"{capital(who_left(gone, voice.cast))}: hand {obs.hand_no} is dealt again "
+                "among the players left."]
 
     def _gone(self, obs: Observation) -> list[int]:
         """Who left the match: those seen resigning, then any other inactive seat."""

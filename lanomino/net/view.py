@@ -65,6 +65,9 @@ class PeerView:
         self.hand = set(tiles)
         self.hand_no = started.hand
         self.sizes = list(started.hand_sizes)
+        # a seat dealt no tiles is out of the match: one that left before this deal (a locked
+        # table deals a hand again without a person who left it before it could be scored)
+        self.active = [a and n > 0 for a, n in zip(self.active, started.hand_sizes, strict=True)]
         self.boneyard = started.boneyard
         self.opener = started.opener
         self.must_lead = started.must_lead

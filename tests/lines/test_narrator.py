@@ -187,3 +187,31 @@ def test_a_draw_still_opening_is_said_with_its_tile_and_only_then_is_it_your_tur
         else:
             narrator.update(obs, NAMES[:2])
     assert checked >= 2
+
+
+def test_a_hand_dealt_again_under_its_number_says_who_left_and_starts_over() -> None:
+    """A locked table deals a hand again, under the same number, without a person who left it
+    before it could be scored: the narrator says who left and that the hand starts over, then
+    the new deal as any, instead of staying silent on a history as long as the old one."""
+    from dataclasses import replace
+
+    from lanomino.engine import HandStarted
+
+    match = LocalMatch(make_config(Rules.classic(target=0), 3, ("random",), NAMES[0], 4))
+    rng = random.Random(4)
+    narrator = Narrator()
+    narrator.departures = ((2, "did not come back"),)
+    match.deal()
+    first = match.observe(0)
+    narrator.update(first, NAMES[:3])
+    turn = match.state.turn
+    match.apply(turn, get_bot("random")(match.observe(turn), rng))
+    narrator.update(match.observe(0), NAMES[:3])
+    started = first.history[0]
+    assert isinstance(started, HandStarted)
+    again = replace(first, active=(True, True, False), history=(started._replace(
+        opener=1, hand_sizes=(*started.hand_sizes[:2], 0), boneyard=started.boneyard + 5),))
+    said = narrator.update(again, NAMES[:3])
+    assert said[0] == "Ben did not come back: hand 1 is dealt again among the players left."
+    assert said[1].startswith("Hand 1: Ana to open"), said
+    assert narrator.update(again, NAMES[:3]) == []  # said once
