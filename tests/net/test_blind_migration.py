@@ -258,3 +258,75 @@ def test_a_host_lost_between_its_updates_of_one_move_catches_every_member_up(
     table.run(table.over, max_time=300)
     assert table.by_seat(1).hosted_terms == [1]
     check_finished(table)
+
+
+@pytest.mark.parametrize(("players", "escrow", "seed"), [(3, True, 1), (3, False, 2), (4, True, 3)])
+def test_a_hands_points_that_no_member_got_are_signed_by_the_new_host(
+        players: int, escrow: bool, seed: int) -> None:
+    """The lost host settled the first hand and died before its points (``blind_end``) reached
+    any member: the new host signs them over the record naming it (each side built that record
+    itself, only its host changes), every member checks them as any points, the lost host
+    departs before the next deal, and the match finishes verified everywhere."""
+    cut = tuple(range(1, players))
+    table = locked_table(players, seed, escrow=escrow)
+    table.dies_unflushed(0, lambda to, msg: to in cut and msg.get("type") == "blind_end"
+                         and msg["body"]["hand"] == 1)
+    table.run(lambda: not table.by_seat(0).up, max_time=200)
+    assert not table.by_seat(0).up, "the first hand did not end"
+    table.run(table.over, max_time=300)
+    doc = check_finished(table)
+    assert doc["hands"][0]["record"]["host"] == 1
+    assert [d["seat"] for d in doc["hands"][1]["departures"]] == [0]
+
+
+@pytest.mark.parametrize(("players", "escrow", "cut", "seed"), [
+    (3, False, (1, 2), 1), (4, True, (1, 2, 3), 2), (3, True, (2,), 3), (4, False, (3,), 4)])
+def test_a_host_lost_before_its_first_deal_reached_a_member_is_replaced(
+        players: int, escrow: bool, cut: tuple[int, ...], seed: int) -> None:
+    """The match began (every header signature in) and the host died sending its first
+    ``blind_deal``: to the members in ``cut`` it never went. The next seat hosts and deals the
+    first hand among the people left, the lost host departing before it (a member that missed
+    the lost host's attempt takes that departure as one before the attempt dealt again), and
+    the match finishes verified everywhere."""
+    table = locked_table(players, seed, escrow=escrow, target=20)
+    table.dies_unflushed(0, lambda to, msg: to in cut and msg.get("type") == "blind_deal")
+    table.run(lambda: not table.by_seat(0).up, max_time=60)
+    assert not table.by_seat(0).up
+    table.run(table.over, max_time=300)
+    doc = check_finished(table)
+    first = doc["hands"][0]
+    assert 0 not in first["record"]["holders"] and first["record"]["host"] == 1
+    assert [(d["seat"], d["by"]) for d in first["departures"]] == [(0, "left")]
+
+
+def test_a_member_that_missed_the_points_and_the_next_deal_is_caught_up() -> None:
+    """The lost host sent a hand's points and its next deal to seat 1 (the new host) and died
+    before sending them to seat 2: the new host passes seat 2 the points (and the reveals
+    before them), then deals the next hand again without the lost host; seat 2 takes the
+    departure as one before the attempt dealt again. The match finishes verified."""
+    table = locked_table(3, 4, escrow=True)
+    table.dies_unflushed(0, lambda to, msg: to == 2 and msg.get("type") == "blind_end"
+                         and msg["body"]["hand"] == 1)
+    table.run(lambda: not table.by_seat(0).up, max_time=200)
+    assert not table.by_seat(0).up
+    table.run(table.over, max_time=300)
+    doc = check_finished(table)
+    assert doc["hands"][0]["record"]["host"] == 0  # (the lost host's points, passed on)
+    assert [(d["seat"], d["attempt"]) for d in doc["hands"][1]["departures"]] == [(0, 2)]
+
+
+@pytest.mark.parametrize(("escrow", "seed"), [(False, 1), (True, 2)])
+def test_the_last_hands_points_that_no_member_got_end_the_match_everywhere(
+        escrow: bool, seed: int) -> None:
+    """The match's last hand is settled and the lost host died before its points reached any
+    member: the new host signs them, and the match is over everywhere, verified, with no deal
+    after it."""
+    cut = (1, 2)
+    table = locked_table(3, seed, escrow=escrow, target=20)
+    table.dies_unflushed(0, lambda to, msg: to in cut and msg.get("type") == "blind_end"
+                         and max(msg["body"]["scores"]) >= 20)
+    table.run(lambda: not table.by_seat(0).up, max_time=200)
+    assert not table.by_seat(0).up
+    table.run(table.over, max_time=120)
+    doc = check_finished(table)
+    assert doc["hands"][-1]["record"]["host"] == 1 and doc["end"]["host"] == 1

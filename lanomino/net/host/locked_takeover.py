@@ -21,7 +21,10 @@ What went to the lost host only is sent again: this host's own share of the last
 reveal; each member's report carries its own reveal and the last ``blind_end`` it took
 (``election.locked_report``). Members whose logs of the hand in play differ (the lost host died
 between its updates of one move to two of them) are first brought to the longest log it signed
-(net/host/locked_log.py). What cannot be carried on ends the match in words that say why
+(net/host/locked_log.py); the last hand's points, when no member got them, are signed by this
+host over the record every side built, and passed on to the members that lack them
+(net/host/locked_points.py); lost before its first deal, the first hand is dealt here, the lost
+host departing before it. What cannot be carried on ends the match in words that say why
 (``_cannot_go_on``, ``locked_log``).
 """
 
@@ -31,14 +34,17 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from lanomino.engine import Draw
+from lanomino.engine import Draw, new_game
 from lanomino.fair.commit_reveal import RoundError
+from lanomino.fair.transcript_model import MatchEnd
 from lanomino.net.election import end_reported, reveal_reported
 from lanomino.net.fair_round import HandDeal
+from lanomino.net.host import locked_points as points
 from lanomino.net.host.blind import NO_SIGNATURE, BlindDealing
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.locked_log import behind, fork, take_longest
 from lanomino.net.host.table import Phase, Table
+from lanomino.net.session_base import MatchOver, TranscriptUpdated
 from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
 
@@ -64,9 +70,16 @@ class LockedTakeover:
         between hands (the next deal follows: ``start_hand``); True when a hand was in play. Or
         the match ends saying why (phase OVER)."""
         pb, t = self.carried.blind, self.t
-        if pb.settled is not None:
-            self._catch_up(reports)
         others = {n: r for n, r in reports.items() if n not in (t.host_seat, lost_host)}
+        if pb.match is None:  # lost before its first deal: this host deals it, without it
+            pb.match = new_game(t.rules, t.players)
+        if pb.settled is not None:  # the last hand's points: a member's, else this host's
+            self._catch_up(reports)  # (locked_points.py)
+            if pb.settled is not None:
+                points.sign(self.carried, t)
+        if pb.settled is None and pb.hand is None and pb.match is not None \
+                and pb.match.outcome is not None:
+            self._over()  # (the points ended the match: the members that lack them get them)
         in_play = pb.hand is not None and pb.hand.view is not None
         if in_play:  # the longest log the lost host signed, and every member caught up to it
             take_longest(self.carried, others, lost_host, t.stats)  # (locked_log.py)
@@ -78,8 +91,11 @@ class LockedTakeover:
             return False
         for n, body in catch_ups.items():  # (before anything this host sends of its own)
             t.send(t.seat(n), body)
+        points.pass_on(self.carried, t, others)  # (to the members that lack the last points)
         self.d.closing.book = copy.deepcopy(pb.book)
         self.d.closing.records = [h.record for h in pb.book.hands] if pb.book else []
+        if t.phase is Phase.OVER:
+            return False
         hand = pb.hand
         if hand is None:
             assert pb.match is not None
@@ -96,6 +112,20 @@ class LockedTakeover:
             self.d.playing.seat_left(n, "its host left")
         return hand is not None and hand.view is not None
 
+    def _over(self) -> None:
+        """The last hand's points, which this seat took (from the lost host, a member or this
+        host), ended the match: so it is at this host too."""
+        pb, t = self.carried.blind, self.t
+        assert pb.match is not None and pb.match.outcome is not None
+        t.state, winner = pb.match.copy(), pb.match.outcome.winner
+        book, end = pb.book, pb.last_end
+        if book is not None and end is not None and book.hands:
+            doc = book.document(MatchEnd(book.hands[-1].record.host, len(book.hands), True,
+                                         winner, end.scores, end.closing))
+            t.events.append(TranscriptUpdated(t.table.hex(), doc, True))
+        t.go(Phase.OVER)
+        t.events.append(MatchOver(winner, tuple(t.state.scores), pb.number, True))
+
     def start_hand(self) -> None:
         """The next hand's deal, unless the hand carried on deals again already (a departure
         from its deal round: net/host/blind_leave.py)."""
@@ -108,8 +138,6 @@ class LockedTakeover:
         if pb.settled is not None:
             return ("the host left a locked match before any seat had its points of hand "
                     f"{pb.number}, which a new host cannot sign yet")
-        if pb.match is None:
-            return "the host left a locked match before its first deal"
         if pb.book is not None and (pb.book.voided or pb.book.departures):
             return (f"the host left locked hand {pb.number + (pb.hand is None)} after it had "
                     "signed a void deal or a departure of it, which a new host cannot carry on")

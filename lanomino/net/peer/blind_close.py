@@ -74,6 +74,13 @@ def end(blind: PeerBlind, body: b.BlindEnd) -> None:
     # (signed by the host that ran the hand: a new host passes on the lost one's, if it has it)
     doc = book(blind).check_hand(p.ring, p.keys[settled[1].host], settled[1], settled[0],
                                  settled[2], over, winner, body)
+    hand = settled[0]
+    if isinstance(doc, str) and settled[1].host != p.host_seat:  # points nobody got from the
+        was, hand.host = hand.host, p.host_seat  # lost host, signed by the new one over the
+        again = hand.record(p.table, settled[1].points)  # record naming it (locked_points.py)
+        retry = book(blind).check_hand(p.ring, p.keys[p.host_seat], again, hand, settled[2],
+                                       over, winner, body)
+        doc, hand.host = (doc, was) if isinstance(retry, str) else (retry, hand.host)
     if isinstance(doc, str):
         blind._caught("blind-points", f"hand {body.hand}: {doc}")
         return

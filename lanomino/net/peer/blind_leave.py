@@ -23,13 +23,14 @@ or the reveals, this seat allows it that much more (``grace``).
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from lanomino.blind import table_leave
 from lanomino.blind.hand_record import Resignation
 from lanomino.blind.leave_rule import Leave, on_leave
 from lanomino.blind.table_hand import TableHand
-from lanomino.engine import RESIGN, GameState, apply
+from lanomino.engine import RESIGN, GameState, apply, new_game
 from lanomino.net.peer import blind_escrow as esc
 from lanomino.net.peer.blind_close import book
 from lanomino.net.wire import blind_messages as b
@@ -83,7 +84,10 @@ def between(blind: PeerBlind, body: b.BlindResign) -> None:
     p, match, kept = blind.p, blind.match, book(blind)
     blind.last = p.now
     due = (blind.number, kept.attempts + 1) if kept.attempts else (blind.number + 1, 1)
-    if not blind.next_deal or match is None or (body.hand, body.attempt) != due \
+    first = match is None and blind.number == 0 and p.rules is not None  # (a new host deals
+    if first and p.rules is not None:  # the first hand: the lost one left before it did)
+        match = new_game(p.rules, p.players)
+    if not (blind.next_deal or first) or match is None or (body.hand, body.attempt) != due \
             or not p.ring.verify_statement(p.keys[p.host_seat], body.signature,
                                            b.signed_statement(p.digest, body)):
         blind._caught("blind-order", f"a departure of seat {body.resigned + 1} before hand "
@@ -94,6 +98,19 @@ def between(blind: PeerBlind, body: b.BlindResign) -> None:
     kept.depart(None, body.attempt, Resignation(body.resigned, 0, "left"), body.signature)
     blind.match = match = match.copy()
     apply(match, body.resigned, RESIGN)
+
+
+def missed_attempt(blind: PeerBlind, body: b.BlindDeal) -> int:
+    """A new host deals again (attempt 2) a hand whose first attempt this seat never saw (the
+    lost host died sending it to this seat, net/host/locked_takeover.py): the departures it took
+    before it, as ``between`` took them, were before this attempt. Nothing of the attempt it
+    missed is lost (it held no key of it). The attempts given up so far (0: none missed)."""
+    kept = blind.book
+    if kept is None or not kept.departures or body.hand != blind.number + 1 \
+            or body.attempt != 2 or any(d.attempt != 1 for d in kept.departures):
+        return 0
+    kept.departures[:] = [replace(d, attempt=2) for d in kept.departures]
+    return 1
 
 
 def _fits(blind: PeerBlind, match: GameState, body: b.BlindResign, at: int,

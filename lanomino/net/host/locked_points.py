@@ -1,0 +1,81 @@
+"""The points of the last locked hand after a migration (issue 29). Pure. Used by
+net/host/locked_takeover.py.
+
+The lost host may die once a hand is over: every key revealed, the hand settled, and its points
+(``blind_end``, its signatures over the hand's record and the match's closing statement) sent to
+some members, or to none. A member that got them reports them (``election.locked_report``), and
+the new host's seat takes them if they hold (``LockedTakeover._catch_up``).
+
+- When no member got them (``sign``), the new host signs them itself: every side built the
+  hand's record itself, so only its ``host`` changes, to the new host, which signs the points over
+  it and the closing after it; each side checks them as any points (``net/peer/blind_close.end``
+  takes a record that names the host it follows when the one naming the lost host fails). Not
+  when the lost host had signed something in the hand (a resignation, a rebuilt key: the record
+  names one host): the match then ends, saying so.
+- Either way, each member whose report lacks them gets the hand's reveals again (a member that
+  missed the last one has not settled the hand yet; a side that has settled drops them as stale)
+  and then the points (``pass_on``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from lanomino.net.blind_transcript import LockedTranscript
+from lanomino.net.election import end_reported
+from lanomino.net.host.table import Table
+from lanomino.net.session_base import TranscriptUpdated
+from lanomino.net.wire import blind_messages as b
+from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import JsonObject
+
+if TYPE_CHECKING:
+    from lanomino.net.peer.session import PeerSession
+
+
+def sign(peer: PeerSession, t: Table) -> JsonObject | None:
+    """No member got the points of the hand this seat settled: this host signs them over the
+    record naming it, and its seat takes them as any side does. The transcript with the hand
+    (None: the lost host signed something in the hand, so they stay unsigned)."""
+    pb = peer.blind
+    assert pb.settled is not None and pb.match is not None and t.header is not None
+    hand, record, scores = pb.settled
+    if any(r.host_signed for r in record.resignations) or any(r.seed is None
+                                                               for r in record.reveals):
+        return None
+    book = copy.deepcopy(pb.book) if pb.book is not None else LockedTranscript(
+        t.header, tuple(t.header_sigs[n] for n in range(t.players)))
+    was, hand.host = hand.host, t.host_seat
+    outcome = pb.match.outcome
+    doc, end = book.close_hand(t.identity, t.host_seat, record.attempt,
+                               hand.record(t.table, record.points), hand, scores,
+                               outcome is not None, None if outcome is None else outcome.winner)
+    hand.host = was  # (its seat's own check moves it: net/peer/blind_close.end)
+    pb.end(end)
+    if pb.settled is not None:
+        return None  # (cannot happen: the same record, signed by this host)
+    if outcome is None:  # (else the match's end says it: LockedTakeover._over)
+        t.events.append(TranscriptUpdated(t.table.hex(), doc, False))
+    return doc
+
+
+def pass_on(peer: PeerSession, t: Table, reports: Mapping[int, m.Report]) -> None:
+    """Each member whose report lacks the points of the last hand (which this seat took, from
+    the lost host, a member or this host) gets its reveals again, then the points."""
+    end, book = peer.blind.last_end, peer.blind.book
+    if end is None or book is None or not book.hands or book.hands[-1].record.hand != end.hand:
+        return
+    signed = book.hands[-1]
+    record = signed.record
+    reveals: list[b.BlindBody] = [
+        b.BlindReveal(record.hand, record.attempt, r.seat, r, sig)
+        for r, sig in zip(record.reveals, signed.signatures.reveal, strict=True)
+        if r.seed is not None]
+    for n, report in reports.items():
+        got = end_reported(report.last)
+        if got is not None and got.hand >= end.hand:
+            continue
+        for body in [*reveals, end]:
+            t.send(t.seat(n), body)
