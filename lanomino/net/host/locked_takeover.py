@@ -137,7 +137,8 @@ class LockedTakeover:
         pb = self.carried.blind
         if pb.settled is not None:
             return ("the host left a locked match before any seat had its points of hand "
-                    f"{pb.number}, which a new host cannot sign yet")
+                    f"{pb.number}, in which it had signed a resignation or a rebuilt key: a "
+                    "new host cannot sign those points (the record names one host)")
         if pb.book is not None and (pb.book.voided or pb.book.departures):
             return (f"the host left locked hand {pb.number + (pb.hand is None)} after it had "
                     "signed a void deal or a departure of it, which a new host cannot carry on")
