@@ -167,8 +167,7 @@ class PeerBlind:
             self._caught("blind-openers", f"hand {body.hand}: the host left a person out of "
                          "the holders, or named another opener for a person's tiles")
             return
-        voids = 0 if self.book is None or body.hand != self.number else self.book.attempts
-        voids = leave.missed_attempt(self, body) or voids  # (a lost host's, blind_leave.py)
+        voids = leave.given_up(self, body)  # (void, or given up for a person who left)
         if body.attempt != voids + 1:  # no deal again without the void deal's keys
             self._caught("blind-order", f"the host dealt hand {body.hand} as attempt "
                          f"{body.attempt}, after {voids} void deals whose keys were revealed, "

@@ -100,14 +100,19 @@ def between(blind: PeerBlind, body: b.BlindResign) -> None:
     apply(match, body.resigned, RESIGN)
 
 
-def missed_attempt(blind: PeerBlind, body: b.BlindDeal) -> int:
-    """A new host deals again (attempt 2) a hand whose first attempt this seat never saw (the
-    lost host died sending it to this seat, net/host/locked_takeover.py): the departures it took
-    before it, as ``between`` took them, were before this attempt. Nothing of the attempt it
-    missed is lost (it held no key of it). The attempts given up so far (0: none missed)."""
+def given_up(blind: PeerBlind, body: b.BlindDeal) -> int:
+    """The attempts of ``body``'s hand that ended before it without a result (void, or given up
+    for a person who left). One this seat never saw: a new host deals again (attempt 2) a hand
+    whose first attempt the lost host died sending to this seat (net/host/locked_takeover.py);
+    the departures it took before it, as ``between`` took them, were before this attempt, and
+    nothing of the attempt it missed is lost (it held no key of it)."""
     kept = blind.book
-    if kept is None or not kept.departures or body.hand != blind.number + 1 \
-            or body.attempt != 2 or any(d.attempt != 1 for d in kept.departures):
+    if kept is None:
+        return 0
+    if body.hand == blind.number:
+        return kept.attempts
+    if not kept.departures or body.hand != blind.number + 1 or body.attempt != 2 \
+            or any(d.attempt != 1 for d in kept.departures):
         return 0
     kept.departures[:] = [replace(d, attempt=2) for d in kept.departures]
     return 1
