@@ -304,7 +304,7 @@ def test_a_member_that_missed_the_points_and_the_next_deal_is_caught_up() -> Non
     before sending them to seat 2: the new host passes seat 2 the points (and the reveals
     before them), then deals the next hand again without the lost host; seat 2 takes the
     departure as one before the attempt dealt again. The match finishes verified."""
-    table = locked_table(3, 4, escrow=True)
+    table = locked_table(3, 4, escrow=True, target=150)  # (hand 1 does not end the match)
     table.dies_unflushed(0, lambda to, msg: to == 2 and msg.get("type") == "blind_end"
                          and msg["body"]["hand"] == 1)
     table.run(lambda: not table.by_seat(0).up, max_time=200)
