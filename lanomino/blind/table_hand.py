@@ -59,6 +59,7 @@ from lanomino.engine import (
     observe,
 )
 from lanomino.engine.errors import IllegalActionError, seat_name
+from lanomino.engine.events import unopened_draw
 from lanomino.engine.public import PublicHand
 from lanomino.engine.tiles import TILES
 
@@ -427,15 +428,12 @@ class TableHand:
         obs = observe(probe, seat)
         # the seat's own draws show their tiles once open, as a peer's view shows them; while
         # its latest is still opening, its turn has no move yet (its tile comes with the shares)
-        opened = [self.opened.get(m.position) for m in self.moves if m.seat == seat
-                  and isinstance(m.action, Draw) and m.position is not None]
-        drawn = iter(opened)
-        history = [e._replace(tile=TILES[t]) if type(e) is TileDrawn and e.seat == seat and (
-            t := next(drawn, None)) is not None else e for e in obs.history]
-        last = self.moves[-1] if self.moves else None
-        opening = last is not None and last.seat == seat and isinstance(last.action, Draw) \
-            and opened[-1] is None
-        return replace(obs, history=tuple(history), legal=() if opening else obs.legal)
+        drawn = iter([self.opened.get(m.position) for m in self.moves if m.seat == seat
+                      and isinstance(m.action, Draw) and m.position is not None])
+        history = tuple(e._replace(tile=TILES[t]) if type(e) is TileDrawn and e.seat == seat and (
+            t := next(drawn, None)) is not None else e for e in obs.history)
+        opening = unopened_draw(history, seat)  # (the rule a peer's view applies)
+        return replace(obs, history=history, legal=() if opening else obs.legal)
 
     @property
     def failed(self) -> bool:
