@@ -10,6 +10,7 @@ from typing import Any
 
 from lanomino.bots import get_bot
 from lanomino.engine import Action, IllegalActionError, Observation, Rules
+from lanomino.fair.commit import TABLE_ID_BYTES
 from lanomino.fair.identity import Identity
 from lanomino.net.codec import decode_json, encode_json
 from lanomino.net.session import (
@@ -33,6 +34,15 @@ def curve_key(n: int) -> str:
     """A well-formed Z85 CURVE public key, distinct per ``n`` (sessions never use the secret)."""
     alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
     return "".join(alphabet[(n * 7 + i) % len(alphabet)] for i in range(39)) + "0"
+
+
+def table_id_of(seed: int) -> bytes:
+    """A table id fixed by the test's seed: with counter secrets, the deals of a seed are the same
+    on every run (a fresh id would deal differently each time, and a test could pass or fail by
+    luck)."""
+    import hashlib
+
+    return hashlib.sha256(f"table/{seed}".encode()).digest()[:TABLE_ID_BYTES]
 
 
 def counter_secrets(tag: str) -> Callable[[], bytes]:
@@ -103,7 +113,7 @@ class Table:
                                 host_policy=bot_policy(level, seed), bots=host_bots,
                                 passphrase=passphrase, timings=timings,
                                 secret_source=counter_secrets(f"host{seed}"), watchers=watchers,
-                                blind=blind)
+                                blind=blind, table_id=table_id_of(seed))
         self.host_events: list[SessionEvent] = []
         self.slots: list[PeerSlot] = []
         count = players - 1 - bots if peers is None else peers
