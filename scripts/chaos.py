@@ -15,11 +15,19 @@ table that deals the locked deck (``lanomino host --deal blind``), ``--escrow`` 
 new host carries the locked hand on (docs/host-migration.md, "At a locked table"), and a game
 whose hand it cannot carry on yet ends without its match finished (the soak says how each one
 ended).
+
+``--keep DIR`` keeps each game in ``DIR/gN``: the processes' data directories (transcripts
+included), each process's whole stderr logged at DEBUG with times (``host-PID.log``,
+``pN-PID.log``: the product's ``LANOMINO_LOG`` and the lab's ``LANOMINO_LAB_LOGS``), and the
+game's line of the soak (``game.json``), so that a rare failure can be read afterwards. Without
+it every game runs in a temporary directory that is removed at the end, logs at the product's
+default level, and nothing is left behind.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -57,6 +65,7 @@ def verifies(path: str) -> bool:
 def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Random,
              args: argparse.Namespace, number: int) -> dict[str, Any]:
     beats = ["--heartbeat", str(args.heartbeat)] if args.heartbeat is not None else []
+    env = keep_logs(data) if args.keep else None
     timing = ["--grace", "8", *beats]
     name = f"Chaos{number}"
     h0, *others = lab.hosts[:players]
@@ -64,11 +73,11 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
                           "--level", "greedy", "--data-dir", str(data / "host"), "--name", name,
                           "--seats", str(players), "--set", f"target={args.target}",
                           "--bot-delay", str(args.pace), "--deal", args.deal,
-                          *(["--escrow"] if args.escrow else []), *timing])
+                          *(["--escrow"] if args.escrow else []), *timing], env)
     host.expect(lambda m: m.get("event") == "listening", 15)
     peers = [lab.spawn(h, [*LANOMINO, "bot", name, "--interface", h.ip, "--timeout", "15",
                            "--json", "--level", "greedy", "--data-dir", str(data / f"p{h.index}"),
-                           "--player", f"p{h.index}", "--delay", str(args.pace), *timing])
+                           "--player", f"p{h.index}", "--delay", str(args.pace), *timing], env)
              for h in others]
     first = time.monotonic() + 30  # wait for the first hand to end (see the module docstring)
     transcripts = data / f"p{others[0].index}" / "transcripts"
@@ -95,6 +104,9 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
     old = result(host, 15) if fault != "sigkill" else None
     for p in [host, *peers]:
         p.kill()
+    if args.keep:
+        name_logs(data, {host.pid: "host", **{p.pid: f"p{h.index}"
+                                               for p, h in zip(peers, others, strict=True)}})
     done = [r for r in results if r is not None and r["finished"] and r["verified"]]
     finished = len(done) == len(peers)
     mismatch = False
@@ -118,6 +130,23 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
             "silent": [p.pid for p, r in zip(peers, results, strict=True) if r is None],
             "survivors": sorted({str(r.get("reason", ""))[:80] or "finished" for r in results
                                  if r is not None})}
+
+
+def keep_logs(data: Path) -> dict[str, str]:
+    """The children's environment for a kept game: their log at DEBUG (the product's
+    ``LANOMINO_LOG``), each one's whole stderr written with times to ``data/PID.log`` by the lab
+    (``LANOMINO_LAB_LOGS``, read as each process starts, so one game's folder at a time)."""
+    data.mkdir(parents=True, exist_ok=True)
+    os.environ["LANOMINO_LAB_LOGS"] = str(data)
+    return {"LANOMINO_LOG": "DEBUG"}
+
+
+def name_logs(data: Path, roles: dict[int, str]) -> None:
+    """``PID.log`` becomes ``ROLE-PID.log`` (the processes are killed, their logs complete)."""
+    for pid, role in roles.items():
+        log = data / f"{pid}.log"
+        if log.exists():
+            log.rename(data / f"{role}-{pid}.log")
 
 
 def old_host(fault: str, old: dict[str, Any] | None) -> str | None:
@@ -157,6 +186,9 @@ def main() -> int:
     parser.add_argument("--deal", default="fair", choices=("fair", "blind"),
                         help="the table's deal (blind: the locked deck; default fair)")
     parser.add_argument("--escrow", action="store_true", help="the table deals with escrow")
+    parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                        help="keep each game's data, transcripts and DEBUG logs in DIR/gN "
+                             "(default: nothing is kept)")
     args = parser.parse_args()
     reason = unavailable_reason()
     if reason:
@@ -164,12 +196,16 @@ def main() -> int:
         return 2
     rng = random.Random(args.seed)
     games: list[dict[str, Any]] = []
-    with NetLab(hosts=args.players, subnet="10.81.0") as lab, tempfile.TemporaryDirectory() as tmp:
+    with contextlib.ExitStack() as stack:
+        lab = stack.enter_context(NetLab(hosts=args.players, subnet="10.81.0"))
+        root = args.keep or Path(stack.enter_context(tempfile.TemporaryDirectory()))
         for n in range(args.games):
             fault = rng.choice(FAULTS) if args.fault == "random" else args.fault
-            game = one_game(lab, Path(tmp) / f"g{n}", args.players, fault, rng, args, n)
+            game = one_game(lab, root / f"g{n}", args.players, fault, rng, args, n)
             game = {"game": n, **game}
             games.append(game)
+            if args.keep:
+                (root / f"g{n}" / "game.json").write_text(json.dumps(game) + "\n")
             print(json.dumps(game), file=sys.stderr, flush=True)
     played = [g for g in games if "skipped" not in g]
     resumes = [g["resume_s"] for g in played if g["resume_s"] is not None]
