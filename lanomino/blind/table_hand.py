@@ -271,6 +271,9 @@ class TableHand:
             self.check_proof(seat, share.position, action.tile, share)
             position = share.position
         events = view.apply(seat, action)  # (raises before anything changed)
+        if not isinstance(action, Play):  # a share kept for a play that never entered the log
+            self.proofs.pop(index, None)  # (a lost host's, that reached some sides only): no
+            self.plays.pop(index, None)  # side keeps it, so every side's record is the same
         if isinstance(action, Play):
             assert position is not None
             del self.owner[position]

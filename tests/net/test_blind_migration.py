@@ -330,3 +330,37 @@ def test_the_last_hands_points_that_no_member_got_end_the_match_everywhere(
     table.run(table.over, max_time=120)
     doc = check_finished(table)
     assert doc["hands"][-1]["record"]["host"] == 1 and doc["end"]["host"] == 1
+
+
+def own_play_shown_to(seen: int, first: int) -> Callable[[int, dict[str, Any]], bool]:
+    """The lost host's own play at index ``first`` or later: its share (``blind_play``) reaches
+    member ``seen`` only, its update nobody (the host dies between the two)."""
+    at: list[int] = []
+
+    def when(to: int, message: dict[str, Any]) -> bool:
+        kind, body = message.get("type"), message.get("body", {})
+        if not at and kind == "blind_play" and body["seat"] == 0 and body["index"] >= first:
+            at.append(body["index"])
+        return bool(at) and body.get("index") == at[0] and (
+            kind == "update" or kind == "blind_play" and to != seen)
+    return when
+
+
+@pytest.mark.parametrize(("players", "seen", "seed"), [
+    (3, 1, 1), (3, 2, 2), (3, 1, 3), (4, 1, 4), (4, 2, 5), (4, 3, 6)])
+def test_a_lost_hosts_play_shown_to_some_members_only_is_in_no_record(
+        players: int, seen: int, seed: int) -> None:
+    """Without escrow, the lost host showed its own play's share to one member and died before
+    the move entered anyone's log: its seat resigns at that index instead, and no side keeps
+    the share among the lost holder's published ones (the blind re-shuffle's record), so every
+    side's record of the hand is the same. (Before, the member that had the share put it in its
+    record, and the other refused the new host's points signature: one game in 30 of the chaos
+    soak.)"""
+    table = locked_table(players, seed, target=20)
+    table.dies_unflushed(0, own_play_shown_to(seen, 2))
+    table.run(lambda: not table.by_seat(0).up, max_time=200)
+    assert not table.by_seat(0).up, "no such play"
+    table.run(table.over, max_time=300)
+    assert table.by_seat(1).hosted_terms == [1]
+    doc = check_finished(table)
+    assert doc["hands"][0]["record"]["unheld"] is not None
