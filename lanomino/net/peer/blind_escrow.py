@@ -25,6 +25,7 @@ from lanomino.blind import table_leave
 from lanomino.blind.group import BlindError, scalar_bytes
 from lanomino.blind.rounds import BlindFault
 from lanomino.blind.table_hand import TableHand
+from lanomino.net.session_base import ObservationChanged
 from lanomino.net.wire import blind_messages as b
 
 if TYPE_CHECKING:
@@ -114,9 +115,13 @@ def unheld_out(blind: PeerBlind, hand: TableHand) -> None:
 
 def resumed(blind: PeerBlind, hand: TableHand) -> None:
     """The new deck is the boneyard: play goes on (a draw of this seat's that the loss cut
-    short opens first, asked again)."""
+    short opens first, asked again). The moves that came while it was held (the resignation
+    that started the re-shuffle among them) show now: a screen that waits for no later move
+    must not go on showing the seat that left."""
     p = blind.p
     draw = hand.draw
     p.holding = draw is not None and draw.drawer == p.seat
+    if not p.holding and p.view is not None:
+        p._events.append(ObservationChanged(make=p.view.observation))
     p.prompt_turn()
 
