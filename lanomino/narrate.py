@@ -346,6 +346,14 @@ def who_left(seats: Sequence[int], cast: Cast) -> str:
     return f"{listed(names)} {each}{how[0]}"
 
 
+def dealt_again(hand: int, gone: Sequence[int], cast: Cast) -> str:
+    """The hand in play dealt again under its number (at a locked table someone left it before it
+    could be scored: only they could open their tiles): who left, and that the deal starts over."""
+    if not gone:
+        return f"Hand {hand} is dealt again from the start."
+    return f"{capital(who_left(gone, cast))}: hand {hand} is dealt again among the players left."
+
+
 def _how_left(seat: int, cast: Cast) -> str:
     return dict(cast.departures).get(seat, "resigned")
 

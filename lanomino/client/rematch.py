@@ -50,7 +50,7 @@ def kept_seats(node: TableNode | None) -> tuple[dict[bytes, int], dict[int, str]
 
 def hosted_again(node: TableNode | None) -> HostTable | None:
     """How a member that hosts the table at the match's end (after a migration) opens it again:
-    the same name, rules, seats, bots and passphrase (None: this node does not host, or hosted
+    the same name, rules, seats, bots, passphrase and deal (None: this node does not host, or hosted
     from the start: its rematch opens as any host's does)."""
     from lanomino.ui.lan import HostTable
 
@@ -60,7 +60,7 @@ def hosted_again(node: TableNode | None) -> HostTable | None:
     bots = sum(1 for e in h.roster if e.kind == "bot")
     return HostTable(h.name, str(h.rules.to_spec()["preset"]), h.players, bots,
                      h.bot_levels[0] if h.bot_levels else "normal", h.passphrase, rules=h.rules,
-                     escrow=h.escrow)
+                     escrow=h.escrow, blind=h.blind)
 
 
 def new_host_at(node: TableNode | None, seat: int) -> tuple[str, str, bytes] | None:

@@ -30,7 +30,7 @@ from lanomino.engine import (
 from lanomino.engine.events import unopened_draw
 from lanomino.engine.line import Line
 from lanomino.lines.say import Voice, join_words, plural
-from lanomino.narrate import capital, who_left
+from lanomino.narrate import dealt_again
 from lanomino.ui.board import Placed, line_view
 
 
@@ -118,10 +118,7 @@ class Narrator:
         gone = [s for s in range(obs.players) if s < len(self.active) and self.active[s]
                 and not obs.active[s]]
         self.said, self.turn, self.line = 0, None, Line(obs.rules.fives)
-        if not gone:
-            return [f"Hand {obs.hand_no} is dealt again from the start."]
-        return [f"{capital(who_left(gone, voice.cast))}: hand {obs.hand_no} is dealt again "
-                "among the players left."]
+        return [dealt_again(obs.hand_no, gone, voice.cast)]
 
     def _gone(self, obs: Observation) -> list[int]:
         """Who left the match: those seen resigning, then any other inactive seat."""

@@ -169,8 +169,9 @@ class Serving:
 @dataclass(frozen=True, slots=True)
 class Hosting:
     """The table as the node that hosts it sees it, for a rematch that opens it again: who sat
-    where (``seat``: this node's own), the rules, the bots' levels, the passphrase, and whether
-    this node took the table over from another host (``took_over``)."""
+    where (``seat``: this node's own), the rules, the bots' levels, the passphrase, whether it
+    deals the locked deck, and whether this node took the table over from another host
+    (``took_over``)."""
 
     name: str
     roster: tuple[RosterEntry, ...]
@@ -181,13 +182,14 @@ class Hosting:
     bot_levels: tuple[str, ...]
     passphrase: str | None
     took_over: bool
+    blind: bool
 
     @classmethod
     def of(cls, name: str, host: HostSession, seat: int, passphrase: str | None,
            took_over: bool) -> Hosting:
         levels = sorted({local.level for local in host.local.values() if local.level})
         return cls(name, tuple(host.roster()), seat, host.rules, host.players, host.escrow,
-                   tuple(levels), passphrase, took_over)
+                   tuple(levels), passphrase, took_over, host.blind is not None)
 
 
 @dataclass

@@ -6,7 +6,7 @@ import math
 import time
 
 from lanomino.engine import End, Observation
-from lanomino.narrate import Cast, event_lines
+from lanomino.narrate import Cast, dealt_again, event_lines
 from lanomino.ui.board import draw_line, line_view, tracks
 from lanomino.ui.chrome import fit, footer, header, wrap
 from lanomino.ui.helptext import describe_game
@@ -193,6 +193,8 @@ def _message(ui: UiState, obs: Observation, width: int) -> list[Row]:
         text = OUT_OF_TIME
     elif ui.message:
         text = ui.message
+    elif ui.view.redealt is not None and ui.view.redealt[0] == obs.hand_no:
+        text = dealt_again(*ui.view.redealt, cast_of(ui, obs))
     elif ui.lan is not None and ui.lan.news and ui.lan.news_hand == obs.hand_no:
         text = ui.lan.news
     elif ui.settings.auto_draw:

@@ -24,6 +24,11 @@ class TableView:
     # which of ``past`` and ``current``'s events (their places in ``events()``) the table's bot
     # made for this seat while its player was out of time: the log says so, not "you played"
     bot_made: set[int] = field(default_factory=set)
+    # the hand in play dealt again under its number (a locked table: someone left it before it
+    # could be scored): (hand, the seats that left it), for the table to say so; and who was
+    # still in the match at the last observation, to tell who left
+    redealt: tuple[int, tuple[int, ...]] | None = None
+    active: tuple[bool, ...] = ()
 
     def note(self, obs: Observation, away: bool = False) -> None:
         """Keep what the log and the end-of-hand screen need from ``obs`` (``away``: this seat's
@@ -31,7 +36,18 @@ class TableView:
         new_match = not obs.results and obs.hand_no < self.current_hand
         if len(obs.results) < len(self.past) or new_match:
             self.final, self.past, self.current, self.current_hand = None, [], (), 0  # a new match
-            self.bot_made = set()
+            self.bot_made, self.redealt = set(), None
+        gone = tuple(s for s, was in enumerate(self.active)
+                     if was and s < len(obs.active) and not obs.active[s])
+        if gone and obs.hand_no == self.current_hand and self.current and obs.history \
+                and obs.history[0] != self.current[0]:  # dealt again: its moves are void
+            self.redealt = (obs.hand_no, gone)
+            self.bot_made = {i for i in self.bot_made if i < self._before_current()}
+            self.current = ()
+        elif self.redealt is not None and (self.redealt[0] != obs.hand_no or any(
+                isinstance(e, HandEnded) for e in obs.history)):
+            self.redealt = None  # (said for the rest of that deal only)
+        self.active = tuple(obs.active)
         seen = len(self.current)
         if obs.hand_no != self.current_hand and self.current:
             if any(isinstance(e, HandEnded) for e in self.current):

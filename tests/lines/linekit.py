@@ -120,12 +120,21 @@ def logged_record(data: Path) -> dict[str, object]:
 
 
 def by_the_table(data: Path, seat: int) -> list[bool]:
-    """For each move of ``seat`` in the one match transcript kept under ``data`` (a fair deck's):
-    whether the host made it for the seat as the table's (its hand's ``away`` lists it)."""
+    """For each move of ``seat`` in the one match transcript kept under ``data``: whether the
+    table's bot made it for the seat while its player was out of time (transcript/1, the fair
+    deck: the hand's ``away`` lists it, the host signed it; transcript/2, the locked deck: the
+    move says ``"away": true``, the seat's own program made it and the seat signed it)."""
     [kept] = (data / "transcripts").glob("*.json")
     hands = json.loads(kept.read_text())["hands"]
-    return [i in hand.get("away", ()) for hand in hands
-            for i, move in enumerate(hand["moves"]) if move["seat"] == seat]
+    out: list[bool] = []
+    for hand in hands:
+        if "moves" in hand:  # transcript/1
+            out += [i in hand.get("away", ()) for i, move in enumerate(hand["moves"])
+                    if move["seat"] == seat]
+        else:  # transcript/2: the hand's signed record
+            out += [bool(move.get("away")) for move in hand["record"]["moves"]
+                    if move["seat"] == seat]
+    return out
 
 
 def answer(line: str) -> str | None:

@@ -90,7 +90,11 @@ def test_the_line_mode_says_a_player_lost_touch_at_once_then_did_not_come_back(
         bea.kill()
         lost = pipe.until(r"lost touch", 5)
         assert lost.startswith("Bea lost touch: their seat is kept for "), lost
-        assert pipe.until(r"^Bea (did not|resigned)", 20) == "Bea did not come back."
+        # (at a locked table, the default, a hand Bea leaves before a tile is played is dealt
+        # again without her)
+        assert pipe.until(r"^Bea (did not|resigned)", 20) in (
+            "Bea did not come back.",
+            "Bea did not come back: hand 1 is dealt again among the players left.")
     finally:
         stop_all(pipe, procs)
 

@@ -115,3 +115,39 @@ def test_a_silent_host_at_a_table_of_two_is_said_to_leave_the_match_to_you() -> 
     over = " ".join(screen(ui).split())
     assert "you won because the host left the table (silent for 30 s)" in over, over
     assert "1. You 0 pts - Ana (did not come back) 0 pts" in over, over
+
+
+def test_a_hand_dealt_again_without_a_player_says_who_left_under_the_new_hand() -> None:
+    """A locked table deals a hand again under its number when a person left it before it could be
+    scored: the table screen says who left and that the hand starts over (the tiles in the
+    player's hand changed; the log of the hand starts again), as the line mode does."""
+    import random
+    from dataclasses import replace
+
+    from lanomino.bots import get_bot
+    from lanomino.engine import HandStarted, Rules
+    from lanomino.localgame import LocalMatch, make_config
+    from lanomino.ui.lan import LanView
+    from lanomino.ui.state import on_new_observation
+
+    match = LocalMatch(make_config(Rules.classic(target=0), 3, ("random",), "Ana", 4))
+    ui = UiState(screen=Screen.TABLE, names=("Ana", "Bo", "Cy"),
+                 lan=LanView("peer", "Kitchen", seats=3))
+    match.deal()
+    first = match.observe(0)
+    on_new_observation(ui, first)
+    turn = match.state.turn
+    match.apply(turn, get_bot("random")(match.observe(turn), random.Random(4)))
+    on_new_observation(ui, match.observe(0))
+    assert "dealt again" not in screen(ui)
+    started = first.history[0]
+    assert isinstance(started, HandStarted)
+    assert ui.lan is not None
+    ui.lan.departures[2] = "did not come back"
+    again = replace(first, active=(True, True, False), history=(started._replace(
+        opener=1, hand_sizes=(*started.hand_sizes[:2], 0), boneyard=started.boneyard + 5),))
+    on_new_observation(ui, again)
+    said = "Cy did not come back: hand 1 is dealt again among the players left."
+    assert said in " ".join(screen(ui).split())
+    on_new_observation(ui, replace(again, hand_no=2))  # (said for that deal only)
+    assert "dealt again" not in screen(ui)
