@@ -17,7 +17,7 @@ from test_tmux_lan import play_until
 from test_tmux_play import ROOT, Tmux, wait_for
 
 sys.path.insert(0, str(Path(__file__).parent / "lines"))
-from linekit import by_the_table  # noqa: E402
+from linekit import by_the_table, table_then_own  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     subprocess.run(["which", "tmux"], capture_output=True).returncode != 0, reason="needs tmux")]
@@ -68,8 +68,7 @@ def test_a_player_out_of_time_presses_b_and_plays_their_own_turns(tmp_path: Path
         result = json.loads(host.communicate(timeout=60)[0].splitlines()[-1])
         assert result["finished"] and result["verified"], result
         bo = by_the_table(tmp_path / "bo", 1)  # Bo's moves: the table's, or its own
-        first_own = bo.index(False)
-        assert first_own > 0 and all(bo[:first_own]), bo
+        assert table_then_own(bo), bo
     finally:
         tmux.kill()
         if host.poll() is None:

@@ -119,22 +119,33 @@ def logged_record(data: Path) -> dict[str, object]:
     return record
 
 
-def by_the_table(data: Path, seat: int) -> list[bool]:
+def by_the_table(data: Path, seat: int) -> list[bool | None]:
     """For each move of ``seat`` in the one match transcript kept under ``data``: whether the
-    table's bot made it for the seat while its player was out of time (transcript/1, the fair
-    deck: the hand's ``away`` lists it, the host signed it; transcript/2, the locked deck: the
-    move says ``"away": true``, the seat's own program made it and the seat signed it)."""
+    table's bot made it for the seat while its player was out of time. transcript/1 (the fair
+    deck): the hand's ``away`` lists it, the host signed it. transcript/2 (the locked deck): the
+    move says ``"away": true``, the seat's own program made it and signed it; a hand's lead that
+    the opening's rounds asked for (someone said "not me") is the seat's answer, which the record
+    never marks away (blind/table_hand.py): None, nobody can tell who chose it."""
     [kept] = (data / "transcripts").glob("*.json")
     hands = json.loads(kept.read_text())["hands"]
-    out: list[bool] = []
+    out: list[bool | None] = []
     for hand in hands:
         if "moves" in hand:  # transcript/1
             out += [i in hand.get("away", ()) for i, move in enumerate(hand["moves"])
                     if move["seat"] == seat]
-        else:  # transcript/2: the hand's signed record
-            out += [bool(move.get("away")) for move in hand["record"]["moves"]
-                    if move["seat"] == seat]
+            continue
+        record = hand["record"]  # transcript/2: the hand's signed record
+        out += [None if i == 0 and record["opening"] else bool(move.get("away"))
+                for i, move in enumerate(record["moves"]) if move["seat"] == seat]
     return out
+
+
+def table_then_own(moves: list[bool | None]) -> bool:
+    """``by_the_table``'s list is the table's moves (at least one; or the rounds' lead, which may
+    have been the table's) and then only the player's own."""
+    first_own = moves.index(False)
+    return (all(m is not False for m in moves[:first_own]) and not any(moves[first_own:])
+            and (any(moves[:first_own]) or moves[:1] == [None]))
 
 
 def answer(line: str) -> str | None:

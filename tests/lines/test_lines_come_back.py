@@ -23,6 +23,7 @@ from linekit import (  # noqa: E402
     by_the_table,
     play_match,
     stop_all,
+    table_then_own,
 )
 
 OVER = r"^The match is over: "
@@ -75,7 +76,6 @@ def test_a_player_out_of_time_types_back_and_plays_their_own_moves(tmp_path: Pat
         # the log lists the moves made for Bo as the table's (at a locked table by Bo's own
         # program, which signs them so)
         bo = by_the_table(tmp_path / "bo", 1)  # Bo's moves: the table's, or its own
-        first_own = bo.index(False)
-        assert first_own > 0 and all(bo[:first_own]), bo
+        assert table_then_own(bo), bo
     finally:
         stop_all(pipe, [host])
