@@ -41,11 +41,10 @@ from lanomino.blind.hand_record import (
     BlindMove,
     Resignation,
     ShuffleEntry,
-    UnheldEntry,
 )
 from lanomino.blind.hashing import Context
 from lanomino.blind.lead_rounds import questions
-from lanomino.blind.rounds import BlindFault, Reveal, check_key, check_shuffle, open_all
+from lanomino.blind.rounds import BlindFault, check_key, check_shuffle, open_all
 from lanomino.blind.shuffle_proof import gen_shuffle
 from lanomino.engine import (
     RESIGN,
@@ -108,7 +107,9 @@ def judge_blind_hand(record: BlindHand, before: GameState, clock: bool = False
     """``check_blind_hand``'s verdict, and the match state after the hand (as far as the replay
     went: the next hand starts from it when the verdict is ok)."""
     if record.unheld is not None:
-        return _judge_reshuffled(record, before, clock)
+        from lanomino.blind.unheld_check import judge_reshuffled  # (it walks with these steps)
+
+        return judge_reshuffled(record, before, clock)
     state = before.copy()
     try:
         layout, tiles = _opened(record, before)
@@ -120,65 +121,6 @@ def judge_blind_hand(record: BlindHand, before: GameState, clock: bool = False
     except BlindError as exc:  # what checked proofs cannot produce: say so, name nobody
         return HandVerdict("deck", None, str(exc)), state
     return HandVerdict(tiles=tiles), state
-
-
-def _judge_reshuffled(record: BlindHand, before: GameState, clock: bool
-                      ) -> tuple[HandVerdict, GameState]:
-    """``judge_blind_hand`` of a hand re-shuffled blind after a holder left (``unheld_check``):
-    ``keys``, ``reveal`` (of the survivors), ``shuffle``, then ``unheld`` and ``moves``, then
-    ``opening`` (of the tiles that opened) and ``score``. No deck by position: not every
-    position opens."""
-    assert record.unheld is not None
-    try:
-        ctx = _keys(record)
-        _reveals(record, ctx, record.unheld.lost)
-        deck = _shuffles(record, ctx)
-        # (who opens each seat's tiles: a seat that holds no key is a host-side bot, whose
-        # tiles the host opens; the hand vectors are made from them)
-        openers = tuple(n if n in record.holders else record.host
-                        for n in range(before.players))
-        layout = DealLayout.for_deal(record.tiles, before.active,
-                                     before.rules.hand_size_for(before.players), openers)
-        verdict, state, ended, tiles = _reshuffled(
-            before, layout, ctx, deck, {r.seat: r for r in record.reveals}, record.unheld,
-            record.moves, record.host, record.resignations, clock)
-        if not verdict.ok:
-            return verdict, state
-        _opening(record, layout, tiles)
-        _score(record, ended)
-    except _Failed as failed:
-        return failed.verdict, before.copy()
-    except BlindError as exc:
-        return HandVerdict("deck", None, str(exc)), before.copy()
-    return HandVerdict(), state
-
-
-def replay_reshuffled(before: GameState, layout: DealLayout, ctx: Context, deck: Deck,
-                      reveals: Mapping[int, Reveal], entry: UnheldEntry,
-                      moves: Sequence[BlindMove], host: int,
-                      resignations: Sequence[Resignation] = (), clock: bool = False,
-                      ) -> tuple[HandVerdict, GameState, HandEnded | None]:
-    """``replay_moves`` of a hand re-shuffled blind after a holder left: the round's checks and
-    the moves (``unheld_check.replay_unheld``); ``deck`` is the deal's final deck, ``reveals``
-    the survivors'."""
-    verdict, state, ended, _tiles = _reshuffled(before, layout, ctx, deck, reveals, entry, moves,
-                                                host, resignations, clock)
-    return verdict, state, ended
-
-
-def _reshuffled(before: GameState, layout: DealLayout, ctx: Context, deck: Deck,
-                reveals: Mapping[int, Reveal], entry: UnheldEntry, moves: Sequence[BlindMove],
-                host: int, resignations: Sequence[Resignation], clock: bool
-                ) -> tuple[HandVerdict, GameState, HandEnded | None, Mapping[int, int]]:
-    from lanomino.blind.unheld_check import replay_unheld  # (it walks with this module's steps)
-    try:
-        state, ended, tiles = replay_unheld(before, layout, ctx, deck, reveals, entry, moves,
-                                            host, resignations, clock)
-    except _Failed as failed:
-        return failed.verdict, before.copy(), None, {}
-    except BlindError as exc:
-        return HandVerdict("deck", None, str(exc)), before.copy(), None, {}
-    return HandVerdict(), state, ended, tiles
 
 
 def check_void_deal(record: BlindHand, before: GameState) -> HandVerdict:

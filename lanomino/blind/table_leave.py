@@ -30,12 +30,11 @@ from typing import TYPE_CHECKING
 
 from lanomino.blind.deal_round import Step
 from lanomino.blind.group import BlindError, Point, base_mul
-from lanomino.blind.hand_check import replay_reshuffled
 from lanomino.blind.hand_record import EscrowKept, UnheldEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.rounds import BlindFault, Reveal, Share, check_share
 from lanomino.blind.settle import Settlement, settled
-from lanomino.blind.unheld_check import survivors_of
+from lanomino.blind.unheld_check import replay_reshuffled, survivors_of
 from lanomino.blind.unheld_round import STEPS, UnheldRound
 from lanomino.engine import Draw, Play
 from lanomino.engine.errors import seat_name
@@ -285,7 +284,7 @@ def unheld_entry(hand: TableHand) -> UnheldEntry | None:
 
 def settle_unheld(hand: TableHand) -> Settlement:
     """The hand's end after a blind re-shuffle: judged as its record will be
-    (``hand_check.replay_reshuffled``)."""
+    (``unheld_check.replay_reshuffled``)."""
     assert hand.view is not None
     entry = unheld_entry(hand)
     assert entry is not None

@@ -34,8 +34,18 @@ from lanomino.blind.deck import (
 )
 from lanomino.blind.gate import DealLayout
 from lanomino.blind.group import BlindError, Point, base_mul, scalar_bytes
-from lanomino.blind.hand_check import Walk, _Failed, walk_moves
-from lanomino.blind.hand_record import BlindMove, Resignation, UnheldEntry
+from lanomino.blind.hand_check import (
+    HandVerdict,
+    Walk,
+    _Failed,
+    _keys,
+    _opening,
+    _reveals,
+    _score,
+    _shuffles,
+    walk_moves,
+)
+from lanomino.blind.hand_record import BlindHand, BlindMove, Resignation, UnheldEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.key_escrow import share_key, standing_context, standing_secret
 from lanomino.blind.lead_rounds import needs_rounds
@@ -158,6 +168,86 @@ def _remade(ctx: Context, entry: UnheldEntry, reveals: Mapping[int, Reveal],
         raise _Failed("unheld", None, str(exc)) from None
 
 
+def judge_reshuffled(record: BlindHand, before: GameState, clock: bool
+                      ) -> tuple[HandVerdict, GameState]:
+    """``judge_blind_hand`` of a hand re-shuffled blind after a holder left (``unheld_check``):
+    ``keys``, ``reveal`` (of the survivors), ``shuffle``, then ``unheld`` and ``moves``, then
+    ``opening`` (of the tiles that opened) and ``score``. No deck by position: not every
+    position opens."""
+    assert record.unheld is not None
+    try:
+        ctx, deck, layout = _unheld_deal(record, before)
+        verdict, state, ended, tiles = _reshuffled(
+            before, layout, ctx, deck, {r.seat: r for r in record.reveals}, record.unheld,
+            record.moves, record.host, record.resignations, clock)
+        if not verdict.ok:
+            return verdict, state
+        _opening(record, layout, tiles)
+        _score(record, ended)
+    except _Failed as failed:
+        return failed.verdict, before.copy()
+    except BlindError as exc:
+        return HandVerdict("deck", None, str(exc)), before.copy()
+    return HandVerdict(), state
+
+
+def _unheld_deal(record: BlindHand, before: GameState) -> tuple[Context, Deck, DealLayout]:
+    """A re-shuffled hand's keys, survivors' reveals and shuffles checked: its context, its
+    deal's final deck and its layout. Raises ``_Failed``, BlindError."""
+    assert record.unheld is not None
+    ctx = _keys(record)
+    _reveals(record, ctx, record.unheld.lost)
+    deck = _shuffles(record, ctx)
+    # (who opens each seat's tiles: a seat that holds no key is a host-side bot, whose tiles the
+    # host opens; the hand vectors are made from them)
+    openers = tuple(n if n in record.holders else record.host for n in range(before.players))
+    return ctx, deck, DealLayout.for_deal(record.tiles, before.active,
+                                          before.rules.hand_size_for(before.players), openers)
+
+
+def reshuffled_world(record: BlindHand, before: GameState) -> tuple[GameState, int]:
+    """The match state of a hand re-shuffled blind (``record.unheld``) once the new deck is the
+    boneyard: the moves before the loss walked with the lost holder's tiles as placeholders
+    (``unheld_check.unheld_world``); and how many moves came before it. For a replay of a
+    verified transcript (``fair/walk2.py``). Raises BlindError when the record does not hold."""
+    assert record.unheld is not None
+    try:
+        ctx, deck, layout = _unheld_deal(record, before)
+        state, _walk, _tiles, cut = unheld_world(
+            before, layout, ctx, deck, {r.seat: r for r in record.reveals}, record.unheld,
+            record.moves, record.host, record.resignations)
+    except _Failed as failed:
+        raise BlindError(failed.verdict.describe()) from None
+    return state, cut
+
+
+def replay_reshuffled(before: GameState, layout: DealLayout, ctx: Context, deck: Deck,
+                      reveals: Mapping[int, Reveal], entry: UnheldEntry,
+                      moves: Sequence[BlindMove], host: int,
+                      resignations: Sequence[Resignation] = (), clock: bool = False,
+                      ) -> tuple[HandVerdict, GameState, HandEnded | None]:
+    """``replay_moves`` of a hand re-shuffled blind after a holder left: the round's checks and
+    the moves (``unheld_check.replay_unheld``); ``deck`` is the deal's final deck, ``reveals``
+    the survivors'."""
+    verdict, state, ended, _tiles = _reshuffled(before, layout, ctx, deck, reveals, entry, moves,
+                                                host, resignations, clock)
+    return verdict, state, ended
+
+
+def _reshuffled(before: GameState, layout: DealLayout, ctx: Context, deck: Deck,
+                reveals: Mapping[int, Reveal], entry: UnheldEntry, moves: Sequence[BlindMove],
+                host: int, resignations: Sequence[Resignation], clock: bool
+                ) -> tuple[HandVerdict, GameState, HandEnded | None, Mapping[int, int]]:
+    try:
+        state, ended, tiles = replay_unheld(before, layout, ctx, deck, reveals, entry, moves,
+                                            host, resignations, clock)
+    except _Failed as failed:
+        return failed.verdict, before.copy(), None, {}
+    except BlindError as exc:
+        return HandVerdict("deck", None, str(exc)), before.copy(), None, {}
+    return HandVerdict(), state, ended, tiles
+
+
 def _opener(before: GameState, moves: Sequence[BlindMove]) -> int:
     """Who opened the hand: the public rule's seat, else the seat that led (the rounds)."""
     if not needs_rounds(before):
@@ -174,6 +264,20 @@ def replay_unheld(before: GameState, layout: DealLayout, ctx: Context, deck: Dec
     """The round's checks and the moves (the module docstring), on a copy of ``before``: the
     state they led to, the hand's end if it came, every tile known by position (the new deck's
     slots after the deal's positions). Raises ``_Failed``."""
+    state, after, tiles, cut = unheld_world(before, layout, ctx, deck, reveals, entry, moves,
+                                            host, resignations)
+    later = [r for r in resignations if r.at > entry.at]
+    return state, walk_moves(state, after, moves, cut, host, later, clock), tiles
+
+
+def unheld_world(before: GameState, layout: DealLayout, ctx: Context, deck: Deck,
+                 reveals: Mapping[int, Reveal], entry: UnheldEntry, moves: Sequence[BlindMove],
+                 host: int, resignations: Sequence[Resignation]
+                 ) -> tuple[GameState, Walk, dict[int, int], int]:
+    """The round's checks and the moves before the loss (``replay_unheld``'s first part), on a
+    copy of ``before``: the state once the new deck is the boneyard, where its tiles are, every
+    tile known by position, and the number of moves before it (the later ones are walked from
+    there: a draw the loss cut short among them). Raises ``_Failed``."""
     rest = survivors_of(ctx, entry.lost)
     secrets = {s: reveals[s].secret for s in rest.holders}
     known = opened_positions(ctx, deck, secrets, entry, host)
@@ -226,6 +330,5 @@ def replay_unheld(before: GameState, layout: DealLayout, ctx: Context, deck: Dec
     tiles = {**known, **{base + i: t for i, t in enumerate(new_tiles)}}
     after = Walk(walk.held, [*layout.boneyard[:walk.drawn],
                              *range(base + entry.left, base + len(new))], tiles, walk.drawn)
-    later = [r for r in resignations if r.at > entry.at]
-    return state, walk_moves(state, after, moves, cut, host, later, clock), tiles
+    return state, after, tiles, cut
 
