@@ -36,7 +36,7 @@ def played() -> Played:
     seeded = random.Random(20261204)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(secrets, "token_bytes", seeded.randbytes)
-        table, _, _ = lose_host_and_a_holder(3)
+        table, _, _ = lose_host_and_a_holder(4)
         table.run(table.over)
     host = table.by_seat(2).host
     assert host is not None and host.doc is not None
