@@ -17,6 +17,7 @@ from lanomino.narrate import Cast, event_lines
 if TYPE_CHECKING:
     from lanomino.engine import Event, GameState, Rules
     from lanomino.fair.transcript_model import Transcript
+    from lanomino.fair.walk import Step
     from lanomino.record import Record
     from lanomino.ui.history import ReplayFrame, ReplayView
 
@@ -92,13 +93,18 @@ def replay_view(record: Record, title: str) -> ReplayView:
 
 RESHUFFLED = ("The host left during this hand. The tiles already played stay on the board; the "
               "tiles nobody could vouch for were dealt again (re-shuffled), and play goes on.")
+RESHUFFLED_BLIND = ("A player left during this hand, and their key went with them. The tiles "
+                    "already played stay on the board; the players left shuffled the tiles "
+                    "nobody held again, without anyone seeing them, and play goes on.")
 
 
 class _Frames:
     """The replay viewer's frames, one per step of a match."""
 
-    def __init__(self, names: tuple[str, ...], rules: Rules) -> None:
+    def __init__(self, names: tuple[str, ...], rules: Rules, reshuffled: str = RESHUFFLED
+                 ) -> None:
         self.names, self.rules, self.cast = names, rules, Cast(names, rules)
+        self.reshuffled = reshuffled
         self.hands: list[list[ReplayFrame]] = []
 
     def add(self, h: int, m: int, state: GameState, events: list[Event]) -> None:
@@ -110,7 +116,8 @@ class _Frames:
         if h > len(self.hands):
             self.hands.append([])
         views = [observe(state, s) for s in range(len(self.names))]
-        text = (RESHUFFLED,) if m and not self.hands[-1] else tuple(event_lines(events, self.cast))
+        text = ((self.reshuffled,) if m and not self.hands[-1]
+                else tuple(event_lines(events, self.cast)))
         turn = state.turn if views[0].phase == "play" else None
         self.hands[-1].append(ReplayFrame(h, m, tuple(v.hand for v in views),
                                           tuple(views[0].history), views[0].boneyard,
@@ -125,11 +132,39 @@ class _Frames:
 
 
 def has_reshuffle(document: Any) -> bool:
-    """A transcript with a hand re-shuffled after a host migration: no record can hold it (its
-    deal went with the lost host), so it is walked from the transcript itself (``fair.walk``)."""
+    """A transcript with a hand re-shuffled after a host migration, or (transcript/2) re-shuffled
+    blind after a holder left: no record can hold it (its deal went with the lost host, or the
+    lost holder's key with it), so it is walked from the transcript itself (``walk_document``)."""
     hands = document.get("hands") if is_transcript(document) else None
-    return isinstance(hands, list) and any(isinstance(h, dict) and "reshuffled" in h
-                                           for h in hands)
+    return isinstance(hands, list) and any(
+        isinstance(h, dict) and ("reshuffled" in h or isinstance(h.get("record"), dict)
+                                 and "unheld" in h["record"]) for h in hands)
+
+
+def walked_cast(document: Any) -> tuple[Transcript, Rules, str]:
+    """A transcript's header (its players, its end), its rules and how its re-shuffle is said,
+    for ``walk_document``. Raises TranscriptError: it is malformed."""
+    from lanomino.engine import Rules
+    from lanomino.fair.transcript import parse_transcript
+    from lanomino.fair.transcript2 import parse_transcript2
+
+    if document.get("format") == TRANSCRIPT2:
+        head = parse_transcript2(document)[0]
+        return head, Rules.from_spec(dict(head.rules_spec)), RESHUFFLED_BLIND
+    transcript = parse_transcript(document)
+    return transcript, Rules.from_spec(dict(transcript.rules_spec)), RESHUFFLED
+
+
+def walk_document(document: Any, step: Step) -> None:
+    """A transcript walked step by step (``fair.walk``, or ``fair.walk2`` for a transcript/2)
+    once it verified. Raises TranscriptError: it does not verify."""
+    from lanomino.fair.walk import walk
+    from lanomino.fair.walk2 import walk_locked
+
+    if document.get("format") == TRANSCRIPT2:
+        walk_locked(document, step)
+    else:
+        walk(*verified_transcript(document), step)
 
 
 def verified_transcript(document: Any) -> tuple[Transcript, Rules]:
@@ -151,10 +186,8 @@ def document_view(document: Any, title: str) -> ReplayView:
     ValueError when it cannot be replayed (a damaged document, or a transcript that does not
     verify)."""
     if has_reshuffle(document):
-        from lanomino.fair.walk import walk
-
-        transcript, rules = verified_transcript(document)
-        frames = _Frames(transcript.players, rules)
-        walk(transcript, rules, frames.add)
+        head, rules, said = walked_cast(document)
+        frames = _Frames(head.players, rules, said)
+        walk_document(document, frames.add)
         return frames.view(title)
     return replay_view(load_record(document), title)

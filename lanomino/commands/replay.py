@@ -115,29 +115,32 @@ def _viewer(name: str, doc: object, title: str) -> int:
 
 
 def _walked(args: argparse.Namespace, doc: object) -> int:
-    """A transcript with a hand re-shuffled after a host migration, replayed from what it holds
-    (``fair.walk``): that hand from its re-shuffle on."""
-    from lanomino.client.replay import RESHUFFLED, verified_transcript
+    """A transcript with a hand re-shuffled (after a host migration, or blind after a holder
+    left), replayed from what it holds (``client.replay.walk_document``): that hand from its
+    re-shuffle on."""
+    from lanomino.client.replay import walk_document, walked_cast
     from lanomino.fair.transcript import TranscriptError
-    from lanomino.fair.walk import walk
 
+    states: list[GameState] = []
     try:
-        transcript, rules = verified_transcript(doc)
+        transcript, rules, said = walked_cast(doc)
         story = _Story(Cast(transcript.players, rules))
 
         def step(h: int, m: int, state: GameState, events: list[Event]) -> None:
+            states[:] = [state]
             if m and not events:  # a re-shuffle: the moves before it as a watcher saw them
                 for event in state.history:
                     story.hear(TileDrawn(event.seat, None, event.ends, event.boneyard)
                                if isinstance(event, TileDrawn) else event)
-                story.lines.append(f"  {RESHUFFLED}")
+                story.lines.append(f"  {said}")
             for event in events:
                 story.hear(event)
 
-        state = walk(transcript, rules, step)
+        walk_document(doc, step)
     except TranscriptError as exc:  # a transcript that does not verify
         print(f"lanomino replay: {args.file}: {exc}", file=sys.stderr)
         return 1
+    state = states[-1]
     end = transcript.end
     if args.json:
         hands = [{"end": str(e.end), "winner": e.winner, "points": list(e.points),

@@ -181,10 +181,11 @@ def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
     hand); a departure between its deal attempts, or one the closing statement keeps (it ended
     the match before the next hand was dealt), as a seat that left after the hand before (none
     before the first hand: TranscriptError)."""
-    from lanomino.engine import RESIGN, Pass, Phase, Rules, apply, new_game, start_hand
+    from lanomino.engine import RESIGN, Rules, apply, new_game, start_hand
     from lanomino.fair.statements import move_json
     from lanomino.fair.transcript2 import parse_transcript2
     from lanomino.fair.verify2 import verify_transcript2
+    from lanomino.fair.walk2 import log_order, logged
 
     report = verify_transcript2(doc) if report is None else report
     if report.failure is not None:
@@ -208,17 +209,10 @@ def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
                                   "left: it has no single deal to replay")
         played = deals[-1]
         start_hand(state, [list(h) for h in played.hands], list(played.boneyard))
-        for i in range(len(record.moves) + 1):
-            for r in (r for r in record.resignations if r.at == i):
-                moves.append(move_json(r.seat, RESIGN))
-                apply(state, r.seat, RESIGN)
-            move = record.moves[i] if i < len(record.moves) else None
-            # (the table learns of a block as every seat passes; the engine, which sees every
-            # hand, ended it at once: a record has no moves after its end)
-            if move is not None and (state.phase is Phase.PLAY or not isinstance(move.action,
-                                                                                  Pass)):
-                moves.append(move_json(move.seat, move.action))
-                apply(state, move.seat, move.action)
+        for _, seat, action in log_order(record):
+            if logged(state, action):  # (a record has no moves after a hand's end)
+                moves.append(move_json(seat, action))
+                apply(state, seat, action)
         hands += [_record_hand(deal, moves) for deal in deals]
     depart(head.end.departures, len(signed) + 1)
     return {"format": "lanomino.record/1", "rules": head.rules_spec,

@@ -83,8 +83,9 @@ def _derive_transcript(document: dict[str, Any], verified: bool | None,
     if report.ok:
         try:
             record = to_record(document, report)
-        except TranscriptError:  # a hand re-shuffled after a migration: no record holds it
-            return _derive_walked(transcript, keys, ok)
+        except TranscriptError:  # a hand re-shuffled after a migration (or blind after a
+            # holder left): no record holds it
+            return _derive_walked(document if locked else None, transcript, keys, ok, report)
         derived = _derive_record(record, document, True, keys)
         end = transcript.end
         verification = "verified" if ok else "not verified by this peer"
@@ -95,9 +96,12 @@ def _derive_transcript(document: dict[str, Any], verified: bool | None,
     return _derive_end(transcript, keys, False, f"does not verify: {report.failure.describe()}")
 
 
-def _derive_walked(transcript: Transcript, keys: tuple[str, ...], ok: bool) -> Derived:
-    """A verified transcript with a re-shuffled hand, walked hand by hand (``fair.walk``)."""
+def _derive_walked(locked: dict[str, Any] | None, transcript: Transcript, keys: tuple[str, ...],
+                   ok: bool, report: Report) -> Derived:
+    """A verified transcript with a re-shuffled hand, walked hand by hand (``fair.walk``; a
+    transcript/2, ``locked``, by ``fair.walk2`` with its ``report``)."""
     from lanomino.fair.walk import walk
+    from lanomino.fair.walk2 import walk_locked
 
     facts = _HandFacts()
 
@@ -109,7 +113,10 @@ def _derive_walked(transcript: Transcript, keys: tuple[str, ...], ok: bool) -> D
             facts.hear(event)
 
     try:
-        walk(transcript, rules_of(transcript.rules_spec), step)
+        if locked is not None:
+            walk_locked(locked, step, report)
+        else:
+            walk(transcript, rules_of(transcript.rules_spec), step)
     except ValueError as exc:  # (it verified: the walk cannot fail)
         raise PlayLogError(f"the transcript does not replay: {exc}") from None
     end = transcript.end
