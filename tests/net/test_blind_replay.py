@@ -92,7 +92,8 @@ def test_the_play_log_keeps_every_hand_of_it(reshuffled: dict[str, Any]) -> None
     assert len(facts.hands) == len(reshuffled["hands"])
     assert facts.scores == tuple(reshuffled["end"]["scores"])
     played = [tile for _, tile in facts.hands[0].played]
-    assert played[:4] == [m["play"] for m in reshuffled["hands"][0]["record"]["moves"][:4] if "play" in m]
+    before = reshuffled["hands"][0]["record"]["moves"][:4]
+    assert played[:4] == [m["play"] for m in before if "play" in m]
 
 
 def test_a_locked_match_with_no_re_shuffle_walks_to_its_transcripts_end() -> None:

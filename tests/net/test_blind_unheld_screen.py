@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import SHORT, Table, in_play  # noqa: E402
+from sessionkit import SHORT, Table  # noqa: E402
 
 from lanomino.engine.events import Resigned  # noqa: E402
 from lanomino.net.session import ObservationChanged  # noqa: E402
