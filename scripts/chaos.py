@@ -18,10 +18,13 @@ ended).
 
 ``--keep DIR`` keeps each game in ``DIR/gN``: the processes' data directories (transcripts
 included), each process's whole stderr logged at DEBUG with times (``host-PID.log``,
-``pN-PID.log``: the product's ``LANOMINO_LOG`` and the lab's ``LANOMINO_LAB_LOGS``), and the
-game's line of the soak (``game.json``), so that a rare failure can be read afterwards. Without
-it every game runs in a temporary directory that is removed at the end, logs at the product's
-default level, and nothing is left behind.
+``pN-PID.log``: the product's ``LANOMINO_LOG`` and the lab's ``LANOMINO_LAB_LOGS``), what each
+printed on stdout (``ROLE-PID.jsonl``) and the game's line of the soak (``game.json``), so that
+a rare failure can be read afterwards. Without it every game runs in a temporary directory that
+is removed at the end, logs at the product's default level, and nothing is left behind.
+
+A survivor whose match ended with a reason (the host caught, say) did not finish it: the game
+counts as unfinished, and the soak says how it ended.
 """
 
 from __future__ import annotations
@@ -105,9 +108,11 @@ def one_game(lab: NetLab, data: Path, players: int, fault: str, rng: random.Rand
     for p in [host, *peers]:
         p.kill()
     if args.keep:
-        name_logs(data, {host.pid: "host", **{p.pid: f"p{h.index}"
-                                               for p, h in zip(peers, others, strict=True)}})
-    done = [r for r in results if r is not None and r["finished"] and r["verified"]]
+        name_logs(data, {host: "host", **{p: f"p{h.index}" for p, h in zip(peers, others,
+                                                                             strict=True)}})
+    # (a survivor whose match ended with a reason, the host caught say, did not finish it)
+    done = [r for r in results
+            if r is not None and r["finished"] and r["verified"] and not r["reason"]]
     finished = len(done) == len(peers)
     mismatch = False
     if finished:
@@ -141,12 +146,15 @@ def keep_logs(data: Path) -> dict[str, str]:
     return {"LANOMINO_LOG": "DEBUG"}
 
 
-def name_logs(data: Path, roles: dict[int, str]) -> None:
-    """``PID.log`` becomes ``ROLE-PID.log`` (the processes are killed, their logs complete)."""
-    for pid, role in roles.items():
-        log = data / f"{pid}.log"
+def name_logs(data: Path, roles: dict[LabProcess, str]) -> None:
+    """``PID.log`` becomes ``ROLE-PID.log`` (the processes are killed, their logs complete),
+    and what each printed on stdout (its ``--json`` lines) goes to ``ROLE-PID.jsonl``."""
+    for proc, role in roles.items():
+        log = data / f"{proc.pid}.log"
         if log.exists():
-            log.rename(data / f"{role}-{pid}.log")
+            log.rename(data / f"{role}-{proc.pid}.log")
+        (data / f"{role}-{proc.pid}.jsonl").write_text(
+            "".join(json.dumps(line) + "\n" for line in proc.seen))
 
 
 def old_host(fault: str, old: dict[str, Any] | None) -> str | None:
@@ -218,9 +226,11 @@ def main() -> int:
           f"host changes: {sum(g['resume_s'] is not None for g in played)} "
           "(none: the fault came as the match was ending, the old host finished it, or a "
           "survivor printed no outcome)")
-    ends = sorted({end for g in played if not g["finished"] for end in g["survivors"]})
+    ends = sorted({end for g in played if not g["finished"] or g["mismatch"]
+                   for end in g["survivors"]})
     if ends:
-        print(f"how the unfinished games ended at the survivors: {'; '.join(ends)}")
+        print("how the unfinished or mismatched games ended at the survivors: "
+              f"{'; '.join(ends)}")
     silent = [g["game"] for g in played if g["silent"]]
     if silent:
         print(f"survivors that printed no outcome: games {silent}")
