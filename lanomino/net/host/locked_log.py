@@ -70,13 +70,15 @@ def fork(peer: PeerSession, reports: Mapping[int, m.Report], lost: int) -> str |
 
 def take_longest(peer: PeerSession, reports: Mapping[int, m.Report], lost: int,
                  stats: Counter[str]) -> None:
-    """This seat takes, from the reports of members ahead of it (the longest first), the
-    entries it lacks, checked as they would be on arrival from the lost host. A copy that does
-    not hold is dropped (``migration.bad_log``), with anything it would have said of the host."""
+    """This seat takes, from the reports of members ahead of it (the longest first) or as far
+    as it, the entries it lacks (of one as far: a share of the last draw, such as the lost
+    host's own that it sent to some members only), checked as they would be on arrival from
+    the lost host. A copy that does not hold is dropped (``migration.bad_log``), with anything
+    it would have said of the host."""
     hand = peer.hand
     for report in sorted(reports.values(), key=lambda r: -len(r.moves)):
         own = len(peer.moves.get(hand, []))
-        if report.hand != hand or len(report.moves) <= own:
+        if report.hand != hand or len(report.moves) < own:
             continue
         caught, said = len(peer.caught), len(peer._events)
         if not peer.catching.take(log_reported(report.last), lost):

@@ -218,6 +218,11 @@ class LockedTakeover:
         if mine is not None:
             d._relay(d._signed(b.BlindDraw(d.number, d.attempt, t.host_seat, index, mine,
                                            NO_SIGNATURE)), t.host_seat)
+        lost = next((s for s in shares if s.seat == lost_host), None)
+        said = hand.signatures.get(("draw", (index, lost_host)))
+        if lost is not None and said is not None:  # (the lost host may have sent its own to
+            d._relay(b.BlindDraw(d.number, d.attempt, lost_host, index, lost, said),  # some
+                     t.host_seat)  # members only: every side has it before it leaves)
 
     def _catch_up(self, reports: Mapping[int, m.Report]) -> None:
         """The lost host's ``blind_end`` of the hand this seat settled, from a member that got
