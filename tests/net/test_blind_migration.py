@@ -380,18 +380,19 @@ def own_draw_share_shown_to(seen: int, first: int) -> Callable[[int, dict[str, A
     return when
 
 
-@pytest.mark.parametrize(("escrow", "seen", "seed"), [
-    (False, 1, 1), (False, 2, 2), (False, 2, 5), (True, 1, 3), (True, 2, 4), (True, 2, 6)])
+@pytest.mark.parametrize(("players", "escrow", "seen", "seed"), [
+    (3, False, 1, 1), (3, False, 2, 2), (3, True, 1, 3), (3, True, 2, 4), (4, False, 1, 1),
+    (4, False, 3, 2), (4, True, 1, 3), (4, True, 2, 4)])
 def test_a_lost_hosts_draw_share_shown_to_some_members_only_reaches_them_all(
-        escrow: bool, seen: int, seed: int) -> None:
+        players: int, escrow: bool, seen: int, seed: int) -> None:
     """The lost host's own share of a waiting draw reached one member only: the new host takes
-    it from that member's report when it lacks it (a log as long as its own), and passes it to
-    every member before the lost host's seat resigns, so every side agrees whether the draw
-    waited for the lost key (with escrow: drawn again or not; without: re-shuffled blind or
-    not). Before, the sides disagreed and the match ended ("the re-shuffle found 14 unheld
-    tiles, not 15", or a seat waited in vain). Three people (four: not yet, see
-    host-migration.md)."""
-    table = locked_table(3, seed, escrow=escrow, target=20)
+    it from that member's report when it lacks it (a log as long as its own), and passes every
+    share of the draw it holds to every member before the lost host's seat resigns, so every
+    side agrees whether the draw waited for the lost key (with escrow: drawn again or not;
+    without: re-shuffled blind or not) and the drawer has the shares that went to the lost host
+    only. Before, the sides disagreed and the match ended ("the re-shuffle found 14 unheld
+    tiles, not 15", or a seat waited in vain)."""
+    table = locked_table(players, seed, escrow=escrow, target=20)
     table.dies_unflushed(0, own_draw_share_shown_to(seen, 2))
     table.run(lambda: not table.by_seat(0).up, max_time=200)
     assert not table.by_seat(0).up, "no such draw"

@@ -200,8 +200,10 @@ class LockedTakeover:
 
     def _draw_again(self, index: int, lost_host: int) -> None:
         """The last move is a draw: this host's own share of it goes out again (it went to the
-        lost host, which may not have passed it on; a side that has it drops it), and while the
-        round still waits here, the holders whose share this host has not seen are asked again."""
+        lost host, which may not have passed it on; a side that has it drops it), and so does
+        every other share of it this host holds (the lost host's own, or one this host took from
+        a member's report, may have reached some members only); while the round still waits
+        here, the holders whose share this host has not seen are asked again."""
         t, d, hand = self.t, self.d, self.d.hand
         assert hand is not None
         position, drawer = hand.moves[index].position, hand.moves[index].seat
@@ -218,11 +220,11 @@ class LockedTakeover:
         if mine is not None:
             d._relay(d._signed(b.BlindDraw(d.number, d.attempt, t.host_seat, index, mine,
                                            NO_SIGNATURE)), t.host_seat)
-        lost = next((s for s in shares if s.seat == lost_host), None)
-        said = hand.signatures.get(("draw", (index, lost_host)))
-        if lost is not None and said is not None:  # (the lost host may have sent its own to
-            d._relay(b.BlindDraw(d.number, d.attempt, lost_host, index, lost, said),  # some
-                     t.host_seat)  # members only: every side has it before it leaves)
+        for share in shares:  # the others' as their holders signed them: the lost host may
+            said = hand.signatures.get(("draw", (index, share.seat)))  # have passed them (its
+            if share.seat != t.host_seat and said is not None:  # own too) to some members
+                d._relay(b.BlindDraw(d.number, d.attempt, share.seat, index, share, said),
+                         t.host_seat)  # only: every side has them before its seat resigns
 
     def _catch_up(self, reports: Mapping[int, m.Report]) -> None:
         """The lost host's ``blind_end`` of the hand this seat settled, from a member that got
