@@ -311,9 +311,11 @@ class NodeBase:
         """The match is over for this node when ``event`` says so: its end, or (a host) no touch
         with the table any more. Finishes with the outcome for ``seat``; returns whether it
         did."""
-        if isinstance(event, MatchOver):
-            self._finish(Outcome(True, event.winner, event.scores, event.hands, event.verified,
-                                 seat, reason=event.reason, problems=dict(stats)))
+        if isinstance(event, MatchOver):  # (finished: it was decided; a match its host left
+            # with more than one side standing, or whose locked deal failed, was not: stopped)
+            settled = event.winner is not None or not event.reason
+            self._finish(Outcome(settled, event.winner, event.scores, event.hands,
+                                 event.verified, seat, reason=event.reason, problems=dict(stats)))
         elif isinstance(event, LostTouch):
             reason = lost_touch_reason(event)
             log.warning("%s", reason)
