@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_blind_procs_leave import ProcTable, verify  # noqa: E402
+from test_blind_procs_leave import PACE, ProcTable, verify  # noqa: E402
 
 from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
 
@@ -27,8 +27,8 @@ from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
 @pytest.mark.parametrize("escrow", [True, False], ids=["escrow", "no-escrow"])
 def test_a_locked_host_killed_mid_hand_is_replaced_and_the_match_finishes(
         tmp_path: Path, escrow: bool) -> None:
-    table = ProcTable(tmp_path, (*(("--escrow",) if escrow else ()), "--set", "target=50"), 3,
-                      ("--delay", "0.2"), bot_log="DEBUG")
+    table = ProcTable(tmp_path, (*(("--escrow",) if escrow else ()), "--set", "target=50"), 3, PACE,
+                      bot_log="DEBUG")
     try:
         table.seat_all()
         table.wait_moves(1, 3, timeout_s=40)  # the first hand is in play

@@ -30,6 +30,10 @@ from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
 # a silent seat is gone within about 3.3 s (the default heartbeat: a host's loop busy for 0.6 s at a
 # hand's end on a loaded machine must not look like a silent host, as 0.1 s heartbeats made it)
 FAST = ("--grace", "2")
+# every bot pauses this long before a move: a hand's moves come one after another as a person's do,
+# and a signal sent once a hand has a few moves lands mid-hand (a longer pause only makes each
+# hand, and so the test, slower)
+PACE = ("--delay", "0.05")
 
 
 class ProcTable:
@@ -117,7 +121,7 @@ def verify(path: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["quits", "silent"])
 def test_a_bot_that_leaves_a_locked_escrow_hand_does_not_end_the_match(
         tmp_path: Path, how: signal.Signals) -> None:
-    table = ProcTable(tmp_path, ("--escrow", "--set", "target=50"), 3, ("--delay", "0.2"))
+    table = ProcTable(tmp_path, ("--escrow", "--set", "target=50"), 3, PACE)
     try:
         gone = table.seat_all()[0]
         table.leave_mid_hand(how)
@@ -153,7 +157,7 @@ def test_a_bot_that_leaves_at_a_hands_end_is_out_of_the_next_deal(tmp_path: Path
     the first hand's key reached the host, so its goodbye lands while the others still reveal
     theirs or as the next hand's deal begins. The hand it finished stands; the next is dealt
     among the people left, with its departure kept in the record; the match finishes."""
-    table = ProcTable(tmp_path, ("--escrow", "--set", "target=80"), 3, ("--delay", "0.1"))
+    table = ProcTable(tmp_path, ("--escrow", "--set", "target=80"), 3, PACE)
     try:
         gone = table.seat_all()[0]
         revealed = re.compile(rf"'type': 'blind_reveal', .*'body': {{'hand': 1, 'attempt': \d+, "
@@ -187,6 +191,8 @@ def test_a_frozen_bot_at_a_locked_clock_table_is_played_by_nobody_and_told_it_le
     program could open its tiles, and the host never plays a locked seat. Past its grace period
     it has left; the others re-shuffle blind what it held and finish the match. Woken (SIGCONT)
     while the match goes on, it writes to the host and is told it left the match, and ends."""
+    # (0.2 s: the frozen seat's move clock must run out before its silence counts as a drop;
+    # at 0.05 s a run was once dropped first and never counted away)
     table = ProcTable(tmp_path, ("--move-time", "1", "--set", "target=60"), 3,
                       ("--delay", "0.2"))
     try:

@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_blind_procs_leave import ProcTable, verify  # noqa: E402
+from test_blind_procs_leave import PACE, ProcTable, verify  # noqa: E402
 
 from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
 
@@ -36,7 +36,7 @@ def finished_alike(stayed: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["quits", "silent"])
 def test_a_bot_that_leaves_a_locked_hand_without_escrow_is_re_shuffled_blind(
         tmp_path: Path, how: signal.Signals) -> None:
-    table = ProcTable(tmp_path, ("--set", "target=50"), 3, ("--delay", "0.2"))
+    table = ProcTable(tmp_path, ("--set", "target=50"), 3, PACE)
     try:
         gone = table.seat_all()[0]
         table.leave_mid_hand(how)
@@ -58,7 +58,7 @@ def test_a_bot_that_leaves_a_hand_already_re_shuffled_has_it_dealt_again(tmp_pat
     """The first bot quits mid-hand (the hand is re-shuffled blind), the second quits once a
     move came after that: the hand is given up and dealt again among the host and the bot left,
     both departures in that hand's entry, and both finish with the same verified transcript."""
-    table = ProcTable(tmp_path, ("--set", "target=50"), 3, ("--delay", "0.2"))
+    table = ProcTable(tmp_path, ("--set", "target=50"), 3, PACE)
     try:
         first, second = table.seat_all()[:2]
         table.leave_mid_hand(signal.SIGTERM)
