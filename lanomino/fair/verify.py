@@ -168,7 +168,8 @@ def to_record(doc: Any, report: Report | None = None) -> dict[str, Any]:
     for hand, deals in zip(transcript.hands, report.deals, strict=True):
         if hand.reshuffled is not None:
             raise TranscriptError(f"hand {hand.hand} was re-shuffled after a host migration: "
-                                  "it has no single deal to write as a record")
+                                  "it has no single deal to write as a record (lanomino replay "
+                                  "shows it)")
         hands += [_record_hand(deal, [m.raw for m in hand.moves]) for deal in deals]
     return {"format": "lanomino.record/1", "rules": transcript.rules_spec,
             "players": list(transcript.players), "hands": hands}
@@ -205,8 +206,9 @@ def _locked_record(doc: Any, report: Report | None) -> dict[str, Any]:
         depart(hand.departures, hand.record.hand)
         record, moves = hand.record, []
         if record.unheld is not None:
-            raise TranscriptError(f"hand {record.hand} was re-shuffled blind after a holder "
-                                  "left: it has no single deal to replay")
+            raise TranscriptError(f"hand {record.hand} was re-shuffled blind after a player "
+                                  "left: it has no single deal to write as a record "
+                                  "(lanomino replay shows it)")
         played = deals[-1]
         start_hand(state, [list(h) for h in played.hands], list(played.boneyard))
         for _, seat, action in log_order(record):

@@ -105,3 +105,15 @@ def test_a_locked_match_with_no_re_shuffle_walks_to_its_transcripts_end() -> Non
     state = walk_locked(doc, lambda h, m, s, events: starts.append(h) if m == 0 else None)
     assert list(state.scores) == doc["end"]["scores"]
     assert len(starts) == len(doc["hands"]) == len(derive(doc).hands)
+
+
+def test_a_record_of_it_is_refused_with_where_to_see_it_instead(
+        reshuffled: dict[str, Any]) -> None:
+    """``export --record`` and ``hint`` want a record, which cannot hold the re-shuffled hand:
+    they say so, and where the match can be seen."""
+    from lanomino.fair.transcript import TranscriptError
+    from lanomino.fair.verify import to_record
+
+    with pytest.raises(TranscriptError, match=r"hand 1 was re-shuffled blind after a player "
+                       r"left: .*no single deal to write as a record \(lanomino replay shows"):
+        to_record(reshuffled)
