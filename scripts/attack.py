@@ -254,6 +254,8 @@ class Table:
             "lanomino",
             "host",
             "--headless",
+            "--deal",
+            "fair",  # (these rows attack the fair deal; --blind runs the locked deck's)
             "--json",
             "--no-announce",
             "--bind",

@@ -171,7 +171,9 @@ def run_row(name: str, workdir: Path) -> ProcRow:
     data = workdir / name
     procs: list[Proc] = []
     try:
-        host = spawn("host", [*LAUNCH, name, "--", "host", "--headless", "--bind", "127.0.0.1",
+        # (the fair deal's host: the rows patch its deal, secrets and logs)
+        host = spawn("host", [*LAUNCH, name, "--", "host", "--headless", "--deal", "fair",
+                              "--bind", "127.0.0.1",
                               "--no-announce", "--json", "--seats", "3", *extra, "--level",
                               "greedy", "--bot-delay", PACE, "--set", f"target={TARGET}",
                               "--grace", GRACE, "--data-dir", str(data / "host"),

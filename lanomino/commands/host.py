@@ -40,26 +40,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--watchers", type=int, default=8, metavar="N",
                         help="how many people may watch without a seat (default 8; 0: nobody; "
                              "the passphrase applies to them too)")
-    parser.add_argument("--deal", choices=("fair", "blind"), default="fair",
-                        help="how hands are dealt. fair (the default): every player helps "
-                             "shuffle and checks each hand when it ends, but the host's program "
-                             "works out every hand. blind: the locked deck: nobody, the host "
-                             "included, can see a tile that is not theirs; host-side bots are "
-                             "not holders: the host opens their tiles, so it sees them. A table "
-                             "with no other person at it deals fair")
+    parser.add_argument("--deal", choices=("blind", "fair"), default="blind",
+                        help="how hands are dealt. blind (the default): the locked deck: nobody, "
+                             "the host included, can see a tile that is not theirs; host-side "
+                             "bots are not holders: the host opens their tiles, so it sees them. "
+                             "fair: every player helps shuffle and checks each hand when it ends, "
+                             "but the host's program works out every hand. A table where the host "
+                             "is the only person (every other seat a host-side bot) deals fair: "
+                             "there is nobody to hide a tile from")
     escrow = parser.add_mutually_exclusive_group()
     escrow.add_argument("--escrow", dest="escrow", action="store_true", default=False,
-                        help="deal with escrow: a lost host's hand is rebuilt exactly, and at a "
-                             "locked table (--deal blind) a player who leaves mid-hand no longer "
-                             "ends the match; but the other players together could read every "
-                             "hand (see the README's trust model)")
+                        help="deal with escrow: the deal of a host who is lost mid-hand (and, "
+                             "at a locked table, of any player who leaves) plays on exactly, "
+                             "where without escrow the tiles nobody holds are re-shuffled; but "
+                             "all the other players together could read every hand (see the "
+                             "README's trust model)")
     escrow.add_argument("--no-escrow", dest="escrow", action="store_false",
-                        help="deal without escrow (the default): no group of players can read "
-                             "another's tiles; a lost host's unknown tiles are re-shuffled")
+                        help="deal without escrow (the default): no group of players can pool "
+                             "what they hold to read another's tiles; when someone leaves "
+                             "mid-hand, the tiles nobody holds are re-shuffled instead")
     parser.add_argument("--move-time", type=float, default=None, metavar="S",
                         help="a move clock: a player who has not moved S seconds after the turn "
                              "began is away, and the table's bot plays the seat until they are "
-                             "back (with --deal blind, the bot runs in that player's own "
+                             "back (at a locked table, the bot runs in that player's own "
                              "program, the only one that can open their tiles; default: no "
                              "clock; a player may think as long as they like)")
     parser.add_argument("--bind", metavar="IP",

@@ -51,6 +51,7 @@ from lanomino.ui.state import (
     out_of_time,
 )
 
+DEALS = {"locked": True, "blind": True, "fair": False}  # host ... fair: the deal (locked: issue 29)
 COMES_BACK = ("back", "play", "draw", "pass")  # typed after the move clock ran out: back to play
 MENU_LINE = ("Type new to play the computer, {saved}host, tables or join to play on the LAN, "
              "history, rules, settings, help or quit.")
@@ -395,15 +396,20 @@ class LineFront:
         self.send(ContinueSaved())
 
     def _do_host(self, command: Command) -> None:
-        """'host 3 classic 1': seats, preset, computer players (the second number), level."""
+        """'host 3 1 classic hard fair': seats, computer players (the second number), preset, level,
+        and the deal (locked, the default, or fair)."""
         at_menu(self.ui)  # (sitting down stops the lobby's search)
         numbers = [int(w) for w in command.args if w.isdigit()]
         rest = [w for w in command.args if not w.isdigit()]
         preset = next((w for w in rest if w in PRESETS), self.ui.settings.preset)
         level = next((w for w in rest if w in self.ui.levels), default_level(self.ui.levels))
-        unknown = [w for w in rest if w not in PRESETS and w not in self.ui.levels]
-        if unknown or len(numbers) > 2:
-            raise CommandError("Say host SEATS BOTS PRESET LEVEL, for example: host 3 1 classic.")
+        deals = {DEALS[w] for w in rest if w in DEALS}
+        unknown = [w for w in rest if w not in PRESETS and w not in self.ui.levels
+                   and w not in DEALS]
+        if unknown or len(numbers) > 2 or len(deals) > 1:
+            raise CommandError("Say host SEATS BOTS PRESET LEVEL DEAL, for example: host 3 1 "
+                               "classic, or host 3 1 classic fair (the deal is locked unless you "
+                               "say fair).")
         seats = numbers[0] if numbers else (4 if Rules.preset(preset).partnership else 2)
         bots = numbers[1] if len(numbers) > 1 else 0
         try:
@@ -413,7 +419,8 @@ class LineFront:
         if not 0 <= bots < seats:
             raise CommandError(f"A table of {seats} takes 0 to {seats - 1} computer players.")
         self._fresh_table()
-        self.send(HostTable("Lanomino", preset, seats, bots, level, None))
+        self.send(HostTable("Lanomino", preset, seats, bots, level, None,
+                            blind=deals != {False}))
 
     def _do_join(self, command: Command) -> None:
         at_menu(self.ui)

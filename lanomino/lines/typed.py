@@ -30,7 +30,8 @@ VERBS: dict[str, tuple[tuple[str, ...], str]] = {
     "continue": (("resume",), "resume the saved match"),
     "menu": (("leave",), "leave the table (a local match stays saved)"),
     "again": (("rematch",), "after a LAN match: play again at the table, everyone in their seat"),
-    "host": ((), "open a LAN table: host 3 classic"),
+    "host": ((), "open a LAN table: host 3 classic; its deal is locked (nobody, you included, "
+                 "sees another person's tiles) unless you add fair"),
     "tables": (("lobby",), "look for tables on the LAN, numbered for join"),
     "join": ((), "sit at a LAN table: join 2, or join HOST:PORT/KEY, then any passphrase"),
     "rules": (("r",), "the rules of this table, or of a preset: rules allfives"),

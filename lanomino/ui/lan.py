@@ -56,7 +56,9 @@ class HostTable:
     rules: Rules | None = None  # set when the command line gave --set options (the form cannot)
     escrow: bool = False  # deal with escrow (the README's trust model says what it costs)
     bind: str | None = None  # the one address to serve and announce on (None: every interface)
-    blind: bool = False  # deal the locked deck: nobody, the host included, sees another's tiles
+    # deal the locked deck (the default): nobody, the host included, sees another's tiles (a
+    # table where the host is the only person deals fair all the same: client/hosting.py)
+    blind: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +191,7 @@ class HostForm:
     level: str = "normal"
     passphrase: str = ""
     escrow: bool = False
-    blind: bool = False  # the locked deck
+    blind: bool = True  # the locked deck (the default; False: the fair deal)
     address: str = ""  # the one address to serve on ("": every interface, as host without --bind)
     choices: tuple[str, ...] = ()  # this machine's addresses, to choose from
     row: int = len(HOST_ROWS) - 1

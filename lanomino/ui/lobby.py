@@ -91,8 +91,9 @@ def host_value(form: HostForm, key: str, selected: bool) -> str:
         return f"‹ {form.level.capitalize()} ›"
     if key == "escrow":
         return f"‹ {'on' if form.escrow else 'off'} ›"
-    if key == "deal":
-        return f"‹ {'locked' if form.blind else 'fair'} ›"
+    if key == "deal":  # (a table with no other person deals fair: client/hosting.py)
+        alone = form.seats - form.bots <= 1
+        return "‹ fair (only you) ›" if alone else f"‹ {'locked' if form.blind else 'fair'} ›"
     if key == "address":
         if not form.address:
             return "‹ every interface ›"
@@ -108,15 +109,19 @@ HOST_LABELS = {
 
 
 # the README's trust model, in a line each
-ESCROW_OFF = ("No escrow: no group of players can see another's tiles; "
-              "a lost host's are re-shuffled.")
+ESCROW_OFF = ("No escrow: no group of players can see another's tiles; when someone leaves "
+              "mid-hand, the tiles nobody holds are re-shuffled.")
 # the locked deck (issue 29), in a line each
-DEAL_LOCKED = ("Locked deal: nobody, you included, can see another person's tiles; you do see "
-               "your computer players' tiles, which your program opens for them.")
+DEAL_LOCKED = ("Locked deal: nobody, you included, can see another person's tiles until they "
+               "are played.")
+DEAL_LOCKED_BOTS = ("Locked deal: nobody, you included, can see another person's tiles; you do "
+                    "see your computer players' tiles, which your program opens for them.")
 DEAL_FAIR = ("Fair deal: every player helps shuffle and checks each hand at its end; your "
              "program works out every hand.")
-ESCROW_ON = ("Escrow: a lost host's deal is rebuilt exactly, but all the other players together "
-             "could see every hand.")
+DEAL_ALONE = ("Fair deal: you are the only person at this table, so there is nobody to hide "
+              "tiles from; your program works out every hand.")
+ESCROW_ON = ("Escrow: when someone leaves mid-hand, the same deal plays on, but all the other "
+             "players together could see every hand.")
 
 
 def draw_host_form(form: HostForm, canvas: Canvas, rules: Rules | None = None) -> None:
@@ -141,7 +146,8 @@ def draw_host_form(form: HostForm, canvas: Canvas, rules: Rules | None = None) -
         game = form.preset
     bots = f" and {form.bots} computer player{'s' if form.bots != 1 else ''}" if form.bots else ""
     y = put_wrapped(canvas, 2, y + 3, f"{game} · you, {who}{bots}", "class:dim")
-    deal = DEAL_LOCKED if form.blind else DEAL_FAIR
+    deal = DEAL_ALONE if not humans else DEAL_FAIR if not form.blind else \
+        DEAL_LOCKED_BOTS if form.bots else DEAL_LOCKED
     escrow = ESCROW_ON if form.escrow else ESCROW_OFF
     # What the deal and escrow choices mean, the chosen row's first; on a short screen a note
     # that would push the error message (or itself) off the screen waits for its row's turn.

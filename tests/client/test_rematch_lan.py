@@ -43,8 +43,8 @@ async def play_out(people: list[Person], what: str) -> None:
             return
         for ui, c, _ in people:
             obs = ui.obs
-            if obs is not None and obs.is_my_turn and obs.phase == "play":
-                c.handle(Submit(obs.legal[0]))
+            if obs is not None and obs.is_my_turn and obs.phase == "play" and obs.legal:
+                c.handle(Submit(obs.legal[0]))  # (none while a locked draw opens)
         await asyncio.sleep(0.02)
     raise AssertionError(f"the match did not end: {what}")
 

@@ -1,7 +1,9 @@
 """Host-side computer players move with the table (root only): a host with a bot at its table is
 killed mid-match; the two people left elect a new host, which plays the bot from then on (it
 adopts the bot's seat under a key of its own), and the match is finished by all four seats but
-the lost host's."""
+the lost host's.
+(``--deal fair``: this checks a fair table's transcript/1; a locked table's are checked in
+tests/lan/test_lan_blind.py and tests/net/test_blind_*procs*.py.)"""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
 def test_the_new_host_plays_the_lost_hosts_bot(lan4: NetLab, tmp_path: Path) -> None:
     h0, h1, h2, _ = lan4.hosts
     host = lan4.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
+                           "--deal", "fair",
                            "--level", "greedy", "--data-dir", str(tmp_path / "host"),
                            "--name", "Botty", "--seats", "4", "--bots", "1",
                            "--set", "target=100", "--bot-delay", PACE, *FAST])

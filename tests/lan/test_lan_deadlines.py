@@ -1,7 +1,8 @@
 """A player that stays connected but never answers cannot stall a LAN table (issue 13): at its
 commitment, at its reveal, and at its move with the move clock on; at its move without a clock the
-table waits for it (a person may think), until it answers nothing past its grace period. Each
-process in its own network namespace; root only."""
+table waits for it (a person may think), until it answers nothing past its grace period. The
+fair deal's steps and its host-played moves (``--deal fair``; a locked table's are in
+tests/net/test_blind_*.py). Each process in its own network namespace; root only."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ STALL = Path(__file__).resolve().parent / "stall_peer.py"
 # silent seat is left out of the deals within it and gone after it, and the table waits that long
 # for its move without a clock; 4 s shows both as 8 s did, in half the wait
 GRACE = ("--grace", "4")
+FAIR = ("--deal", "fair")  # (these are the fair deal's steps; the host plays an away seat)
 
 
 def stalling(lab: NetLab, where: object, data: Path, target: str, name: str, mute: str) -> object:
@@ -33,8 +35,8 @@ def test_a_peer_silent_at_a_deal_step_is_left_out_and_the_others_finish(
         lan4: NetLab, tmp_path: Path, step: str) -> None:
     h0, h1, h2 = lan4.hosts[:3]
     name = f"Stall{step}"
-    proc, _ = host(lan4, h0, tmp_path, "--name", name, "--seats", "3", "--set", "target=40",
-                   *GRACE)
+    proc, _ = host(lan4, h0, tmp_path, *FAIR, "--name", name, "--seats", "3",
+                   "--set", "target=40", *GRACE)
     peer = bot(lan4, h1, tmp_path, name, "ann")
     peer.expect(lambda m: m.get("event") == "seated", 30)  # ann has seat 1, the silent one 2
     started = time.monotonic()
@@ -53,8 +55,8 @@ def test_a_peer_silent_at_a_deal_step_is_left_out_and_the_others_finish(
 def test_with_a_move_clock_a_silent_peers_seat_is_played_by_the_tables_bot(
         lan4: NetLab, tmp_path: Path) -> None:
     h0, h1, h2 = lan4.hosts[:3]
-    proc, _ = host(lan4, h0, tmp_path, "--name", "Clock", "--seats", "3", "--set", "target=40",
-                   "--move-time", "1")
+    proc, _ = host(lan4, h0, tmp_path, *FAIR, "--name", "Clock", "--seats", "3",
+                   "--set", "target=40", "--move-time", "1")
     peer = bot(lan4, h1, tmp_path, "Clock", "ann")
     peer.expect(lambda m: m.get("event") == "seated", 30)
     silent = stalling(lan4, h2, tmp_path, "Clock", "sam", "move")
@@ -73,8 +75,8 @@ def test_without_a_move_clock_the_table_waits_then_the_silent_seat_leaves(
     (no move clock) until the grace period from its first missed deadline is over, then it has left
     the table (resigned) and the other two finish."""
     h0, h1, h2 = lan4.hosts[:3]
-    proc, _ = host(lan4, h0, tmp_path, "--name", "Wait", "--seats", "3", "--set", "target=40",
-                   *GRACE)
+    proc, _ = host(lan4, h0, tmp_path, *FAIR, "--name", "Wait", "--seats", "3",
+                   "--set", "target=40", *GRACE)
     peer = bot(lan4, h1, tmp_path, "Wait", "ann")
     peer.expect(lambda m: m.get("event") == "seated", 30)
     started = time.monotonic()

@@ -34,6 +34,8 @@ def open_table(
             *LANOMINO,
             "host",
             "--headless",
+            "--deal",
+            "fair",  # (scripts/attack.py's rows: the fair deal's commit and reveal)
             "--bind",
             h0.ip,
             "--json",

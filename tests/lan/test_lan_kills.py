@@ -10,7 +10,9 @@ on its stderr reacts to the line as soon as it is read: it stops the observer (S
 cannot finish a commit-reveal round without it, SIGKILLs the host, and lets the observer go on
 (SIGCONT). Where each kill really landed is read back from the observer's log (how far it got in the
 hand under the old host): at least half of each moment's runs must land on it.
-"""
+
+(``--deal fair``: this checks a fair table's transcript/1; a locked table's are checked in
+tests/lan/test_lan_blind.py and tests/net/test_blind_*procs*.py.)"""
 
 from __future__ import annotations
 
@@ -173,6 +175,7 @@ def play(plan: Plan, data: Path, wait_s: float = 60) -> Run:
         name = f"Kill{plan.number}"
         target = TARGET_BETWEEN if plan.moment == "between" else TARGET
         host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
+                              "--deal", "fair",
                               "--level", "greedy", "--data-dir", str(data / "host"), "--name", name,
                               "--seats", str(plan.players), "--set", f"target={target}",
                               "--bot-delay", PACE, "--grace", "8"])

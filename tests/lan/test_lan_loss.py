@@ -14,7 +14,9 @@ link), and at the end that tc dropped about a tenth of what crossed the link dur
 is on from the moment both peers are seated; the match (to 1000 points, bots pausing 0.3 s a move,
 so the link is often idle but for heartbeats) is then ended after the half minute by the two peers
 leaving on a clean link: the host wins, and its transcript must show no one else resigned.
-"""
+
+(``--deal fair``: this checks a fair table's transcript/1; a locked table's are checked in
+tests/lan/test_lan_blind.py and tests/net/test_blind_*procs*.py.)"""
 
 from __future__ import annotations
 
@@ -104,6 +106,7 @@ def lossy_table(data: Path) -> Lossy:
         lab.clear_loss(h0)
 
         host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
+                              "--deal", "fair",
                               "--level", "greedy", "--data-dir", str(data / "host"),
                               "--name", "Lossy", "--seats", "3",
                               "--set", "target=1000", "--bot-delay", PACE])

@@ -9,7 +9,9 @@ they still hear the host, so nobody elects.
 - Cut past its grace period: the host resigns it and the match goes on; once its link is back,
   the member is told that its seat has left and stops (it hosted nothing).
 
-Root only (network namespaces)."""
+Root only (network namespaces).
+(``--deal fair``: this checks a fair table's transcript/1; a locked table's are checked in
+tests/lan/test_lan_blind.py and tests/net/test_blind_*procs*.py.)"""
 
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ def start(lab: NetLab, data: Path, name: str, grace: float, target: int,
     h0 = lab.hosts[0]
     timing = [*FAST[:2], "--grace", str(grace)]
     host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
+                          "--deal", "fair",
                           "--level", "greedy", "--bot-delay", pace,
                           "--data-dir", str(data / "host"), "--name", name, "--seats", "3",
                           "--set", f"target={target}", *timing],

@@ -1,5 +1,7 @@
 """Host migration over a simulated LAN: the host of a 3-player match is killed, stopped or quits,
-and the two peers (each in its own namespace) elect a new host and finish the match. Root only."""
+and the two peers (each in its own namespace) elect a new host and finish the match. Root only.
+(``--deal fair``: this checks a fair table's transcript/1; a locked table's are checked in
+tests/lan/test_lan_blind.py and tests/net/test_blind_*procs*.py.)"""
 
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ def start_host(lab: NetLab, data: Path, name: str, players: int, target: int) ->
     """A headless host in the first namespace, once it listens."""
     h0 = lab.hosts[0]
     host = lab.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
+                          "--deal", "fair",
                           "--level", "greedy", "--data-dir", str(data / "host"), "--name", name,
                           "--seats", str(players),
                           "--set", f"target={target}", "--bot-delay", PACE, *FAST],

@@ -55,7 +55,9 @@ def test_menu_commands_become_intents() -> None:
     f.on_line("new 3 allfives hard")
     assert sent == [StartLocal(Rules.preset("allfives"), 3, ("hard",))]
     f.on_line("host 3 1 block easy")
-    assert sent[-1] == HostTable("Lanomino", "block", 3, 1, "easy", None)
+    assert sent[-1] == HostTable("Lanomino", "block", 3, 1, "easy", None, blind=True)
+    f.on_line("host 3 1 fair")  # (the locked deal unless the person says fair)
+    assert sent[-1] == HostTable("Lanomino", "classic", 3, 1, "normal", None, blind=False)
     f.on_line("join 127.0.0.1:5000/abcd secret words")
     assert sent[-1] == JoinTable("127.0.0.1:5000/abcd", "secret words")
     f.on_line("history")
@@ -66,6 +68,7 @@ def test_menu_commands_become_intents() -> None:
 
 
 @pytest.mark.parametrize("typed", ["new 5", "new partnership 3", "new chess", "host 2 2",
+                                   "host 3 fair locked",
                                    "join nowhere", "continue", "replay x", "set volume 3",
                                    "set pause soon", "set pause 99", "set level godlike",
                                    "set preset chess", "rules poker", "next", "hand", "finish",
