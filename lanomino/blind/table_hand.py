@@ -436,7 +436,10 @@ class TableHand:
         history = tuple(e._replace(tile=TILES[t]) if type(e) is TileDrawn and e.seat == seat and (
             t := next(drawn, None)) is not None else e for e in obs.history)
         opening = unopened_draw(history, seat)  # (the rule a peer's view applies)
-        return replace(obs, history=history, legal=() if opening else obs.legal)
+        # (how many tiles each seat holds is public: the view counts them; the probe holds only
+        # this seat's own tiles, so its counts would say 0 for every other seat)
+        return replace(obs, history=history, legal=() if opening else obs.legal,
+                       hand_sizes=tuple(self.view.counts))
 
     @property
     def failed(self) -> bool:

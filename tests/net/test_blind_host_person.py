@@ -68,3 +68,27 @@ def test_the_host_person_draws_only_when_nothing_fits_and_sees_each_drawn_tile()
     over = [e for e in t.slots[0].events if isinstance(e, MatchOver)]
     assert over and over[-1].verified, over
     assert refused_draw and opening_seen, (refused_draw, opening_seen, opened_seen)
+
+
+def test_the_host_person_sees_how_many_tiles_each_other_seat_holds() -> None:
+    """The host's seat at a locked table counts the others' tiles from the public view (its
+    screen said '0 tiles' for every other seat: only its own tiles were in its observation)."""
+    t = Table(Rules.preset("classic", target=60), 2, blind=True, seed=3)
+    host, peer = t.host, t.slots[0]
+    host.shared.local[0] = replace(host.shared.local[0], policy=None)  # a person, by a UI
+    seen = 0
+    while not t.over() and seen < 6:
+        t.run(lambda: (s := host.shared).state is not None and s.phase.value == "play"
+              and s.state.turn == 0 and bool(s.observe(s.state, 0).legal) or t.over(),
+              max_time=60)
+        s = host.shared
+        if t.over() or s.state is None:
+            break
+        obs = s.observe(s.state, 0)
+        assert peer.session.view is not None
+        theirs = peer.session.view.observation()
+        assert obs.hand_sizes == (len(obs.hand), len(theirs.hand)), (obs.hand_sizes, seen)
+        assert theirs.hand_sizes == obs.hand_sizes
+        seen += 1
+        host.submit(obs.legal[0], t.now)
+    assert seen >= 3
