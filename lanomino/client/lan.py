@@ -376,7 +376,8 @@ class LanTable:
         if self.ui.obs is not None:  # (before the match a seat that goes is simply free again)
             lan.seats_seen(((r.seat, r.connected, r.left) for r in rows), time.monotonic(),
                            self.grace_s)
-        lan.watchers, lan.move_clock_s = node.watching(), node.move_clock()
+        lan.watchers, lan.move_clock_s, lan.locked = node.watching(), node.move_clock(), \
+            node.locked()
         names = {r.seat: r.name for r in lan.roster}
         self.ui.names = tuple(names.get(n, f"seat {n + 1}") for n in range(lan.seats))
         kinds = {r.seat: r.kind for r in lan.roster}

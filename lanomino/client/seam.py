@@ -83,6 +83,9 @@ class TableNode(Protocol):
     def move_clock(self) -> float | None:
         """The host's move clock in seconds a move (None: no clock)."""
 
+    def locked(self) -> bool | None:
+        """Whether the table deals the locked deck (None: not known yet, before the match)."""
+
     def players(self) -> int:
         """How many seats the table has."""
 

@@ -21,7 +21,7 @@ from lanomino.lines.talk import (
     stats_lines,
 )
 from lanomino.lines.typed import Command, CommandError
-from lanomino.ui.lan import JoinTable, OpenLobby, TableInfo
+from lanomino.ui.lan import JoinTable, OpenLobby, TableInfo, deal_line
 from lanomino.ui.settings import Settings
 from lanomino.ui.state import OpenHistory, OpenReplay, SaveSettings, Screen, UiState
 
@@ -118,7 +118,8 @@ class MenuTalk:
         else:
             rules = Rules.preset(self.ui.settings.preset)
             players = 4 if rules.partnership else 2
-        for line in rules_lines(rules, players):
+        deal = deal_line(self.ui.lan) if self.ui.lan is not None and not command.args else ""
+        for line in (*rules_lines(rules, players), deal) if deal else rules_lines(rules, players):
             self.say(line)
 
     def do_settings(self, command: Command) -> None:

@@ -52,7 +52,8 @@ __all__ = [
     "PeerSession", "Policy", "ProtocolProblem", "SeatAway", "SeatDeclined", "SeatDisconnected",
     "SeatLeft", "SeatTaken", "SecretMade", "Sender",
     "SessionEvent", "Timings", "TranscriptUpdated", "YourTurn", "HostChanged", "MigrationDone",
-    "MigrationPaused", "MoveDisputed", "SteppedDown", "rejoin_as_peer", "successor_host",
+    "MigrationPaused", "MoveDisputed", "SteppedDown", "deals_locked", "rejoin_as_peer",
+    "successor_host",
 ]
 
 
@@ -67,6 +68,11 @@ def rejoin_as_peer(host: HostSession, now: float, term: int, seat: int) -> PeerS
                        timings=host.timings, secret_source=host.secret_source, term=term)
     peer.now = now
     return peer
+
+
+def deals_locked(peer: PeerSession) -> bool:
+    """The match ``peer`` sits at deals the locked deck (issue 29; False before its header)."""
+    return peer.header is not None and peer.header.algorithm == ALGORITHM
 
 
 def successor_host(peer: PeerSession, now: float, *, policy: Policy | None,
@@ -87,7 +93,7 @@ def successor_host(peer: PeerSession, now: float, *, policy: Policy | None,
                        escrow=bool(peer.escrow) or not peer.dealt,  # (as the table dealt so far)
                        away_policy=bot_policy("normal") if bot_policy is not None else None,
                        watchers=peer.watch_cap,  # (the lost host's limit on watchers)
-                       blind=peer.header is not None and peer.header.algorithm == ALGORITHM)
+                       blind=deals_locked(peer))
     host.now = now
     host.adopt(peer, election.term, election.lost_host, bot_policy)
     return host

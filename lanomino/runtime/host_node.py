@@ -94,6 +94,9 @@ class HostNode(NodeBase):
     def move_clock(self) -> float | None:
         return self.session.timings.move_s
 
+    def locked(self) -> bool:
+        return self.session.blind is not None
+
     def back(self) -> None:
         """Nothing to come back to: the host's own seat has no move clock."""
 

@@ -32,6 +32,7 @@ from lanomino.net.session import (
     SteppedDown,
     Timings,
     YourTurn,
+    deals_locked,
 )
 from lanomino.net.wire.checks import JsonObject
 from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport
@@ -126,6 +127,12 @@ class PeerNode(NodeBase):
     def move_clock(self) -> float | None:
         """The move clock of the table's host (a new host after a migration keeps none)."""
         return self.host.timings.move_s if self.host is not None else self.session.move_clock_s
+
+    def locked(self) -> bool | None:
+        """The table deals the locked deck (None: no match header yet)."""
+        if self.host is not None:
+            return self.host.blind is not None
+        return None if self.session.header is None else deals_locked(self.session)
 
     def table_label(self) -> str:
         return self.table_name or "LAN table"

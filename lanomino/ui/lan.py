@@ -298,6 +298,7 @@ class LanView:
     dropped: dict[int, float] = field(default_factory=dict)  # seat -> when its grace ends
     departures: dict[int, str] = field(default_factory=dict)  # seat -> how it left ("did not…")
     move_clock_s: float | None = None  # the host's move clock (None: a player may take all day)
+    locked: bool | None = None  # the table deals the locked deck (None: not known yet)
     disputes: list[str] = field(default_factory=list)  # each seat's dispute, as said (below)
     back_said: bool = False  # this seat said it is back (until a roster takes it back)
 
@@ -344,6 +345,26 @@ class LanView:
         if self.seats and self.taken >= self.seats:
             return f"every seat is taken ({self.taken}/{self.seats}): the match starts{watching}"
         return f"waiting for players ({self.taken}/{self.seats}){watching}"
+
+
+def deal_line(lan: LanView) -> str:
+    """How the table deals, for the help screen ("" while not known)."""
+    if lan.locked is None:
+        return ""
+    bots = any(r.kind == "bot" for r in lan.roster)
+    host = lan.role == "host" and not lan.watching
+    if not lan.locked:
+        whose = "your program" if host else "the host's program"
+        return ("The deal is fair: every player helps shuffle and checks each hand when it ends, "
+                f"but {whose} works out every hand.")
+    if host:
+        return ("The deal is locked: nobody, you included, sees another person's tiles until "
+                "they are played; every hand is checked when it ends."
+                + (" You do see your computer players' tiles." if bots else ""))
+    whose = "a player's tiles until they are" if lan.watching else "your tiles until they are"
+    return (f"The deal is locked: nobody, the host included, sees {whose} played; every hand "
+            "is checked when it ends."
+            + (" The host does see its computer players' tiles." if bots else ""))
 
 
 def dispute_line(names: Sequence[str], seat: int, me: int, hand: int, index: int,

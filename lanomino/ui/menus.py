@@ -5,6 +5,7 @@ from __future__ import annotations
 from lanomino.engine import PRESETS, Rules
 from lanomino.ui.chrome import fit, footer, header, put_wrapped, wrap
 from lanomino.ui.helptext import KEYS_TEXT, SETTINGS_TEXT, describe_game, rules_text
+from lanomino.ui.lan import deal_line
 from lanomino.ui.render import Canvas
 from lanomino.ui.settings import default_level
 from lanomino.ui.setup import SetupForm
@@ -196,7 +197,8 @@ def help_lines(ui: UiState, width: int) -> tuple[str, list[tuple[str, str]]]:
     playing = sum(ui.obs.active) if ui.obs is not None and ui.back is Screen.TABLE else players
     paras = rules_text(rules, players, playing) if rules is not None else [
         f"This table seats {players} players; its rules show here once the first hand is dealt."]
-    for para in paras:
+    deal = deal_line(lan) if lan is not None else ""
+    for para in (*paras, deal) if deal else paras:
         for i, line in enumerate(wrap(para, width - 2)):
             lines.append(("", ("• " if i == 0 else "  ") + line))
     lines.append(("", ""))

@@ -176,6 +176,9 @@ class TableState:
     def move_clock(self) -> float | None:
         return self.clock
 
+    def locked(self) -> bool | None:
+        return None
+
 
 def test_a_headless_watcher_and_the_line_mode_tell_the_same_table_news() -> None:
     node = TableState()

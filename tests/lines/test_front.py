@@ -175,3 +175,14 @@ def test_after_a_lan_match_the_offer_is_said_and_again_accepts_it() -> None:
     assert "Ana offers a rematch, everyone in the same seat: type again to play on." in said
     f.on_line("again")
     assert sent == [Rematch()]
+
+
+def test_rules_at_a_lan_table_say_how_it_deals() -> None:
+    from lanomino.ui.lan import LanView
+
+    f, _, said = front(UiState(levels=LEVELS, lan=LanView("peer", "Den", seats=2, locked=True)))
+    f.on_line("rules")
+    assert said[-1] == ("The deal is locked: nobody, the host included, sees your tiles until "
+                        "they are played; every hand is checked when it ends.")
+    f.on_line("rules allfives")  # (a preset's rules, not this table's)
+    assert not said[-1].startswith("The deal is")

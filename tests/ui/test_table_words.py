@@ -182,3 +182,26 @@ def test_a_big_terminal_centres_the_board() -> None:
     first_sep = next(i for i, r in enumerate(rows) if r.startswith("───"))
     last_sep = max(i for i, r in enumerate(rows) if r.startswith("───"))
     assert abs((top - first_sep) - (last_sep - top - 2)) <= 2  # as much room above as below
+
+
+def test_help_at_a_lan_table_says_how_it_deals() -> None:
+    """? at a LAN table says whether its deal is locked (and who still sees what), or fair."""
+    from lanomino.ui.lan import SeatInfo
+    from lanomino.ui.menus import help_lines
+
+    def said(lan: LanView) -> str:
+        ui = UiState(screen=Screen.HELP, back=Screen.WAITING, lan=lan)
+        return " ".join(" ".join(text for _, text in help_lines(ui, 76)[1]).split())
+
+    joiner = LanView("peer", "Den", seats=3, locked=True,
+                     roster=[SeatInfo(0, "Ana", "host"), SeatInfo(1, "Me", "human"),
+                             SeatInfo(2, "hard bot 1", "bot")])
+    assert ("The deal is locked: nobody, the host included, sees your tiles until they are "
+            "played; every hand is checked when it ends. The host does see its computer "
+            "players' tiles.") in said(joiner)
+    host = LanView("host", "Den", seats=2, locked=True)
+    assert "nobody, you included, sees another person's tiles" in said(host)
+    assert "computer players" not in said(host)
+    fair = LanView("peer", "Den", seats=2, locked=False)
+    assert "The deal is fair" in said(fair) and "the host's program works out" in said(fair)
+    assert "The deal is" not in said(LanView("peer", "Den", seats=2))  # (not known yet)
