@@ -345,7 +345,7 @@ def _resign(state: GameState, resignation: Resignation, host: int, clock: bool
             ) -> HandEnded | None:
     """A resignation in its place: the engine's to allow, the host's to sign only for a seat that
     left or, at a table with a move clock, one away. The hand's end it makes, if any."""
-    seat, signer = resignation.seat, host if resignation.host_signed else resignation.seat
+    seat, signer = resignation.seat, resignation.signer(host)
     where = f"the resignation of {seat_name(seat)} after move {resignation.at}"
     if resignation.by == "away" and not clock:
         raise _Failed("moves", host, f"{where} is signed by the host as the seat's time running "

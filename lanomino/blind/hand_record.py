@@ -24,7 +24,9 @@ draws and passes before it (the public view's move count), so a claim's move num
 same with or without resignations. ``by`` says who signed it: ``seat`` (the seat itself), or
 the host, only where today's rules let the host sign a seat's resignation: ``left`` (the roster
 showed the seat gone: the host cannot prove it, and the verifier lists it) or ``away`` (the
-seat out of time at a table whose header declares a move clock).
+seat out of time at a table whose header declares a move clock). A host lost later in the
+hand signed it when the resignation names that host's seat (``"host": 3``, only when it is not
+the record's ``host``: the host that carried the hand on to its end, which signs the points).
 
 A hand in which a holder left without escrow (its key went with it) was re-shuffled blind by
 the survivors (``unheld_round.py``); ``unheld`` keeps that round (optional, absent otherwise):
@@ -54,13 +56,16 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from lanomino.blind.deck import deck_digest
-from lanomino.blind.group import BlindError, Point, parse_point, parse_scalar, scalar_bytes
+from lanomino.blind.group import BlindError
 from lanomino.blind.hashing import ALGORITHM
-from lanomino.blind.rounds import KeyAnnouncement, Reveal, Share, ShuffleTurn
+from lanomino.blind.record_fields import fields_of, hex_of, int_of, list_of
+from lanomino.blind.rounds import KeyAnnouncement, Reveal, ShuffleTurn
 from lanomino.blind.shuffle_proof import ShuffleArgument
+from lanomino.blind.unheld_record import EscrowKept as EscrowKept  # (table_leave.py's import)
+from lanomino.blind.unheld_record import UnheldEntry as UnheldEntry
+from lanomino.blind.unheld_record import format_unheld, parse_unheld
 from lanomino.engine import DRAW, PASS, Action, Draw, End, Pass, Play, Tile, parse_tile
 from lanomino.engine.errors import TileError
 
@@ -115,19 +120,34 @@ RESIGNED_BY = ("seat", "left", "away")  # the seat itself; the host: the seat le
 
 @dataclass(frozen=True, slots=True)
 class Resignation:
-    """A seat leaves the match after ``at`` moves of the hand; ``by`` who signed it (above)."""
+    """A seat leaves the match after ``at`` moves of the hand; ``by`` who signed it (above);
+    ``host``: the seat of the host that signed it, when that is not the record's host (a host
+    lost later in the hand; None: the record's host, or the seat itself)."""
 
     seat: int
     at: int
     by: str = "seat"
+    host: int | None = None
 
     def __post_init__(self) -> None:
         if self.by not in RESIGNED_BY:
             raise BlindError(f"a resignation is signed by one of {', '.join(RESIGNED_BY)}")
+        if self.host is not None and not self.host_signed:
+            raise BlindError("only a resignation a host signed names that host")
+        if self.host == self.seat:
+            raise BlindError("a host does not sign its own seat's resignation as gone")
 
     @property
     def host_signed(self) -> bool:
         return self.by != "seat"
+
+    def signer(self, host: int) -> int:
+        """The seat whose key signs it, in a record whose host is ``host``."""
+        return self.seat if not self.host_signed else host if self.host is None else self.host
+
+    def under(self, host: int) -> Resignation:
+        """As a record whose host is ``host`` writes it (``host`` named only when another)."""
+        return replace(self, host=None if self.host == host else self.host)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,120 +168,6 @@ class BlindHand:
     unheld: UnheldEntry | None = None  # the blind re-shuffle after a holder left, if any
 
 
-UNHELD_STEPS = ("vectors", "shuffles", "blindings", "openings")  # (unheld_round.STEPS, plural)
-
-
-@dataclass(frozen=True, slots=True)
-class UnheldEntry:
-    """The blind re-shuffle of a hand (the module docstring's ``unheld``)."""
-
-    number: int
-    at: int
-    lost: tuple[int, ...]
-    left: int
-    redrawn: int | None
-    sent: tuple[tuple[bytes, ...], ...]  # per step, each survivor's signed digest in seat order
-    shares: tuple[Share, ...]
-    escrow: EscrowKept | None = None  # the escrow a first loss spent, at an ``--escrow`` table
-
-
-@dataclass(frozen=True, slots=True)
-class EscrowKept:
-    """At an ``--escrow`` table, the escrow a first loss spent before the second one made the
-    blind re-shuffle: its owner's commitments, the positions drawn under the keys the others
-    stood in with, and each survivor's sub-share (sent with its hand vector, so signed there)."""
-
-    owner: int
-    commitments: tuple[Point, ...]
-    late: tuple[int, ...]
-    sub_shares: tuple[int, ...]  # survivors in seat order
-
-
-def _escrow_kept(entry: object, survivors: int) -> EscrowKept:
-    entry = _fields(entry, "the spent escrow", {"owner", "commitments", "late", "sub_shares"})
-    kept = EscrowKept(
-        _int(entry.get("owner"), "the escrow's owner", high=255),
-        tuple(parse_point(_hex(c, "an escrow commitment"))
-              for c in _list(entry.get("commitments"), "the escrow's commitments")),
-        tuple(_int(p, "a position drawn under the stand-in keys", high=255)
-              for p in _list(entry.get("late"), "the positions drawn since")),
-        tuple(parse_scalar(_hex(x, "a sub-share"))
-              for x in _list(entry.get("sub_shares"), "the sub-shares")))
-    if len(kept.sub_shares) != survivors or list(kept.late) != sorted(set(kept.late)):
-        raise BlindError("the spent escrow has one sub-share per survivor and its positions "
-                         "in order, once each")
-    return kept
-
-
-def _unheld(entry: object, survivors: int) -> UnheldEntry:
-    entry = _fields(entry, "the re-shuffle", {"number", "at", "lost", "left", *UNHELD_STEPS,
-                                              "shares"}, frozenset({"redrawn", "escrow"}))
-    sent = []
-    for step in UNHELD_STEPS:
-        digests = tuple(_hex(d, f"a re-shuffle's {step[:-1]}")
-                        for d in _list(entry.get(step), f"the re-shuffle's {step}"))
-        if len(digests) != survivors or any(len(d) != 32 for d in digests):
-            raise BlindError(f"the re-shuffle's {step} are one 32-byte digest per survivor")
-        sent.append(digests)
-    redrawn = entry.get("redrawn")
-    return UnheldEntry(
-        _int(entry.get("number"), "the re-shuffle's number", 1, 255),
-        _int(entry.get("at"), "the re-shuffle's move", high=4095),
-        tuple(_int(s, "a lost holder", high=255) for s in _list(entry.get("lost"), "lost")),
-        _int(entry.get("left"), "the tiles that left", high=91),
-        None if redrawn is None else _int(redrawn, "the draw given again", high=4095),
-        tuple(sent),
-        tuple(Share.from_bytes(_hex(x, "a lost holder's share"))
-              for x in _list(entry.get("shares"), "the lost holders' shares")),
-        None if "escrow" not in entry else _escrow_kept(entry["escrow"], survivors))
-
-
-def _format_unheld(u: UnheldEntry) -> dict[str, object]:
-    return {"number": u.number, "at": u.at, "lost": list(u.lost), "left": u.left,
-            **({} if u.redrawn is None else {"redrawn": u.redrawn}),
-            **{step: [d.hex() for d in digests]
-               for step, digests in zip(UNHELD_STEPS, u.sent, strict=True)},
-            "shares": [x.to_bytes().hex() for x in u.shares],
-            **({} if u.escrow is None else {"escrow": {
-                "owner": u.escrow.owner, "commitments": [c.hex() for c in u.escrow.commitments],
-                "late": list(u.escrow.late),
-                "sub_shares": [scalar_bytes(x).hex() for x in u.escrow.sub_shares]}})}
-
-
-def _hex(value: object, what: str) -> bytes:
-    if not isinstance(value, str) or value.lower() != value or " " in value:
-        raise BlindError(f"{what} must be a lowercase hex string")
-    try:
-        return bytes.fromhex(value)
-    except ValueError:
-        raise BlindError(f"{what} is not hex") from None
-
-
-def _fields(entry: object, what: str, required: set[str], optional: frozenset[str] = frozenset()
-            ) -> dict[str, object]:
-    """``entry`` as an object with exactly the ``required`` fields and perhaps the ``optional``:
-    a record says each thing one way only."""
-    if not isinstance(entry, dict):
-        raise BlindError(f"{what} must be an object")
-    missing, extra = required - set(entry), set(entry) - required - optional
-    if missing or extra:
-        field = sorted(missing)[0] if missing else sorted(extra)[0]
-        raise BlindError(f"{what}: {'missing' if missing else 'unknown'} field {field!r}")
-    return entry
-
-
-def _int(value: object, what: str, low: int = 0, high: int = 2**32 - 1) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise BlindError(f"{what} must be a whole number {low}..{high}")
-    return value
-
-
-def _list(value: object, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise BlindError(f"{what} must be a list")
-    return value
-
-
 def _tile(value: object) -> Tile:
     try:
         tile = parse_tile(value)
@@ -278,11 +184,11 @@ def _move(entry: object) -> BlindMove:
         raise BlindError("a move is a play, a draw or a pass")
     kind = kinds.pop()
     optional = {"play": frozenset({"end"}), "draw": frozenset({"pos"})}.get(kind, frozenset())
-    entry = _fields(entry, f"a {kind}", {"seat", kind} | ({"pos"} if kind == "play" else set()),
+    entry = fields_of(entry, f"a {kind}", {"seat", kind} | ({"pos"} if kind == "play" else set()),
                     optional | {"away"})
-    seat = _int(entry.get("seat"), "a move's seat", high=255)
+    seat = int_of(entry.get("seat"), "a move's seat", high=255)
     pos = entry.get("pos")
-    position = None if pos is None else _int(pos, "a move's position", high=255)
+    position = None if pos is None else int_of(pos, "a move's position", high=255)
     if "away" in entry and entry["away"] is not True:
         raise BlindError("a move the table's bot made is written away: true")
     away = "away" in entry
@@ -303,27 +209,28 @@ def _move(entry: object) -> BlindMove:
 
 
 def _resignation(entry: object) -> Resignation:
-    entry = _fields(entry, "a resignation", {"seat", "at", "by"})
-    by = entry.get("by")
-    return Resignation(_int(entry.get("seat"), "a resignation's seat", high=255),
-                       _int(entry.get("at"), "a resignation's move count", high=4095),
-                       by if isinstance(by, str) else "?")
+    entry = fields_of(entry, "a resignation", {"seat", "at", "by"}, frozenset({"host"}))
+    by, host = entry.get("by"), entry.get("host")
+    return Resignation(int_of(entry.get("seat"), "a resignation's seat", high=255),
+                       int_of(entry.get("at"), "a resignation's move count", high=4095),
+                       by if isinstance(by, str) else "?",
+                       None if host is None else int_of(host, "a resignation's host", high=255))
 
 
 def _not_me(entry: object) -> NotMe:
-    entry = _fields(entry, "a \"not me\"", {"seat", "not_me"})
-    return NotMe(_int(entry["seat"], "a claim's seat", high=255), _tile(entry["not_me"]))
+    entry = fields_of(entry, "a \"not me\"", {"seat", "not_me"})
+    return NotMe(int_of(entry["seat"], "a claim's seat", high=255), _tile(entry["not_me"]))
 
 
 def _shuffle(entry: object, tiles: int) -> ShuffleEntry:
-    entry = _fields(entry, "a shuffle", {"seat", "deck", "argument"}, frozenset({"turn"}))
-    seat = _int(entry.get("seat"), "a shuffle's seat", high=255)
-    digest = _hex(entry.get("deck"), "a shuffle's deck digest")
-    argument = _hex(entry.get("argument"), "a shuffle's argument digest")
+    entry = fields_of(entry, "a shuffle", {"seat", "deck", "argument"}, frozenset({"turn"}))
+    seat = int_of(entry.get("seat"), "a shuffle's seat", high=255)
+    digest = hex_of(entry.get("deck"), "a shuffle's deck digest")
+    argument = hex_of(entry.get("argument"), "a shuffle's argument digest")
     if len(digest) != 32 or len(argument) != 32:
         raise BlindError("a deck's or an argument's digest is 32 bytes")
     turn = (None if "turn" not in entry
-            else ShuffleTurn.from_bytes(_hex(entry["turn"], "a shuffle's turn"), tiles))
+            else ShuffleTurn.from_bytes(hex_of(entry["turn"], "a shuffle's turn"), tiles))
     return ShuffleEntry(seat, digest, argument, turn)
 
 
@@ -331,29 +238,29 @@ def parse_blind_hand(obj: Mapping[str, object]) -> BlindHand:
     """The typed record. Raises: BlindError naming the field that is wrong."""
     if obj.get("format") != FORMAT or obj.get("algorithm") != ALGORITHM:
         raise BlindError(f"not a {FORMAT} record of {ALGORITHM}")
-    _fields(dict(obj), "the record", {"format", "algorithm", "table", "hand", "attempt", "tiles",
+    fields_of(dict(obj), "the record", {"format", "algorithm", "table", "hand", "attempt", "tiles",
                                       "host", "holders", "keys", "shuffles", "opening", "moves",
                                       "reveals", "points"},
             frozenset({"resignations", "unheld"}))
-    table = _hex(obj.get("table"), "the table id")
-    tiles = _int(obj.get("tiles"), "the deck size", 1, 91)
-    holders = tuple(_int(s, "a holder", high=255) for s in _list(obj.get("holders"), "holders"))
+    table = hex_of(obj.get("table"), "the table id")
+    tiles = int_of(obj.get("tiles"), "the deck size", 1, 91)
+    holders = tuple(int_of(s, "a holder", high=255) for s in list_of(obj.get("holders"), "holders"))
     record = BlindHand(
-        table, _int(obj.get("hand"), "the hand"), _int(obj.get("attempt"), "the attempt"),
-        tiles, _int(obj.get("host"), "the host's seat", high=255), holders,
-        tuple(KeyAnnouncement.from_bytes(_hex(k, "a key")) for k in _list(obj.get("keys"),
+        table, int_of(obj.get("hand"), "the hand"), int_of(obj.get("attempt"), "the attempt"),
+        tiles, int_of(obj.get("host"), "the host's seat", high=255), holders,
+        tuple(KeyAnnouncement.from_bytes(hex_of(k, "a key")) for k in list_of(obj.get("keys"),
                                                                           "keys")),
-        tuple(_shuffle(e, tiles) for e in _list(obj.get("shuffles"), "shuffles")),
-        tuple(_not_me(e) for e in _list(obj.get("opening"), "opening")),
-        tuple(_move(e) for e in _list(obj.get("moves"), "moves")),
-        tuple(Reveal.from_bytes(_hex(r, "a reveal")) for r in _list(obj.get("reveals"),
+        tuple(_shuffle(e, tiles) for e in list_of(obj.get("shuffles"), "shuffles")),
+        tuple(_not_me(e) for e in list_of(obj.get("opening"), "opening")),
+        tuple(_move(e) for e in list_of(obj.get("moves"), "moves")),
+        tuple(Reveal.from_bytes(hex_of(r, "a reveal")) for r in list_of(obj.get("reveals"),
                                                                      "reveals")),
-        tuple(_int(p, "points") for p in _list(obj.get("points"), "points")),
-        tuple(_resignation(e) for e in _list(obj.get("resignations", []), "resignations")))
+        tuple(int_of(p, "points") for p in list_of(obj.get("points"), "points")),
+        tuple(_resignation(e) for e in list_of(obj.get("resignations", []), "resignations")))
     if "unheld" in obj:
-        lost = _list(dict(obj["unheld"]).get("lost") if isinstance(obj["unheld"], dict)
+        lost = list_of(dict(obj["unheld"]).get("lost") if isinstance(obj["unheld"], dict)
                      else None, "lost")
-        record = replace(record, unheld=_unheld(obj["unheld"], len(holders) - len(lost)))
+        record = replace(record, unheld=parse_unheld(obj["unheld"], len(holders) - len(lost)))
     _check_layout(record)
     return record
 
@@ -373,6 +280,8 @@ def _check_layout(record: BlindHand) -> None:
     at = [r.at for r in record.resignations]
     if at != sorted(at) or at and at[-1] > len(record.moves):
         raise BlindError("the resignations come in order, each after at most every move")
+    if any(r.host == record.host for r in record.resignations):
+        raise BlindError("a resignation names its host only when it is not the record's")
 
 
 def format_blind_hand(record: BlindHand) -> dict[str, object]:
@@ -409,6 +318,7 @@ def format_blind_hand(record: BlindHand) -> dict[str, object]:
             "moves": [move(m) for m in record.moves],
             "reveals": [r.to_bytes().hex() for r in record.reveals],
             "points": list(record.points),
-            **({"resignations": [{"seat": r.seat, "at": r.at, "by": r.by}
+            **({"resignations": [{"seat": r.seat, "at": r.at, "by": r.by,
+                                  **({} if r.host is None else {"host": r.host})}
                                  for r in record.resignations]} if record.resignations else {}),
-            **({} if record.unheld is None else {"unheld": _format_unheld(record.unheld)})}
+            **({} if record.unheld is None else {"unheld": format_unheld(record.unheld)})}

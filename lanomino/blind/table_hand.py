@@ -84,7 +84,8 @@ class TableHand:
     view: PublicHand | None = None
     moves: list[BlindMove] = field(default_factory=list)
     resignations: list[Resignation] = field(default_factory=list)  # each after ``at`` moves
-    resigning: dict[int, str] = field(default_factory=dict)  # seat -> who signed its coming one
+    # seat -> who signed its coming resignation (``by``) and that signer's seat
+    resigning: dict[int, tuple[str, int]] = field(default_factory=dict)
     proofs: dict[int, Share] = field(default_factory=dict)  # log index -> the opener's share
     plays: dict[int, Play] = field(default_factory=dict)  # log index -> the play its share shows
     marked: set[int] = field(default_factory=set)  # plays whose share says the bot made them
@@ -239,12 +240,14 @@ class TableHand:
         self.proofs[index], self.plays[index] = share, play
         (self.marked.add if away else self.marked.discard)(index)
 
-    def on_resign(self, seat: int, at: int, by: str) -> None:
-        """``seat``'s signed resignation ahead of its move (``by``: who signed it, ``Resignation``):
-        ``at`` must be the moves so far."""
+    def on_resign(self, seat: int, at: int, by: str, signer: int | None = None) -> None:
+        """``seat``'s signed resignation ahead of its move (``by``: who signed it, ``Resignation``;
+        ``signer``: its seat, the hand's host now when not given): ``at`` must be the moves so
+        far."""
         if self.view is None or at != len(self.moves) or seat in self.resigning:
             raise BlindError(f"a resignation after {at} moves came after {len(self.moves)}")
-        self.resigning[seat] = by
+        self.resigning[seat] = (by, seat if by == "seat" else self.host if signer is None
+                                else signer)
 
     def apply(self, seat: int, action: Action, now: float, away: bool = False) -> list[Event]:
         """A move on the public view: a play must come with its checked share (``on_proof``,
@@ -289,8 +292,9 @@ class TableHand:
         if view.moves > len(self.moves):  # (a resignation is kept apart in the record)
             self.moves.append(BlindMove(seat, action, position, away))
         else:
-            self.resignations.append(Resignation(seat, len(self.moves),
-                                                 self.resigning.pop(seat, "seat")))
+            by, signer = self.resigning.pop(seat, ("seat", seat))
+            self.resignations.append(Resignation(seat, len(self.moves), by,
+                                                 None if by == "seat" else signer))
             if self.resignations[-1].by == "left":  # (the same step at every side)
                 leave.lose(self, seat, now)
         if view.outcome is not None:
@@ -351,7 +355,8 @@ class TableHand:
                          tuple(ShuffleEntry.of(t, keep=t.seat in lost) for t in deal.turns),
                          opening, tuple(self.moves),
                          tuple(self.reveals[s] for s in ctx.holders if s in self.reveals),
-                         points, tuple(self.resignations), leave.unheld_entry(self))
+                         points, tuple(r.under(self.host) for r in self.resignations),
+                         leave.unheld_entry(self))
 
     # ----- deadlines ------------------------------------------------------------------------
 

@@ -45,13 +45,14 @@ from lanomino.blind.hand_check import (
     _shuffles,
     walk_moves,
 )
-from lanomino.blind.hand_record import BlindHand, BlindMove, Resignation, UnheldEntry
+from lanomino.blind.hand_record import BlindHand, BlindMove, Resignation
 from lanomino.blind.hashing import Context
 from lanomino.blind.key_escrow import share_key, standing_context, standing_secret
 from lanomino.blind.lead_rounds import needs_rounds
 from lanomino.blind.rounds import BlindFault, Reveal, ShuffleTurn, check_share
 from lanomino.blind.shuffle_proof import shuffle_with_argument
 from lanomino.blind.unheld import blind, combine, hand_vector, opening_share, unheld_deck
+from lanomino.blind.unheld_record import UnheldEntry
 from lanomino.blind.unheld_round import (
     STEPS,
     blinding_bytes,

@@ -13,7 +13,9 @@ kept in the entry of the hand dealt again:
 
 ``attempt`` is the deal attempt it came before (the attempt before it, if any, was abandoned; 1:
 the seat left between hands, after the last hand's moves, so the hand starts without it), ``at``
-and ``by`` are the resignation as signed (``at``: the moves of the abandoned attempt before it).
+and ``by`` are the resignation as signed (``at``: the moves of the abandoned attempt before it);
+``host``, only when it is not the hand's (or the closing's) host, is the seat of the host that
+signed it, one lost after it (as a record's resignation names it: ``blind/hand_record.py``).
 The host's points statement names them (``statement_json``), so none can be dropped from the
 file without breaking its signature.
 
@@ -48,7 +50,12 @@ class Departure:
 
     def statement_json(self) -> dict[str, Any]:
         r = self.resignation
-        return {"attempt": self.attempt, "seat": r.seat, "at": r.at, "by": r.by}
+        return {"attempt": self.attempt, "seat": r.seat, "at": r.at, "by": r.by,
+                **({} if r.host is None else {"host": r.host})}
+
+    def under(self, host: int) -> Departure:
+        """As an entry whose host is ``host`` writes it (``Resignation.under``)."""
+        return Departure(self.attempt, self.resignation.under(host), self.signature)
 
     def to_json(self) -> dict[str, Any]:
         return {**self.statement_json(), "signature": self.signature.hex()}
@@ -59,13 +66,15 @@ def parse_departures(value: Any, where: str, players: int) -> tuple[Departure, .
     out: list[Departure] = []
     for i, d in enumerate(_list(value, where)):
         at = f"{where}[{i}]"
-        d = _obj(d, at, {"attempt", "seat", "at", "by", "signature"})
+        d = _obj(d, at, {"attempt", "seat", "at", "by", "signature"}, {"host"})
         attempt = _int(d["attempt"], f"{at}.attempt")
         if attempt < 1 or (out and attempt < out[-1].attempt):
             raise TranscriptError(f"{at}.attempt: deal attempts from 1, in order")
         try:
             resignation = Resignation(_seat(d["seat"], f"{at}.seat", players),
-                                      _int(d["at"], f"{at}.at"), d["by"])
+                                      _int(d["at"], f"{at}.at"), d["by"],
+                                      None if "host" not in d
+                                      else _seat(d["host"], f"{at}.host", players))
         except BlindError as exc:
             raise TranscriptError(f"{at}.by: {exc}") from None
         if resignation.at < 0 or resignation.by == "away":
@@ -119,9 +128,12 @@ def _apply(state: GameState, host: int, d: Departure, when: str, check: str, sig
     """One departure, signed by its signer (the host for one it resigned, never its own seat),
     applied to ``state`` as the engine allows it. Raises ``fail``'s."""
     r = d.resignation
-    signer = host if r.host_signed else r.seat
-    if not signed(signer, d.signature, r):
-        who = "the host" if r.host_signed else seat_name(r.seat)
+    if r.host == host:
+        raise fail("record", True, f"the departure of {seat_name(r.seat)} {when} names the "
+                   "host as its signer, which it does only for an earlier host")
+    if not signed(r.signer(host), d.signature, r):
+        who = (seat_name(r.seat) if not r.host_signed else "the host" if r.host is None
+               else f"{seat_name(r.host)}, an earlier host")
         raise fail("signature", True, f"the departure of {seat_name(r.seat)} {when} is not "
                    f"signed by {who}")
     if r.host_signed and r.seat == host:

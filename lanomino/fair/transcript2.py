@@ -208,7 +208,7 @@ def signers(record: BlindHand) -> dict[str, list[int]]:
         "shuffle": [e.seat for e in record.shuffles],
         "not_me": [c.seat for c in record.opening],
         "move": [m.seat for m in record.moves],
-        "resign": [record.host if r.host_signed else r.seat for r in record.resignations],
+        "resign": [r.signer(record.host) for r in record.resignations],
         "reveal": [record.host if r.seed is None else r.seat for r in record.reveals],
         "unheld": unheld_signers(record),
     }

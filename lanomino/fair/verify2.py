@@ -270,7 +270,8 @@ class BlindChecker:
                     continue
                 owner = statement.get("seat", statement.get("move", {}).get("seat"))
                 who = seat_name(owner if isinstance(owner, int) else seat)
-                signer = "the host" if seat == record.host and owner != seat else who
+                signer = (who if owner == seat else "the host" if seat == record.host
+                          else f"{seat_name(seat)}, an earlier host of the hand")
                 raise c.fail("signature", host, f"{WHAT[kind]} {i + 1} ({who}'s) is not signed "
                              f"by {signer}: the host let into its record a statement its signer "
                              "did not sign")

@@ -121,13 +121,18 @@ class LockedTranscript:
     def _points(self, record: BlindHand, scores: tuple[int, ...]) -> JsonObject:
         return points_statement(self.header.digest(), format_blind_hand(record), scores,
                                 [v.record_json() for v in self.voided],
-                                [d.statement_json() for d in self.departures])
+                                [d.statement_json() for d in self.under(record.host)])
+
+    def under(self, host: int) -> tuple[Departure, ...]:
+        """The departures kept so far, as an entry whose host is ``host`` writes them (each
+        names its signer only when an earlier host signed it: ``Departure.under``)."""
+        return tuple(d.under(host) for d in self.departures)
 
     def _add(self, record: BlindHand, hand: TableHand, scores: tuple[int, ...],
              points: bytes) -> None:
         self.hands.append(SignedHand(record, hand_signatures(hand, record), scores, points,
                                      voided=tuple(self.voided),
-                                     departures=tuple(self.departures)))
+                                     departures=self.under(record.host)))
         self.voided.clear()
         self.departures.clear()
 
@@ -154,7 +159,7 @@ class LockedTranscript:
         """The host's side: the departures of the hand never dealt ended the match; the
         closing statement names them (no entry keeps them). The transcript, and the closing
         signature that tells the seats (``blind_over``)."""
-        departures = tuple(self.departures)
+        departures = self.under(host)
         closing = identity.sign_statement(end_statement(
             self.header.digest(), host, len(self.hands), True, winner, scores,
             [d.statement_json() for d in departures]))
@@ -166,7 +171,7 @@ class LockedTranscript:
                        closing: bytes) -> JsonObject | None:
         """A seat's side: the host's closing over the departures this seat holds, which ended
         the match; the transcript, or None when the signature is not over them."""
-        departures = tuple(self.departures)
+        departures = self.under(host)
         statement = end_statement(self.header.digest(), host, len(self.hands), True, winner,
                                   scores, [d.statement_json() for d in departures])
         if not departures or not ring.verify_statement(host_key, closing, statement):

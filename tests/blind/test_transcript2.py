@@ -106,6 +106,36 @@ def test_a_resignation_the_host_signed_for_a_seat_that_left_is_listed_and_may_be
     assert failure(disputed)[:3] == ("dispute", 1, "whoever changed the file")
 
 
+def test_a_resignation_an_earlier_host_of_the_hand_signed_names_it_and_is_checked_by_its_key(
+) -> None:
+    """The host that signed a seat's ``left`` was lost later in the hand: the record (its host
+    the one that carried the hand on) names that earlier host on the resignation, whose key
+    must have signed it; naming another seat, or the record's own host, is refused."""
+    doc = play_match(4, hands=1, seed=5, resign=Resignation(3, 3, "left", host=1))
+    assert doc["hands"][0]["record"]["resignations"] == [
+        {"seat": 3, "at": 3, "by": "left", "host": 1}]
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    assert "seat 4 resigns" in report.lines()[0]
+    ids = identities(4)
+    other = changed(doc)
+    other["hands"][0]["record"]["resignations"][0]["host"] = 0  # the record's own host
+    with pytest.raises(Exception, match="only when it is not the record's"):
+        parse_transcript2(other)
+    other["hands"][0]["record"]["resignations"][0]["host"] = 2  # seat 3 signed nothing of it
+    other["hands"][0]["record"]["resignations"][0]["host"] = 3  # nor does seat 4 sign its own
+    with pytest.raises(Exception, match="its own seat"):
+        parse_transcript2(other)
+    other["hands"][0]["record"]["resignations"][0]["host"] = 2
+    check, hand, blame, message = failure(host_signs_again(other, ids[0]))
+    assert (check, hand, blame) == ("signature", 1, "the host (seat 1)"), message
+    assert "not signed by seat 3, an earlier host of the hand" in message
+    gone = changed(doc)
+    del gone["hands"][0]["record"]["resignations"][0]["host"]  # as if the last host signed it
+    check, _, blame, message = failure(host_signs_again(gone, ids[0]))
+    assert (check, blame) == ("signature", "the host (seat 1)"), message
+
+
 def test_a_lost_seed_is_made_good_by_the_stored_argument_and_a_forged_one_names_its_shuffler(
 ) -> None:
     """A holder's shuffle seed was lost: its reveal carries its key alone, and the record keeps

@@ -21,7 +21,6 @@ from lanomino.blind.deal_round import Step  # noqa: E402
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import (  # noqa: E402
-    Closed,
     HostCaught,
     MatchOver,
     MigrationDone,
@@ -201,10 +200,12 @@ def test_the_lost_hosts_bots_leave_with_it_and_the_people_play_on() -> None:
     assert entry["record"]["holders"] == [1, 2]
 
 
-def test_a_second_host_lost_in_the_same_locked_hand_ends_the_match_in_clear_words() -> None:
-    """The new host is lost too, in the hand it carried on: that hand's record holds a
-    resignation it signed (the first lost host's), which a third host cannot sign for, so the
-    match ends for the two people left, saying why, and nobody hangs."""
+def test_a_second_host_lost_in_the_same_locked_hand_is_replaced_too() -> None:
+    """The new host is lost too, in the hand it carried on, after it signed the first lost
+    host's resignation (``left``) and every side stood in for that key (the escrow is spent):
+    the third host carries the hand on, the survivors re-shuffle blind the tiles nobody holds,
+    and the two people left finish the match verified. The record names the third host, and
+    the resignation the second signed names it (``host``), so every signature in it holds."""
     table = locked_table(4, 2, escrow=True)
     table.run(mid_hand(table, 3, False), max_time=120)
     table.crash(0)
@@ -218,13 +219,45 @@ def test_a_second_host_lost_in_the_same_locked_hand_ends_the_match_in_clear_word
     table.run(carried_on, max_time=120)
     assert carried_on()
     table.crash(1)
-    table.run(lambda: all(m.peer is None or m.peer.phase.value in ("over", "closed")
-                          for m in table.machines if m.up) and table.by_seat(2).host is not None,
-              max_time=300)
+    table.run(table.over, max_time=300)
     assert table.by_seat(2).hosted_terms == [2]
-    for m in (table.by_seat(2), table.by_seat(3)):
-        reasons = [e.reason for e in m.events if isinstance(e, Closed | MatchOver)]
-        assert reasons and "signed a resignation" in reasons[-1], (m.seat, reasons)
+    doc = check_finished(table, lost=1)
+    first = doc["hands"][0]["record"]
+    assert first["host"] == 2
+    assert [(r["seat"], r["by"], r.get("host")) for r in first["resignations"]] == [
+        (0, "left", 1), (1, "left", None)]
+    assert first["unheld"]["lost"] == [0, 1] and first["unheld"]["escrow"]["owner"] == 0
+
+
+@pytest.mark.parametrize(("escrow", "seed"), [(True, 2), (False, 2), (True, 5), (False, 3)])
+def test_a_host_lost_after_it_resigned_a_person_who_left_the_hand_is_replaced(
+        escrow: bool, seed: int) -> None:
+    """A person leaves the hand in play and the host signs its resignation (``left``); then the
+    host is lost in that hand too. The new host carries the hand on (the second key lost: with
+    escrow spent, the survivors re-shuffle blind; re-shuffled already, the hand is dealt again
+    among the people left, the lost host's resignation kept as a departure), and the two people
+    left finish the match verified: the resignation the lost host signed names it (``host``)."""
+    table = locked_table(4, seed, escrow=escrow)
+    table.run(mid_hand(table, 2, False), max_time=120)
+    assert mid_hand(table, 2, False)()
+    table.crash(3)
+
+    def resigned() -> bool:
+        hand = lost_host_blind(table).hand
+        return hand is not None and any(r.seat == 3 for r in hand.resignations) \
+            and hand.draw is None and hand.view is not None \
+            and hand.view.outcome is None
+    table.run(resigned, max_time=120)
+    assert resigned(), "the hand ended before seat 4 was resigned"
+    table.crash(0)
+    table.run(table.over, max_time=300)
+    assert table.by_seat(1).hosted_terms == [1]
+    doc = check_finished(table)
+    first = doc["hands"][0]
+    signed = [(r["seat"], r["by"], r.get("host")) for r in first["record"].get(
+        "resignations", [])] + [(d["seat"], d["by"], d.get("host"))
+                                for d in first.get("departures", [])]
+    assert (3, "left", 0) in signed and (0, "left", None) in signed, signed
 
 
 def update_to(seat: int, kind: str, first: int = 0) -> Callable[[int, dict[str, Any]], bool]:
@@ -277,6 +310,27 @@ def test_a_hands_points_that_no_member_got_are_signed_by_the_new_host(
     doc = check_finished(table)
     assert doc["hands"][0]["record"]["host"] == 1
     assert [d["seat"] for d in doc["hands"][1]["departures"]] == [0]
+
+
+def test_points_no_member_got_of_a_hand_whose_lost_host_resigned_a_person_are_signed_anew(
+) -> None:
+    """A person left the first hand (the lost host signed its ``left``; without escrow the
+    survivors re-shuffled blind), and the lost host settled the hand and died before its
+    points reached any member: the new host signs them over the record naming it, the
+    resignation naming the lost host that signed it, and the match finishes verified."""
+    table = locked_table(4, 2)
+    table.run(mid_hand(table, 2, False), max_time=120)
+    table.crash(3)
+    table.dies_unflushed(0, lambda to, msg: to in (1, 2) and msg.get("type") == "blind_end"
+                         and msg["body"]["hand"] == 1)
+    table.run(lambda: not table.by_seat(0).up, max_time=200)
+    assert not table.by_seat(0).up, "the first hand did not end"
+    table.run(table.over, max_time=300)
+    doc = check_finished(table)
+    first = doc["hands"][0]["record"]
+    assert first["host"] == 1 and "unheld" in first
+    assert [(r["seat"], r["by"], r.get("host")) for r in first["resignations"]] == [
+        (3, "left", 0)]
 
 
 @pytest.mark.parametrize(("players", "escrow", "cut", "seed"), [

@@ -9,9 +9,10 @@ the new host's seat takes them if they hold (``LockedTakeover._catch_up``).
 - When no member got them (``sign``), the new host signs them itself: every side built the
   hand's record itself, so only its ``host`` changes, to the new host, which signs the points over
   it and the closing after it; each side checks them as any points (``net/peer/blind_close.end``
-  takes a record that names the host it follows when the one naming the lost host fails). Not
-  when the lost host had signed something in the hand (a resignation, a rebuilt key: the record
-  names one host): the match then ends, saying so.
+  takes a record that names the host it follows when the one naming the lost host fails); a
+  resignation the lost host signed in the hand names it in that record (``Resignation.host``).
+  Not when the lost host had rebuilt a key in the hand (a reveal only the record's host signs):
+  the match then ends, saying so.
 - Either way, each member whose report lacks them gets the hand's reveals again (a member that
   missed the last one has not settled the hand yet; a side that has settled drops them as stale)
   and then the points (``pass_on``).
@@ -38,12 +39,11 @@ if TYPE_CHECKING:
 def sign(peer: PeerSession, t: Table) -> JsonObject | None:
     """No member got the points of the hand this seat settled: this host signs them over the
     record naming it, and its seat takes them as any side does. The transcript with the hand
-    (None: the lost host signed something in the hand, so they stay unsigned)."""
+    (None: the lost host rebuilt a key in the hand, so they stay unsigned)."""
     pb = peer.blind
     assert pb.settled is not None and pb.match is not None and t.header is not None
     hand, record, scores = pb.settled
-    if any(r.host_signed for r in record.resignations) or any(r.seed is None
-                                                               for r in record.reveals):
+    if any(r.seed is None for r in record.reveals):
         return None
     book = copy.deepcopy(pb.book) if pb.book is not None else LockedTranscript(
         t.header, tuple(t.header_sigs[n] for n in range(t.players)))

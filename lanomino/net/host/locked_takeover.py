@@ -137,15 +137,11 @@ class LockedTakeover:
         pb = self.carried.blind
         if pb.settled is not None:
             return ("the host left a locked match before any seat had its points of hand "
-                    f"{pb.number}, in which it had signed a resignation or a rebuilt key: a "
-                    "new host cannot sign those points (the record names one host)")
+                    f"{pb.number}, in which it had rebuilt a lost key: a new host cannot sign "
+                    "those points (only the record's host signs a rebuilt key)")
         if pb.book is not None and (pb.book.voided or pb.book.departures):
             return (f"the host left locked hand {pb.number + (pb.hand is None)} after it had "
                     "signed a void deal or a departure of it, which a new host cannot carry on")
-        hand = pb.hand
-        if hand is not None and any(r.by != "seat" for r in hand.resignations):
-            return (f"the host left locked hand {pb.number} after it had signed a resignation in "
-                    "it, which a new host cannot carry on")
         return None
 
     def _carry_hand(self, lost_host: int, reports: Mapping[int, m.Report]) -> None:

@@ -48,7 +48,7 @@ def kept(arrived: Callable[[b.BlindBody], TableHand | None], host: Callable[[], 
             return
         hand = arrived(body)
         if hand is not None and body.resigned not in hand.resigning:
-            hand.resigning[body.resigned] = body.by
+            hand.resigning[body.resigned] = (body.by, body.seat)
     return handle
 
 
