@@ -56,9 +56,12 @@ def statement_key(body: b.BlindBody) -> tuple[str, object] | None:
 
 
 def keep(hand: TableHand | None, body: b.BlindBody) -> None:
-    """Keep ``body``'s signature (checked, or this side's own) for the hand's record."""
+    """Keep ``body``'s signature (checked, or this side's own) for the hand's record. A seat
+    resigns once in a hand: a host's ``left`` for a seat that resigned itself (its key lost
+    after it: ``net/host/blind_leave.py``) is not its resignation, whose signature stays."""
     where = statement_key(body)
-    if hand is not None and where is not None:
+    if hand is not None and where is not None and not (
+            where[0] == "resign" and any(r.seat == where[1] for r in hand.resignations)):
         hand.signatures[where] = body.signature
 
 
@@ -100,14 +103,15 @@ class LockedTranscript:
         """A void deal of the hand in play, its keys revealed: kept for that hand's entry."""
         self.voided.append(VoidDeal(record, hand_signatures(hand, record)))
 
-    def depart(self, hand: TableHand | None, attempt: int, leaver: Resignation,
+    def depart(self, hand: TableHand | None, attempt: int, leaver: Resignation | None,
                signature: bytes) -> tuple[Departure, ...]:
         """``leaver`` left before deal ``attempt`` of the hand in play (``hand``: the attempt it
         gave up, None between hands): kept for that hand's entry with the resignations of the
-        attempt given up (their seats are out of the match too). The departures added."""
+        attempt given up (their seats are out of the match too). The departures added. (None:
+        the seat that left resigned itself in that attempt: its resignation is among them.)"""
         given_up = () if hand is None else tuple(
             Departure(attempt, r, hand.signatures[("resign", r.seat)]) for r in hand.resignations)
-        added = (*given_up, Departure(attempt, leaver, signature))
+        added = (*given_up, *(() if leaver is None else (Departure(attempt, leaver, signature),)))
         self.departures += added
         return added
 

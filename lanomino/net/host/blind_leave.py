@@ -52,9 +52,10 @@ class Leaving:
         (deal again, or stand in at the hand's end); False: the table's leave rules apply (a
         resignation as a move of the hand in play, or nothing for a seat out of the match)."""
         d, t, hand = self.d, self.d.t, self.d.hand
-        if hand is None or t.state is None or not t.state.active[seat] \
-                or seat not in hand.ctx.holders:
+        if hand is None or t.state is None or seat not in hand.ctx.holders:
             return False
+        if not t.state.active[seat]:
+            return self._resigned_left(hand, seat)
         kind = on_leave(hand, seat)
         if kind is Leave.IN_PLAY:
             return False
@@ -67,7 +68,30 @@ class Leaving:
             table_leave.lose(hand, seat, t.now)
             d.leaving.own_sub_share(hand)
             return True
-        self._deal_again(hand, Resignation(seat, resign.at, "left"), resign.signature)
+        self._deal_again(hand, Resignation(seat, resign.at, "left"), resign.signature, seat)
+        return True
+
+    def _resigned_left(self, hand: TableHand, seat: int) -> bool:
+        """``seat`` resigned itself in this hand (its tiles left the table, its key did not) and
+        has now left: its key is lost as any holder's. The host signs that it left (``left``,
+        after the moves so far: not a second resignation, and the record keeps its own), and
+        the hand does what the leave rules say for a holder lost now (``on_leave``), less the
+        resignation: the others stand in for its key, or re-shuffle blind, or, where neither
+        can be, the attempt is given up (its own resignation a departure). False: it resigned
+        in an earlier hand (it holds no key of this one) or its key is out already."""
+        d, t = self.d, self.d.t
+        kind = on_leave(hand, seat)
+        if kind is Leave.KEPT or not any(r.seat == seat for r in hand.resignations):
+            return False
+        resign = self._resignation(hand, seat)
+        if kind is Leave.DEAL_AGAIN:
+            self._deal_again(hand, None, resign.signature, seat)
+            return True
+        table_leave.lose(hand, seat, t.now)
+        if kind is Leave.STAND_IN:
+            d.leaving.own_sub_share(hand)
+        else:
+            d.leaving.after_move(hand)  # (a draw it cut short; the host's re-shuffle values)
         return True
 
     def _resignation(self, hand: TableHand, seat: int) -> b.BlindResign:
@@ -78,16 +102,18 @@ class Leaving:
         d._relay(body, None)
         return body
 
-    def _deal_again(self, hand: TableHand, leaver: Resignation, signature: bytes) -> None:
-        """The attempt is given up: its resignations kept as departures, the match state they
-        leave, and the next attempt dealt among the people left."""
+    def _deal_again(self, hand: TableHand, leaver: Resignation | None, signature: bytes,
+                    seat: int) -> None:
+        """``seat`` left: the attempt is given up, its resignations kept as departures (and
+        ``leaver``'s, unless the seat resigned in it), the match state they leave, and the next
+        attempt dealt among the people left."""
         d, t = self.d, self.d.t
         departed = d.closing.transcript().depart(hand, d.attempt + 1, leaver, signature)
         state = hand.before.copy()
         for departure in departed:
             apply(state, departure.resignation.seat, RESIGN)
         d.hand, t.state, d.playing.bot_due = None, state, None
-        if not self._goes_on(leaver.seat):
+        if not self._goes_on(seat):
             return
         d.new_attempt()
 

@@ -12,6 +12,9 @@ takes it (``blind/leave_rule.py``; the host's side is ``net/host/blind_leave.py`
   (``table_leave.lose``) and, if it has revealed already, gives the host its sub-share now.
 - Between two deal attempts (none in play, the next one due): a departure before it, for a
   person who left once its key was out (``between``).
+- A seat that resigned itself earlier in the hand and then left (``_key_lost``): no second
+  resignation, its key lost as above (escrow stood in for, the blind re-shuffle, or the attempt
+  given up with its own resignation a departure).
 - ``IN_PLAY``, or a seat that holds no key (its tiles the host's to open: a host-side bot, or
   the seats a new host deals for after a migration): not here (``blind_moves.kept``: the
   resignation is a move of the hand).
@@ -50,6 +53,9 @@ def resigned(blind: PeerBlind, body: b.BlindResign) -> bool:
         return True
     if body.resigned not in hand.ctx.holders:  # (a seat whose tiles the host opens: its move)
         return False
+    if any(r.seat == body.resigned for r in hand.resignations):
+        _key_lost(blind, hand, body)
+        return True
     kind = on_leave(hand, body.resigned)
     if kind is Leave.IN_PLAY or body.resigned not in hand.ctx.holders:
         return False  # (a seat with no key: a lost host's bot, resigned as a move of the hand)
@@ -65,8 +71,36 @@ def resigned(blind: PeerBlind, body: b.BlindResign) -> bool:
         if hand.holder is not None and hand.holder.seat in hand.reveals:
             esc.sub_share_out(blind, hand)
         return True
-    departed = book(blind).depart(hand, blind.attempt + 1,
-                                  Resignation(body.resigned, body.at, "left"), body.signature)
+    _deal_again(blind, hand, Resignation(body.resigned, body.at, "left"), body.signature)
+    return True
+
+
+def _key_lost(blind: PeerBlind, hand: TableHand, body: b.BlindResign) -> None:
+    """The host's ``left`` of a seat that resigned itself earlier in this hand: its key is lost
+    now, at every side alike (net/host/blind_leave.py, ``Leaving._resigned_left``)."""
+    p, seat = blind.p, body.resigned
+    kind = on_leave(hand, seat)
+    if blind._arrived(body) is None:
+        return
+    if seat == p.seat and not p.watch or kind is Leave.KEPT or body.at != len(hand.moves):
+        blind._caught("blind-left", f"the host says seat {seat + 1}, which resigned, left hand "
+                      f"{body.hand} after {body.at} moves, which it cannot")
+        return
+    if kind is Leave.DEAL_AGAIN:
+        _deal_again(blind, hand, None, body.signature)
+        return
+    table_leave.lose(hand, seat, p.now)
+    if kind is Leave.STAND_IN and hand.holder is not None and hand.holder.seat in hand.reveals:
+        esc.sub_share_out(blind, hand)
+    esc.unheld_out(blind, hand)  # (without escrow, or spent: the blind re-shuffle)
+
+
+def _deal_again(blind: PeerBlind, hand: TableHand, leaver: Resignation | None,
+                signature: bytes) -> None:
+    """The attempt is given up for a seat that left (``leaver``'s resignation, None when it
+    resigned itself in it): every resignation of it a departure, the hand dealt again."""
+    p = blind.p
+    departed = book(blind).depart(hand, blind.attempt + 1, leaver, signature)
     match = hand.before.copy()
     for departure in departed:
         apply(match, departure.resignation.seat, RESIGN)
@@ -74,7 +108,6 @@ def resigned(blind: PeerBlind, body: b.BlindResign) -> bool:
     p.holding, p.pending_move = False, None
     if p.view is not None and p.view.phase == "play":
         p.view.phase = "deal"  # (the attempt's lead was found: it is dealt again)
-    return True
 
 
 def between(blind: PeerBlind, body: b.BlindResign) -> None:
