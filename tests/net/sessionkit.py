@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lanomino.bots import get_bot
-from lanomino.engine import Action, IllegalActionError, Observation, Rules
+from lanomino.engine import RESIGN, Action, IllegalActionError, Observation, Rules
 from lanomino.fair.commit import TABLE_ID_BYTES
 from lanomino.fair.identity import Identity
 from lanomino.net.codec import decode_json, encode_json
@@ -74,6 +74,16 @@ def phase_of(host: Any) -> str:
 def bot_policy(name: str, seed: int) -> Callable[[Observation], Action]:
     bot, rng = get_bot(name), random.Random(seed)
     return lambda obs: bot(obs, rng)
+
+
+def resigns_at(decision: int, seed: int) -> Callable[[Observation], Action]:
+    """A greedy bot that resigns at its ``decision``-th move."""
+    bot, count = bot_policy("greedy", seed), [0]
+
+    def policy(obs: Observation) -> Action:
+        count[0] += 1
+        return RESIGN if count[0] == decision else bot(obs)
+    return policy
 
 
 def in_play(blind: Any, moves: int, drawing: bool = False) -> Callable[[], bool]:

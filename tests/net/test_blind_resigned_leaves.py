@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +18,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import Table, bot_policy  # noqa: E402
+from sessionkit import Table, resigns_at  # noqa: E402
 
-from lanomino.engine import RESIGN, Action, Observation, Rules  # noqa: E402
+from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import HostCaught, MatchOver, TranscriptUpdated  # noqa: E402
-
-
-def resigns_at(decision: int, seed: int) -> Callable[[Observation], Action]:
-    """A greedy bot that resigns at its ``decision``-th move."""
-    bot, count = bot_policy("greedy", seed), [0]
-
-    def policy(obs: Observation) -> Action:
-        count[0] += 1
-        return RESIGN if count[0] == decision else bot(obs)
-    return policy
 
 
 def last_transcript(events: list[Any]) -> dict[str, Any]:
