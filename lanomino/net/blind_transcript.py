@@ -14,6 +14,7 @@ scored, and the attempt given up; ``net/host/blind_leave.py``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lanomino.blind.hand_record import BlindHand, Resignation, format_blind_hand
@@ -140,8 +141,8 @@ class LockedTranscript:
         self.voided.clear()
         self.departures.clear()
 
-    def document(self, end: MatchEnd) -> JsonObject:
-        return write_transcript2(self.header, self.header_signatures, self.hands, end)
+    def document(self, end: MatchEnd, evidence: Sequence[JsonObject] = ()) -> JsonObject:
+        return write_transcript2(self.header, self.header_signatures, self.hands, end, evidence)
 
     def close_hand(self, identity: Identity, host: int, attempt: int, record: BlindHand,
                    hand: TableHand, scores: tuple[int, ...], over: bool,

@@ -16,8 +16,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_blind_migration import locked_table, update_to  # noqa: E402
 
 from lanomino.fair.chain import genesis, head_statement, link  # noqa: E402
+from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.host.locked_log import fork  # noqa: E402
 from lanomino.net.peer.session import PeerSession  # noqa: E402
+from lanomino.net.session import MatchOver, TranscriptUpdated  # noqa: E402
 from lanomino.net.wire import messages as m  # noqa: E402
 from lanomino.net.wire.schemas import envelope  # noqa: E402
 
@@ -91,11 +93,49 @@ def test_two_entries_the_lost_host_signed_for_one_place_are_a_fork_that_names_it
     moves = list(report.moves)
     moves[index] = other
     signed = replace(report, moves=tuple(moves), last={"log": log})
-    why = fork(behind, {1: signed}, 0)
-    assert why is not None and "a fork" in why and "(seat 1)" in why, why
+    found = fork(behind, {1: signed}, 0)
+    assert found is not None and "a fork" in found[0] and "(seat 1)" in found[0], found
+    assert found[1] is not None and found[1]["kind"] == "fork" and found[1]["host"] == 0
     unsigned = replace(signed, last={"log": [dict(log[0], body=dict(
         log[0]["body"], head=ahead.identity.sign_statement(head_statement(
             ahead.digest, hand, index, bytes(32))).hex()))]})
-    why = fork(behind, {1: unsigned}, 0)
-    assert why is not None and "fork" not in why and f"move {index + 1}" in why, why
+    found = fork(behind, {1: unsigned}, 0)
+    assert found is not None and "fork" not in found[0] and f"move {index + 1}" in found[0]
+    assert found[1] is None  # (no proof: the lost host did not sign the member's copy)
     assert fork(behind, {1: ahead.report()}, 0) is None  # (a longer log is no fork)
+
+
+def forked_report(table: Any, member: PeerSession) -> m.Report:
+    """``member``'s report with its log's last move replaced by another one whose head the lost
+    host (seat 0) signed too: the lost host showed two logs."""
+    report, hand = member.report(), member.hand
+    index = len(member.moves[hand]) - 1
+    was = member.moves[hand][index]
+    other = {"seat": was["seat"], "pass" if "draw" in was else "draw": True}
+    chain = member.arrival.head(hand)
+    prev = chain[index - 1] if index else genesis(member.digest, hand)
+    head = table.by_seat(0).host.identity.sign_statement(head_statement(
+        member.digest, hand, index, link(prev, other, member.move_sigs[hand][index])))
+    update = m.Update(hand, index, other, member.move_sigs[hand][index], (), 0, head)
+    moves = list(report.moves)
+    moves[index] = other
+    return replace(report, moves=tuple(moves), last={"log": [envelope(update, 0, 1)]})
+
+
+def test_a_fork_found_at_the_takeover_is_proof_in_the_new_hosts_transcript() -> None:
+    """The member behind reports a log whose last move the lost host signed otherwise than the
+    one the new host holds: the match ends naming the lost host, and the new host's transcript
+    keeps the proof (``evidence``), so ``lanomino verify`` names it offline."""
+    table, ahead, behind = died_unflushed()
+    forged = forked_report(table, behind)
+    behind.report = lambda: forged  # type: ignore[method-assign]
+    table.run(lambda: table.by_seat(1).host is not None
+              and table.by_seat(1).host.phase.value == "over", max_time=120)
+    new = table.by_seat(1)
+    over = [e for e in new.events if isinstance(e, MatchOver)]
+    assert over and "a fork" in (over[-1].reason or ""), over
+    doc = next(e.transcript for e in reversed(new.events) if isinstance(e, TranscriptUpdated))
+    assert [p["kind"] for p in doc["evidence"]] == ["fork"] and doc["evidence"][0]["host"] == 0
+    report = verify_transcript(doc)
+    assert report.ok, report.failure
+    assert report.caught and "the host (seat 1) signed two different logs" in report.caught[0]

@@ -7,7 +7,8 @@ the entries it lacks from the report of a member ahead of it (``take_longest``: 
 its seat would check the lost host's update, net/peer/catch_up.py; a member's copy that fails
 changes nothing), then passes a member behind it the entries it lacks (``behind``), before it
 sends anything of its own. Two different entries at one place of the log are a fork: when the
-lost host signed both (``Fork.holds``), it showed two logs, and the match ends naming it. It
+lost host signed both (``Fork.holds``), it showed two logs, and the match ends naming it (the
+new host's transcript keeps the proof, so ``lanomino verify`` names it too). It
 cannot go on from the common part: a member that took the other entry has acted on it in its
 locked hand (released its share of a draw, shown a tile's proof), which no new host can undo.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lanomino.engine.errors import seat_name
 from lanomino.fair.chain import Fork, genesis, link
@@ -42,10 +43,12 @@ def _updates(report: m.Report) -> dict[int, m.Update]:
     return out
 
 
-def fork(peer: PeerSession, reports: Mapping[int, m.Report], lost: int) -> str | None:
+def fork(peer: PeerSession, reports: Mapping[int, m.Report], lost: int
+         ) -> tuple[str, dict[str, Any] | None] | None:
     """Why the match cannot go on when a member's log is not a prefix of this seat's nor this
-    seat's of it: the lost host signed both (a fork), or the member's copy is not what it
-    signed. None: no such member."""
+    seat's of it: the lost host signed both (a fork: with the proof, as a transcript's
+    ``evidence`` keeps it, fair/evidence.py), or the member's copy is not what it signed (no
+    proof). None: no such member."""
     own, hand = peer.moves.get(peer.hand, []), peer.hand
     for n, report in reports.items():
         theirs = list(report.moves) if report.hand == hand else []
@@ -62,9 +65,10 @@ def fork(peer: PeerSession, reports: Mapping[int, m.Report], lost: int) -> str |
             if proof.holds(peer.ring, peer.keys[lost]):
                 return (f"the host ({seat_name(lost)}) signed two different moves {at + 1} of "
                         f"locked hand {peer.blind.number}, one for {seat_name(n)} and another "
-                        "for this seat: a fork, which ends the match")
+                        "for this seat: a fork, which ends the match",
+                        {"kind": "fork", "host": lost, **proof.to_json()})
         return (f"the host left locked hand {peer.blind.number} while {seat_name(n)} held a "
-                f"log of it that differs from this seat's at move {at + 1}")
+                f"log of it that differs from this seat's at move {at + 1}", None)
     return None
 
 

@@ -25,7 +25,8 @@ between its updates of one move to two of them) are first brought to the longest
 host over the record every side built, and passed on to the members that lack them
 (net/host/locked_points.py); lost before its first deal, the first hand is dealt here, the lost
 host departing before it. What cannot be carried on ends the match in words that say why
-(``_cannot_go_on``, ``locked_log``).
+(``_cannot_go_on``, ``locked_log``); a fork the lost host signed leaves its proof in the
+transcript (``_convicted``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ from typing import TYPE_CHECKING
 
 from lanomino.engine import Draw, new_game
 from lanomino.fair.commit_reveal import RoundError
+from lanomino.fair.statements import end_statement
 from lanomino.fair.transcript_model import MatchEnd
+from lanomino.net.blind_transcript import LockedTranscript
 from lanomino.net.election import end_reported, reveal_reported
 from lanomino.net.fair_round import HandDeal
 from lanomino.net.host import locked_points as points
@@ -47,6 +50,7 @@ from lanomino.net.host.table import Phase, Table
 from lanomino.net.session_base import MatchOver, TranscriptUpdated
 from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import JsonObject
 
 if TYPE_CHECKING:
     from lanomino.net.peer.session import PeerSession
@@ -84,9 +88,11 @@ class LockedTakeover:
         if in_play:  # the longest log the lost host signed, and every member caught up to it
             take_longest(self.carried, others, lost_host, t.stats)  # (locked_log.py)
         catch_ups, why = behind(self.carried, others) if in_play else ({}, None)
-        why = self._cannot_go_on() or (fork(self.carried, others, lost_host) if in_play
-                                       else None) or why
+        forked = fork(self.carried, others, lost_host) if in_play else None
+        why = self._cannot_go_on() or (None if forked is None else forked[0]) or why
         if why is not None:
+            if forked is not None and forked[1] is not None:
+                self._convicted(forked[1])
             self.d.closing.give_up(why)
             return False
         for n, body in catch_ups.items():  # (before anything this host sends of its own)
@@ -125,6 +131,20 @@ class LockedTakeover:
             t.events.append(TranscriptUpdated(t.table.hex(), doc, True))
         t.go(Phase.OVER)
         t.events.append(MatchOver(winner, tuple(t.state.scores), pb.number, True))
+
+    def _convicted(self, proof: JsonObject) -> None:
+        """The lost host signed two logs of the hand in play (a fork): the match ends, and the
+        transcript so far keeps the proof (``evidence``), under this host's closing statement
+        (the match unfinished, as the hands before say), so ``lanomino verify`` names it."""
+        pb, t = self.carried.blind, self.t
+        assert t.header is not None and pb.match is not None
+        book = pb.book if pb.book is not None else LockedTranscript(
+            t.header, tuple(t.header_sigs[n] for n in range(t.players)))
+        scores, hands = tuple(pb.match.scores), len(book.hands)
+        closing = t.identity.sign_statement(end_statement(t.header.digest(), t.host_seat, hands,
+                                                          False, None, scores))
+        doc = book.document(MatchEnd(t.host_seat, hands, False, None, scores, closing), [proof])
+        t.events.append(TranscriptUpdated(t.table.hex(), doc, True))
 
     def start_hand(self) -> None:
         """The next hand's deal, unless the hand carried on deals again already (a departure
