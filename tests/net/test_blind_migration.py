@@ -21,6 +21,7 @@ from lanomino.blind.deal_round import Step  # noqa: E402
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import (  # noqa: E402
+    Closed,
     HostCaught,
     MatchOver,
     MigrationDone,
@@ -334,7 +335,8 @@ def test_points_no_member_got_of_a_hand_whose_lost_host_resigned_a_person_are_si
 
 
 @pytest.mark.parametrize(("players", "escrow", "cut", "seed"), [
-    (3, False, (1, 2), 1), (4, True, (1, 2, 3), 2), (3, True, (2,), 3), (4, False, (3,), 4)])
+    (3, False, (1, 2), 1), (4, True, (1, 2, 3), 2), (3, True, (2,), 3), (4, False, (3,), 4),
+    (3, False, (1,), 5), (4, True, (1, 3), 6)])  # (the new host missed it, a member did not)
 def test_a_host_lost_before_its_first_deal_reached_a_member_is_replaced(
         players: int, escrow: bool, cut: tuple[int, ...], seed: int) -> None:
     """The match began (every header signature in) and the host died sending its first
@@ -453,3 +455,44 @@ def test_a_lost_hosts_draw_share_shown_to_some_members_only_reaches_them_all(
     table.run(table.over, max_time=300)
     assert table.by_seat(1).hosted_terms == [1]
     check_finished(table)
+
+
+@pytest.mark.parametrize(("players", "escrow", "cut", "seed"), [
+    (3, False, (1,), 3), (4, True, (1,), 5), (4, False, (1, 3), 6)])
+def test_a_hands_points_that_only_some_members_got_carry_on(
+        players: int, escrow: bool, cut: tuple[int, ...], seed: int) -> None:
+    """The lost host's points of a hand (not the match's last) reached some members and not the
+    new host (and perhaps others): the new host takes them from a member's report, passes them
+    to those that lack them, and deals the next hand without the lost host. The match finishes
+    verified, the hand's record the lost host's."""
+    table = locked_table(players, seed, escrow=escrow, target=150)
+    table.dies_unflushed(0, lambda to, msg: to in cut and msg.get("type") == "blind_end"
+                         and msg["body"]["hand"] == 1)
+    table.run(lambda: not table.by_seat(0).up, max_time=200)
+    assert not table.by_seat(0).up
+    table.run(table.over, max_time=300)
+    doc = check_finished(table)
+    assert doc["hands"][0]["record"]["host"] == 0
+
+
+@pytest.mark.parametrize(("players", "escrow", "cut", "seed"), [
+    (3, False, (1,), 1), (4, True, (1, 2), 2)])
+def test_the_last_hands_points_that_only_some_members_got_end_in_clear_words(
+        players: int, escrow: bool, cut: tuple[int, ...], seed: int) -> None:
+    """The match's last points reached some members and not the others: those that got them
+    have finished (verified) and elect nobody, so the others find no majority and leave the
+    table saying so, within bounds (not carried on yet: docs/host-migration.md)."""
+    table = locked_table(players, seed, escrow=escrow, target=20)
+    table.dies_unflushed(0, lambda to, msg: to in cut and msg.get("type") == "blind_end"
+                         and max(msg["body"]["scores"]) >= 20)
+    table.run(lambda: not table.by_seat(0).up, max_time=200)
+    assert not table.by_seat(0).up
+    table.run(lambda: all(m.peer is None or m.peer.phase.value in ("over", "closed")
+                          for m in survivors(table)), max_time=300)
+    for m in survivors(table):
+        ends = [e for e in m.events if isinstance(e, MatchOver | Closed)]
+        assert ends, m.seat
+        if m.seat in cut:
+            assert "lost touch with the table" in (ends[-1].reason or ""), (m.seat, ends)
+        else:
+            assert isinstance(ends[-1], MatchOver) and ends[-1].verified, (m.seat, ends)

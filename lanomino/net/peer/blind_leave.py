@@ -101,6 +101,8 @@ def _deal_again(blind: PeerBlind, hand: TableHand, leaver: Resignation | None,
     resigned itself in it): every resignation of it a departure, the hand dealt again."""
     p = blind.p
     departed = book(blind).depart(hand, blind.attempt + 1, leaver, signature)
+    blind.redeal = leaver is not None and p.election is not None \
+        and p.election.lost_host == leaver.seat  # (the lost host's attempt: given_up)
     match = hand.before.copy()
     for departure in departed:
         apply(match, departure.resignation.seat, RESIGN)
@@ -138,11 +140,17 @@ def given_up(blind: PeerBlind, body: b.BlindDeal) -> int:
     for a person who left). One this seat never saw: a new host deals again (attempt 2) a hand
     whose first attempt the lost host died sending to this seat (net/host/locked_takeover.py);
     the departures it took before it, as ``between`` took them, were before this attempt, and
-    nothing of the attempt it missed is lost (it held no key of it)."""
-    kept = blind.book
+    nothing of the attempt it missed is lost (it held no key of it). The other way round, a new
+    host that never saw the lost host's first attempt, which this seat held and gave up for the
+    lost host's departure (``redeal``), deals attempt 1: the departure was before it, and that
+    attempt, its keys fresh, is no void deal kept from anyone."""
+    kept, redeal, blind.redeal = blind.book, blind.redeal, False
     if kept is None:
         return 0
     if body.hand == blind.number:
+        if redeal and body.attempt == 1 and all(d.attempt == 2 for d in kept.departures):
+            kept.departures[:] = [replace(d, attempt=1) for d in kept.departures]
+            return 0
         return kept.attempts
     if not kept.departures or body.hand != blind.number + 1 or body.attempt != 2 \
             or any(d.attempt != 1 for d in kept.departures):
