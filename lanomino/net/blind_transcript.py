@@ -98,6 +98,9 @@ class LockedTranscript:
     voided: list[VoidDeal] = field(default_factory=list)  # the void deals of the hand in play
     # the resignations between its deal attempts (fair/departures2.py, net/host/blind_leave.py)
     departures: list[Departure] = field(default_factory=list)
+    # they gave up the lost host's attempt, which a new host may not have seen: it deals the
+    # attempt they come before again (net/peer/blind_leave.given_up moves them before it)
+    redeal: bool = False
     last: JsonObject | None = None  # the document as the last hand left it (for a snapshot)
 
     def void(self, record: BlindHand, hand: TableHand) -> None:

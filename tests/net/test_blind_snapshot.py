@@ -247,3 +247,40 @@ def test_a_share_the_host_signed_whose_proof_fails_names_the_host() -> None:
     caught = [e for e in new.events if isinstance(e, HostCaught)]
     assert caught and caught[0].check == "blind-snapshot", caught
     assert caught[0].evidence["host"] == host.host_seat and "does not hold" in caught[0].detail
+
+
+def test_a_holder_restarted_in_a_hand_re_shuffled_blind_is_told_and_the_others_finish(
+) -> None:
+    """A hand re-shuffled blind (a person left it, without escrow) cannot be rebuilt from a
+    snapshot (the host sends none of it): a holder whose program restarts in it is told so
+    plainly and leaves the match, and the others finish it verified (before, the hand waited
+    for ever on the returning seat's turn)."""
+    table = Table(Rules.preset("classic", target=40), 4, blind=True, seed=3)
+    blind = table.host.blind
+    table.run(in_play(blind, 3))
+    assert in_play(blind, 3)()
+    gone = table.slots[2]
+    gone.session.quit(table.now)
+    table.step()
+    gone.connected = False
+    table.slots.remove(gone)
+    table.run(lambda: blind.hand is not None and blind.hand.unheld is not None
+              and blind.hand.unheld.deck is not None)
+    assert blind.hand is not None and blind.hand.unheld is not None, "no re-shuffle"
+    new = restart(table, table.slots[0], 47)
+    table.run(lambda: any(isinstance(e, ProtocolProblem) and e.code == "not_built"
+                          for e in new.events), max_time=10)
+    said = [e for e in new.events if isinstance(e, ProtocolProblem) and e.code == "not_built"]
+    assert said and "re-shuffled blind" in said[0].detail, new.events
+    told = [e for e in new.events
+            if isinstance(e, ProtocolProblem) and e.code == "blind_not_rebuilt"]
+    assert told and "it leaves the match, and the others go on without it" in told[0].detail
+    assert new.session.phase.value == "closed"
+    assert not [e for e in new.events if isinstance(e, HostCaught)]  # (not the host's doing)
+    table.slots.remove(new)
+    table.run(table.over)
+    assert table.over()
+    host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
+    assert host_over.verified and not host_over.reason, host_over
+    doc = last_transcript(table.host_events)
+    assert verify_transcript2(doc).ok

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
-from lanomino.blind import table_draws, table_leave, table_opening
+from lanomino.blind import table_draws, table_opening
 from lanomino.blind.deal_round import Step
 from lanomino.blind.gate import Refusal
 from lanomino.blind.group import BlindError
@@ -318,9 +318,8 @@ class BlindDealing:
         except BlindFault as fault:
             hand.proofs.pop(index, None)
             raise RoundError("blind_fault", str(fault)) from None
-        except BlindError as exc:  # (in a blind re-shuffle, stale: it moves again after it)
-            raise RoundError("stale" if table_leave.reshuffling(hand) else "blind",
-                             str(exc)) from None
+        except BlindError as exc:
+            raise RoundError("blind", str(exc)) from None
 
     def _observe(self, state: GameState, seat: int) -> Observation:
         hand = self.hand

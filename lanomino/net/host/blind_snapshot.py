@@ -14,10 +14,11 @@ A seat that comes back on a new connection rebuilds its hand from it with its ow
 draw that still waits for the returning holder's share is asked of it again (``after``): its
 gate gives a share only for the position the log gave the drawer, as ever.
 
-Not sent (the seat is told why): a snapshot of an attempt this host did not relay from its start
-(it took the table over mid-hand: ``net/host/locked_takeover.py``), of a hand whose tiles nobody
-holds were re-shuffled blind, or of a hand with a void deal or a departure before it (their
-records are kept apart until the hand ends).
+Not sent (the seat is told why, and a seat, unable to play that hand without its tiles, leaves
+the match: ``net/peer/blind_snapshot.unbuilt``): a snapshot of an attempt this host did not
+relay from its start (it took the table over mid-hand: ``net/host/locked_takeover.py``), of a
+hand whose tiles nobody holds were re-shuffled blind, or of a hand with a void deal or a
+departure before it (their records are kept apart until the hand ends).
 """
 
 from __future__ import annotations

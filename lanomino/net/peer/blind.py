@@ -76,7 +76,6 @@ class PeerBlind:
         self.last = 0.0  # when this seat last saw the locked hand move (progress.py times it)
         self.next_deal = False  # a hand's points came and the match goes on: the next deal is due
         self.last_end: b.BlindEnd | None = None  # the last hand's points (a new host may lack them)
-        self.redeal = False  # its attempt was the lost host's, given up: blind_leave.given_up
 
     def handlers(self) -> list[tuple[str, Handler]]:
         """The session's dispatch entries for the locked deck's messages."""

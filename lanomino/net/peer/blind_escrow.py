@@ -101,10 +101,12 @@ def unheld(blind: PeerBlind, body: b.BlindUnheld) -> None:
 
 def unheld_out(blind: PeerBlind, hand: TableHand) -> None:
     """This seat's values for a blind re-shuffle as they come due (it holds its moves until
-    the new deck is the boneyard)."""
+    the new deck is the boneyard). A move of its own still on its way when the loss came (a
+    holder may leave between two moves) is refused by the host while the re-shuffle runs: it
+    moves again once the new deck is in (``resumed``)."""
     p = blind.p
     if table_leave.reshuffling(hand):
-        p.holding = True
+        p.holding, p.pending_move = True, None
     while (mine := table_leave.my_unheld(hand)) is not None:
         step, number, value = mine
         blind._send(b.BlindUnheld(blind.number, blind.attempt, p.seat, number, step, value,

@@ -100,8 +100,9 @@ def _deal_again(blind: PeerBlind, hand: TableHand, leaver: Resignation | None,
     """The attempt is given up for a seat that left (``leaver``'s resignation, None when it
     resigned itself in it): every resignation of it a departure, the hand dealt again."""
     p = blind.p
-    departed = book(blind).depart(hand, blind.attempt + 1, leaver, signature)
-    blind.redeal = leaver is not None and p.election is not None \
+    kept = book(blind)
+    departed = kept.depart(hand, blind.attempt + 1, leaver, signature)
+    kept.redeal = leaver is not None and p.election is not None \
         and p.election.lost_host == leaver.seat  # (the lost host's attempt: given_up)
     match = hand.before.copy()
     for departure in departed:
@@ -142,11 +143,12 @@ def given_up(blind: PeerBlind, body: b.BlindDeal) -> int:
     the departures it took before it, as ``between`` took them, were before this attempt, and
     nothing of the attempt it missed is lost (it held no key of it). The other way round, a new
     host that never saw the lost host's first attempt, which this seat held and gave up for the
-    lost host's departure (``redeal``), deals attempt 1: the departure was before it, and that
-    attempt, its keys fresh, is no void deal kept from anyone."""
-    kept, redeal, blind.redeal = blind.book, blind.redeal, False
+    lost host's departure (``LockedTranscript.redeal``), deals attempt 1: the departure was
+    before it, and that attempt, its keys fresh, is no void deal kept from anyone."""
+    kept = blind.book
     if kept is None:
         return 0
+    redeal, kept.redeal = kept.redeal, False
     if body.hand == blind.number:
         if redeal and body.attempt == 1 and all(d.attempt == 2 for d in kept.departures):
             kept.departures[:] = [replace(d, attempt=1) for d in kept.departures]

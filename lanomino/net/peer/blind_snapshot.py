@@ -100,6 +100,28 @@ def match_so_far(blind: PeerBlind, part: m.LockedPlay) -> GameState | None:
     return blind.match or new_game(p.rules, p.players)
 
 
+def unbuilt(blind: PeerBlind, why: str) -> None:
+    """The host sends no snapshot of the locked hand in play (``why``: it took the table over in
+    that hand, the hand was re-shuffled blind or dealt again: net/host/blind_snapshot.py). A
+    seat that came back cannot rebuild its tiles then, and without them it cannot play the hand
+    (nobody would ever move for it): it says so and leaves the match, and the others go on as
+    for any holder who leaves (``blind/leave_rule.py``). A watcher follows from the next hand."""
+    if not blind.p.watch:
+        _leaves(blind, "blind_not_rebuilt", f"The host cannot give this seat back the hand in "
+                f"play ({why})", "the hand in play could not be rebuilt here")
+
+
+def _leaves(blind: PeerBlind, code: str, why: str, bye: str) -> None:
+    """This seat cannot play the hand in play on (``why``): it says so and leaves the match."""
+    p = blind.p
+    blind.hand = None
+    p._events.append(ProtocolProblem(code, f"{why}, so it cannot play on: it leaves the match, "
+                                     "and the others go on without it", p.seat))
+    p._send(m.Bye(bye))  # (as PeerSession.quit)
+    from lanomino.net.peer.state import Phase  # (the state holds this part)
+    p.go(Phase.CLOSED)
+
+
 def hand_in_play(deal: PeerDealing, body: m.Snapshot) -> None:
     """The snapshot's hand in play (on this seat's view already, with no tiles) rebuilt with
     this seat's key, then this seat's part in it (module docstring)."""
@@ -108,15 +130,9 @@ def hand_in_play(deal: PeerDealing, body: m.Snapshot) -> None:
     try:
         rebuilt = _hand(blind, part, body.play)
     except LostKey as lost:
-        blind.hand = None
-        p._events.append(ProtocolProblem("blind_key_lost", f"{lost}. This program no longer "
-                                         "has the key it locked this hand's tiles with (its data "
-                                         "directory was not kept), so it cannot play on: it "
-                                         "leaves the match, and the others go on without it",
-                                         p.seat))
-        p._send(m.Bye("its key for the hand in play was lost"))  # (as PeerSession.quit)
-        from lanomino.net.peer.state import Phase  # (the state holds this part)
-        p.go(Phase.CLOSED)
+        _leaves(blind, "blind_key_lost", f"{lost}. This program no longer has the key it locked "
+                "this hand's tiles with (its data directory was not kept)",
+                "its key for the hand in play was lost")
         return
     except Refuted:
         blind.hand = None

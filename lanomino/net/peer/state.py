@@ -30,6 +30,7 @@ from lanomino.fair.verify import StreamVerifier
 from lanomino.net.chunks import Reassembler
 from lanomino.net.election import Election, entry_of
 from lanomino.net.errors import LocalProtocolError
+from lanomino.net.peer import blind_snapshot
 from lanomino.net.peer.arrival import Arrival
 from lanomino.net.peer.blind import PeerBlind
 from lanomino.net.peer.catch_up import LogCatchUp
@@ -224,6 +225,8 @@ class PeerState:
         if body.code in ("illegal", "out_of_turn", "stale", "bad_signature"):
             self.pending_move = None
         self._events.append(ProtocolProblem(body.code, body.message, self.seat))
+        if body.code == "not_built":  # (no snapshot of a locked hand: net/peer/blind_snapshot)
+            blind_snapshot.unbuilt(self.blind, body.message)
         if body.code == "stale" and pending:
             # the table moved on before this seat's move came (a new host resigned the lost
             # host's seat first): still to move, it moves again from what it knows now (a bot
