@@ -17,10 +17,11 @@ from test_blind_migration import locked_table, update_to  # noqa: E402
 
 from lanomino.fair.chain import genesis, head_statement, link  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
-from lanomino.net.host.locked_log import fork  # noqa: E402
+from lanomino.net.host.locked_log import behind, fork  # noqa: E402
 from lanomino.net.peer.session import PeerSession  # noqa: E402
 from lanomino.net.session import MatchOver, TranscriptUpdated  # noqa: E402
 from lanomino.net.wire import messages as m  # noqa: E402
+from lanomino.net.wire.catch_up_messages import MAX_CATCH_UP, MAX_ENTRIES  # noqa: E402
 from lanomino.net.wire.schemas import envelope  # noqa: E402
 
 
@@ -139,3 +140,22 @@ def test_a_fork_found_at_the_takeover_is_proof_in_the_new_hosts_transcript() -> 
     report = verify_transcript(doc)
     assert report.ok, report.failure
     assert report.caught and "the host (seat 1) signed two different logs" in report.caught[0]
+
+
+def test_a_member_further_behind_than_a_catch_up_carries_is_caught_up_in_parts() -> None:
+    """A member whose log is more than ``MAX_CATCH_UP`` moves shorter than the new host's (a
+    seat that resigned and holds a key may be, between two draws) gets the entries it lacks in
+    several catch-ups, in order, each within a message's bound, instead of the match ending
+    with "logs that a new host cannot bring together"."""
+    table, ahead, behind_ = died_unflushed(when=update_to(2, "play", first=14))
+    own = ahead.moves[ahead.hand]
+    assert len(own) >= 13, "no long enough log"
+    short = replace(behind_.report(), moves=tuple(own[:len(own) - 12]))
+    parts, why = behind(ahead, {2: short})
+    assert why is None and [len(p.entries) > 0 for p in parts[2]] == [True, True], (why, parts)
+    start = len(own) - 12
+    assert [e for p in parts[2] for e in p.entries] == [
+        *(ahead.catching.entries(start, start + MAX_CATCH_UP) or []),
+        *(ahead.catching.entries(start + MAX_CATCH_UP) or [])]
+    assert all(len(p.entries) <= MAX_ENTRIES for p in parts[2])
+    assert ahead.catching.entries(start) is None  # (one message carries MAX_CATCH_UP moves)

@@ -24,6 +24,7 @@ from lanomino.fair.chain import Fork, genesis, link
 from lanomino.net.election import log_reported
 from lanomino.net.session_base import HostCaught
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.catch_up_messages import MAX_CATCH_UP
 from lanomino.net.wire.schemas import parse_message
 
 if TYPE_CHECKING:
@@ -94,19 +95,22 @@ def take_longest(peer: PeerSession, reports: Mapping[int, m.Report], lost: int,
 
 
 def behind(peer: PeerSession, reports: Mapping[int, m.Report]
-           ) -> tuple[dict[int, m.CatchUp], str | None]:
-    """The catch-up for each member whose log is shorter than this seat's (a prefix of it:
-    ``fork`` ran first), or why one cannot be caught up (its log is longer than this seat's
-    still, or shorter by more than a catch-up carries)."""
+           ) -> tuple[dict[int, list[m.CatchUp]], str | None]:
+    """The catch-ups for each member whose log is shorter than this seat's (a prefix of it:
+    ``fork`` ran first), ``MAX_CATCH_UP`` moves to a message, in order; or why one cannot be
+    caught up (its log is longer than this seat's still, by more moves than its report carries,
+    or holds what a new host cannot pass on: ``LogCatchUp.entries``)."""
     hand, own = peer.hand, len(peer.moves.get(peer.hand, []))
-    out: dict[int, m.CatchUp] = {}
+    out: dict[int, list[m.CatchUp]] = {}
     for n, report in reports.items():
-        if report.hand != hand or len(report.moves) == own:
+        held = len(report.moves)
+        if report.hand != hand or held == own:
             continue
-        missing = peer.catching.entries(len(report.moves)) if len(report.moves) < own else None
-        if missing is None:
+        parts = [peer.catching.entries(at, min(at + MAX_CATCH_UP, own))
+                 for at in range(held, own, MAX_CATCH_UP)] if held < own else [None]
+        if any(part is None for part in parts):
             return {}, (f"the host left locked hand {peer.blind.number} while its members held "
                         f"logs of it that a new host cannot bring together ({seat_name(n)} "
-                        f"held {len(report.moves)} moves, this seat {own})")
-        out[n] = m.CatchUp(hand, tuple(missing))
+                        f"held {held} moves, this seat {own})")
+        out[n] = [m.CatchUp(hand, tuple(part)) for part in parts if part is not None]
     return out, None

@@ -95,8 +95,9 @@ class LockedTakeover:
                 self._convicted(forked[1])
             self.d.closing.give_up(why)
             return False
-        for n, body in catch_ups.items():  # (before anything this host sends of its own)
-            t.send(t.seat(n), body)
+        for n, bodies in catch_ups.items():  # (before anything this host sends of its own)
+            for body in bodies:
+                t.send(t.seat(n), body)
         points.pass_on(self.carried, t, others)  # (to the members that lack the last points)
         self.d.closing.book = copy.deepcopy(pb.book)
         self.d.closing.records = [h.record for h in pb.book.hands] if pb.book else []

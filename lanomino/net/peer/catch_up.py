@@ -12,7 +12,10 @@ may have been done, or partly sent, when the host died).
 
 - A member's ``report`` carries its last entries (``entries``, at most ``MAX_CATCH_UP``): a
   new host behind it takes them (net/host/locked_log.py).
-- The new host passes a member behind it the entries it lacks in one ``catch_up``.
+- The new host passes a member behind it the entries it lacks, ``MAX_CATCH_UP`` moves to a
+  ``catch_up``, in order (a seat that moves is at most a round of turns behind, since each of
+  its moves and each draw's share needs the log so far; one that resigned and holds a key may be
+  further behind, between two draws).
 
 Either side takes them as it takes what a host passes on (``take``): a share through the same
 handler as a relayed one, the update through the same checks (``Arrival.check_update``), with
@@ -48,19 +51,21 @@ class LogCatchUp:
         self.p = peer
         self.update: Callable[[m.Update, int | None], None] = lambda body, signer: None
 
-    def entries(self, since: int) -> list[JsonObject] | None:
-        """The hand in play's log entries from move ``since`` on, as its host sent them (each
-        play's ``blind_play`` and each seat's ``blind_resign`` before its ``update``); None when
-        this side does not hold them so (more than ``MAX_CATCH_UP``, a resignation the host
-        signed, a log it did not follow update by update)."""
+    def entries(self, since: int, until: int | None = None) -> list[JsonObject] | None:
+        """The hand in play's log entries from move ``since`` on (to ``until``, else its end), as
+        its host sent them (each play's ``blind_play`` and each seat's ``blind_resign`` before
+        its ``update``); None when this side does not hold them so (more than ``MAX_CATCH_UP``
+        moves: one message's worth, a resignation the host signed, a log it did not follow
+        update by update)."""
         p = self.p
         blind, hand = p.blind, p.blind.hand
         moves, heard = p.moves.get(p.hand, []), p.heard.get(p.hand, [])
-        if hand is None or hand.view is None or not 0 <= since <= len(moves) \
-                or len(moves) - since > MAX_CATCH_UP or len(heard) != len(moves):
+        until = len(moves) if until is None else until
+        if hand is None or hand.view is None or not 0 <= since <= until <= len(moves) \
+                or until - since > MAX_CATCH_UP or len(heard) != len(moves):
             return None
         out: list[JsonObject] = []
-        for index in range(since, len(moves)):
+        for index in range(since, until):
             update = heard[index]
             seat = moves[index].get("seat")
             if update.index != index or update.move != moves[index] or not isinstance(seat, int):
