@@ -14,12 +14,13 @@ drew, and this side's ``Holder`` (its gate) learns it from the same call, so a r
 other position is refused by the gate (``table_draws.draw_share``).
 
 A holder who leaves the hand in play (escrow, standing in for its key): ``table_leave.py``.
+A seat whose tiles this side holds (its own; the host's bots): ``table_seats.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from lanomino.blind import table_leave as leave
 from lanomino.blind.deal_round import LockedDeal, Step
@@ -50,16 +51,11 @@ from lanomino.engine import (
     Event,
     GameState,
     HandStarted,
-    Observation,
-    Phase,
     Play,
     Resign,
     Tile,
-    TileDrawn,
-    observe,
 )
-from lanomino.engine.errors import IllegalActionError, seat_name
-from lanomino.engine.events import unopened_draw
+from lanomino.engine.errors import seat_name
 from lanomino.engine.public import PublicHand
 from lanomino.engine.tiles import TILES
 
@@ -181,15 +177,6 @@ class TableHand:
         """The tiles this side opened that ``seat`` holds now."""
         return tuple(TILES[t] for p, t in sorted(self.opened.items())
                      if self.owner.get(p) == seat)
-
-    def show(self, seat: int, tile: Tile) -> Share | Refusal:
-        """This holder's share of ``seat``'s ``tile`` for its play: once (the gate), or again
-        the very share shown with a play that never entered the log (a host lost before it
-        passed the move on: the share went out already). Raises BlindError."""
-        assert self.holder is not None
-        position = self.position_of(seat, tile)  # (still held: not played in the log yet)
-        share = self.holder.play(position)
-        return self.holder.show_again(position) if isinstance(share, Refusal) else share
 
     def position_of(self, seat: int, tile: Tile) -> int:
         """Where ``seat``'s ``tile`` lies (this side opened it). Raises BlindError."""
@@ -409,42 +396,6 @@ class TableHand:
             self.deal.deadline = until
         else:
             self.due = until
-
-    # ----- a host's seats ------------------------------------------------------------------
-
-    def check_own(self, seat: int, action: Action) -> None:
-        """A move of a seat whose tiles this side holds (the host's own, its bots'), before it
-        goes out: what only those tiles decide is checked here, so a draw or a pass while a tile
-        fits is refused on the spot rather than named at the hand's end; and nothing moves while
-        the seat's drawn tile is still opening. Raises IllegalActionError."""
-        assert self.view is not None
-        if not self.ready:
-            raise IllegalActionError("the tile you drew is still opening: a moment")
-        if action not in self.view.legal_for(seat, self.tiles_of(seat)):
-            raise IllegalActionError(f"{action} is not a legal move now")
-
-    def observe(self, seat: int) -> Observation:
-        """What ``seat`` sees now, with the tiles this side opened for it (the host's own seat
-        and its bots): the engine's ``observe`` on a copy of the public view holding them."""
-        assert self.view is not None
-        probe = self.view.core.copy()
-        if self.view.outcome is not None:
-            probe.phase = Phase.DEAL  # the hand is over: its scores come with the reveals
-        probe.hands = [0] * probe.players
-        for tile in self.tiles_of(seat):
-            probe.hands[seat] |= tile.bit
-        obs = observe(probe, seat)
-        # the seat's own draws show their tiles once open, as a peer's view shows them; while
-        # its latest is still opening, its turn has no move yet (its tile comes with the shares)
-        drawn = iter([self.opened.get(m.position) for m in self.moves if m.seat == seat
-                      and isinstance(m.action, Draw) and m.position is not None])
-        history = tuple(e._replace(tile=TILES[t]) if type(e) is TileDrawn and e.seat == seat and (
-            t := next(drawn, None)) is not None else e for e in obs.history)
-        opening = unopened_draw(history, seat)  # (the rule a peer's view applies)
-        # (how many tiles each seat holds is public: the view counts them; the probe holds only
-        # this seat's own tiles, so its counts would say 0 for every other seat)
-        return replace(obs, history=history, legal=() if opening else obs.legal,
-                       hand_sizes=tuple(self.view.counts))
 
     @property
     def failed(self) -> bool:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
-from lanomino.blind import table_draws, table_opening
+from lanomino.blind import table_draws, table_opening, table_seats
 from lanomino.blind.deal_round import Step
 from lanomino.blind.gate import Refusal
 from lanomino.blind.group import BlindError
@@ -288,7 +288,7 @@ class BlindDealing:
         """The host's share of a tile its seat (or bot) plays, signed by that seat, sent out."""
         hand = self.hand
         assert hand is not None and hand.holder is not None and play.end is not None
-        share = hand.show(seat, play.tile)
+        share = table_seats.show(hand, seat, play.tile)
         if isinstance(share, Refusal):
             raise IllegalActionError(str(share))
         hand.on_proof(index, share, play)
@@ -310,7 +310,7 @@ class BlindDealing:
             self._relay(self._signed(host_resignation(self.t, hand, self.number, self.attempt,
                                                       seat)), None)
         if seat in self.t.local and not isinstance(action, Resign) and index not in hand.proofs:
-            hand.check_own(seat, action)  # (the host's seat or a bot's: this side has its tiles)
+            table_seats.check_own(hand, seat, action)  # (the host's seat or a bot's: its tiles)
             if isinstance(action, Play):
                 self._show(seat, index, action)
         try:
@@ -325,7 +325,7 @@ class BlindDealing:
         hand = self.hand
         if hand is None or hand.view is None or state is not hand.view.core:
             return observe(state, seat)
-        return hand.observe(seat)
+        return table_seats.observe_seat(hand, seat)
 
     def _ready(self) -> bool:
         return self.hand is None or self.hand.ready

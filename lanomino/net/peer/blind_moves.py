@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from lanomino.blind import table_seats
 from lanomino.blind.gate import Refusal
 from lanomino.blind.table_hand import TableHand
 from lanomino.engine import Action, Play, Resign
@@ -61,7 +62,7 @@ def before_move(blind: PeerBlind, index: int, action: Action, away: bool = False
         blind._send(said)
     if hand is None or not isinstance(action, Play) or index in hand.proofs:
         return
-    share = hand.show(p.seat, action.tile)
+    share = table_seats.show(hand, p.seat, action.tile)
     if isinstance(share, Refusal):
         raise ValueError(str(share))
     assert action.end is not None
