@@ -18,6 +18,11 @@ to the hand then depends only on where the hand is, which every side knows alike
   of the second one could no longer be made again at the hand's end (its seed went with it), so
   ``DEAL_AGAIN``: the hand is given up and dealt again among the people left, as at the hand's
   end without escrow.
+- **Leaving one side standing** (a table of two, or a partner, in play): ``DEAL_AGAIN`` too, which
+  ends the match: the resignation would end the hand, whose end needs every key, and the
+  leaver's went with it; so the attempt is given up and the leaver resigned before the next,
+  which leaves one side in the match: it wins, as at a fair table (``blind_over``, the
+  closing statement keeping the departure).
 - **At the hand's end, before every key is revealed** (every move made): with escrow not yet
   spent this hand, ``STAND_IN``: the others stand in for the key, the host rebuilds it from their
   sub-shares and the hand settles with every tile known. Without escrow (or spent),
@@ -30,6 +35,8 @@ from __future__ import annotations
 
 import enum
 from typing import TYPE_CHECKING
+
+from lanomino.engine import RESIGN, Phase, apply
 
 if TYPE_CHECKING:
     from lanomino.blind.table_hand import TableHand
@@ -50,6 +57,14 @@ def on_leave(hand: TableHand, seat: int) -> Leave:
     if view is None or not hand.moves and not hand.resignations:
         return Leave.DEAL_AGAIN
     if view.outcome is None:
-        return Leave.IN_PLAY if hand.unheld is None else Leave.DEAL_AGAIN
+        return Leave.IN_PLAY if hand.unheld is None and not _last_side(hand, seat) \
+            else Leave.DEAL_AGAIN
     book = hand.escrow
     return Leave.STAND_IN if book is not None and book.lost is None else Leave.DEAL_AGAIN
+
+
+def _last_side(hand: TableHand, seat: int) -> bool:
+    """Whether ``seat`` leaving the match leaves one side in it."""
+    probe = hand.before.copy()
+    apply(probe, seat, RESIGN)
+    return probe.phase is Phase.OVER
