@@ -37,6 +37,7 @@ def left_seats(doc: dict[str, Any]) -> list[int]:
         if "record" in h:
             out += [int(r["seat"]) for r in h["record"].get("resignations", ())]
             out += [int(d["seat"]) for d in h.get("departures", ())]
+    out += [int(d["seat"]) for d in doc["end"].get("departures", ())]  # (one ending the match)
     return out
 
 
@@ -130,14 +131,15 @@ def test_a_peer_killed_and_restarted_within_grace_reclaims_its_seat(
     assert not left_seats(doc)
 
 
+@pytest.mark.parametrize("deal", ["blind", "fair"])
 def test_a_peer_that_never_comes_back_has_left_and_the_other_player_wins(
-    lan4: NetLab, tmp_path: Path
+    lan4: NetLab, tmp_path: Path, deal: str
 ) -> None:
+    """At a locked table (the default) as at a fair one: the match ends won by the host (at a
+    locked table the hand in play is given up, its lost key needed for its end)."""
     h0, h1 = lan4.hosts[:2]
-    # (--deal fair: at a locked table of two, a peer lost while a draw waits for its share
-    # stops the match, "the locked deal waited in vain for seat 2", instead of the host winning)
     proc = lan4.spawn(h0, [*LANOMINO, "host", "--headless", "--bind", h0.ip, "--json",
-                           "--deal", "fair",
+                           "--deal", deal,
                            "--level", "greedy", "--data-dir", str(tmp_path / "host"),
                            "--name", "Gone", "--seats", "2", "--heartbeat", "0.2", "--grace", "1.5",
                            "--set", "target=200", "--bot-delay", "0.05"])
