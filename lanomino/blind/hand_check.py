@@ -102,14 +102,15 @@ def check_blind_hand(record: BlindHand, before: GameState, clock: bool = False) 
     return judge_blind_hand(record, before, clock)[0]
 
 
-def judge_blind_hand(record: BlindHand, before: GameState, clock: bool = False
-                     ) -> tuple[HandVerdict, GameState]:
+def judge_blind_hand(record: BlindHand, before: GameState, clock: bool = False,
+                     dealer: int | None = None) -> tuple[HandVerdict, GameState]:
     """``check_blind_hand``'s verdict, and the match state after the hand (as far as the replay
-    went: the next hand starts from it when the verdict is ok)."""
+    went: the next hand starts from it when the verdict is ok). ``dealer``: the host that dealt
+    it, when another host signed its record (``dealer_of``)."""
     if record.unheld is not None:
         from lanomino.blind.unheld_check import judge_reshuffled  # (it walks with these steps)
 
-        return judge_reshuffled(record, before, clock)
+        return judge_reshuffled(record, before, clock, dealer)
     state = before.copy()
     try:
         layout, tiles = _opened(record, before)
@@ -121,6 +122,13 @@ def judge_blind_hand(record: BlindHand, before: GameState, clock: bool = False
     except BlindError as exc:  # what checked proofs cannot produce: say so, name nobody
         return HandVerdict("deck", None, str(exc)), state
     return HandVerdict(tiles=tiles), state
+
+
+def dealer_of(record: BlindHand, host_before: int) -> int:
+    """The host that dealt ``record``'s hand: the host of the hand before (``host_before``; seat
+    0 before the first hand), if it holds a key in this one (a host lost between two hands holds
+    none), else the record's own host (it dealt the hand after a takeover)."""
+    return host_before if host_before in record.holders else record.host
 
 
 def check_void_deal(record: BlindHand, before: GameState) -> HandVerdict:

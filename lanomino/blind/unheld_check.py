@@ -169,15 +169,15 @@ def _remade(ctx: Context, entry: UnheldEntry, reveals: Mapping[int, Reveal],
         raise _Failed("unheld", None, str(exc)) from None
 
 
-def judge_reshuffled(record: BlindHand, before: GameState, clock: bool
-                      ) -> tuple[HandVerdict, GameState]:
+def judge_reshuffled(record: BlindHand, before: GameState, clock: bool,
+                     dealer: int | None = None) -> tuple[HandVerdict, GameState]:
     """``judge_blind_hand`` of a hand re-shuffled blind after a holder left (``unheld_check``):
     ``keys``, ``reveal`` (of the survivors), ``shuffle``, then ``unheld`` and ``moves``, then
     ``opening`` (of the tiles that opened) and ``score``. No deck by position: not every
-    position opens."""
+    position opens. ``dealer``: the host that dealt the hand (``_unheld_deal``)."""
     assert record.unheld is not None
     try:
-        ctx, deck, layout = _unheld_deal(record, before)
+        ctx, deck, layout = _unheld_deal(record, before, dealer)
         verdict, state, ended, tiles = _reshuffled(
             before, layout, ctx, deck, {r.seat: r for r in record.reveals}, record.unheld,
             record.moves, record.host, record.resignations, clock)
@@ -192,7 +192,8 @@ def judge_reshuffled(record: BlindHand, before: GameState, clock: bool
     return HandVerdict(), state
 
 
-def _unheld_deal(record: BlindHand, before: GameState) -> tuple[Context, Deck, DealLayout]:
+def _unheld_deal(record: BlindHand, before: GameState, dealer: int | None = None
+                 ) -> tuple[Context, Deck, DealLayout]:
     """A re-shuffled hand's keys, survivors' reveals and shuffles checked: its context, its
     deal's final deck and its layout. Raises ``_Failed``, BlindError."""
     assert record.unheld is not None
@@ -200,20 +201,24 @@ def _unheld_deal(record: BlindHand, before: GameState) -> tuple[Context, Deck, D
     _reveals(record, ctx, record.unheld.lost)
     deck = _shuffles(record, ctx)
     # (who opens each seat's tiles: a seat that holds no key is a host-side bot, whose tiles the
-    # host opens; the hand vectors are made from them)
-    openers = tuple(n if n in record.holders else record.host for n in range(before.players))
+    # host that dealt the hand opened, ``dealer``: a host lost in the hand took them with it, and
+    # the hand vectors are made from the tiles each survivor opened)
+    bots = record.host if dealer is None else dealer
+    openers = tuple(n if n in record.holders else bots for n in range(before.players))
     return ctx, deck, DealLayout.for_deal(record.tiles, before.active,
                                           before.rules.hand_size_for(before.players), openers)
 
 
-def reshuffled_world(record: BlindHand, before: GameState) -> tuple[GameState, int]:
+def reshuffled_world(record: BlindHand, before: GameState, dealer: int | None = None
+                     ) -> tuple[GameState, int]:
     """The match state of a hand re-shuffled blind (``record.unheld``) once the new deck is the
     boneyard: the moves before the loss walked with the lost holder's tiles as placeholders
     (``unheld_check.unheld_world``); and how many moves came before it. For a replay of a
-    verified transcript (``fair/walk2.py``). Raises BlindError when the record does not hold."""
+    verified transcript (``fair/walk2.py``; ``dealer`` as ``judge_reshuffled``'s). Raises
+    BlindError when the record does not hold."""
     assert record.unheld is not None
     try:
-        ctx, deck, layout = _unheld_deal(record, before)
+        ctx, deck, layout = _unheld_deal(record, before, dealer)
         state, _walk, _tiles, cut = unheld_world(
             before, layout, ctx, deck, {r.seat: r for r in record.reveals}, record.unheld,
             record.moves, record.host, record.resignations)

@@ -36,7 +36,7 @@ from dataclasses import replace
 from typing import Any
 
 from lanomino.blind.group import BlindError
-from lanomino.blind.hand_check import HandVerdict, check_void_deal, judge_blind_hand
+from lanomino.blind.hand_check import HandVerdict, check_void_deal, dealer_of, judge_blind_hand
 from lanomino.blind.hand_record import BlindHand, Resignation
 from lanomino.engine import TILES, Draw, GameState
 from lanomino.engine.dealing import split_deck
@@ -96,6 +96,7 @@ class BlindChecker:
         self.hands = hands
         self.deals: list[tuple[DerivedDeal, ...]] = []
         self.holders: tuple[int, ...] = ()  # the holders of the hand before
+        self.host_before = 0  # the host at the end of the hand before (seat 0 opens a match)
         self.closed: tuple[str, ...] = ()  # what the closing's departures could not show
 
     def run(self) -> Report:
@@ -170,7 +171,9 @@ class BlindChecker:
                                     "resign" if r.by == "left" else "resigns")
                          for j, r in enumerate(record.resignations) if r.host_signed]
         self.check_disputes(hand)
-        verdict, after = judge_blind_hand(record, state, clock=c.t.move_clock is not None)
+        verdict, after = judge_blind_hand(record, state, c.t.move_clock is not None,
+                                          dealer_of(record, self.host_before))
+        self.host_before = record.host
         self.check_verdict(verdict, record.host)
         if tuple(hand.scores) != tuple(after.scores):
             raise c.fail("score", host, f"the host signed the match score {list(hand.scores)} "

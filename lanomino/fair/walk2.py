@@ -53,6 +53,7 @@ def walk_locked(doc: Any, step: Step, report: Report | None = None) -> GameState
     Raises TranscriptError: it does not verify (or a step cannot be taken, which only a
     transcript that does not verify could cause)."""
     from lanomino.blind.group import BlindError
+    from lanomino.blind.hand_check import dealer_of
     from lanomino.blind.unheld_check import reshuffled_world
     from lanomino.engine.errors import EngineError
     from lanomino.fair.transcript2 import parse_transcript2
@@ -64,7 +65,7 @@ def walk_locked(doc: Any, step: Step, report: Report | None = None) -> GameState
         raise TranscriptError(f"the transcript does not verify: {report.failure.describe()}")
     head, signed = parse_transcript2(doc)
     state = new_game(Rules.from_spec(head.rules_spec), len(head.players))
-    h = m = 0
+    h = m = host_before = 0  # (the host that dealt a re-shuffled hand: ``dealer_of``)
 
     def take(seat: int, action: Action) -> None:
         nonlocal m
@@ -83,12 +84,13 @@ def walk_locked(doc: Any, step: Step, report: Report | None = None) -> GameState
                 step(h, 0, state, deal_hand(state, [list(t) for t in deal.hands],
                                             list(deal.boneyard)))
             if record.unheld is not None:
-                state, first = reshuffled_world(record, state)  # (``take`` walks on from it)
+                state, first = reshuffled_world(record, state, dealer_of(record, host_before))
                 h, m, after = h + 1, first, record.unheld.at
                 step(h, first, state, [])
-            for _, seat, action in log_order(record, first, after):
+            for _, seat, action in log_order(record, first, after):  # (from ``state`` on)
                 if logged(state, action):
                     take(seat, action)
+            host_before = record.host
         for departure in head.end.departures:
             take(departure.resignation.seat, RESIGN)
     except (BlindError, EngineError) as exc:
