@@ -155,16 +155,15 @@ def walked_cast(document: Any) -> tuple[Transcript, Rules, str]:
     return transcript, Rules.from_spec(dict(transcript.rules_spec)), RESHUFFLED
 
 
-def walk_document(document: Any, step: Step) -> None:
+def walk_document(document: Any, step: Step) -> GameState:
     """A transcript walked step by step (``fair.walk``, or ``fair.walk2`` for a transcript/2)
-    once it verified. Raises TranscriptError: it does not verify."""
+    once it verified; the final state. Raises TranscriptError: it does not verify."""
     from lanomino.fair.walk import walk
     from lanomino.fair.walk2 import walk_locked
 
     if document.get("format") == TRANSCRIPT2:
-        walk_locked(document, step)
-    else:
-        walk(*verified_transcript(document), step)
+        return walk_locked(document, step)
+    return walk(*verified_transcript(document), step)
 
 
 def verified_transcript(document: Any) -> tuple[Transcript, Rules]:

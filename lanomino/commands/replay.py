@@ -121,13 +121,11 @@ def _walked(args: argparse.Namespace, doc: object) -> int:
     from lanomino.client.replay import walk_document, walked_cast
     from lanomino.fair.transcript import TranscriptError
 
-    states: list[GameState] = []
     try:
         transcript, rules, said = walked_cast(doc)
         story = _Story(Cast(transcript.players, rules))
 
         def step(h: int, m: int, state: GameState, events: list[Event]) -> None:
-            states[:] = [state]
             if m and not events:  # a re-shuffle: the moves before it as a watcher saw them
                 for event in state.history:
                     story.hear(TileDrawn(event.seat, None, event.ends, event.boneyard)
@@ -136,11 +134,10 @@ def _walked(args: argparse.Namespace, doc: object) -> int:
             for event in events:
                 story.hear(event)
 
-        walk_document(doc, step)
+        state = walk_document(doc, step)
     except TranscriptError as exc:  # a transcript that does not verify
         print(f"lanomino replay: {args.file}: {exc}", file=sys.stderr)
         return 1
-    state = states[-1]
     end = transcript.end
     if args.json:
         hands = [{"end": str(e.end), "winner": e.winner, "points": list(e.points),
