@@ -93,7 +93,7 @@ LAYERS: tuple[Layer, ...] = (
                     "lanomino.net.chunks", "lanomino.fair.transcript_model",
                     "lanomino.fair.attempt", "lanomino.fair.header",
                     "lanomino.fair.reshuffle", "lanomino.blind",  # the locked deck's values
-                    "lanomino.fair.transcript2"),  # (and what its transcript signs)
+                    "lanomino.fair.statements2"),  # (and what its transcript signs)
         never=("time", "asyncio", "socket", "random", *IO_LIBS),
         third_party=(),
     ),

@@ -85,7 +85,7 @@ class TableHand:
     proofs: dict[int, Share] = field(default_factory=dict)  # log index -> the opener's share
     plays: dict[int, Play] = field(default_factory=dict)  # log index -> the play its share shows
     marked: set[int] = field(default_factory=set)  # plays whose share says the bot made them
-    # the signature of every statement the hand's record keeps (fair/transcript2.py), by
+    # the signature of every statement the hand's record keeps (fair/statements2.py), by
     # (kind, seat) for a key, shuffle or reveal, (kind, (seat, tile)) for a "not me", and
     # ("move", index) for a move (its index in the log, ``logged``)
     signatures: dict[tuple[str, object], bytes] = field(default_factory=dict)

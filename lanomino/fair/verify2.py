@@ -55,19 +55,21 @@ from lanomino.fair.report import (
     Report,
 )
 from lanomino.fair.statements import dispute_statement
-from lanomino.fair.transcript2 import (
-    BLIND_ALGORITHM,
+from lanomino.fair.statements2 import (
     SIGNED,
-    VOID_SIGNED,
-    HandSignatures,
-    SignedHand,
-    VoidDeal,
     log_index,
-    parse_transcript2,
     resign_statement,
     resignation_index,
     signers,
     statements,
+)
+from lanomino.fair.transcript2 import (
+    BLIND_ALGORITHM,
+    VOID_SIGNED,
+    HandSignatures,
+    SignedHand,
+    VoidDeal,
+    parse_transcript2,
 )
 from lanomino.fair.transcript_model import Transcript, TranscriptError
 

@@ -24,14 +24,8 @@ from lanomino.fair.departures2 import Departure
 from lanomino.fair.header import MatchHeader
 from lanomino.fair.identity import Identity, KeyRing
 from lanomino.fair.statements import end_statement
-from lanomino.fair.transcript2 import (
-    HandSignatures,
-    SignedHand,
-    VoidDeal,
-    log_index,
-    points_statement,
-    write_transcript2,
-)
+from lanomino.fair.statements2 import log_index, points_statement
+from lanomino.fair.transcript2 import HandSignatures, SignedHand, VoidDeal, write_transcript2
 from lanomino.fair.transcript_model import MatchEnd
 from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire.checks import JsonObject

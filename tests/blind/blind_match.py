@@ -18,17 +18,14 @@ from lanomino.engine.state import Phase
 from lanomino.fair.header import MatchHeader
 from lanomino.fair.identity import Identity
 from lanomino.fair.statements import end_statement, header_statement
+from lanomino.fair.statements2 import SIGNED, points_statement, signers, statements
 from lanomino.fair.transcript2 import (
     BLIND_ALGORITHM,
-    SIGNED,
     VOID_SIGNED,
     HandSignatures,
     SignedHand,
     VoidDeal,
     parse_transcript2,
-    points_statement,
-    signers,
-    statements,
     write_transcript2,
 )
 from lanomino.fair.transcript_model import MatchEnd

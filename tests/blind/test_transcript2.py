@@ -174,7 +174,7 @@ def test_the_host_signing_a_seat_s_resignation_as_its_own_is_named() -> None:
     # the host's own signature on a resignation that says the seat signed it: the host's
     forged = changed(doc)
     h = parse_transcript2(doc)[0].header_digest
-    from lanomino.fair.transcript2 import resign_statement
+    from lanomino.fair.statements2 import resign_statement
 
     forged["hands"][0]["resign_signatures"] = [
         ids[0].sign_statement(resign_statement(h, 1, Resignation(2, 3))).hex()]

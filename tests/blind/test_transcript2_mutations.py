@@ -37,8 +37,9 @@ from lanomino.blind.hand_record import Resignation
 from lanomino.cli import main
 from lanomino.fair.canonical import canonical_json
 from lanomino.fair.identity import Identity
+from lanomino.fair.statements2 import SIGNED, signers
 from lanomino.fair.transcript import TranscriptError
-from lanomino.fair.transcript2 import SIGNED, VOID_SIGNED, parse_transcript2, signers
+from lanomino.fair.transcript2 import VOID_SIGNED, parse_transcript2
 from lanomino.fair.verify import verify_transcript
 
 SLOW = settings(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

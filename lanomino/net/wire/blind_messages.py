@@ -5,7 +5,7 @@ Every one is signed by its sender with its identity key (``signed_statement``): 
 shuffle, shares, "not me", play share and reveal are relayed by the host as they came, so every
 other seat checks the sender's signature and then the value's own proof; the host's
 ``blind_deal`` and ``blind_ask`` are signed by the host. What goes into the match transcript
-(``lanomino.transcript/2``, ``fair/transcript2.py``) is signed as that transcript's statement: a
+(``lanomino.transcript/2``, ``fair/statements2.py``) is signed as that transcript's statement: a
 key, a shuffle (the digest of its output), a "not me", a play (the record's move, with the
 position its tile came from) and a reveal; the rest as ``blind_statement``. ``blind_end`` carries
 the host's signature of the hand's points (over the record as written) and of the match's
@@ -59,7 +59,7 @@ from lanomino.blind.hand_record import RESIGNED_BY, Resignation, ShuffleEntry
 from lanomino.blind.key_escrow import SEALED_BYTES
 from lanomino.blind.rounds import shares_to_bytes
 from lanomino.engine import End, parse_tile
-from lanomino.fair.transcript2 import (
+from lanomino.fair.statements2 import (
     blind_move_statement,
     key_statement,
     not_me_statement,
