@@ -3,58 +3,41 @@
 ``LineFront`` sits where the full-screen client's key bindings and screens sit: it reads the same
 ``UiState`` the controller keeps up to date and sends it the same intents. ``refresh`` is called
 after every change and says only what is new; ``on_line`` answers one typed line. Questions
-(hand, board, scores, rules, settings, help) are answered from the state; moves are checked
-against the observation's legal actions before they are sent, so bad input changes nothing.
+(hand, board, scores, help) are answered from the state; moves are checked against the
+observation's legal actions before they are sent, so bad input changes nothing. The commands that
+start a match or sit at a table are ``StartTalk``'s (starting.py); rules, settings, the play log
+and the lobby are ``MenuTalk``'s (menus.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from lanomino import command
-from lanomino.engine import PRESETS, Draw, Observation, Pass, Rules, RulesError
-from lanomino.lines.menus import MenuTalk, at_menu
+from lanomino.engine import Draw, Observation, Pass
+from lanomino.lines.menus import MenuTalk, menu_line
 from lanomino.lines.moves import check_turn, draw_or_pass, play_for
 from lanomino.lines.narrator import Narrator
 from lanomino.lines.say import Voice
-from lanomino.lines.talk import (
-    LanHeard,
-    lan_news,
-    sentence,
-)
+from lanomino.lines.starting import StartTalk
+from lanomino.lines.talk import LanHeard, lan_news, sentence
 from lanomino.lines.typed import Command, CommandError, help_lines, parse_command
-from lanomino.ui.lan import (
-    CloseLobby,
-    ComeBack,
-    ConfirmJoin,
-    HostTable,
-    JoinTable,
-    looks_like_address,
-)
-from lanomino.ui.settings import default_level
+from lanomino.ui.lan import CloseLobby, ComeBack
 from lanomino.ui.state import (
     AskHint,
-    ContinueSaved,
     FinishMatch,
-    LeaveTable,
     NextHand,
     QuitApp,
-    Rematch,
     ResignMatch,
     Screen,
-    StartLocal,
     Submit,
     UiState,
     UndoMove,
     out_of_time,
 )
 
-DEALS = {"locked": True, "blind": True, "fair": False}  # host ... fair: the deal (locked: issue 29)
 COMES_BACK = ("back", "play", "draw", "pass")  # typed after the move clock ran out: back to play
-MENU_LINE = ("Type new to play the computer, {saved}host, tables or join to play on the LAN, "
-             "history, rules, settings, help or quit.")
 
 
 class LineFront:
@@ -73,8 +56,8 @@ class LineFront:
         self.resigning = False  # resign was typed once
         self.menus = MenuTalk(ui, send, say, lambda: self.narrator.words, self._set_words,
                               self._leave_lobby)
+        self.starts = StartTalk(ui, send, say, self.menus, self._fresh_table, self._leave_lobby)
         self.watch_said = False  # "you watch the others" was said
-        self.asked = ""  # the controller's question last explained ("start", "trust")
 
     @property
     def words(self) -> bool:
@@ -90,7 +73,7 @@ class LineFront:
     def _news(self) -> list[str]:
         ui, out = self.ui, []
         if ui.screen is Screen.MENU and self.screen is not Screen.MENU:
-            out += [sentence(ui.notice), self.menu_line()]
+            out += [sentence(ui.notice), menu_line(ui)]
         self.screen = ui.screen
         out += self.menus.lobby_news()
         if ui.lan is not None:
@@ -105,22 +88,9 @@ class LineFront:
             out += [said] if said and said not in out else []
         if ui.obs is not None:
             out += self.narrator.update(ui.obs, ui.names)
-        out += self._questions(ui)
+        out += self.starts.questions()
         out += self._what_next(ui)
         return [line for line in out if line]
-
-    def _questions(self, ui: UiState) -> list[str]:
-        """How to answer a question the controller asks (once per question)."""
-        asked = ("start" if ui.pending_start is not None else
-                 "trust" if ui.lobby.entry == "trust" and ui.screen is Screen.LOBBY else "")
-        if asked == self.asked:
-            return []
-        self.asked = asked
-        if asked == "start":
-            return ["Type yes to start the new match anyway, or continue to resume the saved one."]
-        if asked == "trust":
-            return ["Type yes to join this table, or menu to leave it."]
-        return []
 
     def _what_next(self, ui: UiState) -> list[str]:
         obs = ui.obs
@@ -169,10 +139,6 @@ class LineFront:
         """This reader watches a LAN table: it never moves, so every line is answered at once."""
         return self.ui.lan is not None and self.ui.lan.watching
 
-    def menu_line(self) -> str:
-        return MENU_LINE.format(saved="continue to resume the saved match, "
-                                if self.ui.has_saved_game else "")
-
     def _leave_lobby(self) -> None:
         """Stop looking for tables (quietly: the next screen is about to be said)."""
         if self.ui.screen is Screen.LOBBY and self.ui.lan is None:
@@ -192,7 +158,7 @@ class LineFront:
 
     def on_line(self, text: str) -> None:
         """Answer one typed line; bad input gets a sentence and changes nothing."""
-        if self._passphrase(text.strip()):
+        if self.starts.passphrase(text.strip()):
             self.refresh()
             return
         try:
@@ -203,31 +169,20 @@ class LineFront:
             if verb in COMES_BACK and out_of_time(self.ui) and not self.menus.replaying():
                 self.send(ComeBack())  # the move clock ran out for this seat: the player is back
             else:
-                handler = getattr(self, f"_do_{verb}", None) or getattr(self.menus, f"do_{verb}")
+                handler = (getattr(self, f"_do_{verb}", None)
+                           or getattr(self.starts, f"do_{verb}", None)
+                           or getattr(self.menus, f"do_{verb}"))
                 handler(command)
         except CommandError as exc:
             self.say(str(exc))
         self.refresh()
-
-    def _passphrase(self, text: str) -> bool:
-        """A table asked for its passphrase: the line is it (menu or quit give up). True when the
-        line was taken as a passphrase."""
-        lobby = self.ui.lobby
-        target = lobby.target
-        if (self.ui.screen is not Screen.LOBBY or lobby.entry != "passphrase" or target is None
-                or not text or text.lower() in ("menu", "quit")):
-            return False
-        lobby.entry, lobby.target, lobby.message = "", None, ""
-        self._fresh_table()
-        self.send(JoinTable(target.address, text, target.name, target.watch))
-        return True
 
     def _obs(self) -> Observation:
         if self.ui.obs is None and self.ui.lan is not None:
             raise CommandError("The first hand has not been dealt yet: the table waits for "
                                "its players.")
         if self.ui.obs is None:
-            raise CommandError("There is no game yet. " + self.menu_line())
+            raise CommandError("There is no game yet. " + menu_line(self.ui))
         return self.ui.obs
 
     def _do_enter(self, command: Command) -> None:
@@ -312,23 +267,12 @@ class LineFront:
         self.message, self.next_said, self.over_said = "", None, False
         self.send(UndoMove())
 
-    def _do_yes(self, command: Command) -> None:
-        pending, lobby = self.ui.pending_start, self.ui.lobby
-        if pending is not None:
-            self._fresh_table()
-            self.send(replace(pending, replace_saved=True))
-        elif lobby.entry == "trust" and self.ui.screen is Screen.LOBBY:
-            self._fresh_table()
-            self.send(ConfirmJoin())
-        else:
-            raise CommandError("There is no question to say yes to.")
-
     def _do_finish(self, command: Command) -> None:
         if not self.ui.resigned:
             raise CommandError("Finish works after you resign: the others then play on at once.")
         self.send(FinishMatch())
 
-    # ----- leaving, starting ----------------------------------------------------------------
+    # ----- leaving lanomino -----------------------------------------------------------------
 
     def _do_quit(self, command: Command) -> None:
         self.quit()
@@ -338,101 +282,3 @@ class LineFront:
         if self.ui.lan is None and self.ui.obs is not None and self.ui.obs.outcome is None:
             self.say(f"The match is saved: {command('play --lines --continue')} resumes it.")
         self.send(QuitApp())
-
-    def _do_again(self, command: Command) -> None:
-        if self.ui.lan is None or self.ui.match_result is None:
-            raise CommandError("A rematch comes after a LAN match is over.")
-        self._fresh_table()
-        self.send(Rematch())
-
-    def _do_menu(self, command: Command) -> None:
-        if self.ui.screen is Screen.LOBBY and self.ui.lan is None:
-            self.send(CloseLobby())
-        elif self.menus.replaying():
-            self.menus.do_stop(command)
-        elif self.ui.obs is not None or self.ui.lan is not None:
-            self.send(LeaveTable())
-        else:
-            self.say(self.menu_line())
-
-    def _do_new(self, command: Command) -> None:
-        at_menu(self.ui)
-        start = self.new_match(command.args)
-        self._leave_lobby()
-        self._fresh_table()
-        self.asked = ""  # over a saved game: the question again, never a yes
-        self.send(start)
-
-    def new_match(self, words: tuple[str, ...]) -> StartLocal:
-        """'new 3 allfives hard': players, preset and computer level, in any order.
-        Raises CommandError."""
-        s, levels = self.ui.settings, self.ui.levels
-        preset, players, level = s.preset, 0, s.level if s.level in levels else ""
-        for word in words:
-            if word.isdigit():
-                players = int(word)
-            elif word in PRESETS:
-                preset = word
-            elif word in levels:
-                level = word
-            else:
-                raise CommandError(f"I do not know {word!r} here: say a number of players, a "
-                                   f"preset ({', '.join(PRESETS)}) or a level "
-                                   f"({', '.join(levels)}).")
-        rules = Rules.preset(preset)
-        players = players or (4 if rules.partnership else 2)
-        try:
-            rules.check_players(players)
-        except RulesError as exc:
-            raise CommandError(sentence(str(exc))) from None
-        return StartLocal(rules, players, (level or default_level(levels),))
-
-    def _do_continue(self, command: Command) -> None:
-        at_menu(self.ui)
-        if not self.ui.has_saved_game:
-            raise CommandError("There is no saved match. Type new to start one.")
-        self._leave_lobby()
-        self._fresh_table()
-        self.send(ContinueSaved())
-
-    def _do_host(self, command: Command) -> None:
-        """'host 3 1 classic hard fair': seats, computer players (the second number), preset, level,
-        and the deal (locked, the default, or fair)."""
-        at_menu(self.ui)  # (sitting down stops the lobby's search)
-        numbers = [int(w) for w in command.args if w.isdigit()]
-        rest = [w for w in command.args if not w.isdigit()]
-        preset = next((w for w in rest if w in PRESETS), self.ui.settings.preset)
-        level = next((w for w in rest if w in self.ui.levels), default_level(self.ui.levels))
-        deals = {DEALS[w] for w in rest if w in DEALS}
-        unknown = [w for w in rest if w not in PRESETS and w not in self.ui.levels
-                   and w not in DEALS]
-        if unknown or len(numbers) > 2 or len(deals) > 1:
-            raise CommandError("Say host SEATS BOTS PRESET LEVEL DEAL, for example: host 3 1 "
-                               "classic, or host 3 1 classic fair (the deal is locked unless you "
-                               "say fair).")
-        seats = numbers[0] if numbers else (4 if Rules.preset(preset).partnership else 2)
-        bots = numbers[1] if len(numbers) > 1 else 0
-        try:
-            Rules.preset(preset).check_players(seats)
-        except RulesError as exc:
-            raise CommandError(sentence(str(exc))) from None
-        if not 0 <= bots < seats:
-            raise CommandError(f"A table of {seats} takes 0 to {seats - 1} computer players.")
-        self._fresh_table()
-        self.send(HostTable("Lanomino", preset, seats, bots, level, None,
-                            blind=deals != {False}))
-
-    def _do_join(self, command: Command) -> None:
-        at_menu(self.ui)
-        parts = command.text.split()
-        passphrase = " ".join(parts[1:]) or None
-        if parts and parts[0].isdigit():
-            join = self.menus.join_by_number(int(parts[0]), passphrase)
-        elif parts and (looks_like_address(parts[0]) or any(c in parts[0] for c in ":/.")):
-            # (an address, or one mistyped: the client says what is wrong with it)
-            join = JoinTable(parts[0], passphrase)
-        else:
-            raise CommandError("Say join and a table's number from tables, or join HOST:PORT/KEY "
-                               "with the address the host shows; the passphrase goes after it.")
-        self._fresh_table()
-        self.send(join)

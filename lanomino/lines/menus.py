@@ -25,6 +25,15 @@ from lanomino.ui.lan import JoinTable, OpenLobby, TableInfo, deal_line
 from lanomino.ui.settings import Settings
 from lanomino.ui.state import OpenHistory, OpenReplay, SaveSettings, Screen, UiState
 
+MENU_LINE = ("Type new to play the computer, {saved}host, tables or join to play on the LAN, "
+             "history, rules, settings, help or quit.")
+
+
+def menu_line(ui: UiState) -> str:
+    """What may be typed at the menu (continue only with a match saved)."""
+    return MENU_LINE.format(saved="continue to resume the saved match, "
+                            if ui.has_saved_game else "")
+
 
 def table_line(number: int, table: TableInfo) -> str:
     """'Table 1: Kitchen, classic, 1 of 2 seats taken, needs a passphrase.'"""
