@@ -2,8 +2,10 @@
 
 Key handlers (or a line mode) queue intents; ``Controller.handle`` acts on them. A table intent
 (move, next hand, resign, finish, leave) goes to the ``Table`` the player sits at, whichever kind
-it is; the rest open tables, the lobby, History and stats, or quit. Nothing here blocks the loop:
-the store is written on one worker thread, bots think on others, the network runs as tasks.
+it is; the rest open tables, the lobby, History and stats, or quit. Which LAN table to sit at and
+whether to trust its host is the join-and-trust dialogue's (client/joining.py). Nothing here blocks
+the loop: the store is written on one worker thread, bots think on others, the network runs as
+tasks.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from lanomino import command
-from lanomino.client import ClientError
 from lanomino.client.find import HostBook
+from lanomino.client.joining import Joining, say_refused
 from lanomino.client.local import LocalTable
 from lanomino.client.logbook import Logbook
 from lanomino.client.seam import Frontend, Headless, Table
@@ -28,16 +30,13 @@ from lanomino.ui.lan import (
     HostTable,
     JoinTable,
     OpenLobby,
-    ask_passphrase,
 )
 
 if TYPE_CHECKING:
-    from lanomino.client.address import Resolved
     from lanomino.client.lobby import Lobby, NetOptions
     from lanomino.localgame import LocalMatch, SavedGame
     from lanomino.store import Store
 
-REMATCH_WAIT_S = 60.0  # how long a joiner waits for its host to open the table again
 TABLE_INTENTS = (s.Submit, s.NextHand, s.ResignMatch, s.FinishMatch, s.LeaveTable, s.AskHint,
                  s.UndoMove, ComeBack)
 
@@ -52,15 +51,16 @@ class Controller:
         self.seed = seed  # for the first local game only (--seed)
         self.frontend: Frontend = frontend or Headless()
         self.logbook = Logbook(store, writer, player_id)
-        self.hosts = HostBook(store, writer)
         self.table: Table | None = None
         self.net = net
         self.lobby: Lobby | None = None
-        self.unsure: tuple[Resolved, JoinTable, JoinTable] | None = None  # (found, join, asked)
+        self.joining: Joining | None = None  # which table to sit at, whether to trust its host
         if net is not None:
             from lanomino.client.lobby import Lobby
 
             self.lobby = Lobby(ui, self.redraw, net)
+            self.joining = Joining(ui, HostBook(store, writer), net.spawn, self._sit_at,
+                                   lambda: self.table is not None, self.redraw)
 
     def handle(self, intent: s.Intent) -> None:
         if isinstance(intent, TABLE_INTENTS):
@@ -166,8 +166,8 @@ class Controller:
     def _on_lan(self, intent: OpenLobby | CloseLobby | JoinTable | HostTable | ConfirmJoin) -> None:
         from lanomino.client.lobby import host_table
 
-        net, lobby, ui = self.net, self.lobby, self.ui
-        if net is None or lobby is None:
+        net, lobby, joining, ui = self.net, self.lobby, self.joining, self.ui
+        if net is None or lobby is None or joining is None:
             return
         if isinstance(intent, OpenLobby):
             ui.screen, ui.lobby.message = s.Screen.LOBBY, ""
@@ -177,71 +177,11 @@ class Controller:
             ui.screen = s.Screen.MENU
         elif isinstance(intent, JoinTable):
             ui.screen = s.Screen.LOBBY  # (where a bad address is explained)
-            self._join(intent)
-        elif isinstance(intent, ConfirmJoin) and self.unsure is not None:
-            found, join, _ = self.unsure
-            ui.lobby.entry = ""
-            self._trusted(found, join)
+            joining.join(intent)
+        elif isinstance(intent, ConfirmJoin):
+            joining.confirm()
         elif isinstance(intent, HostTable):
             self._sit(host_table(ui, self.frontend, net, intent))
-
-    def _join(self, intent: JoinTable) -> None:
-        """A table seen in the lobby is joined at once; one given by address is asked who it is
-        first (its name, its key; a clear sentence when nobody answers there)."""
-        from lanomino.client.address import parse_target
-        from lanomino.client.lobby import join_table
-
-        assert self.net is not None
-        asking = self.ui.lobby.entry == "trust" and self.unsure is not None
-        if asking and self.unsure is not None and self.unsure[2] == intent:  # asked again: yes
-            self._on_lan(ConfirmJoin())
-            return
-        if intent.name and "/" in intent.address:
-            self._sit(join_table(self.ui, self.frontend, self.net, intent, self._refused(intent)))
-            return
-        try:
-            target = parse_target(intent.address)
-        except ValueError as exc:
-            self.ui.lobby.message = str(exc)
-            return
-        self.ui.lobby.message = f"asking {target.host}:{target.port} who it is…"
-        self.net.spawn(self._ask(intent))
-
-    async def _ask(self, intent: JoinTable) -> None:
-        from lanomino.client.find import who_is
-
-        try:
-            found = await who_is(intent.address, self.hosts.check)
-        except ClientError as exc:
-            self.ui.lobby.message = str(exc)
-            self.redraw()
-            return
-        if self.ui.screen is not s.Screen.LOBBY:
-            return  # the player went elsewhere meanwhile
-        self._answered(found, intent)
-
-    def _answered(self, found: Resolved, intent: JoinTable) -> None:
-        """The table at ``intent``'s address said who it is: join, or ask about a new host."""
-        from lanomino.client.address import consent_question
-
-        lobby = self.ui.lobby
-        join = JoinTable(str(found.address), intent.passphrase, found.name or intent.name,
-                         intent.watch)
-        if found.needs_consent:
-            self.unsure = (found, join, intent)
-            lobby.entry, lobby.message = "trust", consent_question(found)
-        else:
-            self._trusted(found, join)
-        self.redraw()
-
-    def _trusted(self, found: Resolved, join: JoinTable) -> None:
-        """Join ``found``'s table, remembering its host as trusted from now on."""
-        from lanomino.client.lobby import join_table
-
-        self.unsure = None
-        self.hosts.remember(found)
-        assert self.net is not None
-        self._sit(join_table(self.ui, self.frontend, self.net, join, self._refused(join)))
 
     def _sit(self, table: Table | None) -> None:
         from lanomino.client.lan import LanTable
@@ -258,13 +198,13 @@ class Controller:
     def _rematch(self) -> None:
         """After a LAN match: a host opens the same table at the same port once the old one has
         closed, each person's seat kept for them (client/rematch.py); a joiner asks that address
-        again until it answers (for up to REMATCH_WAIT_S) and sits down in its kept seat."""
+        again until it answers (client/joining.py) and sits down in its kept seat."""
         from lanomino.client.lan import LanTable
         from lanomino.client.lobby import host_table
         from lanomino.client.rematch import kept_seats
 
-        table, net = self.table, self.net
-        if not isinstance(table, LanTable) or table.again is None or net is None:
+        table, net, joining = self.table, self.net, self.joining
+        if not isinstance(table, LanTable) or table.again is None or net is None or joining is None:
             return
         again, port, done, old_key = table.again, table.port, table.task, table.key
         on = table.serves_on or None  # (a host after a migration: where the others reached it)
@@ -284,43 +224,21 @@ class Controller:
             return
         self.ui.screen, self.ui.lan = s.Screen.LOBBY, None
         self.ui.lobby.message = "waiting for the host to open the table again…"
-        net.spawn(self._ask_again(again, old_key, played_with))
-
-    async def _ask_again(self, join: JoinTable, old_key: str, played_with: bytes) -> None:
-        """Ask the host's address until it opens the table again; a host whose identity key this
-        player's last match was played with needs no question (it signed that match)."""
-        from lanomino.client.find import who_is
-        from lanomino.store.known_hosts import HostCheck
-
-        async def check(host: str, identity: bytes) -> HostCheck:
-            if played_with and identity == played_with:
-                return HostCheck(True)
-            return await self.hosts.check(host, identity)
-
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + REMATCH_WAIT_S
-        while self.ui.screen is s.Screen.LOBBY and self.table is None:
-            try:
-                found = await who_is(join.address, check, timeout_s=1.0)
-                if found.address.server_key == old_key:
-                    raise ClientError("the host has not opened the table again")
-            except ClientError as exc:  # (the last match's table is no rematch)
-                if loop.time() > deadline:
-                    self.ui.lobby.message = f"no rematch: {exc}"
-                    self.redraw()
-                    return
-                await asyncio.sleep(0.5)
-                continue
-            if self.ui.screen is s.Screen.LOBBY and self.table is None:
-                self._answered(found, join)  # (a host remembered or played with: no question)
-            return
+        net.spawn(joining.ask_again(again, old_key, played_with))
 
     def _abandoned(self, uid: str) -> None:
         from lanomino.store import PlayLog
 
         self.writer.submit(PlayLog(self.store).mark_abandoned, uid)
 
-    def _refused(self, intent: JoinTable) -> Callable[[str, str], None]:
+    def _sit_at(self, join: JoinTable) -> None:
+        """Join the table the join-and-trust dialogue settled on."""
+        from lanomino.client.lobby import join_table
+
+        assert self.net is not None
+        self._sit(join_table(self.ui, self.frontend, self.net, join, self._refused(join)))
+
+    def _refused(self, join: JoinTable) -> Callable[[str, str], None]:
         # a join from the lobby's list goes back to it; a direct one (an address given on the
         # command line) is answered where it is, without a LAN search
         from_lobby = self.lobby is not None and self.lobby.task is not None
@@ -331,16 +249,7 @@ class Controller:
                 self.handle(OpenLobby())
             else:
                 self.ui.screen, self.ui.lobby.message = s.Screen.LOBBY, ""
-            if code == "passphrase":
-                why = ("wrong passphrase: try again" if intent.passphrase
-                       else "this table needs a passphrase")
-                ask_passphrase(self.ui.lobby, JoinTable(intent.address, None, intent.name,
-                                                        intent.watch), why)
-            elif code == "full" and not intent.watch:  # (people may still follow the match)
-                self.ui.lobby.message = (f"Refused: {reason}; you can watch it: "
-                                         f"{command('watch')} {intent.address}")
-            else:
-                self.ui.lobby.message = f"Refused: {reason}"
+            say_refused(self.ui.lobby, join, code, reason)
         return refused
 
     # ----- leaving ----------------------------------------------------------------------------
