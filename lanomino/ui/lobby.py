@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from lanomino import command
 from lanomino.engine import Rules
+from lanomino.narrate import listed, plural
 from lanomino.ui.chrome import fit, footer, header, put_wrapped, wrap
 from lanomino.ui.helptext import describe_game
 from lanomino.ui.lan import HOST_ROWS, LOOPBACK, HostForm, LanView, LobbyView
@@ -124,6 +125,13 @@ ESCROW_ON = ("Escrow: when someone leaves mid-hand, the same deal plays on, but 
              "players together could see every hand.")
 
 
+def seated(humans: int, bots: int) -> str:
+    """Who a table is for: 'you and 1 computer player', 'you, 2 players from the LAN and 1
+    computer player' (``humans``: the people besides the host)."""
+    people = [f"{plural(humans, 'player')} from the LAN"] if humans else []
+    return listed(["you", *people, *([plural(bots, "computer player")] if bots else [])])
+
+
 def draw_host_form(form: HostForm, canvas: Canvas, rules: Rules | None = None) -> None:
     header(canvas, "Host a table on the LAN")
     y = 2
@@ -139,13 +147,11 @@ def draw_host_form(form: HostForm, canvas: Canvas, rules: Rules | None = None) -
                    "class:menu.selected" if selected else "")
         y += 1
     humans = form.seats - form.bots - 1
-    who = f"{humans} player{'s' if humans != 1 else ''} from the LAN" if humans else "no one else"
     try:
         game = describe_game(rules or Rules.preset(form.preset))
     except ValueError:
         game = form.preset
-    bots = f" and {form.bots} computer player{'s' if form.bots != 1 else ''}" if form.bots else ""
-    y = put_wrapped(canvas, 2, y + 3, f"{game} · you, {who}{bots}", "class:dim")
+    y = put_wrapped(canvas, 2, y + 3, f"{game}, for {seated(humans, form.bots)}", "class:dim")
     deal = DEAL_ALONE if not humans else DEAL_FAIR if not form.blind else \
         DEAL_LOCKED_BOTS if form.bots else DEAL_LOCKED
     escrow = ESCROW_ON if form.escrow else ESCROW_OFF

@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_keys import run_keys
 
 from lanomino.ui.lan import (
@@ -87,9 +88,21 @@ def test_host_form_shows_every_choice_and_hides_the_passphrase() -> None:
     ui = UiState(screen=Screen.HOST, host_form=form)
     text = screen(ui)
     for expected in ("Table name", "Kitchen_", "‹ allfives ›", "‹ 4 ›", "‹ 1 ›", "‹ Hard ›", "••",
-                     "Open the table", "you, 2 players from the LAN and 1 computer player"):
+                     "Open the table",
+                     "All Fives to 150, for you, 2 players from the LAN and 1 computer player"):
         assert expected in text, expected
     assert "pw" not in text.replace("Passphrase", "")
+
+
+@pytest.mark.parametrize(("seats", "bots", "words"), [
+    (2, 1, "Draw game to 100, for you and 1 computer player"),
+    (2, 0, "Draw game to 100, for you and 1 player from the LAN"),
+    (4, 2, "Draw game to 100, for you, 1 player from the LAN and 2 computer players"),
+])
+def test_host_form_says_plainly_whom_the_table_is_for(seats: int, bots: int, words: str) -> None:
+    form = HostForm(name="Kitchen", preset="classic", seats=seats, bots=bots)
+    text = screen(UiState(screen=Screen.HOST, host_form=form))
+    assert words in text and "no one else" not in text
 
 
 def test_waiting_room_shows_the_address_and_who_sits_where() -> None:
