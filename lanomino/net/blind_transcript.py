@@ -113,6 +113,18 @@ class LockedTranscript:
         self.departures += added
         return added
 
+    def ended(self, end: b.BlindEnd) -> list[b.BlindBody]:
+        """The last hand's reveals (those with a seed: a key rebuilt is the host's own word)
+        and ``end``, its points, each as its signer sent it: what a side that missed them needs
+        to settle that hand and take its points (empty: ``end`` is not the last hand's)."""
+        if not self.hands or self.hands[-1].record.hand != end.hand:
+            return []
+        signed = self.hands[-1]
+        record = signed.record
+        return [*(b.BlindReveal(record.hand, record.attempt, r.seat, r, sig)
+                  for r, sig in zip(record.reveals, signed.signatures.reveal, strict=True)
+                  if r.seed is not None), end]
+
     @property
     def attempts(self) -> int:
         """The deal attempts of the hand in play that ended without a result: void, or given up

@@ -96,7 +96,7 @@ class PeerNode(NodeBase):
         self.answering = Answering()  # its key service, while this node hosts
         self.ready = True  # the transport to the current host has finished its handshake
         self.backlog: list[JsonObject] = []  # messages for a host still being connected to
-        self.links = standby.Links(self)  # to the other members, for pre-votes
+        self.links = standby.Links(self)  # to the other members: pre-votes, proof, points
         self.generation = 0
 
     @property
@@ -191,7 +191,9 @@ class PeerNode(NodeBase):
         tasks = [asyncio.create_task(self._receive()), asyncio.create_task(standby.serve(self)),
                  asyncio.create_task(self._timers(self.member.handle_timer,
                                                   self.member.next_deadline))]
-        return await self._serve(tasks, linger_s=0.2 if self.host is not None else 0.05)
+        outcome = await self._serve(tasks, linger_s=0.2 if self.host is not None else 0.05)
+        await self.links.told()  # (a locked match's last points leave first: Links.tell)
+        return outcome
 
     async def close(self) -> None:
         """Stop the background tasks, withdraw the announcement and the key service if this node
@@ -247,8 +249,7 @@ class PeerNode(NodeBase):
         self._carry_out(member.take_effects())
         for message in member.peer_outgoing():
             self._spawn(self._send(message))
-        for seat, proof in session.passing.take():
-            self._spawn(standby.tell(self, seat, proof))
+        self.links.tell(session.passing.take())
         for seat, status in session.prevotes.take():  # (an election began: prevotes.py)
             self.links.send(seat, status)
         for event in events:

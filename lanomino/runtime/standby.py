@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from lanomino.engine.errors import seat_name
@@ -92,15 +93,20 @@ def _serve_one(node: PeerNode, host: HostSession, incoming: Incoming) -> None:
         host.stats.update(["migration.error"])
 
 
+def tell_deadline(node: PeerNode) -> float:
+    """How long ``tell`` waits for a member's standby ROUTER to answer."""
+    return max(1.0, 2 * node.session.timings.liveness_s)
+
+
 async def tell(node: PeerNode, seat: int, message: JsonObject) -> None:
-    """Send ``message`` (proof against the host, net/peer/proof_passing.py) to the member at
-    ``seat``, on its standby ROUTER."""
+    """Send ``message`` (proof against the host, or a locked match's last points:
+    net/peer/proof_passing.py) to the member at ``seat``, on its standby ROUTER."""
     where = host_address(entry_of(node.session.roster, seat))
     if where is None:
         return
     transport = PeerTransport(node.keys, where[2], where[0], where[1], source_ip=node.source_ip)
     try:
-        await transport.connect(timeout_s=max(1.0, 2 * node.session.timings.liveness_s))
+        await transport.connect(timeout_s=tell_deadline(node))
         await transport.send(message)
         await asyncio.sleep(TELL_LINGER_S)  # (ZeroMQ sends in the background)
     except (TransportError, OSError) as exc:
@@ -112,13 +118,32 @@ async def tell(node: PeerNode, seat: int, message: JsonObject) -> None:
 class Links:
     """This member's connections to the other members' standby ROUTERs for its pre-votes
     (net/peer/prevotes.py): one DEALER a member, opened when first needed, within a deadline,
-    and kept for the match. While one connects only the newest status waits for it (an older one
-    is out of date); one that cannot connect in time is dropped (the next resend tries again)."""
+    and kept for the match. While one comes up only the newest status waits for it (an older
+    one is out of date); one that cannot connect in time is dropped (the next resend tries
+    again). Its ``tell``s go each on a connection of its own."""
 
     def __init__(self, node: PeerNode) -> None:
         self.node = node
         self.open: dict[int, PeerTransport] = {}
         self.waiting: dict[int, JsonObject] = {}
+        self.telling: set[asyncio.Future[None]] = set()  # ``tell``s under way
+
+    def tell(self, messages: Iterable[tuple[int, JsonObject]]) -> None:
+        """Send each (member seat, message) on a connection of its own (``tell``: proof against
+        the host, a locked match's last points), keeping it until it has gone."""
+        for seat, message in messages:
+            task = asyncio.ensure_future(tell(self.node, seat, message))
+            self.telling.add(task)
+            task.add_done_callback(self.telling.discard)
+            self.node._spawn(task)
+
+    async def told(self) -> None:
+        """Wait until the ``tell``s under way have gone, within their deadline: the match's last
+        points a member passes on (net/peer/blind_close.pass_end) must leave before the node
+        stops, or a member the host sent them to some of only would never finish."""
+        if self.telling:
+            await asyncio.wait(list(self.telling),
+                               timeout=tell_deadline(self.node) + TELL_LINGER_S)
 
     def send(self, seat: int, message: JsonObject) -> None:
         transport = self.open.get(seat)

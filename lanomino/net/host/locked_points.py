@@ -28,7 +28,6 @@ from lanomino.net.blind_transcript import LockedTranscript
 from lanomino.net.election import end_reported
 from lanomino.net.host.table import Table
 from lanomino.net.session_base import TranscriptUpdated
-from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import JsonObject
 
@@ -65,17 +64,12 @@ def pass_on(peer: PeerSession, t: Table, reports: Mapping[int, m.Report]) -> Non
     """Each member whose report lacks the points of the last hand (which this seat took, from
     the lost host, a member or this host) gets its reveals again, then the points."""
     end, book = peer.blind.last_end, peer.blind.book
-    if end is None or book is None or not book.hands or book.hands[-1].record.hand != end.hand:
+    bodies = [] if end is None or book is None else book.ended(end)
+    if end is None or not bodies:
         return
-    signed = book.hands[-1]
-    record = signed.record
-    reveals: list[b.BlindBody] = [
-        b.BlindReveal(record.hand, record.attempt, r.seat, r, sig)
-        for r, sig in zip(record.reveals, signed.signatures.reveal, strict=True)
-        if r.seed is not None]
     for n, report in reports.items():
         got = end_reported(report.last)
         if got is not None and got.hand >= end.hand:
             continue
-        for body in [*reveals, end]:
+        for body in bodies:
             t.send(t.seat(n), body)

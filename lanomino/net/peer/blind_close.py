@@ -3,19 +3,27 @@ Pure.
 
 Once every holder has revealed its key, the seat opens every tile and scores the hand itself
 (``settle``); the host's signed points and closing statement (``blind_end``) are checked against
-the hand this seat settled (``end``), and the transcript/2 grows by the hand. A void deal (every
+the hand this seat settled (``end``), and the transcript/2 grows by the hand. The match's last
+points also travel from member to member (``pass_end``, ``take_end``): the host may die sending
+them to some members only. A void deal (every
 seat said "not me" to every question) is kept once its keys are revealed, for the entry of the
 hand dealt again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from lanomino.engine import Event
+from lanomino.engine.errors import seat_name
 from lanomino.net.blind_transcript import LockedTranscript
+from lanomino.net.election import members
+from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.session_base import HandVerified, MatchOver, ObservationChanged, TranscriptUpdated
 from lanomino.net.wire import blind_messages as b
+from lanomino.net.wire import messages as m
+from lanomino.net.wire.schemas import envelope, parse_message
 
 if TYPE_CHECKING:
     from lanomino.net.peer.blind import PeerBlind
@@ -59,31 +67,40 @@ def book(blind: PeerBlind) -> LockedTranscript:
     return blind.book
 
 
-def end(blind: PeerBlind, body: b.BlindEnd) -> None:
+def end(blind: PeerBlind, body: b.BlindEnd, passed: int | None = None) -> None:
     """The host's points and closing, checked against the hand this seat settled; then the
-    transcript (and, at the match's end, its result)."""
+    transcript (and, at the match's end, its result). ``passed``: the member that passed the
+    lost host's last points on (``take_end``), whose doing a failed check is, not the host's."""
     p, settled, match = blind.p, blind.settled, blind.match
+    if body == blind.last_end:
+        return  # (the host's own, after a member passed them: take_end)
     blind.last = p.now
     if settled is None or match is None or settled[1].hand != body.hand:
-        blind._caught("blind-points", f"the host sent the points of hand {body.hand}, which "
-                      "this seat has not settled")
+        if passed is None:
+            blind._caught("blind-points", f"the host sent the points of hand {body.hand}, "
+                          "which this seat has not settled")
         return
-    blind.settled = None
     over = match.outcome is not None
     winner = None if match.outcome is None else match.outcome.winner
     # (signed by the host that ran the hand: a new host passes on the lost one's, if it has it)
     doc = book(blind).check_hand(p.ring, p.keys[settled[1].host], settled[1], settled[0],
                                  settled[2], over, winner, body)
     hand = settled[0]
-    if isinstance(doc, str) and settled[1].host != p.host_seat:  # points nobody got from the
-        was, hand.host = hand.host, p.host_seat  # lost host, signed by the new one over the
-        again = hand.record(p.table, settled[1].points)  # record naming it (locked_points.py)
+    if isinstance(doc, str) and passed is None and settled[1].host != p.host_seat:
+        was, hand.host = hand.host, p.host_seat  # points nobody got from the lost host, signed
+        again = hand.record(p.table, settled[1].points)  # by the new one over the record
         retry = book(blind).check_hand(p.ring, p.keys[p.host_seat], again, hand, settled[2],
-                                       over, winner, body)
+                                       over, winner, body)  # naming it (locked_points.py)
         doc, hand.host = (doc, was) if isinstance(retry, str) else (retry, hand.host)
     if isinstance(doc, str):
-        blind._caught("blind-points", f"hand {body.hand}: {doc}")
+        if passed is None:
+            blind.settled = None
+            blind._caught("blind-points", f"hand {body.hand}: {doc}")
+        else:
+            p._problem("false_proof", f"{seat_name(passed)} passed on points of hand "
+                                      f"{body.hand} that do not hold: {doc}")
         return
+    blind.settled = None
     blind.last_end = body
     p._events.append(TranscriptUpdated(p.table.hex(), doc, over))
     blind.next_deal = not over  # (timed from now: progress.py)
@@ -91,6 +108,54 @@ def end(blind: PeerBlind, body: b.BlindEnd) -> None:
         from lanomino.net.peer.state import Phase  # (the state holds this part)
         p.go(Phase.OVER)
         p._events.append(MatchOver(winner, settled[2], body.hand, p.verified_all))
+        pass_end(blind, body)
+
+
+def pass_end(blind: PeerBlind, body: b.BlindEnd) -> None:
+    """The match's last points are in: every other member gets them, with the hand's reveals,
+    from this seat too. The host may have died sending them to some members only; those that
+    missed them would find no majority to elect (the members that finished elect nobody) and
+    would leave the table without its result. The points are the host's signed word, checked
+    by each member as its host's (``take_end``), so they can travel this way; a member that has
+    them drops them unread."""
+    p = blind.p
+    bodies = book(blind).ended(body)
+    evidence = {"kind": "end", "hand": body.hand,
+                "entries": [envelope(each, p.term, 1) for each in bodies]}
+    for seat in members(p.roster):
+        if seat not in (p.seat, p.host_seat):
+            p.passing.send(seat, envelope(m.Proof(evidence), p.term, 0))
+
+
+def take_end(blind: PeerBlind, sender: int, raw: Mapping[str, object]) -> None:
+    """Member ``sender`` passed on the match's last points (``pass_end``): a seat that has not
+    finished takes the hand's reveals it lacks and the points as if its host had sent them,
+    each checked against its signer's key; what does not hold is the member's doing (dropped),
+    never the host's."""
+    p, hand = blind.p, blind.hand
+    entries = raw.get("entries")
+    if p.phase.value != "seated" or not isinstance(entries, list):
+        return
+    try:
+        bodies = [parse_message(e).body for e in entries]
+    except RemoteProtocolError as exc:
+        p._problem("malformed", f"{seat_name(sender)} passed on points: {exc}")
+        return
+    for body in bodies:
+        if isinstance(body, b.BlindReveal) and hand is not None and blind.hand is hand \
+                and body.seat not in hand.reveals:
+            if not b.names_its_sender(body) or not 0 <= body.seat < len(p.keys) or \
+                    not p.ring.verify_statement(p.keys[body.seat], body.signature,
+                                                b.signed_statement(p.digest, body)):
+                p._problem("false_proof", f"{seat_name(sender)} passed on a reveal that seat "
+                                          f"{body.seat + 1} did not sign")
+                return
+            blind.reveal(body)
+        elif isinstance(body, b.BlindEnd):
+            end(blind, body, passed=sender)
+        elif not isinstance(body, b.BlindReveal):
+            p._problem("malformed", f"{seat_name(sender)} passed on a {body.TYPE} as points")
+            return
 
 
 def over(blind: PeerBlind, body: b.BlindOver) -> None:

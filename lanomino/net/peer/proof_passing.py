@@ -16,7 +16,9 @@ does not hold, or one from a key that is not a member's, changes nothing (``drop
 the same proof once.
 
 A move the host holds back travels the same way, as a ``proof`` of kind ``held``; it is no proof, so
-held_moves.py checks and times it, on its own budget (one per member and place of the log).
+held_moves.py checks and times it, on its own budget (one per member and place of the log). So
+do a locked match's last points (kind ``end``, ``blind_close.pass_end``), taken up once per
+member at most, by a seat still waiting for them.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from lanomino.engine.errors import seat_name
 from lanomino.net.election import members
 from lanomino.net.errors import RemoteProtocolError
+from lanomino.net.peer.blind_close import take_end
 from lanomino.net.session_base import HostCaught
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import JsonObject
@@ -51,6 +54,7 @@ class ProofPassing:
         self._out: list[tuple[int, JsonObject]] = []  # (member seat, message) to send
         self._checks: Counter[int] = Counter()
         self._seen: set[str] = set()
+        self._ends: set[int] = set()  # the members whose last points this seat took up
 
     def send(self, seat: int, message: JsonObject) -> None:
         """Queue ``message`` for the member at ``seat`` (a held-move notice, held_moves.py)."""
@@ -92,6 +96,12 @@ class ProofPassing:
         if not isinstance(msg.body, m.Proof) or p.header is None or p.election is not None:
             return  # (only proofs; none before the match, nor while this seat elects)
         raw = msg.body.evidence
+        if raw.get("kind") == "end":  # the match's last points, once a member (blind_close.py)
+            if sender not in self._ends and (p.blind.hand is not None
+                                             or p.blind.settled is not None):
+                self._ends.add(sender)
+                take_end(p.blind, sender, raw)
+            return
         if raw.get("kind") == "held":  # a held move to witness, budgeted there (held_moves.py)
             p.held.receive(sender, raw, now)
             return
