@@ -14,6 +14,7 @@ import asyncio
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from lanomino import command
@@ -69,6 +70,8 @@ class Controller:
             self._on_lan(intent)
         elif isinstance(intent, s.StartLocal):
             self._start(intent)
+        elif isinstance(intent, s.ConfirmStart):
+            self._confirm_start()
         elif isinstance(intent, s.ContinueSaved):
             self._continue()
         elif isinstance(intent, s.SaveSettings):
@@ -127,9 +130,16 @@ class Controller:
         config = make_config(intent.rules, intent.players, intent.levels, name, seed)
         self.open_local(LocalMatch(config))
 
+    def _confirm_start(self) -> None:
+        """Yes to the saved game's question (y on the full screen, yes in the line mode)."""
+        pending, self.ui.message = self.ui.pending_start, ""
+        if pending is not None:
+            self._start(replace(pending, replace_saved=True))
+
     def _continue(self) -> None:
         from lanomino.localgame import LocalMatch
 
+        self.ui.pending_start = None  # (a new match waiting for a yes is not wanted after all)
         data = self.store.load_game()
         try:
             if data is None:

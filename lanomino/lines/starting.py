@@ -11,7 +11,6 @@ tables before another screen opens.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from lanomino.engine import PRESETS, Rules, RulesError
@@ -20,7 +19,15 @@ from lanomino.lines.talk import sentence
 from lanomino.lines.typed import Command, CommandError
 from lanomino.ui.lan import CloseLobby, ConfirmJoin, HostTable, JoinTable, looks_like_address
 from lanomino.ui.settings import default_level
-from lanomino.ui.state import ContinueSaved, LeaveTable, Rematch, Screen, StartLocal, UiState
+from lanomino.ui.state import (
+    ConfirmStart,
+    ContinueSaved,
+    LeaveTable,
+    Rematch,
+    Screen,
+    StartLocal,
+    UiState,
+)
 
 DEALS = {"locked": True, "blind": True, "fair": False}  # host ... fair: the deal (locked: issue 29)
 
@@ -52,10 +59,10 @@ class StartTalk:
         return []
 
     def do_yes(self, command: Command) -> None:
-        pending, lobby = self.ui.pending_start, self.ui.lobby
-        if pending is not None:
+        lobby = self.ui.lobby
+        if self.ui.pending_start is not None:
             self.fresh_table()
-            self.send(replace(pending, replace_saved=True))
+            self.send(ConfirmStart())
         elif lobby.entry == "trust" and self.ui.screen is Screen.LOBBY:
             self.fresh_table()
             self.send(ConfirmJoin())

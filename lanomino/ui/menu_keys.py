@@ -21,6 +21,7 @@ from lanomino.ui.settings import Settings, account_name, clean_name, default_lev
 from lanomino.ui.setup import SetupForm
 from lanomino.ui.state import (
     PAUSES_S,
+    ConfirmStart,
     ContinueSaved,
     Intent,
     OpenHistory,
@@ -128,9 +129,7 @@ def _load_setup(kb: KeyBindings, ui: UiState, intents: Intents) -> None:
 
     @kb.add("y", filter=asking)
     def _(event: KeyPressEvent) -> None:
-        start, ui.pending_start, ui.message = ui.pending_start, None, ""
-        if start is not None:
-            intents(replace(start, replace_saved=True))
+        intents(ConfirmStart())
 
     @kb.add("n", filter=asking)
     @kb.add("escape", filter=asking)

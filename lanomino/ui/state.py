@@ -81,6 +81,12 @@ class StartLocal:
 
 
 @dataclass(frozen=True, slots=True)
+class ConfirmStart:
+    """Yes to the question about a saved game: the new match waiting for it starts, and the saved
+    one is given up (History shows it as abandoned)."""
+
+
+@dataclass(frozen=True, slots=True)
 class AskHint:
     """What would Expert play here? (local games against the computer only)"""
 
@@ -140,7 +146,7 @@ class OpenReplay:
 
 Intent = (Submit | NextHand | StartLocal | ContinueSaved | LeaveTable | ResignMatch | FinishMatch
           | SaveSettings | QuitApp | OpenHistory | OpenReplay | OpenLobby | CloseLobby | JoinTable
-          | HostTable | ConfirmJoin | AskHint | UndoMove | Rematch | ComeBack)
+          | HostTable | ConfirmJoin | ConfirmStart | AskHint | UndoMove | Rematch | ComeBack)
 
 
 # ----- the whole client --------------------------------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 
 from lanomino.client.controller import Controller
@@ -58,7 +57,7 @@ def play_first_hand(c: Controller, match: LocalMatch) -> None:
 
 def test_a_new_game_over_a_saved_one_asks_first_and_marks_it_abandoned(tmp_path: Path) -> None:
     from lanomino.store import PlayLog
-    from lanomino.ui.state import LeaveTable, Screen, StartLocal
+    from lanomino.ui.state import ConfirmStart, LeaveTable, Screen, StartLocal
 
     c = controller(tmp_path)
     old = LocalMatch(make_config(Rules.classic(target=500), 2, ("random",), "Me", 4))
@@ -71,8 +70,9 @@ def test_a_new_game_over_a_saved_one_asks_first_and_marks_it_abandoned(tmp_path:
     assert "saved game is waiting" in c.ui.message
     c.handle(new)  # the same start again: still a question, never a yes
     assert c.ui.pending_start == new and c.table is None
-    c.handle(replace(new, replace_saved=True))  # y in the full-screen client, yes in lines
+    c.handle(ConfirmStart())  # y in the full-screen client, yes in lines
     assert c.table is not None and c.ui.pending_start is None
+    assert c.ui.obs is not None and c.ui.obs.rules == new.rules  # the new match, not the saved
     [logged] = c.writer.submit(PlayLog(c.store).matches).result()
     assert logged.abandoned and not logged.finished and logged.hands == 1
     c.close()
