@@ -308,17 +308,19 @@ class Controller:
             return
         asyncio.ensure_future(bye())
 
-    def close(self) -> str:
+    def close(self, lines: bool = False) -> str:
         """The client is gone: stop any automatic moves. Returns what to tell the player on the
-        way out ("" for nothing): that a local game in play is saved."""
+        way out ("" for nothing): that a local game in play is saved, and how to resume it in
+        the full screen or (``lines``) the line mode."""
         table = self.table
         if not isinstance(table, LocalTable):
             return ""
         table.stop()
         if table.match.is_over:
             return ""
-        return (f"The game is saved: `{command('play --continue')}` (or Continue in the menu) "
-                "resumes it.")
+        resume = (command("play --lines --continue") if lines
+                  else f"`{command('play --continue')}` (or Continue in the menu)")
+        return f"The game is saved: {resume} resumes it."
 
     def redraw(self) -> None:
         self.frontend.redraw()

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from lanomino import command
 from lanomino.engine import Draw, Observation, Pass
 from lanomino.lines.menus import MenuTalk, menu_line
 from lanomino.lines.moves import check_turn, draw_or_pass, play_for
@@ -278,7 +277,6 @@ class LineFront:
         self.quit()
 
     def quit(self) -> None:
-        """Leave lanomino (typed, at the end of input, or on Ctrl-C): a local match stays saved."""
-        if self.ui.lan is None and self.ui.obs is not None and self.ui.obs.outcome is None:
-            self.say(f"The match is saved: {command('play --lines --continue')} resumes it.")
+        """Leave lanomino (typed, at the end of input, or on Ctrl-C): a local match stays saved,
+        and the controller says how to resume it on the way out."""
         self.send(QuitApp())

@@ -24,7 +24,7 @@ class Driver(Protocol):
 
     def handle(self, intent: Intent) -> None: ...
 
-    def close(self) -> str: ...
+    def close(self, lines: bool = False) -> str: ...
 
 
 class LineFrontend:
@@ -115,7 +115,9 @@ async def _serve(ui: UiState, controller: Driver, first: Intent | None, words: b
             front.quit()
         else:
             front.on_line(text)
-    controller.close()
+    farewell = controller.close(lines=True)  # (a local match in play is saved: how to resume it)
+    if farewell:
+        console.say(farewell)
     return app.future.result() if app.future.done() else 0
 
 
