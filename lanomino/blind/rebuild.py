@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lanomino.blind import table_deal as deal
 from lanomino.blind import table_draws as draws
 from lanomino.blind import table_leave
 from lanomino.blind import table_opening as opening
@@ -66,19 +67,19 @@ class Rebuild:
         h = self.hand.holder
         if h is not None and announcement.seat == h.seat and announcement.key != h.announce().key:
             raise LostKey(f"{seat_name(h.seat)}'s key in the deal is not the one its seeds give")
-        self.hand.on_key(announcement, self.now)
+        deal.on_key(self.hand, announcement, self.now)
 
     def escrow(self, seat: int, commitments: tuple[Point, ...], sealed: Sequence[bytes]) -> None:
         table_leave.on_escrow(self.hand, seat, commitments, sealed)
 
     def shuffle(self, turn: ShuffleTurn) -> None:
-        self.hand.on_shuffle(turn, self.now)
+        deal.on_shuffle(self.hand, turn, self.now)
 
     def shares(self, seat: int, shares: Sequence[Share]) -> None:
         hand = self.hand
         if seat == self.me and hand.holder is not None and hand.deal.step is Step.SHARES:
             hand.holder.deal_shares("the host")  # (they went out: the gate gives none again)
-        hand.on_shares(seat, shares, self.now)
+        deal.on_shares(hand, seat, shares, self.now)
 
     def not_me(self, seat: int, tile: Tile) -> None:
         opening.on_not_me(self.hand, seat, tile, self.now)

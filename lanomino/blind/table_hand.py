@@ -13,6 +13,7 @@ A draw's position is the boneyard's next (the deal rule); the log gives it to th
 drew, and this side's ``Holder`` (its gate) learns it from the same call, so a request for any
 other position is refused by the gate (``table_draws.draw_share``).
 
+The deal round's messages (keys, shuffles, deal shares): ``table_deal.py``.
 A holder who leaves the hand in play (escrow, standing in for its key): ``table_leave.py``.
 A seat whose tiles this side holds (its own; the host's bots): ``table_seats.py``.
 """
@@ -27,7 +28,7 @@ from lanomino.blind.deal_round import LockedDeal, Step
 from lanomino.blind.deck import Deck, aggregate_key, open_deck
 from lanomino.blind.draw_round import DrawRound
 from lanomino.blind.escrow_book import EscrowBook
-from lanomino.blind.gate import DealLayout, Refusal
+from lanomino.blind.gate import DealLayout
 from lanomino.blind.group import BlindError
 from lanomino.blind.hand_record import BlindHand, BlindMove, NotMe, Resignation, ShuffleEntry
 from lanomino.blind.hashing import Context
@@ -35,10 +36,8 @@ from lanomino.blind.holder import Holder
 from lanomino.blind.lead_rounds import LeadRounds, questions
 from lanomino.blind.rounds import (
     BlindFault,
-    KeyAnnouncement,
     Reveal,
     Share,
-    ShuffleTurn,
     check_play,
     check_reveal,
     open_all,
@@ -130,48 +129,6 @@ class TableHand:
     def deck(self) -> Deck:
         """The deal's deck, then a blind re-shuffle's new deck (``extra``)."""
         return (*self.deal.deck, *self.extra) if self.extra else self.deal.deck
-
-    # ----- the deal round ------------------------------------------------------------------
-
-    def on_key(self, announcement: KeyAnnouncement, now: float) -> None:
-        self.deal.receive_key(announcement, now)
-        if self.deal.step is Step.SHUFFLE and self.holder is not None:
-            self.holder.keys_agreed(self.deal.ctx)
-
-    def my_shuffle(self) -> ShuffleTurn | None:
-        """This holder's shuffle turn, when the round waits for it now."""
-        h = self.holder
-        if h is None or self.deal.step is not Step.SHUFFLE or self.deal.missing() != (h.seat,):
-            return None
-        return h.shuffle(self.deal.deck)
-
-    def on_shuffle(self, turn: ShuffleTurn, now: float) -> None:
-        leave.escrowed(self, turn.seat)
-        self.deal.receive_shuffle(turn, now)
-        if self.deal.step is Step.SHARES and self.holder is not None:
-            self.holder.deck_agreed(self.deal.deck)
-
-    def my_shares(self, asker: str) -> tuple[Share, ...] | None:
-        """This holder's deal shares, once the round waits for them (never twice)."""
-        h = self.holder
-        if h is None or self.deal.step is not Step.SHARES or h.seat in self.deal.shares:
-            return None
-        shares = h.deal_shares(asker)
-        return None if isinstance(shares, Refusal) else shares
-
-    def on_shares(self, seat: int, shares: Sequence[Share], now: float) -> None:
-        """A holder's deal shares; with all of them in, this side opens what is its to open."""
-        if self.deal.shares.get(seat) == tuple(shares):
-            return  # (this side has them: a new host sends its own again, locked_takeover.py)
-        self.deal.receive_shares(seat, shares, now)
-        if self.deal.step is not Step.DONE or self.holder is None:
-            return
-        self.timed(now)
-        me = self.holder.seat
-        for seat_, positions in enumerate(self.layout.dealt):
-            if self.layout.openers[seat_] == me:
-                for p in positions:
-                    self.opened[p] = self.holder.open(p, self.deal.shares_of(p))
 
     def tiles_of(self, seat: int) -> tuple[Tile, ...]:
         """The tiles this side opened that ``seat`` holds now."""

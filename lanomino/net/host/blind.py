@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
-from lanomino.blind import table_draws, table_opening, table_seats
+from lanomino.blind import table_deal, table_draws, table_opening, table_seats
 from lanomino.blind.deal_round import Step
 from lanomino.blind.gate import Refusal
 from lanomino.blind.group import BlindError
@@ -182,21 +182,21 @@ class BlindDealing:
         if self.hand.holder is not None:
             key = self._signed(b.BlindKey(self.number, self.attempt, t.host_seat,
                                           self.hand.holder.announce(), NO_SIGNATURE))
-            self.hand.on_key(key.key, t.now)
+            table_deal.on_key(self.hand, key.key, t.now)
             self._relay(key, t.host_seat)
         self._advance()
 
     def key(self, seat: Seat, body: b.BlindKey, seq: int) -> None:
         hand = self._arrived(seat, body)
-        self._run(seat, body, lambda: hand.on_key(body.key, self.t.now))
+        self._run(seat, body, lambda: table_deal.on_key(hand, body.key, self.t.now))
 
     def shuffle(self, seat: Seat, body: b.BlindShuffle, seq: int) -> None:
         hand = self._arrived(seat, body)
-        self._run(seat, body, lambda: hand.on_shuffle(body.turn, self.t.now))
+        self._run(seat, body, lambda: table_deal.on_shuffle(hand, body.turn, self.t.now))
 
     def shares(self, seat: Seat, body: b.BlindShares, seq: int) -> None:
-        hand = self._arrived(seat, body)
-        self._run(seat, body, lambda: hand.on_shares(seat.seat, body.shares, self.t.now))
+        hand, now = self._arrived(seat, body), self.t.now
+        self._run(seat, body, lambda: table_deal.on_shares(hand, seat.seat, body.shares, now))
 
     def _advance(self) -> None:
         """The host's own part in the round, as it comes due; then the opening."""
@@ -205,16 +205,16 @@ class BlindDealing:
             return
         me = t.host_seat  # (the host's holder)
         self.leaving.own_escrow(hand)
-        turn = hand.my_shuffle()
+        turn = table_deal.my_shuffle(hand)
         if turn is not None:
             body = self._signed(b.BlindShuffle(self.number, self.attempt, me, turn, NO_SIGNATURE))
-            hand.on_shuffle(turn, t.now)
+            table_deal.on_shuffle(hand, turn, t.now)
             self._relay(body, me)
-        shares = hand.my_shares("the host")
+        shares = table_deal.my_shares(hand, "the host")
         if shares is not None:
             batch = self._signed(b.BlindShares(self.number, self.attempt, me, shares,
                                                NO_SIGNATURE))
-            hand.on_shares(me, shares, t.now)
+            table_deal.on_shares(hand, me, shares, t.now)
             self._relay(batch, me)
         if hand.deal.step is Step.DONE and hand.view is None:
             opening = table_opening.opening(hand)

@@ -20,7 +20,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from lanomino.blind import table_draws, table_leave, table_opening
+from lanomino.blind import table_deal, table_draws, table_leave, table_opening
 from lanomino.blind.deal_round import Step
 from lanomino.blind.gate import Refusal
 from lanomino.blind.hand_record import BlindHand
@@ -187,7 +187,7 @@ class PeerBlind:
         assert hand.holder is not None
         self._send(b.BlindKey(body.hand, body.attempt, p.seat, hand.holder.announce(),
                               NO_SIGNATURE))
-        hand.on_key(hand.holder.announce(), p.now)
+        table_deal.on_key(hand, hand.holder.announce(), p.now)
         self._act()
 
     def _step(self, body: b.BlindBody, step: Callable[[], object]) -> None:
@@ -202,7 +202,7 @@ class PeerBlind:
     def key(self, body: b.BlindKey) -> None:
         hand = self._arrived(body)
         if hand is not None:
-            self._step(body, lambda: hand.on_key(body.key, self.p.now))
+            self._step(body, lambda: table_deal.on_key(hand, body.key, self.p.now))
 
     def escrow(self, body: b.BlindEscrow) -> None:
         hand = self._arrived(body)
@@ -213,26 +213,26 @@ class PeerBlind:
     def shuffle(self, body: b.BlindShuffle) -> None:
         hand = self._arrived(body)
         if hand is not None:
-            self._step(body, lambda: hand.on_shuffle(body.turn, self.p.now))
+            self._step(body, lambda: table_deal.on_shuffle(hand, body.turn, self.p.now))
 
     def shares(self, body: b.BlindShares) -> None:
         hand = self._arrived(body)
         if hand is not None:
-            self._step(body, lambda: hand.on_shares(body.seat, body.shares, self.p.now))
+            self._step(body, lambda: table_deal.on_shares(hand, body.seat, body.shares, self.p.now))
 
     def _act(self) -> None:
         p, hand = self.p, self.hand
         if hand is None:
             return
         esc.escrow_out(self, hand)
-        turn = hand.my_shuffle()
+        turn = table_deal.my_shuffle(hand)
         if turn is not None:
             self._send(b.BlindShuffle(self.number, self.attempt, p.seat, turn, NO_SIGNATURE))
-            hand.on_shuffle(turn, p.now)
-        shares = hand.my_shares("the host")
+            table_deal.on_shuffle(hand, turn, p.now)
+        shares = table_deal.my_shares(hand, "the host")
         if shares is not None:
             self._send(b.BlindShares(self.number, self.attempt, p.seat, shares, NO_SIGNATURE))
-            hand.on_shares(p.seat, shares, p.now)
+            table_deal.on_shares(hand, p.seat, shares, p.now)
         if hand.deal.step is Step.DONE and hand.view is None \
                 and table_opening.opening(hand) is None:
             self._answer()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from lanomino.blind import table_leave
+from lanomino.blind import table_deal, table_leave
 from lanomino.blind.deal_round import Step
 from lanomino.blind.group import BlindError
 from lanomino.blind.hashing import Context
@@ -316,7 +316,7 @@ def _resume(blind: PeerBlind, r: Rebuild) -> None:
         return
     if h.seat not in hand.deal.keys and hand.deal.step is Step.KEYS:
         blind._send(b.BlindKey(blind.number, blind.attempt, h.seat, h.announce(), NO_SIGNATURE))
-        hand.on_key(h.announce(), p.now)
+        table_deal.on_key(hand, h.announce(), p.now)
     if hand.view is None:
         blind._act()  # (its escrow, shuffle, deal shares, answers to the opening)
     elif hand.view.outcome is not None:
