@@ -18,7 +18,7 @@ from lanomino.lines.menus import MenuTalk, at_menu, menu_line
 from lanomino.lines.talk import sentence
 from lanomino.lines.typed import Command, CommandError
 from lanomino.ui.lan import CloseLobby, ConfirmJoin, HostTable, JoinTable, looks_like_address
-from lanomino.ui.settings import default_level
+from lanomino.ui.settings import start_level, table_name
 from lanomino.ui.state import (
     ConfirmStart,
     ContinueSaved,
@@ -96,7 +96,7 @@ class StartTalk:
         """'new 3 allfives hard': players, preset and computer level, in any order.
         Raises CommandError."""
         s, levels = self.ui.settings, self.ui.levels
-        preset, players, level = s.preset, 0, s.level if s.level in levels else ""
+        preset, players, level = s.preset, 0, start_level(s, levels)
         for word in words:
             if word.isdigit():
                 players = int(word)
@@ -114,7 +114,7 @@ class StartTalk:
             rules.check_players(players)
         except RulesError as exc:
             raise CommandError(sentence(str(exc))) from None
-        return StartLocal(rules, players, (level or default_level(levels),))
+        return StartLocal(rules, players, (level,))
 
     def do_continue(self, command: Command) -> None:
         at_menu(self.ui)
@@ -128,12 +128,14 @@ class StartTalk:
 
     def do_host(self, command: Command) -> None:
         """'host 3 1 classic hard fair': seats, computer players (the second number), preset, level,
-        and the deal (locked, the default, or fair)."""
+        and the deal (locked, the default, or fair); the table's name and the level not said come
+        from the settings, as in the full screen's host form."""
         at_menu(self.ui)  # (sitting down stops the lobby's search)
         numbers = [int(w) for w in command.args if w.isdigit()]
         rest = [w for w in command.args if not w.isdigit()]
         preset = next((w for w in rest if w in PRESETS), self.ui.settings.preset)
-        level = next((w for w in rest if w in self.ui.levels), default_level(self.ui.levels))
+        level = next((w for w in rest if w in self.ui.levels),
+                     start_level(self.ui.settings, self.ui.levels))
         deals = {DEALS[w] for w in rest if w in DEALS}
         unknown = [w for w in rest if w not in PRESETS and w not in self.ui.levels
                    and w not in DEALS]
@@ -150,7 +152,7 @@ class StartTalk:
         if not 0 <= bots < seats:
             raise CommandError(f"A table of {seats} takes 0 to {seats - 1} computer players.")
         self.fresh_table()
-        self.send(HostTable("Lanomino", preset, seats, bots, level, None,
+        self.send(HostTable(table_name(self.ui.settings), preset, seats, bots, level, None,
                             blind=deals != {False}))
 
     def do_join(self, command: Command) -> None:

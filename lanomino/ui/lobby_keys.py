@@ -17,7 +17,7 @@ from lanomino.ui.lan import (
     finish_entry,
     join_selected,
 )
-from lanomino.ui.settings import default_level
+from lanomino.ui.settings import start_level, table_name
 from lanomino.ui.state import Intent, LeaveTable, Screen, UiState
 
 Intents = Callable[[Intent], None]
@@ -35,10 +35,8 @@ def typing(ui: UiState) -> bool:
 
 def open_host_form(ui: UiState) -> None:
     """The host form, preset from the settings so that Enter opens a sensible table."""
-    level = ui.settings.level if ui.settings.level in ui.levels else default_level(ui.levels)
-    name = f"{ui.settings.name}'s table" if ui.settings.name != "You" else "Lanomino"
-    ui.host_form = HostForm(name=name[:32], preset=ui.settings.preset, level=level,
-                            choices=ui.addresses)
+    ui.host_form = HostForm(name=table_name(ui.settings), preset=ui.settings.preset,
+                            level=start_level(ui.settings, ui.levels), choices=ui.addresses)
     if Rules.preset(ui.host_form.preset).partnership:
         ui.host_form.seats = 4
     ui.screen = Screen.HOST

@@ -17,7 +17,7 @@ from lanomino.ui.menus import (
     form_start,
     from_the_form,
 )
-from lanomino.ui.settings import Settings, account_name, clean_name, default_level
+from lanomino.ui.settings import Settings, account_name, clean_name, start_level
 from lanomino.ui.setup import SetupForm
 from lanomino.ui.state import (
     PAUSES_S,
@@ -80,8 +80,8 @@ def activate_menu(ui: UiState, index: int, intents: Intents) -> None:
 
 def open_setup(ui: UiState) -> None:
     """The new-game form, preset from the settings so that Enter starts a sensible game."""
-    level = ui.settings.level if ui.settings.level in ui.levels else default_level(ui.levels)
-    ui.setup = SetupForm(levels=[level] * 3, preset=ui.settings.preset)
+    ui.setup = SetupForm(levels=[start_level(ui.settings, ui.levels)] * 3,
+                         preset=ui.settings.preset)
     if PRESETS[ui.setup.preset]().partnership:
         ui.setup.players = 4
     ui.setup.row = len(ui.setup.rows()) - 1  # on "Start": Enter-Enter plays

@@ -69,3 +69,15 @@ def default_level(levels: list[str]) -> str:
         if name in levels:
             return name
     return levels[0] if levels else "random"
+
+
+def start_level(settings: Settings, levels: list[str]) -> str:
+    """The computer level a new match or a new table starts with: the settings' own while this
+    build has it, else the usual default."""
+    return settings.level if settings.level in levels else default_level(levels)
+
+
+def table_name(settings: Settings) -> str:
+    """The name a table the player hosts starts with: "Ann's table" ("Lanomino" for a player
+    still called You)."""
+    return (f"{settings.name}'s table" if settings.name != "You" else "Lanomino")[:32]

@@ -67,6 +67,18 @@ def test_menu_commands_become_intents() -> None:
     assert sent[-1] == QuitApp()
 
 
+def test_new_and_host_start_from_the_settings_as_the_full_screens_forms_do() -> None:
+    from lanomino.ui.settings import Settings
+
+    f, sent, _ = front(UiState(levels=LEVELS, settings=Settings(name="Ann", level="hard")))
+    f.on_line("host 3 1")  # the table's name and the level come from the settings
+    assert sent[-1] == HostTable("Ann's table", "classic", 3, 1, "hard", None, blind=True)
+    f.on_line("host 2 easy")  # (a level said wins)
+    assert sent[-1] == HostTable("Ann's table", "classic", 2, 0, "easy", None, blind=True)
+    f.on_line("new 3")
+    assert sent[-1] == StartLocal(Rules.classic(), 3, ("hard",))
+
+
 @pytest.mark.parametrize("typed", ["new 5", "new partnership 3", "new chess", "host 2 2",
                                    "host 3 fair locked",
                                    "join nowhere", "continue", "replay x", "set volume 3",
