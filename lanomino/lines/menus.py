@@ -21,7 +21,7 @@ from lanomino.lines.talk import (
     stats_lines,
 )
 from lanomino.lines.typed import Command, CommandError
-from lanomino.ui.lan import JoinTable, OpenLobby, TableInfo, deal_line
+from lanomino.ui.lan import JoinTable, OpenLobby, TableInfo, cannot_join, deal_line
 from lanomino.ui.settings import Settings
 from lanomino.ui.state import OpenHistory, OpenReplay, SaveSettings, Screen, UiState
 
@@ -103,12 +103,8 @@ class MenuTalk:
         if not 1 <= number <= len(tables):
             raise CommandError(f"There are {len(tables)} tables listed; pick 1 to {len(tables)}.")
         table = tables[number - 1]
-        if not table.compatible:
-            raise CommandError(f"{table.name} runs another version of lanomino.")
-        if table.full:
-            raise CommandError(f"{table.name} is full.")
-        if not table.address:
-            raise CommandError(f"The address of {table.name} is not known yet; try again soon.")
+        if cannot_join(table):
+            raise CommandError(sentence(cannot_join(table)))
         if table.locked and not passphrase:
             raise CommandError(f"{table.name} needs a passphrase: say join {number} PASSPHRASE.")
         return JoinTable(table.address, passphrase, table.name)

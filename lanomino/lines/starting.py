@@ -17,7 +17,14 @@ from lanomino.engine import PRESETS, Rules, RulesError
 from lanomino.lines.menus import MenuTalk, at_menu, menu_line
 from lanomino.lines.talk import sentence
 from lanomino.lines.typed import Command, CommandError
-from lanomino.ui.lan import CloseLobby, ConfirmJoin, HostTable, JoinTable, looks_like_address
+from lanomino.ui.lan import (
+    CloseLobby,
+    ConfirmJoin,
+    HostTable,
+    JoinTable,
+    finish_entry,
+    looks_like_address,
+)
 from lanomino.ui.settings import start_level, table_name
 from lanomino.ui.state import (
     ConfirmStart,
@@ -73,13 +80,14 @@ class StartTalk:
         """A table asked for its passphrase: the line is it (menu or quit give up). True when the
         line was taken as a passphrase."""
         lobby = self.ui.lobby
-        target = lobby.target
-        if (self.ui.screen is not Screen.LOBBY or lobby.entry != "passphrase" or target is None
-                or not text or text.lower() in ("menu", "quit")):
+        if (self.ui.screen is not Screen.LOBBY or lobby.entry != "passphrase"
+                or lobby.target is None or not text or text.lower() in ("menu", "quit")):
             return False
-        lobby.entry, lobby.target, lobby.message = "", None, ""
+        lobby.text = text
+        join = finish_entry(lobby)  # (as Enter after typing it on the full screen)
+        assert join is not None  # (a passphrase was typed, for a table waiting for one)
         self.fresh_table()
-        self.send(JoinTable(target.address, text, target.name, target.watch))
+        self.send(join)
         return True
 
     # ----- against the computer -------------------------------------------------------------

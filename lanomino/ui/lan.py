@@ -125,20 +125,27 @@ def join_selected(lobby: LobbyView, watch: bool = False) -> JoinTable | None:
     if table is None:
         lobby.entry, lobby.text, lobby.watch = "address", "", watch
         return None
-    if not table.compatible:
-        lobby.message = f"{table.name} runs another version of lanomino"
-        return None
-    if table.full and not watch:  # (a full table may still be watched)
-        lobby.message = f"{table.name} is full: w watches it"
-        return None
-    if not table.address:
-        lobby.message = f"{table.name}: its address is not known yet"
+    why = cannot_join(table, watch)
+    if why:
+        full = table.compatible and table.full and not watch  # (the reason given is that)
+        lobby.message = f"{why}: w watches it" if full else why
         return None
     join = JoinTable(table.address, None, table.name, watch)
     if table.locked:
         ask_passphrase(lobby, join, f"{table.name} needs a passphrase")
         return None
     return join
+
+
+def cannot_join(table: TableInfo, watch: bool = False) -> str:
+    """Why a table seen in the lobby cannot be joined (``watch``: watched) now; "" when it can."""
+    if not table.compatible:
+        return f"{table.name} runs another version of lanomino"
+    if table.full and not watch:  # (a full table may still be watched)
+        return f"{table.name} is full"
+    if not table.address:
+        return f"{table.name}: its address is not known yet; try again soon"
+    return ""
 
 
 def ask_passphrase(lobby: LobbyView, join: JoinTable, why: str) -> None:
