@@ -236,3 +236,15 @@ class Table:
         """The host ended the match and every connected peer has been told (its last hand log)."""
         return self.host.phase.value == "over" and all(
             s.session.phase.value in ("over", "closed") for s in self.slots if s.connected)
+
+
+def leave(table: Table, slot: PeerSlot, quits: bool, drawing: bool = False) -> None:
+    """The person at ``slot`` leaves the table: with a goodbye, its ``quit`` sent at once
+    (``quits``), or by going silent, to be let go once its grace period runs out. ``drawing``:
+    a draw waits for its share, which never goes out."""
+    if drawing:
+        slot.mute = frozenset({"blind_draw"})
+    if quits:
+        slot.session.quit(table.now)
+        table.step()
+    slot.connected = False

@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import SHORT, PeerSlot, Table  # noqa: E402
+from sessionkit import SHORT, PeerSlot, Table, leave  # noqa: E402
 
 from lanomino.blind.deal_round import Step  # noqa: E402
 from lanomino.blind.table_hand import TableHand  # noqa: E402
@@ -60,9 +60,7 @@ def last_transcript(events: list[Any]) -> dict[str, Any]:
 def quit_to_the_end(table: Table, slot: PeerSlot) -> dict[str, Any]:
     """``slot``'s person quits now; the match runs to its end, which the host verified with no
     reason to stop; every other seat holds the host's transcript, which is returned."""
-    slot.session.quit(table.now)
-    table.step()
-    slot.connected = False
+    leave(table, slot, quits=True)
     table.run(table.over)
     host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
     assert host_over.verified and not host_over.reason
@@ -102,10 +100,7 @@ def leave_at(players: int, step: str, escrow: bool, silent: bool,
         table.run(lambda: due() or blind.number > 1 or table.over())  # noqa: B023 (run at once)
         if not due():
             continue
-        if not silent:
-            slot.session.quit(table.now)
-            table.step()
-        slot.connected = False
+        leave(table, slot, quits=not silent)
         table.run(table.over)
         return table, slot
     raise AssertionError(f"no seed gets the first hand to {step}")

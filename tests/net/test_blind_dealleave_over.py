@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import Table  # noqa: E402
+from sessionkit import Table, leave  # noqa: E402
 from test_blind_dealleave import MUTED, last_transcript, waiting  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
@@ -66,9 +66,7 @@ def leave_before_a_hand(rules: Rules, players: int, hand: int, step: str = "keys
                                                       else []) == hand - 1
     table.run(lambda: there() or table.over())
     assert there(), f"the table never got to hand {hand}'s {step}"
-    slot.session.quit(table.now)
-    table.step()
-    slot.connected = False
+    leave(table, slot, quits=True)
     table.run(table.over)
     return table
 

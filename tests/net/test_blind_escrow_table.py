@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import SHORT, Table, in_play  # noqa: E402
+from sessionkit import SHORT, Table, in_play, leave  # noqa: E402
 
 from lanomino.engine import Draw  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
@@ -39,13 +39,7 @@ def leave_mid_hand(players: int, who: int, moves: int, seed: int, escrow: bool =
     due = in_play(blind, moves, drawing)
     table.run(due)
     assert due(), "the first hand ended before the seat could leave"
-    slot = table.slots[who]
-    if drawing:  # (its share of that draw, if it was asked, never goes out)
-        slot.mute = frozenset({"blind_draw"})
-    if not drop:
-        slot.session.quit(table.now)
-        table.step()
-    slot.connected = False
+    leave(table, table.slots[who], quits=not drop, drawing=drawing)
     table.run(table.over)
     return table
 

@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import SHORT, Table, in_play  # noqa: E402
+from sessionkit import SHORT, Table, in_play, leave  # noqa: E402
 from test_blind_dealleave import last_transcript  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
@@ -36,13 +36,7 @@ def leave_in_play(rules: Rules, players: int, hand: int, quits: bool, drawing: b
     due = in_play(locked, 3, drawing)
     table.run(lambda: locked.number == hand and due() or table.over())
     assert locked.number == hand and due(), f"hand {hand} never got to its 3rd move"
-    slot = table.slots[0]
-    if drawing:
-        slot.mute = frozenset({"blind_draw"})  # (its share of that draw never goes out)
-    if quits:
-        slot.session.quit(table.now)
-        table.step()
-    slot.connected = False
+    leave(table, table.slots[0], quits, drawing)
     table.run(table.over)
     return table
 

@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import Table, resigns_at  # noqa: E402
+from sessionkit import Table, leave, resigns_at  # noqa: E402
 
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
@@ -46,10 +46,7 @@ def test_a_person_who_resigned_and_then_leaves_the_hand_costs_the_match_nothing(
             and any(r.seat == 2 for r in hand.resignations)
     table.run(lambda: resigned() or table.over())
     assert resigned(), "the hand ended before seat 3 resigned"
-    if not silent:
-        slot.session.quit(table.now)
-        table.step()
-    slot.connected = False
+    leave(table, slot, quits=not silent)
     table.run(table.over)
     host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
     assert host_over.verified and not host_over.reason, host_over

@@ -16,7 +16,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest  # noqa: E402
-from sessionkit import PeerSlot, Table, in_play  # noqa: E402
+from sessionkit import PeerSlot, Table, in_play, leave  # noqa: E402
 
 from lanomino.engine import Rules, TileDrawn  # noqa: E402
 from lanomino.fair.verify2 import verify_transcript2  # noqa: E402
@@ -260,9 +260,7 @@ def test_a_holder_restarted_in_a_hand_re_shuffled_blind_is_told_and_the_others_f
     table.run(in_play(blind, 3))
     assert in_play(blind, 3)()
     gone = table.slots[2]
-    gone.session.quit(table.now)
-    table.step()
-    gone.connected = False
+    leave(table, gone, quits=True)
     table.slots.remove(gone)
     table.run(lambda: blind.hand is not None and blind.hand.unheld is not None
               and blind.hand.unheld.deck is not None)

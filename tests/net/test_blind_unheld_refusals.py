@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import Table, in_play  # noqa: E402
+from sessionkit import Table, in_play, leave  # noqa: E402
 from test_blind_refusals import Tampering  # noqa: E402
 
 from lanomino.blind.deck import deck_bytes  # noqa: E402
@@ -60,9 +60,7 @@ def _played_to_the_loss(table: Table) -> None:
     due = in_play(blind, 3)
     table.run(due, max_time=60)
     assert due()
-    table.slots[LEAVER].session.quit(table.now)
-    table.step()
-    table.slots[LEAVER].connected = False
+    leave(table, table.slots[LEAVER], quits=True)
     table.run(table.over, max_time=300)
 
 

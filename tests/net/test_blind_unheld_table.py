@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import SHORT, Table, in_play  # noqa: E402
+from sessionkit import SHORT, Table, in_play, leave  # noqa: E402
 from test_blind_dealleave import MUTED, waiting  # noqa: E402
 from test_blind_departure_table import resigns_at  # noqa: E402
 from test_blind_escrow_table import last_transcript, leave_mid_hand  # noqa: E402
@@ -123,12 +123,7 @@ def two_leave(first: int, second: int, seed: int, drawing: bool) -> Table:
     for who, moves, draw in ((first, 2, False), (second, 5, drawing)):
         table.run(in_play(blind, moves, draw))
         assert in_play(blind, moves, draw)(), "the first hand ended before the seat could leave"
-        slot = table.slots[who]
-        if draw:  # (its share of that draw, if it was asked, never goes out)
-            slot.mute = frozenset({"blind_draw"})
-        slot.session.quit(table.now)
-        table.step()
-        slot.connected = False
+        leave(table, table.slots[who], quits=True, drawing=draw)
     table.run(table.over)
     return table
 
@@ -177,9 +172,7 @@ def test_the_hosts_bots_tiles_are_held_and_a_watcher_checks_the_re_shuffled_hand
     table.run(due)
     assert due()
     gone = table.slots[0]
-    gone.session.quit(table.now)
-    table.step()
-    gone.connected = False
+    leave(table, gone, quits=True)
     table.run(table.over)
     doc = finished_alike(table, 0)
     assert blind.records[0].unheld is not None
@@ -208,9 +201,7 @@ def test_a_seat_that_resigned_takes_part_in_the_re_shuffle_of_its_hand(seed: int
     table.run(resigned)
     assert resigned(), "the first hand ended before the seats could resign and leave"
     gone = table.slots[0]
-    gone.session.quit(table.now)
-    table.step()
-    gone.connected = False
+    leave(table, gone, quits=True)
     table.run(table.over)
     finished_alike(table, 0)
     record = blind.records[0]
@@ -232,16 +223,11 @@ def test_a_hand_dealt_again_for_a_departure_is_then_re_shuffled_blind() -> None:
     due = waiting(table, "keys", 1)
     table.run(lambda: due() or table.over())
     assert due()
-    first.session.quit(table.now)
-    table.step()
-    first.connected = False
+    leave(table, first, quits=True)
     mid = in_play(blind, 3)
     table.run(lambda: mid() and blind.attempt == 2)
     assert mid() and blind.attempt == 2
-    second = table.slots[1]
-    second.session.quit(table.now)
-    table.step()
-    second.connected = False
+    leave(table, table.slots[1], quits=True)
     table.run(table.over)
     host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
     assert host_over.verified and not host_over.reason, host_over
@@ -268,9 +254,7 @@ def leave_in_turn(escrow: bool, leavers: tuple[tuple[int, int], ...], seed: int)
         table.run(lambda: due() or blind.number > 1 or table.over())  # noqa: B023 (at once)
         assert due(), "the first hand ended before the seat could leave"
         slot = table.slots[who]
-        slot.session.quit(table.now)
-        table.step()
-        slot.connected = False
+        leave(table, slot, quits=True)
     table.run(table.over)
     return table
 
