@@ -57,6 +57,7 @@ class LineFront:
                               self._leave_lobby)
         self.starts = StartTalk(ui, send, say, self.menus, self._fresh_table, self._leave_lobby)
         self.watch_said = False  # "you watch the others" was said
+        self.quitting = False  # quit was said: no more prompts, the client is on its way out
 
     @property
     def words(self) -> bool:
@@ -118,8 +119,11 @@ class LineFront:
 
     def waiting(self) -> bool:
         """Whether the game waits for the reader (a prompt is worth showing, and a line read
-        ahead from a file may be taken); a seat that resigned may always type."""
+        ahead from a file may be taken); a seat that resigned may always type; after quit nothing
+        waits for the reader."""
         obs = self.ui.obs
+        if self.quitting:
+            return False
         return (self.menus.replaying() or obs is None or obs.phase != "play" or obs.is_my_turn
                 or self.ui.resigned or self._watching() or out_of_time(self.ui))
 
@@ -279,4 +283,5 @@ class LineFront:
     def quit(self) -> None:
         """Leave lanomino (typed, at the end of input, or on Ctrl-C): a local match stays saved,
         and the controller says how to resume it on the way out."""
+        self.quitting = True
         self.send(QuitApp())

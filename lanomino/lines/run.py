@@ -116,6 +116,7 @@ async def _serve(ui: UiState, controller: Driver, first: Intent | None, words: b
         else:
             front.on_line(text)
     farewell = controller.close(lines=True)  # (a local match in play is saved: how to resume it)
+    console.prompt = False  # (the last word: no prompt after it)
     if farewell:
         console.say(farewell)
     return app.future.result() if app.future.done() else 0
