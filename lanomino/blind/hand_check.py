@@ -57,6 +57,7 @@ from lanomino.engine import (
     HandEnded,
     IllegalActionError,
     Pass,
+    Phase,
     Play,
     apply,
     start_hand,
@@ -303,7 +304,10 @@ def walk_moves(state: GameState, walk: Walk, moves: Sequence[BlindMove], start: 
     pending = [r for r in resignations if r.at >= start]
     for index, move in enumerate((*moves[start:], None), start):
         while pending and pending[0].at == index:
-            ended = _resign(state, pending.pop(0), host, clock) or ended
+            resignation = pending.pop(0)
+            if ended is not None and ended.end is HandEnd.BLOCKED and state.phase is Phase.OVER:
+                continue  # (the block, unseen, ended the match before it: nothing to leave)
+            ended = _resign(state, resignation, host, clock) or ended
         if move is None:
             break
         where = f"move {index + 1}"

@@ -23,6 +23,12 @@ to the hand then depends only on where the hand is, which every side knows alike
   leaver's went with it; so the attempt is given up and the leaver resigned before the next,
   which leaves one side in the match: it wins, as at a fair table (``blind_over``, the
   closing statement keeping the departure).
+- **Ending it blocked** (every other seat in the match has passed since the last play or draw),
+  without escrow standing in: ``DEAL_AGAIN``. The table learns of a block only as every seat
+  passes, so the hand may have been blocked before the leaver's turn to pass came, and the
+  block's points would need the leaver's tiles, locked under the key that went with it. (A
+  leaver lost earlier in that round of passes, once the survivors' keys are out, turns out the
+  same way: ``unheld_check.Unscorable``, the attempt given up and dealt again.)
 - **At the hand's end, before every key is revealed** (every move made): with escrow not yet
   spent this hand, ``STAND_IN``: the others stand in for the key, the host rebuilds it from their
   sub-shares and the hand settles with every tile known. Without escrow (or spent),
@@ -56,11 +62,12 @@ def on_leave(hand: TableHand, seat: int) -> Leave:
         return Leave.KEPT
     if view is None or not hand.moves and not hand.resignations:
         return Leave.DEAL_AGAIN
-    if view.outcome is None:
-        return Leave.IN_PLAY if hand.unheld is None and not _last_side(hand, seat) \
-            else Leave.DEAL_AGAIN
     book = hand.escrow
-    return Leave.STAND_IN if book is not None and book.lost is None else Leave.DEAL_AGAIN
+    escrowed = book is not None and book.lost is None
+    if view.outcome is None:
+        ends = _last_side(hand, seat) or not escrowed and view.blocked_without(seat)
+        return Leave.IN_PLAY if hand.unheld is None and not ends else Leave.DEAL_AGAIN
+    return Leave.STAND_IN if escrowed else Leave.DEAL_AGAIN
 
 
 def _last_side(hand: TableHand, seat: int) -> bool:

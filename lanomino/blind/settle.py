@@ -32,6 +32,9 @@ class Settlement:
     ended: HandEnded | None
     state: GameState  # the match as far as the replay went (the next hand starts from it)
     false_claim: Claim | None = None
+    # a hand blocked before a holder left it, unseen: it cannot be counted, and is dealt again
+    # (``unheld_check.Unscorable``: why, for the people at the table)
+    given_up: str | None = None
 
     @property
     def points(self) -> tuple[int, ...]:

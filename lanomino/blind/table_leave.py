@@ -30,11 +30,12 @@ from typing import TYPE_CHECKING
 
 from lanomino.blind.deal_round import Step
 from lanomino.blind.group import BlindError, Point, base_mul
+from lanomino.blind.hand_check import HandVerdict
 from lanomino.blind.hand_record import EscrowKept, UnheldEntry
 from lanomino.blind.hashing import Context
 from lanomino.blind.rounds import BlindFault, Reveal, Share, check_share
 from lanomino.blind.settle import Settlement, settled
-from lanomino.blind.unheld_check import replay_reshuffled, survivors_of
+from lanomino.blind.unheld_check import Unscorable, replay_reshuffled, survivors_of
 from lanomino.blind.unheld_round import STEPS, UnheldRound
 from lanomino.engine import Draw, Play
 from lanomino.engine.errors import seat_name
@@ -284,11 +285,16 @@ def unheld_entry(hand: TableHand) -> UnheldEntry | None:
 
 def settle_unheld(hand: TableHand) -> Settlement:
     """The hand's end after a blind re-shuffle: judged as its record will be
-    (``unheld_check.replay_reshuffled``)."""
+    (``unheld_check.replay_reshuffled``); or given up, when it had been blocked before the loss
+    (``unheld_check.Unscorable``)."""
     assert hand.view is not None
     entry = unheld_entry(hand)
     assert entry is not None
-    return settled(hand.view, hand.moves, hand.host, *replay_reshuffled(
-        hand.before, hand.layout, hand.ctx, hand.deal.deck, hand.reveals, entry, hand.moves,
-        hand.host, hand.resignations, hand.clock))
+    try:
+        replayed = replay_reshuffled(hand.before, hand.layout, hand.ctx, hand.deal.deck,
+                                     hand.reveals, entry, hand.moves, hand.host,
+                                     hand.resignations, hand.clock)
+    except Unscorable as exc:
+        return Settlement(HandVerdict(), None, hand.before.copy(), given_up=str(exc))
+    return settled(hand.view, hand.moves, hand.host, *replayed)
 

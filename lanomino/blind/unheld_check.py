@@ -60,7 +60,7 @@ from lanomino.blind.unheld_round import (
     statement_digest,
     unheld_seed,
 )
-from lanomino.engine import RESIGN, Action, Draw, GameState, HandEnded, Play
+from lanomino.engine import RESIGN, Action, Draw, GameState, HandEnded, Pass, Play, Resign
 from lanomino.engine.errors import seat_name
 from lanomino.engine.placeholders import WorldError, world_at
 from lanomino.engine.public import public_opener
@@ -189,6 +189,9 @@ def judge_reshuffled(record: BlindHand, before: GameState, clock: bool,
         return failed.verdict, before.copy()
     except BlindError as exc:
         return HandVerdict("deck", None, str(exc)), before.copy()
+    except Unscorable as exc:  # (given up at the table: no record keeps such a hand)
+        return HandVerdict("moves", record.host, f"it is kept with points, but {exc}"), \
+            before.copy()
     return HandVerdict(), state
 
 
@@ -224,6 +227,8 @@ def reshuffled_world(record: BlindHand, before: GameState, dealer: int | None = 
             record.moves, record.host, record.resignations)
     except _Failed as failed:
         raise BlindError(failed.verdict.describe()) from None
+    except Unscorable as exc:
+        raise BlindError(str(exc)) from None
     return state, cut
 
 
@@ -325,6 +330,8 @@ def unheld_world(before: GameState, layout: DealLayout, ctx: Context, deck: Deck
     try:
         world = world_at(state, 1, _opener(before, moves), claims, played)
     except WorldError as exc:
+        if exc.check == "blocked" and exc.move is not None:
+            _blocked_unseen(exc.move, played, moves[cut:], entry, host)
         raise _Failed("moves", host if exc.seat is None else exc.seat,
                       f"before the re-shuffle: {exc}") from None
     state = world.state
@@ -338,3 +345,26 @@ def unheld_world(before: GameState, layout: DealLayout, ctx: Context, deck: Deck
                              *range(base + entry.left, base + len(new))], tiles, walk.drawn)
     return state, after, tiles, cut
 
+
+
+class Unscorable(Exception):
+    """The hand was blocked before a holder left it, and nobody could see it: the table learns of
+    a block only as every seat passes, and the holder left during that round of passes. The
+    block's points need the lost holder's tiles, locked under the key that went with it, so the
+    hand cannot be counted by the rules: it is given up and dealt again among the people left,
+    as a hand a holder leaves at its end without escrow (``leave_rule``), decided alike at every
+    side once the survivors' keys are out (``table_leave.settle_unheld``)."""
+
+
+def _blocked_unseen(at: int, played: Sequence[tuple[int, Action]], later: Sequence[BlindMove],
+                    entry: UnheldEntry, host: int) -> None:
+    """``world_at`` found the hand blocked at ``played[at]``, whatever the lost holder held:
+    raises Unscorable when every move after it is a pass (or a resignation): the table learning
+    of the block. Anything else goes on after the hand's end: the host let it in."""
+    if any(not isinstance(a, (Pass, Resign)) for _s, a in played[at + 1:]) \
+            or any(not isinstance(m.action, Pass) for m in later):
+        raise _Failed("moves", host, "the log goes on after the hand was blocked")
+    who = " and ".join(seat_name(s) for s in entry.lost)
+    raise Unscorable(f"the hand was blocked before {who} left, which nobody could see; the "
+                     "block's points need the tiles that left locked under that key, so the "
+                     "hand cannot be counted and is dealt again")

@@ -28,11 +28,15 @@ from lanomino.engine.tiles import TILES, Tile, tiles_in
 
 class WorldError(ValueError):
     """The claims and the moves before a re-shuffle do not fit together. ``check`` names the check
-    (claim, ownership, legality, unfinished) and ``seat`` the seat at fault (None: the log)."""
+    (claim, ownership, legality, unfinished, blocked) and ``seat`` the seat at fault (None: the
+    log). ``blocked``: the hand was blocked at ``move`` (an index of the moves given), whatever
+    the unclaimed seats held: no tile they could hold fits the line (a table that cannot see the
+    hands learns of a block only as every seat passes, so a loss can come after it)."""
 
-    def __init__(self, check: str, seat: int | None, message: str) -> None:
+    def __init__(self, check: str, seat: int | None, message: str, move: int | None = None
+                 ) -> None:
         super().__init__(message)
-        self.check, self.seat = check, seat
+        self.check, self.seat, self.move = check, seat, move
 
 
 class Claimed(Protocol):
@@ -126,8 +130,9 @@ def world_at(state: GameState, attempts: int, opener: int, claims: Mapping[int, 
             trial = state.copy()
             apply(trial, seat, action)
         if trial.phase is not Phase.PLAY:
-            raise WorldError("unfinished", None,
-                                 f"the hand ended at move {index + 1}, before the re-shuffle")
+            blocked = any(isinstance(e, HandEnded) and e.end == "blocked" for e in trial.history)
+            raise WorldError("blocked" if blocked else "unfinished", None,
+                             f"the hand ended at move {index + 1}, before the re-shuffle", index)
         for name in _STATE_FIELDS:
             setattr(state, name, getattr(trial, name))
     return World(state, deal, full)

@@ -226,11 +226,16 @@ class PublicHand:
             return self._over([event], PublicEnd(HandEnd.RESIGNED, seat, winner))
         return self._blocked_yet([event])
 
+    def blocked_without(self, seat: int) -> bool:
+        """Whether ``seat`` resigning now would end the hand blocked: every other seat still in
+        the match has passed since the last play or draw."""
+        core = self.core
+        return bool(core.line.tiles) and all(s in self._passed for s in range(core.players)
+                                             if core.active[s] and s != seat)
+
     def _blocked_yet(self, events: list[Event]) -> list[Event]:
         """Blocked once every seat still in the match has passed since the last play or draw."""
-        core = self.core
-        if core.line.tiles and all(s in self._passed for s in range(core.players)
-                                   if core.active[s]):
+        if self.blocked_without(-1):
             return self._over(events, PublicEnd(HandEnd.BLOCKED))
         return events
 

@@ -3,12 +3,14 @@
 When the public view ends the hand, or the deal is void (every seat said "not me" to every
 question), the host reveals its key and seed (``reveal_key``). Once every holder has revealed,
 a void deal is kept for the entry of the hand dealt again, which is dealt at once
-(``settle_hand``); otherwise the host settles the hand (``TableHand.settle``: every tile
-opened, the log replayed by the full engine, each claim judged), keeps its record, signs its
-points over the record and the match's closing statement (``LockedTranscript``), tells the seats
-(``blind_end``) and publishes the transcript (``TranscriptUpdated``: the runtime stores it,
-``lanomino verify`` checks it). A hand that does not settle (a false claim) names its signer and
-ends the match; so does a round nobody can finish (``give_up``).
+(``settle_hand``), and so is a hand that had been blocked before a holder left it, unseen
+(``unheld_check.Unscorable``: ``Leaving.given_up``); otherwise the host settles the hand
+(``TableHand.settle``: every tile opened, the log replayed by the full engine, each claim
+judged), keeps its record, signs its points over the record and the match's closing statement
+(``LockedTranscript``), tells the seats (``blind_end``) and publishes the transcript
+(``TranscriptUpdated``: the runtime stores it, ``lanomino verify`` checks it). A hand that does
+not settle (a false claim) names its signer and ends the match; so does a round nobody can
+finish (``give_up``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lanomino.blind.hand_record import BlindHand
+from lanomino.blind.settle import Settlement
 from lanomino.blind.table_hand import TableHand
 from lanomino.engine import Phase as EnginePhase
 from lanomino.net.blind_transcript import LockedTranscript
@@ -54,7 +57,11 @@ def settle_hand(d: BlindDealing) -> None:
     if hand.void:
         d.closing.void(hand)
         d.new_attempt()
-    elif d.closing.settle(hand, d.number, d.attempt):
+        return
+    settled = d.closing.settled(hand)
+    if settled.given_up is not None:  # (blocked before a holder left: dealt again)
+        d.leavers.given_up(hand)
+    elif d.closing.settle(hand, settled, d.number, d.attempt):
         d.start_hand()
 
 
@@ -66,11 +73,16 @@ class LockedClose:
         self.records: list[BlindHand] = []  # every hand's record (blind/hand_record.py)
         self.book: LockedTranscript | None = None  # the match's transcript/2 so far
 
-    def settle(self, hand: TableHand, number: int, attempt: int) -> bool:
-        """The hand settled and told; True when the match goes on (the next hand is due)."""
+    def settled(self, hand: TableHand) -> Settlement:
+        """The hand judged, every key in (``TableHand.settle``)."""
         t = self.t
         hand.clock = t.header is not None and t.header.move_clock is not None
-        settled = hand.settle()
+        return hand.settle()
+
+    def settle(self, hand: TableHand, settled: Settlement, number: int, attempt: int) -> bool:
+        """The hand's settlement kept and told; True when the match goes on (the next hand is
+        due)."""
+        t = self.t
         if not settled.verdict.ok:
             t.events.append(ProtocolProblem("blind_claim", settled.verdict.describe(),
                                             settled.verdict.culprit))

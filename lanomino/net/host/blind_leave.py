@@ -117,6 +117,15 @@ class Leaving:
             return
         d.new_attempt()
 
+    def given_up(self, hand: TableHand) -> None:
+        """Every key of a hand re-shuffled blind is in, and it had been blocked before the
+        holder left (``unheld_check.Unscorable``, decided alike at every side): it cannot be
+        counted, so the attempt is given up as at the hand's end without escrow: its
+        resignations (the lost holder's among them) are departures, and the hand is dealt again
+        among the people left."""
+        assert hand.unheld is not None
+        self._deal_again(hand, None, b"", hand.unheld.lost[0])
+
     def before_deal(self) -> bool:
         """A new deal attempt: each person who left once its key was out (at the last hand's
         end, or a void deal's reveals), or stood in for at the hand's end, is resigned first:

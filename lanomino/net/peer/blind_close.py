@@ -7,7 +7,8 @@ the hand this seat settled (``end``), and the transcript/2 grows by the hand. Th
 points also travel from member to member (``pass_end``, ``take_end``): the host may die sending
 them to some members only. A void deal (every
 seat said "not me" to every question) is kept once its keys are revealed, for the entry of the
-hand dealt again.
+hand dealt again; so is a hand re-shuffled blind that turns out to have been blocked before the
+holder left it (``unheld_check.Unscorable``): it cannot be counted.
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ def settle(blind: PeerBlind) -> None:
     assert p.view is not None
     hand.clock = p.header is not None and p.header.move_clock is not None
     settled = hand.settle()
+    if settled.given_up is not None:  # blocked before a holder left, unseen: dealt again, as
+        from lanomino.net.peer.blind_leave import deal_again  # the host decides too (this part
+        deal_again(blind, hand, None, b"")  # is imported there: net/host/blind_leave.py)
+        return
     blind.hand = None
     p.holding = False
     ok = settled.verdict.ok

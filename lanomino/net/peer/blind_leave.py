@@ -71,7 +71,7 @@ def resigned(blind: PeerBlind, body: b.BlindResign) -> bool:
         if hand.holder is not None and hand.holder.seat in hand.reveals:
             esc.sub_share_out(blind, hand)
         return True
-    _deal_again(blind, hand, Resignation(body.resigned, body.at, "left"), body.signature)
+    deal_again(blind, hand, Resignation(body.resigned, body.at, "left"), body.signature)
     return True
 
 
@@ -87,7 +87,7 @@ def _key_lost(blind: PeerBlind, hand: TableHand, body: b.BlindResign) -> None:
                       f"{body.hand} after {body.at} moves, which it cannot")
         return
     if kind is Leave.DEAL_AGAIN:
-        _deal_again(blind, hand, None, body.signature)
+        deal_again(blind, hand, None, body.signature)
         return
     table_leave.lose(hand, seat, p.now)
     if kind is Leave.STAND_IN and hand.holder is not None and hand.holder.seat in hand.reveals:
@@ -95,7 +95,7 @@ def _key_lost(blind: PeerBlind, hand: TableHand, body: b.BlindResign) -> None:
     esc.unheld_out(blind, hand)  # (without escrow, or spent: the blind re-shuffle)
 
 
-def _deal_again(blind: PeerBlind, hand: TableHand, leaver: Resignation | None,
+def deal_again(blind: PeerBlind, hand: TableHand, leaver: Resignation | None,
                 signature: bytes) -> None:
     """The attempt is given up for a seat that left (``leaver``'s resignation, None when it
     resigned itself in it): every resignation of it a departure, the hand dealt again."""
