@@ -46,9 +46,9 @@ def refusal_for(seat: int, message: str) -> str:
     return message.replace(f"{seat_name(seat)}'s", "your").replace(f"{seat_name(seat)} ", "you ")
 
 
-def plural(count: int, noun: str) -> str:
-    """'1 pip', '2 pips', '1 tile', '0 tiles'."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def plural(count: int, noun: str, many: str = "") -> str:
+    """'1 pip', '2 pips', '0 tiles'; ``many`` for a noun that takes more than an s: '2 matches'."""
+    return f"{count} {noun}" if count == 1 else f"{count} {many or noun + 's'}"
 
 
 def listed(items: Sequence[str]) -> str:

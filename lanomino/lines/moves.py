@@ -4,8 +4,9 @@ there is none. Pure: the legal actions of the observation are the only authority
 from __future__ import annotations
 
 from lanomino.engine import Action, Draw, Observation, Pass, Play
-from lanomino.lines.say import Voice, join_words, plural
+from lanomino.lines.say import Voice, join_words
 from lanomino.lines.typed import Command, CommandError
+from lanomino.narrate import plural
 
 
 def check_turn(obs: Observation, voice: Voice, local: bool) -> None:

@@ -29,8 +29,8 @@ from lanomino.engine import (
 )
 from lanomino.engine.events import unopened_draw
 from lanomino.engine.line import Line
-from lanomino.lines.say import Voice, join_words, plural
-from lanomino.narrate import dealt_again
+from lanomino.lines.say import Voice, join_words
+from lanomino.narrate import dealt_again, plural
 from lanomino.ui.board import Placed, line_view
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from lanomino.engine import Event, HandEnded, MatchEnded, Rules, Tile, TilePlayed
 from lanomino.engine.line import CLOSED, Line
-from lanomino.narrate import Cast, event_line, hand_points, listed, with_points
+from lanomino.narrate import Cast, event_line, hand_points, listed, plural, with_points
 
 _TILE = re.compile(r"(?<![\w-])([0-6])-([0-6])(?![\w-])")  # "5-3" as narrate writes a tile
 
@@ -26,11 +26,6 @@ def join_words(items: Sequence[str], last: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
-
-
-def plural(count: int, word: str, many: str = "") -> str:
-    """'1 tile', '3 tiles', '2 matches'."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 @dataclass(frozen=True, slots=True)

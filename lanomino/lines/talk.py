@@ -13,7 +13,8 @@ from typing import Any
 from lanomino import command
 from lanomino.engine import Rules
 from lanomino.lines.narrator import replay_line
-from lanomino.lines.say import Voice, join_words, plural
+from lanomino.lines.say import Voice, join_words
+from lanomino.narrate import plural
 from lanomino.ui.helptext import describe_game, rules_text
 from lanomino.ui.history import (
     ReplayView,
