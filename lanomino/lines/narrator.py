@@ -70,6 +70,7 @@ class Narrator:
         self.line = Line()
         self.mover: int | None = None  # the seat that played last (a score is theirs)
         self.left: list[int] = []  # seats that resigned, in order
+        self.left_here: list[int] = []  # those of them that resigned in the hand's deal in play
         self.departures: tuple[tuple[int, str], ...] = ()  # (seat, how) at a LAN table
         self.away = False  # the move clock ran out for this seat: the table's bot takes its turns
         self.started: Event | None = None  # the hand's first event as last seen (its deal)
@@ -97,6 +98,7 @@ class Narrator:
             if obs.hand_no > self.hand_no + 1 and obs.rules.no_double == "reshuffle":
                 out.append("Nobody held a double, so the tiles were shuffled and dealt again.")
             self.hand_no, self.said, self.line = obs.hand_no, 0, Line(obs.rules.fives)
+            self.left_here = []
         self.started = obs.history[0] if obs.history else None
         self.active = tuple(obs.active)
         for at in range(self.said, len(obs.history)):
@@ -115,8 +117,9 @@ class Narrator:
         """The hand in play was dealt again under the same number: at a locked table someone
         left before it could be scored (only they could open their tiles). Who, and that the
         deal starts over; then the new deal is said as any."""
-        gone = [s for s in range(obs.players) if s < len(self.active) and self.active[s]
-                and not obs.active[s]]
+        gone = [s for s in range(obs.players) if s < len(self.active) and not obs.active[s]
+                and (self.active[s] or s in self.left_here)]  # (resigned as a move of it: a
+        self.left_here = []  # holder lost in its round of passes after a block nobody saw)
         self.said, self.turn, self.line = 0, None, Line(obs.rules.fives)
         return [dealt_again(obs.hand_no, gone, voice.cast)]
 
@@ -145,6 +148,7 @@ class Narrator:
             self.mover = event.seat
         elif isinstance(event, Resigned) and event.seat not in self.left:
             self.left.append(event.seat)
+            self.left_here.append(event.seat)
         if isinstance(event, HandEnded):
             return self._missed_results(obs, voice)
         if isinstance(event, MatchEnded):

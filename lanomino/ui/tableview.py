@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lanomino.engine import Event, HandEnded, Observation, Passed, TileDrawn, TilePlayed
+from lanomino.engine import (
+    Event,
+    HandEnded,
+    Observation,
+    Passed,
+    Resigned,
+    TileDrawn,
+    TilePlayed,
+)
 
 PANELS = ("log", "sheet")
 
@@ -37,8 +45,11 @@ class TableView:
         if len(obs.results) < len(self.past) or new_match:
             self.final, self.past, self.current, self.current_hand = None, [], (), 0  # a new match
             self.bot_made, self.redealt = set(), None
-        gone = tuple(s for s, was in enumerate(self.active)
-                     if was and s < len(obs.active) and not obs.active[s])
+        # who left: since the last observation, or during the deal given up (a holder lost in
+        # its round of passes after a block nobody could see: resigned as a move of it)
+        resigned = {e.seat for e in self.current if isinstance(e, Resigned)}
+        gone = tuple(s for s, was in enumerate(self.active) if s < len(obs.active)
+                     and not obs.active[s] and (was or s in resigned))
         if gone and obs.hand_no == self.current_hand and self.current and obs.history \
                 and obs.history[0] != self.current[0]:  # dealt again: its moves are void
             self.redealt = (obs.hand_no, gone)

@@ -189,13 +189,17 @@ def test_a_draw_still_opening_is_said_with_its_tile_and_only_then_is_it_your_tur
     assert checked >= 2
 
 
-def test_a_hand_dealt_again_under_its_number_says_who_left_and_starts_over() -> None:
+@pytest.mark.parametrize("resigned_first", [False, True])
+def test_a_hand_dealt_again_under_its_number_says_who_left_and_starts_over(
+        resigned_first: bool) -> None:
     """A locked table deals a hand again, under the same number, without a person who left it
     before it could be scored: the narrator says who left and that the hand starts over, then
-    the new deal as any, instead of staying silent on a history as long as the old one."""
+    the new deal as any, instead of staying silent on a history as long as the old one. Also
+    when the leaver was resigned as a move of the deal given up (``resigned_first``: lost in the
+    round of passes after a block nobody could see, and found out at the hand's end)."""
     from dataclasses import replace
 
-    from lanomino.engine import HandStarted
+    from lanomino.engine import HandStarted, Resigned
 
     match = LocalMatch(make_config(Rules.classic(target=0), 3, ("random",), NAMES[0], 4))
     rng = random.Random(4)
@@ -207,6 +211,10 @@ def test_a_hand_dealt_again_under_its_number_says_who_left_and_starts_over() -> 
     turn = match.state.turn
     match.apply(turn, get_bot("random")(match.observe(turn), rng))
     narrator.update(match.observe(0), NAMES[:3])
+    if resigned_first:
+        now = match.observe(0)
+        narrator.update(replace(now, active=(True, True, False),
+                                history=(*now.history, Resigned(2))), NAMES[:3])
     started = first.history[0]
     assert isinstance(started, HandStarted)
     again = replace(first, active=(True, True, False), history=(started._replace(

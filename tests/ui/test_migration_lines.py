@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from lanomino.client.lan import LanTable
 from lanomino.client.seam import Headless
 from lanomino.net.session import HostChanged, MigrationDone, MigrationPaused, SteppedDown
@@ -117,15 +119,19 @@ def test_a_silent_host_at_a_table_of_two_is_said_to_leave_the_match_to_you() -> 
     assert "1. You 0 pts - Ana (did not come back) 0 pts" in over, over
 
 
-def test_a_hand_dealt_again_without_a_player_says_who_left_under_the_new_hand() -> None:
+@pytest.mark.parametrize("resigned_first", [False, True])
+def test_a_hand_dealt_again_without_a_player_says_who_left_under_the_new_hand(
+        resigned_first: bool) -> None:
     """A locked table deals a hand again under its number when a person left it before it could be
     scored: the table screen says who left and that the hand starts over (the tiles in the
-    player's hand changed; the log of the hand starts again), as the line mode does."""
+    player's hand changed; the log of the hand starts again), as the line mode does. Also when
+    the leaver was resigned as a move of the deal given up (``resigned_first``: lost in the round
+    of passes after a block nobody could see, and found out at the hand's end)."""
     import random
     from dataclasses import replace
 
     from lanomino.bots import get_bot
-    from lanomino.engine import HandStarted, Rules
+    from lanomino.engine import HandStarted, Resigned, Rules
     from lanomino.localgame import LocalMatch, make_config
     from lanomino.ui.lan import LanView
     from lanomino.ui.state import on_new_observation
@@ -144,6 +150,11 @@ def test_a_hand_dealt_again_without_a_player_says_who_left_under_the_new_hand() 
     assert isinstance(started, HandStarted)
     assert ui.lan is not None
     ui.lan.departures[2] = "did not come back"
+    if resigned_first:
+        now = match.observe(0)
+        on_new_observation(ui, replace(now, active=(True, True, False),
+                                       history=(*now.history, Resigned(2))))
+        assert "dealt again" not in screen(ui)
     again = replace(first, active=(True, True, False), history=(started._replace(
         opener=1, hand_sizes=(*started.hand_sizes[:2], 0), boneyard=started.boneyard + 5),))
     on_new_observation(ui, again)
