@@ -107,18 +107,19 @@ def succession(roster: Sequence[RosterEntry], lost: int) -> list[int]:
 
 
 # At a locked table a member's report carries, in its ``last`` field, the last hand's points it
-# took (``blind_end``), its own reveal at a hand's end (``blind_reveal``) and the last entries of
-# the hand's log (``log``, net/peer/catch_up.py): all went from or to the lost host, and a new
-# host may lack them (net/host/locked_takeover.py).
-LAST_END, OWN_REVEAL, LOG = "blind_end", "blind_reveal", "log"
+# took (``blind_end``), its own reveal at a hand's end (``blind_reveal``), the lost host's reveal
+# if it got it (``host_reveal``: the host may die sending it to some members only) and the last
+# entries of the hand's log (``log``, net/peer/catch_up.py): all went from or to the lost host,
+# and a new host may lack them (net/host/locked_takeover.py).
+LAST_END, OWN_REVEAL, HOST_REVEAL, LOG = "blind_end", "blind_reveal", "host_reveal", "log"
 
 
 def locked_report(end: BlindEnd | None, reveal: BlindReveal | None,
-                  log: list[JsonObject] | None = None) -> JsonObject | None:
+                  log: list[JsonObject] | None = None,
+                  host_reveal: BlindReveal | None = None) -> JsonObject | None:
     """A report's ``last`` at a locked table (None: nothing to carry)."""
-    last: JsonObject = {key: envelope(body, 0, 1) for key, body in ((LAST_END, end),
-                                                                    (OWN_REVEAL, reveal))
-                        if body is not None}
+    last: JsonObject = {key: envelope(body, 0, 1) for key, body in (
+        (LAST_END, end), (OWN_REVEAL, reveal), (HOST_REVEAL, host_reveal)) if body is not None}
     if log:
         last[LOG] = log
     return last or None
@@ -149,9 +150,10 @@ def end_reported(last: JsonObject | None) -> BlindEnd | None:
     return body if isinstance(body, BlindEnd) else None
 
 
-def reveal_reported(last: JsonObject | None) -> BlindReveal | None:
-    """The member's own ``blind_reveal`` in a report's ``last``, parsed as on the wire."""
-    body = _reported(last, OWN_REVEAL)
+def reveal_reported(last: JsonObject | None, key: str = OWN_REVEAL) -> BlindReveal | None:
+    """The member's own ``blind_reveal`` in a report's ``last`` (``key`` HOST_REVEAL: the lost
+    host's), parsed as on the wire."""
+    body = _reported(last, key)
     return body if isinstance(body, BlindReveal) else None
 
 

@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from migrationkit import MigratingTable  # noqa: E402
 
 from lanomino.blind.deal_round import Step  # noqa: E402
+from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
 from lanomino.engine import Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.peer.proof_passing import ProofPassing  # noqa: E402
@@ -547,3 +548,28 @@ def test_last_points_a_member_forged_are_dropped_and_nobody_is_blamed(
     assert not [e for e in seat1.events if isinstance(e, HostCaught)]
     assert not [e for e in seat1.events if isinstance(e, MatchOver)]
     assert "lost touch with the table" in (seat1.events[-1].reason or "")
+
+
+@pytest.mark.parametrize(("players", "escrow", "cut", "seed", "last"), [
+    (3, False, (1,), 5, 2), (3, True, (1,), 7, 2), (4, False, (1, 3), 8, 1),
+    (4, True, (2,), 6, 1), (3, False, (2,), 5, 2)])
+def test_a_lost_hosts_reveal_that_only_some_members_got_reaches_them_all(
+        players: int, escrow: bool, cut: tuple[int, ...], seed: int, last: int) -> None:
+    """The host revealed its key at the end of hand ``last`` and died with its reveal sent to
+    some members only (not to those in ``cut``, the new host perhaps among them). Its key was
+    out: a member's report carries it (``host_reveal``), and the new host passes it to every
+    member before the lost host's seat leaves, so every side applies the same leave rule (the
+    lost host departs; before, a new host that lacked it dealt the hand again, or stood in for
+    the key, and a member that held it caught the new host: "the host resigned seat 1 as gone
+    from a deal it had revealed its key for"). The match finishes verified everywhere."""
+    table = locked_table(players, seed, escrow=escrow, target=20)
+    table.dies_unflushed(0, lambda to, msg: to in cut and msg.get("type") == "blind_reveal"
+                         and msg["body"]["hand"] == last and msg["body"]["seat"] == 0)
+    table.run(lambda: not table.by_seat(0).up, max_time=200)
+    assert not table.by_seat(0).up
+    table.run(lambda: all(isinstance(e, MatchOver | Closed) for m in survivors(table)
+                          for e in m.events[-1:]), max_time=300)
+    doc = check_finished(table)
+    record = parse_blind_hand(doc["hands"][last - 1]["record"])
+    assert [r.seat for r in record.reveals].count(0) == 1  # (its own reveal, not one rebuilt)
+    assert 0 not in [r.seat for r in record.resignations]

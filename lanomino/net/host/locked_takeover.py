@@ -40,7 +40,7 @@ from lanomino.fair.commit_reveal import RoundError
 from lanomino.fair.statements import end_statement
 from lanomino.fair.transcript_model import MatchEnd
 from lanomino.net.blind_transcript import LockedTranscript
-from lanomino.net.election import end_reported, reveal_reported
+from lanomino.net.election import HOST_REVEAL, end_reported, reveal_reported
 from lanomino.net.fair_round import HandDeal
 from lanomino.net.host import locked_points as points
 from lanomino.net.host.blind import NO_SIGNATURE, BlindDealing
@@ -191,7 +191,8 @@ class LockedTakeover:
         t.go(Phase.PLAY)
         if hand.view.outcome is not None:  # the reveals: the lost host leaves first (its key
             hand.due = t.now + t.timings.answer_s  # is out, or stood in for, or the hand is
-            self.d.playing.seat_left(lost_host, "the host left")  # dealt again)
+            self._lost_reveal(reports, lost_host)  # dealt again: every side alike)
+            self.d.playing.seat_left(lost_host, "the host left")
             if d.hand is hand:
                 self._reveals(reports)
         elif hand.moves and isinstance(hand.moves[-1].action, Draw):
@@ -214,6 +215,30 @@ class LockedTakeover:
                 d.reveal(self.t.seat(n), body, 0)
             except RoundError:
                 self.t.stats["migration.bad_reveal"] += 1
+
+    def _lost_reveal(self, reports: Mapping[int, m.Report], lost_host: int) -> None:
+        """The lost host revealed its key and may have died with its reveal sent to some
+        members only: when this host lacks it, it takes it from a member's report (checked as
+        on arrival from that seat), and passes it to every member, before the lost host's seat
+        leaves, so every side judges that leave with its key out (``blind/leave_rule.py``);
+        a side that has it drops it."""
+        d, hand = self.d, self.d.hand
+        assert hand is not None
+        if lost_host not in hand.reveals:
+            for report in reports.values():
+                body = reveal_reported(report.last, HOST_REVEAL)
+                if body is None or body.seat != lost_host or body.reveal.seat != lost_host:
+                    continue
+                try:
+                    d.reveal(self.t.seat(lost_host), body, 0)
+                except RoundError:
+                    self.t.stats["migration.bad_reveal"] += 1
+                    continue
+                return  # (relayed to every member by the host's own handler)
+        said = hand.signatures.get(("reveal", lost_host))
+        if lost_host in hand.reveals and said is not None:  # (this host's seat got it: some
+            d._relay(b.BlindReveal(d.number, d.attempt, lost_host, hand.reveals[lost_host],
+                                   said), lost_host)  # members may not have)
 
     def _draw_again(self, index: int, lost_host: int) -> None:
         """The last move is a draw: this host's own share of it goes out again (it went to the

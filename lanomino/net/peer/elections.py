@@ -110,17 +110,20 @@ class PeerElections:
             escrow = self.p.escrow.get((hand, last))
         moves = len(self.p.moves.get(hand, []))
         log = self.p.catching.entries(max(0, moves - MAX_CATCH_UP)) if hand else None
-        newest = self._last_hand_log() or locked_report(self.p.blind.last_end, self._reveal(),
-                                                        log)
+        lost = self.p.election.lost_host if self.p.election is not None else None
+        newest = self._last_hand_log() or locked_report(
+            self.p.blind.last_end, self._reveal(self.p.seat), log,
+            None if lost is None else self._reveal(lost))
         return m.Report(hand, tuple(self.p.moves.get(hand, [])),
                         tuple(self.p.move_sigs.get(hand, [])), escrow,
                         self.p.reshuffle.claim(hand),  # for a re-shuffle (reshuffle_answers.py)
                         newest, tuple(self.p.blames.get(hand, [])))
 
-    def _reveal(self) -> BlindReveal | None:
-        """This seat's signed reveal of the locked hand in play, once out (it went to the lost
-        host: a new host may lack it)."""
-        blind, seat = self.p.blind, self.p.seat
+    def _reveal(self, seat: int) -> BlindReveal | None:
+        """``seat``'s signed reveal of the locked hand in play, once this side has it: its own
+        (it went to the lost host), or the lost host's (it may have reached some members only):
+        a new host may lack it."""
+        blind = self.p.blind
         hand = blind.hand
         if hand is None or seat not in hand.reveals or ("reveal", seat) not in hand.signatures:
             return None
