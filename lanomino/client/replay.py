@@ -134,11 +134,15 @@ class _Frames:
 def has_reshuffle(document: Any) -> bool:
     """A transcript with a hand re-shuffled after a host migration, or (transcript/2) re-shuffled
     blind after a holder left: no record can hold it (its deal went with the lost host, or the
-    lost holder's key with it), so it is walked from the transcript itself (``walk_document``)."""
+    lost holder's key with it), so it is walked from the transcript itself (``walk_document``).
+    So is a transcript/2 whose first hand was dealt again for a person who left it (a
+    ``departures`` entry): a record keeps a resignation as a move of the hand before, and there
+    is none."""
     hands = document.get("hands") if is_transcript(document) else None
-    return isinstance(hands, list) and any(
+    return isinstance(hands, list) and (any(
         isinstance(h, dict) and ("reshuffled" in h or isinstance(h.get("record"), dict)
                                  and "unheld" in h["record"]) for h in hands)
+        or bool(hands) and isinstance(hands[0], dict) and bool(hands[0].get("departures")))
 
 
 def walked_cast(document: Any) -> tuple[Transcript, Rules, str]:

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_blind_migration import check_finished, locked_table, mid_hand  # noqa: E402
 
+from lanomino.client.replay import document_view, has_reshuffle  # noqa: E402
 from lanomino.engine import Pass  # noqa: E402
 
 # (seed, moves made when the holder is lost, the seat lost); each seed's hand 1 is blocked by
@@ -63,6 +64,10 @@ def test_a_holder_lost_after_an_unseen_block_has_the_hand_dealt_again(
     assert [(d["attempt"], d["seat"], d["by"]) for d in first["departures"]] \
         == [(2, lost, "left")]
     assert lost not in first["record"]["holders"]
+    # read back: no record can keep a departure before hand 1 (it keeps one as a move of the
+    # hand before), so the replay walks the transcript itself, as the verifier does
+    assert has_reshuffle(doc)
+    document_view(doc, "Match")  # (raised "a record has no hand before it" before)
 
 
 @pytest.mark.parametrize(("seed", "moves", "lost"), [(31, 28, 0), *LAST_TO_PASS])
