@@ -184,6 +184,7 @@ class Controller:
             lobby.start()
         elif isinstance(intent, CloseLobby):
             net.spawn(lobby.stop())
+            joining.forget()  # (the line mode's menu leaves a question unanswered)
             ui.screen = s.Screen.MENU
         elif isinstance(intent, JoinTable):
             ui.screen = s.Screen.LOBBY  # (where a bad address is explained)

@@ -71,6 +71,12 @@ class Joining:
         self.ui.lobby.entry = ""
         self._trusted(found, join)
 
+    def forget(self) -> None:
+        """The player left the lobby: nothing it asked stays in the air (a passphrase, a host)."""
+        self.unsure = None
+        lobby = self.ui.lobby
+        lobby.entry, lobby.text, lobby.target = "", "", None
+
     async def _ask(self, intent: JoinTable) -> None:
         from lanomino.client.find import who_is
 

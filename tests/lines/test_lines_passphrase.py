@@ -82,6 +82,25 @@ def test_the_line_mode_takes_the_next_line_as_the_passphrase(table: str, tmp_pat
         pipe.kill()
 
 
+def test_menu_gives_the_passphrase_up_so_the_next_join_is_not_asked_for_it(table: str,
+                                                                          tmp_path: Path) -> None:
+    pipe = LinePipe(["join", table, "--lines", "--player", "Bea", "--data-dir",
+                     str(tmp_path / "bea")])
+    try:
+        pipe.until("Type the passphrase")
+        pipe.send("menu")  # give up: back to the menu
+        pipe.until("Type new to play")
+        start = len(pipe.said)
+        pipe.send(f"join {table}")  # (by its address again, without the passphrase this time)
+        pipe.until("This table needs a passphrase")
+        between = pipe.said[start:-1]  # asked who it is, then joined: no question meanwhile
+        assert not any("Type the passphrase" in line for line in between), between
+        pipe.send("quit")
+        assert pipe.finish() == 0, pipe.stderr()
+    finally:
+        pipe.kill()
+
+
 def test_the_line_mode_says_what_is_wrong_with_an_address(tmp_path: Path) -> None:
     """Issue 30 item 14: a port that is no number, or none at all, is named, not searched for."""
     pipe = LinePipe(["play", "--lines", "--data-dir", str(tmp_path)])
