@@ -385,10 +385,12 @@ LARGER = {
     # change of host sets who hosts and where to sit again (role, new_host, host_seat, port, key,
     # again), which the moves, the match's end and the controller's rematch all read
     "lanomino.client.lan": 430,
-    # taking a table over: adopt the peer's state, wait for a majority, rebuild the hand in play
-    # (escrow, re-shuffle or a fresh deal) and resume; every step reads the members' reports and
-    # the carried peer state the one before it kept
-    "lanomino.net.host.takeover": 420,
+    # taking a table over: adopt the peer's state, wait for a majority (and, at a locked table,
+    # for the log a member ahead owes), rebuild the hand in play (escrow, re-shuffle or a fresh
+    # deal) and resume; every step reads the members' reports and the carried peer state the
+    # one before it kept. The seam if it grows: the fair table's re-shuffle (_reshuffle,
+    # _resume_reshuffled) beside reshuffle_round.py
+    "lanomino.net.host.takeover": 430,
 }
 
 

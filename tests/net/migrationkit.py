@@ -81,6 +81,7 @@ class MigratingTable:
         self.finished: list[Any] = []
         # a host that dies with one member's connection not flushed (``dies_unflushed``)
         self.unflushed: tuple[int, Callable[[int, dict[str, Any]], bool]] | None = None
+        self.stalled: tuple[int, Callable[[int, dict[str, Any]], bool], set[int]] | None = None
 
     # ----- faults ----------------------------------------------------------------------------
 
@@ -96,6 +97,12 @@ class MigratingTable:
         host is down once the others got the rest of what it sent with it (as a SIGKILLed
         host's sockets flush one connection and not another)."""
         self.unflushed = (seat, when)
+
+    def stalls(self, seat: int, when: Callable[[int, dict[str, Any]], bool]) -> None:
+        """The host at ``seat`` runs on, but from the first message it sends that ``when(member
+        seat, message)`` picks on, nothing more reaches that member: it waits in the host's
+        socket, and is lost with the host when it dies (``crash``)."""
+        self.stalled = (seat, when, set())
 
     def revive(self, seat: int) -> None:
         m = self.by_seat(seat)
@@ -172,6 +179,11 @@ class MigratingTable:
             cut: set[int] = set()  # the members whose connection the host died before flushing
             for o in out:
                 m = self._route(o.route)
+                stalled = self.stalled
+                if stalled is not None and stalled[0] == h.seat and m is not None and (
+                        m.seat in stalled[2] or stalled[1](m.seat, o.message)):
+                    stalled[2].add(m.seat)  # (held in the host's socket: lost when it dies)
+                    continue
                 if self.unflushed is not None and self.unflushed[0] == h.seat and m is not None \
                         and (m.seat in cut or self.unflushed[1](m.seat, o.message)):
                     cut.add(m.seat)

@@ -11,15 +11,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_blind_migration import locked_table, update_to  # noqa: E402
+from sessionkit import resigns_at  # noqa: E402
+from test_blind_migration import last_transcript, locked_table, update_to  # noqa: E402
 
 from lanomino.fair.chain import genesis, head_statement, link  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.host.locked_log import behind, fork  # noqa: E402
+from lanomino.net.peer.catch_up import LogCatchUp  # noqa: E402
 from lanomino.net.peer.session import PeerSession  # noqa: E402
-from lanomino.net.session import MatchOver, TranscriptUpdated  # noqa: E402
+from lanomino.net.session import Closed, MatchOver, TranscriptUpdated  # noqa: E402
 from lanomino.net.wire import messages as m  # noqa: E402
 from lanomino.net.wire.catch_up_messages import MAX_CATCH_UP, MAX_ENTRIES  # noqa: E402
 from lanomino.net.wire.schemas import envelope  # noqa: E402
@@ -159,3 +163,58 @@ def test_a_member_further_behind_than_a_catch_up_carries_is_caught_up_in_parts()
         *(ahead.catching.entries(start + MAX_CATCH_UP) or [])]
     assert all(len(p.entries) <= MAX_ENTRIES for p in parts[2])
     assert ahead.catching.entries(start) is None  # (one message carries MAX_CATCH_UP moves)
+
+
+@pytest.mark.parametrize("answers", [True, False])
+def test_a_new_host_further_behind_than_a_report_carries_is_caught_up_in_parts(
+        answers: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new host whose seat resigned (it holds a key, so it needs the log only for the draws)
+    lost the host's updates once the boneyard was empty, and the host died more than
+    ``MAX_CATCH_UP`` moves later: the members' reports carry too little to bring it level. It
+    asks the members ahead for the entries from its own place on (``log_wanted``), takes the
+    ``catch_up``s they send, each entry checked as if the lost host had sent it, and resumes;
+    the match finishes verified everywhere. (Before, the new host's session raised on a play's
+    share two moves past its log, and the match could not go on.) Members that do not answer
+    (``answers`` False) cost the wait ``answer_s``, and the match then ends at every survivor
+    saying why."""
+    if not answers:
+        monkeypatch.setattr(LogCatchUp, "wanted", lambda self, body: None)
+    table = locked_table(4, 3, target=150)
+    seat = table.machines[1]  # (seat 1, 0-based: the next host)
+    seat.policy = resigns_at(1, 3)
+    assert seat.member is not None
+    seat.member.policy = seat.policy
+    host = table.by_seat(0).host
+    assert host is not None and host.blind is not None
+    blind = host.blind
+
+    def ready() -> bool:  # seat 1 resigned, and no draw can come (the boneyard is empty)
+        hand = blind.hand
+        return hand is not None and hand.view is not None and hand.view.outcome is None \
+            and any(r.seat == 1 for r in hand.resignations) and hand.draws >= len(hand.order)
+    table.run(lambda: ready() or table.over(), max_time=200)
+    assert ready()
+    hand, at = blind.hand, len(blind.hand.moves)
+    table.stalls(0, lambda to, msg: to == 1 and msg.get("type") == "update")
+    table.run(lambda: hand.view.outcome is not None or len(hand.moves) >= at + MAX_CATCH_UP + 2,
+              max_time=60)
+    assert hand.view.outcome is None and len(hand.moves) >= at + MAX_CATCH_UP + 2
+    peer = seat.member.peer
+    assert len(hand.moves) - len(peer.moves[peer.hand]) > MAX_CATCH_UP
+    table.crash(0)
+    if not answers:
+        table.run(lambda: all(isinstance(e, MatchOver | Closed) for machine in
+                              table.machines[1:] for e in machine.events[-1:]), max_time=300)
+        for machine in table.machines[1:]:
+            ends = [e for e in machine.events if isinstance(e, MatchOver | Closed)]
+            assert "cannot bring together" in (ends[-1].reason or ""), (machine.seat, ends)
+        return
+    table.run(table.over, max_time=300)
+    assert table.by_seat(1).hosted_terms == [1]
+    over = table.by_seat(1).host
+    assert over is not None and over.stats["migration.bad_log"] == 0
+    doc = last_transcript(table.by_seat(2).events)
+    assert doc is not None and verify_transcript(doc).ok
+    for machine in table.machines[1:]:
+        ends = [e for e in machine.events if isinstance(e, MatchOver)]
+        assert ends and ends[-1].verified and not ends[-1].reason, (machine.seat, ends)

@@ -6,17 +6,21 @@ queue not yet sent), so the members report logs of different lengths. The new ho
 the entries it lacks from the report of a member ahead of it (``take_longest``: each checked as
 its seat would check the lost host's update, net/peer/catch_up.py; a member's copy that fails
 changes nothing), then passes a member behind it the entries it lacks (``behind``), before it
-sends anything of its own. Two different entries at one place of the log are a fork: when the
-lost host signed both (``Fork.holds``), it showed two logs, and the match ends naming it (the
-new host's transcript keeps the proof, so ``lanomino verify`` names it too). It
-cannot go on from the common part: a member that took the other entry has acted on it in its
-locked hand (released its share of a draw, shown a tile's proof), which no new host can undo.
+sends anything of its own. A member ahead of it by more than its report carries (a new host
+whose seat resigned, and holds a key, needs the log only for the draws) is asked for the entries
+from this seat's place on (``LogWanted``), and the resume waits for them, ``answer_s`` at most
+(``Wanting``): they come in ``catch_up``s, taken in order as a report's are. Two different
+entries at one place of the log are a fork: when the lost host signed both (``Fork.holds``), it
+showed two logs, and the match ends naming it (the new host's transcript keeps the proof, so
+``lanomino verify`` names it too). It cannot go on from the common part: a member that took the
+other entry has acted on it in its locked hand (released its share of a draw, shown a tile's
+proof), which no new host can undo.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lanomino.engine.errors import seat_name
@@ -25,6 +29,7 @@ from lanomino.net.election import log_reported
 from lanomino.net.session_base import HostCaught
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.catch_up_messages import MAX_CATCH_UP
+from lanomino.net.wire.checks import JsonObject
 from lanomino.net.wire.schemas import parse_message
 
 if TYPE_CHECKING:
@@ -85,13 +90,22 @@ def take_longest(peer: PeerSession, reports: Mapping[int, m.Report], lost: int,
         own = len(peer.moves.get(hand, []))
         if report.hand != hand or len(report.moves) < own:
             continue
-        caught, said = len(peer.caught), len(peer._events)
-        if not peer.catching.take(log_reported(report.last), lost):
-            stats["migration.bad_log"] += 1
-        if len(peer.caught) > caught:  # (its words against the host were the member's doing)
-            del peer.caught[caught:]
-            peer._events[said:] = [e for e in peer._events[said:]
-                                   if not isinstance(e, HostCaught)]
+        _taken(peer, log_reported(report.last), lost, stats)
+
+
+def _taken(peer: PeerSession, entries: Sequence[JsonObject], lost: int,
+           stats: Counter[str]) -> bool:
+    """A member's copy of the lost host's entries, taken by this seat as on arrival from that
+    host (False: one did not hold, ``migration.bad_log``); what a failed check would have said
+    of the host is dropped: it was the member's doing."""
+    caught, said = len(peer.caught), len(peer._events)
+    ok = peer.catching.take(entries, lost)
+    if not ok:
+        stats["migration.bad_log"] += 1
+    if len(peer.caught) > caught:
+        del peer.caught[caught:]
+        peer._events[said:] = [e for e in peer._events[said:] if not isinstance(e, HostCaught)]
+    return ok
 
 
 def behind(peer: PeerSession, reports: Mapping[int, m.Report]
@@ -114,3 +128,56 @@ def behind(peer: PeerSession, reports: Mapping[int, m.Report]
                         f"held {held} moves, this seat {own})")
         out[n] = [m.CatchUp(hand, tuple(part)) for part in parts if part is not None]
     return out, None
+
+
+class Wanting:
+    """A new host's wait for the log entries of members ahead of it by more than their
+    reports carry (the module docstring): one part of ``LockedTakeover``."""
+
+    def __init__(self, peer: PeerSession, stats: Counter[str]) -> None:
+        self.peer, self.stats = peer, stats
+        self.due: dict[int, float] = {}  # member seat -> when the entries asked of it are due
+        self.asked: set[int] = set()  # (each member is asked once)
+
+    def asks(self, reports: Mapping[int, m.Report], now: float, answer_s: float
+             ) -> list[tuple[int, m.LogWanted]]:
+        """What to ask whom now: each member ahead of this seat by more than its report
+        carries, once, for the entries from this seat's place on."""
+        peer = self.peer
+        own = len(peer.moves.get(peer.hand, []))
+        if peer.blind.hand is None or peer.blind.hand.view is None:
+            return []
+        out: list[tuple[int, m.LogWanted]] = []
+        for n, report in reports.items():
+            if report.hand == peer.hand and len(report.moves) > own + MAX_CATCH_UP \
+                    and n not in self.asked:
+                self.asked.add(n)
+                self.due[n] = now + answer_s
+                out.append((n, m.LogWanted(peer.hand, own)))
+        return out
+
+    def waits(self, reports: Mapping[int, m.Report]) -> bool:
+        """A member asked is still ahead by more than its report carries, within its time;
+        when none is, nothing is due any more."""
+        own = len(self.peer.moves.get(self.peer.hand, []))
+        if any(n in reports and len(reports[n].moves) > own + MAX_CATCH_UP for n in self.due):
+            return True
+        self.due.clear()
+        return False
+
+    def expired(self, now: float) -> bool:
+        """A member's time ran out: the resume goes on without its entries (True: one did)."""
+        late = [n for n, due in self.due.items() if due <= now]
+        for n in late:
+            del self.due[n]
+        return bool(late)
+
+    def take(self, seat: int, body: m.CatchUp, lost: int) -> None:
+        """Entries member ``seat`` sent as asked, taken as a report's are (``take_longest``):
+        one that does not hold ends the wait for that member, and changes nothing."""
+        peer = self.peer
+        if seat not in self.due or body.hand != peer.hand:
+            self.stats["dropped.unasked_log"] += 1
+            return
+        if not _taken(peer, body.entries, lost, self.stats):
+            del self.due[seat]  # (the resume goes on without the rest)

@@ -45,7 +45,7 @@ from lanomino.net.fair_round import HandDeal
 from lanomino.net.host import locked_points as points
 from lanomino.net.host.blind import NO_SIGNATURE, BlindDealing
 from lanomino.net.host.deal import Dealing
-from lanomino.net.host.locked_log import behind, fork, take_longest
+from lanomino.net.host.locked_log import Wanting, behind, fork, take_longest
 from lanomino.net.host.table import Phase, Table
 from lanomino.net.session_base import MatchOver, TranscriptUpdated
 from lanomino.net.wire import blind_messages as b
@@ -61,6 +61,15 @@ class LockedTakeover:
     def __init__(self, table: Table, dealing: BlindDealing, peer: PeerSession) -> None:
         self.t, self.d = table, dealing
         self.carried = peer  # this host's seat, which followed the match
+        self.wanting = Wanting(peer, table.stats)  # the log a member ahead owes (locked_log.py)
+
+    def wants_log(self, reports: Mapping[int, m.Report]) -> bool:
+        """Ask each member ahead of this host's seat by more than its report carries for the
+        entries from its place on; True while one of them is waited for (``answer_s`` at most)."""
+        t = self.t
+        for n, ask in self.wanting.asks(reports, t.now, t.timings.answer_s):
+            t.send(t.seat(n), ask)
+        return self.wanting.waits(reports)
 
     @classmethod
     def of(cls, table: Table, dealing: Dealing, peer: PeerSession) -> LockedTakeover | None:

@@ -94,11 +94,11 @@ class HostSession:
         self.seating.seat_left = self.play.seat_left
         self.seating.admit_watcher = self.watching.admit
         self.takeover.resumed = self.watching.send_snapshots
-        d, p, r = self.dealing, self.play, self.takeover.reshuffle
+        d, p, r, k = self.dealing, self.play, self.takeover.reshuffle, self.takeover
         self._handlers: dict[str, Handler] = dict([
-            on(m.Agree, d.agree), on(m.Commit, d.commit), on(m.Echo, d.echo),
+            on(m.Agree, d.agree), on(m.Commit, d.commit), on(m.Echo, d.echo), on(m.CatchUp, k.log),
             on(m.Reveal, d.reveal), on(m.Move, p.move), on(m.Bye, p.bye), on(m.Ping, p.ping),
-            on(m.Resync, p.resync), on(m.Back, p.clock.back), on(m.Report, self.takeover.report),
+            on(m.Resync, p.resync), on(m.Back, p.clock.back), on(m.Report, k.report),
             on(m.ReshuffleCommit, r.commit), on(m.ReshuffleEcho, r.echo),
             on(m.ReshuffleReveal, r.reveal), on(m.Dispute, p.disputes.dispute),
         ])
@@ -238,7 +238,7 @@ class HostSession:
         if t.phase is Phase.MIGRATING and reshuffle is not None:
             times.append(reshuffle)
         times.extend(self.seating.deadlines())
-        times.extend(self.takeover.report_due.values())
+        times.extend(self.takeover.waits())
         alone = self.takeover.give_up_at()
         if alone is not None:
             times.append(alone)

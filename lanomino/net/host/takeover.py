@@ -150,6 +150,19 @@ class Takeover:
             if now >= due:  # a member joined this new host but sends no report
                 del self.report_due[n]
                 self.t.no_answer(n, now)
+        if self.locked is not None and self.locked.wanting.expired(now):
+            self.try_resume()  # (a member's log entries did not come in time: without them)
+
+    def waits(self) -> list[float]:
+        """When the new host's waits end: each joined member's report, the log a member owes."""
+        owed = self.locked.wanting.due.values() if self.locked is not None else ()
+        return [*self.report_due.values(), *owed]
+
+    def log(self, seat: Seat, body: m.CatchUp, seq: int) -> None:
+        """The log entries a member ahead of this new host sent as asked (locked_log.py)."""
+        if self.t.phase is Phase.MIGRATING and self.locked is not None:
+            self.locked.wanting.take(seat.seat, body, self.lost_host)
+            self.try_resume()
 
     def give_up_at(self) -> float | None:
         """When a new host still waiting for a majority stops waiting (``GIVE_UP_GRACES`` grace
@@ -189,6 +202,8 @@ class Takeover:
         if len(joined) < need:
             self.t.events.append(MigrationPaused(self.t.term, len(joined), need))
             return
+        if self.locked is not None and self.locked.wants_log(self.reports):
+            return  # (a member ahead of this seat by more than its report carries: locked_log)
         if self.t.doc is not None:
             assert self.carried is not None
             end = partial(closing, self.t.identity, self.t.digest, self.t.host_seat)

@@ -50,6 +50,7 @@ class LogCatchUp:
     def __init__(self, peer: PeerState) -> None:
         self.p = peer
         self.update: Callable[[m.Update, int | None], None] = lambda body, signer: None
+        self.given: set[tuple[int, int]] = set()  # (hand, move) a new host asked its log from
 
     def entries(self, since: int, until: int | None = None) -> list[JsonObject] | None:
         """The hand in play's log entries from move ``since`` on (to ``until``, else its end), as
@@ -121,6 +122,8 @@ class LogCatchUp:
             held = len(p.moves.get(p.hand, []))
             if hand is None:
                 return False
+            if getattr(body, "index", held) > held:  # (this side lacks the moves before it:
+                return False  # a report ahead by more than it carries, locked_log.wanted)
             if isinstance(body, m.Update):
                 if body.hand != p.hand or body.index < held:
                     continue
@@ -148,6 +151,24 @@ class LogCatchUp:
             if len(p.caught) > caught:
                 return False
         return True
+
+    def wanted(self, body: m.LogWanted) -> None:
+        """A new host behind this side by more than its report carried asks for the hand's
+        entries from move ``since`` on: they go in ``catch_up``s of at most ``MAX_CATCH_UP``
+        moves each, in order, once per place asked (what this side cannot give so, nothing:
+        the new host then goes on without them)."""
+        p = self.p
+        held = len(p.moves.get(p.hand, []))
+        if body.hand != p.hand or p.blind.hand is None or not 0 <= body.since < held \
+                or (body.hand, body.since) in self.given:
+            p._problem("stale", f"a request for hand {body.hand}'s log from move "
+                                f"{body.since + 1}")
+            return
+        self.given.add((body.hand, body.since))
+        parts = [self.entries(at, min(at + MAX_CATCH_UP, held))
+                 for at in range(body.since, held, MAX_CATCH_UP)]
+        for part in parts if all(part is not None for part in parts) else ():
+            p._send(m.CatchUp(p.hand, tuple(part or ())))
 
     def catch_up(self, body: m.CatchUp) -> None:
         """The new host passes on the entries of the hand in play that the lost host (the one

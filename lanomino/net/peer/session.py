@@ -100,6 +100,7 @@ class PeerSession(PeerState):
             on(m.Bots, self.elections.bots), on(m.ReshuffleCommitReq, r.commit_req),
             on(m.ReshuffleSet, r.set), on(m.ReshuffleRevealReq, r.reveal_req),
             on(m.Disputed, self.disputes.disputed), on(m.CatchUp, self.catching.catch_up),
+            on(m.LogWanted, self.catching.wanted),
         ])
         self._handlers.update(self.blind.handlers())  # the locked deck (net/peer/blind.py)
 

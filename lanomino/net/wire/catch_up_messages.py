@@ -1,5 +1,5 @@
-"""The message that catches a member up on a locked hand's log after a migration
-(net/peer/catch_up.py), re-exported by ``messages.py``. Pure."""
+"""The messages that catch a side up on a locked hand's log after a migration
+(net/peer/catch_up.py, net/host/locked_log.py), re-exported by ``messages.py``. Pure."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Annotated, ClassVar
 
 from lanomino.net.wire.checks import JsonObject, listof, obj
-from lanomino.net.wire.fields import Hand
+from lanomino.net.wire.fields import Count, Hand
 
 # the most moves of a locked hand's log a report carries, or a catch-up passes on, and the most
 # messages they take (a move's update, its play or resignation, a draw's shares)
@@ -26,3 +26,14 @@ class CatchUp:
     TYPE: ClassVar[str] = "catch_up"
     hand: Hand
     entries: Annotated[tuple[JsonObject, ...], listof(obj, MAX_ENTRIES)]
+
+
+@dataclass(frozen=True, slots=True)
+class LogWanted:
+    """A new host asks a member ahead of it by more than the member's report carries for the
+    hand's log entries from move ``since`` on (net/host/locked_log.py); the member answers with
+    ``catch_up``s of at most ``MAX_CATCH_UP`` moves each, in order (net/peer/catch_up.py)."""
+
+    TYPE: ClassVar[str] = "log_wanted"
+    hand: Hand
+    since: Count

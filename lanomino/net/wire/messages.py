@@ -19,6 +19,7 @@ from typing import Annotated, ClassVar
 from lanomino.fair.transcript_model import Abandoned
 from lanomino.net.wire.blind_messages import BLIND_MESSAGES, BlindBody
 from lanomino.net.wire.catch_up_messages import CatchUp as CatchUp  # (re-exported)
+from lanomino.net.wire.catch_up_messages import LogWanted as LogWanted
 from lanomino.net.wire.checks import (
     ADDR,
     KEY32,
@@ -366,11 +367,12 @@ Body = (Hello | Challenge | Auth | Watch | Welcome | Refused | Roster | Match | 
         | CommitReq | Commit | CommitSet | Echo | RevealReq | Reveal | Escrow | Deal | Move | Update
         | HandLog | Resync | Snapshot | SnapshotPart | Error | Bye | Ping | Back | Bots | Report
         | ReshuffleCommitReq | ReshuffleCommit | ReshuffleSet | ReshuffleEcho | ReshuffleRevealReq
-        | ReshuffleReveal | Blame | Dispute | Disputed | Proof | PreVote | CatchUp | BlindBody)
+        | ReshuffleReveal | Blame | Dispute | Disputed | Proof | PreVote | CatchUp | LogWanted
+        | BlindBody)
 
 MESSAGES: dict[str, type[Body]] = {cls.TYPE: cls for cls in (
     Hello, Challenge, Auth, Watch, Welcome, Refused, Roster, Match, Agree, Begin, CommitReq, Commit,
     CommitSet, Echo, RevealReq, Reveal, Escrow, Deal, Move, Update, HandLog, Resync, Snapshot,
     SnapshotPart, Error, Bye, Ping, Back, Bots, Blame, Report, ReshuffleCommitReq, ReshuffleCommit,
     ReshuffleSet, ReshuffleEcho, ReshuffleRevealReq, ReshuffleReveal, Dispute, Disputed, Proof,
-    PreVote, CatchUp, *BLIND_MESSAGES)}
+    PreVote, CatchUp, LogWanted, *BLIND_MESSAGES)}
