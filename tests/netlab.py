@@ -39,6 +39,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 NAME_PREFIX = "lanomino"
 _counter = itertools.count()
 _availability: str | None | bool = False  # False = not probed yet; None = available
+_probing = threading.Lock()  # (tests that run side by side probe once between them)
 
 
 def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -48,8 +49,13 @@ def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
 def unavailable_reason() -> str | None:
     """Why network namespaces cannot be used here, or None when they can (probed once)."""
     global _availability
-    if _availability is not False:
-        return _availability  # type: ignore[return-value]
+    with _probing:
+        if _availability is False:
+            _availability = _probe()
+    return _availability  # type: ignore[return-value]
+
+
+def _probe() -> str | None:
     reason: str | None = None
     if not sys.platform.startswith("linux"):
         reason = "network namespaces need Linux"
@@ -64,7 +70,6 @@ def unavailable_reason() -> str | None:
             reason = f"'ip netns add' failed: {made.stderr.strip()}"
         else:
             _ip("netns", "del", probe, check=False)
-    _availability = reason
     return reason
 
 

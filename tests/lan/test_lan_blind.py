@@ -33,7 +33,7 @@ from netlab import LabProcess, NetLab
 
 from lanomino.blind.hand_record import parse_blind_hand
 
-pytestmark = [pytest.mark.netns, pytest.mark.timeout(90)]
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(90), pytest.mark.together("lan")]
 
 LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
 PACE = "0.2"  # every bot pauses this long per move: the hand outlives the cut

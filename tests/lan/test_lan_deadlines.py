@@ -14,7 +14,7 @@ import pytest
 from netlab import NetLab
 from test_lan_tables import FAST, bot, check_agreement, host, result, verify
 
-pytestmark = [pytest.mark.netns, pytest.mark.timeout(150)]
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(150), pytest.mark.together("lan")]
 
 STALL = Path(__file__).resolve().parent / "stall_peer.py"
 # the host's grace period for a seat that lets a deadline pass (FAST's 8 s for everyone else): the

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from netlab import NetLab
 
-pytestmark = [pytest.mark.netns, pytest.mark.timeout(60)]
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(60), pytest.mark.together("lan")]
 
 LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
 

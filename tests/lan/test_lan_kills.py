@@ -34,7 +34,8 @@ from netlab import LabProcess, NetLab, live_namespaces, require_netns
 
 from lanomino.fair.verify import verify_transcript
 
-pytestmark = [pytest.mark.netns, pytest.mark.slow, pytest.mark.timeout(400)]
+pytestmark = [pytest.mark.netns, pytest.mark.slow, pytest.mark.timeout(400),
+              pytest.mark.together("lan", weight=3)]
 
 LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
 MOMENTS = ("commit", "reveal", "mid-hand", "between")
@@ -118,6 +119,7 @@ class Run:
     results: list[dict[str, Any]] = field(default_factory=list)
     problem: str | None = None
     resume_s: float | None = None
+    lab: str = ""  # its simulated LAN's name prefix
 
 
 class Trigger:
@@ -171,6 +173,7 @@ def ended(line: dict[str, Any]) -> bool:
 def play(plan: Plan, data: Path, wait_s: float = 60) -> Run:
     run = Run(plan)
     with NetLab(hosts=plan.players) as lab:
+        run.lab = lab.prefix
         h0, *others = lab.hosts
         name = f"Kill{plan.number}"
         target = TARGET_BETWEEN if plan.moment == "between" else TARGET
@@ -273,7 +276,7 @@ def run_all(plans_: list[Plan], data: Path, wait_s: float = 60) -> tuple[list[Ru
     finally:
         sys.setswitchinterval(switch)
     took = time.monotonic() - started
-    assert not [ns for ns in live_namespaces() if ns.startswith(f"lanomino-{os.getpid()}-")]
+    assert not [ns for ns in live_namespaces() for r in runs if ns.startswith(f"{r.lab}-")]
     report = "\n".join(describe(r) for r in runs)
     report = f"{len(runs)} runs in {took:.0f} s\n{report}"
     print("\n" + report)

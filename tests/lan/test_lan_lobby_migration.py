@@ -12,7 +12,7 @@ import pytest
 from netlab import NetLab
 from test_lan_migration import FAST, LANOMINO, PACE, bot, result, verify
 
-pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(120), pytest.mark.together("lan")]
 
 
 def test_a_host_killed_in_the_lobby_is_replaced_and_newcomers_fill_the_table(

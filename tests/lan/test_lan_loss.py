@@ -35,7 +35,8 @@ from netlab import LossUnavailable, NetLab, require_netns
 
 from lanomino.fair.verify import verify_transcript
 
-pytestmark = [pytest.mark.netns, pytest.mark.slow, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.netns, pytest.mark.slow, pytest.mark.timeout(180),
+              pytest.mark.together("lan")]
 
 LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
 LOSS = 10.0  # percent, each way

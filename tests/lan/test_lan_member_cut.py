@@ -24,7 +24,7 @@ from netlab import LabProcess, NetLab
 from test_lan_blind import LEFT, down_past_grace, link, verified
 from test_lan_migration import FAST, LANOMINO, PACE, in_play, result
 
-pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(120), pytest.mark.together("lan")]
 
 
 def start(lab: NetLab, data: Path, name: str, grace: float, target: int,

@@ -20,7 +20,7 @@ from netlab import LabHost, LabProcess, NetLab
 # A peer waits up to RESULT_S for its result, well inside the test's own timeout, so that a stall
 # fails with the processes' logs rather than a bare pytest-timeout stack.
 RESULT_S = 100
-pytestmark = [pytest.mark.netns, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(240), pytest.mark.together("lan")]
 
 LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
 FAST = ["--heartbeat", "0.2", "--grace", "8"]

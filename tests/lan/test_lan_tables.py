@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from netlab import LabHost, LabProcess, NetLab
 
-pytestmark = [pytest.mark.netns, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(120), pytest.mark.together("lan")]
 
 LANOMINO = [sys.executable, "-u", "-m", "lanomino"]
 # Heartbeats every 0.5 s (a drop after 1.5 s of silence): fast, yet not so tight that a process

@@ -25,7 +25,7 @@ from test_lan_migration import (
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 from test_watchers import private_tiles_seen  # noqa: E402
 
-pytestmark = [pytest.mark.netns, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.netns, pytest.mark.timeout(180), pytest.mark.together("lan")]
 
 PRIVATE = ("commit_req", "commit_set", "reveal_req", "escrow", "bots")
 
