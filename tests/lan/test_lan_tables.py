@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from netlab import LabHost, LabProcess, NetLab
+from test_lan_migration import in_play
 
 pytestmark = [pytest.mark.netns, pytest.mark.timeout(120), pytest.mark.together("lan")]
 
@@ -41,10 +42,13 @@ def left_seats(doc: dict[str, Any]) -> list[int]:
     return out
 
 
-def bot(lab: NetLab, where: LabHost, data: Path, target: str, name: str, *extra: str) -> LabProcess:
+def bot(lab: NetLab, where: LabHost, data: Path, target: str, name: str, *extra: str,
+        log: str | None = None) -> LabProcess:
+    """A ``lanomino bot`` (logging at ``log``: at DEBUG, ``in_play`` can tell its first move)."""
     return lab.spawn(where, [*LANOMINO, "bot", target, "--interface", where.ip, "--timeout", "15",
                              "--json", "--level", "greedy", "--data-dir", str(data / name),
-                             "--player", name, *FAST, *extra])
+                             "--player", name, *FAST, *extra],
+                     env={"LANOMINO_LOG": log} if log else None)
 
 
 def result(proc: LabProcess, timeout_s: float = 60) -> dict[str, Any]:
@@ -118,9 +122,8 @@ def test_a_peer_killed_and_restarted_within_grace_reclaims_its_seat(
     proc, _ = host(lan4, h0, tmp_path, "--name", "Phoenix", "--seats", "3", "--set", "target=100",
                    "--bot-delay", "0.04")
     steady = bot(lan4, h1, tmp_path, "Phoenix", "steady", "--delay", "0.04")
-    victim = bot(lan4, h2, tmp_path, "Phoenix", "victim", "--delay", "0.04")
-    time.sleep(2.0)
-    assert victim.popen.poll() is None, "the match ended before the kill: make it longer"
+    victim = bot(lan4, h2, tmp_path, "Phoenix", "victim", "--delay", "0.04", log="DEBUG")
+    in_play([proc, steady, victim], victim)
     victim.kill()
     time.sleep(1.0)
     back = bot(lan4, h2, tmp_path, "Phoenix", "victim", "--delay", "0.04")
@@ -144,9 +147,8 @@ def test_a_peer_that_never_comes_back_has_left_and_the_other_player_wins(
                            "--name", "Gone", "--seats", "2", "--heartbeat", "0.2", "--grace", "1.5",
                            "--set", "target=200", "--bot-delay", "0.05"])
     proc.expect(lambda m: m.get("event") == "listening", 15)
-    peer = bot(lan4, h1, tmp_path, "Gone", "ghost", "--delay", "0.05")
-    time.sleep(2.0)
-    assert peer.popen.poll() is None, "the match ended before the kill: make it longer"
+    peer = bot(lan4, h1, tmp_path, "Gone", "ghost", "--delay", "0.05", log="DEBUG")
+    in_play([proc, peer], peer)  # (a peer lost in the first deal is another story)
     peer.kill()
     final = result(proc, 30)
     assert final["finished"] and final["winner"] == 0
