@@ -12,6 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+pytestmark = pytest.mark.together("procs")  # (tests/together.py)
+
 
 @pytest.mark.timeout(120)
 def test_a_table_of_host_side_bots_starts_and_a_watcher_follows_it(tmp_path: Path) -> None:

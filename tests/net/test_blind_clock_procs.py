@@ -14,6 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hostbots import ROOT, play_match  # noqa: E402
 
+pytestmark = pytest.mark.together("procs")  # (tests/together.py)
+
 
 @pytest.mark.timeout(150)
 def test_a_slow_holder_at_a_locked_clock_table_is_played_by_its_own_program(

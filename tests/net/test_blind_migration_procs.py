@@ -22,6 +22,8 @@ from test_blind_procs_leave import PACE, ProcTable, verify  # noqa: E402
 
 from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
 
+pytestmark = pytest.mark.together("procs")  # (tests/together.py)
+
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("escrow", [True, False], ids=["escrow", "no-escrow"])

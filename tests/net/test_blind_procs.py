@@ -14,6 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hostbots import ROOT, play_match  # noqa: E402
 
+pytestmark = pytest.mark.together("procs")  # (tests/together.py)
+
 
 @pytest.mark.timeout(180)
 def test_a_headless_host_and_two_bot_holders_finish_a_locked_match(tmp_path: Path) -> None:

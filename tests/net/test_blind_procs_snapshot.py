@@ -24,6 +24,8 @@ from test_blind_procs_leave import ProcTable, verify  # noqa: E402
 
 from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
 
+pytestmark = pytest.mark.together("procs")  # (tests/together.py)
+
 
 def restart(table: ProcTable, bot: int) -> subprocess.Popen[str]:
     """Bot ``bot``'s process killed, then the same command started again (same data dir)."""

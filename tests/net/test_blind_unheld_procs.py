@@ -21,6 +21,8 @@ from test_blind_procs_leave import PACE, ProcTable, verify  # noqa: E402
 
 from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
 
+pytestmark = pytest.mark.together("procs")  # (tests/together.py)
+
 
 def finished_alike(stayed: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every process left finished the match verified, with the same transcript: those."""

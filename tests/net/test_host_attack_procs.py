@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import host_attacks_procs as procs  # noqa: E402
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600), pytest.mark.together("procs")]
 
 
 @pytest.mark.parametrize("name", ["moves-for-seat", "withholds-logs", "false-score", "relays-late",
