@@ -24,6 +24,7 @@ from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.session_base import HandVerified, MatchOver, ObservationChanged, TranscriptUpdated
 from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
+from lanomino.net.wire.checks import MAX_SEATS
 from lanomino.net.wire.schemas import envelope, parse_message
 
 if TYPE_CHECKING:
@@ -137,9 +138,11 @@ def take_end(blind: PeerBlind, sender: int, raw: Mapping[str, object]) -> None:
     finished takes the hand's reveals it lacks and the points as if its host had sent them,
     each checked against its signer's key; what does not hold is the member's doing (dropped),
     never the host's."""
+    from lanomino.net.peer.state import Phase  # (the state holds this part)
     p, hand = blind.p, blind.hand
     entries = raw.get("entries")
-    if p.phase.value != "seated" or not isinstance(entries, list):
+    if p.phase is not Phase.SEATED or not isinstance(entries, list) \
+            or len(entries) > MAX_SEATS + 1:  # (a reveal a holder, and the points)
         return
     try:
         bodies = [parse_message(e).body for e in entries]
