@@ -13,10 +13,12 @@ once every holder has revealed its key (``settle``), signing the points (``blind
 A hand's steps: ``blind_deal`` -> keys -> shuffles in seat order -> deal shares -> each seat opens
 its tiles -> the opener (public facts, or the rounds of "who holds 6-6?") -> ``deal`` (the public
 HandStarted, no tiles) -> moves (a play with its ``blind_play`` share, a draw with its round of
-shares) -> the reveals -> ``blind_end`` -> the next hand. Escrow and a person who leaves:
-``blind_departure.py``. A round past its deadline names the silent seats; unless the seat can
-be stood in for (an ``--escrow`` table) or its tiles re-shuffled blind (without escrow), the
-match then ends.
+shares) -> the reveals -> ``blind_end`` -> the next hand. Its parts: a draw's round of shares,
+``blind_draws.py``; escrow and a person who leaves, ``blind_departure.py`` and
+``blind_leave.py``; the hand's end and the match's, ``blind_close.py``; what a snapshot
+carries, ``blind_snapshot.py``. A round past its deadline names the silent seats; unless the
+seat can be stood in for (an ``--escrow`` table) or its tiles re-shuffled blind (without
+escrow), the match then ends.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
-from lanomino.blind import table_deal, table_draws, table_opening, table_seats
+from lanomino.blind import table_deal, table_opening, table_seats
 from lanomino.blind.deal_round import Step
 from lanomino.blind.gate import Refusal
 from lanomino.blind.group import BlindError
@@ -35,7 +37,6 @@ from lanomino.blind.rounds import BlindFault, Share
 from lanomino.blind.table_hand import TableHand
 from lanomino.engine import (
     Action,
-    Draw,
     End,
     Event,
     GameState,
@@ -54,6 +55,7 @@ from lanomino.net.blind_transcript import keep
 from lanomino.net.fair_round import HandDeal
 from lanomino.net.host.blind_close import LockedClose, reveal_key, settle_hand
 from lanomino.net.host.blind_departure import Departures, host_resignation, seat_resigns
+from lanomino.net.host.blind_draws import LockedDraws
 from lanomino.net.host.blind_leave import Leaving
 from lanomino.net.host.deal import Dealing
 from lanomino.net.host.play import Playing
@@ -71,8 +73,11 @@ class BlindDealing:
     """The locked deck at the host: one part of a HostSession (see the module docstring)."""
 
     def __init__(self, table: Table, dealing: Dealing, play: Playing) -> None:
-        self.t, self.playing, self.dealing = table, play, dealing
-        dealing.locked, dealing.algorithm = self, ALGORITHM
+        self.t = table
+        self.playing = play
+        self.dealing = dealing
+        dealing.locked = self  # (it stands in for the fair deal)
+        dealing.algorithm = ALGORITHM
         self.hand: TableHand | None = None
         self.number = 0  # the hand in play
         self.attempt = 0
@@ -80,11 +85,15 @@ class BlindDealing:
         self.leaving = Departures(self)  # escrow, a person who leaves
         self.leavers = Leaving(self)  # a person who leaves before the hand can be scored
         self.seat_left = self.leavers.seat_left  # (the table's leave rules ask it first)
-        self.asked: set[int] = set()  # the draws (move numbers) whose shares were asked
+        self.draws = LockedDraws(self)  # each draw's round of shares
         self.revealed = False
         self.said = play.lock(self)  # what a snapshot carries (blind_snapshot.py)
-        table.apply, table.observe = self._apply, self._observe
-        table.after_move, table.ready, table.snapshots = self._after_move, self._ready, False
+        # the hand runs on the public view: the table applies a move and makes a seat's view here
+        table.apply = self._apply
+        table.observe = self._observe
+        table.after_move = self._after_move
+        table.ready = self._ready
+        table.snapshots = False
 
     @property
     def records(self) -> list[BlindHand]:
@@ -95,9 +104,9 @@ class BlindDealing:
         """The session's dispatch entries for the holders' messages."""
         return [on(b.BlindKey, self.key), on(b.BlindShuffle, self.shuffle),
                 on(b.BlindShares, self.shares), on(b.BlindNotMe, self.not_me),
-                on(b.BlindPlay, self.play), on(b.BlindDraw, self.draw),
-                on(b.BlindReveal, self.reveal), on(b.BlindResign, self.resign),
-                *self.leaving.handlers()]
+                on(b.BlindPlay, self.play), on(b.BlindReveal, self.reveal),
+                on(b.BlindResign, self.resign),
+                *self.draws.handlers(), *self.leaving.handlers()]
 
     # ----- signing and checking -----------------------------------------------------------------
 
@@ -113,9 +122,10 @@ class BlindDealing:
         if hand is None or (body.hand, body.attempt) != (self.number, self.attempt):
             raise RoundError("stale", f"the locked deal is hand {self.number} attempt "
                              f"{self.attempt}")
-        if body.seat != seat.seat or not b.names_its_sender(body) or t.header is None or \
-                not t.ring.verify_statement(
-                t.header.keys[seat.seat], body.signature, b.signed_statement(t.digest, body)):
+        signed = body.seat == seat.seat and b.names_its_sender(body) and t.header is not None \
+            and t.ring.verify_statement(t.header.keys[seat.seat], body.signature,
+                                        b.signed_statement(t.digest, body))
+        if not signed:
             raise RoundError("bad_signature", f"this {body.TYPE} is not signed by its seat")
         keep(hand, body)
         return hand
@@ -159,7 +169,8 @@ class BlindDealing:
         t = self.t
         assert t.state is not None
         self.attempt += 1
-        self.asked, self.revealed = set(), False
+        self.draws.new_attempt()
+        self.revealed = False
         if not self.leavers.before_deal():  # (people who left once their key was out)
             return
         people = [n for n, s in enumerate(t.seats) if s is not None and s.kind != "bot"
@@ -195,7 +206,8 @@ class BlindDealing:
         self._run(seat, body, lambda: table_deal.on_shuffle(hand, body.turn, self.t.now))
 
     def shares(self, seat: Seat, body: b.BlindShares, seq: int) -> None:
-        hand, now = self._arrived(seat, body), self.t.now
+        hand = self._arrived(seat, body)
+        now = self.t.now
         self._run(seat, body, lambda: table_deal.on_shares(hand, seat.seat, body.shares, now))
 
     def _advance(self) -> None:
@@ -239,7 +251,8 @@ class BlindDealing:
         while spoke:
             spoke = False
             for n in mine:
-                tile, said = table_opening.question(hand), table_opening.answer(hand, n, t.now)
+                tile = table_opening.question(hand)
+                said = table_opening.answer(hand, n, t.now)
                 if isinstance(said, Share) and tile is not None:
                     self._relay(self._signed(b.BlindPlay(self.number, self.attempt, n, 0,
                                                          str(tile), "left", said,
@@ -335,43 +348,16 @@ class BlindDealing:
         t, hand = self.t, self.hand
         if hand is None or hand.view is None:
             return
-        index = len(hand.moves) - 1
-        last = hand.moves[index] if index >= 0 else None
-        d = t.deal
-        if (last is not None and not isinstance(last.action, Play) and d is not None
-                and "resign" not in d.moves[-1]):  # a draw's or pass's signature is the move's
-            hand.signatures.setdefault(("move", hand.logged - 1), d.signatures[-1])
-        if last is not None and isinstance(last.action, Draw) and index not in self.asked:
-            self._ask(index, last.seat)
+        last = hand.moves[-1] if hand.moves else None
+        deal = t.deal
+        if last is not None and not isinstance(last.action, Play) and deal is not None \
+                and "resign" not in deal.moves[-1]:
+            # a draw's or a pass's signature is its move's, which the hand's record keeps
+            hand.signatures.setdefault(("move", hand.logged - 1), deal.signatures[-1])
+        self.draws.after_move(hand)  # (a draw: its round of shares, blind_draws.py)
         self.leaving.after_move(hand)  # (a loss: a draw it cut short, a blind re-shuffle)
         if hand.view.outcome is not None:
             reveal_key(self)
-
-    def _ask(self, index: int, drawer: int) -> None:
-        t, hand = self.t, self.hand
-        assert hand is not None
-        self.asked.add(index)
-        draw = hand.start_draw(index, t.now, t.timings.answer_s)
-        ask = self._signed(b.BlindAsk(self.number, self.attempt, t.host_seat, index, draw.position,
-                                      drawer, NO_SIGNATURE))
-        for s in t.humans():
-            if s.seat in draw.ctx.holders and s.seat != draw.drawer:  # (after a loss: standing)
-                t.send(s, ask)
-        if draw.drawer != t.host_seat and hand.holder is not None:
-            share = table_draws.draw_share(hand, "the host", index, draw.position, drawer)
-            assert not isinstance(share, Refusal), str(share)
-            body = self._signed(b.BlindDraw(self.number, self.attempt, t.host_seat, index, share,
-                                            NO_SIGNATURE))
-            self._relay(body, t.host_seat)
-            table_draws.on_draw_share(hand, share)
-
-    def draw(self, seat: Seat, body: b.BlindDraw, seq: int) -> None:
-        hand = self._arrived(seat, body)
-        self._run(seat, body, lambda: table_draws.on_draw_share(hand, body.share))
-        self.leaving.own_unheld(hand)  # (a re-shuffle waits for a draw the loss did not stop)
-        if hand.draw is None:  # the tile is open for its drawer: the table goes on
-            self.t.host_view()
-            self.playing.run_local_seats()
 
     # ----- the hand's end ----------------------------------------------------------------------
 
@@ -388,7 +374,9 @@ class BlindDealing:
         return None if self.hand is None else self.hand.deadline()
 
     def timer(self, now: float) -> None:
-        late = () if self.hand is None or self.leavers.wait_out(now) else self.hand.expire(now)
+        if self.hand is None or self.leavers.wait_out(now):
+            return
+        late = self.hand.expire(now)
         for n in late:
             self.t.no_answer(n, now)
         if late:

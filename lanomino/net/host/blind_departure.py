@@ -97,7 +97,7 @@ class Departures:
     def _redraw(self, hand: TableHand) -> None:
         if hand.redraw_at is not None and not table_leave.reshuffling(hand):
             again, hand.redraw_at = hand.redraw_at, None
-            self.d._ask(again, hand.moves[again].seat)
+            self.d.draws.ask(again, hand.moves[again].seat)
 
     def _resumed(self, hand: TableHand) -> None:
         """The new deck is the boneyard: a draw the loss cut short is asked again; play goes

@@ -187,7 +187,7 @@ class LockedTakeover:
         hand.host, hand.answer_s = t.host_seat, t.timings.answer_s
         d.hand, d.number, d.attempt = hand, pb.number, pb.attempt
         d.revealed = hand.holder is not None and hand.holder.seat in hand.reveals
-        d.asked = {i for i, mv in enumerate(hand.moves) if isinstance(mv.action, Draw)}
+        d.draws.asked = {i for i, mv in enumerate(hand.moves) if isinstance(mv.action, Draw)}
         if hand.view is None:  # the deal round or the opening's: the match before the hand
             t.state, t.deal = hand.before.copy(), None
             hand.due = None if hand.due is None else t.now + t.timings.answer_s
