@@ -1,11 +1,12 @@
 """Slow tests that mostly wait (whole matches between real processes, each in its own simulated
 LAN) run side by side: a pytest plugin.
 
-A test marked ``@pytest.mark.together(group, weight=1)`` is one of a group: when the run reaches
-the group's first test, every selected test of the group starts on a thread of its own, at most
-``CAPACITY`` weight at a time, in the run's order; each test then waits for its own outcome, and
-passes or fails with its own assertion and traceback. The tests of a group are moved next to each
-other (where the first of them stands), so that no other test runs while the group does.
+A test marked ``@pytest.mark.together(group, weight=1, alone=False)`` is one of a group: when
+the run reaches the group's first test, every selected test of the group starts on a thread of its
+own, in the run's order, as long as the weights running add up to at most ``CAPACITY`` (``alone``:
+all of it); each test then waits for its own outcome, and passes or fails with its own assertion
+and traceback. The tests of a group are moved next to each other (where the first of them stands),
+so that no other test runs while the group does.
 
 A together test takes only its parameters and the arguments this module builds in its thread:
 ``tmp_path`` (a fresh folder) and those named in ``PROVIDERS`` (e.g. ``lan4``: a simulated LAN,
@@ -100,8 +101,11 @@ class Group:
 
 
 def weight_of(item: pytest.Item) -> int:
+    """How much of ``CAPACITY`` the test takes (``alone=True``: all of it)."""
     marker = item.get_closest_marker("together")
-    return int(marker.kwargs.get("weight", 1)) if marker else 1
+    if marker is None:
+        return 1
+    return CAPACITY if marker.kwargs.get("alone") else int(marker.kwargs.get("weight", 1))
 
 
 def call(item: pytest.Function, tmp: pytest.TempPathFactory) -> None:

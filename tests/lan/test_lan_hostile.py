@@ -128,6 +128,7 @@ def test_a_hello_flood_during_a_game_causes_no_false_host_loss(
     agree(over(host), over(peer))
 
 
+@pytest.mark.together("lan")  # (tests/together.py; the floods and the guessing run alone)
 def test_moves_with_garbage_signatures_are_refused_and_the_match_verifies(
     lan4: NetLab, tmp_path: Path
 ) -> None:
@@ -179,6 +180,7 @@ def _hands(folder: Path) -> int:
     return 0
 
 
+@pytest.mark.together("lan", weight=2)  # (its bots do not pause: a core's worth)
 def test_a_player_restarted_late_in_a_long_match_resyncs(lan4: NetLab, tmp_path: Path) -> None:
     """Past 40 hands the snapshot no longer fits in one message: it goes in parts, and the
     restarted player rebuilds the match from it, plays on, and its transcript verifies."""

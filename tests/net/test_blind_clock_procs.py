@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hostbots import ROOT, play_match  # noqa: E402
 
-pytestmark = pytest.mark.together("procs")  # (tests/together.py)
+pytestmark = pytest.mark.together("procs", weight=2)  # (locked tables: CPU-bound)
 
 
 @pytest.mark.timeout(150)

@@ -22,7 +22,7 @@ from test_blind_procs_leave import PACE, ProcTable, verify  # noqa: E402
 
 from lanomino.blind.hand_record import parse_blind_hand  # noqa: E402
 
-pytestmark = pytest.mark.together("procs")  # (tests/together.py)
+pytestmark = pytest.mark.together("procs", weight=2)  # (locked tables: CPU-bound)
 
 
 @pytest.mark.timeout(120)

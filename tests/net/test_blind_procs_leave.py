@@ -35,7 +35,7 @@ FAST = ("--grace", "2")
 # hand, and so the test, slower)
 PACE = ("--delay", "0.05")
 
-pytestmark = pytest.mark.together("procs")  # (tests/together.py)
+pytestmark = pytest.mark.together("procs", weight=2)  # (locked tables: CPU-bound)
 
 
 class ProcTable:
@@ -186,7 +186,7 @@ def test_a_bot_that_leaves_at_a_hands_end_is_out_of_the_next_deal(tmp_path: Path
 
 
 @pytest.mark.timeout(90)
-@pytest.mark.together("procs", weight=4)  # alone: its move clock must run out before its drop
+@pytest.mark.together("procs", alone=True)  # its move clock must run out before its drop
 def test_a_frozen_bot_at_a_locked_clock_table_is_played_by_nobody_and_told_it_left_on_waking(
         tmp_path: Path) -> None:
     """``--move-time 1`` at a locked table without escrow: one bot process is frozen (SIGSTOP) in
