@@ -15,7 +15,6 @@ from lanomino.engine.errors import seat_name
 from lanomino.fair.keystore import load_or_create_identity
 from lanomino.net.budget import Budgets
 from lanomino.net.election import standby_of
-from lanomino.net.errors import TransportError
 from lanomino.net.keys import DirectAddress
 from lanomino.net.member import Announce, Connect, Effect, Serve, TableMember, Watch, Withdraw
 from lanomino.net.session import (
@@ -34,8 +33,7 @@ from lanomino.net.session import (
     YourTurn,
     deals_locked,
 )
-from lanomino.net.wire.checks import JsonObject
-from lanomino.net.zmq_transport import CurveKeypair, HostTransport, PeerTransport
+from lanomino.net.zmq_transport import CurveKeypair, HostTransport
 from lanomino.runtime import standby
 from lanomino.runtime.announcing import Announcing, Answering, announcement, watch_announced
 from lanomino.runtime.base import (
@@ -50,6 +48,7 @@ from lanomino.runtime.base import (
     local_ip_toward,
     seat_rows,
 )
+from lanomino.runtime.host_link import IDLE_S, HostLink
 from lanomino.runtime.secrets_file import load_secrets, save_secrets
 from lanomino.runtime.stopping import cancelling
 
@@ -79,13 +78,14 @@ class PeerNode(NodeBase):
                                    watch=watch)
         self.session.table_bot.make = bot_policy  # (the move clock's bot at a locked table)
         self.seat_session = self.session
-        self.transport = PeerTransport(self.keys, address.server_key, address.host, address.port,
-                                       source_ip=source_ip)
+        self.link = HostLink(self.keys, address, source_ip)  # to the host of the moment
         self.source_ip = source_ip
         self.policy = bot_policy(level) if level else None
         self.delay_s = delay_s
-        self.table_name, self.host_port = table_name, host_port
-        self.migration, self.announce = migration, announce
+        self.table_name = table_name
+        self.host_port = host_port
+        self.migration = migration
+        self.announce = announce
         self.watch = watch  # a watcher (net/watchers.py): follows elections, never hosts
         self.lan_ip = source_ip or ""  # this node's address on the table's LAN (set by start)
         self.passphrase = passphrase
@@ -94,10 +94,7 @@ class PeerNode(NodeBase):
         self.standby: HostTransport | None = None
         self.announcing = Announcing()  # while this node hosts the table
         self.answering = Answering()  # its key service, while this node hosts
-        self.ready = True  # the transport to the current host has finished its handshake
-        self.backlog: list[JsonObject] = []  # messages for a host still being connected to
         self.links = standby.Links(self)  # to the other members: pre-votes, proof, points
-        self.generation = 0
 
     @property
     def host(self) -> HostSession | None:
@@ -175,7 +172,7 @@ class PeerNode(NodeBase):
                                          budgets=Budgets(), is_seated=self._seated_here)
             await self.standby.start()
             self.session.addr = f"{ip}:{self.standby.port}"
-        await self.transport.connect()
+        await self.link.connect()
         self.session.connect(self.now())
         self._flush()
 
@@ -203,28 +200,18 @@ class PeerNode(NodeBase):
             self.quit()
         await self._stop_tasks()
         await asyncio.gather(self.announcing.withdraw(), self.answering.close())
-        self.transport.close()
+        self.link.close()
         self.links.close()
         if self.standby is not None:
             self.standby.close()
 
     async def _receive(self) -> None:
         while not cancelling():
-            transport = self.transport
-            if not self.ready or self.host is not None:
-                await asyncio.sleep(0.01)
+            if self.host is not None:  # (it hears the table on its standby ROUTER now)
+                await asyncio.sleep(IDLE_S)
                 continue
-            try:
-                message = await transport.receive(0.25)
-            except asyncio.CancelledError:
-                if cancelling():
-                    raise  # the node stops
-                continue  # the transport was closed under a pending receive (a new host)
-            except Exception as exc:  # noqa: BLE001 - the transport was swapped (closed) under us
-                log.debug("receive stopped: %r", exc)
-                await asyncio.sleep(0.01)
-                continue
-            if message is None or transport is not self.transport or self.host is not None:
+            message = await self.link.receive()
+            if message is None or self.host is not None:
                 continue
             log.debug("in  %s", message if self.watch else str(message)[:120])  # (a watcher: all)
             hear(partial(self.session.receive, message, self.now()), message.get("type"),
@@ -248,7 +235,7 @@ class PeerNode(NodeBase):
                 self.hosts[event.term] = event.seat
         self._carry_out(member.take_effects())
         for message in member.peer_outgoing():
-            self._spawn(self._send(message))
+            self._spawn(self.link.send(message))
         self.links.tell(session.passing.take())
         for seat, status in session.prevotes.take():  # (an election began: prevotes.py)
             self.links.send(seat, status)
@@ -299,10 +286,9 @@ class PeerNode(NodeBase):
         can_announce = bool(self.announce and self.table_name and self.session.addr)
         for effect in effects:
             if isinstance(effect, Connect):
-                self._reconnect(effect)
+                self._follow(effect)
             elif isinstance(effect, Serve):
-                self.generation += 1  # (the standby ROUTER serves: standby.serve)
-                self.transport.close()
+                self.link.drop()  # (the standby ROUTER serves: standby.serve)
                 log.warning("term %d: this seat (%s) takes over the table", effect.term,
                             seat_name(self.session.seat))
                 self._spawn(self._answer_keys())
@@ -349,43 +335,14 @@ class PeerNode(NodeBase):
         self._flush()
         self.wake.set()
 
-    def _reconnect(self, effect: Connect) -> None:
-        """Follow the host of a term: connect to its roster address with its roster key."""
-        self.generation += 1
-        self.transport.close()
-        self.ready, self.backlog = False, []
-        if effect.where is None:
-            log.warning("term %d: %s left no address: waiting for the next candidate",
-                        effect.term, seat_name(effect.seat))
-            return
-        host, port, curve = effect.where
-        self.transport = PeerTransport(self.keys, curve, host, port, source_ip=self.source_ip)
-        log.info("term %d: following %s at %s:%d", effect.term, seat_name(effect.seat), host, port)
-        self._spawn(self._connect(self.transport, self.generation))
-
-    async def _connect(self, transport: PeerTransport, generation: int) -> None:
-        try:
-            await transport.connect(timeout_s=max(1.0, 2 * self.session.timings.liveness_s))
-        except TransportError as exc:
-            log.info("cannot reach the candidate: %s", exc)
-            return
-        if generation != self.generation:
-            transport.close()
-            return
-        self.session.elections.reachable(self.now())  # (alive: it gets time to set itself up)
-        self.ready = True
-        backlog, self.backlog = self.backlog, []
-        for message in backlog:
-            await self._send(message)
-
-    async def _send(self, message: JsonObject) -> None:
-        if not self.ready:
-            self.backlog.append(message)
-            return
-        try:
-            await self.transport.send(message)
-        except (OSError, TransportError) as exc:
-            log.info("send failed: %s", exc)  # the host is away: heartbeats and seq gaps see to it
+    def _follow(self, effect: Connect) -> None:
+        """Follow the host of a term: connect to its roster address with its roster key (once
+        connected, the election gives it time to set itself up)."""
+        timeout_s = max(1.0, 2 * self.session.timings.liveness_s)
+        connecting = self.link.follow(effect, timeout_s,
+                                      lambda: self.session.elections.reachable(self.now()))
+        if connecting is not None:
+            self._spawn(connecting)
 
     async def _play(self, obs: Observation) -> None:
         if self.delay_s:

@@ -7,23 +7,23 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from lanomino import node
 from lanomino.cli import main
 from lanomino.net.peer.session import PeerSession
+from lanomino.runtime.host_link import HostLink
 
 
 def muted(types: set[str]) -> None:
     if "move" in types:  # a player who never moves: no move is made (a move made and lost on
         # the way is the host's to pass on, and the seat would rightly leave a host that does not)
         PeerSession.submit = lambda self, action, now: None  # type: ignore[method-assign]
-    send = node.PeerNode._send
+    send = HostLink.send
 
-    async def silent_send(self: node.PeerNode, message: dict[str, Any]) -> None:
+    async def silent_send(self: HostLink, message: dict[str, Any]) -> None:
         if message.get("type") in types:
             return
         await send(self, message)
 
-    node.PeerNode._send = silent_send  # type: ignore[method-assign]
+    HostLink.send = silent_send  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":
