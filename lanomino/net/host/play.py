@@ -34,6 +34,7 @@ from lanomino.net.host.deal import Dealing, reveal_req
 from lanomino.net.host.disputes import Disputes
 from lanomino.net.host.move_clock import MoveClock
 from lanomino.net.host.table import ROUND, Phase, Policy, Seat, Table, seat_view
+from lanomino.net.host.transcript_check import TranscriptCheck
 from lanomino.net.session_base import (
     MatchOver,
     ProtocolProblem,
@@ -61,6 +62,7 @@ class Playing:
         self.resyncs = Deferrals()  # a snapshot costs far more than its request: a budget per seat
         self.clock = MoveClock(table, self, away_policy)  # the move clock (move_clock.py)
         self.disputes = Disputes(table)  # seats' disputes of moves the host made for them
+        self.checking = TranscriptCheck(table)  # the host's own check of each hand
         self.locked: Said | None = None  # a locked table's part of a snapshot (blind_snapshot.py)
 
     def lock(self, blind: BlindDealing) -> Said:
@@ -162,7 +164,8 @@ class Playing:
         The log goes to every member before the updates of the move that ended the hand (``then``
         sends them): a member that knows the hand is over then holds the log too, with every
         secret in it, so a host lost in between is survived without escrow (the new host takes
-        that log). The host's own check of the hand waits until they have left (report_hand)."""
+        that log). The host's own check of the hand waits until they have left
+        (``TranscriptCheck.report_hand``)."""
         self.t.settle()  # the check of the hand before, if it is still owed
         assert self.t.state is not None and self.t.doc is not None
         state = self.t.state
@@ -193,7 +196,7 @@ class Playing:
             self.t.stats["refused.bad_signature"] += 1
             self.t.events.append(ProtocolProblem(
                 "bad_signature", f"move {index + 1} is not signed by {seat_name(seat)}", seat))
-        self.t.report_hand(d.hand, bad, over)
+        self.checking.report_hand(d.hand, bad, over)
         self.t.host_view()
         if over:
             self.t.go(Phase.OVER)

@@ -19,7 +19,7 @@ Phases and their transitions (``TRANSITIONS`` below is the table ``go`` enforces
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
@@ -40,19 +40,15 @@ from lanomino.fair.adoption import Adoption
 from lanomino.fair.header import MatchHeader
 from lanomino.fair.identity import SESSION_REMEMBERS, Identity, KeyRing
 from lanomino.fair.statements import blame_statement
-from lanomino.fair.transcript import TranscriptError
-from lanomino.fair.verify import StreamVerifier
 from lanomino.net.errors import LocalProtocolError
 from lanomino.net.fair_round import HandDeal
 from lanomino.net.session_base import (
-    HandVerified,
     ObservationChanged,
     Outgoing,
     ProtocolProblem,
     SessionEvent,
     Stats,
     Timings,
-    TranscriptUpdated,
 )
 from lanomino.net.watchers import DEFAULT_CAP, Watchers
 from lanomino.net.wire import blind_messages as b
@@ -156,8 +152,7 @@ class Table:
         self.header: MatchHeader | None = None
         self.digest = ""
         self.header_sigs: dict[int, bytes] = {}
-        self.doc: JsonObject | None = None  # the transcript so far
-        self.verifier = StreamVerifier(self.ring)  # the host's own check of it, hand by hand
+        self.doc: JsonObject | None = None  # the transcript so far (transcript_check.py)
         self.deal: HandDeal | None = None  # the hand being dealt or played
         self.last_deal: HandDeal | None = None  # the hand before it (a resignation may be added)
         self.dealt: list[list[Tile]] = []
@@ -334,40 +329,6 @@ class Table:
             work()
 
         self.owed = both
-
-    def report_hand(self, hand: int, bad: Sequence[tuple[int, int]], over: bool) -> None:
-        """Check the transcript as hand ``hand`` left it and say so (HandVerified, then
-        TranscriptUpdated): at once when the match is over (MatchOver tells whether every hand
-        verified), else once the hand's messages have left (``owed``): on a LAN the check would
-        otherwise hold up the move that ended the hand."""
-        assert self.doc is not None
-        doc, seen = self.doc, {**self.doc, "hands": list(self.doc["hands"])}
-
-        def report() -> None:
-            ok, detail = self.own_check(bad, seen)
-            if not ok:
-                self.stats["hand.unverified"] += 1  # the match's result says so (MatchOver)
-            self.events.append(HandVerified(hand, ok, detail))
-            self.events.append(TranscriptUpdated(self.table.hex(), doc, over))
-
-        if over:
-            report()
-        else:
-            self.owe(report)
-
-    def own_check(self, bad: Sequence[tuple[int, int]], doc: JsonObject) -> tuple[bool, str]:
-        """The host runs the verifier on its own transcript ``doc`` after each hand (as every peer
-        does): the result it reports counts every problem that check finds, not only bad
-        signatures."""
-        if bad:
-            return False, f"{len(bad)} moves carry a bad signature"
-        try:
-            report = self.verifier.check(doc)
-        except TranscriptError as exc:
-            return False, f"malformed transcript: {exc}"
-        if report.failure is not None:
-            return False, report.failure.describe()
-        return True, report.hands[-1].describe() if report.hands else "no hands"
 
     def host_view(self) -> None:
         """The host's own seat, played from a UI, sees the table change."""

@@ -104,7 +104,7 @@ class Takeover:
         self.members = members(peer.roster)
         self.reports = {peer.seat: peer.report()}
         self.t.doc = copy.deepcopy(peer.doc)  # None: the host was lost before the match began
-        self.t.verifier = peer.verifier  # the hands it checked as a peer need no second check
+        self.play.checking.verifier = peer.verifier  # the hands it checked as a peer: not again
         self.t.header_sigs = {n: bytes.fromhex(s) for n,
                               s in enumerate(self.t.doc["header_signatures"])} if self.t.doc else {}
         self.dealing.local_secrets = {(h, a, peer.seat): s for (t, h, a),
