@@ -136,7 +136,10 @@ class Table:
     def __init__(self, identity: Identity, curve: str, rules: Rules, players: int, *,
                  rules_spec: JsonObject, timings: Timings, term: int, table_id: bytes,
                  secret_source: Callable[[], bytes], watchers: int = DEFAULT_CAP) -> None:
-        self.identity, self.curve, self.rules, self.players = identity, curve, rules, players
+        self.identity = identity  # the host's signing key
+        self.curve = curve  # its CURVE key (the transport's)
+        self.rules = rules
+        self.players = players
         self.rules_spec = rules_spec
         self.timings = timings
         self.term = term
