@@ -189,7 +189,7 @@ class PeerNode(NodeBase):
                  asyncio.create_task(self._timers(self.member.handle_timer,
                                                   self.member.next_deadline))]
         outcome = await self._serve(tasks, linger_s=0.2 if self.host is not None else 0.05)
-        await self.links.told()  # (a locked match's last points leave first: Links.tell)
+        await self.links.told()  # (the match's last points or log leave first: Links.tell)
         return outcome
 
     async def close(self) -> None:

@@ -99,7 +99,7 @@ def tell_deadline(node: PeerNode) -> float:
 
 
 async def tell(node: PeerNode, seat: int, message: JsonObject) -> None:
-    """Send ``message`` (proof against the host, or a locked match's last points:
+    """Send ``message`` (proof against the host, or the match's last word from the host:
     net/peer/proof_passing.py) to the member at ``seat``, on its standby ROUTER."""
     where = host_address(entry_of(node.session.roster, seat))
     if where is None:
@@ -130,7 +130,7 @@ class Links:
 
     def tell(self, messages: Iterable[tuple[int, JsonObject]]) -> None:
         """Send each (member seat, message) on a connection of its own (``tell``: proof against
-        the host, a locked match's last points), keeping it until it has gone."""
+        the host, the match's last word from the host), keeping it until it has gone."""
         for seat, message in messages:
             task = asyncio.ensure_future(tell(self.node, seat, message))
             self.telling.add(task)
@@ -139,8 +139,8 @@ class Links:
 
     async def told(self) -> None:
         """Wait until the ``tell``s under way have gone, within their deadline: the match's last
-        points a member passes on (net/peer/blind_close.pass_end) must leave before the node
-        stops, or a member the host sent them to some of only would never finish."""
+        points or hand log a member passes on (net/peer/proof_passing.pass_end) must leave before
+        the node stops, or a member the host sent them to some of only would never finish."""
         if self.telling:
             await asyncio.wait(list(self.telling),
                                timeout=tell_deadline(self.node) + TELL_LINGER_S)

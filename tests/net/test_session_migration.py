@@ -272,13 +272,18 @@ def test_an_old_host_that_follows_afresh_while_the_new_host_waits_sees_the_match
 
 
 def test_a_member_whose_majority_never_comes_back_stops_instead_of_waiting_for_ever() -> None:
-    """The lost host died sending the match's last hand log: the seat that got it is done (and
-    gone); the other, left with a hand it thinks is still in play, asks the members whether they
-    lost the host too (net/peer/prevotes.py) and never hears a majority. Two grace periods on, it
-    stops, saying why, without having hosted a term of its own."""
+    """The lost host died sending the match's last hand log: the seat that got it is done, and
+    killed before the log it passes on leaves (net/peer/proof_passing.py: otherwise the other
+    takes it and finishes, test_session_migration_end.py); the other, left with a hand it thinks
+    is still in play, asks the members whether they lost the host too (net/peer/prevotes.py) and
+    never hears a majority. Two grace periods on, it stops, saying why, without having hosted a
+    term of its own."""
     table = MigratingTable(Rules.preset("classic", target=10), 3, seed=61)
     lost = table.by_seat(0).host
     assert lost is not None
+    first = table.machines[1].peer  # (seat 1: checked below)
+    assert first is not None
+    first.passing.take = list  # type: ignore[method-assign]  # (killed before they go)
     send, dead = lost.shared.send, []
 
     def dies_at_the_last_hand_log(to: Any, body: Body) -> None:
@@ -294,6 +299,7 @@ def test_a_member_whose_majority_never_comes_back_stops_instead_of_waiting_for_e
     table.step()
     table.crash(0)
     done = table.by_seat(1)
+    assert done.peer is first
     table.run(lambda: done.peer is not None and done.peer.phase.value == "over", max_time=10)
     table.crash(1)  # its match is over: it goes
     waiting = table.by_seat(2)

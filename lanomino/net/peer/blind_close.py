@@ -13,19 +13,15 @@ holder left it (``unheld_check.Unscorable``): it cannot be counted.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lanomino.engine import Event
 from lanomino.engine.errors import seat_name
 from lanomino.net.blind_transcript import LockedTranscript
-from lanomino.net.election import members
-from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.session_base import HandVerified, MatchOver, ObservationChanged, TranscriptUpdated
 from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
-from lanomino.net.wire.checks import MAX_SEATS
-from lanomino.net.wire.schemas import envelope, parse_message
 
 if TYPE_CHECKING:
     from lanomino.net.peer.blind import PeerBlind
@@ -119,36 +115,17 @@ def end(blind: PeerBlind, body: b.BlindEnd, passed: int | None = None) -> None:
 
 def pass_end(blind: PeerBlind, body: b.BlindEnd) -> None:
     """The match's last points are in: every other member gets them, with the hand's reveals,
-    from this seat too. The host may have died sending them to some members only; those that
-    missed them would find no majority to elect (the members that finished elect nobody) and
-    would leave the table without its result. The points are the host's signed word, checked
-    by each member as its host's (``take_end``), so they can travel this way; a member that has
-    them drops them unread."""
-    p = blind.p
-    bodies = book(blind).ended(body)
-    evidence = {"kind": "end", "hand": body.hand,
-                "entries": [envelope(each, p.term, 1) for each in bodies]}
-    for seat in members(p.roster):
-        if seat not in (p.seat, p.host_seat):
-            p.passing.send(seat, envelope(m.Proof(evidence), p.term, 0))
+    from this seat too (``ProofPassing.pass_end``, the rule for either table: the host may have
+    died sending them to some members only)."""
+    blind.p.passing.pass_end(body.hand, book(blind).ended(body))
 
 
-def take_end(blind: PeerBlind, sender: int, raw: Mapping[str, object]) -> None:
-    """Member ``sender`` passed on the match's last points (``pass_end``): a seat that has not
-    finished takes the hand's reveals it lacks and the points as if its host had sent them,
-    each checked against its signer's key; what does not hold is the member's doing (dropped),
-    never the host's."""
-    from lanomino.net.peer.state import Phase  # (the state holds this part)
+def take_end(blind: PeerBlind, sender: int, bodies: Sequence[m.Body]) -> None:
+    """Member ``sender`` passed on the match's last points (``pass_end``; taken up once by
+    net/peer/proof_passing.py): a seat that has not finished takes the hand's reveals it lacks
+    and the points as if its host had sent them, each checked against its signer's key; what
+    does not hold is the member's doing (dropped), never the host's."""
     p, hand = blind.p, blind.hand
-    entries = raw.get("entries")
-    if p.phase is not Phase.SEATED or not isinstance(entries, list) \
-            or len(entries) > MAX_SEATS + 1:  # (a reveal a holder, and the points)
-        return
-    try:
-        bodies = [parse_message(e).body for e in entries]
-    except RemoteProtocolError as exc:
-        p._problem("malformed", f"{seat_name(sender)} passed on points: {exc}")
-        return
     for body in bodies:
         if isinstance(body, b.BlindReveal) and hand is not None and blind.hand is hand \
                 and body.seat not in hand.reveals:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lanomino.engine import (
     Draw,
     HandStarted,
@@ -236,6 +238,8 @@ class PeerDealing:
             if not ok and blamed in (None, self.p.host_seat):
                 self._refuted(number, detail)
             self._transcript_updated(doc)
+            if ok and self.p.phase is Phase.OVER and self.p.seat >= 0:  # the match's last log:
+                self.p.passing.pass_end(number, [m.HandLog(entry, end)])  # to every member too
 
         if later and not (isinstance(end, dict) and end.get("finished") is True):
             self.p.owed = check
@@ -253,6 +257,41 @@ class PeerDealing:
         self.p.moves[number] = list(early.entry["moves"])
         self.p.move_sigs[number] = list(signatures(early.entry))
         self.hand_log(early)
+
+    def take_end(self, sender: int, bodies: Sequence[m.Body]) -> None:
+        """Member ``sender`` passed on the match's last hand log (net/peer/proof_passing.py): a
+        seat still waiting for it takes it as if its host had sent it, with the moves it lacks
+        (as ``settle_early_log`` does), once this seat's checks of the hand hold over it; what
+        does not hold is the member's doing (dropped), never the host's."""
+        p, log = self.p, bodies[0] if len(bodies) == 1 else None
+        if not isinstance(log, m.HandLog) or p.doc is None:
+            p._problem("malformed", f"{seat_name(sender)} passed on a match's end that is not "
+                                    "a hand log")
+            return
+        entry, hands = p.disputes.entry(log.entry), p.doc["hands"]
+        number, logged = entry.get("hand"), entry.get("moves")
+        seen = p.moves.get(number) if type(number) is int else None
+        if type(number) is not int or seen is None or not isinstance(logged, list) \
+                or logged[:len(seen)] != seen or not isinstance(log.end, dict) \
+                or log.end.get("finished") is not True:
+            p._problem("false_proof", f"{seat_name(sender)} passed on a hand log that does not "
+                                      "end this seat's match")
+            return
+        kept = hands[:-1] if hands and hands[-1].get("hand") == number else hands
+        try:
+            sigs = list(signatures(entry))
+            p.moves[number] = list(logged)  # (its own checks read the moves there)
+            ok, detail, _ = self._check_hand({**p.doc, "hands": [*kept, entry], "end": log.end},
+                                             number)
+        except ValueError as exc:
+            ok, detail = False, str(exc)
+        if not ok:
+            p.moves[number] = seen
+            p._problem("false_proof", f"{seat_name(sender)} passed on a last hand log that "
+                                      f"does not hold: {detail}")
+            return
+        p.move_sigs[number], p.early_log = sigs, None
+        self.hand_log(log)
 
     def _transcript_updated(self, doc: JsonObject) -> None:
         """Report the transcript as it stands; when its end says the match is over, so is this

@@ -17,8 +17,13 @@ the same proof once.
 
 A move the host holds back travels the same way, as a ``proof`` of kind ``held``; it is no proof, so
 held_moves.py checks and times it, on its own budget (one per member and place of the log). So
-do a locked match's last points (kind ``end``, ``blind_close.pass_end``), taken up once per
-member at most, by a seat still waiting for them.
+does the match's last word from the host (kind ``end``, ``pass_end``): the host may die sending it
+to some members only, and those that got it have finished and elect nobody, so the others would
+find no majority and leave without the result. Each member whose match ends passes it on, and a
+seat still waiting for it takes it up, once per member at most, as its host's: a locked match's
+last points with the hand's reveals (``blind_close.take_end``), a fair match's last hand log
+(``PeerDealing.take_end``, net/peer/deal.py). What does not hold there is the member's doing,
+never the host's.
 """
 
 from __future__ import annotations
@@ -26,16 +31,17 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from lanomino.blind.hashing import ALGORITHM
 from lanomino.engine.errors import seat_name
 from lanomino.net.election import members
 from lanomino.net.errors import RemoteProtocolError
 from lanomino.net.peer.blind_close import take_end
 from lanomino.net.session_base import HostCaught
 from lanomino.net.wire import messages as m
-from lanomino.net.wire.checks import JsonObject
+from lanomino.net.wire.checks import MAX_SEATS, JsonObject
 from lanomino.net.wire.schemas import envelope, parse_message
 
 if TYPE_CHECKING:
@@ -55,6 +61,8 @@ class ProofPassing:
         self._checks: Counter[int] = Counter()
         self._seen: set[str] = set()
         self._ends: set[int] = set()  # the members whose last points this seat took up
+        # a fair match's last hand log passed on, taken up (the session's PeerDealing.take_end)
+        self.fair_end: Callable[[int, Sequence[m.Body]], None] | None = None
 
     def send(self, seat: int, message: JsonObject) -> None:
         """Queue ``message`` for the member at ``seat`` (a held-move notice, held_moves.py)."""
@@ -74,9 +82,19 @@ class ProofPassing:
         proof = p.proofs.of(caught)
         if proof is None:
             return
-        message = envelope(m.Proof(proof), p.term, 0)
-        for seat in members(p.roster):
-            if seat not in (p.seat, p.host_seat):
+        self._to_members(envelope(m.Proof(proof), p.term, 0))
+
+    def pass_end(self, hand: int, bodies: Sequence[m.Body]) -> None:
+        """This seat's match ended with hand ``hand``: every other member gets the host's last
+        word (``bodies``, each as its signer sent it) from this seat too (module docstring)."""
+        p = self.p
+        evidence = {"kind": "end", "hand": hand,
+                    "entries": [envelope(each, p.term, 1) for each in bodies]}
+        self._to_members(envelope(m.Proof(evidence), p.term, 0))
+
+    def _to_members(self, message: JsonObject) -> None:
+        for seat in members(self.p.roster):
+            if seat not in (self.p.seat, self.p.host_seat):
                 self._out.append((seat, message))
 
     def receive(self, message: Mapping[str, Any], curve: str, now: float) -> None:
@@ -96,11 +114,8 @@ class ProofPassing:
         if not isinstance(msg.body, m.Proof) or p.header is None or p.election is not None:
             return  # (only proofs; none before the match, nor while this seat elects)
         raw = msg.body.evidence
-        if raw.get("kind") == "end":  # the match's last points, once a member (blind_close.py)
-            if sender not in self._ends and (p.blind.hand is not None
-                                             or p.blind.settled is not None):
-                self._ends.add(sender)
-                take_end(p.blind, sender, raw)
+        if raw.get("kind") == "end":  # the match's last word from the host, once a member
+            self._take_end(sender, raw)
             return
         if raw.get("kind") == "held":  # a held move to witness, budgeted there (held_moves.py)
             p.held.receive(sender, raw, now)
@@ -122,3 +137,25 @@ class ProofPassing:
             {"check": "proof", "host": p.host_seat, "hand": raw.get("hand"), "from": sender,
              "proof": dict(raw)}, now))
         p._events.append(p.caught[-1])
+
+    def _take_end(self, sender: int, raw: Mapping[str, Any]) -> None:
+        """Member ``sender`` passed on the host's last word (``pass_end``): taken up once, by a
+        seat still in the match, at a locked table while it waits for a hand's points."""
+        from lanomino.net.peer.state import Phase  # (the state holds this part)
+        p, entries = self.p, raw.get("entries")
+        locked = p.header is not None and p.header.algorithm == ALGORITHM
+        waiting = p.blind.hand is not None or p.blind.settled is not None if locked \
+            else self.fair_end is not None
+        if sender in self._ends or p.phase is not Phase.SEATED or not isinstance(entries, list) \
+                or len(entries) > MAX_SEATS + 1 or not waiting:
+            return  # (at most a reveal a holder, and the points)
+        self._ends.add(sender)
+        try:
+            bodies = [parse_message(e).body for e in entries]
+        except RemoteProtocolError as exc:
+            p._problem("malformed", f"{seat_name(sender)} passed on the match's end: {exc}")
+            return
+        if locked:
+            take_end(p.blind, sender, bodies)
+        elif self.fair_end is not None:
+            self.fair_end(sender, bodies)

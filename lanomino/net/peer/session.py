@@ -85,6 +85,7 @@ class PeerSession(PeerState):
         self._presigned: tuple[str, int, int, JsonObject, bytes, Seen] | None = None
         self.dealing = d = PeerDealing(self)
         self.catching.update = d.update  # (a locked hand's log caught up: catch_up.py)
+        self.passing.fair_end = d.take_end  # (a fair match's last log passed on: deal.py)
         self.elections = PeerElections(self)
         self.prevotes = PreVotes(self, self.elections)
         r = self.reshuffle
