@@ -85,6 +85,23 @@ class ProcTable:
         self.wait_moves(1, 4, timeout_s=40)
         self.bots[0].send_signal(how)
 
+    def freeze_before_its_turn(self, bot: int, seat: int) -> None:
+        """Once the first hand is in play (four moves from peers), bot ``bot`` (at ``seat``) is
+        stopped (SIGSTOP) as the turn before its own ends: the host's log shows a play or a pass
+        of the seat before it (of the one before that when it is the host's own, whose moves are
+        not in its log). Its turn then comes within a move or two, whatever the machine's load."""
+        self.wait_moves(1, 4, timeout_s=40)
+        before = (seat - 1) % len(self.procs) or len(self.procs) - 1
+        ended = re.compile(rf"'type': 'move', .*'body': {{'hand': 1, 'index': \d+, "
+                           rf"'move': {{'seat': {before}, '(?:play|pass)'")
+        seen = len(ended.findall(self.log_path.read_text(errors="replace")))
+        until = time.monotonic() + 40
+        while len(ended.findall(self.log_path.read_text(errors="replace"))) <= seen:
+            assert time.monotonic() < until, f"seat {before} never ended a turn in hand 1"
+            assert self.host.poll() is None, "the host ended"
+            time.sleep(0.01)
+        self.bots[bot].send_signal(signal.SIGSTOP)
+
     def moves(self, hand: int) -> int:
         """How many moves of ``hand`` the host has received from its peers so far."""
         text = self.log_path.read_text(errors="replace")
@@ -194,13 +211,13 @@ def test_a_frozen_bot_at_a_locked_clock_table_is_played_by_nobody_and_told_it_le
     program could open its tiles, and the host never plays a locked seat. Past its grace period
     it has left; the others re-shuffle blind what it held and finish the match. Woken (SIGCONT)
     while the match goes on, it writes to the host and is told it left the match, and ends."""
-    # (0.2 s: the frozen seat's move clock must run out before its silence counts as a drop;
-    # at 0.05 s a run was once dropped first and never counted away)
-    table = ProcTable(tmp_path, ("--move-time", "1", "--set", "target=60"), 3,
-                      ("--delay", "0.2"))
+    # (its move clock must run out before its silence counts as a drop, about 3.3 s: it is
+    # frozen as its turn comes; frozen four moves into the hand, a run on a machine at load 5
+    # was dropped first and never counted away even with bots pausing 0.2 s a move)
+    table = ProcTable(tmp_path, ("--move-time", "1", "--set", "target=60"), 3, PACE)
     try:
         gone = table.seat_all()[0]
-        table.leave_mid_hand(signal.SIGSTOP)
+        table.freeze_before_its_turn(0, gone)
         until = time.monotonic() + 30
         while f"SeatLeft(seat={gone}," not in table.log_path.read_text(errors="replace"):
             assert time.monotonic() < until, "the frozen seat never left"
