@@ -50,6 +50,14 @@ class LockedDraws:
         if isinstance(last.action, Draw) and index not in self.asked:
             self.ask(index, last.seat)
 
+    def request(self, index: int, position: int, drawer: int) -> b.BlindAsk:
+        """The host's signed ``blind_ask`` for the draw that was move ``index``: the shares of
+        ``position`` for ``drawer`` (the same request when it is asked again: a returning
+        holder, a new host)."""
+        d = self.d
+        return d._signed(b.BlindAsk(d.number, d.attempt, d.t.host_seat, index, position, drawer,
+                                    UNSIGNED))
+
     def ask(self, index: int, drawer: int) -> None:
         """The round of shares for the draw that was move ``index`` begins: every other holder
         still at the table is asked, and the host gives its own share (unless it drew)."""
@@ -58,8 +66,7 @@ class LockedDraws:
         assert hand is not None
         self.asked.add(index)
         draw = hand.start_draw(index, t.now, t.timings.answer_s)
-        ask = d._signed(b.BlindAsk(d.number, d.attempt, t.host_seat, index, draw.position,
-                                   drawer, UNSIGNED))
+        ask = self.request(index, draw.position, drawer)
         for s in t.humans():
             if s.seat in draw.ctx.holders and s.seat != draw.drawer:  # (after a loss: standing)
                 t.send(s, ask)

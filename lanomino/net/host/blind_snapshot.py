@@ -89,5 +89,4 @@ class Said:
             return
         index = next(i for i in range(len(hand.moves) - 1, -1, -1)
                      if hand.moves[i].position == draw.position)
-        t.send(seat, d._signed(b.BlindAsk(d.number, d.attempt, t.host_seat, index, draw.position,
-                                          draw.drawer, NO_SIGNATURE)))
+        t.send(seat, d.draws.request(index, draw.position, draw.drawer))

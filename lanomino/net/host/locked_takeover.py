@@ -263,8 +263,7 @@ class LockedTakeover:
         mine = next((s for s in shares if s.seat == t.host_seat), None)
         if draw is not None:
             draw.deadline = t.now + t.timings.answer_s
-            ask = d._signed(b.BlindAsk(d.number, d.attempt, t.host_seat, index, draw.position,
-                                       drawer, NO_SIGNATURE))
+            ask = d.draws.request(index, draw.position, drawer)
             for s in t.humans():
                 if s.seat in draw.missing() and s.seat != lost_host:
                     t.send(s, ask)
