@@ -519,6 +519,31 @@ def test_the_last_hands_reveals_and_points_that_only_some_members_got_reach_them
     assert [t for m in table.machines for t in m.hosted_terms] == [0]
 
 
+@pytest.mark.parametrize(("players", "escrow", "seed"), [
+    (3, False, 1), (3, True, 2), (3, False, 3), (4, False, 4), (4, True, 5)])
+def test_a_members_reveal_the_lost_host_did_not_pass_on_reaches_the_new_host(
+        players: int, escrow: bool, seed: int) -> None:
+    """The host died relaying a hand's reveals (not the match's last): the last seat had every
+    other reveal and settled the hand, and its own had not reached the new host (seat 1). Its
+    report carries it (it is kept until the host's points), the new host settles the hand, and
+    the match finishes verified everywhere. (Before, a member that had settled reported no
+    reveal: the new host waited for it in vain, dropped that member past the grace period and
+    won alone; one game in 100 of the chaos soak without escrow.)"""
+    last = players - 1
+    table = locked_table(players, seed, escrow=escrow, target=150)
+    table.dies_unflushed(0, lambda to, msg: msg["body"].get("hand") == 1 and (
+        to == 1 and msg["type"] == "blind_reveal" and msg["body"]["seat"] == last
+        or msg["type"] == "blind_end"))  # (the points reach nobody)
+    table.run(lambda: not table.by_seat(0).up, max_time=200)
+    assert not table.by_seat(0).up, "the first hand did not end"
+    member, new = table.by_seat(last).peer, table.by_seat(1).peer
+    assert member is not None and new is not None
+    assert member.blind.settled is not None and new.blind.settled is None  # (as in the soak)
+    table.run(table.over, max_time=300)
+    assert table.by_seat(1).hosted_terms == [1]
+    check_finished(table)
+
+
 @pytest.mark.parametrize("forge", ["points", "reveal"])
 def test_last_points_a_member_forged_are_dropped_and_nobody_is_blamed(
         forge: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -122,9 +122,11 @@ class PeerElections:
     def _reveal(self, seat: int) -> BlindReveal | None:
         """``seat``'s signed reveal of the locked hand in play, once this side has it: its own
         (it went to the lost host), or the lost host's (it may have reached some members only):
-        a new host may lack it."""
+        a new host may lack it. Also once this side has every reveal and settled the hand, until
+        the host's points: the lost host may have passed the others' reveals to this seat and
+        died before it passed this seat's on."""
         blind = self.p.blind
-        hand = blind.hand
+        hand = blind.hand if blind.hand is not None or blind.settled is None else blind.settled[0]
         if hand is None or seat not in hand.reveals or ("reveal", seat) not in hand.signatures:
             return None
         return BlindReveal(blind.number, blind.attempt, seat, hand.reveals[seat],
