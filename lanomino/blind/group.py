@@ -8,11 +8,29 @@ a bad encoding, so an unchecked one would turn silently into the identity.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import importlib
+import os
 from collections.abc import Iterable
 from typing import NewType
 
 import rbcl
+
+
+def _drop_library_copy() -> None:
+    """``rbcl`` writes the libsodium it bundles to a temporary file when it is imported, loads it
+    from there and leaves the file behind: 2.7 MB in the temporary folder for every process that
+    ever used the locked deck (a long test run filled a disk). Loaded, the library needs no file
+    (the mapping keeps it): remove it. Where a loaded library cannot be removed (Windows), it
+    stays, as before."""
+    path = getattr(importlib.import_module("rbcl._sodium"), "lib_path", None)
+    if isinstance(path, str) and os.path.basename(path).startswith("tmp"):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+_drop_library_copy()
 
 ORDER = 2**252 + 27742317777372353535851937790883648493  # the prime order of ristretto255
 POINT_BYTES = 32
