@@ -125,6 +125,18 @@ class LockedTranscript:
                   for r, sig in zip(record.reveals, signed.signatures.reveal, strict=True)
                   if r.seed is not None), end]
 
+    def revealed(self, seat: int) -> b.BlindReveal | None:
+        """``seat``'s reveal of the last hand, as it signed it (None: no hand yet, or no reveal
+        with a seed of ``seat`` in it): a new host whose seat did not settle that hand may lack
+        it (net/peer/elections.py reports it, net/host/locked_points.ended_elsewhere takes it)."""
+        if not self.hands:
+            return None
+        signed = self.hands[-1]
+        record = signed.record
+        return next((b.BlindReveal(record.hand, record.attempt, r.seat, r, sig)
+                     for r, sig in zip(record.reveals, signed.signatures.reveal, strict=True)
+                     if r.seat == seat and r.seed is not None), None)
+
     @property
     def attempts(self) -> int:
         """The deal attempts of the hand in play that ended without a result: void, or given up

@@ -598,3 +598,30 @@ def test_a_lost_hosts_reveal_that_only_some_members_got_reaches_them_all(
     record = parse_blind_hand(doc["hands"][last - 1]["record"])
     assert [r.seat for r in record.reveals].count(0) == 1  # (its own reveal, not one rebuilt)
     assert 0 not in [r.seat for r in record.resignations]
+
+
+@pytest.mark.parametrize(("players", "escrow", "seed"), [
+    (3, False, 1), (3, True, 2), (4, False, 4), (4, True, 5)])
+def test_points_only_a_member_got_reach_a_new_host_that_lacked_its_reveal(
+        players: int, escrow: bool, seed: int) -> None:
+    """The host relayed the last seat's reveal of hand 1 to every member but the next host
+    (seat 1), settled the hand and sent its points, and died: the member took the points and
+    moved on to the next deal, and the new host's seat still waits for that reveal. The
+    member's report carries its reveal of the hand it finished (from its transcript), the new
+    host settles the hand with the lost host in its record and takes the lost host's points
+    from the member's report, and the match finishes verified everywhere. (Before, the new
+    host waited in vain for the reveal: the member had nothing of the hand left to report.)"""
+    last = players - 1
+    table = locked_table(players, seed, escrow=escrow, target=150)
+    table.dies_unflushed(0, lambda to, msg: to == 1 and msg.get("type") == "blind_reveal"
+                         and msg["body"]["hand"] == 1 and msg["body"]["seat"] == last)
+    table.run(lambda: not table.by_seat(0).up, max_time=200)
+    assert not table.by_seat(0).up, "the first hand did not end"
+    member, new = table.by_seat(last).peer, table.by_seat(1).peer
+    assert member is not None and new is not None
+    assert member.blind.last_end is not None and member.blind.last_end.hand == 1
+    assert new.blind.last_end is None and new.blind.settled is None
+    table.run(table.over, max_time=300)
+    assert table.by_seat(1).hosted_terms == [1]
+    doc = check_finished(table)
+    assert doc["hands"][0]["record"]["host"] == 0  # (the lost host's points, carried on)

@@ -13,6 +13,10 @@ the new host's seat takes them if they hold (``LockedTakeover._catch_up``).
   resignation the lost host signed in the hand names it in that record (``Resignation.host``).
   Not when the lost host had rebuilt a key in the hand (a reveal only the record's host signs):
   the match then ends, saying so.
+- When a member got them and this host's seat still waits at the hand's end for a reveal the
+  lost host did not pass on (``ended_elsewhere``: that member moved on, and reports its reveals
+  of the hand from its transcript), the seat takes the reported reveals, settles the hand with
+  the lost host in its record, and then takes the lost host's points as above.
 - Either way, each member whose report lacks them gets the hand's reveals again (a member that
   missed the last one has not settled the hand yet; a side that has settled drops them as stale)
   and then the points (``pass_on``).
@@ -25,14 +29,42 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from lanomino.net.blind_transcript import LockedTranscript
-from lanomino.net.election import end_reported
+from lanomino.net.election import HOST_REVEAL, OWN_REVEAL, end_reported, reveal_reported
 from lanomino.net.host.table import Table
 from lanomino.net.session_base import TranscriptUpdated
+from lanomino.net.wire import blind_messages as b
 from lanomino.net.wire import messages as m
 from lanomino.net.wire.checks import JsonObject
 
 if TYPE_CHECKING:
     from lanomino.net.peer.session import PeerSession
+
+
+def ended_elsewhere(peer: PeerSession, reports: Mapping[int, m.Report], lost_host: int) -> None:
+    """This host's seat waits at the end of a hand whose points a member took from the lost
+    host: the seat settles it with the reveals the members report (each checked against its
+    signer's key as on arrival, ``PeerBlind.reveal``; one that does not hold is dropped), its
+    record naming the lost host, whose points ``LockedTakeover._catch_up`` then takes."""
+    pb = peer.blind
+    hand = pb.hand
+    if hand is None or hand.view is None or hand.view.outcome is None or not any(
+            (end := end_reported(r.last)) is not None and end.hand == pb.number
+            for r in reports.values()):
+        return
+    p, was, hand.host = peer, hand.host, lost_host  # (follow() named this host: the points
+    for report in reports.values():  # are the lost one's)
+        for key in (OWN_REVEAL, HOST_REVEAL):
+            body = reveal_reported(report.last, key)
+            if pb.hand is not hand or body is None or body.seat in hand.reveals:
+                continue
+            if not b.names_its_sender(body) or not 0 <= body.seat < len(p.keys) or \
+                    not p.ring.verify_statement(p.keys[body.seat], body.signature,
+                                                b.signed_statement(p.digest, body)):
+                p.stats["migration.bad_reveal"] += 1  # (a member's false copy: not the host's)
+                continue
+            pb.reveal(body)
+    if pb.hand is hand:  # (a reveal is still missing: the hand goes on under this host)
+        hand.host = was
 
 
 def sign(peer: PeerSession, t: Table) -> JsonObject | None:

@@ -86,6 +86,7 @@ class LockedTakeover:
         others = {n: r for n, r in reports.items() if n not in (t.host_seat, lost_host)}
         if pb.match is None:  # lost before its first deal: this host deals it, without it
             pb.match = new_game(t.rules, t.players)
+        points.ended_elsewhere(self.carried, reports, lost_host)  # (a member got its points)
         if pb.settled is not None:  # the last hand's points: a member's, else this host's
             self._catch_up(reports)  # (locked_points.py)
             if pb.settled is not None:

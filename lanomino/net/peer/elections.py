@@ -124,11 +124,15 @@ class PeerElections:
         (it went to the lost host), or the lost host's (it may have reached some members only):
         a new host may lack it. Also once this side has every reveal and settled the hand, until
         the host's points: the lost host may have passed the others' reveals to this seat and
-        died before it passed this seat's on."""
+        died before it passed this seat's on. And after the points, while the next hand is not
+        past its deal round: the lost host may have sent its points to this seat only, and the
+        new host's seat, still at that hand's end, lack this reveal (from the transcript: the
+        last hand's record keeps every reveal with its signature)."""
         blind = self.p.blind
         hand = blind.hand if blind.hand is not None or blind.settled is None else blind.settled[0]
         if hand is None or seat not in hand.reveals or ("reveal", seat) not in hand.signatures:
-            return None
+            dealing = hand is None or hand is blind.hand and hand.view is None
+            return blind.book.revealed(seat) if dealing and blind.book is not None else None
         return BlindReveal(blind.number, blind.attempt, seat, hand.reveals[seat],
                            hand.signatures[("reveal", seat)])
 
