@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import random
 import signal
@@ -165,8 +166,10 @@ def old_host(fault: str, old: dict[str, Any] | None) -> str | None:
 
 
 def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank percentile: the smallest value with at least ``q`` of them at or below it
+    (of 100 resumes, p99 is the 99th; before, Python's rounding of 99.5 to 100 made it the max)."""
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered) + 0.5)) - 1))]
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered) - 1e-9) - 1))]
 
 
 def main() -> int:
