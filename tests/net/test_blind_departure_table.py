@@ -26,13 +26,14 @@ def last_transcript(events: list[Any]) -> dict[str, Any]:
     return next(e.transcript for e in reversed(events) if isinstance(e, TranscriptUpdated))
 
 
-@pytest.mark.parametrize(("players", "who", "decision", "bots"), [
-    (4, 1, 3, 0), (3, 0, 2, 0), (4, "host", 2, 0), (4, "host", 2, 1),
-    (2, 0, 2, 0), (2, "host", 2, 0)])  # (at two: the resignation ends the match, the other
-# person wins, and the hand still settles; with a bot the host keeps a key after it resigned)
+@pytest.mark.parametrize(("players", "who", "decision", "bots", "target"), [
+    (4, 1, 3, 0, 40), (3, 0, 2, 0, 30), (4, "host", 2, 0, 40), (4, "host", 2, 1, 40),
+    (2, 0, 2, 0, 100), (2, "host", 2, 0, 100)])  # (at two: the resignation ends the match, the
+# other person wins, and the hand still settles; with a bot the host keeps a key after it
+# resigned. target: past the first hand's points, so that a hand or three follow it)
 def test_a_seat_that_resigns_from_a_locked_hand_is_in_its_record_and_the_match_goes_on(
-        players: int, who: int | str, decision: int, bots: int) -> None:
-    table = Table(Rules.preset("classic"), players, bots=bots, blind=True)
+        players: int, who: int | str, decision: int, bots: int, target: int) -> None:
+    table = Table(Rules.preset("classic", target=target), players, bots=bots, blind=True)
     if who == "host":
         local = table.host.shared.local
         local[0] = replace(local[0], policy=resigns_at(decision, 5))
@@ -54,6 +55,7 @@ def test_a_seat_that_resigns_from_a_locked_hand_is_in_its_record_and_the_match_g
     gone = resigned[0].seat
     assert players > 2 or host_over.winner == 1 - gone
     later = records[next(i for i, r in enumerate(records) if r.resignations) + 1:]
+    assert later or players == 2  # (the match went on past the resignation's hand)
     if not bots:
         assert all(gone not in r.holders for r in later)  # no key from the next hand on
     else:  # the host opens its bot's tiles: it keeps a key
