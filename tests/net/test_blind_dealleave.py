@@ -87,7 +87,8 @@ def leave_at(players: int, step: str, escrow: bool, silent: bool,
              seeds: range = range(1, 12)) -> tuple[Table, PeerSlot]:
     """A table whose seat 2 (slot 0) leaves once the round waits for it at ``step`` (it never
     sends that step's message): it quits, or (``silent``) stops answering and is let go past
-    its grace period. The first seed whose first hand gets there."""
+    its grace period. The first seed whose first hand gets there (a seed is given up once its
+    first hand is past that moment: a move in it played, or over)."""
     for seed in seeds:
         table = Table(SHORT, players, blind=True, seed=seed)
         table.host.escrow = escrow
@@ -96,14 +97,22 @@ def leave_at(players: int, step: str, escrow: bool, silent: bool,
         due = waiting(table, step, 1)
         blind = table.host.blind
         assert blind is not None
-        # (a seed whose first hand is over without it is given up then, not played to the end)
-        table.run(lambda: due() or blind.number > 1 or table.over())  # noqa: B023 (run at once)
+        table.run(lambda: due() or past(blind, step) or table.over())  # noqa: B023 (run at once)
         if not due():
             continue
         leave(table, slot, quits=not silent)
         table.run(table.over)
         return table, slot
     raise AssertionError(f"no seed gets the first hand to {step}")
+
+
+def past(blind: Any, step: str) -> bool:
+    """The first hand of ``blind`` (a host's locked part) is past ``step``: over, or (before the
+    reveals) a move of it played."""
+    hand = blind.hand
+    if blind.number > 1:
+        return True
+    return step != "reveals" and hand is not None and hand.view is not None and bool(hand.moves)
 
 
 # (people, escrow, silent): both table sizes, with and without escrow, a quit and a silence,
