@@ -179,7 +179,7 @@ def test_a_new_host_further_behind_than_a_report_carries_is_caught_up_in_parts(
     saying why."""
     if not answers:
         monkeypatch.setattr(LogCatchUp, "wanted", lambda self, body: None)
-    table = locked_table(4, 3, target=150)
+    table = locked_table(4, 3, target=20)  # (its first hand has the moment, and 4 points)
     seat = table.machines[1]  # (seat 1, 0-based: the next host)
     seat.policy = resigns_at(1, 3)
     assert seat.member is not None
