@@ -15,9 +15,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessionkit import SHORT, Table, in_play, leave  # noqa: E402
+from sessionkit import Table, in_play, leave  # noqa: E402
 
-from lanomino.engine import Draw  # noqa: E402
+from lanomino.engine import Draw, Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import HostCaught, MatchOver, ProtocolProblem, TranscriptUpdated  # noqa: E402
 
@@ -30,8 +30,9 @@ def leave_mid_hand(players: int, who: int, moves: int, seed: int, escrow: bool =
                    drawing: bool = False, drop: bool = False) -> Table:
     """A table where peer ``who`` quits (``drop``: goes silent) once the first hand has
     ``moves`` moves, while no draw waits for shares (``drawing``: while one does); the rest
-    played to the end."""
-    table = Table(SHORT, players, blind=True, seed=seed)
+    played to the end. (To 40 points: past the first hand's points at every seed here (37 at
+    the most), so that the match goes on after it, and ends a hand or a few later.)"""
+    table = Table(Rules.preset("classic", target=40), players, blind=True, seed=seed)
     table.host.escrow = escrow
     blind = table.host.blind
     assert blind is not None
@@ -41,6 +42,7 @@ def leave_mid_hand(players: int, who: int, moves: int, seed: int, escrow: bool =
     assert due(), "the first hand ended before the seat could leave"
     leave(table, table.slots[who], quits=not drop, drawing=drawing)
     table.run(table.over)
+    assert blind.number > 1, "the match ended with the hand the seat left"
     return table
 
 
