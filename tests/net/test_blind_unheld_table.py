@@ -21,9 +21,13 @@ from test_blind_dealleave import MUTED, waiting  # noqa: E402
 from test_blind_departure_table import resigns_at  # noqa: E402
 from test_blind_escrow_table import last_transcript, leave_mid_hand  # noqa: E402
 
-from lanomino.engine import Draw  # noqa: E402
+from lanomino.engine import Draw, Rules  # noqa: E402
 from lanomino.fair.verify import verify_transcript  # noqa: E402
 from lanomino.net.session import HostCaught, MatchOver, ProtocolProblem  # noqa: E402
+
+# Past the first hand's points (10 at the most) at the seeds of the tests that play to it: the
+# match goes on after the hand the seats leave, and ends a hand or a few later (to 50: up to 9)
+TO_20 = Rules.preset("classic", target=20)
 
 
 def finished_alike(table: Table, who: int) -> dict[str, Any]:
@@ -111,11 +115,11 @@ def test_a_person_who_goes_silent_is_waited_for_then_re_shuffled(
     assert blind.records[0].unheld is not None
 
 
-def two_leave(first: int, second: int, seed: int, drawing: bool) -> Table:
+def two_leave(first: int, second: int, seed: int, drawing: bool, target: int) -> Table:
     """A 4-person ``--escrow`` table where peer ``first`` quits once the first hand has 2 moves
     and peer ``second`` once it has 5 (``drawing``: while a draw waits for shares), played to
-    the end."""
-    table = Table(SHORT, 4, blind=True, seed=seed)
+    the end (``target``: past the first hand's points)."""
+    table = Table(Rules.preset("classic", target=target), 4, blind=True, seed=seed)
     table.host.escrow = True
     blind = table.host.blind
     assert blind is not None
@@ -125,20 +129,21 @@ def two_leave(first: int, second: int, seed: int, drawing: bool) -> Table:
         assert in_play(blind, moves, draw)(), "the first hand ended before the seat could leave"
         leave(table, table.slots[who], quits=True, drawing=draw)
     table.run(table.over)
+    assert blind.number > 1, "the match ended with the hand the seats left"
     return table
 
 
-@pytest.mark.parametrize(("first", "second", "seed", "drawing"),
-                         [(0, 2, 1, False), (2, 1, 2, False), (0, 1, 3, False),
-                          (0, 2, 1, True), (2, 1, 3, True)])
+@pytest.mark.parametrize(("first", "second", "seed", "drawing", "target"),
+                         [(0, 2, 1, False, 20), (2, 1, 2, False, 20), (0, 1, 3, False, 50),
+                          (0, 2, 1, True, 20), (2, 1, 3, True, 20)])
 def test_a_second_person_who_leaves_an_escrow_hand_is_re_shuffled_blind(
-        first: int, second: int, seed: int, drawing: bool) -> None:
+        first: int, second: int, seed: int, drawing: bool, target: int) -> None:
     """At an ``--escrow`` table of 4 the first person who leaves is stood in for; the escrow is
     then spent, so when a second one leaves the same hand the two left re-shuffle blind (each
     also gives its sub-share of the first lost key, which opens the tiles drawn under the keys
     it stood in with at the hand's end; ``drawing``: the second leaves while a draw waits for
     its share). The match finishes at both remaining seats."""
-    table = two_leave(first, second, seed, drawing)
+    table = two_leave(first, second, seed, drawing, target)
     blind = table.host.blind
     assert blind is not None
     host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
@@ -187,7 +192,7 @@ def test_a_seat_that_resigned_takes_part_in_the_re_shuffle_of_its_hand(seed: int
     still needed); then seat 2 quits on its turn: the survivors, the seat that resigned among them,
     re-shuffle blind; the record keeps both resignations and the re-shuffle, and every seat
     that stayed finishes with the same verified transcript."""
-    table = Table(SHORT, 4, blind=True, seed=seed)
+    table = Table(TO_20, 4, blind=True, seed=seed)
     table.host.escrow = False
     blind = table.host.blind
     assert blind is not None
@@ -204,6 +209,7 @@ def test_a_seat_that_resigned_takes_part_in_the_re_shuffle_of_its_hand(seed: int
     leave(table, gone, quits=True)
     table.run(table.over)
     finished_alike(table, 0)
+    assert blind.number > 1  # (the match went on past that hand)
     record = blind.records[0]
     assert [(r.seat, r.by) for r in record.resignations] == [(2, "seat"), (1, "left")]
     assert record.unheld is not None and record.unheld.lost == (1,)
@@ -214,7 +220,7 @@ def test_a_hand_dealt_again_for_a_departure_is_then_re_shuffled_blind() -> None:
     """Seat 2 leaves the first hand's deal (attempt 1 given up, a departure in the entry); in
     attempt 2, seat 3 quits mid-hand and the two left re-shuffle blind: the entry keeps the
     departure and the record the re-shuffle, and both verify."""
-    table = Table(SHORT, 4, blind=True, seed=1)
+    table = Table(TO_20, 4, blind=True, seed=1)
     table.host.escrow = False
     blind = table.host.blind
     assert blind is not None
@@ -236,6 +242,7 @@ def test_a_hand_dealt_again_for_a_departure_is_then_re_shuffled_blind() -> None:
     doc = last_transcript(table.host_events)
     assert last_transcript(stayed.events) == doc
     entry = doc["hands"][0]
+    assert len(doc["hands"]) > 1  # (the match went on past that hand)
     assert [(d["attempt"], d["seat"]) for d in entry["departures"]] == [(2, 1)]
     assert entry["record"]["attempt"] == 2 and entry["record"]["unheld"]["lost"] == [2]
     report = verify_transcript(doc)
@@ -245,7 +252,7 @@ def test_a_hand_dealt_again_for_a_departure_is_then_re_shuffled_blind() -> None:
 def leave_in_turn(escrow: bool, leavers: tuple[tuple[int, int], ...], seed: int) -> Table:
     """A 4-person table where each (peer, moves) of ``leavers`` quits once the first hand has
     that many moves (none while a draw waits for shares), played to the end."""
-    table = Table(SHORT, 4, blind=True, seed=seed)
+    table = Table(TO_20, 4, blind=True, seed=seed)
     table.host.escrow = escrow
     blind = table.host.blind
     assert blind is not None
@@ -276,6 +283,7 @@ def test_a_person_who_leaves_a_hand_already_re_shuffled_has_it_dealt_again(seed:
     doc = last_transcript(table.host_events)
     assert last_transcript(stayed.events) == doc
     entry = doc["hands"][0]
+    assert len(doc["hands"]) > 1  # (the match went on past that hand)
     assert [(d["attempt"], d["seat"], d["by"]) for d in entry["departures"]] == \
         [(2, 1, "left"), (2, 2, "left")]
     assert entry["departures"][1]["at"] >= 5 and entry["record"]["attempt"] == 2
