@@ -84,13 +84,13 @@ def waiting(table: Table, step: str, seat: int) -> Callable[[], bool]:
 
 
 def leave_at(players: int, step: str, escrow: bool, silent: bool,
-             seeds: range = range(1, 12)) -> tuple[Table, PeerSlot]:
+             seeds: range = range(1, 12), target: int = 50) -> tuple[Table, PeerSlot]:
     """A table whose seat 2 (slot 0) leaves once the round waits for it at ``step`` (it never
     sends that step's message): it quits, or (``silent``) stops answering and is let go past
     its grace period. The first seed whose first hand gets there (a seed is given up once its
     first hand is past that moment: a move in it played, or over)."""
     for seed in seeds:
-        table = Table(SHORT, players, blind=True, seed=seed)
+        table = Table(Rules.preset("classic", target=target), players, blind=True, seed=seed)
         table.host.escrow = escrow
         slot = table.slots[0]
         slot.mute = frozenset(MUTED[step])
@@ -119,6 +119,9 @@ def past(blind: Any, step: str) -> bool:
 # each pair of them met once (3 and 4 people each with and without escrow, each quitting and
 # going silent; with escrow and without, each quitting and going silent) at every step
 TABLES = [(3, False, False), (3, True, True), (4, True, False), (4, False, True)]
+# (3 people without escrow: the first hand scores 13 at its seed, 20 points end the match a hand
+# after it, 50 three to seven)
+TARGETS = {(3, False, False): 20}
 STEPS = ["keys", "escrow", "shuffle", "shares", "opening", "lead", "reveals"]
 CASES = [(*t, step) for t in TABLES for step in STEPS if t[1] or step != "escrow"]
 
@@ -126,7 +129,8 @@ CASES = [(*t, step) for t in TABLES for step in STEPS if t[1] or step != "escrow
 @pytest.mark.parametrize(("players", "escrow", "silent", "step"), CASES)
 def test_a_person_who_leaves_before_the_hand_can_be_scored_does_not_end_the_match(
         players: int, escrow: bool, silent: bool, step: str) -> None:
-    table, slot = leave_at(players, step, escrow, silent)
+    table, slot = leave_at(players, step, escrow, silent,
+                           target=TARGETS.get((players, escrow, silent), 50))
     assert table.over()
     host_over = next(e for e in table.host_events if isinstance(e, MatchOver))
     assert host_over.verified and not host_over.reason, host_over
@@ -193,7 +197,7 @@ def test_a_departure_is_the_hosts_word_under_its_points_signature() -> None:
     """Drop the departure from the file: the host's points signature no longer holds (the file
     was changed); the host signing its points again without it: the attempt dealt again is
     neither void nor given up for a seat that left, and the host is named."""
-    table, _ = leave_at(3, "shuffle", False, False)
+    table, _ = leave_at(3, "shuffle", False, False, target=20)
     doc = last_transcript(table.host_events)
     dropped = json.loads(json.dumps(doc))
     del dropped["hands"][0]["departures"]
@@ -268,7 +272,7 @@ def test_a_departure_in_a_game_record_is_a_resignation_after_the_hand_before() -
     table, _ = leave_at(3, "reveals", True, False)
     record = to_record(last_transcript(table.host_events))
     assert record["hands"][0]["moves"][-1] == {"seat": 1, "resign": True}
-    table, _ = leave_at(3, "keys", False, False)
+    table, _ = leave_at(3, "keys", False, False, target=20)
     doc = last_transcript(table.host_events)
     with pytest.raises(TranscriptError, match="before it was dealt"):
         to_record(doc)
