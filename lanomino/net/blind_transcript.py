@@ -14,6 +14,7 @@ scored, and the attempt given up; ``net/host/blind_leave.py``).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -96,6 +97,14 @@ class LockedTranscript:
     # attempt they come before again (net/peer/blind_leave.given_up moves them before it)
     redeal: bool = False
     last: JsonObject | None = None  # the document as the last hand left it (for a snapshot)
+
+    def copy(self) -> LockedTranscript:
+        """A copy that grows apart from this one (a new host's book beside its seat's): new
+        lists of the same entries, which are frozen values. (Not ``copy.deepcopy``: it rebuilds
+        every value by assigning its fields, which the compiled engine's frozen values refuse.)"""
+        return LockedTranscript(self.header, self.header_signatures, list(self.hands),
+                                list(self.voided), list(self.departures), self.redeal,
+                                copy.deepcopy(self.last))  # (plain JSON)
 
     def void(self, record: BlindHand, hand: TableHand) -> None:
         """A void deal of the hand in play, its keys revealed: kept for that hand's entry."""

@@ -24,7 +24,6 @@ the new host's seat takes them if they hold (``LockedTakeover._catch_up``).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -76,7 +75,7 @@ def sign(peer: PeerSession, t: Table) -> JsonObject | None:
     hand, record, scores = pb.settled
     if any(r.seed is None for r in record.reveals):
         return None
-    book = copy.deepcopy(pb.book) if pb.book is not None else LockedTranscript(
+    book = pb.book.copy() if pb.book is not None else LockedTranscript(
         t.header, tuple(t.header_sigs[n] for n in range(t.players)))
     was, hand.host = hand.host, t.host_seat
     outcome = pb.match.outcome

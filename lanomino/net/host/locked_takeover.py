@@ -31,7 +31,6 @@ transcript (``_convicted``).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -109,7 +108,7 @@ class LockedTakeover:
             for body in bodies:
                 t.send(t.seat(n), body)
         points.pass_on(self.carried, t, others)  # (to the members that lack the last points)
-        self.d.closing.book = copy.deepcopy(pb.book)
+        self.d.closing.book = None if pb.book is None else pb.book.copy()
         self.d.closing.records = [h.record for h in pb.book.hands] if pb.book else []
         if t.phase is Phase.OVER:
             return False
