@@ -115,7 +115,7 @@ def test_a_person_who_goes_silent_is_waited_for_then_re_shuffled(
     assert blind.records[0].unheld is not None
 
 
-def two_leave(first: int, second: int, seed: int, drawing: bool, target: int) -> Table:
+def two_leave(first: int, second: int, seed: int, drawing: bool, target: int = 50) -> Table:
     """A 4-person ``--escrow`` table where peer ``first`` quits once the first hand has 2 moves
     and peer ``second`` once it has 5 (``drawing``: while a draw waits for shares), played to
     the end (``target``: past the first hand's points)."""
